@@ -1,0 +1,40 @@
+"""Uncertainty of estimates: Wilson intervals for rates, standard errors for means."""
+
+from __future__ import annotations
+
+from statistics import NormalDist
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
+
+
+def wilson_interval(
+    hits: ArrayLike, n: ArrayLike, z: float = Z95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a binomial rate ``hits / n`` (95 % by default).
+
+    Works element-wise on arrays; where ``n`` is 0 both bounds are NaN.
+
+    Returns:
+        ``(low, high)`` arrays of the same shape as the broadcast inputs.
+    """
+    k = np.asarray(hits, dtype=np.float64)
+    m = np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / m
+        z2 = z * z
+        denom = 1.0 + z2 / m
+        centre = (p + z2 / (2.0 * m)) / denom
+        half = z * np.sqrt(p * (1.0 - p) / m + z2 / (4.0 * m * m)) / denom
+        low = np.clip(centre - half, 0.0, 1.0)
+        high = np.clip(centre + half, 0.0, 1.0)
+    return low, high
+
+
+def binomial_se(p: ArrayLike, n: ArrayLike) -> np.ndarray:
+    """Standard error ``sqrt(p (1 - p) / n)`` of a rate estimated from ``n`` trials."""
+    pp = np.asarray(p, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.sqrt(pp * (1.0 - pp) / np.asarray(n, dtype=np.float64))

@@ -1,0 +1,252 @@
+"""The ``thousand`` command line (contract: ../shared/CLI.md).
+
+Thin by design: parse and validate, call library functions, print or write.
+Bad input exits with code 2 and one line on stderr naming the culprit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from sim.cards import CardParseError
+from sim.output import UsageError, check_out_dir, now_iso
+from sim.rules import RulesError, load_rules, preset_names
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
+    return value
+
+
+def _progress(total: int, quiet: bool, unit: str) -> Any:
+    """A tqdm bar on stderr, silent when stderr is not a terminal or with --quiet."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True,
+                disable=quiet or not sys.stderr.isatty())
+
+
+def _set_workers(workers: int | None) -> None:
+    import numba
+
+    if workers is not None:
+        numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
+
+
+# --- rules ------------------------------------------------------------------------
+def cmd_rules_list(args: argparse.Namespace) -> int:
+    """Print the shipped presets with their descriptions."""
+    for name in preset_names():
+        print(f"{name:<18} {load_rules(name).description}")
+    return 0
+
+
+def cmd_rules_show(args: argparse.Namespace) -> int:
+    """Print the fully resolved TOML of a preset or file."""
+    sys.stdout.write(load_rules(args.rules).to_toml())
+    return 0
+
+
+# --- odds -------------------------------------------------------------------------
+def run_odds(rules_spec: str, deals: int, seed: int, quiet: bool = True) -> dict[str, Any]:
+    """Simulate and compute exactly every odds key; return the ``odds --json`` document."""
+    from analysis.exact import exact_odds
+    from analysis.tables import odds_table
+    from sim.odds import simulate_odds
+
+    rules = load_rules(rules_spec)
+    started = now_iso()
+    t0 = time.perf_counter()
+    with _progress(deals, quiet, "deal") as bar:
+        counts = simulate_odds(rules, deals, seed, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    exact = exact_odds(rules)
+    table = odds_table(counts.deals, counts.hits, exact)
+    odds = {
+        row["key"]: {
+            "estimate": row["estimate"],
+            "ci_low": row["ci_low"],
+            "ci_high": row["ci_high"],
+            "exact": row["exact"],
+            "hits": row["hits"],
+            "z": row["z"],
+        }
+        for row in table.iter_rows(named=True)
+    }
+    return {
+        "rules": rules.name,
+        "rules_hash": rules.rules_hash,
+        "players": rules.players,
+        "deals": deals,
+        "seed": seed,
+        "odds": odds,
+        "_table": table,
+        "_rules": rules,
+        "_timing": {"started": started, "seconds": seconds},
+    }
+
+
+def public(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document without the private ``_`` entries (objects for writers)."""
+    return {k: v for k, v in doc.items() if not k.startswith("_")}
+
+
+def write_odds_dir(doc: dict[str, Any], out: Path) -> None:
+    """Write ``odds.csv``, ``odds.md``, ``odds.json`` and ``run.json`` into ``out``."""
+    from analysis.tables import to_markdown
+    from sim.output import StagedDir, run_manifest, write_json
+
+    rules = doc["_rules"]
+    table = doc["_table"]
+    with StagedDir(out) as staged:
+        table.write_csv(staged.path / "odds.csv")
+        title = (f"# Deal odds — rules `{rules.name}` (hash {rules.rules_hash})\n\n"
+                 f"{doc['deals']:,} simulated deals, seed {doc['seed']}; 95 % Wilson intervals; "
+                 "`exact` by combinatorics; `z` = (estimate − exact) / standard error.\n\n")
+        (staged.path / "odds.md").write_text(title + to_markdown(table), encoding="utf-8")
+        write_json(staged.path / "odds.json", public(doc))
+        write_json(staged.path / "run.json", run_manifest(
+            rules, doc["seed"], {"deals": doc["deals"]}, command="odds",
+            started=doc["_timing"]["started"], seconds=doc["_timing"]["seconds"],
+            ended=now_iso()))
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    """``thousand odds``: deal-level odds, simulated beside exact."""
+    if args.out is not None:
+        check_out_dir(args.out, args.force)
+    load_rules(args.rules)  # fail on bad rules before any work
+    _set_workers(args.workers)
+    doc = run_odds(args.rules, args.deals, args.seed, quiet=args.quiet)
+    if args.out is not None:
+        write_odds_dir(doc, Path(args.out))
+    if args.json:
+        print(json.dumps(_json_safe(public(doc))))
+    else:
+        _print_odds(doc)
+    return 0
+
+
+def _json_safe(obj: Any) -> Any:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_json_safe(v) for v in obj]
+    return obj
+
+
+def _print_odds(doc: dict[str, Any]) -> None:
+    print(f"rules {doc['rules']} ({doc['rules_hash']}), {doc['deals']:,} deals, seed {doc['seed']}")
+    print(f"{'key':<32} {'estimate':>9} {'95% interval':>21} {'exact':>9} {'z':>6}")
+    for key, v in doc["odds"].items():
+        exact = "—" if v["exact"] is None else f"{v['exact']:.6f}"
+        z = "—" if v["z"] is None else f"{v['z']:+.2f}"
+        print(f"{key:<32} {v['estimate']:>9.6f} [{v['ci_low']:.6f}, {v['ci_high']:.6f}] "
+              f"{exact:>9} {z:>6}")
+
+
+# --- report -----------------------------------------------------------------------
+def cmd_report(args: argparse.Namespace) -> int:
+    """``thousand report``: the report folder (HTML, Markdown, PNG, CSV)."""
+    from analysis.report import build_report
+
+    check_out_dir(args.out, args.force)
+    load_rules(args.rules)
+    _set_workers(args.workers)
+    doc = run_odds(args.rules, args.deals, args.seed, quiet=args.quiet)
+    build_report(Path(args.out), odds=doc)
+    if not args.quiet:
+        print(f"report written to {args.out}/index.html", file=sys.stderr)
+    return 0
+
+
+# --- parser -----------------------------------------------------------------------
+def _common(p: argparse.ArgumentParser, rules: bool = True) -> None:
+    if rules:
+        p.add_argument("--rules", default="classic",
+                       help="preset name or path to a TOML rules file (default: classic)")
+    p.add_argument("--workers", type=_positive_int, default=None,
+                   help="threads/processes to use (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or log on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``thousand`` argument parser."""
+    parser = _Parser(prog="thousand", description=__doc__.splitlines()[0])
+    from sim import __version__
+
+    parser.add_argument("--version", action="version", version=f"thousand {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p_rules = sub.add_parser("rules", help="list presets or show resolved rules")
+    rules_sub = p_rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
+    rules_sub.add_parser("list", help="list the shipped presets").set_defaults(func=cmd_rules_list)
+    p_show = rules_sub.add_parser("show", help="print the fully resolved TOML of R")
+    p_show.add_argument("rules", help="preset name or TOML path")
+    p_show.set_defaults(func=cmd_rules_show)
+
+    p_odds = sub.add_parser("odds", help="deal-level odds, exact beside simulated")
+    _common(p_odds)
+    p_odds.add_argument("--deals", type=_positive_int, default=1_000_000)
+    p_odds.add_argument("--seed", type=_seed, default=0)
+    p_odds.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p_odds.add_argument("--out", default=None, help="folder for odds.csv, odds.md, run.json")
+    p_odds.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_odds.set_defaults(func=cmd_odds)
+
+    p_rep = sub.add_parser("report", help="the full report: HTML + Markdown + PNG + CSV")
+    _common(p_rep)
+    p_rep.add_argument("--out", required=True)
+    p_rep.add_argument("--deals", type=_positive_int, default=2_000_000)
+    p_rep.add_argument("--seed", type=_seed, default=0)
+    p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_rep.set_defaults(func=cmd_report)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``thousand``; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except (RulesError, CardParseError, UsageError) as exc:
+        print(f"thousand {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"thousand {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1

@@ -1,0 +1,107 @@
+"""Output folders that are never half-written, and the ``run.json`` manifest."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import tempfile
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import sim
+from sim.rules import Rules
+
+
+class UsageError(ValueError):
+    """Bad command-line input; the message names the culprit (exit code 2)."""
+
+
+def check_out_dir(path: str | Path, force: bool) -> Path:
+    """Refuse an existing non-empty folder unless ``force``; return the path.
+
+    Raises:
+        UsageError: when the folder exists and is not empty, or is a file.
+    """
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise UsageError(f"--out {out}: folder exists and is not empty (use --force)")
+    return out
+
+
+class StagedDir:
+    """Write files into a hidden staging folder; move them into place on success.
+
+    On an exception nothing reaches the target folder, so a failed or interrupted
+    command never leaves a half-written output. Use as a context manager; write
+    into :attr:`path`.
+    """
+
+    def __init__(self, target: str | Path) -> None:
+        self.target = Path(target)
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        self.path = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.", dir=self.target.parent))
+
+    def __enter__(self) -> StagedDir:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            if exc_type is None:
+                self.target.mkdir(parents=True, exist_ok=True)
+                for item in sorted(self.path.rglob("*")):
+                    rel = item.relative_to(self.path)
+                    dest = self.target / rel
+                    if item.is_dir():
+                        dest.mkdir(parents=True, exist_ok=True)
+                    else:
+                        os.replace(item, dest)
+        finally:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of Python and of the packages that shape results."""
+    out = {"python": platform.python_version()}
+    for name in ("numpy", "numba", "polars", "pyarrow"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # pragma: no cover - all are dependencies
+            out[name] = "missing"
+    return out
+
+
+def now_iso() -> str:
+    """Current UTC time, ISO 8601, seconds precision."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def run_manifest(rules: Rules, seed: int, sizes: dict[str, int], **extra: Any) -> dict[str, Any]:
+    """The ``run.json`` document: resolved rules and hash, seed, sizes, versions."""
+    return {
+        "rules_name": rules.name,
+        "rules_hash": rules.rules_hash,
+        "rules": rules.to_dict(),
+        "seed": seed,
+        "sizes": sizes,
+        "engine_version": sim.ENGINE_VERSION,
+        "toolkit_version": sim.__version__,
+        "versions": package_versions(),
+        **extra,
+    }
+
+
+def write_json(path: Path, doc: dict[str, Any]) -> None:
+    """Write a JSON document (UTF-8, indented, trailing newline)."""
+    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

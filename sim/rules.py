@@ -1,0 +1,553 @@
+"""House rules as data: the frozen :class:`Rules` and its TOML presets.
+
+Every option of RULES.md is one field of a section dataclass below, with its
+default (the defaults together are the ``classic`` preset) and a one-line comment
+citing the clause. Rules are loaded from a preset name (``sim/presets/*.toml``) or a
+user's TOML file, which may start from another one with ``base = "classic"``.
+Unknown keys, wrong types and impossible values raise :class:`RulesError` with a
+message naming the key and the file.
+
+The compiled engine never reads TOML: it receives :meth:`Rules.to_array`, a flat
+``int64`` vector whose layout is :data:`RULE_KEYS`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+OFF = "off"  # spelling of a switched-off optional threshold in TOML
+
+
+class RulesError(ValueError):
+    """Invalid rules: the message names the key and the file."""
+
+
+def _opt(default: Any, doc: str, **meta: Any) -> Any:
+    """A rule option: its default, a one-line description, and validation metadata.
+
+    ``meta`` may hold ``choices`` (allowed values), ``lo``/``hi`` (inclusive bounds),
+    ``optional`` (the value may be ``None``, spelled ``"off"`` in TOML).
+    """
+    return field(default=default, metadata={"doc": doc, **meta})
+
+
+@dataclass(frozen=True)
+class DealRules:
+    """RULES.md §2: how cards are dealt."""
+
+    method: str = _opt("shuffle", "§2 shuffle: all permutations equal; cut: table practice",
+                       choices=("shuffle", "cut"))
+    nine_cut_penalty: int = _opt(0, "§2 points the cutter loses for a bottom nine 3 times (0 off)",
+                                 lo=0)
+
+
+@dataclass(frozen=True)
+class ReshuffleRules:
+    """RULES.md §3: conditions under which a player may demand a new deal."""
+
+    hand_points_below: int = _opt(13, "§3 hand card points < N (0 off)", lo=0, hi=121)
+    hand_nines: int = _opt(3, "§3 at least N nines in hand (0 off)", lo=0, hi=4)
+    hand_four_jacks: bool = _opt(True, "§3 four jacks in hand")
+    talon_points_below: int = _opt(5, "§3 talon points < N (0 off)", lo=0, hi=121)
+    talon_two_nines: bool = _opt(True, "§3 two or more nines in the talon")
+    talon_three_jacks: bool = _opt(True, "§3 three jacks in the talon")
+    talon_only_at_100: bool = _opt(False, "§3 talon reshuffle only when won at 100 unbid")
+    after_discard_four_nines: bool = _opt(False, "§3 a player holds four nines after the discard")
+    after_discard_points_below: int = _opt(0, "§3 a hand's points < N after the discard (0 off)",
+                                           lo=0, hi=121)
+    dealer_penalty: int = _opt(0, "§3 points charged to the dealer for a three-nines redeal",
+                               lo=0)
+
+
+@dataclass(frozen=True)
+class BidRules:
+    """RULES.md §4: bidding."""
+
+    step: int = _opt(5, "§4 every bid is a multiple of this", choices=(5, 10))
+    jumps: bool = _opt(True, "§4 a raise may be any multiple of step (false: exactly +step)")
+    cap_by_marriages: bool = _opt(True, "§4 no bid above 120 + own marriages")
+    silence_below: int | None = _opt(None, "§4 a player whose score is below this always passes",
+                                     optional=True)
+
+
+@dataclass(frozen=True)
+class TalonRules:
+    """RULES.md §5: the talon and the discard."""
+
+    hide_at_100: bool = _opt(True, "§5 talon not shown when won at 100 without bidding")
+    discard_face_down: bool = _opt(False, "§5 opponents do not see each other's discard")
+
+
+@dataclass(frozen=True)
+class RospisRules:
+    """RULES.md §5: concession (роспись)."""
+
+    allowed: bool = _opt(True, "§5 the declarer may concede instead of playing")
+    no_subtract: bool = _opt(False, "§5 a conceding declarer scores 0 instead of -contract")
+    opponents_get: str = _opt("half", "§5 each opponent gets contract/2 (rounded up to 5) or 60",
+                              choices=("half", "sixty"))
+    max_per_game: int = _opt(0, "§5 concessions allowed per player per game (0 unlimited)", lo=0)
+    third_penalty: int = _opt(0, "§5 points lost on the third concession (0 none)", lo=0)
+    on_barrel: bool = _opt(False, "§5 concession allowed while someone sits on the barrel")
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """RULES.md §6: duties in play."""
+
+    must_trump: bool = _opt(True, "§6 a void player must trump if able")
+    must_beat: bool = _opt(False, "§6 head the trick whenever possible")
+    no_lead_foreign_trump: bool = _opt(False, "§6 no leading another's trump while holding others")
+    must_lead_trump: bool = _opt(False, "§6 the leader must lead trump when holding one")
+
+
+@dataclass(frozen=True)
+class MarriageRules:
+    """RULES.md §1 and §6: marriages and the trump they set."""
+
+    values: str = _opt("standard", "§1 marriage value table",
+                       choices=("standard", "spades_high", "spades_clubs_high",
+                                "five_hundred_one"))
+    trump_from: str = _opt("this_trick", "§6 a declared trump applies from this or next trick",
+                           choices=("this_trick", "next_trick"))
+    first_lead: bool = _opt(False, "§6 a marriage may be declared on the first trick")
+    changes_trump: bool = _opt(True, "§6 a declared marriage makes its suit trump")
+    requires_capture: bool = _opt(False, "§6 the value counts only if a marriage card is captured")
+    only_declarer: bool = _opt(False, "§6 only the contract player scores marriages")
+    ace: bool = _opt(False, "§6 four aces declared by leading an ace score 200")
+    ace_sets_trump: bool = _opt(False, "§6 the ace marriage makes the led ace's suit trump")
+
+
+@dataclass(frozen=True)
+class TrumpRules:
+    """RULES.md §6: trump named by the declarer (501)."""
+
+    named_by_declarer: bool = _opt(False, "§6 the declarer names trump after the discard")
+
+
+@dataclass(frozen=True)
+class BonusRules:
+    """RULES.md §6: bonuses."""
+
+    four_nines: int = _opt(0, "§6 points for holding four nines after the discard (0 off)", lo=0)
+
+
+@dataclass(frozen=True)
+class ScoreRules:
+    """RULES.md §7: scoring a deal."""
+
+    round_declarer: bool = _opt(False, "§7 round the declarer's total before comparing")
+    round_to: int = _opt(5, "§7 opponents' totals rounded to a multiple of this",
+                         choices=(5, 10))
+    samosval: bool = _opt(True, "§7 a score of exactly 555 becomes samosval_to")
+    samosval_negative: bool = _opt(True, "§7 a score of exactly -555 becomes samosval_to")
+    samosval_to: int = _opt(0, "§7 the score a 555 reset lands on", lo=0, hi=554)
+
+
+@dataclass(frozen=True)
+class BoltRules:
+    """RULES.md §7 and §9: bolts."""
+
+    on: str = _opt("no_tricks", "§7 what earns a bolt", choices=("no_tricks", "zero_points"))
+    count: int = _opt(3, "§7 every N-th bolt is penalised", lo=1, hi=100)
+    penalty: int = _opt(120, "§7 points lost on every N-th bolt", lo=0)
+    in_a_row: bool = _opt(False, "§7 only consecutive bolts count")
+    declarer_exempt: bool = _opt(False, "§7 the declarer never gets a bolt")
+    double_in_special: bool = _opt(False, "§7 bolt penalty doubled in dark and golden deals")
+    on_barrel: bool = _opt(False, "§9 bolts are counted for a player on the barrel")
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """RULES.md §8: winning the game."""
+
+    target: int = _opt(1000, "§8 score that wins the game", lo=100, hi=100000)
+    target_strict: bool = _opt(False, "§8 the score must exceed the target (the 1001 rule)")
+    bank: int | None = _opt(None, "§8 bank the winner takes from third place (off)",
+                            optional=True, lo=1)
+
+
+@dataclass(frozen=True)
+class BarrelRules:
+    """RULES.md §9: the barrel."""
+
+    at: int = _opt(880, "§9 reaching this puts a player on the barrel (0: no barrel)", lo=0)
+    accumulate: bool = _opt(False, "§9 points taken on the barrel are added")
+    attempts: int = _opt(3, "§9 deals on the barrel before falling", lo=1, hi=100)
+    fall_penalty: int = _opt(120, "§9 points lost by a fall", lo=0)
+    third_fall_zero: bool = _opt(False, "§9 a third fall in a game lands at 0")
+    one_at_a_time: bool = _opt(True, "§9 a new climber knocks the one there off")
+    simultaneous: str = _opt("all_fall", "§9 two or more climb on in one deal",
+                             choices=("all_fall", "one_falls", "both_stay"))
+    bid_from: int = _opt(0, "§9 the barrel player's bids start here (0 no limit)", lo=0)
+
+
+@dataclass(frozen=True)
+class GoldenRules:
+    """RULES.md §10: the golden round."""
+
+    enabled: bool = _opt(False, "§10 the first deals of a game are golden")
+    blind: bool = _opt(True, "§10 golden deals are played blind")
+    double_marriages: bool = _opt(True, "§10 marriages doubled in golden deals")
+    reset_if_none: bool = _opt(True, "§10 all scores reset if nobody makes 120")
+    repeat_if_none: bool = _opt(False, "§10 the golden round repeats if nobody makes 120")
+
+
+@dataclass(frozen=True)
+class DarkRules:
+    """RULES.md §11: dark play."""
+
+    enabled: bool = _opt(False, "§11 forehand may play 120 dark")
+    cap_240: bool = _opt(True, "§11 a dark result is doubled (+240/-240)")
+    undarken: bool = _opt(True, "§11 an opponent with a marriage may bid 125 to undarken")
+    min_score: int = _opt(0, "§11 no dark play with a score below this")
+    not_on_barrel: bool = _opt(True, "§11 no dark play while anyone sits on the barrel")
+
+
+SECTIONS: dict[str, type] = {
+    "deal": DealRules,
+    "reshuffle": ReshuffleRules,
+    "bid": BidRules,
+    "talon": TalonRules,
+    "rospis": RospisRules,
+    "play": PlayRules,
+    "marriage": MarriageRules,
+    "trump": TrumpRules,
+    "bonus": BonusRules,
+    "score": ScoreRules,
+    "bolt": BoltRules,
+    "game": GameRules,
+    "barrel": BarrelRules,
+    "golden": GoldenRules,
+    "dark": DarkRules,
+}
+
+# Marriage values by suit (S, C, D, H) for each `marriage.values` table (RULES.md §1).
+MARRIAGE_TABLES: dict[str, tuple[int, int, int, int]] = {
+    "standard": (40, 60, 80, 100),
+    "spades_high": (100, 60, 40, 80),
+    "spades_clubs_high": (100, 80, 40, 60),
+    "five_hundred_one": (60, 20, 40, 80),
+}
+ACE_MARRIAGE_VALUE = 200
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete, validated set of house rules (frozen and hashable).
+
+    ``name`` and ``description`` are labels only: they take no part in equality,
+    hashing or :attr:`rules_hash`.
+    """
+
+    players: int = _opt(3, "§12 number of players", choices=(2, 3, 4))
+    deal: DealRules = field(default_factory=DealRules)
+    reshuffle: ReshuffleRules = field(default_factory=ReshuffleRules)
+    bid: BidRules = field(default_factory=BidRules)
+    talon: TalonRules = field(default_factory=TalonRules)
+    rospis: RospisRules = field(default_factory=RospisRules)
+    play: PlayRules = field(default_factory=PlayRules)
+    marriage: MarriageRules = field(default_factory=MarriageRules)
+    trump: TrumpRules = field(default_factory=TrumpRules)
+    bonus: BonusRules = field(default_factory=BonusRules)
+    score: ScoreRules = field(default_factory=ScoreRules)
+    bolt: BoltRules = field(default_factory=BoltRules)
+    game: GameRules = field(default_factory=GameRules)
+    barrel: BarrelRules = field(default_factory=BarrelRules)
+    golden: GoldenRules = field(default_factory=GoldenRules)
+    dark: DarkRules = field(default_factory=DarkRules)
+    name: str = field(default="classic", compare=False)
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # --- views ---------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Flat ``{"section.key": value}`` of every option (``None`` for off)."""
+        out: dict[str, Any] = {"players": self.players}
+        for sec in SECTIONS:
+            obj = getattr(self, sec)
+            for f in dataclasses.fields(obj):
+                out[f"{sec}.{f.name}"] = getattr(obj, f.name)
+        return out
+
+    @property
+    def rules_hash(self) -> str:
+        """Stable 16-hex-digit digest of every option (not of name or description)."""
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    @property
+    def marriage_values(self) -> tuple[int, int, int, int]:
+        """Marriage value by suit id (S, C, D, H) under ``marriage.values``."""
+        return MARRIAGE_TABLES[self.marriage.values]
+
+    def to_toml(self) -> str:
+        """The fully resolved rules as TOML (every key, ``"off"`` for unset options)."""
+        lines = [f"# rules {self.name!r}, rules_hash {self.rules_hash}"]
+        if self.description:
+            lines.append(f"description = {_toml_value(self.description)}")
+        lines.append(f"players = {self.players}")
+        for sec in SECTIONS:
+            lines.append("")
+            lines.append(f"[{sec}]")
+            obj = getattr(self, sec)
+            for f in dataclasses.fields(obj):
+                assignment = f"{f.name} = {_toml_value(getattr(obj, f.name))}"
+                lines.append(f"{assignment:<38} # {f.metadata['doc']}")
+        return "\n".join(lines) + "\n"
+
+    def to_array(self) -> np.ndarray:
+        """Flat ``int64`` vector for compiled code; layout :data:`RULE_KEYS`.
+
+        Booleans are 0/1, enumerations their index in ``choices``, off values -1
+        for ``bank`` and ``INT64_MIN`` for ``silence_below``.
+        """
+        d = self.to_dict()
+        out = np.empty(len(RULE_KEYS), dtype=np.int64)
+        for i, key in enumerate(RULE_KEYS):
+            meta = _FIELD_META[key]
+            v = d[key]
+            if v is None:
+                out[i] = np.iinfo(np.int64).min if key == "bid.silence_below" else -1
+            elif "choices" in meta and isinstance(v, str):
+                out[i] = meta["choices"].index(v)
+            else:
+                out[i] = int(v)
+        return out
+
+    def replace(self, **flat: Any) -> Rules:
+        """A copy with options changed, given as ``{"section.key": value}``-style kwargs.
+
+        Dots are written as double underscores in keyword names:
+        ``rules.replace(bid__jumps=False)``.
+        """
+        data = {k.replace("__", "."): v for k, v in flat.items()}
+        return rules_from_dict(data, source="<replace>", base=self)
+
+
+def _toml_value(v: Any) -> str:
+    if v is None:
+        return f'"{OFF}"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return json.dumps(str(v), ensure_ascii=False)
+
+
+def _all_fields() -> dict[str, dict[str, Any]]:
+    meta: dict[str, dict[str, Any]] = {}
+    for f in dataclasses.fields(Rules):
+        if f.name == "players":
+            meta["players"] = {**f.metadata, "type": int}
+    for sec, cls in SECTIONS.items():
+        hints = {f.name: f for f in dataclasses.fields(cls)}
+        for name, f in hints.items():
+            default = f.default
+            typ = type(default) if default is not None else int
+            meta[f"{sec}.{name}"] = {**f.metadata, "type": typ}
+    return meta
+
+
+_FIELD_META = _all_fields()
+RULE_KEYS: tuple[str, ...] = tuple(_FIELD_META)
+"""Every option key, in the order of :meth:`Rules.to_array`."""
+RULE_INDEX: dict[str, int] = {k: i for i, k in enumerate(RULE_KEYS)}
+
+
+def rule_doc(key: str) -> str:
+    """One-line description of an option key."""
+    return str(_FIELD_META[key]["doc"])
+
+
+# --- validation ---------------------------------------------------------------------
+class _Invalid(RulesError):
+    """A bad option value; :meth:`at` names the file or preset it came from."""
+
+    def __init__(self, key: str, why: str) -> None:
+        super().__init__(f"rules: key '{key}' {why}")
+        self.key, self.why = key, why
+
+    def at(self, source: str) -> RulesError:
+        return RulesError(f"rules {source}: key '{self.key}' {self.why}")
+
+
+def _check_value(key: str, value: Any) -> Any:
+    """Type- and range-check one option value; return it (``None`` for off)."""
+    meta = _FIELD_META[key]
+    typ = meta["type"]
+    if meta.get("optional") and (value is None or value == OFF):
+        return None
+    if typ is bool:
+        if not isinstance(value, bool):
+            raise _Invalid(key, f"must be true or false, got {value!r}")
+        return value
+    if typ is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            extra = ' or "off"' if meta.get("optional") else ""
+            raise _Invalid(key, f"must be an integer{extra}, got {value!r}")
+    elif typ is str and not isinstance(value, str):
+        raise _Invalid(key, f"must be a string, got {value!r}")
+    if "choices" in meta and value not in meta["choices"]:
+        allowed = ", ".join(repr(c) for c in meta["choices"])
+        raise _Invalid(key, f"must be one of {allowed}, got {value!r}")
+    if "lo" in meta and value < meta["lo"]:
+        raise _Invalid(key, f"must be at least {meta['lo']}, got {value!r}")
+    if "hi" in meta and value > meta["hi"]:
+        raise _Invalid(key, f"must be at most {meta['hi']}, got {value!r}")
+    return value
+
+
+def _validate(r: Rules) -> None:
+    """Per-field and cross-field checks; raise :class:`_Invalid` naming the key."""
+    for key, value in r.to_dict().items():
+        _check_value(key, value)
+    if r.marriage.ace_sets_trump and not r.marriage.ace:
+        raise _Invalid("marriage.ace_sets_trump", "needs marriage.ace = true")
+    if r.golden.reset_if_none and r.golden.repeat_if_none:
+        raise _Invalid("golden.repeat_if_none", "cannot be true together with golden.reset_if_none")
+    if r.barrel.at >= r.game.target:  # 0 switches the barrel off
+        raise _Invalid("barrel.at", f"must be below game.target ({r.game.target}), got {r.barrel.at}")
+    if r.barrel.bid_from % r.bid.step:
+        raise _Invalid("barrel.bid_from", f"must be a multiple of bid.step ({r.bid.step})")
+    if r.bid.silence_below is not None and r.bid.silence_below > 0:
+        raise _Invalid("bid.silence_below", f"must be 0 or negative, got {r.bid.silence_below}")
+    if r.dark.min_score > r.game.target:
+        raise _Invalid("dark.min_score", "is above game.target")
+    if r.score.samosval_to % 5:
+        raise _Invalid("score.samosval_to", "must be a multiple of 5")
+
+
+# --- loading ------------------------------------------------------------------------
+_TOP_LEVEL = {"base", "description", "players"}
+
+
+def preset_names() -> list[str]:
+    """Names of the shipped presets, sorted."""
+    files = resources.files("sim").joinpath("presets").iterdir()
+    return sorted(p.name[:-5] for p in files if p.name.endswith(".toml"))
+
+
+def _read_preset(name: str) -> tuple[dict[str, Any], str]:
+    res = resources.files("sim").joinpath("presets", f"{name}.toml")
+    return tomllib.loads(res.read_text(encoding="utf-8")), f"preset '{name}'"
+
+
+def _read_file(path: Path) -> tuple[dict[str, Any], str]:
+    source = f"file '{path}'"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"rules {source}: cannot read ({exc.strerror})") from None
+    try:
+        return tomllib.loads(text), source
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"rules {source}: not valid TOML ({exc})") from None
+
+
+def _flatten(doc: dict[str, Any], source: str) -> dict[str, Any]:
+    """``{"bid": {"step": 5}}`` → ``{"bid.step": 5}``; top-level labels kept as they are."""
+    flat: dict[str, Any] = {}
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            if k not in SECTIONS:
+                raise RulesError(f"rules {source}: unknown section '{k}'")
+            for kk, vv in v.items():
+                if isinstance(vv, dict):
+                    raise RulesError(f"rules {source}: unknown section '{k}.{kk}'")
+                flat[f"{k}.{kk}"] = vv
+        else:
+            flat[k] = v
+    return flat
+
+
+def rules_from_dict(
+    data: dict[str, Any], source: str = "<dict>", base: Rules | None = None
+) -> Rules:
+    """Build rules from flat ``{"section.key": value}`` overrides on top of ``base``.
+
+    Raises:
+        RulesError: for an unknown key, a wrong type or an impossible value.
+    """
+    base = base if base is not None else Rules()
+    values = base.to_dict()
+    name, description = base.name, base.description
+    for key, value in data.items():
+        if key == "description":
+            if not isinstance(value, str):
+                raise RulesError(f"rules {source}: key 'description' must be a string")
+            description = value
+            continue
+        if key == "name":
+            name = str(value)
+            continue
+        if key not in _FIELD_META:
+            raise RulesError(f"rules {source}: unknown key '{key}'")
+        try:
+            values[key] = _check_value(key, value)
+        except _Invalid as exc:
+            raise exc.at(source) from None
+    kwargs: dict[str, Any] = {"players": values["players"], "name": name,
+                              "description": description}
+    for sec, cls in SECTIONS.items():
+        kwargs[sec] = {f.name: values[f"{sec}.{f.name}"] for f in dataclasses.fields(cls)}
+    try:
+        sections = {sec: cls(**kwargs.pop(sec)) for sec, cls in SECTIONS.items()}
+        return Rules(**kwargs, **sections)
+    except _Invalid as exc:
+        raise exc.at(source) from None
+
+
+def _load(spec: str, stack: tuple[str, ...]) -> Rules:
+    path = Path(spec)
+    is_file = spec.endswith(".toml") or path.exists() or "/" in spec or "\\" in spec
+    if not is_file:
+        if spec not in preset_names():
+            raise RulesError(
+                f"unknown rules preset '{spec}' (presets: {', '.join(preset_names())};"
+                " or give a path to a .toml file)"
+            )
+        doc, source = _read_preset(spec)
+        ident, label = f"preset:{spec}", spec
+    else:
+        if not path.is_file():
+            raise RulesError(f"rules file '{spec}' not found")
+        doc, source = _read_file(path)
+        ident, label = f"file:{path.resolve()}", path.stem
+    if ident in stack:
+        raise RulesError(f"rules {source}: 'base' inheritance loops back to itself")
+    flat = _flatten(doc, source)
+    base_spec = flat.pop("base", None)
+    if base_spec is None:
+        base = Rules()
+    else:
+        if not isinstance(base_spec, str):
+            raise RulesError(f"rules {source}: key 'base' must be a preset name or a path")
+        if is_file and (base_spec.endswith(".toml") or "/" in base_spec):
+            base_spec = str((path.parent / base_spec))
+        base = _load(base_spec, (*stack, ident))
+    rules = rules_from_dict(flat, source=source, base=base)
+    object.__setattr__(rules, "name", label)
+    return rules
+
+
+def load_rules(spec: str | Path | Rules) -> Rules:
+    """Load rules from a preset name, a TOML path, or pass :class:`Rules` through.
+
+    Raises:
+        RulesError: one line naming the unknown preset, key or file.
+    """
+    if isinstance(spec, Rules):
+        return spec
+    return _load(str(spec), ())
