@@ -1,0 +1,1 @@
+"""Analysis side of the Thousand toolkit: exact odds, tables, plots and reports."""

@@ -6,10 +6,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
 
 
 def plot_odds(table: pl.DataFrame, title: str) -> Figure:
@@ -25,8 +25,16 @@ def plot_odds(table: pl.DataFrame, title: str) -> Figure:
     exact = table["exact"].fill_null(np.nan).to_numpy()
     y = np.arange(len(keys))[::-1]
     fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(keys) + 1.6), layout="constrained")
-    ax.errorbar(est, y, xerr=[est - low, high - est], fmt="o", ms=4, capsize=3,
-                color="tab:blue", label="simulated (95 % Wilson interval)")
+    ax.errorbar(
+        est,
+        y,
+        xerr=[est - low, high - est],
+        fmt="o",
+        ms=4,
+        capsize=3,
+        color="tab:blue",
+        label="simulated (95 % Wilson interval)",
+    )
     ax.plot(exact, y, "x", ms=7, color="tab:red", label="exact (combinatorics)")
     ax.set_yticks(y, keys, fontsize=8)
     ax.set_xscale("log")

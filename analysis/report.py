@@ -66,37 +66,64 @@ def build_report(out: Path, odds: dict[str, Any]) -> None:
     rules = odds["_rules"]
     table: pl.DataFrame = odds["_table"]
     shown = table.select(_ODDS_COLUMNS)
-    header = (f"Rules **{rules.name}** (`rules_hash` {rules.rules_hash}, {rules.players} players) "
-              f"— {odds['deals']:,} simulated deals, seed {odds['seed']}, built {now_iso()}.")
+    header = (
+        f"Rules **{rules.name}** (`rules_hash` {rules.rules_hash}, {rules.players} players) "
+        f"— {odds['deals']:,} simulated deals, seed {odds['seed']}, built {now_iso()}."
+    )
     with StagedDir(out) as staged:
         d = staged.path
         table.write_csv(d / "odds.csv")
         _save(plot_odds(table, f"Deal odds, {rules.name}: simulated vs exact"), d / "odds.png")
-        _save(plot_odds_z(table, f"Deal odds, {rules.name}: agreement with exact values"),
-              d / "odds_z.png")
-        write_json(d / "run.json", run_manifest(
-            rules, odds["seed"], {"deals": odds["deals"]}, command="report",
-            started=odds["_timing"]["started"], ended=now_iso()))
+        _save(
+            plot_odds_z(table, f"Deal odds, {rules.name}: agreement with exact values"),
+            d / "odds_z.png",
+        )
+        write_json(
+            d / "run.json",
+            run_manifest(
+                rules,
+                odds["seed"],
+                {"deals": odds["deals"]},
+                command="report",
+                started=odds["_timing"]["started"],
+                ended=now_iso(),
+            ),
+        )
 
-        intro = ("Probabilities per deal of the conditions players argue about: marriages, "
-                 "reshuffle conditions (RULES.md §3) and card counts. `estimate` is the share "
-                 "of simulated deals, `ci_low`–`ci_high` its 95 % Wilson interval, `exact` the "
-                 "combinatorial value and `z` = (estimate − exact) / standard error.")
-        md = [f"# Thousand report — {rules.name}", "", header, "",
-              "## Deal odds: exact vs simulated", "", intro, "",
-              "![Deal odds](odds.png)", "", "![Agreement](odds_z.png)", "",
-              to_markdown(shown), "Table as CSV: `odds.csv`. Rules and versions: `run.json`.", ""]
+        intro = (
+            "Probabilities per deal of the conditions players argue about: marriages, "
+            "reshuffle conditions (RULES.md §3) and card counts. `estimate` is the share "
+            "of simulated deals, `ci_low`–`ci_high` its 95 % Wilson interval, `exact` the "
+            "combinatorial value and `z` = (estimate − exact) / standard error."
+        )
+        md = [
+            f"# Thousand report — {rules.name}",
+            "",
+            header,
+            "",
+            "## Deal odds: exact vs simulated",
+            "",
+            intro,
+            "",
+            "![Deal odds](odds.png)",
+            "",
+            "![Agreement](odds_z.png)",
+            "",
+            to_markdown(shown),
+            "Table as CSV: `odds.csv`. Rules and versions: `run.json`.",
+            "",
+        ]
         (d / "report.md").write_text("\n".join(md), encoding="utf-8")
 
         page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Thousand report — {html.escape(rules.name)}</title><style>{_CSS}</style></head><body>
 <h1>Thousand report — {html.escape(rules.name)}</h1>
 <p>Rules <b>{html.escape(rules.name)}</b> (<code>rules_hash</code> {rules.rules_hash},
-{rules.players} players) — {odds['deals']:,} simulated deals, seed {odds['seed']}.</p>
+{rules.players} players) — {odds["deals"]:,} simulated deals, seed {odds["seed"]}.</p>
 <h2>Deal odds: exact vs simulated</h2>
-<p>{html.escape(intro).replace('`', '')}</p>
-{_img(d / 'odds.png', 'Deal odds: simulated vs exact')}
-{_img(d / 'odds_z.png', 'Agreement with exact values')}
+<p>{html.escape(intro).replace("`", "")}</p>
+{_img(d / "odds.png", "Deal odds: simulated vs exact")}
+{_img(d / "odds_z.png", "Agreement with exact values")}
 {_html_table(shown)}
 <p>Data: <a href="odds.csv">odds.csv</a>, <a href="run.json">run.json</a>,
 <a href="report.md">report.md</a>.</p>

@@ -10,9 +10,7 @@ from numpy.typing import ArrayLike
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
 
 
-def wilson_interval(
-    hits: ArrayLike, n: ArrayLike, z: float = Z95
-) -> tuple[np.ndarray, np.ndarray]:
+def wilson_interval(hits: ArrayLike, n: ArrayLike, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a binomial rate ``hits / n`` (95 % by default).
 
     Works element-wise on arrays; where ``n`` is 0 both bounds are NaN.

@@ -12,6 +12,10 @@ from analysis.stats import binomial_se, wilson_interval
 from sim.odds_keys import ODDS_KEYS
 
 
+def _as_float(v: Fraction | None) -> float:
+    return np.nan if v is None else float(v)
+
+
 def odds_table(
     deals: int, hits: Mapping[str, int], exact: Mapping[str, Fraction | None]
 ) -> pl.DataFrame:
@@ -24,9 +28,7 @@ def odds_table(
     k = np.array([hits[key] for key in keys], dtype=np.int64)
     est = k / deals
     low, high = wilson_interval(k, deals)
-    ex = np.array(
-        [float(exact[key]) if exact.get(key) is not None else np.nan for key in keys]
-    )
+    ex = np.array([_as_float(exact.get(key)) for key in keys])
     with np.errstate(invalid="ignore", divide="ignore"):
         z = np.where(np.isnan(ex), np.nan, (est - ex) / binomial_se(ex, deals))
     return pl.DataFrame(
@@ -46,6 +48,7 @@ def odds_table(
 
 def to_markdown(df: pl.DataFrame, floats: str = "{:.6f}") -> str:
     """A GitHub-flavoured Markdown table of a small frame (nulls shown as an em dash)."""
+
     def cell(v: object) -> str:
         if v is None:
             return "—"

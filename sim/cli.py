@@ -51,15 +51,20 @@ def _progress(total: int, quiet: bool, unit: str) -> Any:
     """A tqdm bar on stderr, silent when stderr is not a terminal or with --quiet."""
     from tqdm import tqdm
 
-    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True,
-                disable=quiet or not sys.stderr.isatty())
+    return tqdm(
+        total=total,
+        unit=unit,
+        unit_scale=True,
+        file=sys.stderr,
+        dynamic_ncols=True,
+        disable=quiet or not sys.stderr.isatty(),
+    )
 
 
 def _set_workers(workers: int | None) -> None:
-    import numba
+    from sim.parallel import set_threads
 
-    if workers is not None:
-        numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
+    set_threads(workers)
 
 
 # --- rules ------------------------------------------------------------------------
@@ -129,15 +134,25 @@ def write_odds_dir(doc: dict[str, Any], out: Path) -> None:
     table = doc["_table"]
     with StagedDir(out) as staged:
         table.write_csv(staged.path / "odds.csv")
-        title = (f"# Deal odds — rules `{rules.name}` (hash {rules.rules_hash})\n\n"
-                 f"{doc['deals']:,} simulated deals, seed {doc['seed']}; 95 % Wilson intervals; "
-                 "`exact` by combinatorics; `z` = (estimate − exact) / standard error.\n\n")
+        title = (
+            f"# Deal odds — rules `{rules.name}` (hash {rules.rules_hash})\n\n"
+            f"{doc['deals']:,} simulated deals, seed {doc['seed']}; 95 % Wilson intervals; "
+            "`exact` by combinatorics; `z` = (estimate − exact) / standard error.\n\n"
+        )
         (staged.path / "odds.md").write_text(title + to_markdown(table), encoding="utf-8")
         write_json(staged.path / "odds.json", public(doc))
-        write_json(staged.path / "run.json", run_manifest(
-            rules, doc["seed"], {"deals": doc["deals"]}, command="odds",
-            started=doc["_timing"]["started"], seconds=doc["_timing"]["seconds"],
-            ended=now_iso()))
+        write_json(
+            staged.path / "run.json",
+            run_manifest(
+                rules,
+                doc["seed"],
+                {"deals": doc["deals"]},
+                command="odds",
+                started=doc["_timing"]["started"],
+                seconds=doc["_timing"]["seconds"],
+                ended=now_iso(),
+            ),
+        )
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -172,8 +187,10 @@ def _print_odds(doc: dict[str, Any]) -> None:
     for key, v in doc["odds"].items():
         exact = "—" if v["exact"] is None else f"{v['exact']:.6f}"
         z = "—" if v["z"] is None else f"{v['z']:+.2f}"
-        print(f"{key:<32} {v['estimate']:>9.6f} [{v['ci_low']:.6f}, {v['ci_high']:.6f}] "
-              f"{exact:>9} {z:>6}")
+        print(
+            f"{key:<32} {v['estimate']:>9.6f} [{v['ci_low']:.6f}, {v['ci_high']:.6f}] "
+            f"{exact:>9} {z:>6}"
+        )
 
 
 # --- report -----------------------------------------------------------------------
@@ -191,13 +208,36 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- bench ------------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    """``thousand bench``: throughput of this machine (deals/s per core and all cores)."""
+    from sim.bench import run_all
+
+    doc = run_all()
+    if args.json:
+        print(json.dumps(doc))
+        return 0
+    print(f"cores: {doc['cores']}")
+    for label in ("deals", "deals_two_players"):
+        for k, v in doc[label].items():
+            print(f"{label:<18} {k:<28} {v / 1e6:8.2f} M/s")
+    return 0
+
+
 # --- parser -----------------------------------------------------------------------
 def _common(p: argparse.ArgumentParser, rules: bool = True) -> None:
     if rules:
-        p.add_argument("--rules", default="classic",
-                       help="preset name or path to a TOML rules file (default: classic)")
-    p.add_argument("--workers", type=_positive_int, default=None,
-                   help="threads/processes to use (default: all cores)")
+        p.add_argument(
+            "--rules",
+            default="classic",
+            help="preset name or path to a TOML rules file (default: classic)",
+        )
+    p.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=None,
+        help="threads/processes to use (default: all cores)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar or log on stderr")
 
 
@@ -232,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_rep.add_argument("--seed", type=_seed, default=0)
     p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
     p_rep.set_defaults(func=cmd_report)
+    p_bench = sub.add_parser("bench", help="throughput on this machine")
+    p_bench.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p_bench.set_defaults(func=cmd_bench)
     return parser
 
 

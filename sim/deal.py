@@ -29,7 +29,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.cards import MARRIAGE_MASK, N_CARDS, RANK_MASK, RANK_POINTS
 from sim.rng import Stream, bounded, item_state, stream_key
-from sim.rules import Rules
+from sim.rules import Rules, RulesError
 
 N_PLACES = 4
 
@@ -68,44 +68,51 @@ def reshuffle_params(rules: Rules) -> np.ndarray:
     """The reshuffle thresholds of RULES.md §3 as a flat ``int64`` vector for kernels."""
     r = rules.reshuffle
     return np.array(
-        [r.hand_points_below, r.hand_nines, int(r.hand_four_jacks),
-         r.talon_points_below, int(r.talon_two_nines), int(r.talon_three_jacks)],
+        [
+            r.hand_points_below,
+            r.hand_nines,
+            int(r.hand_four_jacks),
+            r.talon_points_below,
+            int(r.talon_two_nines),
+            int(r.talon_three_jacks),
+        ],
         dtype=np.int64,
     )
 
 
 @njit(cache=True, inline="always")
-def rank_count(mask: np.uint32, rank: np.int64) -> np.int64:
+def rank_count(mask: int, rank: int) -> int:
     """Number of cards of one rank in a hand mask (bits of a rank are 6 apart)."""
-    x = (np.int64(mask) & np.int64(_RANK_MASK[rank])) >> rank
-    return (x * 0x41041 >> 18) & 7
+    x = (int(mask) & int(_RANK_MASK[rank])) >> rank
+    return int((x * 0x41041 >> 18) & 7)
 
 
 @njit(cache=True, inline="always")
-def mask_points(mask: np.uint32) -> np.int64:
+def mask_points(mask: int) -> int:
     """Card points of a hand mask."""
-    m = np.int64(mask)
-    return np.int64(
-        _SUIT_POINTS[m & 63] + _SUIT_POINTS[(m >> 6) & 63]
-        + _SUIT_POINTS[(m >> 12) & 63] + _SUIT_POINTS[(m >> 18) & 63]
+    m = int(mask)
+    return int(
+        _SUIT_POINTS[m & 63]
+        + _SUIT_POINTS[(m >> 6) & 63]
+        + _SUIT_POINTS[(m >> 12) & 63]
+        + _SUIT_POINTS[(m >> 18) & 63]
     )
 
 
 @njit(cache=True, inline="always")
-def marriages_of(mask: np.uint32) -> np.int64:
+def marriages_of(mask: int) -> int:
     """Suit bitmask of the marriages (K+Q of one suit) held in a hand mask."""
-    m = np.int64(mask)
+    m = int(mask)
     out = 0
     for s in range(4):
-        mm = np.int64(_MARRIAGE_MASK[s])
+        mm = int(_MARRIAGE_MASK[s])
         if m & mm == mm:
             out |= 1 << s
     return out
 
 
 @njit(cache=True, inline="always")
-def hand_reshuffle_bits(points: np.int64, nines: np.int64, jacks: np.int64,
-                        params: np.ndarray) -> np.int64:
+def hand_reshuffle_bits(points: int, nines: int, jacks: int, params: np.ndarray) -> int:
     """Bitmask of :data:`HAND_REASONS` met by a hand (RULES.md §3)."""
     bits = 0
     if params[0] > 0 and points < params[0]:
@@ -118,8 +125,7 @@ def hand_reshuffle_bits(points: np.int64, nines: np.int64, jacks: np.int64,
 
 
 @njit(cache=True, inline="always")
-def talon_reshuffle_bits(points: np.int64, nines: np.int64, jacks: np.int64,
-                         params: np.ndarray) -> np.int64:
+def talon_reshuffle_bits(points: int, nines: int, jacks: int, params: np.ndarray) -> int:
     """Bitmask of :data:`TALON_REASONS` met by a talon (RULES.md §3)."""
     bits = 0
     if params[3] > 0 and points < params[3]:
@@ -132,7 +138,18 @@ def talon_reshuffle_bits(points: np.int64, nines: np.int64, jacks: np.int64,
 
 
 @njit(cache=True, inline="always")
-def _features_row(k, masks, hands, params, points, marriages, nines, jacks, aces, reshuffle):
+def _features_row(
+    k: int,
+    masks: np.ndarray,
+    hands: int,
+    params: np.ndarray,
+    points: np.ndarray,
+    marriages: np.ndarray,
+    nines: np.ndarray,
+    jacks: np.ndarray,
+    aces: np.ndarray,
+    reshuffle: np.ndarray,
+) -> None:
     """Fill the feature columns of deal row ``k`` from its place masks."""
     for q in range(N_PLACES):
         m = masks[k, q]
@@ -151,20 +168,35 @@ def _features_row(k, masks, hands, params, points, marriages, nines, jacks, aces
 
 
 @njit(cache=True, inline="always")
-def _write_sorted(row, masks_row):
+def _write_sorted(row: np.ndarray, masks_row: np.ndarray) -> None:
     """Overwrite a deal row with each place's cards in ascending id order."""
     pos = 0
     for q in range(N_PLACES):
         m = np.uint32(masks_row[q])
         while m:
-            row[pos] = trailing_zeros(m)
+            row[pos] = trailing_zeros(m)  # type: ignore[call-arg]
             m &= m - np.uint32(1)
             pos += 1
 
 
 @njit(cache=True, parallel=True)
-def _deal_kernel(key, start, place_of, sizes, hands, params, want_features,
-                 cards, masks, points, marriages, nines, jacks, aces, reshuffle):
+def _deal_kernel(
+    key: np.uint64,
+    start: np.int64,
+    place_of: np.ndarray,
+    sizes: np.ndarray,
+    hands: int,
+    params: np.ndarray,
+    want_features: bool,
+    cards: np.ndarray,
+    masks: np.ndarray,
+    points: np.ndarray,
+    marriages: np.ndarray,
+    nines: np.ndarray,
+    jacks: np.ndarray,
+    aces: np.ndarray,
+    reshuffle: np.ndarray,
+) -> None:
     n = cards.shape[0]
     first_hand = sizes[0]
     for k in prange(n):
@@ -186,21 +218,30 @@ def _deal_kernel(key, start, place_of, sizes, hands, params, want_features,
             masks[k, place_of[p]] |= np.uint32(1) << np.uint32(row[p])
         _write_sorted(row, masks[k])
         if want_features:
-            _features_row(k, masks, hands, params, points, marriages, nines, jacks, aces,
-                          reshuffle)
+            _features_row(k, masks, hands, params, points, marriages, nines, jacks, aces, reshuffle)
 
 
 @njit(cache=True, parallel=True)
-def _features_kernel(cards, place_of, hands, params,
-                     masks, points, marriages, nines, jacks, aces, reshuffle):
+def _features_kernel(
+    cards: np.ndarray,
+    place_of: np.ndarray,
+    hands: int,
+    params: np.ndarray,
+    masks: np.ndarray,
+    points: np.ndarray,
+    marriages: np.ndarray,
+    nines: np.ndarray,
+    jacks: np.ndarray,
+    aces: np.ndarray,
+    reshuffle: np.ndarray,
+) -> None:
     n = cards.shape[0]
     for k in prange(n):
         for q in range(N_PLACES):
             masks[k, q] = 0
         for p in range(N_CARDS):
             masks[k, place_of[p]] |= np.uint32(1) << np.uint32(cards[k, p])
-        _features_row(k, masks, hands, params, points, marriages, nines, jacks, aces,
-                      reshuffle)
+        _features_row(k, masks, hands, params, points, marriages, nines, jacks, aces, reshuffle)
 
 
 @dataclass(frozen=True)
@@ -259,6 +300,11 @@ class DealStream:
 
     def __init__(self, seed: int, rules: Rules | None = None, chunk_size: int = 1 << 20):
         self.rules = rules if rules is not None else Rules()
+        if self.rules.deal.method != "shuffle":
+            raise RulesError(
+                f"rules '{self.rules.name}': key 'deal.method' = {self.rules.deal.method!r} needs "
+                "the played tricks of the previous deal; independent deals support 'shuffle' only"
+            )
         self.players = self.rules.players
         self.chunk_size = max(1, _check_count(chunk_size, "chunk_size"))
         self._key = stream_key(seed, Stream.DEALS)
@@ -275,8 +321,17 @@ class DealStream:
             raise ValueError(f"n={n} exceeds chunk_size={self.chunk_size}")
         cards = self._cards[:n]
         feats = tuple(f[:n] for f in self._feats)
-        _deal_kernel(self._key, np.int64(start), self._place_of, self._sizes,
-                     n_hands(self.players), self._params, True, cards, *feats)
+        _deal_kernel(
+            self._key,
+            np.int64(start),
+            self._place_of,
+            self._sizes,
+            n_hands(self.players),
+            self._params,
+            True,
+            cards,
+            *feats,
+        )
         return DealBatch(start, self.players, cards, *feats)
 
 
@@ -305,9 +360,17 @@ def generate_deals(n: int, seed: int, players: int = 3, start: int = 0) -> np.nd
     n, start = _check_count(n), _check_count(start, "start")
     cards = np.empty((n, N_CARDS), dtype=np.int8)
     feats = _empty_features(n)
-    _deal_kernel(stream_key(seed, Stream.DEALS), np.int64(start), _place_of_position(players),
-                 np.array(place_sizes(players), np.int64), n_hands(players),
-                 reshuffle_params(Rules()), False, cards, *feats)
+    _deal_kernel(
+        stream_key(seed, Stream.DEALS),
+        np.int64(start),
+        _place_of_position(players),
+        np.array(place_sizes(players), np.int64),
+        n_hands(players),
+        reshuffle_params(Rules()),
+        False,
+        cards,
+        *feats,
+    )
     return cards
 
 
@@ -318,6 +381,11 @@ def deal_features(cards: np.ndarray, rules: Rules | None = None, start: int = 0)
     if cards.ndim != 2 or cards.shape[1] != N_CARDS:
         raise ValueError(f"deals must have shape (n, 24), got {cards.shape}")
     feats = _empty_features(cards.shape[0])
-    _features_kernel(cards, _place_of_position(rules.players), n_hands(rules.players),
-                     reshuffle_params(rules), *feats)
+    _features_kernel(
+        cards,
+        _place_of_position(rules.players),
+        n_hands(rules.players),
+        reshuffle_params(rules),
+        *feats,
+    )
     return DealBatch(start, rules.players, cards, *feats)

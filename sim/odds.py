@@ -11,78 +11,100 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit, prange
 
-from sim.cards import MARRIAGE_MASK, N_SUITS, SUIT_LETTERS
-from sim.deal import DealBatch, DealStream
+from sim.deal import DealBatch, DealStream, marriages_of
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import Rules
 
-_POPCOUNT4 = np.array([bin(i).count("1") for i in range(16)], dtype=np.int8)
+_N_KEYS = len(ODDS_KEYS)
+_BLOCK = 4096  # deals per partial count; partial counts are summed in a fixed order
 
 
-def forehand_place(batch: DealBatch) -> np.ndarray:
-    """Place (column block) of forehand's hand in every deal of a batch.
-
-    The dealer of deal ``i`` is seat ``i % players`` (dealing rotates, RULES.md §2)
-    and forehand sits on the dealer's left. With 4 players the deal lists only the
-    three active players, forehand first.
-    """
-    n = len(batch)
-    if batch.players == 4:
-        return np.zeros(n, dtype=np.intp)
-    deal_ids = batch.start + np.arange(n, dtype=np.int64)
-    return ((deal_ids % batch.players + 1) % batch.players).astype(np.intp)
+@njit(cache=True, inline="always")
+def _popcount4(x: int) -> int:
+    return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1)
 
 
-def _marriage_bits(masks: np.ndarray) -> np.ndarray:
-    out = np.zeros(masks.shape, dtype=np.uint8)
-    for s in range(N_SUITS):
-        mm = MARRIAGE_MASK[s]
-        out |= (((masks & mm) == mm).astype(np.uint8) << s).astype(np.uint8)
-    return out
+@njit(cache=True, parallel=True)
+def _count_kernel(
+    start: np.int64,
+    players: int,
+    n_hands: int,
+    masks: np.ndarray,
+    points: np.ndarray,
+    marriages: np.ndarray,
+    nines: np.ndarray,
+    jacks: np.ndarray,
+    aces: np.ndarray,
+    reshuffle: np.ndarray,
+    partial: np.ndarray,
+) -> None:
+    """Per block of deals, how many meet each key, in the order of ``ODDS_KEYS``."""
+    n = masks.shape[0]
+    n_blocks = partial.shape[0]
+    talon = n_hands  # first talon place
+    for b in prange(n_blocks):
+        c = partial[b]
+        for k in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
+            # forehand sits left of the dealer, who is seat (deal id % players); with 4
+            # players the deal lists the three active players from forehand.
+            f = 0 if players == 4 else ((start + k) % players + 1) % players
+            fm = int(marriages[k, f])
+            ht = marriages_of(masks[k, f] | masks[k, talon])
+            fp = points[k, f]
+            f9 = nines[k, f]
+            hand_any = False
+            some_marriage = False
+            for q in range(n_hands):
+                hand_any |= reshuffle[k, q] != 0
+                some_marriage |= marriages[k, q] != 0
+            talon_resh = reshuffle[k, talon] != 0
+            c[0] += fm != 0  # hand.any_marriage
+            c[1] += _popcount4(fm) >= 2  # hand.marriages_ge_2
+            c[2] += fm & 1  # hand.marriage.S
+            c[3] += (fm >> 1) & 1  # hand.marriage.C
+            c[4] += (fm >> 2) & 1  # hand.marriage.D
+            c[5] += (fm >> 3) & 1  # hand.marriage.H
+            c[6] += ht != 0  # hand_talon.any_marriage
+            c[7] += _popcount4(ht) >= 2  # hand_talon.marriages_ge_2
+            c[8] += fp < 13  # hand.points_below_13
+            c[9] += fp < 14  # hand.points_below_14
+            c[10] += fp < 15  # hand.points_below_15
+            c[11] += f9 >= 3  # hand.nines_ge_3
+            c[12] += f9 == 4  # hand.nines_eq_4
+            c[13] += jacks[k, f] == 4  # hand.jacks_eq_4
+            c[14] += aces[k, f] == 4  # hand.aces_eq_4
+            c[15] += reshuffle[k, f] != 0  # hand.reshuffle
+            c[16] += points[k, talon] < 5  # talon.points_below_5
+            c[17] += nines[k, talon] >= 2  # talon.nines_ge_2
+            c[18] += jacks[k, talon] == 3  # talon.jacks_eq_3
+            c[19] += talon_resh  # talon.reshuffle
+            c[20] += some_marriage  # deal.some_player_has_marriage
+            c[21] += hand_any  # deal.any_hand_reshuffle
+            c[22] += talon_resh  # deal.talon_reshuffle
+            c[23] += hand_any or talon_resh  # deal.any_reshuffle
 
 
 def count_batch(batch: DealBatch) -> dict[str, int]:
     """Number of deals of a batch meeting each key of :data:`ODDS_KEYS`."""
-    nh = batch.n_hands
-    rows = np.arange(len(batch))
-    fh = forehand_place(batch)
-    fh_marr = batch.marriages[rows, fh]
-    fh_points = batch.points[rows, fh]
-    fh_nines = batch.nines[rows, fh]
-    talon = nh  # first talon place
-    ht_marr = _marriage_bits(batch.masks[rows, fh] | batch.masks[:, talon])
-    hand_resh = batch.reshuffle[:, :nh] != 0
-    talon_resh = batch.reshuffle[:, talon] != 0
-
-    events: dict[str, np.ndarray] = {
-        "hand.any_marriage": fh_marr != 0,
-        "hand.marriages_ge_2": _POPCOUNT4[fh_marr] >= 2,
-    }
-    for s in range(N_SUITS):
-        events[f"hand.marriage.{SUIT_LETTERS[s]}"] = (fh_marr >> s) & 1 == 1
-    events.update({
-        "hand_talon.any_marriage": ht_marr != 0,
-        "hand_talon.marriages_ge_2": _POPCOUNT4[ht_marr] >= 2,
-        "hand.points_below_13": fh_points < 13,
-        "hand.points_below_14": fh_points < 14,
-        "hand.points_below_15": fh_points < 15,
-        "hand.nines_ge_3": fh_nines >= 3,
-        "hand.nines_eq_4": fh_nines == 4,
-        "hand.jacks_eq_4": batch.jacks[rows, fh] == 4,
-        "hand.aces_eq_4": batch.aces[rows, fh] == 4,
-        "hand.reshuffle": hand_resh[rows, fh],
-        "talon.points_below_5": batch.points[:, talon] < 5,
-        "talon.nines_ge_2": batch.nines[:, talon] >= 2,
-        "talon.jacks_eq_3": batch.jacks[:, talon] == 3,
-        "talon.reshuffle": talon_resh,
-        "deal.some_player_has_marriage": (batch.marriages[:, :nh] != 0).any(axis=1),
-        "deal.any_hand_reshuffle": hand_resh.any(axis=1),
-        "deal.talon_reshuffle": talon_resh,
-        "deal.any_reshuffle": hand_resh.any(axis=1) | talon_resh,
-    })
-    assert events.keys() == ODDS_KEYS.keys()
-    return {k: int(np.count_nonzero(v)) for k, v in events.items()}
+    n_blocks = -(-len(batch) // _BLOCK)
+    partial = np.zeros((n_blocks, _N_KEYS), dtype=np.int64)
+    _count_kernel(
+        np.int64(batch.start),
+        batch.players,
+        batch.n_hands,
+        batch.masks,
+        batch.points,
+        batch.marriages,
+        batch.nines,
+        batch.jacks,
+        batch.aces,
+        batch.reshuffle,
+        partial,
+    )
+    totals = partial.sum(axis=0)
+    return {k: int(totals[i]) for i, k in enumerate(ODDS_KEYS)}
 
 
 @dataclass

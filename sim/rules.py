@@ -44,10 +44,14 @@ def _opt(default: Any, doc: str, **meta: Any) -> Any:
 class DealRules:
     """RULES.md §2: how cards are dealt."""
 
-    method: str = _opt("shuffle", "§2 shuffle: all permutations equal; cut: table practice",
-                       choices=("shuffle", "cut"))
-    nine_cut_penalty: int = _opt(0, "§2 points the cutter loses for a bottom nine 3 times (0 off)",
-                                 lo=0)
+    method: str = _opt(
+        "shuffle",
+        "§2 shuffle: all permutations equal; cut: table practice",
+        choices=("shuffle", "cut"),
+    )
+    nine_cut_penalty: int = _opt(
+        0, "§2 points the cutter loses for a bottom nine 3 times (0 off)", lo=0
+    )
 
 
 @dataclass(frozen=True)
@@ -62,10 +66,10 @@ class ReshuffleRules:
     talon_three_jacks: bool = _opt(True, "§3 three jacks in the talon")
     talon_only_at_100: bool = _opt(False, "§3 talon reshuffle only when won at 100 unbid")
     after_discard_four_nines: bool = _opt(False, "§3 a player holds four nines after the discard")
-    after_discard_points_below: int = _opt(0, "§3 a hand's points < N after the discard (0 off)",
-                                           lo=0, hi=121)
-    dealer_penalty: int = _opt(0, "§3 points charged to the dealer for a three-nines redeal",
-                               lo=0)
+    after_discard_points_below: int = _opt(
+        0, "§3 a hand's points < N after the discard (0 off)", lo=0, hi=121
+    )
+    dealer_penalty: int = _opt(0, "§3 points charged to the dealer for a three-nines redeal", lo=0)
 
 
 @dataclass(frozen=True)
@@ -75,8 +79,9 @@ class BidRules:
     step: int = _opt(5, "§4 every bid is a multiple of this", choices=(5, 10))
     jumps: bool = _opt(True, "§4 a raise may be any multiple of step (false: exactly +step)")
     cap_by_marriages: bool = _opt(True, "§4 no bid above 120 + own marriages")
-    silence_below: int | None = _opt(None, "§4 a player whose score is below this always passes",
-                                     optional=True)
+    silence_below: int | None = _opt(
+        None, "§4 a player whose score is below this always passes", optional=True
+    )
 
 
 @dataclass(frozen=True)
@@ -93,8 +98,11 @@ class RospisRules:
 
     allowed: bool = _opt(True, "§5 the declarer may concede instead of playing")
     no_subtract: bool = _opt(False, "§5 a conceding declarer scores 0 instead of -contract")
-    opponents_get: str = _opt("half", "§5 each opponent gets contract/2 (rounded up to 5) or 60",
-                              choices=("half", "sixty"))
+    opponents_get: str = _opt(
+        "half",
+        "§5 each opponent gets contract/2 (rounded up to 5) or 60",
+        choices=("half", "sixty"),
+    )
     max_per_game: int = _opt(0, "§5 concessions allowed per player per game (0 unlimited)", lo=0)
     third_penalty: int = _opt(0, "§5 points lost on the third concession (0 none)", lo=0)
     on_barrel: bool = _opt(False, "§5 concession allowed while someone sits on the barrel")
@@ -114,11 +122,16 @@ class PlayRules:
 class MarriageRules:
     """RULES.md §1 and §6: marriages and the trump they set."""
 
-    values: str = _opt("standard", "§1 marriage value table",
-                       choices=("standard", "spades_high", "spades_clubs_high",
-                                "five_hundred_one"))
-    trump_from: str = _opt("this_trick", "§6 a declared trump applies from this or next trick",
-                           choices=("this_trick", "next_trick"))
+    values: str = _opt(
+        "standard",
+        "§1 marriage value table",
+        choices=("standard", "spades_high", "spades_clubs_high", "five_hundred_one"),
+    )
+    trump_from: str = _opt(
+        "this_trick",
+        "§6 a declared trump applies from this or next trick",
+        choices=("this_trick", "next_trick"),
+    )
     first_lead: bool = _opt(False, "§6 a marriage may be declared on the first trick")
     changes_trump: bool = _opt(True, "§6 a declared marriage makes its suit trump")
     requires_capture: bool = _opt(False, "§6 the value counts only if a marriage card is captured")
@@ -146,8 +159,7 @@ class ScoreRules:
     """RULES.md §7: scoring a deal."""
 
     round_declarer: bool = _opt(False, "§7 round the declarer's total before comparing")
-    round_to: int = _opt(5, "§7 opponents' totals rounded to a multiple of this",
-                         choices=(5, 10))
+    round_to: int = _opt(5, "§7 opponents' totals rounded to a multiple of this", choices=(5, 10))
     samosval: bool = _opt(True, "§7 a score of exactly 555 becomes samosval_to")
     samosval_negative: bool = _opt(True, "§7 a score of exactly -555 becomes samosval_to")
     samosval_to: int = _opt(0, "§7 the score a 555 reset lands on", lo=0, hi=554)
@@ -172,8 +184,9 @@ class GameRules:
 
     target: int = _opt(1000, "§8 score that wins the game", lo=100, hi=100000)
     target_strict: bool = _opt(False, "§8 the score must exceed the target (the 1001 rule)")
-    bank: int | None = _opt(None, "§8 bank the winner takes from third place (off)",
-                            optional=True, lo=1)
+    bank: int | None = _opt(
+        None, "§8 bank the winner takes from third place (off)", optional=True, lo=1
+    )
 
 
 @dataclass(frozen=True)
@@ -186,8 +199,11 @@ class BarrelRules:
     fall_penalty: int = _opt(120, "§9 points lost by a fall", lo=0)
     third_fall_zero: bool = _opt(False, "§9 a third fall in a game lands at 0")
     one_at_a_time: bool = _opt(True, "§9 a new climber knocks the one there off")
-    simultaneous: str = _opt("all_fall", "§9 two or more climb on in one deal",
-                             choices=("all_fall", "one_falls", "both_stay"))
+    simultaneous: str = _opt(
+        "all_fall",
+        "§9 two or more climb on in one deal",
+        choices=("all_fall", "one_falls", "both_stay"),
+    )
     bid_from: int = _opt(0, "§9 the barrel player's bids start here (0 no limit)", lo=0)
 
 
@@ -418,7 +434,9 @@ def _validate(r: Rules) -> None:
     if r.golden.reset_if_none and r.golden.repeat_if_none:
         raise _Invalid("golden.repeat_if_none", "cannot be true together with golden.reset_if_none")
     if r.barrel.at >= r.game.target:  # 0 switches the barrel off
-        raise _Invalid("barrel.at", f"must be below game.target ({r.game.target}), got {r.barrel.at}")
+        raise _Invalid(
+            "barrel.at", f"must be below game.target ({r.game.target}), got {r.barrel.at}"
+        )
     if r.barrel.bid_from % r.bid.step:
         raise _Invalid("barrel.bid_from", f"must be a multiple of bid.step ({r.bid.step})")
     if r.bid.silence_below is not None and r.bid.silence_below > 0:
@@ -498,8 +516,11 @@ def rules_from_dict(
             values[key] = _check_value(key, value)
         except _Invalid as exc:
             raise exc.at(source) from None
-    kwargs: dict[str, Any] = {"players": values["players"], "name": name,
-                              "description": description}
+    kwargs: dict[str, Any] = {
+        "players": values["players"],
+        "name": name,
+        "description": description,
+    }
     for sec, cls in SECTIONS.items():
         kwargs[sec] = {f.name: values[f"{sec}.{f.name}"] for f in dataclasses.fields(cls)}
     try:
@@ -535,7 +556,7 @@ def _load(spec: str, stack: tuple[str, ...]) -> Rules:
         if not isinstance(base_spec, str):
             raise RulesError(f"rules {source}: key 'base' must be a preset name or a path")
         if is_file and (base_spec.endswith(".toml") or "/" in base_spec):
-            base_spec = str((path.parent / base_spec))
+            base_spec = str(path.parent / base_spec)
         base = _load(base_spec, (*stack, ident))
     rules = rules_from_dict(flat, source=source, base=base)
     object.__setattr__(rules, "name", label)

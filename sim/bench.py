@@ -1,0 +1,65 @@
+"""Throughput of the compiled parts on this machine (``thousand bench``, ``make bench``).
+
+Figures are per core (one numba thread) and for all cores. Each timing is the best
+of several repeats after a warm-up, so compilation and first-touch page faults are
+excluded; whole-process figures belong to an external timer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numba
+
+from sim.deal import DealStream
+from sim.odds import count_batch
+from sim.parallel import max_threads
+from sim.rules import load_rules
+
+
+def _best_rate(fn: Callable[[int], None], items: int, repeats: int) -> float:
+    fn(0)  # warm-up: compile / load cache, touch buffers
+    best = float("inf")
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        fn(r + 1)
+        best = min(best, time.perf_counter() - t0)
+    return items / best
+
+
+def bench_deals(
+    rules_name: str = "classic", chunk: int = 1 << 20, chunks: int = 4, repeats: int = 3
+) -> dict[str, float]:
+    """Deals per second: generation plus all deal features; and with odds counting."""
+    rules = load_rules(rules_name)
+    stream = DealStream(seed=1, rules=rules, chunk_size=chunk)
+
+    def gen(rep: int) -> None:
+        for c in range(chunks):
+            stream.batch((rep * chunks + c) * chunk, chunk)
+
+    def odds(rep: int) -> None:
+        for c in range(chunks):
+            count_batch(stream.batch((rep * chunks + c) * chunk, chunk))
+
+    out: dict[str, float] = {}
+    before = numba.get_num_threads()
+    try:
+        for threads in sorted({1, max_threads()}):
+            numba.set_num_threads(threads)
+            out[f"deals_per_s_{threads}_threads"] = _best_rate(gen, chunk * chunks, repeats)
+            out[f"odds_deals_per_s_{threads}_threads"] = _best_rate(odds, chunk * chunks, repeats)
+    finally:
+        numba.set_num_threads(before)
+    return out
+
+
+def run_all() -> dict[str, Any]:
+    """Every benchmark, as a flat document."""
+    return {
+        "cores": max_threads(),
+        "deals": bench_deals("classic"),
+        "deals_two_players": bench_deals("two_players", chunks=2),
+    }

@@ -1,0 +1,92 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sim.cards import (
+    CARD_POINTS,
+    MARRIAGE_MASK,
+    Card,
+    CardParseError,
+    Rank,
+    Suit,
+    card_pretty,
+    card_str,
+    cards_of,
+    hand_mask,
+    mask_marriages,
+    mask_of,
+    mask_points,
+    parse_card,
+    parse_cards,
+)
+
+
+def test_card_ids_follow_suit_times_six_plus_rank():
+    assert parse_card("9S") == 0
+    assert parse_card("AS") == 5
+    assert parse_card("9C") == 6
+    assert parse_card("QH") == 3 * 6 + 2
+    assert parse_card("AH") == 23
+    assert Card(Suit.D, Rank.TEN).id == 2 * 6 + 4
+
+
+def test_points_and_deck_total():
+    assert [Card.from_str(c).points for c in "9H JH QH KH TH AH".split()] == [0, 2, 3, 4, 10, 11]
+    assert int(CARD_POINTS.sum()) == 120
+    for s in range(4):
+        assert int(CARD_POINTS[6 * s : 6 * s + 6].sum()) == 30
+
+
+@pytest.mark.parametrize(
+    "text, ascii_",
+    [("A♥", "AH"), ("10♦", "TD"), ("K♣", "KC"), ("Q♠", "QS"), ("9♥", "9H"), ("J♦", "JD")],
+)
+def test_both_notations_parse_to_the_same_card(text, ascii_):
+    assert parse_card(text) == parse_card(ascii_) == parse_card(ascii_.lower())
+    assert card_pretty(parse_card(ascii_)) == text
+    assert card_str(parse_card(text)) == ascii_
+
+
+def test_parse_is_case_insensitive_and_accepts_10_and_t():
+    assert parse_card("td") == parse_card("10d") == parse_card("10♦") == parse_card(" Td ")
+
+
+@pytest.mark.parametrize("bad", ["", "1H", "11H", "AX", "A", "ZZ", "10", "AHH", "♥A", "8S"])
+def test_malformed_card_is_rejected_naming_it(bad):
+    with pytest.raises(CardParseError) as exc:
+        parse_card(bad)
+    assert repr(bad) in str(exc.value)
+
+
+def test_hand_parsing_rejects_duplicates_and_names_bad_card():
+    assert parse_cards("AH TH, KS QS") == [23, 22, 3, 2]
+    with pytest.raises(CardParseError, match="AH"):
+        parse_cards("AH A♥")
+    with pytest.raises(CardParseError, match="'XQ'"):
+        parse_cards("AH XQ")
+
+
+@given(st.integers(0, 23))
+def test_round_trip_id_text_card(cid):
+    c = Card.from_id(cid)
+    assert int(c) == cid
+    assert parse_card(str(c)) == cid
+    assert parse_card(c.pretty()) == cid
+    assert Card.from_str(card_str(cid)) == c
+
+
+@given(st.sets(st.integers(0, 23), max_size=24))
+def test_round_trip_ids_mask(ids):
+    m = mask_of(ids)
+    assert cards_of(m) == sorted(ids)
+    assert mask_points(m) == sum(int(CARD_POINTS[c]) for c in ids)
+    text = " ".join(card_str(c) for c in ids)
+    assert hand_mask(text) == m
+
+
+def test_marriage_masks():
+    assert mask_marriages(hand_mask("KH QH KS")) == 0b1000
+    assert mask_marriages(hand_mask("KS QS KC QC 9D")) == 0b0011
+    assert all(bin(int(m)).count("1") == 2 for m in MARRIAGE_MASK)
+    assert np.bitwise_or.reduce(MARRIAGE_MASK) == hand_mask("KS QS KC QC KD QD KH QH")

@@ -1,0 +1,154 @@
+"""The command line as a user runs it: subprocesses, exit codes, files."""
+
+import json
+
+import pytest
+
+from sim.odds_keys import ODDS_KEYS
+from sim.output import StagedDir
+
+CLI_MD_KEYS = """hand.any_marriage  hand.marriages_ge_2  hand.marriage.S  hand.marriage.C
+hand.marriage.D  hand.marriage.H hand_talon.any_marriage  hand.points_below_13
+hand.points_below_14  hand.points_below_15 hand.nines_ge_3  hand.nines_eq_4  hand.jacks_eq_4
+hand.aces_eq_4 talon.points_below_5  talon.nines_ge_2  talon.jacks_eq_3
+deal.some_player_has_marriage  deal.any_hand_reshuffle  deal.talon_reshuffle
+deal.any_reshuffle""".split()
+
+
+def test_odds_json_is_the_documented_document(cli):
+    r = cli("odds", "--rules", "classic", "--deals", "200000", "--seed", "11", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)  # stdout holds exactly one JSON document
+    assert doc["rules"] == "classic" and doc["deals"] == 200000 and doc["seed"] == 11
+    assert len(doc["rules_hash"]) == 16
+    assert set(CLI_MD_KEYS) <= set(doc["odds"]) and list(doc["odds"]) == list(ODDS_KEYS)
+    for key, v in doc["odds"].items():
+        assert v["ci_low"] <= v["estimate"] <= v["ci_high"], key
+        assert v["exact"] is not None and 0 <= v["exact"] <= 1, key
+    m = doc["odds"]["hand.any_marriage"]
+    assert abs(m["exact"] - 0.284793) < 1e-6
+    assert r.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_odds_same_seed_same_document(cli):
+    a = cli("odds", "--deals", "50000", "--seed", "4", "--json", "--workers", "1")
+    b = cli("odds", "--deals", "50000", "--seed", "4", "--json")
+    assert json.loads(a.stdout)["odds"] == json.loads(b.stdout)["odds"]
+
+
+def test_odds_out_writes_csv_and_markdown(cli, tmp_path):
+    out = tmp_path / "o"
+    r = cli(
+        "odds",
+        "--rules",
+        "two_players",
+        "--deals",
+        "20000",
+        "--seed",
+        "1",
+        "--out",
+        str(out),
+        "--quiet",
+    )
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["odds.csv", "odds.json", "odds.md", "run.json"]
+    csv = (out / "odds.csv").read_text().splitlines()
+    assert csv[0].startswith("key,meaning,hits,deals,estimate,ci_low,ci_high,exact,z")
+    assert len(csv) == 1 + len(ODDS_KEYS)
+    md = (out / "odds.md").read_text()
+    assert "| hand.any_marriage |" in md and "two_players" in md
+    run = json.loads((out / "run.json").read_text())
+    assert run["seed"] == 1 and run["rules"]["players"] == 2 and run["sizes"]["deals"] == 20000
+
+
+@pytest.mark.parametrize(
+    "args, culprit",
+    [
+        (["odds", "--deals", "0"], "--deals"),
+        (["odds", "--deals", "-3"], "--deals"),
+        (["odds", "--deals", "many"], "--deals"),
+        (["odds", "--seed", "-1"], "--seed"),
+        (["odds", "--rules", "clasic"], "clasic"),
+        (["odds", "--rules", "missing.toml"], "missing.toml"),
+        (["rules", "show", "nosuch"], "nosuch"),
+        (["odds", "--workers", "0"], "--workers"),
+        (["odds", "--bogus"], "--bogus"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(cli, args, culprit):
+    r = cli(*args)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and culprit in lines[0], r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_bad_rules_file_exits_2_naming_key_and_file(cli, tmp_path):
+    f = tmp_path / "house.toml"
+    f.write_text('base = "classic"\n[barrel]\nsimultaneous = "everyone"\n')
+    r = cli("odds", "--rules", str(f), "--deals", "10")
+    assert r.returncode == 2
+    assert "barrel.simultaneous" in r.stderr and "house.toml" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_existing_nonempty_out_needs_force(cli, tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    r = cli("odds", "--deals", "100", "--out", str(out))
+    assert r.returncode == 2 and "--out" in r.stderr and "--force" in r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+    r = cli("odds", "--deals", "100", "--out", str(out), "--force")
+    assert r.returncode == 0 and (out / "odds.csv").exists() and (out / "keep.txt").exists()
+
+
+def test_bad_rules_leave_no_output(cli, tmp_path):
+    out = tmp_path / "never"
+    r = cli("odds", "--rules", "nosuch", "--out", str(out))
+    assert r.returncode == 2 and not out.exists()
+
+
+def test_staged_dir_writes_nothing_on_failure(tmp_path):
+    target = tmp_path / "t"
+    with pytest.raises(RuntimeError), StagedDir(target) as staged:
+        (staged.path / "half.csv").write_text("a,b\n")
+        raise RuntimeError("boom")
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_rules_list_and_show(cli):
+    r = cli("rules", "list")
+    assert r.returncode == 0
+    names = [line.split()[0] for line in r.stdout.splitlines()]
+    assert names == sorted(
+        [
+            "classic",
+            "app",
+            "ukraine_online",
+            "thousand_one",
+            "five_hundred_one",
+            "two_players",
+            "four_players",
+        ]
+    )
+    r = cli("rules", "show", "ukraine_online")
+    assert r.returncode == 0 and "[golden]" in r.stdout and "bid_from = 120" in r.stdout
+
+
+def test_report_has_the_odds_section(cli, tmp_path):
+    out = tmp_path / "rep"
+    r = cli("report", "--rules", "classic", "--out", str(out), "--deals", "50000", "--seed", "2")
+    assert r.returncode == 0, r.stderr
+    for name in ("index.html", "report.md", "odds.csv", "odds.png", "odds_z.png", "run.json"):
+        assert (out / name).stat().st_size > 0, name
+    html = (out / "index.html").read_text()
+    assert "Deal odds" in html and "data:image/png;base64," in html and "seed 2" in html
+    md = (out / "report.md").read_text()
+    assert "50,000 simulated deals" in md and "| deal.any_reshuffle |" in md
+
+
+def test_python_dash_m_sim_is_the_same_command(cli):
+    r = cli("--version")
+    assert r.returncode == 0 and r.stdout.startswith("thousand ")
