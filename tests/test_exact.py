@@ -196,20 +196,20 @@ def brute_stats_masks() -> dict[int, Stats]:
     byte_bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # (256, 8)
 
     def per_mask(per_card: np.ndarray) -> np.ndarray:
-        total = np.zeros(1 << 24, dtype=np.int64)
+        total = np.zeros(1 << 24, dtype=np.int32)
         for k in range(3):
             table = (byte_bits * per_card[8 * k : 8 * k + 8][None, :]).sum(axis=1)
-            total += table[idx[k]]
+            total += table.astype(np.int32)[idx[k]]
         return total
 
-    count = per_mask(np.ones(24, dtype=np.int64))
-    code = per_mask(CARD_POINTS.astype(np.int64))
-    code |= per_mask((CARD_RANK == Rank.NINE).astype(np.int64)) << 8
-    code |= per_mask((CARD_RANK == Rank.JACK).astype(np.int64)) << 11
-    code |= per_mask((CARD_RANK == Rank.ACE).astype(np.int64)) << 14
+    count = per_mask(np.ones(24, dtype=np.int32))
+    code = per_mask(CARD_POINTS.astype(np.int32))
+    code |= per_mask((CARD_RANK == Rank.NINE).astype(np.int32)) << 8
+    code |= per_mask((CARD_RANK == Rank.JACK).astype(np.int32)) << 11
+    code |= per_mask((CARD_RANK == Rank.ACE).astype(np.int32)) << 14
     for s in range(4):
         mm = MARRIAGE_MASK[s]
-        code |= ((masks & mm) == mm).astype(np.int64) << (17 + s)
+        code |= ((masks & mm) == mm).astype(np.int32) << (17 + s)
     out: dict[int, Stats] = {}
     for n in (2, 3, 7, 10, 12):
         values, counts = np.unique(code[count == n], return_counts=True)
