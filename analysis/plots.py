@@ -41,7 +41,13 @@ def plot_odds(table: pl.DataFrame, title: str) -> Figure:
     ax.set_xlabel("probability per deal (log scale)")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", which="both", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.06 - 1.2 / len(keys)),
+        ncol=2,
+        fontsize=8,
+        frameon=False,
+    )
     return fig
 
 
