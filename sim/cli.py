@@ -7,17 +7,19 @@ Bad input exits with code 2 and one line on stderr naming the culprit.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 from sim.cards import CardParseError
 from sim.output import UsageError, check_out_dir, now_iso
 from sim.rules import RulesError, load_rules, preset_names
+from sim.strategies.registry import StrategyError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -193,6 +195,100 @@ def _print_odds(doc: dict[str, Any]) -> None:
         )
 
 
+# --- hands and bids ------------------------------------------------------------------
+def cmd_hands(args: argparse.Namespace) -> int:
+    """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
+    from sim.hands import run_hands
+    from sim.output import StagedDir, run_manifest, write_json
+    from sim.strategies.registry import parse_params, parse_strategies
+
+    check_out_dir(args.out, args.force)
+    rules = load_rules(args.rules)
+    if rules.players != 3:
+        raise UsageError(
+            f"--rules {args.rules}: players = {rules.players}; the hand engine plays "
+            "3-player deals so far"
+        )
+    names = parse_strategies(args.strategies)
+    parse_params(names, args.param)  # validate before any work
+    trace_path = Path(args.trace) if args.trace else None
+    if trace_path is not None and trace_path.is_dir():
+        raise UsageError(f"--trace {trace_path}: is a folder")
+    _set_workers(args.workers)
+    started = now_iso()
+    t0 = time.perf_counter()
+    with StagedDir(args.out) as staged, _staged_file(trace_path) as trace:
+        with _progress(args.deals, args.quiet, "deal") as bar:
+            counts = run_hands(
+                rules,
+                args.deals,
+                args.seed,
+                staged.path,
+                names,
+                args.param,
+                trace=trace,
+                progress=bar.update,
+            )
+        seconds = time.perf_counter() - t0
+        write_json(
+            staged.path / "run.json",
+            run_manifest(
+                rules,
+                args.seed,
+                {"deals": args.deals, "rows": counts["rows"]},
+                command="hands",
+                strategies=names,
+                params=list(args.param),
+                started=started,
+                ended=now_iso(),
+                seconds=seconds,
+            ),
+        )
+    if not args.quiet:
+        rate = args.deals / seconds if seconds > 0 else float("inf")
+        print(
+            f"{args.deals:,} deals ({counts['redealt']:,} redealt) in {seconds:.1f} s "
+            f"({rate:,.0f} deals/s) → {args.out}/hands.parquet",
+            file=sys.stderr,
+        )
+    return 0
+
+
+@contextlib.contextmanager
+def _staged_file(path: Path | None) -> Iterator[IO[str] | None]:
+    """A text file written beside ``path`` and moved into place only on success."""
+    if path is None:
+        yield None
+        return
+    if path.exists() and not path.is_file():  # a device such as /dev/null: write through
+        with path.open("w", encoding="utf-8") as fh:
+            yield fh
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.partial")
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            yield fh
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def cmd_bids(args: argparse.Namespace) -> int:
+    """``thousand bids DIR``: bid-success tables and safe bid levels of a hands run."""
+    from analysis.bids import bid_tables, bid_tables_json, bids_markdown, write_bid_tables
+
+    tables = bid_tables(Path(args.dir), min_n=args.min_n)
+    if args.out is not None:
+        check_out_dir(args.out, args.force)
+        write_bid_tables(tables, Path(args.out))
+    if args.json:
+        print(json.dumps(_json_safe(bid_tables_json(tables))))
+    else:
+        print(bids_markdown(tables))
+    return 0
+
+
 # --- report -----------------------------------------------------------------------
 def cmd_report(args: argparse.Namespace) -> int:
     """``thousand report``: the report folder (HTML, Markdown, PNG, CSV)."""
@@ -265,6 +361,46 @@ def build_parser() -> argparse.ArgumentParser:
     p_odds.add_argument("--force", action="store_true", help="write into a non-empty --out")
     p_odds.set_defaults(func=cmd_odds)
 
+    p_hands = sub.add_parser("hands", help="play N deals; write hands.parquet + run.json")
+    _common(p_hands)
+    p_hands.add_argument("--deals", type=_positive_int, required=True)
+    p_hands.add_argument("--seed", type=_seed, default=0)
+    p_hands.add_argument("--out", required=True, help="folder for hands.parquet and run.json")
+    p_hands.add_argument(
+        "--strategies",
+        default="heuristic",
+        help="one name for every seat or three comma-separated names (random, first, heuristic)",
+    )
+    p_hands.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="STRATEGY.NAME=VALUE",
+        help="strategy parameter, e.g. heuristic.aggression=0.3",
+    )
+    p_hands.add_argument(
+        "--trace",
+        default=None,
+        metavar="FILE.jsonl",
+        help="write every deal as one JSON object per line",
+    )
+    p_hands.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_hands.set_defaults(func=cmd_hands)
+
+    p_bids = sub.add_parser("bids", help="bid-success tables and safe bid levels")
+    p_bids.add_argument("dir", help="folder of a hands run")
+    p_bids.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p_bids.add_argument(
+        "--min-n",
+        type=_positive_int,
+        default=30,
+        help="played contracts a level needs to count as safe (default 30)",
+    )
+    p_bids.add_argument("--out", default=None, help="also write CSV tables and bids.md here")
+    p_bids.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_bids.add_argument("--quiet", action="store_true")
+    p_bids.set_defaults(func=cmd_bids)
+
     p_rep = sub.add_parser("report", help="the full report: HTML + Markdown + PNG + CSV")
     _common(p_rep)
     p_rep.add_argument("--out", required=True)
@@ -285,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
-    except (RulesError, CardParseError, UsageError) as exc:
+    except (RulesError, CardParseError, UsageError, StrategyError) as exc:
         print(f"thousand {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -179,6 +179,34 @@ def _write_sorted(row: np.ndarray, masks_row: np.ndarray) -> None:
             pos += 1
 
 
+@njit(cache=True, inline="always")
+def deal_into(
+    key: np.uint64,
+    index: int,
+    first_hand: int,
+    place_of: np.ndarray,
+    row: np.ndarray,
+    masks_row: np.ndarray,
+) -> None:
+    """Deal number ``index`` of the stream ``key`` into ``row`` (24 ids) and its masks."""
+    for c in range(N_CARDS):
+        row[c] = c
+    state = item_state(key, np.int64(index))
+    counter = np.int64(0)
+    # Fisher-Yates from the top: positions first_hand..23 receive a uniform
+    # random ordered sample; positions below only reorder the first hand.
+    for p in range(N_CARDS - 1, first_hand - 1, -1):
+        j, counter = bounded(state, counter, np.int64(p + 1))
+        t = row[p]
+        row[p] = row[j]
+        row[j] = t
+    for q in range(N_PLACES):
+        masks_row[q] = 0
+    for p in range(N_CARDS):
+        masks_row[place_of[p]] |= np.uint32(1) << np.uint32(row[p])
+    _write_sorted(row, masks_row)
+
+
 @njit(cache=True, parallel=True)
 def _deal_kernel(
     key: np.uint64,
@@ -200,23 +228,7 @@ def _deal_kernel(
     n = cards.shape[0]
     first_hand = sizes[0]
     for k in prange(n):
-        row = cards[k]
-        for c in range(N_CARDS):
-            row[c] = c
-        state = item_state(key, np.int64(start + k))
-        counter = np.int64(0)
-        # Fisher-Yates from the top: positions first_hand..23 receive a uniform
-        # random ordered sample; positions below only reorder the first hand.
-        for p in range(N_CARDS - 1, first_hand - 1, -1):
-            j, counter = bounded(state, counter, np.int64(p + 1))
-            t = row[p]
-            row[p] = row[j]
-            row[j] = t
-        for q in range(N_PLACES):
-            masks[k, q] = 0
-        for p in range(N_CARDS):
-            masks[k, place_of[p]] |= np.uint32(1) << np.uint32(row[p])
-        _write_sorted(row, masks[k])
+        deal_into(key, start + k, first_hand, place_of, cards[k], masks[k])
         if want_features:
             _features_row(k, masks, hands, params, points, marriages, nines, jacks, aces, reshuffle)
 

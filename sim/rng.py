@@ -58,19 +58,19 @@ def mix64(z: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def item_state(key: np.uint64, index: np.int64) -> np.uint64:
+def item_state(key: np.uint64, index: int) -> np.uint64:
     """Per-item sub-seed ``s_i`` of a stream."""
     return mix64(key + (np.uint64(index) + _ONE) * GAMMA2)
 
 
 @njit(cache=True, inline="always")
-def word(state: np.uint64, j: np.int64) -> np.uint64:
+def word(state: np.uint64, j: int) -> np.uint64:
     """The ``j``-th 64-bit random word of an item whose sub-seed is ``state``."""
     return mix64(state + (np.uint64(j) + _ONE) * GAMMA)
 
 
 @njit(cache=True, inline="always")
-def bounded(state: np.uint64, counter: np.int64, bound: np.int64) -> tuple[np.int64, np.int64]:
+def bounded(state: np.uint64, counter: int, bound: int) -> tuple[int, int]:
     """Uniform integer in ``[0, bound)`` (``bound < 2**32``) by Lemire's method.
 
     ``counter`` numbers 32-bit half-words of the item; returns the value and the

@@ -1,0 +1,445 @@
+"""Bid-success tables and safe bid levels from a ``thousand hands`` run folder.
+
+The run folder holds ``hands.parquet`` (one row per deal, columns in CLI.md) and
+``run.json`` (the resolved rules). Only deals that were not redealt count; each such
+deal is one *contract* of its declarer, which was either conceded (RULES.md §5,
+роспись) or *played*. Every table reports, per group:
+
+- ``n, made, rate, ci_low, ci_high``: the make rate among played contracts;
+- ``contracts, conceded, concession_rate, concession_ci_low, concession_ci_high``:
+  how often the declarer conceded instead of playing;
+- ``rate_all, ci_low_all, ci_high_all``: the make rate over all contracts, a
+  concession counting as a failure (``made / contracts``).
+
+Intervals are 95 % Wilson intervals; a rate over zero contracts is null.
+
+Example:
+    >>> tables = bid_tables(Path("runs/classic"))  # doctest: +SKIP
+    >>> write_bid_tables(tables, Path("runs/classic/bids"))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from analysis.stats import wilson_interval
+from analysis.tables import to_markdown
+from sim.output import StagedDir, UsageError
+from sim.rules import MARRIAGE_TABLES
+
+HANDS_FILE = "hands.parquet"
+RUN_FILE = "run.json"
+MARKDOWN_FILE = "bids.md"
+
+# Columns of hands.parquet the pipeline reads, besides hand_points_{seat} per seat.
+REQUIRED_COLUMNS = (
+    "dealer",
+    "reshuffled",
+    "declarer",
+    "at_100",
+    "contract",
+    "conceded",
+    "made",
+    "declarer_marriages_after",
+)
+
+SUIT_LETTERS = "SCDH"  # bit s of a marriage mask is suit s: S=1, C=2, D=4, H=8
+POINTS_BAND_WIDTH = 10  # hand points bands 0-9, 10-19, ...
+THRESHOLDS = (0.5, 0.75, 0.9)  # make rates asked of a safe bid level
+HAND_CLASS = ("marriages", "band_low", "points_band")  # the safe-bid hand class
+
+# Name of the declarer's position by (declarer - dealer) mod players: forehand sits
+# left of the dealer and bids first (RULES.md §2, §4).
+POSITION_NAMES = {1: "forehand", 2: "middle", 3: "rear", 0: "dealer"}
+
+# Columns every rate table ends with, in this order.
+STAT_COLUMNS = (
+    "n",
+    "made",
+    "rate",
+    "ci_low",
+    "ci_high",
+    "contracts",
+    "conceded",
+    "concession_rate",
+    "concession_ci_low",
+    "concession_ci_high",
+    "rate_all",
+    "ci_low_all",
+    "ci_high_all",
+)
+
+# Title and explanation of each table, in the order bid_tables returns them.
+TABLE_NOTES: dict[str, tuple[str, str]] = {
+    "summary": (
+        "All contracts",
+        "Deals in the run, how many were redealt, and the make and concession rates "
+        "over every contract. `min_n` is the smallest sample a safe bid level may use.",
+    ),
+    "by_contract": (
+        "By contract level",
+        "The contract named after the discard (at least the winning bid).",
+    ),
+    "by_marriage_count": (
+        "By number of marriages after the discard",
+        "Marriages (K+Q of one suit) the declarer held in the 8 cards left after "
+        "giving one card to each opponent: 0, 1, or 2 and more.",
+    ),
+    "by_marriage_set": (
+        "By the set of marriages after the discard",
+        "`mask` is the suit bitmask (S=1, C=2, D=4, H=8), `marriage_set` its suits, "
+        "`value` their summed marriage values under the run's rules.",
+    ),
+    "by_points_band": (
+        "By the declarer's hand points",
+        "Card points in the declarer's dealt 7-card hand (talon not included), in "
+        "bands of 10 starting at `band_low`.",
+    ),
+    "by_at_100": (
+        "Won at 100 versus bid up",
+        "`at_100`: everybody passed and forehand took the contract at 100 without bidding.",
+    ),
+    "by_relative_seat": (
+        "By the declarer's seat relative to the dealer",
+        "`offset` = (declarer − dealer) mod players: 1 forehand (bids first), "
+        "2 middle, 0 the dealer.",
+    ),
+    "by_seat": (
+        "By the declarer's absolute seat",
+        "Seats are numbered as in the run; the dealer rotates, so every seat deals equally often.",
+    ),
+    "safe_bids": (
+        "Safe bid levels",
+        "Hand class = marriages after the discard (0/1/2+) × the declarer's 7-card hand "
+        "points band. For each class and threshold: `level` is the highest contract "
+        "whose make rate among played contracts is at least the threshold, counting "
+        "only levels with at least `min_n` played contracts (`n`, `rate` and the Wilson "
+        "lower bound `ci_low` at that level beside it); the `_conservative` columns ask "
+        "the Wilson lower bound to reach the threshold instead. Levels are judged one "
+        "by one: a lower level need not qualify too. Null where no level qualifies. "
+        "Concessions are left out here, as declarers concede their worst hands, so "
+        "these levels are for contracts one intends to play.",
+    ),
+}
+
+
+# --- reading ----------------------------------------------------------------------
+def _read_manifest(run_dir: Path) -> dict[str, Any]:
+    """The run's ``run.json``, or ``{}`` when absent (rules then assumed ``classic``)."""
+    path = run_dir / RUN_FILE
+    if not path.is_file():
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise UsageError(f"{path}: not a readable JSON document") from None
+    if not isinstance(doc, dict):
+        raise UsageError(f"{path}: not a JSON object")
+    return doc
+
+
+def _hands_path(run_dir: Path) -> Path:
+    """``run_dir/hands.parquet``, checked to exist.
+
+    Raises:
+        UsageError: when the folder or the file is missing.
+    """
+    if not run_dir.is_dir():
+        raise UsageError(f"{run_dir}: no such run folder")
+    path = run_dir / HANDS_FILE
+    if not path.is_file():
+        raise UsageError(f"{path}: not found (a `thousand hands` run folder holds it)")
+    return path
+
+
+def _scan_hands(path: Path, players: int) -> pl.LazyFrame:
+    """Lazily scan ``hands.parquet``, checking that every needed column is there.
+
+    Raises:
+        UsageError: when the file is unreadable or lacks a column.
+    """
+    frame = pl.scan_parquet(path)
+    try:
+        schema = frame.collect_schema()
+    except (pl.exceptions.PolarsError, OSError):
+        raise UsageError(f"{path}: not a readable Parquet file") from None
+    needed = [*REQUIRED_COLUMNS, *(f"hand_points_{seat}" for seat in range(players))]
+    for column in needed:
+        if column not in schema:
+            raise UsageError(f"{path}: missing column {column!r}")
+    return frame
+
+
+# --- derived columns --------------------------------------------------------------
+def marriage_set_label(mask: int) -> str:
+    """Suits of a marriage bitmask joined by ``+`` (``9`` → ``"S+H"``, ``0`` → ``"none"``)."""
+    suits = [letter for bit, letter in enumerate(SUIT_LETTERS) if mask >> bit & 1]
+    return "+".join(suits) or "none"
+
+
+def _declarer_hand_points(players: int) -> pl.Expr:
+    """``hand_points_{declarer}``: the declarer's dealt 7-card hand points."""
+    expr = pl.lit(None, dtype=pl.Int64)
+    for seat in reversed(range(players)):
+        points = pl.col(f"hand_points_{seat}").cast(pl.Int64)
+        expr = pl.when(pl.col("declarer") == seat).then(points).otherwise(expr)
+    return expr
+
+
+def _contracts(
+    hands: pl.LazyFrame, players: int, marriage_values: tuple[int, int, int, int]
+) -> pl.LazyFrame:
+    """One row per contract (deal not redealt) with the grouping columns and flags."""
+    masks = range(1 << len(SUIT_LETTERS))
+    counts = {m: m.bit_count() for m in masks}
+    labels = {m: marriage_set_label(m) for m in masks}
+    values = {m: sum(v for s, v in enumerate(marriage_values) if m >> s & 1) for m in masks}
+    # Only suit bits are marriages; anything above (an ace-marriage flag) is ignored.
+    mask = pl.col("declarer_marriages_after").cast(pl.Int64) & 0b1111
+    count = mask.replace_strict(counts, return_dtype=pl.Int64)
+    points = _declarer_hand_points(players)
+    band_low = points // POINTS_BAND_WIDTH * POINTS_BAND_WIDTH
+    offset = (pl.col("declarer") - pl.col("dealer") + players) % players
+    conceded = pl.col("conceded").cast(pl.Boolean)
+    return hands.filter(~pl.col("reshuffled").cast(pl.Boolean)).select(
+        pl.col("contract").cast(pl.Int64),
+        pl.col("at_100").cast(pl.Boolean),
+        pl.col("declarer").cast(pl.Int64).alias("seat"),
+        offset.cast(pl.Int64).alias("offset"),
+        mask.alias("mask"),
+        mask.replace_strict(labels, return_dtype=pl.String).alias("marriage_set"),
+        mask.replace_strict(values, return_dtype=pl.Int64).alias("value"),
+        count.alias("marriage_count"),
+        pl.when(count >= 2).then(pl.lit("2+")).otherwise(count.cast(pl.String)).alias("marriages"),
+        band_low.alias("band_low"),
+        pl.format("{}-{}", band_low, band_low + POINTS_BAND_WIDTH - 1).alias("points_band"),
+        (~conceded).alias("played"),
+        # A conceded contract is never made, whatever its `made` cell says.
+        (~conceded & pl.col("made").cast(pl.Boolean).fill_null(False)).alias("made"),
+        conceded.alias("conceded"),
+    )
+
+
+# --- rates ------------------------------------------------------------------------
+_COUNTS = (
+    pl.col("played").sum().cast(pl.Int64).alias("n"),
+    pl.col("made").sum().cast(pl.Int64).alias("made"),
+    pl.len().cast(pl.Int64).alias("contracts"),
+    pl.col("conceded").sum().cast(pl.Int64).alias("conceded"),
+)
+_COUNTS_NAMES = ("n", "made", "contracts", "conceded")
+
+
+def _rate(hits: pl.Series, n: pl.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``hits / n`` with its Wilson interval (NaN where ``n`` is 0)."""
+    k = hits.to_numpy().astype(np.float64)
+    m = n.to_numpy().astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = k / m
+    low, high = wilson_interval(k, m)
+    return rate, low, high
+
+
+def _with_rates(counts: pl.DataFrame) -> pl.DataFrame:
+    """Add the make, concession and all-contract rates to ``n, made, contracts, conceded``."""
+    rate, low, high = _rate(counts["made"], counts["n"])
+    c_rate, c_low, c_high = _rate(counts["conceded"], counts["contracts"])
+    a_rate, a_low, a_high = _rate(counts["made"], counts["contracts"])
+    keys = [c for c in counts.columns if c not in STAT_COLUMNS]
+    return (
+        counts.with_columns(
+            pl.Series("rate", rate),
+            pl.Series("ci_low", low),
+            pl.Series("ci_high", high),
+            pl.Series("concession_rate", c_rate),
+            pl.Series("concession_ci_low", c_low),
+            pl.Series("concession_ci_high", c_high),
+            pl.Series("rate_all", a_rate),
+            pl.Series("ci_low_all", a_low),
+            pl.Series("ci_high_all", a_high),
+        )
+        .select(*keys, *STAT_COLUMNS)
+        .with_columns(pl.col(pl.Float64).fill_nan(None))
+    )
+
+
+def _grouped(contracts: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """Contract counts per group of ``keys``, sorted by them."""
+    return contracts.group_by(keys).agg(*_COUNTS).sort(keys, nulls_last=True)
+
+
+# --- safe bid levels --------------------------------------------------------------
+def _threshold_tag(threshold: float) -> str:
+    return f"{threshold:g}"
+
+
+def _safe_bids(levels: pl.DataFrame, min_n: int) -> pl.DataFrame:
+    """Highest qualifying contract level per hand class and threshold.
+
+    Args:
+        levels: one row per hand class and contract level, played contracts only,
+            with ``n, made``.
+        min_n: played contracts a level needs to be considered.
+
+    Returns:
+        One row per hand class and threshold (see ``TABLE_NOTES["safe_bids"]``).
+    """
+    rate, low, _ = _rate(levels["made"], levels["n"])
+    levels = levels.with_columns(pl.Series("rate", rate), pl.Series("ci_low", low))
+    classes = levels.group_by(HAND_CLASS).agg(pl.col("n").sum().alias("n_class"))
+    rows = []
+    for threshold in THRESHOLDS:
+        row = classes.with_columns(pl.lit(threshold).alias("threshold"))
+        for suffix, measure in (("", "rate"), ("_conservative", "ci_low")):
+            eligible = levels.filter((pl.col("n") >= min_n) & (pl.col(measure) >= threshold))
+            best = eligible.group_by(HAND_CLASS).agg(pl.col("contract").max())
+            best = best.join(levels, on=[*HAND_CLASS, "contract"]).select(
+                *HAND_CLASS,
+                pl.col("contract").alias(f"level{suffix}"),
+                pl.col("n").alias(f"n{suffix}"),
+                pl.col("rate").alias(f"rate{suffix}"),
+                pl.col("ci_low").alias(f"ci_low{suffix}"),
+            )
+            row = row.join(best, on=HAND_CLASS, how="left")
+        rows.append(row)
+    return pl.concat(rows).sort("marriages", "band_low", "threshold")
+
+
+# --- public API -------------------------------------------------------------------
+def bid_tables(run_dir: Path, min_n: int = 30) -> dict[str, pl.DataFrame]:
+    """Bid-success tables and safe bid levels of a ``thousand hands`` run.
+
+    Args:
+        run_dir: the run folder, holding ``hands.parquet`` and ``run.json`` (the
+            latter gives the number of players and the marriage values; without it
+            the classic 3-player values are assumed).
+        min_n: played contracts a contract level needs before a safe bid level may
+            rest on it.
+
+    Returns:
+        Tables by name, in the order of :data:`TABLE_NOTES`: ``summary``,
+        ``by_contract``, ``by_marriage_count``, ``by_marriage_set``,
+        ``by_points_band``, ``by_at_100``, ``by_relative_seat``, ``by_seat``,
+        ``safe_bids``.
+
+    Raises:
+        UsageError: missing folder or ``hands.parquet``, an unreadable file, or a
+            Parquet file without a needed column.
+    """
+    run_dir = Path(run_dir)
+    if min_n < 1:
+        raise UsageError(f"min_n must be a positive integer, got {min_n}")
+    path = _hands_path(run_dir)
+    manifest = _read_manifest(run_dir)
+    rules = manifest.get("rules") or {}
+    players = int(rules.get("players", 3))
+    table_name = str(rules.get("marriage.values", "standard"))
+    if table_name not in MARRIAGE_TABLES:
+        raise UsageError(f"{run_dir / RUN_FILE}: unknown marriage.values {table_name!r}")
+    values = MARRIAGE_TABLES[table_name]
+    hands = _scan_hands(path, players)
+    contracts = _contracts(hands, players, values)
+
+    queries = {
+        "summary": contracts.select(*_COUNTS),
+        "by_contract": _grouped(contracts, ["contract"]),
+        "by_marriage_count": _grouped(contracts, ["marriages"]),
+        "by_marriage_set": _grouped(
+            contracts, ["marriage_count", "value", "mask", "marriage_set"]
+        ).rename({"marriage_count": "marriages"}),
+        "by_points_band": _grouped(contracts, ["band_low", "points_band"]),
+        "by_at_100": _grouped(contracts, ["at_100"])
+        .with_columns(
+            pl.when(pl.col("at_100"))
+            .then(pl.lit("at 100"))
+            .otherwise(pl.lit("bid up"))
+            .alias("how_won")
+        )
+        .sort("at_100", descending=True)
+        .select("at_100", "how_won", *_COUNTS_NAMES),
+        "by_relative_seat": _grouped(contracts, ["offset"])
+        .with_columns(
+            pl.col("offset")
+            .replace_strict(POSITION_NAMES, return_dtype=pl.String)
+            .alias("position")
+        )
+        # forehand, middle, ..., dealer: the order of bidding
+        .sort((pl.col("offset") + players - 1) % players)
+        .select("position", "offset", *_COUNTS_NAMES),
+        "by_seat": _grouped(contracts, ["seat"]),
+        "_levels": contracts.filter(pl.col("played"))
+        .group_by(*HAND_CLASS, "contract")
+        .agg(*_COUNTS[:2]),
+        "_deals": hands.select(pl.len(), pl.col("reshuffled").cast(pl.Boolean).sum()),
+    }
+    frames = dict(zip(queries, pl.collect_all(list(queries.values())), strict=True))
+    deals = frames.pop("_deals").row(0)
+
+    summary = _with_rates(frames.pop("summary")).select(
+        pl.lit(manifest.get("rules_name"), dtype=pl.String).alias("rules"),
+        pl.lit(manifest.get("rules_hash"), dtype=pl.String).alias("rules_hash"),
+        pl.lit(deals[0], dtype=pl.Int64).alias("deals"),
+        pl.lit(deals[1], dtype=pl.Int64).alias("reshuffled"),
+        pl.lit(min_n, dtype=pl.Int64).alias("min_n"),
+        pl.all(),
+    )
+    levels = frames.pop("_levels")
+    tables = {"summary": summary}
+    tables.update({name: _with_rates(frame) for name, frame in frames.items()})
+    tables["safe_bids"] = _safe_bids(levels, min_n)
+    return tables
+
+
+def bids_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
+    """The Markdown document of :func:`bid_tables`: a short explanation above each table."""
+    summary = tables.get("summary")
+    rules = None if summary is None or summary.is_empty() else summary.row(0, named=True)
+    title = "# Bid success"
+    if rules is not None and rules.get("rules") is not None:
+        title += f" — rules `{rules['rules']}` (hash {rules['rules_hash']})"
+    parts = [
+        title,
+        "A *contract* is a deal that was not redealt; it was either conceded (роспись) "
+        "or played. `n, made, rate` are over played contracts; `contracts, conceded, "
+        "concession_rate` over all contracts; `rate_all` = made / contracts counts a "
+        "concession as a failure. `ci_*`: 95 % Wilson intervals; — means no data.",
+    ]
+    for name, table in tables.items():
+        heading, note = TABLE_NOTES.get(name, (name, ""))
+        parts.append(f"## {heading}\n\n{note}".rstrip())
+        parts.append(to_markdown(table, floats="{:.4f}").rstrip())
+    return "\n\n".join(parts) + "\n"
+
+
+def write_bid_tables(tables: Mapping[str, pl.DataFrame], out_dir: Path) -> None:
+    """Write ``NAME.csv`` per table and ``bids.md`` into ``out_dir``.
+
+    The files are staged and moved into place together, so a failure leaves no
+    half-written output. Existing files of the same names are replaced; other
+    files in ``out_dir`` are left alone.
+    """
+    with StagedDir(out_dir) as staged:
+        for name, table in tables.items():
+            table.write_csv(staged.path / f"{name}.csv")
+        (staged.path / MARKDOWN_FILE).write_text(bids_markdown(tables), encoding="utf-8")
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def bid_tables_json(tables: Mapping[str, pl.DataFrame]) -> dict[str, list[dict[str, Any]]]:
+    """The tables as JSON-safe lists of row dicts (NaN and infinities become ``None``)."""
+    return {
+        name: [{k: _json_value(v) for k, v in row.items()} for row in table.iter_rows(named=True)]
+        for name, table in tables.items()
+    }

@@ -1,0 +1,73 @@
+"""Decision kinds and action codes shared by the fast and the reference engine.
+
+See ``PROTOCOL.md`` beside this file: each decision offers legal actions as integer
+codes in ascending order. Scripts for scenario tests are written as readable tokens
+and encoded here, so both engines read the same script the same way.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from sim.cards import SUIT_LETTERS, parse_card
+
+DECLARE = 24  # PLAY code offset of a declaring lead (marriage or ace marriage)
+PASS = 0  # BID code of a pass
+MAX_BID = 400  # 120 card points + all four marriages
+MAX_REDEALS = 32
+REDEAL_STRIDE = 1 << 40  # deal number of attempt a of slot i: i + a * REDEAL_STRIDE
+
+
+class Decision(IntEnum):
+    """Kinds of decision, in the order they can occur in a deal."""
+
+    RESHUFFLE_HAND = 0
+    BID = 1
+    RESHUFFLE_TALON = 2
+    DISCARD = 3
+    RESHUFFLE_AFTER = 4
+    CONTRACT = 5
+    CONCEDE = 6
+    NAME_TRUMP = 7
+    PLAY = 8
+
+
+_YES = {True: 1, False: 0, "yes": 1, "no": 0, "demand": 1, "keep": 0, "concede": 1, "play": 0}
+
+
+def encode_token(kind: Decision, token: object) -> int:
+    """The action code of a script token for a decision of ``kind``.
+
+    Tokens: ``"pass"`` or an int for BID; an int for CONTRACT; a card (``"QS"``,
+    ``"10♦"``) for DISCARD and PLAY, with a trailing ``"!"`` for a declaring lead
+    (``"KH!"``); a bool (or ``"demand"``/``"keep"``, ``"concede"``/``"play"``) for
+    RESHUFFLE_* and CONCEDE; a suit letter for NAME_TRUMP.
+
+    Raises:
+        ValueError: when the token does not fit the decision.
+    """
+    if kind == Decision.BID:
+        if token == "pass":
+            return PASS
+        if isinstance(token, int) and not isinstance(token, bool) and token > 0:
+            return token
+    elif kind == Decision.CONTRACT:
+        if isinstance(token, int) and not isinstance(token, bool) and token > 0:
+            return token
+    elif kind in (Decision.DISCARD, Decision.PLAY) and isinstance(token, str):
+        declare = token.endswith("!")
+        if declare and kind == Decision.DISCARD:
+            raise ValueError(f"a discard cannot declare: {token!r}")
+        card = parse_card(token[:-1] if declare else token)
+        return card + (DECLARE if declare else 0)
+    elif kind in (
+        Decision.RESHUFFLE_HAND,
+        Decision.RESHUFFLE_TALON,
+        Decision.RESHUFFLE_AFTER,
+        Decision.CONCEDE,
+    ):
+        if isinstance(token, bool | str) and token in _YES:
+            return _YES[token]
+    elif kind == Decision.NAME_TRUMP and isinstance(token, str) and token.upper() in SUIT_LETTERS:
+        return SUIT_LETTERS.index(token.upper())
+    raise ValueError(f"script token {token!r} does not fit a {kind.name} decision")

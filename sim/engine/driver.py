@@ -1,0 +1,508 @@
+"""One deal from reshuffle check to score, and the parallel kernels over many deals.
+
+:func:`play_deal` follows ``PROTOCOL.md`` phase by phase on one state vector ``S``;
+:func:`decide` is the single place where a strategy (or a test script) picks an
+action. The kernels run ``play_deal`` over blocks of deals in parallel; each deal's
+randomness is keyed by its deal number, so results never depend on threads or
+chunking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from sim.deal import (
+    _place_of_position,
+    deal_into,
+    hand_reshuffle_bits,
+    marriages_of,
+    mask_points,
+    rank_count,
+    talon_reshuffle_bits,
+)
+from sim.engine.actions import DECLARE, MAX_REDEALS, PASS, REDEAL_STRIDE, Decision
+from sim.engine.bidding import bid_cap, legal_bids, legal_contracts
+from sim.engine.play import beats, legal_follows, legal_leads, lowest, popcount
+from sim.engine.scoring import score_conceded, score_played
+from sim.engine.state import (
+    ERR_SCRIPT,
+    MAX_BIDS_LOG,
+    N_OUT,
+    N_STATE,
+    NO_SUIT,
+    O_AT100,
+    O_CONTRACT,
+    O_DEALER,
+    O_DECL_MARR_AFTER,
+    O_DECLARER,
+    O_DISCARD1,
+    O_ERROR,
+    O_HAND_POINTS0,
+    O_MARR_HELD0,
+    O_MAXBID0,
+    O_REDEAL_REASON,
+    O_REDEAL_SEAT,
+    O_REDEALS,
+    O_TALON_POINTS,
+    O_TALON_SHOWN,
+    O_TRUMP_NAMED,
+    O_WIN_BID,
+    P_ACE_SETS_TRUMP,
+    P_AFTER_FOUR_NINES,
+    P_AFTER_POINTS_BELOW,
+    P_CHANGES_TRUMP,
+    P_HIDE_AT_100,
+    P_MV_S,
+    P_NAMED_TRUMP,
+    P_NEXT_TRICK,
+    P_ROSPIS,
+    P_ROSPIS_ON_BARREL,
+    P_SILENCE_BELOW,
+    P_SILENCE_ON,
+    P_TALON_ONLY_AT_100,
+    R_AFTER0,
+    R_TALON0,
+    S_AFTER0,
+    S_AT100,
+    S_BEST,
+    S_BEST_SEAT,
+    S_BID,
+    S_CAPT0,
+    S_CONCEDED,
+    S_CONTRACT,
+    S_DEALER,
+    S_DEALT0,
+    S_DECL,
+    S_DECLARED0,
+    S_ERROR,
+    S_FOREHAND,
+    S_GIVE1,
+    S_GIVE2,
+    S_HAND0,
+    S_HIGH,
+    S_LEADER,
+    S_LED_SUIT,
+    S_MAXBID0,
+    S_MPTS0,
+    S_NBIDS,
+    S_NPLAYED,
+    S_PASSED,
+    S_PENDING,
+    S_PLAYED,
+    S_REDEAL_REASON,
+    S_REDEAL_SEAT,
+    S_RNG_CTR,
+    S_SCORE0,
+    S_SCRIPT_POS,
+    S_STRAT0,
+    S_TALON,
+    S_TALON_SHOWN,
+    S_TC0,
+    S_TRICK_NO,
+    S_TRICKS0,
+    S_TRUMP,
+    S_TRUMP_NAMED,
+    S_TRUMP_SETTER,
+    S_VOID0,
+    S_WIN_BID,
+)
+from sim.jit import hot, kernel
+from sim.rng import bounded, item_state
+from sim.strategies.heuristic import heuristic_choose
+from sim.strategies.registry import HEURISTIC, RANDOM
+
+_PLACE_OF = _place_of_position(3)
+_BLOCK = 256
+
+
+@hot
+def decide(
+    kind: int,
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    legal: np.ndarray,
+    n: int,
+    SP: np.ndarray,
+    script: np.ndarray,
+    rng: np.uint64,
+    tiebreak: np.uint64,
+) -> int:
+    """Pick one of ``legal[:n]`` for ``seat``: forced, scripted, or by its strategy."""
+    if n == 1:
+        return int(legal[0])  # forced: no strategy call, no random number
+    pos = S[S_SCRIPT_POS]
+    if pos < script.shape[0]:
+        S[S_SCRIPT_POS] = pos + 1
+        code = script[pos]
+        for k in range(n):
+            if legal[k] == code:
+                return int(code)
+        if S[S_ERROR] == 0:
+            S[S_ERROR] = ERR_SCRIPT + pos
+        return int(legal[0])
+    strategy = S[S_STRAT0 + seat]
+    if strategy == RANDOM:
+        k, ctr = bounded(rng, S[S_RNG_CTR], n)
+        S[S_RNG_CTR] = ctr
+        return int(legal[k])
+    if strategy == HEURISTIC:
+        return heuristic_choose(kind, seat, S, P, legal, n, SP[seat], tiebreak)
+    return int(legal[0])  # FIRST
+
+
+@hot
+def _redeal(S: np.ndarray, seat: int, reason: int, out: np.ndarray) -> int:
+    S[S_REDEAL_SEAT] = seat
+    S[S_REDEAL_REASON] = reason
+    out[O_REDEAL_SEAT] = seat
+    out[O_REDEAL_REASON] = reason
+    return 1
+
+
+@hot
+def _set_trump(S: np.ndarray, P: np.ndarray, suit: int, seat: int) -> None:
+    if P[P_NEXT_TRICK]:
+        S[S_PENDING] = suit * 4 + seat  # applied when the trick is over
+    else:
+        S[S_TRUMP] = suit
+        S[S_TRUMP_SETTER] = seat
+
+
+@hot
+def play_deal(
+    cards: np.ndarray,
+    dealer: int,
+    scores: np.ndarray,
+    allow_redeal: bool,
+    barrel_block: bool,
+    P: np.ndarray,
+    strategies: np.ndarray,
+    SP: np.ndarray,
+    script: np.ndarray,
+    rng: np.uint64,
+    tiebreak: np.uint64,
+    S: np.ndarray,
+    legal: np.ndarray,
+    out: np.ndarray,
+    trace: bool,
+    bids_log: np.ndarray,
+    trick_log: np.ndarray,
+) -> int:
+    """Play one dealt deal (PROTOCOL.md); fill ``out``; return 1 if it was redealt.
+
+    ``cards`` are 24 ids by places (three hands of 7, talon of 3). ``bids_log`` rows
+    are ``(seat, amount or 0 for pass)``; ``trick_log`` rows are
+    ``(leader, card, card, card, marriage code or -1, winner)``.
+    """
+    S[:] = 0
+    out[:] = 0
+    for s in range(3):
+        m = 0
+        for j in range(7):
+            m |= np.int64(1) << np.int64(cards[7 * s + j])
+        S[S_HAND0 + s] = m
+        S[S_DEALT0 + s] = m
+        S[S_SCORE0 + s] = scores[s]
+        S[S_STRAT0 + s] = strategies[s]
+    talon = 0
+    for j in range(21, 24):
+        talon |= np.int64(1) << np.int64(cards[j])
+    S[S_TALON] = talon
+    S[S_DEALER] = dealer
+    f = (dealer + 1) % 3
+    S[S_FOREHAND] = f
+    S[S_TRUMP] = NO_SUIT
+    S[S_TRUMP_SETTER] = -1
+    S[S_PENDING] = -1
+    S[S_TRUMP_NAMED] = -1
+    S[S_REDEAL_SEAT] = -1
+    S[S_REDEAL_REASON] = -1
+    S[S_GIVE1] = -1
+    S[S_GIVE2] = -1
+    out[O_DEALER] = dealer
+    out[O_REDEAL_SEAT] = -1
+    out[O_REDEAL_REASON] = -1
+    out[O_TRUMP_NAMED] = -1
+    out[O_DECLARER] = -1
+    for s in range(3):
+        out[O_HAND_POINTS0 + s] = mask_points(S[S_DEALT0 + s])
+        out[O_MARR_HELD0 + s] = marriages_of(S[S_DEALT0 + s])
+    out[O_TALON_POINTS] = mask_points(talon)
+
+    # 1. hand reshuffle (RULES.md §3)
+    if allow_redeal:
+        for k in range(3):
+            s = (f + k) % 3
+            h = S[S_DEALT0 + s]
+            bits = hand_reshuffle_bits(mask_points(h), rank_count(h, 0), rank_count(h, 1), P)
+            if bits:
+                legal[0] = 0
+                legal[1] = 1
+                if decide(Decision.RESHUFFLE_HAND, s, S, P, legal, 2, SP, script, rng, tiebreak):
+                    return _redeal(S, s, lowest(bits), out)
+
+    # 2. bidding (§4): forehand's obligatory 100, then clockwise until two passed
+    bid = 100
+    high = f
+    passed = 0
+    S[S_MAXBID0 + f] = 100
+    nbids = 0
+    if trace:
+        bids_log[0, 0] = f
+        bids_log[0, 1] = 100
+    nbids = 1
+    s = f
+    while popcount(passed) < 2:
+        s = (s + 1) % 3
+        if passed >> s & 1:
+            continue
+        S[S_BID] = bid
+        S[S_HIGH] = high
+        S[S_PASSED] = passed
+        if P[P_SILENCE_ON] and S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
+            code = PASS
+        else:
+            n = legal_bids(bid, bid_cap(S[S_DEALT0 + s], P), P, legal)
+            code = decide(Decision.BID, s, S, P, legal, n, SP, script, rng, tiebreak)
+        if code == PASS:
+            passed |= 1 << s
+        else:
+            bid = code
+            high = s
+            S[S_MAXBID0 + s] = code
+        if trace and nbids < MAX_BIDS_LOG:
+            bids_log[nbids, 0] = s
+            bids_log[nbids, 1] = code
+        nbids += 1
+    S[S_NBIDS] = nbids
+    S[S_BID] = bid
+    S[S_HIGH] = high
+    S[S_PASSED] = passed
+    decl = high
+    S[S_DECL] = decl
+    S[S_WIN_BID] = bid
+    at100 = bid == 100
+    S[S_AT100] = at100
+    shown = not (P[P_HIDE_AT_100] and at100)
+    S[S_TALON_SHOWN] = shown
+    out[O_DECLARER] = decl
+    out[O_WIN_BID] = bid
+    out[O_AT100] = at100
+    out[O_TALON_SHOWN] = shown
+    for k in range(3):
+        out[O_MAXBID0 + k] = S[S_MAXBID0 + k]
+
+    # 3. talon (§5) and the declarer's talon reshuffle (§3)
+    bits = talon_reshuffle_bits(mask_points(talon), rank_count(talon, 0), rank_count(talon, 1), P)
+    if allow_redeal and bits and (not P[P_TALON_ONLY_AT_100] or at100):
+        legal[0] = 0
+        legal[1] = 1
+        if decide(Decision.RESHUFFLE_TALON, decl, S, P, legal, 2, SP, script, rng, tiebreak):
+            return _redeal(S, decl, R_TALON0 + lowest(bits), out)
+    S[S_HAND0 + decl] |= talon
+
+    # 4. discard: one card to each opponent, left first
+    for j in range(1, 3):
+        n = _cards_to_list(S[S_HAND0 + decl], legal)
+        c = decide(Decision.DISCARD, decl, S, P, legal, n, SP, script, rng, tiebreak)
+        bit = np.int64(1) << c
+        S[S_HAND0 + decl] ^= bit
+        S[S_HAND0 + (decl + j) % 3] |= bit
+        S[S_GIVE1 + j - 1] = c
+        out[O_DISCARD1 + j - 1] = c
+    for k in range(3):
+        S[S_AFTER0 + k] = S[S_HAND0 + k]
+    out[O_DECL_MARR_AFTER] = marriages_of(S[S_HAND0 + decl])
+
+    # 5. after-discard reshuffle (§3)
+    if allow_redeal and (P[P_AFTER_FOUR_NINES] or P[P_AFTER_POINTS_BELOW] > 0):
+        for k in range(3):
+            s = (f + k) % 3
+            h = S[S_HAND0 + s]
+            bits = 0
+            if P[P_AFTER_FOUR_NINES] and rank_count(h, 0) == 4:
+                bits |= 1
+            if P[P_AFTER_POINTS_BELOW] > 0 and mask_points(h) < P[P_AFTER_POINTS_BELOW]:
+                bits |= 2
+            if bits:
+                legal[0] = 0
+                legal[1] = 1
+                if decide(Decision.RESHUFFLE_AFTER, s, S, P, legal, 2, SP, script, rng, tiebreak):
+                    return _redeal(S, s, R_AFTER0 + lowest(bits), out)
+
+    # 6. contract (§5): raise only up to 120 + marriages kept
+    n = legal_contracts(bid, bid_cap(S[S_HAND0 + decl], P), P, legal)
+    contract = decide(Decision.CONTRACT, decl, S, P, legal, n, SP, script, rng, tiebreak)
+    S[S_CONTRACT] = contract
+    out[O_CONTRACT] = contract
+
+    # 7. concession (§5)
+    if P[P_ROSPIS] and not (barrel_block and not P[P_ROSPIS_ON_BARREL]):
+        legal[0] = 0
+        legal[1] = 1
+        if decide(Decision.CONCEDE, decl, S, P, legal, 2, SP, script, rng, tiebreak):
+            S[S_CONCEDED] = 1
+            score_conceded(S, P, out)
+            return 0
+
+    # 8. trump named by the declarer (§6, 501)
+    if P[P_NAMED_TRUMP]:
+        for k in range(4):
+            legal[k] = k
+        t = decide(Decision.NAME_TRUMP, decl, S, P, legal, 4, SP, script, rng, tiebreak)
+        S[S_TRUMP] = t
+        S[S_TRUMP_SETTER] = decl
+        S[S_TRUMP_NAMED] = t
+        out[O_TRUMP_NAMED] = t
+
+    # 9. play (§6)
+    leader = decl
+    for t in range(8):
+        S[S_TRICK_NO] = t
+        S[S_LEADER] = leader
+        S[S_NPLAYED] = 0
+        n = legal_leads(S, P, leader, legal)
+        code = decide(Decision.PLAY, leader, S, P, legal, n, SP, script, rng, tiebreak)
+        c = code - DECLARE if code >= DECLARE else code
+        hand_before = S[S_HAND0 + leader]
+        S[S_HAND0 + leader] = hand_before ^ (np.int64(1) << c)
+        S[S_PLAYED] |= np.int64(1) << c
+        suit = c // 6
+        marriage = -1
+        if code >= DECLARE:
+            if c % 6 == 5:  # an ace: the ace marriage (four aces)
+                S[S_MPTS0 + leader] += 200
+                S[S_DECLARED0 + leader] |= 16
+                marriage = 4
+                if P[P_ACE_SETS_TRUMP]:
+                    _set_trump(S, P, suit, leader)
+            else:
+                S[S_MPTS0 + leader] += P[P_MV_S + suit]
+                S[S_DECLARED0 + leader] |= 1 << suit
+                marriage = suit
+                if P[P_CHANGES_TRUMP]:
+                    _set_trump(S, P, suit, leader)
+        S[S_LED_SUIT] = suit
+        S[S_TC0] = c
+        S[S_BEST] = c
+        S[S_BEST_SEAT] = leader
+        S[S_NPLAYED] = 1
+        for j in range(1, 3):
+            s = (leader + j) % 3
+            n = legal_follows(S, P, s, legal)
+            c2 = decide(Decision.PLAY, s, S, P, legal, n, SP, script, rng, tiebreak)
+            S[S_HAND0 + s] ^= np.int64(1) << c2
+            S[S_PLAYED] |= np.int64(1) << c2
+            if c2 // 6 != suit:
+                S[S_VOID0 + s] |= 1 << suit
+            if beats(c2, S[S_BEST], S[S_TRUMP]):
+                S[S_BEST] = c2
+                S[S_BEST_SEAT] = s
+            S[S_TC0 + j] = c2
+            S[S_NPLAYED] = j + 1
+        winner = S[S_BEST_SEAT]
+        one = np.int64(1)
+        trick = (one << S[S_TC0]) | (one << S[S_TC0 + 1]) | (one << S[S_TC0 + 2])
+        S[S_CAPT0 + winner] |= trick
+        S[S_TRICKS0 + winner] += 1
+        if trace:
+            trick_log[t, 0] = leader
+            trick_log[t, 1] = S[S_TC0]
+            trick_log[t, 2] = S[S_TC0 + 1]
+            trick_log[t, 3] = S[S_TC0 + 2]
+            trick_log[t, 4] = marriage
+            trick_log[t, 5] = winner
+        if S[S_PENDING] >= 0:
+            S[S_TRUMP] = S[S_PENDING] // 4
+            S[S_TRUMP_SETTER] = S[S_PENDING] % 4
+            S[S_PENDING] = -1
+        leader = winner
+
+    # 10. scoring (§7)
+    score_played(S, P, out)
+    return 0
+
+
+@hot
+def _cards_to_list(mask: int, out: np.ndarray) -> int:
+    n = 0
+    m = mask
+    while m:
+        out[n] = lowest(m)
+        n += 1
+        m &= m - 1
+    return n
+
+
+@kernel
+def slots_kernel(
+    start: int,
+    deal_key: np.uint64,
+    rng_key: np.uint64,
+    tb_key: np.uint64,
+    P: np.ndarray,
+    strategies: np.ndarray,
+    SP: np.ndarray,
+    scores: np.ndarray,
+    out: np.ndarray,
+    redeal_seat: np.ndarray,
+    redeal_reason: np.ndarray,
+    trace: bool,
+    bids_log: np.ndarray,
+    nbids: np.ndarray,
+    trick_log: np.ndarray,
+) -> None:
+    """Play slots ``start .. start+n-1``: each redealt until a deal is played (3 players)."""
+    n = out.shape[0]
+    n_blocks = (n + _BLOCK - 1) // _BLOCK
+    for b in prange(n_blocks):
+        S = np.zeros(N_STATE, dtype=np.int64)
+        legal = np.zeros(64, dtype=np.int64)
+        cards = np.zeros(24, dtype=np.int8)
+        masks = np.zeros(4, dtype=np.uint32)
+        script = np.zeros(0, dtype=np.int64)
+        row = np.zeros(N_OUT, dtype=np.int64)
+        no_bids = np.zeros((0, 2), dtype=np.int16)
+        no_tricks = np.zeros((0, 6), dtype=np.int8)
+        for k in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
+            i = start + k
+            attempt = 0
+            while True:
+                number = i + attempt * REDEAL_STRIDE
+                deal_into(deal_key, number, 7, _PLACE_OF, cards, masks)
+                rng = item_state(rng_key, number)
+                tiebreak = item_state(tb_key, number)
+                bl = bids_log[k] if trace else no_bids
+                tl = trick_log[k] if trace else no_tricks
+                redealt = play_deal(
+                    cards,
+                    i % 3,
+                    scores,
+                    attempt < MAX_REDEALS,
+                    False,
+                    P,
+                    strategies,
+                    SP,
+                    script,
+                    rng,
+                    tiebreak,
+                    S,
+                    legal,
+                    row,
+                    trace,
+                    bl,
+                    tl,
+                )
+                if not redealt:
+                    break
+                redeal_seat[k, attempt] = S[S_REDEAL_SEAT]
+                redeal_reason[k, attempt] = S[S_REDEAL_REASON]
+                attempt += 1
+            for j in range(N_OUT):
+                out[k, j] = row[j]
+            out[k, O_REDEALS] = attempt
+            out[k, O_ERROR] = S[S_ERROR]
+            if trace:
+                nbids[k] = S[S_NBIDS]

@@ -1,0 +1,129 @@
+"""Trick play (RULES.md §6): legal leads and follows, beating, trick winner.
+
+Hands are masks (bit = card id ``suit * 6 + rank``), so "cards of suit s in H" is
+``H & SUIT_BITS[s]`` and the rank order 9 < J < Q < K < 10 < A is the bit order
+within a suit. Every function works on one deal's state and is callable on its own
+(for the double-dummy solver and sampling players planned later).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from sim.cards import SUIT_MASK
+from sim.engine.actions import DECLARE
+from sim.engine.state import (
+    NO_SUIT,
+    P_ACE,
+    P_FIRST_LEAD,
+    P_MUST_BEAT,
+    P_MUST_LEAD_TRUMP,
+    P_MUST_TRUMP,
+    P_NO_LEAD_FOREIGN,
+    P_ONLY_DECLARER,
+    S_BEST,
+    S_DECL,
+    S_HAND0,
+    S_LED_SUIT,
+    S_TRICK_NO,
+    S_TRUMP,
+    S_TRUMP_SETTER,
+)
+from sim.jit import hot
+
+SUIT_BITS = SUIT_MASK.astype(np.int64)
+ACES = np.int64(sum(1 << (6 * s + 5) for s in range(4)))
+KQ = np.array([(1 << (6 * s + 2)) | (1 << (6 * s + 3)) for s in range(4)], dtype=np.int64)
+
+
+@hot
+def lowest(mask: int) -> int:
+    """Lowest card id in a non-empty mask."""
+    return int(trailing_zeros(np.uint64(mask)))  # type: ignore[call-arg]
+
+
+@hot
+def popcount(x: int) -> int:
+    """Number of set bits of a 24-bit mask."""
+    x = x - ((x >> 1) & 0x555555)
+    x = (x & 0x333333) + ((x >> 2) & 0x333333)
+    x = (x + (x >> 4)) & 0x0F0F0F
+    return int((x * 0x010101) >> 16) & 0xFF
+
+
+@hot
+def beats(c: int, best: int, trump: int) -> bool:
+    """Whether card ``c`` beats the trick's current best card under ``trump``."""
+    sc = c // 6
+    sb = best // 6
+    if sc == sb:
+        return c > best
+    return sc == trump
+
+
+@hot
+def mask_to_list(mask: int, out: np.ndarray, start: int, offset: int) -> int:
+    """Append the card ids of ``mask`` (plus ``offset``) to ``out`` ascending; new length."""
+    n = start
+    m = mask
+    while m:
+        c = lowest(m)
+        out[n] = c + offset
+        n += 1
+        m &= m - 1
+    return n
+
+
+@hot
+def legal_leads(S: np.ndarray, P: np.ndarray, seat: int, out: np.ndarray) -> int:
+    """Legal lead codes of ``seat`` into ``out`` (ascending); returns how many.
+
+    Plain leads are card ids; declaring leads (marriage K/Q, ace of four aces) are
+    ``DECLARE + card id`` (PROTOCOL.md §9).
+    """
+    hand = S[S_HAND0 + seat]
+    trump = S[S_TRUMP]
+    base = hand
+    if trump != NO_SUIT:
+        trumps = hand & SUIT_BITS[trump]
+        if P[P_MUST_LEAD_TRUMP] and trumps:
+            base = trumps
+        elif P[P_NO_LEAD_FOREIGN] and S[S_TRUMP_SETTER] != seat and hand & ~SUIT_BITS[trump]:
+            base = hand & ~SUIT_BITS[trump]
+    n = mask_to_list(base, out, 0, 0)
+    if (S[S_TRICK_NO] > 0 or P[P_FIRST_LEAD]) and (not P[P_ONLY_DECLARER] or seat == S[S_DECL]):
+        declaring = 0
+        for s in range(4):
+            if hand & KQ[s] == KQ[s]:
+                declaring |= KQ[s]
+        if P[P_ACE] and hand & ACES == ACES:
+            declaring |= ACES
+        n = mask_to_list(declaring, out, n, DECLARE)
+    return n
+
+
+@hot
+def legal_follows(S: np.ndarray, P: np.ndarray, seat: int, out: np.ndarray) -> int:
+    """Legal card ids for a follower (follow suit, must trump, must beat)."""
+    hand = S[S_HAND0 + seat]
+    led = S[S_LED_SUIT]
+    trump = S[S_TRUMP]
+    allowed = hand & SUIT_BITS[led]
+    if allowed == 0:
+        if P[P_MUST_TRUMP] and trump != NO_SUIT and hand & SUIT_BITS[trump]:
+            allowed = hand & SUIT_BITS[trump]
+        else:
+            allowed = hand
+    if P[P_MUST_BEAT]:
+        best = S[S_BEST]
+        winners = 0
+        m = allowed
+        while m:
+            c = lowest(m)
+            if beats(c, best, trump):
+                winners |= np.int64(1) << c
+            m &= m - 1
+        if winners:
+            allowed = winners
+    return mask_to_list(allowed, out, 0, 0)

@@ -1,0 +1,297 @@
+"""Array layouts of the fast engine: rule parameters, deal state, output columns.
+
+The compiled engine holds no Python objects. Everything it knows about one deal
+lives in one ``int64`` state vector ``S`` whose slots are named below; rules arrive
+as the ``int64`` vector of :func:`engine_params`; results leave as one row of the
+``int32`` output table whose columns are :data:`OUT_COLUMNS`. Index constants are
+module globals, which numba freezes into the compiled code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.rules import Rules
+
+NO_SUIT = -1
+
+# --- rule parameters (engine_params) ------------------------------------------------
+(
+    P_HAND_POINTS_BELOW,
+    P_HAND_NINES,
+    P_HAND_FOUR_JACKS,
+    P_TALON_POINTS_BELOW,
+    P_TALON_TWO_NINES,
+    P_TALON_THREE_JACKS,
+    P_TALON_ONLY_AT_100,
+    P_AFTER_FOUR_NINES,
+    P_AFTER_POINTS_BELOW,
+    P_STEP,
+    P_JUMPS,
+    P_CAP,
+    P_SILENCE_ON,
+    P_SILENCE_BELOW,
+    P_HIDE_AT_100,
+    P_ROSPIS,
+    P_ROSPIS_NO_SUBTRACT,
+    P_ROSPIS_SIXTY,
+    P_MUST_TRUMP,
+    P_MUST_BEAT,
+    P_NO_LEAD_FOREIGN,
+    P_MUST_LEAD_TRUMP,
+    P_MV_S,
+    P_MV_C,
+    P_MV_D,
+    P_MV_H,
+    P_NEXT_TRICK,
+    P_FIRST_LEAD,
+    P_CHANGES_TRUMP,
+    P_REQUIRES_CAPTURE,
+    P_ONLY_DECLARER,
+    P_ACE,
+    P_ACE_SETS_TRUMP,
+    P_NAMED_TRUMP,
+    P_FOUR_NINES,
+    P_ROUND_DECLARER,
+    P_ROUND_TO,
+    P_BOLT_ZERO_POINTS,
+    P_BOLT_DECLARER_EXEMPT,
+    P_ROSPIS_ON_BARREL,
+    N_PARAMS,
+) = range(41)
+
+
+def engine_params(rules: Rules) -> np.ndarray:
+    """The hand rules of RULES.md §3–§7 as the flat vector the engine reads."""
+    r = rules
+    p = np.zeros(N_PARAMS, dtype=np.int64)
+    p[P_HAND_POINTS_BELOW] = r.reshuffle.hand_points_below
+    p[P_HAND_NINES] = r.reshuffle.hand_nines
+    p[P_HAND_FOUR_JACKS] = r.reshuffle.hand_four_jacks
+    p[P_TALON_POINTS_BELOW] = r.reshuffle.talon_points_below
+    p[P_TALON_TWO_NINES] = r.reshuffle.talon_two_nines
+    p[P_TALON_THREE_JACKS] = r.reshuffle.talon_three_jacks
+    p[P_TALON_ONLY_AT_100] = r.reshuffle.talon_only_at_100
+    p[P_AFTER_FOUR_NINES] = r.reshuffle.after_discard_four_nines
+    p[P_AFTER_POINTS_BELOW] = r.reshuffle.after_discard_points_below
+    p[P_STEP] = r.bid.step
+    p[P_JUMPS] = r.bid.jumps
+    p[P_CAP] = r.bid.cap_by_marriages
+    p[P_SILENCE_ON] = r.bid.silence_below is not None
+    p[P_SILENCE_BELOW] = r.bid.silence_below or 0
+    p[P_HIDE_AT_100] = r.talon.hide_at_100
+    p[P_ROSPIS] = r.rospis.allowed
+    p[P_ROSPIS_NO_SUBTRACT] = r.rospis.no_subtract
+    p[P_ROSPIS_SIXTY] = r.rospis.opponents_get == "sixty"
+    p[P_ROSPIS_ON_BARREL] = r.rospis.on_barrel
+    p[P_MUST_TRUMP] = r.play.must_trump
+    p[P_MUST_BEAT] = r.play.must_beat
+    p[P_NO_LEAD_FOREIGN] = r.play.no_lead_foreign_trump
+    p[P_MUST_LEAD_TRUMP] = r.play.must_lead_trump
+    p[P_MV_S : P_MV_H + 1] = r.marriage_values
+    p[P_NEXT_TRICK] = r.marriage.trump_from == "next_trick"
+    p[P_FIRST_LEAD] = r.marriage.first_lead
+    p[P_CHANGES_TRUMP] = r.marriage.changes_trump
+    p[P_REQUIRES_CAPTURE] = r.marriage.requires_capture
+    p[P_ONLY_DECLARER] = r.marriage.only_declarer
+    p[P_ACE] = r.marriage.ace
+    p[P_ACE_SETS_TRUMP] = r.marriage.ace_sets_trump
+    p[P_NAMED_TRUMP] = r.trump.named_by_declarer
+    p[P_FOUR_NINES] = r.bonus.four_nines
+    p[P_ROUND_DECLARER] = r.score.round_declarer
+    p[P_ROUND_TO] = r.score.round_to
+    p[P_BOLT_ZERO_POINTS] = r.bolt.on == "zero_points"
+    p[P_BOLT_DECLARER_EXEMPT] = r.bolt.declarer_exempt
+    return p
+
+
+# --- deal state vector S ---------------------------------------------------------------
+(
+    S_HAND0,
+    S_HAND1,
+    S_HAND2,  # current hand masks by seat
+    S_DEALT0,
+    S_DEALT1,
+    S_DEALT2,  # 7-card dealt hands
+    S_TALON,  # talon mask
+    S_DEALER,
+    S_FOREHAND,
+    S_ATTEMPT,
+    S_SCORE0,
+    S_SCORE1,
+    S_SCORE2,  # game scores before the deal
+    S_BID,
+    S_HIGH,
+    S_PASSED,  # current bid, its bidder, bitmask of seats passed
+    S_MAXBID0,
+    S_MAXBID1,
+    S_MAXBID2,
+    S_DECL,
+    S_WIN_BID,
+    S_AT100,
+    S_TALON_SHOWN,
+    S_GIVE1,
+    S_GIVE2,  # cards given to decl+1 and decl+2 (-1 before)
+    S_AFTER0,
+    S_AFTER1,
+    S_AFTER2,  # 8-card hands right after the discard
+    S_CONTRACT,
+    S_CONCEDED,
+    S_TRUMP,
+    S_TRUMP_SETTER,
+    S_PENDING,
+    S_TRUMP_NAMED,
+    S_TRICK_NO,
+    S_LEADER,
+    S_NPLAYED,  # trick number, its leader, cards in it so far
+    S_TC0,
+    S_TC1,
+    S_TC2,  # cards of the current trick in play order
+    S_BEST,
+    S_BEST_SEAT,
+    S_LED_SUIT,
+    S_PLAYED,  # mask of every card played so far (all tricks)
+    S_CAPT0,
+    S_CAPT1,
+    S_CAPT2,  # captured masks
+    S_TRICKS0,
+    S_TRICKS1,
+    S_TRICKS2,
+    S_MPTS0,
+    S_MPTS1,
+    S_MPTS2,  # declared marriage value (before capture rule)
+    S_DECLARED0,
+    S_DECLARED1,
+    S_DECLARED2,  # suit bits of marriages declared, 16 = aces
+    S_VOID0,
+    S_VOID1,
+    S_VOID2,  # suits each seat showed out of (public)
+    S_RNG_CTR,
+    S_TB_CTR,  # half-word counters of the random streams
+    S_STRAT0,
+    S_STRAT1,
+    S_STRAT2,  # strategy id per seat
+    S_SCRIPT_POS,
+    S_ERROR,
+    S_REDEAL_SEAT,
+    S_REDEAL_REASON,  # set when this deal is redealt (-1 otherwise)
+    S_NBIDS,
+    N_STATE,
+) = range(70)
+
+# --- redeal reasons (codes of S_REDEAL_REASON) --------------------------------------------
+REASONS = (
+    "hand_points_below",
+    "hand_nines",
+    "hand_four_jacks",
+    "talon_points_below",
+    "talon_two_nines",
+    "talon_three_jacks",
+    "after_discard_four_nines",
+    "after_discard_points_below",
+)
+R_TALON0 = 3
+R_AFTER0 = 6
+
+# --- errors -----------------------------------------------------------------------------
+ERR_SCRIPT = 1  # a scripted action was not legal
+
+# --- output columns ----------------------------------------------------------------------
+OUT_COLUMNS = (
+    "dealer",
+    "redeals",
+    "declarer",
+    "winning_bid",
+    "at_100",
+    "contract",
+    "conceded",
+    "made",
+    "declarer_total",
+    "talon_points",
+    "talon_shown",
+    "trump_named",
+    "hand_points_0",
+    "hand_points_1",
+    "hand_points_2",
+    "marriages_held_0",
+    "marriages_held_1",
+    "marriages_held_2",
+    "declarer_marriages_after",
+    "max_bid_0",
+    "max_bid_1",
+    "max_bid_2",
+    "card_points_0",
+    "card_points_1",
+    "card_points_2",
+    "marriage_points_0",
+    "marriage_points_1",
+    "marriage_points_2",
+    "declared_0",
+    "declared_1",
+    "declared_2",
+    "tricks_0",
+    "tricks_1",
+    "tricks_2",
+    "delta_0",
+    "delta_1",
+    "delta_2",
+    "bolt_0",
+    "bolt_1",
+    "bolt_2",
+    "error",
+    "redeal_seat",
+    "redeal_reason",
+    "discard_1",
+    "discard_2",
+)
+OUT = {name: i for i, name in enumerate(OUT_COLUMNS)}
+(
+    O_DEALER,
+    O_REDEALS,
+    O_DECLARER,
+    O_WIN_BID,
+    O_AT100,
+    O_CONTRACT,
+    O_CONCEDED,
+    O_MADE,
+    O_DECL_TOTAL,
+    O_TALON_POINTS,
+    O_TALON_SHOWN,
+    O_TRUMP_NAMED,
+    O_HAND_POINTS0,
+    _,
+    _,
+    O_MARR_HELD0,
+    _,
+    _,
+    O_DECL_MARR_AFTER,
+    O_MAXBID0,
+    _,
+    _,
+    O_CARD_POINTS0,
+    _,
+    _,
+    O_MARR_POINTS0,
+    _,
+    _,
+    O_DECLARED0,
+    _,
+    _,
+    O_TRICKS0,
+    _,
+    _,
+    O_DELTA0,
+    _,
+    _,
+    O_BOLT0,
+    _,
+    _,
+    O_ERROR,
+    O_REDEAL_SEAT,
+    O_REDEAL_REASON,
+    O_DISCARD1,
+    O_DISCARD2,
+) = range(len(OUT_COLUMNS))
+N_OUT = len(OUT_COLUMNS)
+
+MAX_BIDS_LOG = 80  # bidding entries kept for traces (100..400 by 5 is 61 raises + passes)

@@ -1,0 +1,89 @@
+"""Strategy names, their numeric ids in the compiled engine, and their parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+RANDOM = 0
+FIRST = 1
+HEURISTIC = 2
+
+N_STRATEGY_PARAMS = 8
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy: its engine id and its numeric parameters with defaults and meaning."""
+
+    name: str
+    id: int
+    params: dict[str, tuple[float, str]] = field(default_factory=dict)
+
+
+STRATEGIES: dict[str, StrategySpec] = {
+    "random": StrategySpec("random", RANDOM),
+    "first": StrategySpec("first", FIRST),
+    "heuristic": StrategySpec(
+        "heuristic",
+        HEURISTIC,
+        {
+            "aggression": (0.0, "bid up to estimate * (1 + aggression); -0.5 timid, 0.5 bold"),
+            "concede_margin": (25.0, "concede when the estimate is this far below the contract"),
+            "reshuffle_below": (90.0, "demand an allowed reshuffle when the estimate is below"),
+            "talon_hope": (12.0, "points the unseen talon is expected to add when bidding"),
+        },
+    ),
+}
+
+
+class StrategyError(ValueError):
+    """Unknown strategy or parameter; the message names it."""
+
+
+def parse_strategies(text: str | Sequence[str]) -> list[str]:
+    """``"heuristic,heuristic,random"`` (or one name for every seat) → three names."""
+    names = [t.strip() for t in text.split(",")] if isinstance(text, str) else list(text)
+    if len(names) == 1:
+        names = names * 3
+    if len(names) != 3:
+        raise StrategyError(f"--strategies needs 1 or 3 names, got {len(names)}: {text!r}")
+    for n in names:
+        if n not in STRATEGIES:
+            raise StrategyError(f"unknown strategy {n!r} (known: {', '.join(STRATEGIES)})")
+    return names
+
+
+def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
+    """``["heuristic.aggression=0.3", ...]`` → the ``(3, N_STRATEGY_PARAMS)`` float array.
+
+    A parameter applies to every seat playing that strategy.
+    """
+    table = np.zeros((3, N_STRATEGY_PARAMS), dtype=np.float64)
+    values: dict[tuple[str, str], float] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        strat, dot, pname = key.strip().partition(".")
+        if not sep or not dot:
+            raise StrategyError(f"--param {item!r}: expected STRATEGY.NAME=VALUE")
+        spec = STRATEGIES.get(strat)
+        if spec is None:
+            raise StrategyError(f"--param {item!r}: unknown strategy {strat!r}")
+        if pname not in spec.params:
+            known = ", ".join(spec.params) or "none"
+            raise StrategyError(f"--param {item!r}: {strat} has no parameter {pname!r} ({known})")
+        try:
+            values[(strat, pname)] = float(raw)
+        except ValueError:
+            raise StrategyError(f"--param {item!r}: value {raw!r} is not a number") from None
+    for seat, name in enumerate(names):
+        for j, (pname, (default, _)) in enumerate(STRATEGIES[name].params.items()):
+            table[seat, j] = values.get((name, pname), default)
+    return table
+
+
+def strategy_ids(names: Sequence[str]) -> np.ndarray:
+    """Engine ids of three strategy names."""
+    return np.array([STRATEGIES[n].id for n in names], dtype=np.int64)
