@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test report bench lint clean
+.PHONY: setup test report bench lint clean golden
 
 setup: $(STAMP)
 
@@ -30,3 +30,6 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+golden: $(STAMP)  ## regenerate the golden traces after an intended engine change
+	$(BIN)/python tests/golden_traces.py --regenerate

@@ -8,15 +8,18 @@ same trace), and the rule scenario tests run through it.
 Each rule lives in one small function, named after the phase of PROTOCOL.md it
 implements:
 
-* §1 reshuffle — :func:`hand_reshuffle_reason`, :func:`talon_reshuffle_reason`,
-  :func:`after_discard_reshuffle_reason`;
-* §2 bidding — :func:`bid_cap`, :func:`bid_raises`, :func:`bidding`;
-* §3–§4 talon and discard — :func:`talon_shown`, :func:`discard`;
-* §6 contract — :func:`contract_options`;
-* §7 concession — :func:`concession_deltas`;
-* §9 play — :func:`legal_leads`, :func:`legal_follows`, :func:`beats`,
+* phases 1, 3, 5 (reshuffle) — :func:`hand_reshuffle_reason`,
+  :func:`talon_reshuffle_reason`, :func:`after_discard_reshuffle_reason`;
+* phase 2 (bidding) — :func:`bid_cap`, :func:`bid_raises`, :func:`bidding`;
+* phases 3–4 (talon and discard) — :func:`talon_shown`, :func:`discard`;
+* phase 6 (contract) — :func:`contract_options`;
+* phase 7 (concession) — :func:`concession_deltas`;
+* phase 9 (play) — :func:`legal_leads`, :func:`legal_follows`, :func:`beats`,
   :func:`trick_winner`, :func:`play_tricks`;
-* §10 scoring — :func:`round_points`, :func:`marriage_points`, :func:`score_played`.
+* phase 10 (scoring) — :func:`round_points`, :func:`marriage_points`,
+  :func:`score_played`;
+
+and :func:`play_hand` runs the phases in order.
 
 Every decision goes through :class:`Chooser`: a decision with one legal action is
 forced (no random number, no script token); otherwise the next script token decides,
@@ -24,8 +27,9 @@ or, once the script is exhausted, the seat's strategy (``"first"``: the lowest c
 ``"random"``: the counter-based stream of PROTOCOL.md).
 
 The counter-based generator of :mod:`sim.rng` is re-implemented here on Python
-integers (:func:`mix64`, :func:`item_state`, :func:`word`, :func:`bounded`), so this
-engine shares no compiled code with the fast one.
+integers (:func:`mix64`, :func:`item_state`, :func:`word`, :func:`bounded`), and so is
+the shuffle of :func:`sim.deal.generate_deals` (:func:`deal_cards`), so this engine
+shares no compiled code with the fast one.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from sim.cards import (
     card_str,
     parse_cards,
 )
-from sim.deal import HAND_REASONS, TALON_REASONS, generate_deals
+from sim.deal import HAND_REASONS, TALON_REASONS
 from sim.engine.actions import (
     DECLARE,
     MAX_BID,
@@ -65,6 +69,7 @@ __all__ = [
     "ScriptError",
     "beats",
     "bounded",
+    "deal_cards",
     "item_state",
     "legal_follows",
     "legal_leads",
@@ -243,7 +248,7 @@ class Chooser:
         return legal[k]
 
 
-# --- §1 and §3 reshuffle conditions ---------------------------------------------------
+# --- phases 1, 3, 5: reshuffle conditions (RULES.md §3) -------------------------------
 def hand_reshuffle_reason(rules: Rules, hand: Sequence[int]) -> str | None:
     """The reshuffle condition a dealt 7-card hand meets (RULES.md §3), or ``None``."""
     r = rules.reshuffle
@@ -281,7 +286,7 @@ def after_discard_reshuffle_reason(rules: Rules, hand: Sequence[int]) -> str | N
     return _lowest_reason(bits, AFTER_DISCARD_REASONS)
 
 
-# --- §2 bidding -----------------------------------------------------------------------
+# --- phase 2: bidding (RULES.md §4) ---------------------------------------------------
 def bid_cap(rules: Rules, hand: Sequence[int]) -> int:
     """Highest bid allowed for a hand: 120 + its marriages, or ``MAX_BID`` (RULES.md §4)."""
     if rules.bid.cap_by_marriages:
@@ -321,7 +326,7 @@ def bidding(
         if seat in passed:
             continue
         raises = bid_raises(rules, bid, bid_cap(rules, hands[seat]))
-        if silence is not None and scores[seat] < silence:
+        if silence is not None and scores[seat] <= silence:
             action = PASS  # silenced: automatic pass
         elif not raises:
             action = PASS  # nothing to raise to: automatic pass
@@ -336,7 +341,7 @@ def bidding(
     return log, high, bid
 
 
-# --- §3 talon, §4 discard, §6 contract, §7 concession --------------------------------
+# --- phases 3, 4, 6, 7: talon, discard, contract, concession (RULES.md §5) -----------
 def talon_shown(rules: Rules, at_100: bool) -> bool:
     """Whether the talon is shown to all (RULES.md §5)."""
     return not (rules.talon.hide_at_100 and at_100)
@@ -381,7 +386,7 @@ def concession_deltas(rules: Rules, declarer: int, contract: int) -> list[int]:
     return deltas
 
 
-# --- §9 play --------------------------------------------------------------------------
+# --- phase 9: play (RULES.md §6) ------------------------------------------------------
 def beats(card: int, best: int, trump: int) -> bool:
     """Whether ``card`` beats the trick's current ``best`` card under ``trump``."""
     if suit(card) == suit(best):
@@ -536,7 +541,7 @@ def play_tricks(
     return tricks, captured
 
 
-# --- §10 scoring ----------------------------------------------------------------------
+# --- phase 10: scoring (RULES.md §7) --------------------------------------------------
 def round_points(rules: Rules, x: int) -> int:
     """Round a total to ``score.round_to``: to 5, remainders 1-2 down and 3-4 up; to 10, 5 up."""
     if rules.score.round_to == 10:
@@ -606,9 +611,26 @@ def score_played(
 
 # --- one dealt deal -------------------------------------------------------------------
 @lru_cache(maxsize=64)
-def _strategy_key(seed: int) -> int:
-    """Key of the ``random`` strategy's stream of a run (``Stream.STRATEGY``)."""
-    return int(stream_key(seed, Stream.STRATEGY))
+def _stream_key(seed: int, stream: Stream) -> int:
+    """Key of one random stream of a run, as a Python integer."""
+    return int(stream_key(seed, stream))
+
+
+def deal_cards(seed: int, number: int) -> list[int]:
+    """Deal ``number`` of the run seeded ``seed``: ``generate_deals(1, seed, start=number)[0]``.
+
+    The same exact Fisher-Yates shuffle as :mod:`sim.deal`, on the pure-Python
+    generator above: positions 23 down to 7 each take a uniform card among those
+    left, then each place (three hands of 7, the talon of 3) is sorted by id.
+    """
+    row = list(range(N_CARDS))
+    state = item_state(_stream_key(seed, Stream.DEALS), number)
+    counter = 0
+    for p in range(N_CARDS - 1, HAND_SIZE - 1, -1):
+        j, counter = bounded(state, counter, p + 1)
+        row[p], row[j] = row[j], row[p]
+    places = (row[0:7], row[7:14], row[14:21], row[21:24])
+    return [c for place in places for c in sorted(place)]
 
 
 def _check_cards(cards: Sequence[int]) -> list[int]:
@@ -678,7 +700,7 @@ def play_hand(
     seats = _check_strategies(strategies)
     hands = [sorted(ids[7 * s : 7 * s + 7]) for s in range(PLAYERS)]
     talon = sorted(ids[21:24])
-    state = item_state(_strategy_key(seed), deal_id + attempt * REDEAL_STRIDE)
+    state = item_state(_stream_key(seed, Stream.STRATEGY), deal_id + attempt * REDEAL_STRIDE)
     chooser = Chooser(seats, list(script or []), state)
     forehand = (dealer + 1) % PLAYERS
     order = [(forehand + k) % PLAYERS for k in range(PLAYERS)]
@@ -800,7 +822,8 @@ def play_slot(
     """Play slot ``deal_id`` of a run: its first deal and every redeal (PROTOCOL.md, Inputs).
 
     Attempt ``a`` uses deal number ``deal_id + a * REDEAL_STRIDE`` of
-    :func:`sim.deal.generate_deals`; the dealer ``deal_id % 3`` deals every attempt.
+    :func:`sim.deal.generate_deals` (computed by :func:`deal_cards`, its pure-Python
+    twin); the dealer ``deal_id % 3`` deals every attempt.
 
     Returns:
         The traces of all attempts, the redealt ones first; the last one was played
@@ -808,10 +831,10 @@ def play_slot(
     """
     traces = []
     for attempt in range(MAX_REDEALS + 1):
-        cards = generate_deals(1, seed, start=deal_id + attempt * REDEAL_STRIDE)[0]
+        cards = deal_cards(seed, deal_id + attempt * REDEAL_STRIDE)
         trace = play_hand(
             rules,
-            [int(c) for c in cards],
+            cards,
             deal_id % PLAYERS,
             seed=seed,
             deal_id=deal_id,

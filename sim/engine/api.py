@@ -16,7 +16,6 @@ from sim.engine.state import (
     MAX_BIDS_LOG,
     N_OUT,
     N_STATE,
-    O_AT100,
     O_CONCEDED,
     O_CONTRACT,
     O_DECLARER,
@@ -31,6 +30,9 @@ from sim.engine.state import (
     OUT,
     REASONS,
     S_NBIDS,
+    SNAP_AT,
+    SNAP_KIND,
+    SNAP_LEN,
     engine_params,
 )
 from sim.rng import Stream, item_state, stream_key
@@ -118,6 +120,7 @@ def play_hands(
     params: Sequence[str] = (),
     start: int = 0,
     trace: bool = False,
+    scores: Sequence[int] = (0, 0, 0),
 ) -> HandsBatch:
     """Play slots ``start .. start+n-1`` of the run seeded ``seed``.
 
@@ -129,6 +132,7 @@ def play_hands(
         params: ``"strategy.name=value"`` settings.
         start: first deal id, so chunks of a run line up.
         trace: keep the logs needed for :meth:`HandsBatch.traces`.
+        scores: the players' game scores before every deal (``bid.silence_below``).
     """
     _check_rules(rules)
     names = list(strategies)
@@ -148,7 +152,7 @@ def play_hands(
         engine_params(rules),
         strategy_ids(names),
         sp,
-        np.zeros(3, dtype=np.int64),
+        np.array(scores, dtype=np.int64),
         out,
         rs,
         rr,
@@ -200,7 +204,6 @@ def trace_of(
     doc["bids"] = [[int(s), int(b) if b else "pass"] for s, b in log]
     doc["declarer"] = decl
     doc["winning_bid"] = int(row[O_WIN_BID])
-    doc["at_100"] = bool(row[O_AT100])
     doc["talon_shown"] = bool(row[O_TALON_SHOWN])
     doc["discards"] = [[(decl + j) % 3, card_str(int(row[O_DISCARD1 + j - 1]))] for j in (1, 2)]
     doc["contract"] = int(row[O_CONTRACT])
@@ -241,11 +244,15 @@ def play_hand_text(
     scores: Sequence[int] = (0, 0, 0),
     strategies: Sequence[str] = ("random", "random", "random"),
     script: Sequence[Any] | None = None,
+    params: Sequence[str] = (),
+    snapshot_at: int | None = None,
 ) -> dict[str, Any]:
     """Play one deal written as card strings and return its trace (scenario tests).
 
     The script's tokens are taken in order at every non-forced decision; a token
-    that is not legal raises :class:`ScriptError`.
+    that is not legal raises :class:`ScriptError`. With ``snapshot_at=k`` the result
+    is ``{"snapshot": array}``: the engine state at the k-th non-forced decision
+    (layout ``SNAP_*`` of :mod:`sim.engine.state`), or None when the deal had fewer.
     """
     _check_rules(rules)
     ids = [parse_cards(h) for h in hands] + [parse_cards(talon)]
@@ -258,7 +265,10 @@ def play_hand_text(
     row = np.zeros(N_OUT, dtype=np.int64)
     bids_log = np.zeros((MAX_BIDS_LOG, 2), dtype=np.int16)
     trick_log = np.zeros((8, 6), dtype=np.int8)
-    sp = parse_params(list(strategies), [])
+    snap = np.full(SNAP_LEN, -1, dtype=np.int64)
+    if snapshot_at is not None:
+        snap[SNAP_AT] = snapshot_at
+    sp = parse_params(list(strategies), list(params))
     redealt = play_deal(
         cards,
         dealer,
@@ -269,15 +279,18 @@ def play_hand_text(
         strategy_ids(list(strategies)),
         sp,
         codes,
-        item_state(stream_key(seed, Stream.STRATEGY), number),
-        item_state(stream_key(seed, Stream.TIEBREAK), number),
+        np.uint64(item_state(stream_key(seed, Stream.STRATEGY), number)),
+        np.uint64(item_state(stream_key(seed, Stream.TIEBREAK), number)),
         S,
         np.zeros(64, dtype=np.int64),
         row,
         True,
         bids_log,
         trick_log,
+        snap,
     )
+    if snapshot_at is not None:
+        return {"snapshot": snap if snap[SNAP_KIND] >= 0 else None}
     if row[O_ERROR]:
         pos = int(row[O_ERROR]) - 1
         raise ScriptError(f"script token {pos} ({script[pos]!r}) is not a legal action")  # type: ignore[index]

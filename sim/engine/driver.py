@@ -86,6 +86,7 @@ from sim.engine.state import (
     S_MAXBID0,
     S_MPTS0,
     S_NBIDS,
+    S_NDEC,
     S_NPLAYED,
     S_PASSED,
     S_PENDING,
@@ -106,6 +107,12 @@ from sim.engine.state import (
     S_TRUMP_SETTER,
     S_VOID0,
     S_WIN_BID,
+    SNAP_AT,
+    SNAP_KIND,
+    SNAP_LEGAL,
+    SNAP_LEN,
+    SNAP_N,
+    SNAP_SEAT,
 )
 from sim.jit import hot, kernel
 from sim.rng import bounded, item_state
@@ -128,10 +135,25 @@ def decide(
     script: np.ndarray,
     rng: np.uint64,
     tiebreak: np.uint64,
+    snap: np.ndarray,
 ) -> int:
-    """Pick one of ``legal[:n]`` for ``seat``: forced, scripted, or by its strategy."""
+    """Pick one of ``legal[:n]`` for ``seat``: forced, scripted, or by its strategy.
+
+    ``snap[SNAP_AT]`` numbers a non-forced decision whose state is copied into
+    ``snap`` (tests of what strategies may see); -1 copies nothing.
+    """
     if n == 1:
         return int(legal[0])  # forced: no strategy call, no random number
+    nd = S[S_NDEC]
+    S[S_NDEC] = nd + 1
+    if nd == snap[SNAP_AT]:
+        for j in range(N_STATE):
+            snap[j] = S[j]
+        snap[SNAP_KIND] = kind
+        snap[SNAP_SEAT] = seat
+        snap[SNAP_N] = n
+        for j in range(n):
+            snap[SNAP_LEGAL + j] = legal[j]
     pos = S[S_SCRIPT_POS]
     if pos < script.shape[0]:
         S[S_SCRIPT_POS] = pos + 1
@@ -189,6 +211,7 @@ def play_deal(
     trace: bool,
     bids_log: np.ndarray,
     trick_log: np.ndarray,
+    snap: np.ndarray,
 ) -> int:
     """Play one dealt deal (PROTOCOL.md); fill ``out``; return 1 if it was redealt.
 
@@ -240,7 +263,9 @@ def play_deal(
             if bits:
                 legal[0] = 0
                 legal[1] = 1
-                if decide(Decision.RESHUFFLE_HAND, s, S, P, legal, 2, SP, script, rng, tiebreak):
+                if decide(
+                    Decision.RESHUFFLE_HAND, s, S, P, legal, 2, SP, script, rng, tiebreak, snap
+                ):
                     return _redeal(S, s, lowest(bits), out)
 
     # 2. bidding (§4): forehand's obligatory 100, then clockwise until two passed
@@ -265,7 +290,7 @@ def play_deal(
             code = PASS
         else:
             n = legal_bids(bid, bid_cap(S[S_DEALT0 + s], P), P, legal)
-            code = decide(Decision.BID, s, S, P, legal, n, SP, script, rng, tiebreak)
+            code = decide(Decision.BID, s, S, P, legal, n, SP, script, rng, tiebreak, snap)
         if code == PASS:
             passed |= 1 << s
         else:
@@ -299,14 +324,14 @@ def play_deal(
     if allow_redeal and bits and (not P[P_TALON_ONLY_AT_100] or at100):
         legal[0] = 0
         legal[1] = 1
-        if decide(Decision.RESHUFFLE_TALON, decl, S, P, legal, 2, SP, script, rng, tiebreak):
+        if decide(Decision.RESHUFFLE_TALON, decl, S, P, legal, 2, SP, script, rng, tiebreak, snap):
             return _redeal(S, decl, R_TALON0 + lowest(bits), out)
     S[S_HAND0 + decl] |= talon
 
     # 4. discard: one card to each opponent, left first
     for j in range(1, 3):
         n = _cards_to_list(S[S_HAND0 + decl], legal)
-        c = decide(Decision.DISCARD, decl, S, P, legal, n, SP, script, rng, tiebreak)
+        c = decide(Decision.DISCARD, decl, S, P, legal, n, SP, script, rng, tiebreak, snap)
         bit = np.int64(1) << c
         S[S_HAND0 + decl] ^= bit
         S[S_HAND0 + (decl + j) % 3] |= bit
@@ -329,12 +354,14 @@ def play_deal(
             if bits:
                 legal[0] = 0
                 legal[1] = 1
-                if decide(Decision.RESHUFFLE_AFTER, s, S, P, legal, 2, SP, script, rng, tiebreak):
+                if decide(
+                    Decision.RESHUFFLE_AFTER, s, S, P, legal, 2, SP, script, rng, tiebreak, snap
+                ):
                     return _redeal(S, s, R_AFTER0 + lowest(bits), out)
 
     # 6. contract (§5): raise only up to 120 + marriages kept
     n = legal_contracts(bid, bid_cap(S[S_HAND0 + decl], P), P, legal)
-    contract = decide(Decision.CONTRACT, decl, S, P, legal, n, SP, script, rng, tiebreak)
+    contract = decide(Decision.CONTRACT, decl, S, P, legal, n, SP, script, rng, tiebreak, snap)
     S[S_CONTRACT] = contract
     out[O_CONTRACT] = contract
 
@@ -342,7 +369,7 @@ def play_deal(
     if P[P_ROSPIS] and not (barrel_block and not P[P_ROSPIS_ON_BARREL]):
         legal[0] = 0
         legal[1] = 1
-        if decide(Decision.CONCEDE, decl, S, P, legal, 2, SP, script, rng, tiebreak):
+        if decide(Decision.CONCEDE, decl, S, P, legal, 2, SP, script, rng, tiebreak, snap):
             S[S_CONCEDED] = 1
             score_conceded(S, P, out)
             return 0
@@ -351,7 +378,7 @@ def play_deal(
     if P[P_NAMED_TRUMP]:
         for k in range(4):
             legal[k] = k
-        t = decide(Decision.NAME_TRUMP, decl, S, P, legal, 4, SP, script, rng, tiebreak)
+        t = decide(Decision.NAME_TRUMP, decl, S, P, legal, 4, SP, script, rng, tiebreak, snap)
         S[S_TRUMP] = t
         S[S_TRUMP_SETTER] = decl
         S[S_TRUMP_NAMED] = t
@@ -364,7 +391,7 @@ def play_deal(
         S[S_LEADER] = leader
         S[S_NPLAYED] = 0
         n = legal_leads(S, P, leader, legal)
-        code = decide(Decision.PLAY, leader, S, P, legal, n, SP, script, rng, tiebreak)
+        code = decide(Decision.PLAY, leader, S, P, legal, n, SP, script, rng, tiebreak, snap)
         c = code - DECLARE if code >= DECLARE else code
         hand_before = S[S_HAND0 + leader]
         S[S_HAND0 + leader] = hand_before ^ (np.int64(1) << c)
@@ -392,7 +419,7 @@ def play_deal(
         for j in range(1, 3):
             s = (leader + j) % 3
             n = legal_follows(S, P, s, legal)
-            c2 = decide(Decision.PLAY, s, S, P, legal, n, SP, script, rng, tiebreak)
+            c2 = decide(Decision.PLAY, s, S, P, legal, n, SP, script, rng, tiebreak, snap)
             S[S_HAND0 + s] ^= np.int64(1) << c2
             S[S_PLAYED] |= np.int64(1) << c2
             if c2 // 6 != suit:
@@ -466,6 +493,7 @@ def slots_kernel(
         row = np.zeros(N_OUT, dtype=np.int64)
         no_bids = np.zeros((0, 2), dtype=np.int16)
         no_tricks = np.zeros((0, 6), dtype=np.int8)
+        snap = np.full(SNAP_LEN, -1, dtype=np.int64)
         for k in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
             i = start + k
             attempt = 0
@@ -494,6 +522,7 @@ def slots_kernel(
                     trace,
                     bl,
                     tl,
+                    snap,
                 )
                 if not redealt:
                     break

@@ -176,8 +176,9 @@ def engine_params(rules: Rules) -> np.ndarray:
     S_REDEAL_SEAT,
     S_REDEAL_REASON,  # set when this deal is redealt (-1 otherwise)
     S_NBIDS,
+    S_NDEC,  # non-forced decisions so far (numbering for snapshots)
     N_STATE,
-) = range(70)
+) = range(71)
 
 # --- redeal reasons (codes of S_REDEAL_REASON) --------------------------------------------
 REASONS = (
@@ -293,5 +294,13 @@ OUT = {name: i for i, name in enumerate(OUT_COLUMNS)}
     O_DISCARD2,
 ) = range(len(OUT_COLUMNS))
 N_OUT = len(OUT_COLUMNS)
+
+# --- decision snapshots (tests): S, then kind, seat, n, legal[64], then the target ---
+SNAP_KIND = N_STATE
+SNAP_SEAT = N_STATE + 1
+SNAP_N = N_STATE + 2
+SNAP_LEGAL = N_STATE + 3
+SNAP_AT = N_STATE + 3 + 64
+SNAP_LEN = SNAP_AT + 1
 
 MAX_BIDS_LOG = 80  # bidding entries kept for traces (100..400 by 5 is 61 raises + passes)

@@ -1,0 +1,46 @@
+"""Golden traces: a fixed sample of deals per preset, stored as JSON Lines.
+
+``tests/test_golden.py`` fails on any difference. After an intended change of
+behaviour (and an ENGINE_VERSION bump), regenerate them explicitly with
+``make golden`` (``python tests/golden_traces.py --regenerate``) and review the diff.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from sim.engine import play_hands
+from sim.rules import load_rules
+
+GOLDEN = Path(__file__).with_name("golden")
+PRESETS_3P = ["classic", "app", "ukraine_online", "thousand_one", "five_hundred_one"]
+SEED = 20261130
+LINEUPS = {"heuristic": ("heuristic",) * 3, "mixed": ("random", "heuristic", "random")}
+N = 40
+
+
+def golden_lines(preset: str) -> list[str]:
+    """The trace lines of one preset: N slots per line-up, seed fixed."""
+    rules = load_rules(preset)
+    lines = []
+    for name, lineup in LINEUPS.items():
+        for doc in play_hands(rules, N, SEED, lineup, trace=True).traces():
+            lines.append(json.dumps({"lineup": name, **doc}, separators=(",", ":")))
+    return lines
+
+
+def path_of(preset: str) -> Path:
+    return GOLDEN / f"{preset}.jsonl"
+
+
+def regenerate() -> None:
+    GOLDEN.mkdir(exist_ok=True)
+    for preset in PRESETS_3P:
+        path_of(preset).write_text("\n".join(golden_lines(preset)) + "\n", encoding="utf-8")
+        print(f"wrote {path_of(preset)}")
+
+
+if __name__ == "__main__":
+    if "--regenerate" not in sys.argv:
+        sys.exit("usage: python tests/golden_traces.py --regenerate")
+    regenerate()

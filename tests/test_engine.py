@@ -1,0 +1,183 @@
+"""Fast engine: invariants on random deals under every preset, determinism, columns."""
+
+import numba
+import numpy as np
+import pytest
+
+from sim.cards import CARD_POINTS, parse_card
+from sim.engine import play_hands
+from sim.engine.state import OUT
+from sim.hands import hands_frame
+from sim.parallel import max_threads
+from sim.rules import load_rules
+
+PRESETS_3P = ["classic", "app", "ukraine_online", "thousand_one", "five_hundred_one"]
+CLI_MD_HANDS_COLUMNS = (
+    "deal_id, dealer, reshuffled, reshuffle_seat, reshuffle_reason, declarer, winning_bid, "
+    "at_100, contract, conceded, made, declarer_total, talon_points, hand_points_0, "
+    "hand_points_1, hand_points_2, marriages_held_0, marriages_held_1, marriages_held_2, "
+    "declarer_marriages_after, max_bid_0, max_bid_1, max_bid_2, card_points_0, card_points_1, "
+    "card_points_2, marriage_points_0, marriage_points_1, marriage_points_2, declared_0, "
+    "declared_1, declared_2, tricks_0, tricks_1, tricks_2, delta_0, delta_1, delta_2, bolt_0, "
+    "bolt_1, bolt_2"
+).split(", ")
+
+
+def _round(x, to):
+    return (x + 5) // 10 * 10 if to == 10 else (x + 2) // 5 * 5
+
+
+def check_trace(doc, rules):
+    """Every invariant a dealt deal must satisfy, from its trace alone."""
+    hands = [[parse_card(c) for c in h] for h in doc["hands"]]
+    talon = [parse_card(c) for c in doc["talon"]]
+    assert sorted(sum(hands, []) + talon) == list(range(24))
+    assert doc["dealer"] == doc["deal_id"] % 3
+    if doc["reshuffle"] is not None:
+        assert "bids" not in doc
+        return
+    f = (doc["dealer"] + 1) % 3
+    bids = doc["bids"]
+    assert bids[0] == [f, 100]
+    amounts = [b for _, b in bids if b != "pass"]
+    assert amounts == sorted(set(amounts)) and all(a % rules.bid.step == 0 for a in amounts)
+    if not rules.bid.jumps:
+        assert all(b - a == rules.bid.step for a, b in zip(amounts, amounts[1:], strict=False))
+    assert sum(1 for _, b in bids if b == "pass") == 2
+    decl = doc["declarer"]
+    assert doc["winning_bid"] == amounts[-1]
+    assert [s for s, b in bids if b != "pass"][-1] == decl
+    assert doc["contract"] >= doc["winning_bid"] and doc["contract"] % rules.bid.step == 0
+    after = [set(h) for h in hands]
+    after[decl] |= set(talon)
+    for recipient, card in doc["discards"]:
+        c = parse_card(card)
+        assert c in after[decl] and recipient != decl
+        after[decl].remove(c)
+        after[recipient].add(c)
+    assert [len(h) for h in after] == [8, 8, 8]
+    deltas = doc["score_deltas"]
+    if doc["conceded"]:
+        assert "tricks" not in doc
+        opp = 60 if rules.rospis.opponents_get == "sixty" else -(-doc["contract"] // 10) * 5
+        expect_decl = 0 if rules.rospis.no_subtract else -doc["contract"]
+        assert deltas == [expect_decl if s == decl else opp for s in range(3)]
+        assert doc["bolts"] == [0, 0, 0]
+        return
+    tricks = doc["tricks"]
+    assert len(tricks) == 8 and tricks[0]["leader"] == decl
+    played = [set(), set(), set()]
+    for t, trick in enumerate(tricks):
+        if t > 0:
+            assert trick["leader"] == tricks[t - 1]["winner"]
+        for j, card in enumerate(trick["cards"]):
+            played[(trick["leader"] + j) % 3].add(parse_card(card))
+    assert played == after  # every seat played exactly its 8 cards
+    assert sum(doc["card_points"]) == 120
+    assert sum(doc["tricks_taken"]) == 8
+    won = [0, 0, 0]
+    pts = [0, 0, 0]
+    for trick in tricks:
+        won[trick["winner"]] += 1
+        pts[trick["winner"]] += sum(int(CARD_POINTS[parse_card(c)]) for c in trick["cards"])
+    assert won == doc["tricks_taken"] and pts == doc["card_points"]
+    for s in range(3):
+        total = doc["card_points"][s] + doc["marriage_points"][s]
+        if s == decl:
+            compared = _round(total, rules.score.round_to) if rules.score.round_declarer else total
+            assert doc["made"] == (compared >= doc["contract"])
+            assert deltas[s] == (doc["contract"] if doc["made"] else -doc["contract"])
+        else:
+            assert deltas[s] == _round(total, rules.score.round_to)
+        bolt = won[s] == 0 if rules.bolt.on == "no_tricks" else total == 0
+        if s == decl and rules.bolt.declarer_exempt:
+            bolt = False
+        assert doc["bolts"][s] == int(bolt)
+
+
+@pytest.mark.parametrize("preset", PRESETS_3P)
+@pytest.mark.parametrize("strategy", ["random", "heuristic"])
+def test_invariants_on_random_deals(preset, strategy):
+    rules = load_rules(preset)
+    batch = play_hands(rules, 2000, seed=17, strategies=(strategy,) * 3, trace=True)
+    assert batch.column("error").max() == 0
+    docs = batch.traces()
+    assert len(docs) == 2000 + int(batch.column("redeals").sum())
+    for doc in docs:
+        check_trace(doc, rules)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"bid__jumps": False},
+        {"bid__cap_by_marriages": False},
+        {"play__must_beat": True, "play__must_trump": False},
+        {"marriage__trump_from": "next_trick", "marriage__first_lead": True},
+        {
+            "marriage__ace": True,
+            "marriage__ace_sets_trump": True,
+            "marriage__requires_capture": True,
+        },
+        {"score__round_to": 10, "score__round_declarer": True, "bolt__on": "zero_points"},
+        {"rospis__opponents_get": "sixty", "rospis__no_subtract": True},
+        {"bolt__declarer_exempt": True, "bonus__four_nines": 120, "talon__hide_at_100": False},
+        {"play__no_lead_foreign_trump": True, "marriage__only_declarer": True},
+        {"play__must_lead_trump": True, "reshuffle__after_discard_points_below": 20},
+    ],
+    ids=lambda c: ",".join(c),
+)
+def test_invariants_under_option_changes(change):
+    rules = load_rules("classic").replace(**change)
+    batch = play_hands(rules, 1500, seed=3, strategies=("random",) * 3, trace=True)
+    for doc in batch.traces():
+        check_trace(doc, rules)
+
+
+def test_same_seed_same_results_whatever_chunks_or_threads():
+    rules = load_rules("ukraine_online")
+    whole = play_hands(rules, 3000, seed=8, strategies=("heuristic", "random", "heuristic"))
+    parts = [
+        play_hands(
+            rules, 1000, seed=8, strategies=("heuristic", "random", "heuristic"), start=s
+        ).out
+        for s in (0, 1000, 2000)
+    ]
+    assert np.array_equal(whole.out, np.concatenate(parts))
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = play_hands(rules, 3000, seed=8, strategies=("heuristic", "random", "heuristic"))
+    finally:
+        numba.set_num_threads(before)
+    assert max_threads() >= 1 and np.array_equal(one.out, whole.out)
+    other = play_hands(rules, 3000, seed=9, strategies=("heuristic", "random", "heuristic"))
+    assert not np.array_equal(other.out, whole.out)
+
+
+def test_hands_frame_has_the_documented_columns_and_redeal_rows():
+    batch = play_hands(load_rules("classic"), 3000, seed=2, strategies=("heuristic",) * 3)
+    frame = hands_frame(batch)
+    assert set(CLI_MD_HANDS_COLUMNS) <= set(frame.columns)
+    redeals = int(batch.column("redeals").sum())
+    assert frame.height == 3000 + redeals and redeals > 0
+    redealt = frame.filter(frame["reshuffled"])
+    assert redealt["reshuffle_reason"].null_count() == 0
+    assert redealt["declarer"].null_count() == redealt.height  # nothing after the reason
+    played = frame.filter(~frame["reshuffled"])
+    assert played["deal_id"].to_list() == list(range(3000))
+    assert (played["delta_0"] + played["delta_1"] + played["delta_2"]).abs().max() <= 420
+    assert set(frame["dealer"].unique().to_list()) == {0, 1, 2}
+
+
+def test_dealer_rotates_and_forehand_opens():
+    batch = play_hands(load_rules("classic"), 300, seed=4, strategies=("first",) * 3)
+    dealers = batch.column("dealer")
+    assert np.array_equal(dealers, np.arange(300) % 3)
+    # "first" always passes, so forehand wins every deal on the hundred
+    assert np.array_equal(batch.column("declarer"), (dealers + 1) % 3)
+    assert (batch.column("winning_bid") == 100).all() and (batch.column("at_100") == 1).all()
+
+
+def test_output_columns_are_named():
+    assert OUT["delta_2"] == OUT["delta_0"] + 2
