@@ -326,7 +326,7 @@ def bidding(
         if seat in passed:
             continue
         raises = bid_raises(rules, bid, bid_cap(rules, hands[seat]))
-        if silence is not None and scores[seat] <= silence:
+        if silence is not None and scores[seat] < silence:
             action = PASS  # silenced: automatic pass
         elif not raises:
             action = PASS  # nothing to raise to: automatic pass
@@ -370,7 +370,7 @@ def discard(hand: list[int], declarer: int, chooser: Chooser) -> tuple[list[int]
 
 def contract_options(rules: Rules, winning_bid: int, hand: Sequence[int]) -> list[int]:
     """Contracts the declarer may name with 8 cards (PROTOCOL.md §6, RULES.md §5)."""
-    limit = bid_cap(rules, hand)
+    limit = max(bid_cap(rules, hand), winning_bid + 5)
     step = rules.bid.step
     return [winning_bid, *range((winning_bid // step + 1) * step, limit + 1, step)]
 
