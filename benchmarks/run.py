@@ -42,9 +42,10 @@ def peak_rss_of_odds(deals: int) -> tuple[float, float]:
 
 def main() -> None:
     doc = run_all()
-    for label, sub in (("classic", doc["deals"]), ("two_players", doc["deals_two_players"])):
-        for k, v in sub.items():
-            print(f"{label:<12} {k:<28} {v / 1e6:8.2f} M/s")
+    for label in ("deals", "deals_two_players", "hands_heuristic", "hands_random"):
+        for k, v in doc[label].items():
+            value = f"{v:8.3f}" if k == "redeals_per_deal" else f"{v / 1e6:8.3f} M/s"
+            print(f"{label:<18} {k:<30} {value}")
     small = peak_rss_of_odds(1_000_000)
     large = peak_rss_of_odds(20_000_000)
     doc["odds_process"] = {

@@ -1,4 +1,33 @@
 """Simulation side of the Thousand toolkit: cards, rules, deals and engines."""
 
+import hashlib
+import os
+from pathlib import Path
+
 __version__ = "0.1.0"
 ENGINE_VERSION = "1"  # bump whenever simulated results change for the same seed
+
+
+def _numba_cache_dir() -> str:
+    """A compiled-code cache folder named after the package's own sources.
+
+    numba invalidates a cached function only when its own file changes, not when a
+    function it inlines from another file does; the engine inlines across modules,
+    so a stale cache could run old rules. Naming the folder after a digest of every
+    source file of the package makes any edit start from a clean cache.
+    """
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return str(base / "thousand-sim" / f"numba-{digest.hexdigest()[:16]}")
+
+
+if "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
+    import sys
+
+    if "numba" in sys.modules:  # imported before us: point its config there too
+        sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

@@ -56,10 +56,48 @@ def bench_deals(
     return out
 
 
+def bench_hands(
+    rules_name: str = "classic",
+    strategies: tuple[str, str, str] = ("heuristic", "heuristic", "heuristic"),
+    chunk: int = 1 << 17,
+    chunks: int = 8,
+    repeats: int = 3,
+) -> dict[str, float]:
+    """Played deals per second through the whole hand engine, per thread count.
+
+    A slot redealt after a reshuffle demand counts once (its redeals are work done
+    on the way); ``redeals_per_deal`` says how many extra deals that was.
+    """
+    from sim.engine import play_hands
+
+    rules = load_rules(rules_name)
+    redeals = [0.0]
+
+    def run(rep: int) -> None:
+        total = 0
+        for c in range(chunks):
+            b = play_hands(rules, chunk, seed=rep, strategies=strategies, start=c * chunk)
+            total += int(b.column("redeals").sum())
+        redeals[0] = total / (chunk * chunks)
+
+    out: dict[str, float] = {}
+    before = numba.get_num_threads()
+    try:
+        for threads in sorted({1, max_threads()}):
+            numba.set_num_threads(threads)
+            out[f"hands_per_s_{threads}_threads"] = _best_rate(run, chunk * chunks, repeats)
+    finally:
+        numba.set_num_threads(before)
+    out["redeals_per_deal"] = redeals[0]
+    return out
+
+
 def run_all() -> dict[str, Any]:
     """Every benchmark, as a flat document."""
     return {
         "cores": max_threads(),
         "deals": bench_deals("classic"),
         "deals_two_players": bench_deals("two_players", chunks=2),
+        "hands_heuristic": bench_hands("classic"),
+        "hands_random": bench_hands("classic", ("random", "random", "random")),
     }

@@ -314,9 +314,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(doc))
         return 0
     print(f"cores: {doc['cores']}")
-    for label in ("deals", "deals_two_players"):
+    for label in ("deals", "deals_two_players", "hands_heuristic", "hands_random"):
         for k, v in doc[label].items():
-            print(f"{label:<18} {k:<28} {v / 1e6:8.2f} M/s")
+            value = f"{v:8.3f}" if k == "redeals_per_deal" else f"{v / 1e6:8.3f} M/s"
+            print(f"{label:<18} {k:<30} {value}")
     return 0
 
 

@@ -187,8 +187,13 @@ def deal_into(
     place_of: np.ndarray,
     row: np.ndarray,
     masks_row: np.ndarray,
+    sort: bool = True,
 ) -> None:
-    """Deal number ``index`` of the stream ``key`` into ``row`` (24 ids) and its masks."""
+    """Deal number ``index`` of the stream ``key`` into ``row`` (24 ids) and its masks.
+
+    With ``sort`` false the row is left in shuffled order (callers that only need
+    the masks skip the sort).
+    """
     for c in range(N_CARDS):
         row[c] = c
     state = item_state(key, np.int64(index))
@@ -204,7 +209,8 @@ def deal_into(
         masks_row[q] = 0
     for p in range(N_CARDS):
         masks_row[place_of[p]] |= np.uint32(1) << np.uint32(row[p])
-    _write_sorted(row, masks_row)
+    if sort:
+        _write_sorted(row, masks_row)
 
 
 @njit(cache=True, parallel=True)

@@ -29,6 +29,12 @@ def hot(fn: F) -> F:
     return cast(F, compiled)
 
 
+def hot_call(fn: F) -> F:
+    """Like :func:`hot` but kept as a call: for larger functions used from many sites."""
+    compiled = njit(cache=True, error_model="numpy", _nrt=False)(fn)  # type: ignore[call-overload]
+    return cast(F, compiled)
+
+
 def kernel(fn: F) -> F:
     """Compile a parallel kernel over deals."""
     return cast(F, njit(cache=True, parallel=True, error_model="numpy")(fn))

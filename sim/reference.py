@@ -57,6 +57,7 @@ from sim.engine.actions import (
     PASS,
     REDEAL_STRIDE,
     Decision,
+    ScriptError,
     encode_token,
 )
 from sim.rng import Stream, stream_key
@@ -90,10 +91,6 @@ NO_TRUMP = -1
 ACE_BIT = 16  # bit of the ace marriage in a player's ``declared`` mask
 AFTER_DISCARD_REASONS = ("after_discard_four_nines", "after_discard_points_below")
 STRATEGIES = ("random", "first")
-
-
-class ScriptError(ValueError):
-    """A script token that does not fit, or is not legal at, its decision."""
 
 
 # --- counter-based random numbers (pure-Python twin of sim.rng) ----------------------
@@ -370,7 +367,7 @@ def discard(hand: list[int], declarer: int, chooser: Chooser) -> tuple[list[int]
 
 def contract_options(rules: Rules, winning_bid: int, hand: Sequence[int]) -> list[int]:
     """Contracts the declarer may name with 8 cards (PROTOCOL.md §6, RULES.md §5)."""
-    limit = max(bid_cap(rules, hand), winning_bid + 5)
+    limit = bid_cap(rules, hand)
     step = rules.bid.step
     return [winning_bid, *range((winning_bid // step + 1) * step, limit + 1, step)]
 

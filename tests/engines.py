@@ -14,8 +14,10 @@ legal must raise :class:`sim.reference.ScriptError` (or a subclass).
 from collections.abc import Callable
 from typing import Any
 
-from sim.reference import play_hand_text
+from sim import reference
+from sim.engine import play_hand_text as fast_play_hand_text
 
 ENGINES: dict[str, Callable[..., dict[str, Any]]] = {
-    "reference": play_hand_text,
+    "reference": reference.play_hand_text,
+    "fast": fast_play_hand_text,
 }

@@ -52,6 +52,7 @@ def _compare(rules, n, seed, strategies=("random",) * 3, scores=(0, 0, 0)):
     assert len(fast) == len(ref)
     for a, b in zip(fast, ref, strict=True):
         assert a == b, f"deal {a['deal_id']} attempt {a['attempt']} differs"
+        assert list(a) == list(b)  # the same keys in the same order
     return fast
 
 

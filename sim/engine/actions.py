@@ -18,6 +18,10 @@ MAX_REDEALS = 32
 REDEAL_STRIDE = 1 << 40  # deal number of attempt a of slot i: i + a * REDEAL_STRIDE
 
 
+class ScriptError(ValueError):
+    """A script token that does not fit, or is not legal at, its decision."""
+
+
 class Decision(IntEnum):
     """Kinds of decision, in the order they can occur in a deal."""
 

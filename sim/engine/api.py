@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from sim.cards import SUIT_LETTERS, card_str, parse_cards
+from sim.cards import SUIT_LETTERS, card_str, mask_of, parse_cards
 from sim.deal import generate_deals
-from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, encode_token
+from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
 from sim.engine.driver import play_deal, slots_kernel
 from sim.engine.state import (
+    ERR_SCRIPT,
     MAX_BIDS_LOG,
     N_OUT,
     N_STATE,
@@ -20,7 +21,6 @@ from sim.engine.state import (
     O_CONTRACT,
     O_DECLARER,
     O_DISCARD1,
-    O_ERROR,
     O_MADE,
     O_REDEAL_REASON,
     O_REDEAL_SEAT,
@@ -29,7 +29,9 @@ from sim.engine.state import (
     O_WIN_BID,
     OUT,
     REASONS,
+    S_ERROR,
     S_NBIDS,
+    S_SCRIPT_POS,
     SNAP_AT,
     SNAP_KIND,
     SNAP_LEN,
@@ -38,10 +40,6 @@ from sim.engine.state import (
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
 from sim.strategies.registry import parse_params, strategy_ids
-
-
-class ScriptError(ValueError):
-    """A scripted action was not legal at its decision."""
 
 
 def _check_rules(rules: Rules) -> None:
@@ -179,12 +177,15 @@ def _trace_head(
 ) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "deal_id": deal_id,
-        "attempt": attempt,
         "dealer": int(row[OUT["dealer"]]),
         "hands": [_cards_of_place(cards, 7 * s, 7 * s + 7) for s in range(3)],
         "talon": _cards_of_place(cards, 21, 24),
     }
-    doc["reshuffle"] = None if redeal is None else {"seat": redeal[0], "reason": REASONS[redeal[1]]}
+    if redeal is None:
+        doc["reshuffle"] = None
+    else:  # a redealt deal: nothing follows the reason but the attempt number
+        doc["reshuffle"] = {"seat": redeal[0], "reason": REASONS[redeal[1]]}
+        doc["attempt"] = attempt
     return doc
 
 
@@ -208,8 +209,6 @@ def trace_of(
     doc["discards"] = [[(decl + j) % 3, card_str(int(row[O_DISCARD1 + j - 1]))] for j in (1, 2)]
     doc["contract"] = int(row[O_CONTRACT])
     doc["conceded"] = bool(row[O_CONCEDED])
-    trump = int(row[O_TRUMP_NAMED])
-    doc["trump_named"] = SUIT_LETTERS[trump] if trump >= 0 else None
     if not row[O_CONCEDED]:
         doc["tricks"] = [
             {
@@ -220,7 +219,6 @@ def trace_of(
             }
             for t in trick_log
         ]
-    doc["made"] = bool(row[O_MADE])
     for key, col in (
         ("card_points", "card_points"),
         ("marriage_points", "marriage_points"),
@@ -229,6 +227,10 @@ def trace_of(
         ("bolts", "bolt"),
     ):
         doc[key] = [int(row[OUT[f"{col}_{s}"]]) for s in range(3)]
+    trump = int(row[O_TRUMP_NAMED])
+    doc["attempt"] = attempt  # keys beyond CLI.md's come last
+    doc["made"] = bool(row[O_MADE])
+    doc["trump_named"] = SUIT_LETTERS[trump] if trump >= 0 else None
     return doc
 
 
@@ -246,6 +248,7 @@ def play_hand_text(
     script: Sequence[Any] | None = None,
     params: Sequence[str] = (),
     snapshot_at: int | None = None,
+    barrel: bool = False,
 ) -> dict[str, Any]:
     """Play one deal written as card strings and return its trace (scenario tests).
 
@@ -253,13 +256,15 @@ def play_hand_text(
     that is not legal raises :class:`ScriptError`. With ``snapshot_at=k`` the result
     is ``{"snapshot": array}``: the engine state at the k-th non-forced decision
     (layout ``SNAP_*`` of :mod:`sim.engine.state`), or None when the deal had fewer.
+    ``barrel`` says someone sits on the barrel (it blocks a concession unless
+    ``rospis.on_barrel``).
     """
     _check_rules(rules)
     ids = [parse_cards(h) for h in hands] + [parse_cards(talon)]
     if [len(x) for x in ids] != [7, 7, 7, 3] or len({c for x in ids for c in x}) != 24:
         raise ValueError("a deal needs three hands of 7 and a talon of 3, 24 distinct cards")
     cards = np.array([c for x in ids for c in x], dtype=np.int8)
-    codes = np.array([encode_token(_kind_of_token(t), t) for t in script or []], dtype=np.int64)
+    codes = script_codes(script or [])
     number = deal_id + attempt * REDEAL_STRIDE
     S = np.zeros(N_STATE, dtype=np.int64)
     row = np.zeros(N_OUT, dtype=np.int64)
@@ -269,12 +274,13 @@ def play_hand_text(
     if snapshot_at is not None:
         snap[SNAP_AT] = snapshot_at
     sp = parse_params(list(strategies), list(params))
+    masks = np.array([mask_of(x) for x in ids], dtype=np.uint32)
     redealt = play_deal(
-        cards,
+        masks,
         dealer,
         np.array(scores, dtype=np.int64),
-        True,
-        False,
+        attempt < MAX_REDEALS,
+        barrel,
         engine_params(rules),
         strategy_ids(list(strategies)),
         sp,
@@ -291,9 +297,13 @@ def play_hand_text(
     )
     if snapshot_at is not None:
         return {"snapshot": snap if snap[SNAP_KIND] >= 0 else None}
-    if row[O_ERROR]:
-        pos = int(row[O_ERROR]) - 1
+    if S[S_ERROR]:
+        pos = int(S[S_ERROR]) - ERR_SCRIPT
         raise ScriptError(f"script token {pos} ({script[pos]!r}) is not a legal action")  # type: ignore[index]
+    if S[S_SCRIPT_POS] < len(codes):
+        raise ScriptError(
+            f"the deal ended with {len(codes) - S[S_SCRIPT_POS]} script tokens unused"
+        )
     if redealt:
         return _trace_head(
             deal_id, attempt, row, cards, (int(row[O_REDEAL_SEAT]), int(row[O_REDEAL_REASON]))
@@ -301,11 +311,21 @@ def play_hand_text(
     return trace_of(deal_id, attempt, row, cards, bids_log, int(S[S_NBIDS]), trick_log)
 
 
-def _kind_of_token(tok: Any) -> Decision:
-    if isinstance(tok, bool) or tok in ("demand", "keep", "concede", "play"):
-        return Decision.CONCEDE
-    if tok == "pass" or isinstance(tok, int):
-        return Decision.BID
-    if isinstance(tok, str) and tok.upper() in SUIT_LETTERS:
-        return Decision.NAME_TRUMP
-    return Decision.PLAY
+def script_codes(script: Sequence[Any]) -> np.ndarray:
+    """Script tokens as rows ``(bitmask of the decision kinds they fit, action code)``.
+
+    Raises:
+        ScriptError: for a token that fits no decision.
+    """
+    rows = np.zeros((len(script), 2), dtype=np.int64)
+    for i, tok in enumerate(script):
+        for kind in Decision:
+            try:
+                code = encode_token(kind, tok)
+            except ValueError:
+                continue
+            rows[i, 0] |= 1 << int(kind)
+            rows[i, 1] = code
+        if rows[i, 0] == 0:
+            raise ScriptError(f"script token {i} ({tok!r}) fits no decision")
+    return rows

@@ -23,7 +23,15 @@ from sim.deal import (
 )
 from sim.engine.actions import DECLARE, MAX_REDEALS, PASS, REDEAL_STRIDE, Decision
 from sim.engine.bidding import bid_cap, legal_bids, legal_contracts
-from sim.engine.play import beats, legal_follows, legal_leads, lowest, popcount
+from sim.engine.play import (
+    beats,
+    follow_mask,
+    kth_code,
+    lead_masks,
+    lowest,
+    play_codes,
+    popcount,
+)
 from sim.engine.scoring import score_conceded, score_played
 from sim.engine.state import (
     ERR_SCRIPT,
@@ -114,9 +122,9 @@ from sim.engine.state import (
     SNAP_N,
     SNAP_SEAT,
 )
-from sim.jit import hot, kernel
+from sim.jit import hot, hot_call, kernel
 from sim.rng import bounded, item_state
-from sim.strategies.heuristic import heuristic_choose
+from sim.strategies.heuristic import heuristic_choose, heuristic_play
 from sim.strategies.registry import HEURISTIC, RANDOM
 
 _PLACE_OF = _place_of_position(3)
@@ -144,23 +152,15 @@ def decide(
     """
     if n == 1:
         return int(legal[0])  # forced: no strategy call, no random number
-    nd = S[S_NDEC]
-    S[S_NDEC] = nd + 1
-    if nd == snap[SNAP_AT]:
-        for j in range(N_STATE):
-            snap[j] = S[j]
-        snap[SNAP_KIND] = kind
-        snap[SNAP_SEAT] = seat
-        snap[SNAP_N] = n
-        for j in range(n):
-            snap[SNAP_LEGAL + j] = legal[j]
+    _count_decision(kind, seat, S, legal, n, snap)
     pos = S[S_SCRIPT_POS]
     if pos < script.shape[0]:
         S[S_SCRIPT_POS] = pos + 1
-        code = script[pos]
-        for k in range(n):
-            if legal[k] == code:
-                return int(code)
+        code = script[pos, 1]
+        if script[pos, 0] >> kind & 1:  # the token fits this kind of decision
+            for k in range(n):
+                if legal[k] == code:
+                    return int(code)
         if S[S_ERROR] == 0:
             S[S_ERROR] = ERR_SCRIPT + pos
         return int(legal[0])
@@ -172,6 +172,69 @@ def decide(
     if strategy == HEURISTIC:
         return heuristic_choose(kind, seat, S, P, legal, n, SP[seat], tiebreak)
     return int(legal[0])  # FIRST
+
+
+@hot
+def _count_decision(
+    kind: int, seat: int, S: np.ndarray, legal: np.ndarray, n: int, snap: np.ndarray
+) -> None:
+    """Number a non-forced decision; copy the state when it is the one asked for."""
+    nd = S[S_NDEC]
+    S[S_NDEC] = nd + 1
+    if nd == snap[SNAP_AT]:
+        for j in range(N_STATE):
+            snap[j] = S[j]
+        snap[SNAP_KIND] = kind
+        snap[SNAP_SEAT] = seat
+        snap[SNAP_N] = n
+        for j in range(n):
+            snap[SNAP_LEGAL + j] = legal[j]
+
+
+@hot
+def decide_play(
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    plain: int,
+    declaring: int,
+    legal: np.ndarray,
+    SP: np.ndarray,
+    script: np.ndarray,
+    rng: np.uint64,
+    snap: np.ndarray,
+) -> int:
+    """:func:`decide` for a PLAY decision whose legal codes are given as two masks.
+
+    Same order of legal codes, same random numbers, same script handling; the masks
+    spare listing the codes at each of the 24 card plays of a deal.
+    """
+    n = popcount(plain) + popcount(declaring)
+    if n == 1:
+        return kth_code(plain, declaring, 0)
+    if S[S_NDEC] == snap[SNAP_AT]:
+        play_codes(plain, declaring, legal)
+    _count_decision(Decision.PLAY, seat, S, legal, n, snap)
+    pos = S[S_SCRIPT_POS]
+    if pos < script.shape[0]:
+        S[S_SCRIPT_POS] = pos + 1
+        code = script[pos, 1]
+        if script[pos, 0] >> Decision.PLAY & 1:
+            if code < DECLARE and plain >> code & 1:
+                return int(code)
+            if code >= DECLARE and declaring >> (code - DECLARE) & 1:
+                return int(code)
+        if S[S_ERROR] == 0:
+            S[S_ERROR] = ERR_SCRIPT + pos
+        return kth_code(plain, declaring, 0)
+    strategy = S[S_STRAT0 + seat]
+    if strategy == RANDOM:
+        k, ctr = bounded(rng, S[S_RNG_CTR], n)
+        S[S_RNG_CTR] = ctr
+        return kth_code(plain, declaring, k)
+    if strategy == HEURISTIC:
+        return heuristic_play(seat, S, P, plain, declaring)
+    return kth_code(plain, declaring, 0)  # FIRST
 
 
 @hot
@@ -194,7 +257,7 @@ def _set_trump(S: np.ndarray, P: np.ndarray, suit: int, seat: int) -> None:
 
 @hot
 def play_deal(
-    cards: np.ndarray,
+    masks: np.ndarray,
     dealer: int,
     scores: np.ndarray,
     allow_redeal: bool,
@@ -215,23 +278,19 @@ def play_deal(
 ) -> int:
     """Play one dealt deal (PROTOCOL.md); fill ``out``; return 1 if it was redealt.
 
-    ``cards`` are 24 ids by places (three hands of 7, talon of 3). ``bids_log`` rows
+    ``masks`` are the dealt hands of seats 0-2 and the talon. ``bids_log`` rows
     are ``(seat, amount or 0 for pass)``; ``trick_log`` rows are
     ``(leader, card, card, card, marriage code or -1, winner)``.
     """
     S[:] = 0
     out[:] = 0
     for s in range(3):
-        m = 0
-        for j in range(7):
-            m |= np.int64(1) << np.int64(cards[7 * s + j])
+        m = np.int64(masks[s])
         S[S_HAND0 + s] = m
         S[S_DEALT0 + s] = m
         S[S_SCORE0 + s] = scores[s]
         S[S_STRAT0 + s] = strategies[s]
-    talon = 0
-    for j in range(21, 24):
-        talon |= np.int64(1) << np.int64(cards[j])
+    talon = np.int64(masks[3])
     S[S_TALON] = talon
     S[S_DEALER] = dealer
     f = (dealer + 1) % 3
@@ -390,8 +449,8 @@ def play_deal(
         S[S_TRICK_NO] = t
         S[S_LEADER] = leader
         S[S_NPLAYED] = 0
-        n = legal_leads(S, P, leader, legal)
-        code = decide(Decision.PLAY, leader, S, P, legal, n, SP, script, rng, tiebreak, snap)
+        plain, declaring = lead_masks(S, P, leader)
+        code = decide_play(leader, S, P, plain, declaring, legal, SP, script, rng, snap)
         c = code - DECLARE if code >= DECLARE else code
         hand_before = S[S_HAND0 + leader]
         S[S_HAND0 + leader] = hand_before ^ (np.int64(1) << c)
@@ -418,8 +477,8 @@ def play_deal(
         S[S_NPLAYED] = 1
         for j in range(1, 3):
             s = (leader + j) % 3
-            n = legal_follows(S, P, s, legal)
-            c2 = decide(Decision.PLAY, s, S, P, legal, n, SP, script, rng, tiebreak, snap)
+            allowed = follow_mask(S, P, s)
+            c2 = decide_play(s, S, P, allowed, 0, legal, SP, script, rng, snap)
             S[S_HAND0 + s] ^= np.int64(1) << c2
             S[S_PLAYED] |= np.int64(1) << c2
             if c2 // 6 != suit:
@@ -463,6 +522,83 @@ def _cards_to_list(mask: int, out: np.ndarray) -> int:
     return n
 
 
+@hot_call
+def play_block(
+    lo: int,
+    hi: int,
+    start: int,
+    deal_key: np.uint64,
+    rng_key: np.uint64,
+    tb_key: np.uint64,
+    P: np.ndarray,
+    strategies: np.ndarray,
+    SP: np.ndarray,
+    scores: np.ndarray,
+    out: np.ndarray,
+    redeal_seat: np.ndarray,
+    redeal_reason: np.ndarray,
+    trace: bool,
+    bids_log: np.ndarray,
+    nbids: np.ndarray,
+    trick_log: np.ndarray,
+    S: np.ndarray,
+    legal: np.ndarray,
+    cards: np.ndarray,
+    masks: np.ndarray,
+    script: np.ndarray,
+    row: np.ndarray,
+    no_bids: np.ndarray,
+    no_tricks: np.ndarray,
+    snap: np.ndarray,
+) -> None:
+    """Play rows ``lo .. hi-1`` of a batch (slots ``start + k``), redealing as demanded.
+
+    One call per block of slots: array arguments cross into compiled code once per
+    block, not once per deal (each crossing costs reference-count updates).
+    """
+    for k in range(lo, hi):
+        i = start + k
+        attempt = 0
+        while True:
+            number = i + attempt * REDEAL_STRIDE
+            deal_into(deal_key, number, 7, _PLACE_OF, cards, masks, False)
+            rng = item_state(rng_key, number)
+            tiebreak = item_state(tb_key, number)
+            bl = bids_log[k] if trace else no_bids
+            tl = trick_log[k] if trace else no_tricks
+            redealt = play_deal(
+                masks,
+                i % 3,
+                scores,
+                attempt < MAX_REDEALS,
+                False,
+                P,
+                strategies,
+                SP,
+                script,
+                rng,
+                tiebreak,
+                S,
+                legal,
+                row,
+                trace,
+                bl,
+                tl,
+                snap,
+            )
+            if not redealt:
+                break
+            redeal_seat[k, attempt] = S[S_REDEAL_SEAT]
+            redeal_reason[k, attempt] = S[S_REDEAL_REASON]
+            attempt += 1
+        for j in range(N_OUT):
+            out[k, j] = row[j]
+        out[k, O_REDEALS] = attempt
+        out[k, O_ERROR] = S[S_ERROR]
+        if trace:
+            nbids[k] = S[S_NBIDS]
+
+
 @kernel
 def slots_kernel(
     start: int,
@@ -489,49 +625,36 @@ def slots_kernel(
         legal = np.zeros(64, dtype=np.int64)
         cards = np.zeros(24, dtype=np.int8)
         masks = np.zeros(4, dtype=np.uint32)
-        script = np.zeros(0, dtype=np.int64)
+        script = np.zeros((0, 2), dtype=np.int64)
         row = np.zeros(N_OUT, dtype=np.int64)
         no_bids = np.zeros((0, 2), dtype=np.int16)
         no_tricks = np.zeros((0, 6), dtype=np.int8)
         snap = np.full(SNAP_LEN, -1, dtype=np.int64)
-        for k in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            i = start + k
-            attempt = 0
-            while True:
-                number = i + attempt * REDEAL_STRIDE
-                deal_into(deal_key, number, 7, _PLACE_OF, cards, masks)
-                rng = item_state(rng_key, number)
-                tiebreak = item_state(tb_key, number)
-                bl = bids_log[k] if trace else no_bids
-                tl = trick_log[k] if trace else no_tricks
-                redealt = play_deal(
-                    cards,
-                    i % 3,
-                    scores,
-                    attempt < MAX_REDEALS,
-                    False,
-                    P,
-                    strategies,
-                    SP,
-                    script,
-                    rng,
-                    tiebreak,
-                    S,
-                    legal,
-                    row,
-                    trace,
-                    bl,
-                    tl,
-                    snap,
-                )
-                if not redealt:
-                    break
-                redeal_seat[k, attempt] = S[S_REDEAL_SEAT]
-                redeal_reason[k, attempt] = S[S_REDEAL_REASON]
-                attempt += 1
-            for j in range(N_OUT):
-                out[k, j] = row[j]
-            out[k, O_REDEALS] = attempt
-            out[k, O_ERROR] = S[S_ERROR]
-            if trace:
-                nbids[k] = S[S_NBIDS]
+        play_block(
+            b * _BLOCK,
+            min(n, (b + 1) * _BLOCK),
+            start,
+            deal_key,
+            rng_key,
+            tb_key,
+            P,
+            strategies,
+            SP,
+            scores,
+            out,
+            redeal_seat,
+            redeal_reason,
+            trace,
+            bids_log,
+            nbids,
+            trick_log,
+            S,
+            legal,
+            cards,
+            masks,
+            script,
+            row,
+            no_bids,
+            no_tricks,
+            snap,
+        )

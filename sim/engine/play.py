@@ -9,7 +9,7 @@ within a suit. Every function works on one deal's state and is callable on its o
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from sim.cards import SUIT_MASK
 from sim.engine.actions import DECLARE
@@ -40,7 +40,13 @@ KQ = np.array([(1 << (6 * s + 2)) | (1 << (6 * s + 3)) for s in range(4)], dtype
 @hot
 def lowest(mask: int) -> int:
     """Lowest card id in a non-empty mask."""
-    return int(trailing_zeros(np.uint64(mask)))  # type: ignore[call-arg]
+    return np.int64(trailing_zeros(np.uint64(mask)))  # type: ignore[call-arg]
+
+
+@hot
+def highest(mask: int) -> int:
+    """Highest card id in a non-empty mask."""
+    return 63 - np.int64(leading_zeros(np.uint64(mask)))  # type: ignore[call-arg]
 
 
 @hot
@@ -76,11 +82,12 @@ def mask_to_list(mask: int, out: np.ndarray, start: int, offset: int) -> int:
 
 
 @hot
-def legal_leads(S: np.ndarray, P: np.ndarray, seat: int, out: np.ndarray) -> int:
-    """Legal lead codes of ``seat`` into ``out`` (ascending); returns how many.
+def lead_masks(S: np.ndarray, P: np.ndarray, seat: int) -> tuple[int, int]:
+    """Legal leads of ``seat`` as masks: plain leads, and declaring leads.
 
-    Plain leads are card ids; declaring leads (marriage K/Q, ace of four aces) are
-    ``DECLARE + card id`` (PROTOCOL.md §9).
+    A declaring lead (a K or Q of a held marriage, an ace of four aces) has action
+    code ``DECLARE + card id``; with the plain ones in ascending code order this is
+    the legal action list of PROTOCOL.md §9.
     """
     hand = S[S_HAND0 + seat]
     trump = S[S_TRUMP]
@@ -91,21 +98,19 @@ def legal_leads(S: np.ndarray, P: np.ndarray, seat: int, out: np.ndarray) -> int
             base = trumps
         elif P[P_NO_LEAD_FOREIGN] and S[S_TRUMP_SETTER] != seat and hand & ~SUIT_BITS[trump]:
             base = hand & ~SUIT_BITS[trump]
-    n = mask_to_list(base, out, 0, 0)
+    declaring = 0
     if (S[S_TRICK_NO] > 0 or P[P_FIRST_LEAD]) and (not P[P_ONLY_DECLARER] or seat == S[S_DECL]):
-        declaring = 0
         for s in range(4):
             if hand & KQ[s] == KQ[s]:
                 declaring |= KQ[s]
         if P[P_ACE] and hand & ACES == ACES:
             declaring |= ACES
-        n = mask_to_list(declaring, out, n, DECLARE)
-    return n
+    return base, declaring
 
 
 @hot
-def legal_follows(S: np.ndarray, P: np.ndarray, seat: int, out: np.ndarray) -> int:
-    """Legal card ids for a follower (follow suit, must trump, must beat)."""
+def follow_mask(S: np.ndarray, P: np.ndarray, seat: int) -> int:
+    """Legal cards of a follower as a mask (follow suit, must trump, must beat)."""
     hand = S[S_HAND0 + seat]
     led = S[S_LED_SUIT]
     trump = S[S_TRUMP]
@@ -126,4 +131,29 @@ def legal_follows(S: np.ndarray, P: np.ndarray, seat: int, out: np.ndarray) -> i
             m &= m - 1
         if winners:
             allowed = winners
-    return mask_to_list(allowed, out, 0, 0)
+    return allowed
+
+
+@hot
+def kth_code(plain: int, declaring: int, k: int) -> int:
+    """The ``k``-th legal code (ascending) of a play decision given by its masks."""
+    m = plain
+    while m:
+        if k == 0:
+            return lowest(m)
+        k -= 1
+        m &= m - 1
+    m = declaring
+    while m:
+        if k == 0:
+            return DECLARE + lowest(m)
+        k -= 1
+        m &= m - 1
+    return -1
+
+
+@hot
+def play_codes(plain: int, declaring: int, out: np.ndarray) -> int:
+    """Write the legal codes of a play decision into ``out`` (ascending); how many."""
+    n = mask_to_list(plain, out, 0, 0)
+    return mask_to_list(declaring, out, n, DECLARE)

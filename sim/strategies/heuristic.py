@@ -25,7 +25,7 @@ import numpy as np
 
 from sim.cards import CARD_POINTS
 from sim.engine.actions import DECLARE, PASS, Decision
-from sim.engine.play import KQ, SUIT_BITS, lowest, popcount
+from sim.engine.play import ACES, KQ, SUIT_BITS, highest, lowest, popcount
 from sim.engine.state import (
     NO_SUIT,
     P_MV_S,
@@ -43,57 +43,57 @@ from sim.engine.state import (
     S_VOID0,
     S_WIN_BID,
 )
-from sim.jit import hot
+from sim.jit import hot, hot_call
 
 AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE = range(4)
 _POINTS = CARD_POINTS.astype(np.int64)
+# _ABOVE[c]: the cards of c's suit that rank above c.
+_ABOVE = np.array(
+    [int(SUIT_BITS[c // 6]) & ~((1 << (c + 1)) - 1) for c in range(24)], dtype=np.int64
+)
+
+
+def _suit_estimate(m: int) -> int:
+    """Points one suit (6-bit rank pattern) should take, marriage value aside."""
+    ace, ten = m >> 5 & 1, m >> 4 & 1
+    est = 0
+    if ace:
+        est += 11 + 7  # the ace and what the two others throw on it
+        if ten:
+            est += 10 + 6
+    elif ten:
+        est += 4
+    if m & 0b1100 == 0b1100:  # K+Q: the marriage's own cards, and length as trump
+        est += 7 + 6 * max(0, bin(m).count("1") - 3)
+    return est
+
+
+# Built once at import: the estimate of every suit pattern.
+_SUIT_ESTIMATE = np.array([_suit_estimate(m) for m in range(64)], dtype=np.int64)
 
 
 @hot
-def estimate(hand: int, P: np.ndarray) -> float:
+def estimate(hand: int, P: np.ndarray) -> int:
     """Points a hand should take as declarer (sure tricks, marriages, length)."""
-    est = 0.0
+    est = 0
     for s in range(4):
-        m = (hand >> (6 * s)) & 63
-        ace = m >> 5 & 1
-        ten = m >> 4 & 1
-        if ace:
-            est += 11.0 + 7.0  # the ace and what the two others throw on it
-            if ten:
-                est += 10.0 + 6.0
-        elif ten:
-            est += 4.0
+        est += _SUIT_ESTIMATE[(hand >> (6 * s)) & 63]
         if hand & KQ[s] == KQ[s]:
-            est += 0.9 * P[P_MV_S + s] + 7.0
-            length = popcount(m)
-            if length > 3:
-                est += 6.0 * (length - 3)
+            est += P[P_MV_S + s] * 9 // 10
     return est
 
 
 @hot
-def _is_top(c: int, outside: int) -> bool:
-    """No card of ``c``'s suit in ``outside`` ranks above ``c``."""
-    s = c // 6
-    above = SUIT_BITS[s] & ~((np.int64(1) << (c + 1)) - 1)
-    return outside & above == 0
-
-
-@hot
-def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, legal: np.ndarray, n: int) -> int:
-    # declare the most valuable marriage (lead its queen; the ace of four aces)
-    best_code = -1
-    best_value = -1
-    for k in range(n):
-        code = legal[k]
-        if code >= DECLARE:
-            c = code - DECLARE
-            value = 200 if c % 6 == 5 else P[P_MV_S + c // 6]
-            if value > best_value or (value == best_value and c % 6 == 2):
-                best_value = value
-                best_code = code
-    if best_code >= 0:
-        return int(best_code)
+def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
+    # declare the most valuable marriage (lead its queen); the ace marriage beats all
+    if declaring:
+        if declaring & ACES:
+            return DECLARE + lowest(declaring & ACES)
+        best_suit = -1
+        for s in range(4):
+            if declaring & KQ[s] and (best_suit < 0 or P[P_MV_S + s] > P[P_MV_S + best_suit]):
+                best_suit = s
+        return DECLARE + 6 * best_suit + 2
     hand = S[S_HAND0 + seat]
     trump = S[S_TRUMP]
     outside = ~(hand | S[S_PLAYED]) & 0xFFFFFF
@@ -102,89 +102,153 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, legal: np.ndarray, n: 
     for o in range(3):
         if o != seat:
             voids |= S[S_VOID0 + o]
-    # a sure winner: top of its suit and not likely to be trumped
+    # a sure winner: top of its suit and not likely to be trumped; richest first
     pick = -1
-    for k in range(n):
-        c = legal[k]
-        if c >= DECLARE:
-            continue
+    m = plain
+    while m:
+        c = lowest(m)
+        m &= m - 1
         s = c // 6
-        if not _is_top(c, outside):
+        if outside & _ABOVE[c]:
             continue
         if s != trump and trumps_out and voids >> s & 1:
             continue
         if pick < 0 or _POINTS[c] > _POINTS[pick]:
             pick = c
     if pick >= 0:
-        return int(pick)
-    # otherwise a low card of the longest non-trump suit
-    best_len = -1
-    for k in range(n):
-        c = legal[k]
-        if c >= DECLARE:
-            continue
+        return pick
+    # otherwise a low card of the longest non-trump suit, keeping marriages together
+    paired = 0
+    for s in range(4):
+        if hand & KQ[s] == KQ[s]:
+            paired |= KQ[s]
+    best_len = -100
+    m = plain
+    while m:
+        c = lowest(m)
+        m &= m - 1
         s = c // 6
         length = popcount(hand & SUIT_BITS[s]) - (8 if s == trump else 0)
+        length -= 4 * (paired >> c & 1)
         if length > best_len or (length == best_len and _POINTS[c] < _POINTS[pick]):
             best_len = length
             pick = c
-    return int(pick if pick >= 0 else legal[0])
+    return pick
 
 
 @hot
-def _choose_follow(seat: int, S: np.ndarray, legal: np.ndarray, n: int) -> int:
+def _cheapest(cards: int, costs_extra: int) -> int:
+    """The card of a non-empty mask that costs least to play; ties: lowest id.
+
+    The cost is the card's points, plus 40 for a card of a paired marriage (the
+    bits of ``costs_extra``).
+    """
+    pick = -1
+    pick_cost = 1 << 30
+    m = cards
+    while m:
+        c = lowest(m)
+        cost = _POINTS[c] + (40 if costs_extra >> c & 1 else 0)
+        if cost < pick_cost:
+            pick_cost = cost
+            pick = c
+        m &= m - 1
+    return pick
+
+
+@hot
+def _richest(cards: int) -> int:
+    """The card of a non-empty mask with the most points; ties: lowest id."""
+    pick = -1
+    pick_points = -1
+    m = cards
+    while m:
+        c = lowest(m)
+        if _POINTS[c] > pick_points:
+            pick_points = _POINTS[c]
+            pick = c
+        m &= m - 1
+    return pick
+
+
+@hot
+def _choose_follow(seat: int, S: np.ndarray, allowed: int) -> int:
     trump = S[S_TRUMP]
     best = S[S_BEST]
-    decl = S[S_DECL]
-    last = S[S_NPLAYED] == 2
+    bs = best // 6
     hand = S[S_HAND0 + seat]
-    trick = 0
-    for j in range(S[S_NPLAYED]):
-        trick |= np.int64(1) << S[S_TC0 + j]
-    outside = ~(hand | S[S_PLAYED] | trick) & 0xFFFFFF
-    cheapest_win = -1
-    top_win = -1
-    cheapest = -1
-    richest = -1
+    paired = 0  # cards of marriages still held together
+    for s in range(4):
+        if hand & KQ[s] == KQ[s]:
+            paired |= KQ[s]
+    # cards that would take the trick now: higher in the best card's suit, or a trump
+    wins = allowed & _ABOVE[best]
+    if trump != NO_SUIT and bs != trump:
+        wins |= allowed & SUIT_BITS[trump]
+    if S[S_NPLAYED] == 2:  # last to play: win as cheaply as possible
+        if wins:
+            return _cheapest(wins, paired)
+        # defenders share one aim: when the other defender wins, give it points
+        if seat != S[S_DECL] and S[S_BEST_SEAT] != S[S_DECL]:
+            givable = allowed & ~paired & ~ACES
+            if givable:
+                return _richest(givable)
+        return _cheapest(allowed, paired)
+    # second to play: take it with a card nobody left can beat, else play cheap
+    if wins:
+        trick = np.int64(1) << S[S_TC0]
+        outside = ~(hand | S[S_PLAYED] | trick) & 0xFFFFFF
+        led = SUIT_BITS[S[S_LED_SUIT]]
+        if wins & led:
+            c = highest(wins & led)
+            if outside & _ABOVE[c] == 0:  # nobody left holds a higher card of the suit
+                return c
+        if wins & ~led:
+            return lowest(wins & ~led)  # the lowest trump
+    return _cheapest(allowed, paired)
+
+
+@hot
+def _discard(hand: int, legal: np.ndarray, n: int) -> int:
+    """The card to give away in the discard.
+
+    Fewest points, from a long suit; a paired marriage card, an ace or a ten guarded
+    by its ace only when nothing else will do.
+    """
+    lengths = (
+        popcount(hand & SUIT_BITS[0]),
+        popcount(hand & SUIT_BITS[1]),
+        popcount(hand & SUIT_BITS[2]),
+        popcount(hand & SUIT_BITS[3]),
+    )
+    pick = legal[0]
+    pick_value = 1 << 30
     for k in range(n):
         c = legal[k]
-        wins = (c // 6 == best // 6 and c > best) or (c // 6 == trump and best // 6 != trump)
-        if wins:
-            if cheapest_win < 0 or _POINTS[c] < _POINTS[cheapest_win]:
-                cheapest_win = c
-            if c // 6 == S[S_LED_SUIT] and _is_top(c, outside):
-                if top_win < 0 or _POINTS[c] > _POINTS[top_win]:
-                    top_win = c
-            elif c // 6 == trump and top_win < 0:
-                top_win = c
-        if cheapest < 0 or _POINTS[c] < _POINTS[cheapest]:
-            cheapest = c
-        if c % 6 != 5 and (richest < 0 or _POINTS[c] > _POINTS[richest]):
-            richest = c
-    if last and cheapest_win >= 0:
-        return int(cheapest_win)
-    if not last and top_win >= 0:
-        return int(top_win)
-    friend_winning = seat != decl and S[S_BEST_SEAT] != decl
-    if friend_winning and last and richest >= 0:
-        return int(richest)
-    return int(cheapest)
+        s = c // 6
+        r = c % 6
+        v = _POINTS[c] + 3 * lengths[s]
+        if (r == 2 or r == 3) and hand & KQ[s] == KQ[s]:
+            v += 100
+        elif r == 5:
+            v += 50
+        elif r == 4 and hand >> (6 * s + 5) & 1:
+            v += 30
+        if v < pick_value:
+            pick_value = v
+            pick = c
+    return int(pick)
 
 
-@hot
-def _keep_value(c: int, hand: int) -> int:
-    s = c // 6
-    v = _POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
-    if hand & KQ[s] == KQ[s] and (c % 6 == 2 or c % 6 == 3):
-        v += 100
-    if c % 6 == 5:
-        v += 50
-    if c % 6 == 4 and hand >> (6 * s + 5) & 1:
-        v += 30
-    return v
+@hot_call
+def heuristic_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
+    """The heuristic's card (action code) for a PLAY decision given by its legal masks."""
+    if S[S_NPLAYED] == 0:
+        return _choose_lead(seat, S, P, plain, declaring)
+    return _choose_follow(seat, S, plain)
 
 
-@hot
+@hot_call
 def heuristic_choose(
     kind: int,
     seat: int,
@@ -198,9 +262,14 @@ def heuristic_choose(
     """The heuristic's action for one decision (``legal[:n]`` ascending)."""
     hand = S[S_HAND0 + seat]
     if kind == Decision.PLAY:
-        if S[S_NPLAYED] == 0:
-            return _choose_lead(seat, S, P, legal, n)
-        return _choose_follow(seat, S, legal, n)
+        plain = 0
+        declaring = 0
+        for k in range(n):
+            if legal[k] >= DECLARE:
+                declaring |= np.int64(1) << (legal[k] - DECLARE)
+            else:
+                plain |= np.int64(1) << legal[k]
+        return heuristic_play(seat, S, P, plain, declaring)
     scale = 1.0 + params[AGGRESSION]
     if kind == Decision.BID:
         limit = (estimate(hand, P) + params[TALON_HOPE]) * scale
@@ -215,11 +284,7 @@ def heuristic_choose(
             return int(estimate(hand, P) < S[S_WIN_BID])
         return 1
     if kind == Decision.DISCARD:
-        pick = legal[0]
-        for k in range(1, n):
-            if _keep_value(legal[k], hand) < _keep_value(pick, hand):
-                pick = legal[k]
-        return int(pick)
+        return _discard(hand, legal, n)
     if kind == Decision.CONTRACT:
         target = estimate(hand, P) * scale
         pick = legal[0]
