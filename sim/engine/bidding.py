@@ -1,12 +1,12 @@
-"""Bidding (RULES.md §4): caps and the legal raises of one turn."""
+"""Bidding (RULES.md §4): the cap on bids and contracts set by marriages held."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from sim.deal import marriages_of
-from sim.engine.actions import MAX_BID, PASS
-from sim.engine.state import P_CAP, P_JUMPS, P_MV_S, P_STEP
+from sim.engine.actions import MAX_BID
+from sim.engine.state import P_CAP, P_MV_S
 from sim.jit import hot
 
 
@@ -27,33 +27,3 @@ def bid_cap(mask: int, P: np.ndarray) -> int:
     if P[P_CAP]:
         return 120 + marriage_sum(mask, P)
     return MAX_BID
-
-
-@hot
-def legal_bids(bid: int, cap: int, P: np.ndarray, out: np.ndarray) -> int:
-    """Pass (code 0) and the raises over ``bid`` up to ``cap``; 1 means pass only."""
-    out[0] = PASS
-    n = 1
-    step = P[P_STEP]
-    b = bid + step
-    while b <= cap:
-        out[n] = b
-        n += 1
-        if not P[P_JUMPS]:
-            break
-        b += step
-    return n
-
-
-@hot
-def legal_contracts(winning_bid: int, limit: int, P: np.ndarray, out: np.ndarray) -> int:
-    """The winning bid and every multiple of the step above it up to ``limit``."""
-    out[0] = winning_bid
-    n = 1
-    step = P[P_STEP]
-    b = winning_bid + step
-    while b <= limit:
-        out[n] = b
-        n += 1
-        b += step
-    return n

@@ -22,7 +22,7 @@ from sim.deal import (
     talon_reshuffle_bits,
 )
 from sim.engine.actions import DECLARE, MAX_REDEALS, PASS, REDEAL_STRIDE, Decision
-from sim.engine.bidding import bid_cap, legal_bids, legal_contracts
+from sim.engine.bidding import bid_cap
 from sim.engine.play import (
     beats,
     follow_mask,
@@ -61,6 +61,7 @@ from sim.engine.state import (
     P_AFTER_POINTS_BELOW,
     P_CHANGES_TRUMP,
     P_HIDE_AT_100,
+    P_JUMPS,
     P_MV_S,
     P_NAMED_TRUMP,
     P_NEXT_TRICK,
@@ -68,6 +69,7 @@ from sim.engine.state import (
     P_ROSPIS_ON_BARREL,
     P_SILENCE_BELOW,
     P_SILENCE_ON,
+    P_STEP,
     P_TALON_ONLY_AT_100,
     R_AFTER0,
     R_TALON0,
@@ -124,7 +126,7 @@ from sim.engine.state import (
 )
 from sim.jit import hot, hot_call, kernel
 from sim.rng import bounded, item_state
-from sim.strategies.heuristic import heuristic_choose, heuristic_play
+from sim.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.strategies.registry import HEURISTIC, RANDOM
 
 _PLACE_OF = _place_of_position(3)
@@ -238,6 +240,60 @@ def decide_play(
 
 
 @hot
+def decide_range(
+    kind: int,
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    with_pass: bool,
+    lo: int,
+    count: int,
+    legal: np.ndarray,
+    SP: np.ndarray,
+    script: np.ndarray,
+    rng: np.uint64,
+    snap: np.ndarray,
+) -> int:
+    """:func:`decide` for a BID or CONTRACT decision given as an arithmetic range.
+
+    The legal codes are pass (0) when ``with_pass``, then ``count`` amounts
+    ``lo, lo + step, ...``; the list itself is never built.
+    """
+    step = P[P_STEP]
+    n = count + with_pass
+    if n == 1:
+        return 0 if with_pass else lo
+    if S[S_NDEC] == snap[SNAP_AT]:
+        if with_pass:
+            legal[0] = PASS
+        for j in range(count):
+            legal[with_pass + j] = lo + j * step
+    _count_decision(kind, seat, S, legal, n, snap)
+    pos = S[S_SCRIPT_POS]
+    if pos < script.shape[0]:
+        S[S_SCRIPT_POS] = pos + 1
+        code = script[pos, 1]
+        if script[pos, 0] >> kind & 1:
+            if with_pass and code == PASS:
+                return PASS
+            if lo <= code < lo + count * step and (code - lo) % step == 0:
+                return int(code)
+        if S[S_ERROR] == 0:
+            S[S_ERROR] = ERR_SCRIPT + pos
+        return 0 if with_pass else lo
+    strategy = S[S_STRAT0 + seat]
+    if strategy == RANDOM:
+        k, ctr = bounded(rng, S[S_RNG_CTR], n)
+        S[S_RNG_CTR] = ctr
+        if with_pass:
+            return PASS if k == 0 else lo + (k - 1) * step
+        return lo + k * step
+    if strategy == HEURISTIC:
+        return heuristic_range(kind, seat, S, P, with_pass, lo, count, SP[seat])
+    return 0 if with_pass else lo  # FIRST
+
+
+@hot
 def _redeal(S: np.ndarray, seat: int, reason: int, out: np.ndarray) -> int:
     S[S_REDEAL_SEAT] = seat
     S[S_REDEAL_REASON] = reason
@@ -348,8 +404,23 @@ def play_deal(
         if P[P_SILENCE_ON] and S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
             code = PASS
         else:
-            n = legal_bids(bid, bid_cap(S[S_DEALT0 + s], P), P, legal)
-            code = decide(Decision.BID, s, S, P, legal, n, SP, script, rng, tiebreak, snap)
+            raises = (bid_cap(S[S_DEALT0 + s], P) - bid) // P[P_STEP]
+            if not P[P_JUMPS]:
+                raises = min(raises, 1)
+            code = decide_range(
+                Decision.BID,
+                s,
+                S,
+                P,
+                True,
+                bid + P[P_STEP],
+                max(raises, 0),
+                legal,
+                SP,
+                script,
+                rng,
+                snap,
+            )
         if code == PASS:
             passed |= 1 << s
         else:
@@ -419,8 +490,10 @@ def play_deal(
                     return _redeal(S, s, R_AFTER0 + lowest(bits), out)
 
     # 6. contract (§5): raise only up to 120 + marriages kept
-    n = legal_contracts(bid, bid_cap(S[S_HAND0 + decl], P), P, legal)
-    contract = decide(Decision.CONTRACT, decl, S, P, legal, n, SP, script, rng, tiebreak, snap)
+    raises = max((bid_cap(S[S_HAND0 + decl], P) - bid) // P[P_STEP], 0)
+    contract = decide_range(
+        Decision.CONTRACT, decl, S, P, False, bid, 1 + raises, legal, SP, script, rng, snap
+    )
     S[S_CONTRACT] = contract
     out[O_CONTRACT] = contract
 

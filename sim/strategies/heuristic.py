@@ -29,6 +29,7 @@ from sim.engine.play import ACES, KQ, SUIT_BITS, highest, lowest, popcount
 from sim.engine.state import (
     NO_SUIT,
     P_MV_S,
+    P_STEP,
     S_BEST,
     S_BEST_SEAT,
     S_CONTRACT,
@@ -249,6 +250,33 @@ def heuristic_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declarin
 
 
 @hot_call
+def heuristic_range(
+    kind: int,
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    with_pass: bool,
+    lo: int,
+    count: int,
+    params: np.ndarray,
+) -> int:
+    """The heuristic's BID or CONTRACT: amounts ``lo, lo + step, ...`` (``count``)."""
+    hand = S[S_HAND0 + seat]
+    scale = 1.0 + params[AGGRESSION]
+    if kind == Decision.BID:
+        # raise by one step while the hand (and the hoped-for talon) carries it
+        limit = (estimate(hand, P) + params[TALON_HOPE]) * scale
+        return lo if count > 0 and lo <= limit else PASS
+    # contract: the highest amount the 8 cards kept are worth, at least the bid
+    target = estimate(hand, P) * scale
+    step = P[P_STEP]
+    k = 0
+    while k + 1 < count and lo + (k + 1) * step <= target:
+        k += 1
+    return lo + k * step
+
+
+@hot_call
 def heuristic_choose(
     kind: int,
     seat: int,
@@ -270,10 +298,10 @@ def heuristic_choose(
             else:
                 plain |= np.int64(1) << legal[k]
         return heuristic_play(seat, S, P, plain, declaring)
-    scale = 1.0 + params[AGGRESSION]
     if kind == Decision.BID:
-        limit = (estimate(hand, P) + params[TALON_HOPE]) * scale
-        return int(legal[1]) if legal[1] <= limit else PASS
+        return heuristic_range(kind, seat, S, P, True, legal[1], n - 1, params)
+    if kind == Decision.CONTRACT:
+        return heuristic_range(kind, seat, S, P, False, legal[0], n, params)
     if kind == Decision.RESHUFFLE_HAND:
         return int(estimate(hand, P) + params[TALON_HOPE] < params[RESHUFFLE_BELOW])
     if kind == Decision.RESHUFFLE_TALON:
@@ -285,13 +313,6 @@ def heuristic_choose(
         return 1
     if kind == Decision.DISCARD:
         return _discard(hand, legal, n)
-    if kind == Decision.CONTRACT:
-        target = estimate(hand, P) * scale
-        pick = legal[0]
-        for k in range(1, n):
-            if legal[k] <= target:
-                pick = legal[k]
-        return int(pick)
     if kind == Decision.CONCEDE:
         return int(estimate(hand, P) < S[S_CONTRACT] - params[CONCEDE_MARGIN])
     if kind == Decision.NAME_TRUMP:
