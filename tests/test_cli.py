@@ -152,3 +152,86 @@ def test_report_has_the_odds_section(cli, tmp_path):
 def test_python_dash_m_sim_is_the_same_command(cli):
     r = cli("--version")
     assert r.returncode == 0 and r.stdout.startswith("thousand ")
+
+
+def test_hands_then_bids_end_to_end(cli, tmp_path):
+    out = tmp_path / "h"
+    trace = tmp_path / "t.jsonl"
+    r = cli(
+        "hands",
+        "--rules",
+        "classic",
+        "--deals",
+        "3000",
+        "--seed",
+        "5",
+        "--out",
+        str(out),
+        "--strategies",
+        "heuristic,random,heuristic",
+        "--param",
+        "heuristic.aggression=0.2",
+        "--trace",
+        str(trace),
+    )
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["hands.parquet", "run.json"]
+    import polars as pl
+
+    frame = pl.read_parquet(out / "hands.parquet")
+    assert frame.filter(~pl.col("reshuffled")).height == 3000
+    run = json.loads((out / "run.json").read_text())
+    assert run["strategies"] == ["heuristic", "random", "heuristic"]
+    assert run["params"] == ["heuristic.aggression=0.2"] and run["seed"] == 5
+    lines = trace.read_text().splitlines()
+    assert len(lines) == frame.height
+    first = json.loads(lines[0])
+    assert first["deal_id"] == 0 and len(first["hands"]) == 3 and len(first["talon"]) == 3
+    # the same command gives the same table
+    again = tmp_path / "h2"
+    r = cli(
+        "hands",
+        "--rules",
+        "classic",
+        "--deals",
+        "3000",
+        "--seed",
+        "5",
+        "--out",
+        str(again),
+        "--strategies",
+        "heuristic,random,heuristic",
+        "--param",
+        "heuristic.aggression=0.2",
+    )
+    assert r.returncode == 0
+    assert pl.read_parquet(again / "hands.parquet").equals(frame)
+    b = cli("bids", str(out), "--json")
+    assert b.returncode == 0, b.stderr
+    doc = json.loads(b.stdout)
+    assert doc["summary"][0]["contracts"] == 3000
+    assert {"by_contract", "by_marriage_count", "safe_bids"} <= set(doc)
+    md = cli("bids", str(out))
+    assert md.returncode == 0 and "| contract |" in md.stdout
+
+
+@pytest.mark.parametrize(
+    "args, culprit",
+    [
+        (["hands", "--deals", "10", "--strategies", "smart"], "smart"),
+        (["hands", "--deals", "10", "--strategies", "random,random"], "--strategies"),
+        (["hands", "--deals", "10", "--param", "heuristic.courage=1"], "courage"),
+        (["hands", "--deals", "10", "--param", "heuristic.aggression=x"], "aggression"),
+        (["hands", "--deals", "10", "--rules", "two_players"], "players"),
+        (["hands", "--deals", "0"], "--deals"),
+        (["bids", "no/such/run"], "no/such/run"),
+    ],
+)
+def test_hands_and_bids_bad_input(cli, tmp_path, args, culprit):
+    if args[0] == "hands":
+        args = [*args, "--out", str(tmp_path / "o")]
+    r = cli(*args)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and culprit in lines[0], r.stderr
+    assert not (tmp_path / "o").exists()
