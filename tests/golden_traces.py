@@ -9,11 +9,12 @@ import json
 import sys
 from pathlib import Path
 
+from presets import PRESETS_3P
+
 from sim.engine import play_hands
 from sim.rules import load_rules
 
 GOLDEN = Path(__file__).with_name("golden")
-PRESETS_3P = ["classic", "app", "ukraine_online", "thousand_one", "five_hundred_one"]
 SEED = 20261130
 LINEUPS = {"heuristic": ("heuristic",) * 3, "mixed": ("random", "heuristic", "random")}
 N = 40

@@ -6,12 +6,12 @@ decisions, trick winners, trump changes or scoring shows up as a differing trace
 """
 
 import pytest
+from presets import PRESETS_3P
 
 from sim import reference
 from sim.engine import play_hands
 from sim.rules import load_rules
 
-PRESETS_3P = ["classic", "app", "ukraine_online", "thousand_one", "five_hundred_one"]
 N_PER_PRESET = 20_000
 
 VARIANTS = {

@@ -5,6 +5,7 @@ import itertools
 import numba
 import numpy as np
 import pytest
+from presets import PRESETS_3P
 
 from sim.cards import CARD_POINTS, parse_card
 from sim.engine import play_hands
@@ -13,7 +14,6 @@ from sim.hands import hands_frame
 from sim.parallel import max_threads
 from sim.rules import load_rules
 
-PRESETS_3P = ["classic", "app", "ukraine_online", "thousand_one", "five_hundred_one"]
 CLI_MD_HANDS_COLUMNS = (
     "deal_id, dealer, reshuffled, reshuffle_seat, reshuffle_reason, declarer, winning_bid, "
     "at_100, contract, conceded, made, declarer_total, talon_points, hand_points_0, "

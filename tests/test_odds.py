@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from presets import PRESETS
 
 from analysis.exact import exact_odds
 from sim.odds import count_batch, simulate_odds
@@ -10,16 +11,6 @@ from sim.rules import load_rules
 
 TOLERANCE_SE = 4.5
 N_DEALS = 400_000
-
-PRESETS = [
-    "classic",
-    "app",
-    "ukraine_online",
-    "thousand_one",
-    "five_hundred_one",
-    "two_players",
-    "four_players",
-]
 
 
 @pytest.mark.parametrize("name", PRESETS)

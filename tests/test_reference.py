@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from presets import PRESETS_3P as PRESETS
 
 from sim import reference as ref
 from sim import rng
@@ -20,7 +21,6 @@ from sim.deal import HAND_REASONS, TALON_REASONS, generate_deals
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE
 from sim.rules import Rules, load_rules
 
-PRESETS = ["classic", "app", "ukraine_online", "thousand_one", "five_hundred_one"]
 SLOTS = 3000
 ACE_VALUE = 200
 
