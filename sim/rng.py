@@ -38,7 +38,8 @@ class Stream(IntEnum):
     DEALS = 0
     STRATEGY = 1
     TIEBREAK = 2
-    GAME = 3
+    GAME = 3  # per-game draws (the first dealer)
+    GAME_DEALS = 4  # the cards of whole games' deals
 
 
 def stream_key(seed: int, stream: Stream | int) -> np.uint64:

@@ -280,7 +280,7 @@ def play_hand_text(
         dealer,
         np.array(scores, dtype=np.int64),
         attempt < MAX_REDEALS,
-        barrel,
+        0b111 if barrel and not rules.rospis.on_barrel else 0,
         engine_params(rules),
         strategy_ids(list(strategies)),
         sp,

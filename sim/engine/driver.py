@@ -59,6 +59,7 @@ from sim.engine.state import (
     P_ACE_SETS_TRUMP,
     P_AFTER_FOUR_NINES,
     P_AFTER_POINTS_BELOW,
+    P_BID_FROM,
     P_CHANGES_TRUMP,
     P_HIDE_AT_100,
     P_JUMPS,
@@ -66,7 +67,6 @@ from sim.engine.state import (
     P_NAMED_TRUMP,
     P_NEXT_TRICK,
     P_ROSPIS,
-    P_ROSPIS_ON_BARREL,
     P_SILENCE_BELOW,
     P_SILENCE_ON,
     P_STEP,
@@ -317,7 +317,7 @@ def play_deal(
     dealer: int,
     scores: np.ndarray,
     allow_redeal: bool,
-    barrel_block: bool,
+    seat_flags: int,
     P: np.ndarray,
     strategies: np.ndarray,
     SP: np.ndarray,
@@ -334,7 +334,9 @@ def play_deal(
 ) -> int:
     """Play one dealt deal (PROTOCOL.md); fill ``out``; return 1 if it was redealt.
 
-    ``masks`` are the dealt hands of seats 0-2 and the talon. ``bids_log`` rows
+    ``masks`` are the dealt hands of seats 0-2 and the talon. ``seat_flags`` bit
+    ``s`` forbids seat ``s`` to concede, bit ``3 + s`` says seat ``s`` sits on the
+    barrel (its raises start at ``barrel.bid_from``). ``bids_log`` rows
     are ``(seat, amount or 0 for pass)``; ``trick_log`` rows are
     ``(leader, card, card, card, marriage code or -1, winner)``.
     """
@@ -404,22 +406,16 @@ def play_deal(
         if P[P_SILENCE_ON] and S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
             code = PASS
         else:
+            lo = bid + P[P_STEP]
             raises = (bid_cap(S[S_DEALT0 + s], P) - bid) // P[P_STEP]
             if not P[P_JUMPS]:
                 raises = min(raises, 1)
+            if seat_flags >> (3 + s) & 1 and lo < P[P_BID_FROM]:  # on the barrel
+                skip = (P[P_BID_FROM] - lo + P[P_STEP] - 1) // P[P_STEP]
+                raises = 0 if not P[P_JUMPS] else raises - skip
+                lo += skip * P[P_STEP]
             code = decide_range(
-                Decision.BID,
-                s,
-                S,
-                P,
-                True,
-                bid + P[P_STEP],
-                max(raises, 0),
-                legal,
-                SP,
-                script,
-                rng,
-                snap,
+                Decision.BID, s, S, P, True, lo, max(raises, 0), legal, SP, script, rng, snap
             )
         if code == PASS:
             passed |= 1 << s
@@ -498,7 +494,7 @@ def play_deal(
     out[O_CONTRACT] = contract
 
     # 7. concession (§5)
-    if P[P_ROSPIS] and not (barrel_block and not P[P_ROSPIS_ON_BARREL]):
+    if P[P_ROSPIS] and not seat_flags >> decl & 1:
         legal[0] = 0
         legal[1] = 1
         if decide(Decision.CONCEDE, decl, S, P, legal, 2, SP, script, rng, tiebreak, snap):
@@ -644,7 +640,7 @@ def play_block(
                 i % 3,
                 scores,
                 attempt < MAX_REDEALS,
-                False,
+                0,
                 P,
                 strategies,
                 SP,

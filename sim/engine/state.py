@@ -57,8 +57,9 @@ NO_SUIT = -1
     P_BOLT_ZERO_POINTS,
     P_BOLT_DECLARER_EXEMPT,
     P_ROSPIS_ON_BARREL,
+    P_BID_FROM,
     N_PARAMS,
-) = range(41)
+) = range(42)
 
 
 def engine_params(rules: Rules) -> np.ndarray:
@@ -102,6 +103,7 @@ def engine_params(rules: Rules) -> np.ndarray:
     p[P_ROUND_TO] = r.score.round_to
     p[P_BOLT_ZERO_POINTS] = r.bolt.on == "zero_points"
     p[P_BOLT_DECLARER_EXEMPT] = r.bolt.declarer_exempt
+    p[P_BID_FROM] = r.barrel.bid_from
     return p
 
 
