@@ -289,6 +289,96 @@ def cmd_bids(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- games and barrel -------------------------------------------------------------------
+def cmd_games(args: argparse.Namespace) -> int:
+    """``thousand games``: play N whole games; games.parquet, barrel.parquet, run.json."""
+    from sim.game import run_games
+    from sim.output import StagedDir, run_manifest, write_json
+    from sim.strategies.registry import parse_params, parse_strategies
+
+    check_out_dir(args.out, args.force)
+    rules = load_rules(args.rules)
+    if rules.players != 3:
+        raise UsageError(
+            f"--rules {args.rules}: players = {rules.players}; whole games of "
+            "2 or 4 players are not supported yet"
+        )
+    if rules.golden.enabled or rules.dark.enabled:
+        raise UsageError(
+            f"--rules {args.rules}: golden.enabled / dark.enabled: golden and "
+            "dark deals are not supported yet"
+        )
+    names = parse_strategies(args.strategies)
+    parse_params(names, args.param)
+    trace_path = Path(args.trace) if args.trace else None
+    if trace_path is not None and trace_path.is_dir():
+        raise UsageError(f"--trace {trace_path}: is a folder")
+    _set_workers(args.workers)
+    started = now_iso()
+    t0 = time.perf_counter()
+    with StagedDir(args.out) as staged, _staged_file(trace_path) as trace:
+        with _progress(args.games, args.quiet, "game") as bar:
+            counts = run_games(
+                rules,
+                args.games,
+                args.seed,
+                staged.path,
+                names,
+                args.param,
+                trace=trace,
+                progress=bar.update,
+                first_dealer=args.first_dealer,
+            )
+        seconds = time.perf_counter() - t0
+        write_json(
+            staged.path / "run.json",
+            run_manifest(
+                rules,
+                args.seed,
+                {
+                    "games": args.games,
+                    "stints": counts["stints"],
+                    "unfinished": counts["unfinished"],
+                },
+                command="games",
+                strategies=names,
+                params=list(args.param),
+                first_dealer=args.first_dealer,
+                started=started,
+                ended=now_iso(),
+                seconds=seconds,
+            ),
+        )
+    if not args.quiet:
+        rate = args.games / seconds if seconds > 0 else float("inf")
+        print(
+            f"{args.games:,} games ({counts['unfinished']:,} unfinished) in {seconds:.1f} s "
+            f"({rate:,.0f} games/s) → {args.out}/games.parquet",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def cmd_barrel(args: argparse.Namespace) -> int:
+    """``thousand barrel DIR``: barrel falls, game length, seat advantage of a games run."""
+    from analysis.barrel import (
+        barrel_markdown,
+        barrel_tables,
+        barrel_tables_json,
+        write_barrel_tables,
+    )
+
+    tables = barrel_tables(Path(args.dir))
+    if args.out is not None:
+        check_out_dir(args.out, args.force)
+        write_barrel_tables(tables, Path(args.out))
+    if args.json:
+        print(json.dumps(_json_safe(barrel_tables_json(tables))))
+    else:
+        print(barrel_markdown(tables))
+    return 0
+
+
 # --- report -----------------------------------------------------------------------
 def cmd_report(args: argparse.Namespace) -> int:
     """``thousand report``: the report folder (HTML, Markdown, PNG, CSV)."""
@@ -401,6 +491,41 @@ def build_parser() -> argparse.ArgumentParser:
     p_bids.add_argument("--force", action="store_true", help="write into a non-empty --out")
     p_bids.add_argument("--quiet", action="store_true")
     p_bids.set_defaults(func=cmd_bids)
+
+    p_games = sub.add_parser("games", help="play N whole games; games.parquet + barrel.parquet")
+    _common(p_games)
+    p_games.add_argument("--games", type=_positive_int, required=True)
+    p_games.add_argument("--seed", type=_seed, default=0)
+    p_games.add_argument("--out", required=True, help="folder for the Parquet files and run.json")
+    p_games.add_argument(
+        "--strategies",
+        default="heuristic",
+        help="one name for every seat or three comma-separated names",
+    )
+    p_games.add_argument("--param", action="append", default=[], metavar="STRATEGY.NAME=VALUE")
+    p_games.add_argument(
+        "--first-dealer",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="fix the first dealer of every game (default: drawn per game)",
+    )
+    p_games.add_argument(
+        "--trace",
+        default=None,
+        metavar="FILE.jsonl",
+        help="write every game's score history, one JSON object per line",
+    )
+    p_games.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_games.set_defaults(func=cmd_games)
+
+    p_barrel = sub.add_parser("barrel", help="barrel falls, game length, seat advantage")
+    p_barrel.add_argument("dir", help="folder of a games run")
+    p_barrel.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p_barrel.add_argument("--out", default=None, help="also write CSV tables and barrel.md here")
+    p_barrel.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_barrel.add_argument("--quiet", action="store_true")
+    p_barrel.set_defaults(func=cmd_barrel)
 
     p_rep = sub.add_parser("report", help="the full report: HTML + Markdown + PNG + CSV")
     _common(p_rep)

@@ -1,0 +1,745 @@
+"""Whole games to the target (RULES.md §7–§9), compiled: ``GAME_PROTOCOL.md``.
+
+A game strings deals of the hand engine (:func:`sim.engine.driver.play_deal`)
+together and keeps what lives between deals: scores, bolts, concessions, the
+barrel. :func:`play_games` plays games ``start .. start+n-1`` of a run in parallel;
+game ``g`` depends only on ``(seed, rules, strategies, g)``.
+
+Not yet here: golden and dark deals (§10, §11), the bank, 2 and 4 players.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+from numba import prange
+
+from sim.deal import _place_of_position, deal_into
+from sim.engine.actions import MAX_REDEALS
+from sim.engine.driver import play_deal
+from sim.engine.state import (
+    MAX_BIDS_LOG,
+    N_OUT,
+    N_STATE,
+    O_BOLT0,
+    O_CONCEDED,
+    O_CONTRACT,
+    O_DECLARER,
+    O_DELTA0,
+    O_MADE,
+    REASONS,
+    S_REDEAL_REASON,
+    SNAP_LEN,
+    engine_params,
+)
+from sim.jit import hot_call, kernel
+from sim.rng import Stream, bounded, item_state, stream_key
+from sim.rules import Rules
+from sim.strategies.registry import parse_params, strategy_ids
+
+MAX_DEALS = 1000  # played deals before a game is marked unfinished
+MAX_STINTS = 64  # barrel stints recorded per game
+MAX_DEALT = 2048  # dealt deals (redeals included) kept per game in a trace
+MAX_EVENTS = 4096
+_GAME_STRIDE = 1 << 32
+_DEAL_STRIDE = 64
+_PLACE_OF = _place_of_position(3)
+_REASON_HAND_NINES = REASONS.index("hand_nines")
+
+# --- game rule parameters Q ----------------------------------------------------------
+(
+    Q_TARGET, Q_STRICT, Q_SAMOSVAL, Q_SAMOSVAL_NEG, Q_SAMOSVAL_TO, Q_BOLT_COUNT,
+    Q_BOLT_PENALTY, Q_BOLT_IN_A_ROW, Q_BOLT_ON_BARREL, Q_BARREL_AT, Q_ACCUMULATE,
+    Q_ATTEMPTS, Q_FALL_PENALTY, Q_THIRD_FALL_ZERO, Q_ONE_AT_A_TIME, Q_SIMULTANEOUS,
+    Q_ROSPIS_MAX, Q_THIRD_PENALTY, Q_ROSPIS_ON_BARREL, Q_DEALER_PENALTY, N_Q,
+) = range(21)  # fmt: skip
+SIMULTANEOUS = ("all_fall", "one_falls", "both_stay")
+
+
+def game_params(rules: Rules) -> np.ndarray:
+    """The game-level rules (RULES.md §7–§9) as the vector the game loop reads."""
+    r = rules
+    q = np.zeros(N_Q, dtype=np.int64)
+    q[Q_TARGET] = r.game.target
+    q[Q_STRICT] = r.game.target_strict
+    q[Q_SAMOSVAL] = r.score.samosval
+    q[Q_SAMOSVAL_NEG] = r.score.samosval_negative
+    q[Q_SAMOSVAL_TO] = r.score.samosval_to
+    q[Q_BOLT_COUNT] = r.bolt.count
+    q[Q_BOLT_PENALTY] = r.bolt.penalty
+    q[Q_BOLT_IN_A_ROW] = r.bolt.in_a_row
+    q[Q_BOLT_ON_BARREL] = r.bolt.on_barrel
+    q[Q_BARREL_AT] = r.barrel.at
+    q[Q_ACCUMULATE] = r.barrel.accumulate
+    q[Q_ATTEMPTS] = r.barrel.attempts
+    q[Q_FALL_PENALTY] = r.barrel.fall_penalty
+    q[Q_THIRD_FALL_ZERO] = r.barrel.third_fall_zero
+    q[Q_ONE_AT_A_TIME] = r.barrel.one_at_a_time
+    q[Q_SIMULTANEOUS] = SIMULTANEOUS.index(r.barrel.simultaneous)
+    q[Q_ROSPIS_MAX] = r.rospis.max_per_game
+    q[Q_THIRD_PENALTY] = r.rospis.third_penalty
+    q[Q_ROSPIS_ON_BARREL] = r.rospis.on_barrel
+    q[Q_DEALER_PENALTY] = r.reshuffle.dealer_penalty
+    return q
+
+
+# --- per-seat game state G[s, :] ------------------------------------------------------
+(
+    G_SCORE, G_BOLTS, G_CONCESSIONS, G_ON, G_BDEALS, G_FALLS, G_ENTRIES, G_BOLT_PEN,
+    G_SAMOSVALS, G_ENTERED, G_STINT, N_G,
+) = range(12)  # fmt: skip
+
+# --- events ------------------------------------------------------------------------------
+EVENTS = (
+    "bolt", "bolt_penalty", "samosval", "barrel_on", "barrel_win", "barrel_fall",
+    "concession_penalty", "dealer_penalty",
+)  # fmt: skip
+E_BOLT, E_BOLT_PENALTY, E_SAMOSVAL, E_BARREL_ON, E_BARREL_WIN, E_BARREL_FALL = range(6)
+E_CONCESSION_PENALTY, E_DEALER_PENALTY = 6, 7
+FALL_CAUSES = ("attempts", "knocked_off", "simultaneous")
+OUTCOMES = ("won", "fell_attempts", "knocked_off", "fell_simultaneous", "game_over")
+
+# --- outputs -----------------------------------------------------------------------------
+GAME_COLUMNS = (
+    ["first_dealer", "n_deals", "winner", "unfinished", "redeals"]
+    + [f"score_{s}" for s in range(3)]
+    + [f"barrel_entries_{s}" for s in range(3)]
+    + [f"barrel_falls_{s}" for s in range(3)]
+    + [f"bolt_penalties_{s}" for s in range(3)]
+    + [f"samosvals_{s}" for s in range(3)]
+    + [f"concessions_{s}" for s in range(3)]
+    + ["n_stints"]
+)
+GC = {c: i for i, c in enumerate(GAME_COLUMNS)}
+_C_FIRST, _C_NDEALS, _C_WINNER, _C_UNFINISHED, _C_REDEALS, _C_SCORE0 = range(6)
+_C_ENTRIES0, _C_FALLS0, _C_BPEN0, _C_SAMO0, _C_CONC0 = 8, 11, 14, 17, 20
+_C_NSTINTS = 23
+# stint rows: seat, entered_deal, deals_on_barrel, outcome
+# deal trace rows: dealer, reshuffled, declarer, contract, conceded, made, deltas x3,
+# bolts x3, scores x3, first event index
+N_DEAL_LOG = 16
+
+
+@hot_call
+def _record(
+    events: np.ndarray, ne: np.ndarray, trace: bool, row: int, kind: int, seat: int, value: int
+) -> None:
+    if trace and ne[0] < events.shape[0]:
+        events[ne[0], 0] = row
+        events[ne[0], 1] = kind
+        events[ne[0], 2] = seat
+        events[ne[0], 3] = value
+    ne[0] += 1
+
+
+@hot_call
+def _fall(
+    G: np.ndarray,
+    Q: np.ndarray,
+    s: int,
+    cause: int,
+    stints: np.ndarray,
+    d: int,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    """Seat ``s`` falls off (or, for a simultaneous climb, never gets on) the barrel."""
+    G[s, G_FALLS] += 1
+    if Q[Q_THIRD_FALL_ZERO] and G[s, G_FALLS] == 3:
+        G[s, G_SCORE] = 0
+    else:
+        G[s, G_SCORE] = Q[Q_BARREL_AT] - Q[Q_FALL_PENALTY]
+    if G[s, G_ON]:
+        k = G[s, G_STINT]
+        if k < stints.shape[0]:
+            stints[k, 2] = G[s, G_BDEALS]
+            stints[k, 3] = 1 + cause  # fell_attempts, knocked_off, fell_simultaneous
+    G[s, G_ON] = 0
+    _record(events, ne, trace, row, E_BARREL_FALL, s, cause)
+
+
+@hot_call
+def _climb(
+    G: np.ndarray,
+    Q: np.ndarray,
+    s: int,
+    stints: np.ndarray,
+    ns: np.ndarray,
+    d: int,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    G[s, G_SCORE] = Q[Q_BARREL_AT]
+    G[s, G_ON] = 1
+    G[s, G_BDEALS] = 0
+    G[s, G_ENTRIES] += 1
+    G[s, G_STINT] = ns[0]
+    if ns[0] < stints.shape[0]:
+        stints[ns[0], 0] = s
+        stints[ns[0], 1] = d
+        stints[ns[0], 2] = 0
+        stints[ns[0], 3] = 4  # game_over unless something else happens
+    ns[0] += 1
+    _record(events, ne, trace, row, E_BARREL_ON, s, 0)
+
+
+@hot_call
+def apply_deal(
+    G: np.ndarray,
+    Q: np.ndarray,
+    out: np.ndarray,
+    dealer: int,
+    d: int,
+    stints: np.ndarray,
+    ns: np.ndarray,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> int:
+    """Game-level effects of one played or conceded deal (GAME_PROTOCOL.md, 2.1-2.5).
+
+    Returns the winner's seat, or -1 while the game goes on.
+    """
+    barrel_on = Q[Q_BARREL_AT] > 0
+    was_on = 0
+    for s in range(3):
+        if G[s, G_ON]:
+            was_on |= 1 << s
+    decl = out[O_DECLARER]
+    # 1. deal deltas (barrel players pinned) and concessions
+    for s in range(3):
+        if not (was_on >> s & 1) or Q[Q_ACCUMULATE]:
+            G[s, G_SCORE] += out[O_DELTA0 + s]
+    if out[O_CONCEDED]:
+        G[decl, G_CONCESSIONS] += 1
+        if G[decl, G_CONCESSIONS] == 3 and Q[Q_THIRD_PENALTY] > 0 and not (was_on >> decl & 1):
+            G[decl, G_SCORE] -= Q[Q_THIRD_PENALTY]
+            _record(events, ne, trace, row, E_CONCESSION_PENALTY, decl, Q[Q_THIRD_PENALTY])
+    # 2. bolts
+    for s in range(3):
+        if was_on >> s & 1 and not Q[Q_BOLT_ON_BARREL]:
+            continue
+        if out[O_BOLT0 + s]:
+            _record(events, ne, trace, row, E_BOLT, s, 0)
+            G[s, G_BOLTS] += 1
+            if G[s, G_BOLTS] == Q[Q_BOLT_COUNT]:
+                G[s, G_SCORE] -= Q[Q_BOLT_PENALTY]
+                G[s, G_BOLT_PEN] += 1
+                G[s, G_BOLTS] = 0
+                _record(events, ne, trace, row, E_BOLT_PENALTY, s, Q[Q_BOLT_PENALTY])
+        elif Q[Q_BOLT_IN_A_ROW]:
+            G[s, G_BOLTS] = 0
+    # 3. 555
+    for s in range(3):
+        sc = G[s, G_SCORE]
+        if (sc == 555 and Q[Q_SAMOSVAL]) or (sc == -555 and Q[Q_SAMOSVAL_NEG]):
+            G[s, G_SCORE] = Q[Q_SAMOSVAL_TO]
+            G[s, G_SAMOSVALS] += 1
+            _record(events, ne, trace, row, E_SAMOSVAL, s, 0)
+    target = Q[Q_TARGET]
+    if barrel_on:
+        # 4a. barrel win
+        for s in range(3):
+            if not (was_on >> s & 1):
+                continue
+            won = False
+            if s == decl and out[O_MADE]:
+                total = Q[Q_BARREL_AT] + out[O_CONTRACT]
+                if total > target or (total == target and not Q[Q_STRICT]):
+                    G[s, G_SCORE] = total
+                    won = True
+            if Q[Q_ACCUMULATE]:
+                sc = G[s, G_SCORE]
+                if sc > target or (sc == target and not Q[Q_STRICT]):
+                    won = True
+            if won:
+                G[s, G_BDEALS] += 1
+                k = G[s, G_STINT]
+                if k < stints.shape[0]:
+                    stints[k, 2] = G[s, G_BDEALS]
+                    stints[k, 3] = 0
+                _record(events, ne, trace, row, E_BARREL_WIN, s, 0)
+                return s
+        # 4b. attempts
+        for s in range(3):
+            if was_on >> s & 1:
+                G[s, G_BDEALS] += 1
+                if G[s, G_BDEALS] >= Q[Q_ATTEMPTS]:
+                    _fall(G, Q, s, 0, stints, d, events, ne, trace, row)
+        # 4c. climbers, in seat order from the dealer's left
+        climbers = 0
+        n_climb = 0
+        for k in range(3):
+            s = (dealer + 1 + k) % 3
+            if not G[s, G_ON] and G[s, G_SCORE] >= Q[Q_BARREL_AT]:
+                climbers |= 1 << s
+                n_climb += 1
+        if n_climb >= 2 and Q[Q_SIMULTANEOUS] == 0:  # all_fall
+            for k in range(3):
+                s = (dealer + 1 + k) % 3
+                if climbers >> s & 1:
+                    _fall(G, Q, s, 2, stints, d, events, ne, trace, row)
+            climbers = 0
+        elif n_climb >= 2 and Q[Q_SIMULTANEOUS] == 1:  # one_falls: the lower score
+            loser = -1
+            for k in range(3):
+                s = (dealer + 1 + k) % 3
+                if climbers >> s & 1 and (loser < 0 or G[s, G_SCORE] <= G[loser, G_SCORE]):
+                    loser = s
+            _fall(G, Q, loser, 2, stints, d, events, ne, trace, row)
+            climbers &= ~(1 << loser)
+        if climbers:
+            if Q[Q_ONE_AT_A_TIME]:
+                for k in range(3):
+                    s = (dealer + 1 + k) % 3
+                    if G[s, G_ON]:
+                        _fall(G, Q, s, 1, stints, d, events, ne, trace, row)
+            for k in range(3):
+                s = (dealer + 1 + k) % 3
+                if climbers >> s & 1:
+                    _climb(G, Q, s, stints, ns, d, events, ne, trace, row)
+        return -1
+    # 5. end without the barrel
+    winner = -1
+    for k in range(3):
+        s = (dealer + 1 + k) % 3
+        sc = G[s, G_SCORE]
+        if sc > target or (sc == target and not Q[Q_STRICT]):
+            if winner < 0 or sc > G[winner, G_SCORE] or (sc == G[winner, G_SCORE] and s == decl):
+                winner = s
+    return winner
+
+
+@hot_call
+def play_game(
+    g: int,
+    first_dealer: int,
+    Q: np.ndarray,
+    P: np.ndarray,
+    strategies: np.ndarray,
+    SP: np.ndarray,
+    deal_key: np.uint64,
+    rng_key: np.uint64,
+    tb_key: np.uint64,
+    G: np.ndarray,
+    S: np.ndarray,
+    legal: np.ndarray,
+    cards: np.ndarray,
+    masks: np.ndarray,
+    script: np.ndarray,
+    row: np.ndarray,
+    bl: np.ndarray,
+    tl: np.ndarray,
+    snap: np.ndarray,
+    scores: np.ndarray,
+    game_out: np.ndarray,
+    stints: np.ndarray,
+    trace: bool,
+    deal_log: np.ndarray,
+    events: np.ndarray,
+    counts: np.ndarray,
+) -> None:
+    """Play game ``g`` to its end (or MAX_DEALS played deals); fill its output rows."""
+    G[:, :] = 0
+    ns = counts[0:1]
+    ne = counts[1:2]
+    ndl = counts[2:3]
+    ns[0] = 0
+    ne[0] = 0
+    ndl[0] = 0
+    dealer = first_dealer
+    winner = -1
+    d = 0
+    redeals = 0
+    while d < MAX_DEALS and winner < 0:
+        attempt = 0
+        while True:
+            number = g * _GAME_STRIDE + d * _DEAL_STRIDE + attempt
+            deal_into(deal_key, number, 7, _PLACE_OF, cards, masks, False)
+            flags = 0
+            any_on = G[0, G_ON] or G[1, G_ON] or G[2, G_ON]
+            for s in range(3):
+                scores[s] = G[s, G_SCORE]
+                if any_on and not Q[Q_ROSPIS_ON_BARREL]:
+                    flags |= 1 << s
+                if Q[Q_ROSPIS_MAX] > 0 and G[s, G_CONCESSIONS] >= Q[Q_ROSPIS_MAX]:
+                    flags |= 1 << s
+                if G[s, G_ON]:
+                    flags |= 1 << (3 + s)
+            redealt = play_deal(
+                masks,
+                dealer,
+                scores,
+                attempt < MAX_REDEALS,
+                flags,
+                P,
+                strategies,
+                SP,
+                script,
+                item_state(rng_key, number),
+                item_state(tb_key, number),
+                S,
+                legal,
+                row,
+                False,
+                bl,
+                tl,
+                snap,
+            )
+            r = ndl[0]
+            if trace and r < deal_log.shape[0]:
+                deal_log[r, 0] = dealer
+                deal_log[r, 1] = redealt
+                deal_log[r, 15] = ne[0]
+            if not redealt:
+                break
+            redeals += 1
+            if (
+                S[S_REDEAL_REASON] == _REASON_HAND_NINES
+                and Q[Q_DEALER_PENALTY] > 0
+                and not G[dealer, G_ON]
+            ):
+                G[dealer, G_SCORE] -= Q[Q_DEALER_PENALTY]
+                _record(events, ne, trace, r, E_DEALER_PENALTY, dealer, Q[Q_DEALER_PENALTY])
+            if trace and r < deal_log.shape[0]:
+                for s in range(3):
+                    deal_log[r, 12 + s] = G[s, G_SCORE]
+            ndl[0] += 1
+            attempt += 1
+        r = ndl[0]
+        winner = apply_deal(G, Q, row, dealer, d, stints, ns, events, ne, trace, r)
+        if trace and r < deal_log.shape[0]:
+            deal_log[r, 2] = row[O_DECLARER]
+            deal_log[r, 3] = row[O_CONTRACT]
+            deal_log[r, 4] = row[O_CONCEDED]
+            deal_log[r, 5] = row[O_MADE]
+            for s in range(3):
+                deal_log[r, 6 + s] = row[O_DELTA0 + s]
+                deal_log[r, 9 + s] = row[O_BOLT0 + s]
+                deal_log[r, 12 + s] = G[s, G_SCORE]
+        ndl[0] += 1
+        d += 1
+        dealer = (dealer + 1) % 3
+    for s in range(3):  # stints still open end with the game
+        if G[s, G_ON]:
+            k = G[s, G_STINT]
+            if k < stints.shape[0] and s != winner:
+                stints[k, 2] = G[s, G_BDEALS]
+                stints[k, 3] = 4
+    game_out[_C_FIRST] = first_dealer
+    game_out[_C_NDEALS] = d
+    game_out[_C_WINNER] = winner
+    game_out[_C_UNFINISHED] = winner < 0
+    game_out[_C_REDEALS] = redeals
+    for s in range(3):
+        game_out[_C_SCORE0 + s] = G[s, G_SCORE]
+        game_out[_C_ENTRIES0 + s] = G[s, G_ENTRIES]
+        game_out[_C_FALLS0 + s] = G[s, G_FALLS]
+        game_out[_C_BPEN0 + s] = G[s, G_BOLT_PEN]
+        game_out[_C_SAMO0 + s] = G[s, G_SAMOSVALS]
+        game_out[_C_CONC0 + s] = G[s, G_CONCESSIONS]
+    game_out[_C_NSTINTS] = ns[0]
+
+
+@kernel
+def games_kernel(
+    start: int,
+    first_dealers: np.ndarray,
+    Q: np.ndarray,
+    P: np.ndarray,
+    strategies: np.ndarray,
+    SP: np.ndarray,
+    deal_key: np.uint64,
+    rng_key: np.uint64,
+    tb_key: np.uint64,
+    out: np.ndarray,
+    stints: np.ndarray,
+    trace: bool,
+    deal_log: np.ndarray,
+    events: np.ndarray,
+    counts: np.ndarray,
+) -> None:
+    """Play games ``start .. start+n-1`` in parallel (one game per iteration)."""
+    n = out.shape[0]
+    for k in prange(n):
+        G = np.zeros((3, N_G), dtype=np.int64)
+        S = np.zeros(N_STATE, dtype=np.int64)
+        legal = np.zeros(64, dtype=np.int64)
+        cards = np.zeros(24, dtype=np.int8)
+        masks = np.zeros(4, dtype=np.uint32)
+        script = np.zeros((0, 2), dtype=np.int64)
+        row = np.zeros(N_OUT, dtype=np.int64)
+        bl = np.zeros((MAX_BIDS_LOG, 2), dtype=np.int16)
+        tl = np.zeros((8, 6), dtype=np.int8)
+        snap = np.full(SNAP_LEN, -1, dtype=np.int64)
+        scores = np.zeros(3, dtype=np.int64)
+        dl = deal_log[k] if trace else deal_log[0]
+        ev = events[k] if trace else events[0]
+        play_game(
+            start + k,
+            first_dealers[k],
+            Q,
+            P,
+            strategies,
+            SP,
+            deal_key,
+            rng_key,
+            tb_key,
+            G,
+            S,
+            legal,
+            cards,
+            masks,
+            script,
+            row,
+            bl,
+            tl,
+            snap,
+            scores,
+            out[k],
+            stints[k],
+            trace,
+            dl,
+            ev,
+            counts[k],
+        )
+
+
+@dataclass
+class GamesBatch:
+    """Games ``start .. start+n-1`` of a run: one output row each, stints, traces."""
+
+    start: int
+    out: np.ndarray  # (n, len(GAME_COLUMNS)) int32
+    stints: np.ndarray  # (n, MAX_STINTS, 4) int32: seat, entered_deal, deals, outcome
+    deal_log: np.ndarray | None = None
+    events: np.ndarray | None = None
+    counts: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.out.shape[0])
+
+    def column(self, name: str) -> np.ndarray:
+        """One games column by name."""
+        return self.out[:, GC[name]]
+
+    def traces(self) -> list[dict[str, Any]]:
+        """The CLI.md game trace of every game of the batch (needs ``trace=True``)."""
+        if self.deal_log is None or self.events is None or self.counts is None:
+            raise ValueError("this batch was played without trace=True")
+        docs = []
+        for k in range(len(self)):
+            row = self.out[k]
+            n_dealt = min(int(self.counts[k, 2]), MAX_DEALT)
+            n_events = min(int(self.counts[k, 1]), MAX_EVENTS)
+            ev = self.events[k, :n_events]
+            deals = []
+            for r in range(n_dealt):
+                lg = self.deal_log[k, r]
+                redealt = bool(lg[1])
+                mine = [e for e in ev if e[0] == r]
+                deals.append(
+                    {
+                        "dealer": int(lg[0]),
+                        "special": None,
+                        "reshuffled": redealt,
+                        "declarer": None if redealt else int(lg[2]),
+                        "contract": None if redealt else int(lg[3]),
+                        "conceded": None if redealt else bool(lg[4]),
+                        "made": None if redealt else bool(lg[5]),
+                        "deal_deltas": [0, 0, 0] if redealt else [int(x) for x in lg[6:9]],
+                        "bolts": [0, 0, 0] if redealt else [int(x) for x in lg[9:12]],
+                        "scores": [int(x) for x in lg[12:15]],
+                        "events": [_event(e) for e in mine],
+                    }
+                )
+            winner = int(row[GC["winner"]])
+            docs.append(
+                {
+                    "game_id": self.start + k,
+                    "first_dealer": int(row[GC["first_dealer"]]),
+                    "winner": winner if winner >= 0 else None,
+                    "unfinished": bool(row[GC["unfinished"]]),
+                    "deals": deals,
+                }
+            )
+        return docs
+
+
+def _event(e: np.ndarray) -> list[Any]:
+    kind, seat, value = EVENTS[int(e[1])], int(e[2]), int(e[3])
+    if kind in ("bolt", "samosval", "barrel_on", "barrel_win"):
+        return [kind, seat]
+    if kind == "barrel_fall":
+        return [kind, seat, FALL_CAUSES[value]]
+    return [kind, seat, value]
+
+
+def first_dealers(seed: int, start: int, n: int) -> np.ndarray:
+    """The first dealer of games ``start .. start+n-1`` (GAME_PROTOCOL.md)."""
+    key = stream_key(seed, Stream.GAME)
+    return np.array(
+        [bounded(np.uint64(item_state(key, g)), 0, 3)[0] for g in range(start, start + n)],
+        dtype=np.int64,
+    )
+
+
+def play_games(
+    rules: Rules,
+    n: int,
+    seed: int,
+    strategies: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
+    params: Sequence[str] = (),
+    start: int = 0,
+    trace: bool = False,
+    first_dealer: int | None = None,
+) -> GamesBatch:
+    """Play games ``start .. start+n-1`` of the run seeded ``seed`` (3 players).
+
+    Args:
+        rules: house rules.
+        n: number of games.
+        seed: the run's seed.
+        strategies: one strategy name per seat.
+        params: ``"strategy.name=value"`` settings.
+        start: first game id, so chunks of a run line up.
+        trace: keep every deal's record for :meth:`GamesBatch.traces`.
+        first_dealer: fix the first dealer of every game (seat-advantage studies);
+            None draws it per game.
+    """
+    if rules.players != 3:
+        raise ValueError(
+            f"rules '{rules.name}': games of {rules.players} players are not supported yet"
+        )
+    if rules.golden.enabled or rules.dark.enabled:
+        raise ValueError(f"rules '{rules.name}': golden and dark deals are not supported yet")
+    names = list(strategies)
+    sp = parse_params(names, params)
+    fd = (
+        np.full(n, first_dealer, dtype=np.int64)
+        if first_dealer is not None
+        else first_dealers(seed, start, n)
+    )
+    out = np.zeros((n, len(GAME_COLUMNS)), dtype=np.int32)
+    stints = np.zeros((n, MAX_STINTS, 4), dtype=np.int32)
+    tn = n if trace else 1
+    deal_log = np.zeros((tn, MAX_DEALT if trace else 1, N_DEAL_LOG), dtype=np.int32)
+    events = np.zeros((tn, MAX_EVENTS if trace else 1, 4), dtype=np.int32)
+    counts = np.zeros((n, 3), dtype=np.int64)
+    games_kernel(
+        start,
+        fd,
+        game_params(rules),
+        engine_params(rules),
+        strategy_ids(names),
+        sp,
+        stream_key(seed, Stream.GAME_DEALS),
+        stream_key(seed, Stream.STRATEGY),
+        stream_key(seed, Stream.TIEBREAK),
+        out,
+        stints,
+        trace,
+        deal_log,
+        events,
+        counts,
+    )
+    if trace:
+        return GamesBatch(start, out, stints, deal_log, events, counts)
+    return GamesBatch(start, out, stints)
+
+
+def games_frame(batch: GamesBatch) -> pl.DataFrame:
+    """One row per game with the columns of CLI.md's ``games.parquet`` (and a few more)."""
+    cols: dict[str, Any] = {"game_id": batch.start + np.arange(len(batch), dtype=np.int64)}
+    for name in GAME_COLUMNS:
+        col = batch.column(name)
+        if name == "unfinished":
+            cols[name] = col.astype(bool)
+        elif name in ("first_dealer", "winner"):
+            cols[name] = col.astype(np.int8)
+        else:
+            cols[name] = col.astype(np.int32)
+    frame = pl.DataFrame(cols).with_columns(
+        pl.when(pl.col("winner") >= 0).then(pl.col("winner")).otherwise(None).alias("winner"),
+        pl.lit(False).alias("golden_reset"),
+    )
+    return frame
+
+
+def stints_frame(batch: GamesBatch) -> pl.DataFrame:
+    """One row per barrel stint: ``game_id, seat, entered_deal, deals_on_barrel, outcome``."""
+    n_stints = np.minimum(batch.column("n_stints"), MAX_STINTS)
+    game, k = np.nonzero(np.arange(MAX_STINTS)[None, :] < n_stints[:, None])
+    rows = batch.stints[game, k]
+    return pl.DataFrame(
+        {
+            "game_id": batch.start + game.astype(np.int64),
+            "seat": rows[:, 0].astype(np.int8),
+            "entered_deal": rows[:, 1].astype(np.int32),
+            "deals_on_barrel": rows[:, 2].astype(np.int32),
+            "outcome": pl.Series(
+                np.array(OUTCOMES, dtype=object)[rows[:, 3]].tolist(), dtype=pl.String
+            ),
+        }
+    )
+
+
+def run_games(
+    rules: Rules,
+    games: int,
+    seed: int,
+    out_dir: Path,
+    strategies: Sequence[str],
+    params: Sequence[str],
+    trace: IO[str] | None = None,
+    chunk: int = 4096,
+    progress: Callable[[int], None] | None = None,
+    first_dealer: int | None = None,
+) -> dict[str, int]:
+    """Play ``games`` games and stream ``games.parquet`` and ``barrel.parquet``."""
+    writers: dict[str, pq.ParquetWriter] = {}
+    counts = {"games": 0, "stints": 0, "unfinished": 0}
+    try:
+        for start in range(0, games, chunk):
+            n = min(chunk, games - start)
+            batch = play_games(
+                rules,
+                n,
+                seed,
+                strategies,
+                params,
+                start=start,
+                trace=trace is not None,
+                first_dealer=first_dealer,
+            )
+            for name, frame in (("games", games_frame(batch)), ("barrel", stints_frame(batch))):
+                table = frame.to_arrow()
+                if name not in writers:
+                    writers[name] = pq.ParquetWriter(
+                        out_dir / f"{name}.parquet", table.schema, compression="zstd"
+                    )
+                writers[name].write_table(table)
+            counts["games"] += n
+            counts["stints"] += int(np.minimum(batch.column("n_stints"), MAX_STINTS).sum())
+            counts["unfinished"] += int(batch.column("unfinished").sum())
+            if trace is not None:
+                for doc in batch.traces():
+                    trace.write(json.dumps(doc, separators=(",", ":")) + "\n")
+            if progress is not None:
+                progress(n)
+    finally:
+        for w in writers.values():
+            w.close()
+    return counts
