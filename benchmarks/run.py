@@ -42,9 +42,19 @@ def peak_rss_of_odds(deals: int) -> tuple[float, float]:
 
 def main() -> None:
     doc = run_all()
-    for label in ("deals", "deals_two_players", "hands_heuristic", "hands_random"):
+    for label in (
+        "deals",
+        "deals_two_players",
+        "hands_heuristic",
+        "hands_random",
+        "games_heuristic",
+    ):
         for k, v in doc[label].items():
-            value = f"{v:8.3f}" if k == "redeals_per_deal" else f"{v / 1e6:8.3f} M/s"
+            value = (
+                f"{v:8.3f}"
+                if k in ("redeals_per_deal", "deals_per_game")
+                else f"{v / 1e6:8.3f} M/s"
+            )
             print(f"{label:<18} {k:<30} {value}")
     small = peak_rss_of_odds(1_000_000)
     large = peak_rss_of_odds(20_000_000)

@@ -92,6 +92,34 @@ def bench_hands(
     return out
 
 
+def bench_games(
+    rules_name: str = "classic", n: int = 4096, chunks: int = 4, repeats: int = 3
+) -> dict[str, float]:
+    """Whole games per second with the heuristic on every seat, per thread count."""
+    from sim.game import play_games
+
+    rules = load_rules(rules_name)
+    deals = [0.0]
+
+    def run(rep: int) -> None:
+        total = 0
+        for c in range(chunks):
+            b = play_games(rules, n, seed=rep, start=c * n)
+            total += int(b.column("n_deals").sum())
+        deals[0] = total / (n * chunks)
+
+    out: dict[str, float] = {}
+    before = numba.get_num_threads()
+    try:
+        for threads in sorted({1, max_threads()}):
+            numba.set_num_threads(threads)
+            out[f"games_per_s_{threads}_threads"] = _best_rate(run, n * chunks, repeats)
+    finally:
+        numba.set_num_threads(before)
+    out["deals_per_game"] = deals[0]
+    return out
+
+
 def run_all() -> dict[str, Any]:
     """Every benchmark, as a flat document."""
     return {
@@ -100,4 +128,5 @@ def run_all() -> dict[str, Any]:
         "deals_two_players": bench_deals("two_players", chunks=2),
         "hands_heuristic": bench_hands("classic"),
         "hands_random": bench_hands("classic", ("random", "random", "random")),
+        "games_heuristic": bench_games("classic"),
     }

@@ -404,9 +404,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(doc))
         return 0
     print(f"cores: {doc['cores']}")
-    for label in ("deals", "deals_two_players", "hands_heuristic", "hands_random"):
+    for label in (
+        "deals",
+        "deals_two_players",
+        "hands_heuristic",
+        "hands_random",
+        "games_heuristic",
+    ):
         for k, v in doc[label].items():
-            value = f"{v:8.3f}" if k == "redeals_per_deal" else f"{v / 1e6:8.3f} M/s"
+            value = (
+                f"{v:8.3f}"
+                if k in ("redeals_per_deal", "deals_per_game")
+                else f"{v / 1e6:8.3f} M/s"
+            )
             print(f"{label:<18} {k:<30} {value}")
     return 0
 
