@@ -235,3 +235,57 @@ def test_hands_and_bids_bad_input(cli, tmp_path, args, culprit):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and culprit in lines[0], r.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_games_then_barrel_end_to_end(cli, tmp_path):
+    out = tmp_path / "g"
+    trace = tmp_path / "g.jsonl"
+    r = cli(
+        "games",
+        "--rules",
+        "classic",
+        "--games",
+        "400",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "--trace",
+        str(trace),
+    )
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["barrel.parquet", "games.parquet", "run.json"]
+    import polars as pl
+
+    games = pl.read_parquet(out / "games.parquet")
+    assert games.height == 400 and games["winner"].null_count() == 0
+    stints = pl.read_parquet(out / "barrel.parquet")
+    assert {"game_id", "seat", "entered_deal", "deals_on_barrel", "outcome"} <= set(stints.columns)
+    docs = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert [d["game_id"] for d in docs] == list(range(400))
+    assert all(d["winner"] == w for d, w in zip(docs, games["winner"].to_list(), strict=True))
+    b = cli("barrel", str(out), "--json")
+    assert b.returncode == 0, b.stderr
+    assert json.loads(b.stdout)
+    md = cli("barrel", str(out))
+    assert md.returncode == 0 and "|" in md.stdout
+
+
+@pytest.mark.parametrize(
+    "args, culprit",
+    [
+        (["games", "--games", "5", "--rules", "ukraine_online"], "golden"),
+        (["games", "--games", "5", "--rules", "four_players"], "players"),
+        (["games", "--games", "0"], "--games"),
+        (["games", "--games", "5", "--first-dealer", "7"], "--first-dealer"),
+        (["barrel", "no/such/run"], "no/such/run"),
+    ],
+)
+def test_games_and_barrel_bad_input(cli, tmp_path, args, culprit):
+    if args[0] == "games":
+        args = [*args, "--out", str(tmp_path / "o")]
+    r = cli(*args)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and culprit in lines[0], r.stderr
+    assert not (tmp_path / "o").exists()
