@@ -140,12 +140,32 @@ def _record(
 
 
 @hot_call
+def _pick_winner(G: np.ndarray, seats: int, decl: int, dealer: int) -> int:
+    """The winner among the seats of a bitmask (RULES.md §8).
+
+    The highest score wins; ties go to the declarer, then to the seat first from the
+    dealer's left.
+    """
+    winner = -1
+    for k in range(3):
+        s = (dealer + 1 + k) % 3
+        if not seats >> s & 1:
+            continue
+        if winner < 0 or G[s, G_SCORE] > G[winner, G_SCORE]:
+            winner = s
+        elif G[s, G_SCORE] == G[winner, G_SCORE] and s == decl:
+            winner = s
+    return winner
+
+
+@hot_call
 def _fall(
     G: np.ndarray,
     Q: np.ndarray,
     s: int,
     cause: int,
     stints: np.ndarray,
+    ns: np.ndarray,
     d: int,
     events: np.ndarray,
     ne: np.ndarray,
@@ -163,7 +183,16 @@ def _fall(
         if k < stints.shape[0]:
             stints[k, 2] = G[s, G_BDEALS]
             stints[k, 3] = 1 + cause  # fell_attempts, knocked_off, fell_simultaneous
+    else:  # a simultaneous climber that never sat on the barrel: a stint of 0 deals
+        G[s, G_ENTRIES] += 1
+        if ns[0] < stints.shape[0]:
+            stints[ns[0], 0] = s
+            stints[ns[0], 1] = d
+            stints[ns[0], 2] = 0
+            stints[ns[0], 3] = 1 + cause
+        ns[0] += 1
     G[s, G_ON] = 0
+    G[s, G_BDEALS] = 0
     _record(events, ne, trace, row, E_BARREL_FALL, s, cause)
 
 
@@ -250,76 +279,79 @@ def apply_deal(
             _record(events, ne, trace, row, E_SAMOSVAL, s, 0)
     target = Q[Q_TARGET]
     if barrel_on:
-        # 4a. barrel win
-        for s in range(3):
-            if not (was_on >> s & 1):
-                continue
-            won = False
-            if s == decl and out[O_MADE]:
-                total = Q[Q_BARREL_AT] + out[O_CONTRACT]
-                if total > target or (total == target and not Q[Q_STRICT]):
-                    G[s, G_SCORE] = total
-                    won = True
-            if Q[Q_ACCUMULATE]:
+        # 4a. barrel win: the declarer's made contract, or (accumulate) the target
+        winners = 0
+        if was_on >> decl & 1 and out[O_MADE]:
+            total = Q[Q_BARREL_AT] + out[O_CONTRACT]
+            if total > target or (total == target and not Q[Q_STRICT]):
+                G[decl, G_SCORE] = total
+                winners |= 1 << decl
+        if Q[Q_ACCUMULATE]:
+            for s in range(3):
                 sc = G[s, G_SCORE]
-                if sc > target or (sc == target and not Q[Q_STRICT]):
-                    won = True
-            if won:
-                G[s, G_BDEALS] += 1
-                k = G[s, G_STINT]
-                if k < stints.shape[0]:
-                    stints[k, 2] = G[s, G_BDEALS]
-                    stints[k, 3] = 0
-                _record(events, ne, trace, row, E_BARREL_WIN, s, 0)
-                return s
+                if was_on >> s & 1 and (sc > target or (sc == target and not Q[Q_STRICT])):
+                    winners |= 1 << s
+        if winners:
+            w = _pick_winner(G, winners, decl, dealer)
+            _record(events, ne, trace, row, E_BARREL_WIN, w, 0)
+            for s in range(3):
+                if was_on >> s & 1:  # this deal was played on the barrel too
+                    G[s, G_BDEALS] += 1
+                    k = G[s, G_STINT]
+                    if k < stints.shape[0]:
+                        stints[k, 2] = G[s, G_BDEALS]
+                        stints[k, 3] = 0 if s == w else 4
+            return w
         # 4b. attempts
         for s in range(3):
             if was_on >> s & 1:
                 G[s, G_BDEALS] += 1
                 if G[s, G_BDEALS] >= Q[Q_ATTEMPTS]:
-                    _fall(G, Q, s, 0, stints, d, events, ne, trace, row)
-        # 4c. climbers, in seat order from the dealer's left
+                    _fall(G, Q, s, 0, stints, ns, d, events, ne, trace, row)
+        # 4c. climbers, in seat order from the dealer's left: simultaneous falls first,
+        # then the climbs, then the knock-offs of those already on the barrel
         climbers = 0
         n_climb = 0
+        already = 0
         for k in range(3):
             s = (dealer + 1 + k) % 3
-            if not G[s, G_ON] and G[s, G_SCORE] >= Q[Q_BARREL_AT]:
+            if G[s, G_ON]:
+                already |= 1 << s
+            elif G[s, G_SCORE] >= Q[Q_BARREL_AT]:
                 climbers |= 1 << s
                 n_climb += 1
+        down = 0
         if n_climb >= 2 and Q[Q_SIMULTANEOUS] == 0:  # all_fall
-            for k in range(3):
-                s = (dealer + 1 + k) % 3
-                if climbers >> s & 1:
-                    _fall(G, Q, s, 2, stints, d, events, ne, trace, row)
-            climbers = 0
+            down = climbers
         elif n_climb >= 2 and Q[Q_SIMULTANEOUS] == 1:  # one_falls: the lower score
             loser = -1
             for k in range(3):
                 s = (dealer + 1 + k) % 3
                 if climbers >> s & 1 and (loser < 0 or G[s, G_SCORE] <= G[loser, G_SCORE]):
                     loser = s
-            _fall(G, Q, loser, 2, stints, d, events, ne, trace, row)
-            climbers &= ~(1 << loser)
-        if climbers:
-            if Q[Q_ONE_AT_A_TIME]:
-                for k in range(3):
-                    s = (dealer + 1 + k) % 3
-                    if G[s, G_ON]:
-                        _fall(G, Q, s, 1, stints, d, events, ne, trace, row)
+            down = 1 << loser
+        up = climbers & ~down
+        for k in range(3):
+            s = (dealer + 1 + k) % 3
+            if down >> s & 1:
+                _fall(G, Q, s, 2, stints, ns, d, events, ne, trace, row)
+        for k in range(3):
+            s = (dealer + 1 + k) % 3
+            if up >> s & 1:
+                _climb(G, Q, s, stints, ns, d, events, ne, trace, row)
+        if up and Q[Q_ONE_AT_A_TIME]:
             for k in range(3):
                 s = (dealer + 1 + k) % 3
-                if climbers >> s & 1:
-                    _climb(G, Q, s, stints, ns, d, events, ne, trace, row)
+                if already >> s & 1:
+                    _fall(G, Q, s, 1, stints, ns, d, events, ne, trace, row)
         return -1
-    # 5. end without the barrel
-    winner = -1
-    for k in range(3):
-        s = (dealer + 1 + k) % 3
+    # 5. end without the barrel: whoever reached the target
+    reached = 0
+    for s in range(3):
         sc = G[s, G_SCORE]
         if sc > target or (sc == target and not Q[Q_STRICT]):
-            if winner < 0 or sc > G[winner, G_SCORE] or (sc == G[winner, G_SCORE] and s == decl):
-                winner = s
-    return winner
+            reached |= 1 << s
+    return _pick_winner(G, reached, decl, dealer) if reached else -1
 
 
 @hot_call
@@ -671,11 +703,7 @@ def games_frame(batch: GamesBatch) -> pl.DataFrame:
             cols[name] = col.astype(np.int8)
         else:
             cols[name] = col.astype(np.int32)
-    frame = pl.DataFrame(cols).with_columns(
-        pl.when(pl.col("winner") >= 0).then(pl.col("winner")).otherwise(None).alias("winner"),
-        pl.lit(False).alias("golden_reset"),
-    )
-    return frame
+    return pl.DataFrame(cols).with_columns(pl.lit(False).alias("golden_reset"))
 
 
 def stints_frame(batch: GamesBatch) -> pl.DataFrame:

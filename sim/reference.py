@@ -291,13 +291,23 @@ def bid_cap(rules: Rules, hand: Sequence[int]) -> int:
     return MAX_BID
 
 
-def bid_raises(rules: Rules, bid: int, cap: int) -> list[int]:
-    """Raises over ``bid`` up to ``cap``: every multiple of the step, or only +step."""
+def bid_raises(rules: Rules, bid: int, cap: int, on_barrel: bool = False) -> list[int]:
+    """Raises over ``bid`` up to ``cap``: every multiple of the step, or only +step.
+
+    A seat ``on_barrel`` with ``barrel.bid_from > 0`` may only raise to at least
+    ``bid_from`` (GAME_PROTOCOL.md, hand inputs): with jumps the multiples of the step
+    in ``[max(bid + step, bid_from), cap]``; without jumps ``bid + step`` only if it is
+    ``>= bid_from``.
+    """
     step = rules.bid.step
     if not rules.bid.jumps:
-        return [bid + step] if bid + step <= cap else []
-    first = (bid // step + 1) * step
-    return list(range(first, cap + 1, step))
+        raises = [bid + step] if bid + step <= cap else []
+    else:
+        first = (bid // step + 1) * step
+        raises = list(range(first, cap + 1, step))
+    if on_barrel and rules.barrel.bid_from > 0:
+        raises = [r for r in raises if r >= rules.barrel.bid_from]
+    return raises
 
 
 def bidding(
@@ -306,8 +316,12 @@ def bidding(
     forehand: int,
     scores: Sequence[int],
     chooser: Chooser,
+    on_barrel: Sequence[bool] = (False, False, False),
 ) -> tuple[list[list[Any]], int, int]:
     """Bid until two players have passed (PROTOCOL.md §2, RULES.md §4).
+
+    ``on_barrel[s]``: seat ``s`` sits on the barrel and raises only from
+    ``barrel.bid_from`` (:func:`bid_raises`).
 
     Returns:
         The bids log (``[seat, amount]`` / ``[seat, "pass"]``, starting with the
@@ -322,7 +336,7 @@ def bidding(
         seat = (seat + 1) % PLAYERS
         if seat in passed:
             continue
-        raises = bid_raises(rules, bid, bid_cap(rules, hands[seat]))
+        raises = bid_raises(rules, bid, bid_cap(rules, hands[seat]), bool(on_barrel[seat]))
         if silence is not None and scores[seat] < silence:
             action = PASS  # silenced: automatic pass
         elif not raises:
@@ -613,15 +627,17 @@ def _stream_key(seed: int, stream: Stream) -> int:
     return int(stream_key(seed, stream))
 
 
-def deal_cards(seed: int, number: int) -> list[int]:
+def deal_cards(seed: int, number: int, stream: Stream = Stream.DEALS) -> list[int]:
     """Deal ``number`` of the run seeded ``seed``: ``generate_deals(1, seed, start=number)[0]``.
 
     The same exact Fisher-Yates shuffle as :mod:`sim.deal`, on the pure-Python
     generator above: positions 23 down to 7 each take a uniform card among those
     left, then each place (three hands of 7, the talon of 3) is sorted by id.
+    ``stream`` picks the key (``Stream.GAME_DEALS`` for the deals of whole games, as
+    :func:`sim.deal.deal_into` with ``stream_key(seed, Stream.GAME_DEALS)``).
     """
     row = list(range(N_CARDS))
-    state = item_state(_stream_key(seed, Stream.DEALS), number)
+    state = item_state(_stream_key(seed, stream), number)
     counter = 0
     for p in range(N_CARDS - 1, HAND_SIZE - 1, -1):
         j, counter = bounded(state, counter, p + 1)
@@ -660,6 +676,9 @@ def play_hand(
     strategies: Sequence[str] = ("random", "random", "random"),
     script: Sequence[object] | None = None,
     barrel: bool = False,
+    no_concede: Sequence[bool] = (False, False, False),
+    on_barrel: Sequence[bool] = (False, False, False),
+    item: int | None = None,
 ) -> dict[str, Any]:
     """Play one dealt deal and return its trace object (PROTOCOL.md, CLI.md).
 
@@ -674,8 +693,15 @@ def play_hand(
         strategies: ``"random"`` or ``"first"`` for each seat.
         script: tokens (:func:`sim.engine.actions.encode_token`) consumed in order at
             every non-forced decision; then the seats' strategies decide.
-        barrel: someone sits on the barrel (blocks a concession unless
-            ``rospis.on_barrel``); never set in ``hands`` runs.
+        barrel: someone sits on the barrel: the same as ``no_concede`` for every
+            seat unless ``rospis.on_barrel``; never set in ``hands`` runs.
+        no_concede: by seat, may not concede (GAME_PROTOCOL.md, hand inputs): a
+            flagged declarer is never offered the CONCEDE decision.
+        on_barrel: by seat, sits on the barrel: with ``barrel.bid_from > 0`` its
+            raises must be ``>= bid_from`` (forehand's automatic 100 stays).
+        item: the item number of the strategy stream for this dealt deal; by
+            default ``deal_id + attempt * REDEAL_STRIDE`` (a ``hands`` run). Whole
+            games pass their own deal number (GAME_PROTOCOL.md, randomness).
 
     Returns:
         The trace: ``deal_id, dealer, hands, talon, reshuffle`` and, when not redealt,
@@ -697,7 +723,13 @@ def play_hand(
     seats = _check_strategies(strategies)
     hands = [sorted(ids[7 * s : 7 * s + 7]) for s in range(PLAYERS)]
     talon = sorted(ids[21:24])
-    state = item_state(_stream_key(seed, Stream.STRATEGY), deal_id + attempt * REDEAL_STRIDE)
+    if len(no_concede) != PLAYERS or len(on_barrel) != PLAYERS:
+        raise ValueError("no_concede and on_barrel need one flag per seat (3)")
+    blocked = [
+        bool(no_concede[s]) or (barrel and not rules.rospis.on_barrel) for s in range(PLAYERS)
+    ]
+    number = deal_id + attempt * REDEAL_STRIDE if item is None else item
+    state = item_state(_stream_key(seed, Stream.STRATEGY), number)
     chooser = Chooser(seats, list(script or []), state)
     forehand = (dealer + 1) % PLAYERS
     order = [(forehand + k) % PLAYERS for k in range(PLAYERS)]
@@ -733,7 +765,7 @@ def play_hand(
                 return redeal(s, reason)
 
     # 2. bidding
-    bids, declarer, winning_bid = bidding(rules, hands, forehand, scores, chooser)
+    bids, declarer, winning_bid = bidding(rules, hands, forehand, scores, chooser, on_barrel)
     at_100 = winning_bid == 100
 
     # 3. talon
@@ -775,7 +807,7 @@ def play_hand(
     )
 
     # 7. concession
-    if rules.rospis.allowed and (rules.rospis.on_barrel or not barrel):
+    if rules.rospis.allowed and not blocked[declarer]:
         if chooser.choose(Decision.CONCEDE, declarer, [0, 1]):
             trace["conceded"] = True
             return finish(
@@ -815,6 +847,8 @@ def play_slot(
     scores: Sequence[int] = (0, 0, 0),
     strategies: Sequence[str] = ("random", "random", "random"),
     barrel: bool = False,
+    no_concede: Sequence[bool] = (False, False, False),
+    on_barrel: Sequence[bool] = (False, False, False),
 ) -> list[dict[str, Any]]:
     """Play slot ``deal_id`` of a run: its first deal and every redeal (PROTOCOL.md, Inputs).
 
@@ -839,6 +873,8 @@ def play_slot(
             scores=scores,
             strategies=strategies,
             barrel=barrel,
+            no_concede=no_concede,
+            on_barrel=on_barrel,
         )
         traces.append(trace)
         if trace["reshuffle"] is None:

@@ -68,6 +68,8 @@ def test_game_invariants(preset):
                     assert d["scores"][e[1]] == rules.barrel.at
                 elif e[0] in ("barrel_fall", "barrel_win"):
                     on_barrel[e[1]] = False
+                    if e[0] == "barrel_fall" and e[2] == "simultaneous":
+                        entries[e[1]] += 1  # reached the barrel, fell at once
             prev = d["scores"]
         assert entries == [int(row[GC[f"barrel_entries_{s}"]]) for s in range(3)]
 

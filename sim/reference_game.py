@@ -1,0 +1,581 @@
+"""The reference game loop: whole 3-player games of Thousand in plain Python.
+
+This module implements ``sim/engine/GAME_PROTOCOL.md`` literally and readably on top
+of the reference hand engine (:func:`sim.reference.play_hand`). The compiled game
+loop (``sim/game.py``) is checked against it: the same deals, the same decisions and
+the same game trace. The game-level rule tests drive :func:`apply_deal` with
+synthetic hand results, so every rule of RULES.md §7–§9 can be tested without
+playing cards.
+
+* :class:`GameState` — scores, dealer, and per player bolts, concessions, barrel
+  status, barrel attempts and falls (GAME_PROTOCOL.md "State"); plus the tallies of
+  the ``games.parquet`` row and the barrel stints.
+* :func:`hand_inputs` — what the game passes to the hand engine (``no_concede``,
+  ``on_barrel``).
+* :func:`apply_deal` — one deal's game-level effects, in the order of RULES.md §9:
+  deal deltas and concessions, bolts, 555, the barrel (win, attempts, climbers and
+  falls), the end of the game.
+* :func:`play_game` — one whole game from its seed and number.
+
+A *hand result* (the input of :func:`apply_deal`) is a dict::
+
+    {"reshuffle": None | {"seat": s, "reason": name},
+     "declarer": s, "contract": c, "conceded": bool, "made": bool,
+     "deal_deltas": [d0, d1, d2], "bolts": [b0, b1, b2],
+     "dealer": s}                                  # optional: checked if given
+
+(a redealt deal needs only ``reshuffle``). :func:`played`, :func:`redealt` build one
+and :func:`hand_result` converts a hand trace of :func:`sim.reference.play_hand`.
+
+Golden round (§10), dark play (§11), the bank (§8) and 2 or 4 players (§12) are
+later work (GAME_PROTOCOL.md): ``golden.enabled``, ``dark.enabled`` and ``game.bank``
+are ignored here (every deal is an ordinary one, ``special`` is null).
+
+Readings of GAME_PROTOCOL.md where it leaves a choice:
+
+* event amounts (``dealer_penalty``, ``bolt_penalty``, ``concession_penalty``) are
+  the points lost, positive; a ``bolt.penalty`` of 0 still records its event;
+* bolts, 555 and attempts go in seat order 0, 1, 2; climbers, simultaneous falls
+  and knock-offs in seat order from the dealer's left;
+* a climb's event comes before the knock-offs it causes ("it climbs …; every seat
+  already on the barrel falls"); with ``one_falls`` the loser's fall comes first;
+* a climber that falls at once (``all_fall``, the ``one_falls`` loser) is a stint of
+  0 deals with outcome ``fell_simultaneous`` and counts in ``barrel_entries``;
+* a stint's ``deals_on_barrel`` counts every deal played on the barrel, the deal
+  that ends it included (so the other barrel players at a barrel win, ``game_over``,
+  count the last deal too);
+* several barrel winners in one deal (only with ``barrel.accumulate``): the highest
+  score, then the declarer, then the seat first from the dealer's left (§8);
+* the trace's ``winner`` of an unfinished game is null, the row's -1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.engine.actions import MAX_REDEALS
+from sim.reference import (
+    PLAYERS,
+    STRATEGIES,
+    bounded,
+    deal_cards,
+    item_state,
+    play_hand,
+)
+from sim.rng import Stream, stream_key
+from sim.rules import Rules
+
+__all__ = [
+    "ATTEMPT_STRIDE",
+    "GAME_STRIDE",
+    "MAX_DEALS",
+    "GameState",
+    "Stint",
+    "apply_deal",
+    "close_game",
+    "first_dealer_of",
+    "game_deal_number",
+    "game_row",
+    "hand_inputs",
+    "hand_result",
+    "play_game",
+    "played",
+    "redealt",
+]
+
+MAX_DEALS = 1000  # played deals; a game still open then is unfinished
+GAME_STRIDE = 1 << 32  # deal number of game g, played deal d, attempt a:
+ATTEMPT_STRIDE = 64  # g * GAME_STRIDE + d * ATTEMPT_STRIDE + a
+
+FALL_OUTCOME = {
+    "attempts": "fell_attempts",
+    "knocked_off": "knocked_off",
+    "simultaneous": "fell_simultaneous",
+}
+
+
+# --- state ------------------------------------------------------------------------------
+@dataclass
+class Stint:
+    """One barrel stint: a ``barrel.parquet`` row (``outcome`` is None while open)."""
+
+    seat: int
+    entered_deal: int
+    deals_on_barrel: int = 0
+    outcome: str | None = None
+
+
+def _zeros() -> list[int]:
+    return [0, 0, 0]
+
+
+@dataclass
+class GameState:
+    """The state of one game between deals (GAME_PROTOCOL.md "State").
+
+    Attributes:
+        dealer: the seat that deals next.
+        scores: game scores.
+        bolts: bolts counted toward the next bolt penalty.
+        concessions: concessions made this game.
+        on_barrel: whether each seat sits on the barrel.
+        barrel_deals: deals played on the barrel in the current stint.
+        falls: falls from the barrel this game.
+        deals: ``d``, the number of played (or conceded) deals so far; redeals
+            excluded.
+        winner: the winning seat once the game is over, else None.
+        barrel_entries, bolt_penalties, samosvals: tallies for ``games.parquet``.
+        stints: every barrel stint in order of entry.
+    """
+
+    dealer: int = 0
+    scores: list[int] = field(default_factory=_zeros)
+    bolts: list[int] = field(default_factory=_zeros)
+    concessions: list[int] = field(default_factory=_zeros)
+    on_barrel: list[bool] = field(default_factory=lambda: [False, False, False])
+    barrel_deals: list[int] = field(default_factory=_zeros)
+    falls: list[int] = field(default_factory=_zeros)
+    deals: int = 0
+    winner: int | None = None
+    barrel_entries: list[int] = field(default_factory=_zeros)
+    bolt_penalties: list[int] = field(default_factory=_zeros)
+    samosvals: list[int] = field(default_factory=_zeros)
+    stints: list[Stint] = field(default_factory=list)
+
+    def open_stint(self, seat: int) -> Stint:
+        """The stint ``seat`` is sitting on the barrel in."""
+        for st in reversed(self.stints):
+            if st.seat == seat and st.outcome is None:
+                return st
+        raise AssertionError(f"seat {seat} has no open barrel stint")
+
+
+# --- hand results -----------------------------------------------------------------------
+def played(
+    declarer: int,
+    contract: int,
+    made: bool,
+    deal_deltas: Sequence[int],
+    bolts: Sequence[int] = (0, 0, 0),
+    conceded: bool = False,
+) -> dict[str, Any]:
+    """A synthetic result of a played (or, with ``conceded``, conceded) deal."""
+    return {
+        "reshuffle": None,
+        "declarer": declarer,
+        "contract": contract,
+        "conceded": conceded,
+        "made": made and not conceded,
+        "deal_deltas": list(deal_deltas),
+        "bolts": list(bolts),
+    }
+
+
+def redealt(reason: str = "hand_nines", seat: int = 0) -> dict[str, Any]:
+    """A synthetic result of a redealt deal (``reason`` as in PROTOCOL.md)."""
+    return {"reshuffle": {"seat": seat, "reason": reason}}
+
+
+def hand_result(trace: dict[str, Any]) -> dict[str, Any]:
+    """The hand result of a hand trace of :func:`sim.reference.play_hand`."""
+    if trace["reshuffle"] is not None:
+        return {"reshuffle": dict(trace["reshuffle"]), "dealer": trace["dealer"]}
+    return {
+        "reshuffle": None,
+        "dealer": trace["dealer"],
+        "declarer": trace["declarer"],
+        "contract": trace["contract"],
+        "conceded": trace["conceded"],
+        "made": trace["made"],
+        "deal_deltas": list(trace["score_deltas"]),
+        "bolts": list(trace["bolts"]),
+    }
+
+
+# --- helpers ----------------------------------------------------------------------------
+def from_left(dealer: int) -> list[int]:
+    """Seats in order from the dealer's left: forehand, then clockwise, the dealer last."""
+    return [(dealer + k) % PLAYERS for k in (1, 2, 3)]
+
+
+def reached(rules: Rules, score: int) -> bool:
+    """Whether a score reaches the target (``>``, with ``game.target_strict``: 1001)."""
+    if rules.game.target_strict:
+        return score > rules.game.target
+    return score >= rules.game.target
+
+
+def pick_winner(cands: Sequence[int], scores: Sequence[int], declarer: int, dealer: int) -> int:
+    """The winner among several seats at the target (RULES.md §8).
+
+    The highest score; ties go to the declarer, then to the seat first from the
+    dealer's left.
+    """
+    order = from_left(dealer)
+    return max(cands, key=lambda s: (scores[s], s == declarer, -order.index(s)))
+
+
+def hand_inputs(state: GameState, rules: Rules) -> tuple[list[bool], list[bool]]:
+    """``no_concede`` and ``on_barrel`` by seat for the hand engine (GAME_PROTOCOL.md).
+
+    A seat may not concede while anyone sits on the barrel (unless
+    ``rospis.on_barrel``) or once it has used ``rospis.max_per_game`` concessions.
+    """
+    anyone = any(state.on_barrel) and not rules.rospis.on_barrel
+    limit = rules.rospis.max_per_game
+    no_concede = [anyone or (limit > 0 and state.concessions[s] >= limit) for s in range(3)]
+    return no_concede, list(state.on_barrel)
+
+
+# --- one deal ---------------------------------------------------------------------------
+def apply_deal(state: GameState, hand: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """Apply one dealt deal's game-level effects to ``state`` (GAME_PROTOCOL.md "One deal").
+
+    Args:
+        state: the game so far; updated in place (scores, counters, barrel, stints,
+            dealer, deal counter, winner).
+        hand: the hand result (module docstring) of the deal ``state.dealer`` dealt.
+        rules: house rules.
+
+    Returns:
+        The deal's entry of the game trace: ``dealer, special, reshuffled, declarer,
+        contract, conceded, made, deal_deltas, bolts, scores, events``.
+
+    Raises:
+        ValueError: when the game is already over, or the hand names another dealer.
+    """
+    if state.winner is not None:
+        raise ValueError(f"the game is over (seat {state.winner} won)")
+    dealer = state.dealer
+    if hand.get("dealer", dealer) != dealer:
+        raise ValueError(
+            f"the hand was dealt by seat {hand['dealer']}, the game's dealer is {dealer}"
+        )
+    if hand["reshuffle"] is not None:
+        return _redeal(state, hand, rules)
+    events: list[list[Any]] = []
+    start_on = list(state.on_barrel)  # "on the barrel" below: at the start of the deal
+    decl = hand["declarer"]
+    _deal_deltas(state, hand, rules, start_on, events)
+    _bolts(state, hand, rules, start_on, events)
+    _samosval(state, rules, events)
+    if rules.barrel.at > 0:
+        if not _barrel_win(state, hand, rules, start_on, events):
+            _barrel_attempts(state, rules, start_on, events)
+            _barrel_climbers(state, rules, events)
+    else:
+        cands = [s for s in range(PLAYERS) if reached(rules, state.scores[s])]
+        if cands:
+            state.winner = pick_winner(cands, state.scores, decl, dealer)
+    state.deals += 1
+    state.dealer = (dealer + 1) % PLAYERS
+    return {
+        "dealer": dealer,
+        "special": None,
+        "reshuffled": False,
+        "declarer": decl,
+        "contract": hand["contract"],
+        "conceded": bool(hand["conceded"]),
+        "made": bool(hand["made"]),
+        "deal_deltas": list(hand["deal_deltas"]),
+        "bolts": list(hand["bolts"]),
+        "scores": list(state.scores),
+        "events": events,
+    }
+
+
+def _redeal(state: GameState, hand: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """Step 1: a redeal; only the three-nines dealer penalty, the same dealer again."""
+    events: list[list[Any]] = []
+    dealer = state.dealer
+    penalty = rules.reshuffle.dealer_penalty
+    if hand["reshuffle"]["reason"] == "hand_nines" and penalty > 0 and not state.on_barrel[dealer]:
+        state.scores[dealer] -= penalty
+        events.append(["dealer_penalty", dealer, penalty])
+    return {
+        "dealer": dealer,
+        "special": None,
+        "reshuffled": True,
+        "declarer": None,
+        "contract": None,
+        "conceded": None,
+        "made": None,
+        "deal_deltas": [0, 0, 0],
+        "bolts": [0, 0, 0],
+        "scores": list(state.scores),
+        "events": events,
+    }
+
+
+def _deal_deltas(
+    state: GameState, hand: dict[str, Any], rules: Rules, start_on: list[bool], events: list
+) -> None:
+    """Step 2.1: deal deltas (pinned on the barrel), concessions and the third-one penalty."""
+    for s in range(PLAYERS):
+        if not start_on[s] or rules.barrel.accumulate:
+            state.scores[s] += hand["deal_deltas"][s]
+    if hand["conceded"]:
+        decl = hand["declarer"]
+        state.concessions[decl] += 1
+        penalty = rules.rospis.third_penalty
+        if state.concessions[decl] == 3 and penalty > 0 and not start_on[decl]:
+            state.scores[decl] -= penalty
+            events.append(["concession_penalty", decl, penalty])
+
+
+def _bolts(
+    state: GameState, hand: dict[str, Any], rules: Rules, start_on: list[bool], events: list
+) -> None:
+    """Step 2.2: bolts, in seat order; every ``bolt.count``-th costs ``bolt.penalty``."""
+    b = rules.bolt
+    for s in range(PLAYERS):
+        if start_on[s] and not b.on_barrel:
+            continue  # not counted on the barrel: neither a bolt nor a reset
+        if hand["bolts"][s]:
+            events.append(["bolt", s])
+            state.bolts[s] += 1
+            if state.bolts[s] == b.count:
+                state.scores[s] -= b.penalty
+                state.bolt_penalties[s] += 1
+                state.bolts[s] = 0
+                events.append(["bolt_penalty", s, b.penalty])
+        elif b.in_a_row:
+            state.bolts[s] = 0
+
+
+def _samosval(state: GameState, rules: Rules, events: list) -> None:
+    """Step 2.3: exactly 555 (or -555) becomes ``score.samosval_to``, in seat order."""
+    sc = rules.score
+    for s in range(PLAYERS):
+        x = state.scores[s]
+        if (sc.samosval and x == 555) or (sc.samosval_negative and x == -555):
+            state.scores[s] = sc.samosval_to
+            state.samosvals[s] += 1
+            events.append(["samosval", s])
+
+
+def _barrel_win(
+    state: GameState, hand: dict[str, Any], rules: Rules, start_on: list[bool], events: list
+) -> bool:
+    """Step 2.4a: a barrel win ends the game; returns whether someone won.
+
+    The declarer on the barrel wins by making ``contract >= target - barrel.at``
+    (``>`` strict) and scores ``barrel.at + contract``; with ``barrel.accumulate`` a
+    barrel player whose score reached the target wins too. Several winners: the
+    highest score, ties to the declarer, then the seat first from the dealer's left.
+    """
+    at = rules.barrel.at
+    decl = hand["declarer"]
+    winners = []
+    if start_on[decl] and hand["made"] and reached(rules, at + hand["contract"]):
+        state.scores[decl] = at + hand["contract"]
+        winners.append(decl)
+    if rules.barrel.accumulate:
+        winners += [
+            s
+            for s in range(PLAYERS)
+            if start_on[s] and s not in winners and reached(rules, state.scores[s])
+        ]
+    if not winners:
+        return False
+    w = pick_winner(winners, state.scores, decl, state.dealer)
+    state.winner = w
+    events.append(["barrel_win", w])
+    for s in range(PLAYERS):
+        if start_on[s]:  # this deal was played on the barrel too
+            stint = state.open_stint(s)
+            stint.deals_on_barrel = state.barrel_deals[s] + 1
+            stint.outcome = "won" if s == w else "game_over"
+    return True
+
+
+def _fall(state: GameState, rules: Rules, s: int, cause: str, events: list) -> None:
+    """A fall, whatever its cause: ``barrel.at - fall_penalty`` (third one: maybe 0)."""
+    third = state.falls[s] == 2 and rules.barrel.third_fall_zero
+    state.scores[s] = 0 if third else rules.barrel.at - rules.barrel.fall_penalty
+    state.falls[s] += 1
+    if state.on_barrel[s]:
+        stint = state.open_stint(s)
+        stint.deals_on_barrel = state.barrel_deals[s]
+        stint.outcome = FALL_OUTCOME[cause]
+    else:  # a simultaneous climber that never sat on the barrel: a stint of 0 deals
+        state.barrel_entries[s] += 1
+        state.stints.append(Stint(s, state.deals, 0, FALL_OUTCOME[cause]))
+    state.on_barrel[s] = False
+    state.barrel_deals[s] = 0
+    events.append(["barrel_fall", s, cause])
+
+
+def _barrel_attempts(state: GameState, rules: Rules, start_on: list[bool], events: list) -> None:
+    """Step 2.4b: each seat on the barrel uses an attempt; the last one makes it fall."""
+    for s in range(PLAYERS):
+        if start_on[s]:
+            state.barrel_deals[s] += 1
+            if state.barrel_deals[s] >= rules.barrel.attempts:
+                _fall(state, rules, s, "attempts", events)
+
+
+def _climb(state: GameState, rules: Rules, s: int, events: list) -> None:
+    state.scores[s] = rules.barrel.at
+    state.on_barrel[s] = True
+    state.barrel_deals[s] = 0
+    state.barrel_entries[s] += 1
+    state.stints.append(Stint(s, state.deals))
+    events.append(["barrel_on", s])
+
+
+def _barrel_climbers(state: GameState, rules: Rules, events: list) -> None:
+    """Step 2.4c: seats off the barrel at ``barrel.at`` or more climb on (or fall).
+
+    Events: the simultaneous falls first, then the climbs, then, with
+    ``barrel.one_at_a_time``, the falls of the seats that sat on the barrel before
+    (the falls they cause); each group in seat order from the dealer's left.
+    """
+    br = rules.barrel
+    climbers = [
+        s for s in from_left(state.dealer) if not state.on_barrel[s] and state.scores[s] >= br.at
+    ]
+    if not climbers:
+        return
+    down: list[int] = []
+    up = list(climbers)
+    if len(climbers) > 1 and br.simultaneous == "all_fall":
+        down, up = climbers, []
+    elif len(climbers) > 1 and br.simultaneous == "one_falls":
+        # the lower score falls; ties: the later seat from the dealer's left
+        loser = min(climbers, key=lambda s: (state.scores[s], -climbers.index(s)))
+        down, up = [loser], [s for s in climbers if s != loser]
+    already = [s for s in from_left(state.dealer) if state.on_barrel[s]]
+    for s in down:
+        _fall(state, rules, s, "simultaneous", events)
+    for s in up:
+        _climb(state, rules, s, events)
+    if up and br.one_at_a_time:
+        for s in already:
+            _fall(state, rules, s, "knocked_off", events)
+
+
+# --- whole games ------------------------------------------------------------------------
+def game_deal_number(game_id: int, d: int, attempt: int) -> int:
+    """Deal number of game ``g``, played deal ``d``, attempt ``a`` (GAME_PROTOCOL.md)."""
+    return game_id * GAME_STRIDE + d * ATTEMPT_STRIDE + attempt
+
+
+def first_dealer_of(seed: int, game_id: int) -> int:
+    """The drawn first dealer of game ``game_id``."""
+    return bounded(item_state(int(stream_key(seed, Stream.GAME)), game_id), 0, 3)[0]
+
+
+def close_game(state: GameState) -> None:
+    """End an unfinished game: every open stint ends as ``game_over``."""
+    for st in state.stints:
+        if st.outcome is None:
+            st.deals_on_barrel = state.barrel_deals[st.seat]
+            st.outcome = "game_over"
+
+
+def game_row(state: GameState, game_id: int, first_dealer: int) -> dict[str, Any]:
+    """The ``games.parquet`` row of a finished (or unfinished) game."""
+    row: dict[str, Any] = {
+        "game_id": game_id,
+        "first_dealer": first_dealer,
+        "n_deals": state.deals,
+        "winner": -1 if state.winner is None else state.winner,
+        "unfinished": state.winner is None,
+    }
+    for name, values in (
+        ("score", state.scores),
+        ("barrel_entries", state.barrel_entries),
+        ("barrel_falls", state.falls),
+        ("bolt_penalties", state.bolt_penalties),
+        ("samosvals", state.samosvals),
+        ("concessions", state.concessions),
+    ):
+        for s in range(PLAYERS):
+            row[f"{name}_{s}"] = values[s]
+    row["golden_reset"] = False
+    return row
+
+
+def play_game(
+    rules: Rules,
+    seed: int,
+    game_id: int,
+    strategies: Sequence[str] = ("random", "random", "random"),
+    params: Sequence[Any] = (),
+    first_dealer: int | None = None,
+    max_deals: int = MAX_DEALS,
+) -> dict[str, Any]:
+    """Play game ``game_id`` of the run seeded ``seed`` (GAME_PROTOCOL.md).
+
+    Args:
+        rules: house rules with ``players == 3``.
+        seed: the run's seed.
+        game_id: the game number ``g`` (non-negative).
+        strategies: one reference strategy per seat, ``"random"`` or ``"first"``.
+        params: strategy parameters; the reference strategies take none, so they
+            are accepted (for the signature of the fast game loop) and ignored.
+        first_dealer: the first dealer's seat; None draws it.
+        max_deals: played deals after which an open game is unfinished.
+
+    Returns:
+        ``{"trace": {game_id, first_dealer, winner, unfinished, deals},
+        "row": <games.parquet row>, "stints": [<barrel.parquet rows>]}``; the trace's
+        ``winner`` is null for an unfinished game (the row's is -1).
+    """
+    del params
+    if rules.players != PLAYERS:
+        raise ValueError(f"the reference game loop plays 3 players, rules have {rules.players}")
+    if len(strategies) != PLAYERS or any(s not in STRATEGIES for s in strategies):
+        raise ValueError(f"strategies: one of {STRATEGIES} per seat, got {list(strategies)}")
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or game_id < 0:
+        raise ValueError(f"game_id must be a non-negative integer, got {game_id!r}")
+    if first_dealer is None:
+        first_dealer = first_dealer_of(seed, game_id)
+    elif first_dealer not in range(PLAYERS):
+        raise ValueError(f"first_dealer must be 0, 1 or 2, got {first_dealer!r}")
+    state = GameState(dealer=first_dealer)
+    deals: list[dict[str, Any]] = []
+    while state.winner is None and state.deals < max_deals:
+        for attempt in range(MAX_REDEALS + 1):
+            number = game_deal_number(game_id, state.deals, attempt)
+            no_concede, on_barrel = hand_inputs(state, rules)
+            trace = play_hand(
+                rules,
+                deal_cards(seed, number, Stream.GAME_DEALS),
+                state.dealer,
+                seed=seed,
+                deal_id=number,
+                attempt=attempt,
+                scores=tuple(state.scores),
+                strategies=strategies,
+                no_concede=no_concede,
+                on_barrel=on_barrel,
+                item=number,
+            )
+            deals.append(apply_deal(state, hand_result(trace), rules))
+            if trace["reshuffle"] is None:
+                break
+    close_game(state)
+    return {
+        "trace": {
+            "game_id": game_id,
+            "first_dealer": first_dealer,
+            "winner": state.winner,
+            "unfinished": state.winner is None,
+            "deals": deals,
+        },
+        "row": game_row(state, game_id, first_dealer),
+        "stints": [
+            {
+                "game_id": game_id,
+                "seat": st.seat,
+                "entered_deal": st.entered_deal,
+                "deals_on_barrel": st.deals_on_barrel,
+                "outcome": st.outcome,
+            }
+            for st in state.stints
+        ],
+    }
