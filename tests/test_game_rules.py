@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from engines import ENGINES
 
 from sim.reference import ScriptError, play_hand_text
 from sim.reference_game import (
@@ -676,3 +677,22 @@ def test_game_with_low_target_finishes():
 # P1 of tests/test_scenarios.py, dealer 2: seat 0 forehand (cap 120), seat 1 holds
 # ♠ and ♥ (cap 260), seat 2 holds ♣ (cap 180).
 P1 = (["AS TS AC QD AH TH 9D", "KS QS AD TD JD KH QH", "JS 9S KC QC JC JH 9H"], "9C TC KD")
+
+
+@pytest.mark.parametrize("play", ENGINES.values(), ids=ENGINES.keys())
+def test_hand_inputs_of_games_on_both_engines(play):
+    """The per-seat inputs a game passes (barrel bid floor, concession ban) act alike."""
+    r = rules(barrel__bid_from=120)
+    legal = set()
+    for tok in ["pass", *range(95, 300, 5)]:
+        try:
+            play(r, *P1, 2, script=[tok], strategies=FIRST, on_barrel=[False, True, False])
+        except ScriptError:
+            continue
+        legal.add(tok)
+    assert legal == {"pass", *range(120, 261, 5)}
+    script = ["pass", "pass", "9D", "9C", 100, "concede"]
+    with pytest.raises(ScriptError):
+        play(CLASSIC, *P1, 2, script=script, strategies=FIRST, no_concede=[True] * 3)
+    tr = play(CLASSIC, *P1, 2, script=script, strategies=FIRST, no_concede=[False, True, True])
+    assert tr["conceded"]

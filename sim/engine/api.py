@@ -249,6 +249,8 @@ def play_hand_text(
     params: Sequence[str] = (),
     snapshot_at: int | None = None,
     barrel: bool = False,
+    no_concede: Sequence[bool] = (False, False, False),
+    on_barrel: Sequence[bool] = (False, False, False),
 ) -> dict[str, Any]:
     """Play one deal written as card strings and return its trace (scenario tests).
 
@@ -257,7 +259,8 @@ def play_hand_text(
     is ``{"snapshot": array}``: the engine state at the k-th non-forced decision
     (layout ``SNAP_*`` of :mod:`sim.engine.state`), or None when the deal had fewer.
     ``barrel`` says someone sits on the barrel (it blocks a concession unless
-    ``rospis.on_barrel``).
+    ``rospis.on_barrel``); ``no_concede`` and ``on_barrel`` are the per-seat hand
+    inputs of GAME_PROTOCOL.md.
     """
     _check_rules(rules)
     ids = [parse_cards(h) for h in hands] + [parse_cards(talon)]
@@ -280,7 +283,7 @@ def play_hand_text(
         dealer,
         np.array(scores, dtype=np.int64),
         attempt < MAX_REDEALS,
-        0b111 if barrel and not rules.rospis.on_barrel else 0,
+        _seat_flags(rules, barrel, no_concede, on_barrel),
         engine_params(rules),
         strategy_ids(list(strategies)),
         sp,
@@ -309,6 +312,16 @@ def play_hand_text(
             deal_id, attempt, row, cards, (int(row[O_REDEAL_SEAT]), int(row[O_REDEAL_REASON]))
         )
     return trace_of(deal_id, attempt, row, cards, bids_log, int(S[S_NBIDS]), trick_log)
+
+
+def _seat_flags(
+    rules: Rules, barrel: bool, no_concede: Sequence[bool], on_barrel: Sequence[bool]
+) -> int:
+    flags = 0b111 if barrel and not rules.rospis.on_barrel else 0
+    for s in range(3):
+        flags |= int(bool(no_concede[s])) << s
+        flags |= int(bool(on_barrel[s])) << (3 + s)
+    return flags
 
 
 def script_codes(script: Sequence[Any]) -> np.ndarray:
