@@ -34,8 +34,8 @@ import numpy as np
 import polars as pl
 
 from analysis.stats import wilson_interval
-from analysis.tables import to_markdown
-from sim.output import StagedDir, UsageError
+from analysis.tables import tables_json, tables_markdown, write_tables
+from sim.output import UsageError
 
 GAMES_FILE = "games.parquet"
 BARREL_FILE = "barrel.parquet"
@@ -720,46 +720,19 @@ def barrel_tables(run_dir: Path) -> dict[str, pl.DataFrame]:
 
 def barrel_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
     """The Markdown document of :func:`barrel_tables`: a short explanation above each table."""
-    summary = tables.get("summary")
-    info = None if summary is None or summary.is_empty() else summary.row(0, named=True)
-    title = "# Barrel, game length and seat advantage"
-    if info is not None and info.get("rules") is not None:
-        title += f" — rules `{info['rules']}` (hash {info['rules_hash']})"
-    parts = [
-        title,
+    intro = (
         "Stint tables count every row of barrel.parquet; game tables count finished "
         "games only (unfinished ones are counted in the summary and game length). "
-        "`ci_*`: 95 % Wilson intervals; `se`: standard error of a mean; — means no data.",
-    ]
-    for name, table in tables.items():
-        heading, note = TABLE_NOTES.get(name, (name, ""))
-        parts.append(f"## {heading}\n\n{note}".rstrip())
-        parts.append(to_markdown(table, floats="{:.4f}").rstrip())
-    return "\n\n".join(parts) + "\n"
+        "`ci_*`: 95 % Wilson intervals; `se`: standard error of a mean; — means no data."
+    )
+    return tables_markdown(tables, "# Barrel, game length and seat advantage", intro, TABLE_NOTES)
 
 
 def write_barrel_tables(tables: Mapping[str, pl.DataFrame], out_dir: Path) -> None:
-    """Write ``NAME.csv`` per table and ``barrel.md`` into ``out_dir``.
-
-    The files are staged and moved into place together, so a failure leaves no
-    half-written output. Existing files of the same names are replaced; other
-    files in ``out_dir`` are left alone.
-    """
-    with StagedDir(out_dir) as staged:
-        for name, table in tables.items():
-            table.write_csv(staged.path / f"{name}.csv")
-        (staged.path / MARKDOWN_FILE).write_text(barrel_markdown(tables), encoding="utf-8")
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    """Write ``NAME.csv`` per table and ``barrel.md`` into ``out_dir`` (never half-written)."""
+    write_tables(tables, out_dir, MARKDOWN_FILE, barrel_markdown(tables))
 
 
 def barrel_tables_json(tables: Mapping[str, pl.DataFrame]) -> dict[str, list[dict[str, Any]]]:
     """The tables as JSON-safe lists of row dicts (NaN and infinities become ``None``)."""
-    return {
-        name: [{k: _json_value(v) for k, v in row.items()} for row in table.iter_rows(named=True)]
-        for name, table in tables.items()
-    }
+    return tables_json(tables)

@@ -21,7 +21,6 @@ Example:
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -30,8 +29,8 @@ import numpy as np
 import polars as pl
 
 from analysis.stats import wilson_interval
-from analysis.tables import to_markdown
-from sim.output import StagedDir, UsageError
+from analysis.tables import tables_json, tables_markdown, write_tables
+from sim.output import UsageError
 from sim.rules import MARRIAGE_TABLES
 
 HANDS_FILE = "hands.parquet"
@@ -399,47 +398,20 @@ def bid_tables(run_dir: Path, min_n: int = 30) -> dict[str, pl.DataFrame]:
 
 def bids_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
     """The Markdown document of :func:`bid_tables`: a short explanation above each table."""
-    summary = tables.get("summary")
-    rules = None if summary is None or summary.is_empty() else summary.row(0, named=True)
-    title = "# Bid success"
-    if rules is not None and rules.get("rules") is not None:
-        title += f" — rules `{rules['rules']}` (hash {rules['rules_hash']})"
-    parts = [
-        title,
+    intro = (
         "A *contract* is a deal that was not redealt; it was either conceded (роспись) "
         "or played. `n, made, rate` are over played contracts; `contracts, conceded, "
         "concession_rate` over all contracts; `rate_all` = made / contracts counts a "
-        "concession as a failure. `ci_*`: 95 % Wilson intervals; — means no data.",
-    ]
-    for name, table in tables.items():
-        heading, note = TABLE_NOTES.get(name, (name, ""))
-        parts.append(f"## {heading}\n\n{note}".rstrip())
-        parts.append(to_markdown(table, floats="{:.4f}").rstrip())
-    return "\n\n".join(parts) + "\n"
+        "concession as a failure. `ci_*`: 95 % Wilson intervals; — means no data."
+    )
+    return tables_markdown(tables, "# Bid success", intro, TABLE_NOTES)
 
 
 def write_bid_tables(tables: Mapping[str, pl.DataFrame], out_dir: Path) -> None:
-    """Write ``NAME.csv`` per table and ``bids.md`` into ``out_dir``.
-
-    The files are staged and moved into place together, so a failure leaves no
-    half-written output. Existing files of the same names are replaced; other
-    files in ``out_dir`` are left alone.
-    """
-    with StagedDir(out_dir) as staged:
-        for name, table in tables.items():
-            table.write_csv(staged.path / f"{name}.csv")
-        (staged.path / MARKDOWN_FILE).write_text(bids_markdown(tables), encoding="utf-8")
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    """Write ``NAME.csv`` per table and ``bids.md`` into ``out_dir`` (never half-written)."""
+    write_tables(tables, out_dir, MARKDOWN_FILE, bids_markdown(tables))
 
 
 def bid_tables_json(tables: Mapping[str, pl.DataFrame]) -> dict[str, list[dict[str, Any]]]:
     """The tables as JSON-safe lists of row dicts (NaN and infinities become ``None``)."""
-    return {
-        name: [{k: _json_value(v) for k, v in row.items()} for row in table.iter_rows(named=True)]
-        for name, table in tables.items()
-    }
+    return tables_json(tables)

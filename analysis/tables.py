@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from analysis.stats import binomial_se, wilson_interval
 from sim.odds_keys import ODDS_KEYS
+from sim.output import StagedDir
 
 
 def _as_float(v: Fraction | None) -> float:
@@ -60,3 +64,55 @@ def to_markdown(df: pl.DataFrame, floats: str = "{:.6f}") -> str:
     rule = "| " + " | ".join("---" for _ in df.columns) + " |"
     body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.iter_rows()]
     return "\n".join([head, rule, *body]) + "\n"
+
+
+def tables_markdown(
+    tables: Mapping[str, pl.DataFrame],
+    title: str,
+    intro: str,
+    notes: Mapping[str, tuple[str, str]],
+) -> str:
+    """A Markdown document of several tables.
+
+    The title names the run's rules (from a ``summary`` table when there is one),
+    then the intro, then each table under its heading and one-paragraph note
+    (``notes[name] = (heading, note)``).
+    """
+    summary = tables.get("summary")
+    info = None if summary is None or summary.is_empty() else summary.row(0, named=True)
+    if info is not None and info.get("rules") is not None:
+        title += f" — rules `{info['rules']}` (hash {info['rules_hash']})"
+    parts = [title, intro]
+    for name, table in tables.items():
+        heading, note = notes.get(name, (name, ""))
+        parts.append(f"## {heading}\n\n{note}".rstrip())
+        parts.append(to_markdown(table, floats="{:.4f}").rstrip())
+    return "\n\n".join(parts) + "\n"
+
+
+def write_tables(
+    tables: Mapping[str, pl.DataFrame], out_dir: Path, markdown_name: str, markdown: str
+) -> None:
+    """Write ``NAME.csv`` per table and the Markdown document into ``out_dir``.
+
+    The files are staged and moved into place together, so a failure leaves no
+    half-written output; other files in ``out_dir`` are left alone.
+    """
+    with StagedDir(out_dir) as staged:
+        for name, table in tables.items():
+            table.write_csv(staged.path / f"{name}.csv")
+        (staged.path / markdown_name).write_text(markdown, encoding="utf-8")
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def tables_json(tables: Mapping[str, pl.DataFrame]) -> dict[str, list[dict[str, Any]]]:
+    """The tables as JSON-safe lists of row dicts (NaN and infinities become ``None``)."""
+    return {
+        name: [{k: _json_value(v) for k, v in row.items()} for row in table.iter_rows(named=True)]
+        for name, table in tables.items()
+    }
