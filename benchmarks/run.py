@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from sim.bench import run_all
+from sim.bench import format_bench, run_all
 
 OUT = Path(__file__).with_name("results.json")
 
@@ -42,20 +42,7 @@ def peak_rss_of_odds(deals: int) -> tuple[float, float]:
 
 def main() -> None:
     doc = run_all()
-    for label in (
-        "deals",
-        "deals_two_players",
-        "hands_heuristic",
-        "hands_random",
-        "games_heuristic",
-    ):
-        for k, v in doc[label].items():
-            value = (
-                f"{v:8.3f}"
-                if k in ("redeals_per_deal", "deals_per_game")
-                else f"{v / 1e6:8.3f} M/s"
-            )
-            print(f"{label:<18} {k:<30} {value}")
+    print("\n".join(format_bench(doc)))
     small = peak_rss_of_odds(1_000_000)
     large = peak_rss_of_odds(20_000_000)
     doc["odds_process"] = {

@@ -120,6 +120,20 @@ def bench_games(
     return out
 
 
+_SECTIONS = ("deals", "deals_two_players", "hands_heuristic", "hands_random", "games_heuristic")
+_PLAIN = ("redeals_per_deal", "deals_per_game")
+
+
+def format_bench(doc: dict[str, Any]) -> list[str]:
+    """The lines ``thousand bench`` and ``make bench`` print for a :func:`run_all` result."""
+    lines = [f"cores: {doc['cores']}"]
+    for label in _SECTIONS:
+        for k, v in doc[label].items():
+            value = f"{v:8.3f}" if k in _PLAIN else f"{v / 1e6:8.3f} M/s"
+            lines.append(f"{label:<18} {k:<30} {value}")
+    return lines
+
+
 def run_all() -> dict[str, Any]:
     """Every benchmark, as a flat document."""
     return {

@@ -397,27 +397,13 @@ def cmd_report(args: argparse.Namespace) -> int:
 # --- bench ------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
     """``thousand bench``: throughput of this machine (deals/s per core and all cores)."""
-    from sim.bench import run_all
+    from sim.bench import format_bench, run_all
 
     doc = run_all()
     if args.json:
         print(json.dumps(doc))
         return 0
-    print(f"cores: {doc['cores']}")
-    for label in (
-        "deals",
-        "deals_two_players",
-        "hands_heuristic",
-        "hands_random",
-        "games_heuristic",
-    ):
-        for k, v in doc[label].items():
-            value = (
-                f"{v:8.3f}"
-                if k in ("redeals_per_deal", "deals_per_game")
-                else f"{v / 1e6:8.3f} M/s"
-            )
-            print(f"{label:<18} {k:<30} {value}")
+    print("\n".join(format_bench(doc)))
     return 0
 
 
