@@ -196,19 +196,25 @@ def _print_odds(doc: dict[str, Any]) -> None:
 
 
 # --- hands and bids ------------------------------------------------------------------
-def cmd_hands(args: argparse.Namespace) -> int:
-    """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
-    from sim.hands import run_hands
+def _simulate(
+    args: argparse.Namespace,
+    command: str,
+    total: int,
+    unit: str,
+    play: Callable[..., dict[str, int]],
+    sizes: Callable[[dict[str, int]], dict[str, int]],
+    **extra: Any,
+) -> tuple[dict[str, int], float]:
+    """The shared body of ``hands`` and ``games``.
+
+    Validates the input, plays into a staged ``--out`` (and ``--trace``), writes
+    ``run.json``; returns the run's counts and seconds.
+    """
     from sim.output import StagedDir, run_manifest, write_json
     from sim.strategies.registry import parse_params, parse_strategies
 
     check_out_dir(args.out, args.force)
     rules = load_rules(args.rules)
-    if rules.players != 3:
-        raise UsageError(
-            f"--rules {args.rules}: players = {rules.players}; the hand engine plays "
-            "3-player deals so far"
-        )
     names = parse_strategies(args.strategies)
     parse_params(names, args.param)  # validate before any work
     trace_path = Path(args.trace) if args.trace else None
@@ -218,32 +224,53 @@ def cmd_hands(args: argparse.Namespace) -> int:
     started = now_iso()
     t0 = time.perf_counter()
     with StagedDir(args.out) as staged, _staged_file(trace_path) as trace:
-        with _progress(args.deals, args.quiet, "deal") as bar:
-            counts = run_hands(
+        with _progress(total, args.quiet, unit) as bar:
+            counts = play(
                 rules,
-                args.deals,
+                total,
                 args.seed,
                 staged.path,
                 names,
                 args.param,
                 trace=trace,
                 progress=bar.update,
+                **extra,
             )
         seconds = time.perf_counter() - t0
-        write_json(
-            staged.path / "run.json",
-            run_manifest(
-                rules,
-                args.seed,
-                {"deals": args.deals, "rows": counts["rows"]},
-                command="hands",
-                strategies=names,
-                params=list(args.param),
-                started=started,
-                ended=now_iso(),
-                seconds=seconds,
-            ),
+        manifest = run_manifest(
+            rules,
+            args.seed,
+            sizes(counts),
+            command=command,
+            strategies=names,
+            params=list(args.param),
+            **extra,
+            started=started,
+            ended=now_iso(),
+            seconds=seconds,
         )
+        write_json(staged.path / "run.json", manifest)
+    return counts, seconds
+
+
+def cmd_hands(args: argparse.Namespace) -> int:
+    """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
+    from sim.hands import run_hands
+
+    rules = load_rules(args.rules)
+    if rules.players != 3:
+        raise UsageError(
+            f"--rules {args.rules}: players = {rules.players}; the hand engine plays "
+            "3-player deals so far"
+        )
+    counts, seconds = _simulate(
+        args,
+        "hands",
+        args.deals,
+        "deal",
+        run_hands,
+        lambda c: {"deals": args.deals, "rows": c["rows"]},
+    )
     if not args.quiet:
         rate = args.deals / seconds if seconds > 0 else float("inf")
         print(
@@ -293,10 +320,7 @@ def cmd_bids(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace) -> int:
     """``thousand games``: play N whole games; games.parquet, barrel.parquet, run.json."""
     from sim.game import run_games
-    from sim.output import StagedDir, run_manifest, write_json
-    from sim.strategies.registry import parse_params, parse_strategies
 
-    check_out_dir(args.out, args.force)
     rules = load_rules(args.rules)
     if rules.players != 3:
         raise UsageError(
@@ -308,47 +332,15 @@ def cmd_games(args: argparse.Namespace) -> int:
             f"--rules {args.rules}: golden.enabled / dark.enabled: golden and "
             "dark deals are not supported yet"
         )
-    names = parse_strategies(args.strategies)
-    parse_params(names, args.param)
-    trace_path = Path(args.trace) if args.trace else None
-    if trace_path is not None and trace_path.is_dir():
-        raise UsageError(f"--trace {trace_path}: is a folder")
-    _set_workers(args.workers)
-    started = now_iso()
-    t0 = time.perf_counter()
-    with StagedDir(args.out) as staged, _staged_file(trace_path) as trace:
-        with _progress(args.games, args.quiet, "game") as bar:
-            counts = run_games(
-                rules,
-                args.games,
-                args.seed,
-                staged.path,
-                names,
-                args.param,
-                trace=trace,
-                progress=bar.update,
-                first_dealer=args.first_dealer,
-            )
-        seconds = time.perf_counter() - t0
-        write_json(
-            staged.path / "run.json",
-            run_manifest(
-                rules,
-                args.seed,
-                {
-                    "games": args.games,
-                    "stints": counts["stints"],
-                    "unfinished": counts["unfinished"],
-                },
-                command="games",
-                strategies=names,
-                params=list(args.param),
-                first_dealer=args.first_dealer,
-                started=started,
-                ended=now_iso(),
-                seconds=seconds,
-            ),
-        )
+    counts, seconds = _simulate(
+        args,
+        "games",
+        args.games,
+        "game",
+        run_games,
+        lambda c: {"games": args.games, "stints": c["stints"], "unfinished": c["unfinished"]},
+        first_dealer=args.first_dealer,
+    )
     if not args.quiet:
         rate = args.games / seconds if seconds > 0 else float("inf")
         print(
