@@ -24,7 +24,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -33,13 +32,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.runs import RUN_FILE, read_manifest, scan_checked
 from analysis.stats import wilson_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
 from sim.output import UsageError
 
 GAMES_FILE = "games.parquet"
 BARREL_FILE = "barrel.parquet"
-RUN_FILE = "run.json"
 MARKDOWN_FILE = "barrel.md"
 
 # How a stint ends (CLI.md, barrel.parquet), in the order the tables list them.
@@ -160,39 +159,6 @@ TABLE_NOTES: dict[str, tuple[str, str]] = {
 
 
 # --- reading ----------------------------------------------------------------------
-def _read_manifest(run_dir: Path) -> dict[str, Any]:
-    """The run's ``run.json``, or ``{}`` when absent (players then read off the columns)."""
-    path = run_dir / RUN_FILE
-    if not path.is_file():
-        return {}
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise UsageError(f"{path}: not a readable JSON document") from None
-    if not isinstance(doc, dict):
-        raise UsageError(f"{path}: not a JSON object")
-    return doc
-
-
-def _scan(path: Path, needed: Sequence[str]) -> tuple[pl.LazyFrame, pl.Schema]:
-    """Lazily scan a Parquet file, checking that every column in ``needed`` is there.
-
-    Raises:
-        UsageError: when the file is missing, unreadable or lacks a column.
-    """
-    if not path.is_file():
-        raise UsageError(f"{path}: not found (a `thousand games` run folder holds it)")
-    frame = pl.scan_parquet(path)
-    try:
-        schema = frame.collect_schema()
-    except (pl.exceptions.PolarsError, OSError):
-        raise UsageError(f"{path}: not a readable Parquet file") from None
-    for column in needed:
-        if column not in schema:
-            raise UsageError(f"{path}: missing column {column!r}")
-    return frame, schema
-
-
 def _players(rules: Mapping[str, Any], schema: pl.Schema, manifest_path: Path) -> int:
     """Players of the run: ``rules["players"]``, else counted off ``barrel_entries_{s}``."""
     value = rules.get("players")
@@ -517,20 +483,20 @@ def barrel_tables(run_dir: Path) -> dict[str, pl.DataFrame]:
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise UsageError(f"{run_dir}: no such run folder")
-    manifest = _read_manifest(run_dir)
+    manifest = read_manifest(run_dir)
     rules = manifest.get("rules") or {}
     sizes = manifest.get("sizes") or {}
     if not isinstance(rules, dict) or not isinstance(sizes, dict):
         raise UsageError(f"{run_dir / RUN_FILE}: 'rules' and 'sizes' must be JSON objects")
 
     games_path = run_dir / GAMES_FILE
-    raw_games, schema = _scan(games_path, GAME_COLUMNS)
+    raw_games, schema = scan_checked(games_path, GAME_COLUMNS, "games")
     players = _players(rules, schema, run_dir / RUN_FILE)
     per_seat = [f"{stem}_{s}" for stem in PER_SEAT_COLUMNS for s in range(players)]
     for column in per_seat:
         if column not in schema:
             raise UsageError(f"{games_path}: missing column {column!r}")
-    raw_stints, _ = _scan(run_dir / BARREL_FILE, BARREL_COLUMNS)
+    raw_stints, _ = scan_checked(run_dir / BARREL_FILE, BARREL_COLUMNS, "games")
 
     unfinished = pl.col("unfinished").cast(pl.Boolean).fill_null(True)
     games = raw_games.with_columns(

@@ -20,7 +20,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,13 +27,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.runs import RUN_FILE, read_manifest, scan_checked
 from analysis.stats import wilson_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
 from sim.output import UsageError
 from sim.rules import MARRIAGE_TABLES
 
 HANDS_FILE = "hands.parquet"
-RUN_FILE = "run.json"
 MARKDOWN_FILE = "bids.md"
 
 # Columns of hands.parquet the pipeline reads, besides hand_points_{seat} per seat.
@@ -130,50 +129,9 @@ TABLE_NOTES: dict[str, tuple[str, str]] = {
 
 
 # --- reading ----------------------------------------------------------------------
-def _read_manifest(run_dir: Path) -> dict[str, Any]:
-    """The run's ``run.json``, or ``{}`` when absent (rules then assumed ``classic``)."""
-    path = run_dir / RUN_FILE
-    if not path.is_file():
-        return {}
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise UsageError(f"{path}: not a readable JSON document") from None
-    if not isinstance(doc, dict):
-        raise UsageError(f"{path}: not a JSON object")
-    return doc
-
-
-def _hands_path(run_dir: Path) -> Path:
-    """``run_dir/hands.parquet``, checked to exist.
-
-    Raises:
-        UsageError: when the folder or the file is missing.
-    """
+def _check_run_dir(run_dir: Path) -> None:
     if not run_dir.is_dir():
         raise UsageError(f"{run_dir}: no such run folder")
-    path = run_dir / HANDS_FILE
-    if not path.is_file():
-        raise UsageError(f"{path}: not found (a `thousand hands` run folder holds it)")
-    return path
-
-
-def _scan_hands(path: Path, players: int) -> pl.LazyFrame:
-    """Lazily scan ``hands.parquet``, checking that every needed column is there.
-
-    Raises:
-        UsageError: when the file is unreadable or lacks a column.
-    """
-    frame = pl.scan_parquet(path)
-    try:
-        schema = frame.collect_schema()
-    except (pl.exceptions.PolarsError, OSError):
-        raise UsageError(f"{path}: not a readable Parquet file") from None
-    needed = [*REQUIRED_COLUMNS, *(f"hand_points_{seat}" for seat in range(players))]
-    for column in needed:
-        if column not in schema:
-            raise UsageError(f"{path}: missing column {column!r}")
-    return frame
 
 
 # --- derived columns --------------------------------------------------------------
@@ -335,15 +293,16 @@ def bid_tables(run_dir: Path, min_n: int = 30) -> dict[str, pl.DataFrame]:
     run_dir = Path(run_dir)
     if min_n < 1:
         raise UsageError(f"min_n must be a positive integer, got {min_n}")
-    path = _hands_path(run_dir)
-    manifest = _read_manifest(run_dir)
+    _check_run_dir(run_dir)
+    manifest = read_manifest(run_dir)
     rules = manifest.get("rules") or {}
     players = int(rules.get("players", 3))
     table_name = str(rules.get("marriage.values", "standard"))
     if table_name not in MARRIAGE_TABLES:
         raise UsageError(f"{run_dir / RUN_FILE}: unknown marriage.values {table_name!r}")
     values = MARRIAGE_TABLES[table_name]
-    hands = _scan_hands(path, players)
+    needed = [*REQUIRED_COLUMNS, *(f"hand_points_{seat}" for seat in range(players))]
+    hands, _ = scan_checked(run_dir / HANDS_FILE, needed, "hands")
     contracts = _contracts(hands, players, values)
 
     queries = {

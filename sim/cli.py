@@ -306,14 +306,25 @@ def cmd_bids(args: argparse.Namespace) -> int:
     from analysis.bids import bid_tables, bid_tables_json, bids_markdown, write_bid_tables
 
     tables = bid_tables(Path(args.dir), min_n=args.min_n)
+    _emit_tables(args, tables, write_bid_tables, bid_tables_json, bids_markdown)
+    return 0
+
+
+def _emit_tables(
+    args: argparse.Namespace,
+    tables: Any,
+    write: Callable[[Any, Path], None],
+    to_json: Callable[[Any], dict[str, Any]],
+    to_markdown: Callable[[Any], str],
+) -> None:
+    """Print analysis tables as JSON (``--json``) or Markdown; also write ``--out``."""
     if args.out is not None:
         check_out_dir(args.out, args.force)
-        write_bid_tables(tables, Path(args.out))
+        write(tables, Path(args.out))
     if args.json:
-        print(json.dumps(_json_safe(bid_tables_json(tables))))
+        print(json.dumps(_json_safe(to_json(tables))))
     else:
-        print(bids_markdown(tables))
-    return 0
+        print(to_markdown(tables))
 
 
 # --- games and barrel -------------------------------------------------------------------
@@ -361,13 +372,7 @@ def cmd_barrel(args: argparse.Namespace) -> int:
     )
 
     tables = barrel_tables(Path(args.dir))
-    if args.out is not None:
-        check_out_dir(args.out, args.force)
-        write_barrel_tables(tables, Path(args.out))
-    if args.json:
-        print(json.dumps(_json_safe(barrel_tables_json(tables))))
-    else:
-        print(barrel_markdown(tables))
+    _emit_tables(args, tables, write_barrel_tables, barrel_tables_json, barrel_markdown)
     return 0
 
 

@@ -61,6 +61,11 @@ NO_SUIT = -1
     N_PARAMS,
 ) = range(42)
 
+# The first six slots are laid out as sim.deal.reshuffle_params, so the hand engine can
+# hand P straight to hand_reshuffle_bits / talon_reshuffle_bits.
+assert (P_HAND_POINTS_BELOW, P_HAND_NINES, P_HAND_FOUR_JACKS, P_TALON_POINTS_BELOW,
+        P_TALON_TWO_NINES, P_TALON_THREE_JACKS) == tuple(range(6))  # fmt: skip
+
 
 def engine_params(rules: Rules) -> np.ndarray:
     """The hand rules of RULES.md §3–§7 as the flat vector the engine reads."""

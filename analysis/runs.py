@@ -1,0 +1,53 @@
+"""Reading a run folder (``run.json`` and Parquet tables) with one-line errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sim.output import UsageError
+
+RUN_FILE = "run.json"
+
+
+def read_manifest(run_dir: Path) -> dict[str, Any]:
+    """The run's ``run.json``, or ``{}`` when the folder has none.
+
+    Raises:
+        UsageError: when the file is not a readable JSON object.
+    """
+    path = run_dir / RUN_FILE
+    if not path.is_file():
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise UsageError(f"{path}: not a readable JSON document") from None
+    if not isinstance(doc, dict):
+        raise UsageError(f"{path}: not a JSON object")
+    return doc
+
+
+def scan_checked(path: Path, needed: Sequence[str], command: str) -> tuple[pl.LazyFrame, pl.Schema]:
+    """Lazily scan a Parquet file of a run, checking that every ``needed`` column is there.
+
+    ``command`` names the ``thousand`` command whose run folder holds the file.
+
+    Raises:
+        UsageError: when the file is missing, unreadable or lacks a column.
+    """
+    if not path.is_file():
+        raise UsageError(f"{path}: not found (a `thousand {command}` run folder holds it)")
+    frame = pl.scan_parquet(path)
+    try:
+        schema = frame.collect_schema()
+    except (pl.exceptions.PolarsError, OSError):
+        raise UsageError(f"{path}: not a readable Parquet file") from None
+    for column in needed:
+        if column not in schema:
+            raise UsageError(f"{path}: missing column {column!r}")
+    return frame, schema
