@@ -446,7 +446,16 @@ def test_strategies_and_rules_are_checked():
 # The compiled game loop against the reference
 # =================================================================================
 @pytest.mark.parametrize(
-    "name", ["five_hundred_one_250", "accumulate", "classic_300", "one_falls", "both_stay"]
+    "name",
+    [
+        "five_hundred_one_250",
+        "accumulate",
+        "classic_300",
+        "thousand_one_300",
+        "app_300",
+        "one_falls",
+        "both_stay",
+    ],
 )
 def test_fast_game_loop_agrees_with_reference(name):
     """Game traces, barrel stints and game rows of both loops are identical."""
