@@ -215,7 +215,12 @@ def _simulate(
 
     check_out_dir(args.out, args.force)
     rules = load_rules(args.rules)
-    names = parse_strategies(args.strategies)
+    names = parse_strategies(args.strategies, rules.players)
+    first = getattr(args, "first_dealer", None)
+    if first is not None and first not in range(rules.players):
+        raise UsageError(
+            f"--first-dealer {first}: a seat 0..{rules.players - 1} of {rules.players} players"
+        )
     parse_params(names, args.param)  # validate before any work
     trace_path = Path(args.trace) if args.trace else None
     if trace_path is not None and trace_path.is_dir():
@@ -257,12 +262,6 @@ def cmd_hands(args: argparse.Namespace) -> int:
     """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
     from sim.hands import run_hands
 
-    rules = load_rules(args.rules)
-    if rules.players != 3:
-        raise UsageError(
-            f"--rules {args.rules}: players = {rules.players}; the hand engine plays "
-            "3-player deals so far"
-        )
     counts, seconds = _simulate(
         args,
         "hands",
@@ -332,17 +331,6 @@ def cmd_games(args: argparse.Namespace) -> int:
     """``thousand games``: play N whole games; games.parquet, barrel.parquet, run.json."""
     from sim.game import run_games
 
-    rules = load_rules(args.rules)
-    if rules.players != 3:
-        raise UsageError(
-            f"--rules {args.rules}: players = {rules.players}; whole games of "
-            "2 or 4 players are not supported yet"
-        )
-    if rules.golden.enabled or rules.dark.enabled:
-        raise UsageError(
-            f"--rules {args.rules}: golden.enabled / dark.enabled: golden and "
-            "dark deals are not supported yet"
-        )
     counts, seconds = _simulate(
         args,
         "games",
@@ -453,7 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_hands.add_argument(
         "--strategies",
         default="heuristic",
-        help="one name for every seat or three comma-separated names (random, first, heuristic)",
+        help="one name for every seat, or one per seat comma-separated (random, first, heuristic)",
     )
     p_hands.add_argument(
         "--param",
@@ -493,13 +481,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_games.add_argument(
         "--strategies",
         default="heuristic",
-        help="one name for every seat or three comma-separated names",
+        help="one name for every seat or one comma-separated name per seat",
     )
     p_games.add_argument("--param", action="append", default=[], metavar="STRATEGY.NAME=VALUE")
     p_games.add_argument(
         "--first-dealer",
         type=int,
-        choices=(0, 1, 2),
         default=None,
         help="fix the first dealer of every game (default: drawn per game)",
     )

@@ -5,7 +5,8 @@ together and keeps what lives between deals: scores, bolts, concessions, the
 barrel. :func:`play_games` plays games ``start .. start+n-1`` of a run in parallel;
 game ``g`` depends only on ``(seed, rules, strategies, g)``.
 
-Not yet here: golden and dark deals (§10, §11), the bank, 2 and 4 players.
+Golden and dark deals (§10, §11), the bank (§8) and 2 or 4 players (§12) follow
+the last sections of GAME_PROTOCOL.md.
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ import polars as pl
 import pyarrow.parquet as pq
 from numba import prange
 
-from sim.deal import _place_of_position, deal_into
 from sim.engine.actions import MAX_REDEALS
-from sim.engine.driver import play_deal
+from sim.engine.driver import deal_cards_into, hand_seats, play_deal
+from sim.engine.scoring import sitter_delta
 from sim.engine.state import (
+    FLAG_DARK_ALLOWED,
+    FLAG_GOLDEN,
     MAX_BIDS_LOG,
+    MAX_TRICKS,
     N_OUT,
     N_STATE,
     O_BOLT0,
@@ -34,9 +38,13 @@ from sim.engine.state import (
     O_DECLARER,
     O_DELTA0,
     O_MADE,
+    O_SPECIAL,
     REASONS,
     S_REDEAL_REASON,
     SNAP_LEN,
+    SPECIAL_DARK,
+    SPECIAL_NONE,
+    SPECIALS,
     engine_params,
 )
 from sim.jit import hot_call, kernel
@@ -50,7 +58,6 @@ MAX_DEALT = 2048  # dealt deals (redeals included) kept per game in a trace
 MAX_EVENTS = 4096
 _GAME_STRIDE = 1 << 32
 _DEAL_STRIDE = 64
-_PLACE_OF = _place_of_position(3)
 _REASON_HAND_NINES = REASONS.index("hand_nines")
 
 # --- game rule parameters Q ----------------------------------------------------------
@@ -58,8 +65,10 @@ _REASON_HAND_NINES = REASONS.index("hand_nines")
     Q_TARGET, Q_STRICT, Q_SAMOSVAL, Q_SAMOSVAL_NEG, Q_SAMOSVAL_TO, Q_BOLT_COUNT,
     Q_BOLT_PENALTY, Q_BOLT_IN_A_ROW, Q_BOLT_ON_BARREL, Q_BARREL_AT, Q_ACCUMULATE,
     Q_ATTEMPTS, Q_FALL_PENALTY, Q_THIRD_FALL_ZERO, Q_ONE_AT_A_TIME, Q_SIMULTANEOUS,
-    Q_ROSPIS_MAX, Q_THIRD_PENALTY, Q_ROSPIS_ON_BARREL, Q_DEALER_PENALTY, N_Q,
-) = range(21)  # fmt: skip
+    Q_ROSPIS_MAX, Q_THIRD_PENALTY, Q_ROSPIS_ON_BARREL, Q_DEALER_PENALTY, Q_BOLT_DOUBLE,
+    Q_GOLDEN, Q_GOLDEN_RESET, Q_GOLDEN_REPEAT, Q_DARK, Q_DARK_MIN_SCORE,
+    Q_DARK_NOT_ON_BARREL, N_Q,
+) = range(28)  # fmt: skip
 SIMULTANEOUS = ("all_fall", "one_falls", "both_stay")
 
 
@@ -87,44 +96,59 @@ def game_params(rules: Rules) -> np.ndarray:
     q[Q_THIRD_PENALTY] = r.rospis.third_penalty
     q[Q_ROSPIS_ON_BARREL] = r.rospis.on_barrel
     q[Q_DEALER_PENALTY] = r.reshuffle.dealer_penalty
+    q[Q_BOLT_DOUBLE] = r.bolt.double_in_special
+    q[Q_GOLDEN] = r.golden.enabled
+    q[Q_GOLDEN_RESET] = r.golden.reset_if_none
+    q[Q_GOLDEN_REPEAT] = r.golden.repeat_if_none
+    q[Q_DARK] = r.dark.enabled
+    q[Q_DARK_MIN_SCORE] = r.dark.min_score
+    q[Q_DARK_NOT_ON_BARREL] = r.dark.not_on_barrel
     return q
 
 
 # --- per-seat game state G[s, :] ------------------------------------------------------
 (
     G_SCORE, G_BOLTS, G_CONCESSIONS, G_ON, G_BDEALS, G_FALLS, G_ENTRIES, G_BOLT_PEN,
-    G_SAMOSVALS, G_ENTERED, G_STINT, N_G,
-) = range(12)  # fmt: skip
+    G_SAMOSVALS, G_ENTERED, G_STINT, G_DARK_WON, G_DARK_LOST, N_G,
+) = range(14)  # fmt: skip
+MAX_SEATS = 4
+
+# --- one played or conceded deal in game seats (the input of apply_deal) --------------
+D_DECL, D_MADE, D_CONTRACT, D_CONCEDED, D_SPECIAL, D_SITTER, D_DELTA0 = range(7)
+D_BOLT0 = D_DELTA0 + MAX_SEATS
+N_D = D_BOLT0 + MAX_SEATS
 
 # --- events ------------------------------------------------------------------------------
 EVENTS = (
     "bolt", "bolt_penalty", "samosval", "barrel_on", "barrel_win", "barrel_fall",
-    "concession_penalty", "dealer_penalty",
+    "concession_penalty", "dealer_penalty", "golden_reset",
 )  # fmt: skip
 E_BOLT, E_BOLT_PENALTY, E_SAMOSVAL, E_BARREL_ON, E_BARREL_WIN, E_BARREL_FALL = range(6)
-E_CONCESSION_PENALTY, E_DEALER_PENALTY = 6, 7
+E_CONCESSION_PENALTY, E_DEALER_PENALTY, E_GOLDEN_RESET = 6, 7, 8
 FALL_CAUSES = ("attempts", "knocked_off", "simultaneous")
 OUTCOMES = ("won", "fell_attempts", "knocked_off", "fell_simultaneous", "game_over")
+_KNOCKED_OFF = OUTCOMES.index("knocked_off")
 
-# --- outputs -----------------------------------------------------------------------------
-GAME_COLUMNS = (
-    ["first_dealer", "n_deals", "winner", "unfinished", "redeals"]
-    + [f"score_{s}" for s in range(3)]
-    + [f"barrel_entries_{s}" for s in range(3)]
-    + [f"barrel_falls_{s}" for s in range(3)]
-    + [f"bolt_penalties_{s}" for s in range(3)]
-    + [f"samosvals_{s}" for s in range(3)]
-    + [f"concessions_{s}" for s in range(3)]
-    + ["n_stints"]
-)
+# --- outputs (per-seat columns for 4 seats; games_frame keeps the game's seats) --------
+_SEAT_STATS = (
+    "score", "barrel_entries", "barrel_falls", "bolt_penalties", "samosvals", "concessions",
+    "dark_won", "dark_lost",
+)  # fmt: skip
+_G_OF_STAT = (G_SCORE, G_ENTRIES, G_FALLS, G_BOLT_PEN, G_SAMOSVALS, G_CONCESSIONS,
+              G_DARK_WON, G_DARK_LOST)  # fmt: skip
+GAME_COLUMNS = [
+    "first_dealer", "n_deals", "winner", "unfinished", "redeals", "n_stints",
+    "golden_reset", "golden_deals", "dark_deals",
+] + [f"{stat}_{s}" for stat in _SEAT_STATS for s in range(MAX_SEATS)]  # fmt: skip
 GC = {c: i for i, c in enumerate(GAME_COLUMNS)}
-_C_FIRST, _C_NDEALS, _C_WINNER, _C_UNFINISHED, _C_REDEALS, _C_SCORE0 = range(6)
-_C_ENTRIES0, _C_FALLS0, _C_BPEN0, _C_SAMO0, _C_CONC0 = 8, 11, 14, 17, 20
-_C_NSTINTS = 23
+_C_FIRST, _C_NDEALS, _C_WINNER, _C_UNFINISHED, _C_REDEALS, _C_NSTINTS = range(6)
+_C_GOLDEN_RESET, _C_GOLDEN_DEALS, _C_DARK_DEALS, _C_STATS = 6, 7, 8, 9
 # stint rows: seat, entered_deal, deals_on_barrel, outcome
-# deal trace rows: dealer, reshuffled, declarer, contract, conceded, made, deltas x3,
-# bolts x3, scores x3, first event index
-N_DEAL_LOG = 16
+# deal trace rows: dealer, reshuffled, declarer, contract, conceded, made, special,
+# deltas x4, bolts x4, scores x4, first event index
+L_DEALER, L_RESHUFFLED, L_DECL, L_CONTRACT, L_CONCEDED, L_MADE, L_SPECIAL = range(7)
+L_DELTA0, L_BOLT0, L_SCORE0, L_EVENT = 7, 11, 15, 19
+N_DEAL_LOG = 20
 
 
 @hot_call
@@ -140,15 +164,15 @@ def _record(
 
 
 @hot_call
-def _pick_winner(G: np.ndarray, seats: int, decl: int, dealer: int) -> int:
+def _pick_winner(G: np.ndarray, n: int, seats: int, decl: int, dealer: int) -> int:
     """The winner among the seats of a bitmask (RULES.md §8).
 
     The highest score wins; ties go to the declarer, then to the seat first from the
     dealer's left.
     """
     winner = -1
-    for k in range(3):
-        s = (dealer + 1 + k) % 3
+    for k in range(n):
+        s = (dealer + 1 + k) % n
         if not seats >> s & 1:
             continue
         if winner < 0 or G[s, G_SCORE] > G[winner, G_SCORE]:
@@ -156,6 +180,14 @@ def _pick_winner(G: np.ndarray, seats: int, decl: int, dealer: int) -> int:
         elif G[s, G_SCORE] == G[winner, G_SCORE] and s == decl:
             winner = s
     return winner
+
+
+@hot_call
+def _end_stint(G: np.ndarray, s: int, outcome: int, stints: np.ndarray) -> None:
+    k = G[s, G_STINT]
+    if k < stints.shape[0]:
+        stints[k, 2] = G[s, G_BDEALS]
+        stints[k, 3] = outcome
 
 
 @hot_call
@@ -179,10 +211,7 @@ def _fall(
     else:
         G[s, G_SCORE] = Q[Q_BARREL_AT] - Q[Q_FALL_PENALTY]
     if G[s, G_ON]:
-        k = G[s, G_STINT]
-        if k < stints.shape[0]:
-            stints[k, 2] = G[s, G_BDEALS]
-            stints[k, 3] = 1 + cause  # fell_attempts, knocked_off, fell_simultaneous
+        _end_stint(G, s, 1 + cause, stints)  # fell_attempts, knocked_off, fell_simultaneous
     else:  # a simultaneous climber that never sat on the barrel: a stint of 0 deals
         G[s, G_ENTRIES] += 1
         if ns[0] < stints.shape[0]:
@@ -224,10 +253,31 @@ def _climb(
 
 
 @hot_call
+def _bolt(
+    G: np.ndarray,
+    Q: np.ndarray,
+    s: int,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    """One bolt counted for seat ``s`` and, at every ``bolt.count``-th, its penalty."""
+    _record(events, ne, trace, row, E_BOLT, s, 0)
+    G[s, G_BOLTS] += 1
+    if G[s, G_BOLTS] == Q[Q_BOLT_COUNT]:
+        G[s, G_SCORE] -= Q[Q_BOLT_PENALTY]
+        G[s, G_BOLT_PEN] += 1
+        G[s, G_BOLTS] = 0
+        _record(events, ne, trace, row, E_BOLT_PENALTY, s, Q[Q_BOLT_PENALTY])
+
+
+@hot_call
 def apply_deal(
     G: np.ndarray,
     Q: np.ndarray,
-    out: np.ndarray,
+    n: int,
+    D: np.ndarray,
     dealer: int,
     d: int,
     stints: np.ndarray,
@@ -239,39 +289,42 @@ def apply_deal(
 ) -> int:
     """Game-level effects of one played or conceded deal (GAME_PROTOCOL.md, 2.1-2.5).
 
-    Returns the winner's seat, or -1 while the game goes on.
+    ``D`` is the deal in game seats (``D_*``); ``n`` the number of seats. Returns the
+    winner's seat, or -1 while the game goes on.
     """
     barrel_on = Q[Q_BARREL_AT] > 0
+    sitter = D[D_SITTER]
     was_on = 0
-    for s in range(3):
+    for s in range(n):
         if G[s, G_ON]:
             was_on |= 1 << s
-    decl = out[O_DECLARER]
+    decl = D[D_DECL]
+    if D[D_SPECIAL] == SPECIAL_DARK:
+        if D[D_MADE]:
+            G[decl, G_DARK_WON] += 1
+        else:
+            G[decl, G_DARK_LOST] += 1
     # 1. deal deltas (barrel players pinned) and concessions
-    for s in range(3):
+    for s in range(n):
         if not (was_on >> s & 1) or Q[Q_ACCUMULATE]:
-            G[s, G_SCORE] += out[O_DELTA0 + s]
-    if out[O_CONCEDED]:
+            G[s, G_SCORE] += D[D_DELTA0 + s]
+    if D[D_CONCEDED]:
         G[decl, G_CONCESSIONS] += 1
         if G[decl, G_CONCESSIONS] == 3 and Q[Q_THIRD_PENALTY] > 0 and not (was_on >> decl & 1):
             G[decl, G_SCORE] -= Q[Q_THIRD_PENALTY]
             _record(events, ne, trace, row, E_CONCESSION_PENALTY, decl, Q[Q_THIRD_PENALTY])
-    # 2. bolts
-    for s in range(3):
-        if was_on >> s & 1 and not Q[Q_BOLT_ON_BARREL]:
+    # 2. bolts (two in a special deal with bolt.double_in_special)
+    times = 2 if D[D_SPECIAL] != SPECIAL_NONE and Q[Q_BOLT_DOUBLE] else 1
+    for s in range(n):
+        if s == sitter or (was_on >> s & 1 and not Q[Q_BOLT_ON_BARREL]):
             continue
-        if out[O_BOLT0 + s]:
-            _record(events, ne, trace, row, E_BOLT, s, 0)
-            G[s, G_BOLTS] += 1
-            if G[s, G_BOLTS] == Q[Q_BOLT_COUNT]:
-                G[s, G_SCORE] -= Q[Q_BOLT_PENALTY]
-                G[s, G_BOLT_PEN] += 1
-                G[s, G_BOLTS] = 0
-                _record(events, ne, trace, row, E_BOLT_PENALTY, s, Q[Q_BOLT_PENALTY])
+        if D[D_BOLT0 + s]:
+            for _ in range(times):
+                _bolt(G, Q, s, events, ne, trace, row)
         elif Q[Q_BOLT_IN_A_ROW]:
             G[s, G_BOLTS] = 0
     # 3. 555
-    for s in range(3):
+    for s in range(n):
         sc = G[s, G_SCORE]
         if (sc == 555 and Q[Q_SAMOSVAL]) or (sc == -555 and Q[Q_SAMOSVAL_NEG]):
             G[s, G_SCORE] = Q[Q_SAMOSVAL_TO]
@@ -281,30 +334,28 @@ def apply_deal(
     if barrel_on:
         # 4a. barrel win: the declarer's made contract, or (accumulate) the target
         winners = 0
-        if was_on >> decl & 1 and out[O_MADE]:
-            total = Q[Q_BARREL_AT] + out[O_CONTRACT]
+        if was_on >> decl & 1 and D[D_MADE]:
+            total = Q[Q_BARREL_AT] + D[D_CONTRACT]
             if total > target or (total == target and not Q[Q_STRICT]):
                 G[decl, G_SCORE] = total
                 winners |= 1 << decl
         if Q[Q_ACCUMULATE]:
-            for s in range(3):
+            for s in range(n):
                 sc = G[s, G_SCORE]
                 if was_on >> s & 1 and (sc > target or (sc == target and not Q[Q_STRICT])):
                     winners |= 1 << s
         if winners:
-            w = _pick_winner(G, winners, decl, dealer)
+            w = _pick_winner(G, n, winners, decl, dealer)
             _record(events, ne, trace, row, E_BARREL_WIN, w, 0)
-            for s in range(3):
+            for s in range(n):
                 if was_on >> s & 1:  # this deal was played on the barrel too
-                    G[s, G_BDEALS] += 1
-                    k = G[s, G_STINT]
-                    if k < stints.shape[0]:
-                        stints[k, 2] = G[s, G_BDEALS]
-                        stints[k, 3] = 0 if s == w else 4
+                    if s != sitter:
+                        G[s, G_BDEALS] += 1
+                    _end_stint(G, s, 0 if s == w else 4, stints)
             return w
-        # 4b. attempts
-        for s in range(3):
-            if was_on >> s & 1:
+        # 4b. attempts (a 4-player dealer sitting out uses none)
+        for s in range(n):
+            if was_on >> s & 1 and s != sitter:
                 G[s, G_BDEALS] += 1
                 if G[s, G_BDEALS] >= Q[Q_ATTEMPTS]:
                     _fall(G, Q, s, 0, stints, ns, d, events, ne, trace, row)
@@ -313,8 +364,8 @@ def apply_deal(
         climbers = 0
         n_climb = 0
         already = 0
-        for k in range(3):
-            s = (dealer + 1 + k) % 3
+        for k in range(n):
+            s = (dealer + 1 + k) % n
             if G[s, G_ON]:
                 already |= 1 << s
             elif G[s, G_SCORE] >= Q[Q_BARREL_AT]:
@@ -325,39 +376,92 @@ def apply_deal(
             down = climbers
         elif n_climb >= 2 and Q[Q_SIMULTANEOUS] == 1:  # one_falls: the lower score
             loser = -1
-            for k in range(3):
-                s = (dealer + 1 + k) % 3
+            for k in range(n):
+                s = (dealer + 1 + k) % n
                 if climbers >> s & 1 and (loser < 0 or G[s, G_SCORE] <= G[loser, G_SCORE]):
                     loser = s
             down = 1 << loser
         up = climbers & ~down
-        for k in range(3):
-            s = (dealer + 1 + k) % 3
+        for k in range(n):
+            s = (dealer + 1 + k) % n
             if down >> s & 1:
                 _fall(G, Q, s, 2, stints, ns, d, events, ne, trace, row)
-        for k in range(3):
-            s = (dealer + 1 + k) % 3
+        for k in range(n):
+            s = (dealer + 1 + k) % n
             if up >> s & 1:
                 _climb(G, Q, s, stints, ns, d, events, ne, trace, row)
         if up and Q[Q_ONE_AT_A_TIME]:
-            for k in range(3):
-                s = (dealer + 1 + k) % 3
+            for k in range(n):
+                s = (dealer + 1 + k) % n
                 if already >> s & 1:
                     _fall(G, Q, s, 1, stints, ns, d, events, ne, trace, row)
         return -1
     # 5. end without the barrel: whoever reached the target
     reached = 0
-    for s in range(3):
+    for s in range(n):
         sc = G[s, G_SCORE]
         if sc > target or (sc == target and not Q[Q_STRICT]):
             reached |= 1 << s
-    return _pick_winner(G, reached, decl, dealer) if reached else -1
+    return _pick_winner(G, n, reached, decl, dealer) if reached else -1
+
+
+@hot_call
+def _golden_reset(
+    G: np.ndarray,
+    n: int,
+    stints: np.ndarray,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    """Nobody made a golden deal: every score to 0, the barrel emptied without falls."""
+    for s in range(n):
+        G[s, G_SCORE] = 0
+        if G[s, G_ON]:
+            _end_stint(G, s, _KNOCKED_OFF, stints)
+            G[s, G_ON] = 0
+            G[s, G_BDEALS] = 0
+    _record(events, ne, trace, row, E_GOLDEN_RESET, -1, 0)
+
+
+@hot_call
+def _hand_to_game(
+    row: np.ndarray,
+    n: int,
+    dealer: int,
+    talon: int,
+    P: np.ndarray,
+    D: np.ndarray,
+) -> None:
+    """The hand engine's row (hand seats) as the deal vector ``D`` (game seats)."""
+    for j in range(N_D):
+        D[j] = 0
+    D[D_SITTER] = -1
+    D[D_MADE] = row[O_MADE]
+    D[D_CONTRACT] = row[O_CONTRACT]
+    D[D_CONCEDED] = row[O_CONCEDED]
+    D[D_SPECIAL] = row[O_SPECIAL]
+    if n == 4:
+        D[D_SITTER] = dealer
+        D[D_DECL] = (dealer + 1 + row[O_DECLARER]) % 4
+        for h in range(3):
+            s = (dealer + 1 + h) % 4
+            D[D_DELTA0 + s] = row[O_DELTA0 + h]
+            D[D_BOLT0 + s] = row[O_BOLT0 + h]
+        D[D_DELTA0 + dealer] = sitter_delta(talon, P, row[O_SPECIAL])
+    else:
+        D[D_DECL] = row[O_DECLARER]
+        for s in range(n):
+            D[D_DELTA0 + s] = row[O_DELTA0 + s]
+            D[D_BOLT0 + s] = row[O_BOLT0 + s]
 
 
 @hot_call
 def play_game(
     g: int,
     first_dealer: int,
+    n: int,
     Q: np.ndarray,
     P: np.ndarray,
     strategies: np.ndarray,
@@ -376,6 +480,10 @@ def play_game(
     tl: np.ndarray,
     snap: np.ndarray,
     scores: np.ndarray,
+    strat_h: np.ndarray,
+    sp_h: np.ndarray,
+    scores_h: np.ndarray,
+    D: np.ndarray,
     game_out: np.ndarray,
     stints: np.ndarray,
     trace: bool,
@@ -383,7 +491,7 @@ def play_game(
     events: np.ndarray,
     counts: np.ndarray,
 ) -> None:
-    """Play game ``g`` to its end (or MAX_DEALS played deals); fill its output rows."""
+    """Play game ``g`` of ``n`` players to its end (or MAX_DEALS played deals)."""
     G[:, :] = 0
     ns = counts[0:1]
     ne = counts[1:2]
@@ -395,30 +503,49 @@ def play_game(
     winner = -1
     d = 0
     redeals = 0
+    golden_left = n if Q[Q_GOLDEN] else 0  # golden deals left in the current round
+    golden_made = 0
+    golden_reset = 0
+    golden_deals = 0
+    dark_deals = 0
     while d < MAX_DEALS and winner < 0:
         attempt = 0
+        hand_dealer = hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
         while True:
             number = g * _GAME_STRIDE + d * _DEAL_STRIDE + attempt
-            deal_into(deal_key, number, 7, _PLACE_OF, cards, masks, False)
-            flags = 0
-            any_on = G[0, G_ON] or G[1, G_ON] or G[2, G_ON]
-            for s in range(3):
+            deal_cards_into(deal_key, number, n, cards, masks)
+            any_on = False
+            for s in range(n):
                 scores[s] = G[s, G_SCORE]
+                any_on = any_on or G[s, G_ON] != 0
+            flags = 0
+            for h in range(3 if n == 4 else n):
+                s = (dealer + 1 + h) % 4 if n == 4 else h
+                scores_h[h] = G[s, G_SCORE]
                 if any_on and not Q[Q_ROSPIS_ON_BARREL]:
-                    flags |= 1 << s
+                    flags |= 1 << h
                 if Q[Q_ROSPIS_MAX] > 0 and G[s, G_CONCESSIONS] >= Q[Q_ROSPIS_MAX]:
-                    flags |= 1 << s
+                    flags |= 1 << h
                 if G[s, G_ON]:
-                    flags |= 1 << (3 + s)
+                    flags |= 1 << (3 + h)
+            fore = (dealer + 1) % n
+            if golden_left > 0:
+                flags |= FLAG_GOLDEN
+            elif (
+                Q[Q_DARK]
+                and G[fore, G_SCORE] >= Q[Q_DARK_MIN_SCORE]
+                and not (Q[Q_DARK_NOT_ON_BARREL] and any_on)
+            ):
+                flags |= FLAG_DARK_ALLOWED
             redealt = play_deal(
                 masks,
-                dealer,
-                scores,
+                hand_dealer,
+                scores_h,
                 attempt < MAX_REDEALS,
                 flags,
                 P,
-                strategies,
-                SP,
+                strat_h,
+                sp_h,
                 script,
                 item_state(rng_key, number),
                 item_state(tb_key, number),
@@ -432,9 +559,9 @@ def play_game(
             )
             r = ndl[0]
             if trace and r < deal_log.shape[0]:
-                deal_log[r, 0] = dealer
-                deal_log[r, 1] = redealt
-                deal_log[r, 15] = ne[0]
+                deal_log[r, L_DEALER] = dealer
+                deal_log[r, L_RESHUFFLED] = redealt
+                deal_log[r, L_EVENT] = ne[0]
             if not redealt:
                 break
             redeals += 1
@@ -446,49 +573,61 @@ def play_game(
                 G[dealer, G_SCORE] -= Q[Q_DEALER_PENALTY]
                 _record(events, ne, trace, r, E_DEALER_PENALTY, dealer, Q[Q_DEALER_PENALTY])
             if trace and r < deal_log.shape[0]:
-                for s in range(3):
-                    deal_log[r, 12 + s] = G[s, G_SCORE]
+                for s in range(n):
+                    deal_log[r, L_SCORE0 + s] = G[s, G_SCORE]
             ndl[0] += 1
             attempt += 1
         r = ndl[0]
-        winner = apply_deal(G, Q, row, dealer, d, stints, ns, events, ne, trace, r)
+        _hand_to_game(row, n, dealer, int(masks[3]), P, D)
+        winner = apply_deal(G, Q, n, D, dealer, d, stints, ns, events, ne, trace, r)
+        if D[D_SPECIAL] == SPECIAL_DARK:
+            dark_deals += 1
+        if golden_left > 0:
+            golden_deals += 1
+            golden_left -= 1
+            if D[D_MADE]:
+                golden_made = 1
+            if golden_left == 0 and winner < 0 and not golden_made:
+                if Q[Q_GOLDEN_RESET]:
+                    _golden_reset(G, n, stints, events, ne, trace, r)
+                    golden_reset = 1
+                elif Q[Q_GOLDEN_REPEAT]:
+                    golden_left = n
         if trace and r < deal_log.shape[0]:
-            deal_log[r, 2] = row[O_DECLARER]
-            deal_log[r, 3] = row[O_CONTRACT]
-            deal_log[r, 4] = row[O_CONCEDED]
-            deal_log[r, 5] = row[O_MADE]
-            for s in range(3):
-                deal_log[r, 6 + s] = row[O_DELTA0 + s]
-                deal_log[r, 9 + s] = row[O_BOLT0 + s]
-                deal_log[r, 12 + s] = G[s, G_SCORE]
+            deal_log[r, L_DECL] = D[D_DECL]
+            deal_log[r, L_CONTRACT] = D[D_CONTRACT]
+            deal_log[r, L_CONCEDED] = D[D_CONCEDED]
+            deal_log[r, L_MADE] = D[D_MADE]
+            deal_log[r, L_SPECIAL] = D[D_SPECIAL]
+            for s in range(n):
+                deal_log[r, L_DELTA0 + s] = D[D_DELTA0 + s]
+                deal_log[r, L_BOLT0 + s] = D[D_BOLT0 + s]
+                deal_log[r, L_SCORE0 + s] = G[s, G_SCORE]
         ndl[0] += 1
         d += 1
-        dealer = (dealer + 1) % 3
-    for s in range(3):  # stints still open end with the game
-        if G[s, G_ON]:
-            k = G[s, G_STINT]
-            if k < stints.shape[0] and s != winner:
-                stints[k, 2] = G[s, G_BDEALS]
-                stints[k, 3] = 4
+        dealer = (dealer + 1) % n
+    for s in range(n):  # stints still open end with the game
+        if G[s, G_ON] and s != winner:
+            _end_stint(G, s, 4, stints)
     game_out[_C_FIRST] = first_dealer
     game_out[_C_NDEALS] = d
     game_out[_C_WINNER] = winner
     game_out[_C_UNFINISHED] = winner < 0
     game_out[_C_REDEALS] = redeals
-    for s in range(3):
-        game_out[_C_SCORE0 + s] = G[s, G_SCORE]
-        game_out[_C_ENTRIES0 + s] = G[s, G_ENTRIES]
-        game_out[_C_FALLS0 + s] = G[s, G_FALLS]
-        game_out[_C_BPEN0 + s] = G[s, G_BOLT_PEN]
-        game_out[_C_SAMO0 + s] = G[s, G_SAMOSVALS]
-        game_out[_C_CONC0 + s] = G[s, G_CONCESSIONS]
     game_out[_C_NSTINTS] = ns[0]
+    game_out[_C_GOLDEN_RESET] = golden_reset
+    game_out[_C_GOLDEN_DEALS] = golden_deals
+    game_out[_C_DARK_DEALS] = dark_deals
+    for j in range(len(_G_OF_STAT)):
+        for s in range(n):
+            game_out[_C_STATS + j * MAX_SEATS + s] = G[s, _G_OF_STAT[j]]
 
 
 @kernel
 def games_kernel(
     start: int,
     first_dealers: np.ndarray,
+    n_players: int,
     Q: np.ndarray,
     P: np.ndarray,
     strategies: np.ndarray,
@@ -506,7 +645,7 @@ def games_kernel(
     """Play games ``start .. start+n-1`` in parallel (one game per iteration)."""
     n = out.shape[0]
     for k in prange(n):
-        G = np.zeros((3, N_G), dtype=np.int64)
+        G = np.zeros((MAX_SEATS, N_G), dtype=np.int64)
         S = np.zeros(N_STATE, dtype=np.int64)
         legal = np.zeros(64, dtype=np.int64)
         cards = np.zeros(24, dtype=np.int8)
@@ -514,14 +653,19 @@ def games_kernel(
         script = np.zeros((0, 2), dtype=np.int64)
         row = np.zeros(N_OUT, dtype=np.int64)
         bl = np.zeros((MAX_BIDS_LOG, 2), dtype=np.int16)
-        tl = np.zeros((8, 6), dtype=np.int8)
+        tl = np.zeros((MAX_TRICKS, 6), dtype=np.int8)
         snap = np.full(SNAP_LEN, -1, dtype=np.int64)
-        scores = np.zeros(3, dtype=np.int64)
+        scores = np.zeros(MAX_SEATS, dtype=np.int64)
+        strat_h = np.zeros(3, dtype=np.int64)
+        sp_h = np.zeros((3, SP.shape[1]), dtype=np.float64)
+        scores_h = np.zeros(3, dtype=np.int64)
+        D = np.zeros(N_D, dtype=np.int64)
         dl = deal_log[k] if trace else deal_log[0]
         ev = events[k] if trace else events[0]
         play_game(
             start + k,
             first_dealers[k],
+            n_players,
             Q,
             P,
             strategies,
@@ -540,6 +684,10 @@ def games_kernel(
             tl,
             snap,
             scores,
+            strat_h,
+            sp_h,
+            scores_h,
+            D,
             out[k],
             stints[k],
             trace,
@@ -554,11 +702,13 @@ class GamesBatch:
     """Games ``start .. start+n-1`` of a run: one output row each, stints, traces."""
 
     start: int
+    players: int
     out: np.ndarray  # (n, len(GAME_COLUMNS)) int32
     stints: np.ndarray  # (n, MAX_STINTS, 4) int32: seat, entered_deal, deals, outcome
     deal_log: np.ndarray | None = None
     events: np.ndarray | None = None
     counts: np.ndarray | None = None
+    bank: int | None = None  # game.bank (RULES.md §8)
 
     def __len__(self) -> int:
         return int(self.out.shape[0])
@@ -572,6 +722,7 @@ class GamesBatch:
         if self.deal_log is None or self.events is None or self.counts is None:
             raise ValueError("this batch was played without trace=True")
         docs = []
+        n = self.players
         for k in range(len(self)):
             row = self.out[k]
             n_dealt = min(int(self.counts[k, 2]), MAX_DEALT)
@@ -580,20 +731,22 @@ class GamesBatch:
             deals = []
             for r in range(n_dealt):
                 lg = self.deal_log[k, r]
-                redealt = bool(lg[1])
+                redealt = bool(lg[L_RESHUFFLED])
                 mine = [e for e in ev if e[0] == r]
+                deltas = [int(x) for x in lg[L_DELTA0 : L_DELTA0 + n]]
+                bolts = [int(x) for x in lg[L_BOLT0 : L_BOLT0 + n]]
                 deals.append(
                     {
-                        "dealer": int(lg[0]),
-                        "special": None,
+                        "dealer": int(lg[L_DEALER]),
+                        "special": None if redealt else SPECIALS[int(lg[L_SPECIAL])],
                         "reshuffled": redealt,
-                        "declarer": None if redealt else int(lg[2]),
-                        "contract": None if redealt else int(lg[3]),
-                        "conceded": None if redealt else bool(lg[4]),
-                        "made": None if redealt else bool(lg[5]),
-                        "deal_deltas": [0, 0, 0] if redealt else [int(x) for x in lg[6:9]],
-                        "bolts": [0, 0, 0] if redealt else [int(x) for x in lg[9:12]],
-                        "scores": [int(x) for x in lg[12:15]],
+                        "declarer": None if redealt else int(lg[L_DECL]),
+                        "contract": None if redealt else int(lg[L_CONTRACT]),
+                        "conceded": None if redealt else bool(lg[L_CONCEDED]),
+                        "made": None if redealt else bool(lg[L_MADE]),
+                        "deal_deltas": [0] * n if redealt else deltas,
+                        "bolts": [0] * n if redealt else bolts,
+                        "scores": [int(x) for x in lg[L_SCORE0 : L_SCORE0 + n]],
                         "events": [_event(e) for e in mine],
                     }
                 )
@@ -612,6 +765,8 @@ class GamesBatch:
 
 def _event(e: np.ndarray) -> list[Any]:
     kind, seat, value = EVENTS[int(e[1])], int(e[2]), int(e[3])
+    if kind == "golden_reset":
+        return [kind]
     if kind in ("bolt", "samosval", "barrel_on", "barrel_win"):
         return [kind, seat]
     if kind == "barrel_fall":
@@ -619,11 +774,11 @@ def _event(e: np.ndarray) -> list[Any]:
     return [kind, seat, value]
 
 
-def first_dealers(seed: int, start: int, n: int) -> np.ndarray:
+def first_dealers(seed: int, start: int, n: int, players: int = 3) -> np.ndarray:
     """The first dealer of games ``start .. start+n-1`` (GAME_PROTOCOL.md)."""
     key = stream_key(seed, Stream.GAME)
     return np.array(
-        [bounded(np.uint64(item_state(key, g)), 0, 3)[0] for g in range(start, start + n)],
+        [bounded(np.uint64(item_state(key, g)), 0, players)[0] for g in range(start, start + n)],
         dtype=np.int64,
     )
 
@@ -632,37 +787,36 @@ def play_games(
     rules: Rules,
     n: int,
     seed: int,
-    strategies: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
+    strategies: Sequence[str] = ("heuristic",),
     params: Sequence[str] = (),
     start: int = 0,
     trace: bool = False,
     first_dealer: int | None = None,
 ) -> GamesBatch:
-    """Play games ``start .. start+n-1`` of the run seeded ``seed`` (3 players).
+    """Play games ``start .. start+n-1`` of the run seeded ``seed``.
 
     Args:
         rules: house rules.
         n: number of games.
         seed: the run's seed.
-        strategies: one strategy name per seat.
+        strategies: one strategy name per seat, or one for every seat.
         params: ``"strategy.name=value"`` settings.
         start: first game id, so chunks of a run line up.
         trace: keep every deal's record for :meth:`GamesBatch.traces`.
         first_dealer: fix the first dealer of every game (seat-advantage studies);
             None draws it per game.
     """
-    if rules.players != 3:
-        raise ValueError(
-            f"rules '{rules.name}': games of {rules.players} players are not supported yet"
-        )
-    if rules.golden.enabled or rules.dark.enabled:
-        raise ValueError(f"rules '{rules.name}': golden and dark deals are not supported yet")
-    names = list(strategies)
+    players = rules.players
+    names = list(strategies) * (players if len(strategies) == 1 else 1)
+    if len(names) != players:
+        raise ValueError(f"{players} strategies needed (one per seat), got {len(names)}")
+    if first_dealer is not None and first_dealer not in range(players):
+        raise ValueError(f"first_dealer must be a seat 0..{players - 1}, got {first_dealer!r}")
     sp = parse_params(names, params)
     fd = (
         np.full(n, first_dealer, dtype=np.int64)
         if first_dealer is not None
-        else first_dealers(seed, start, n)
+        else first_dealers(seed, start, n, players)
     )
     out = np.zeros((n, len(GAME_COLUMNS)), dtype=np.int32)
     stints = np.zeros((n, MAX_STINTS, 4), dtype=np.int32)
@@ -673,6 +827,7 @@ def play_games(
     games_kernel(
         start,
         fd,
+        players,
         game_params(rules),
         engine_params(rules),
         strategy_ids(names),
@@ -688,22 +843,62 @@ def play_games(
         counts,
     )
     if trace:
-        return GamesBatch(start, out, stints, deal_log, events, counts)
-    return GamesBatch(start, out, stints)
+        return GamesBatch(start, players, out, stints, deal_log, events, counts, rules.game.bank)
+    return GamesBatch(start, players, out, stints, bank=rules.game.bank)
 
 
 def games_frame(batch: GamesBatch) -> pl.DataFrame:
-    """One row per game with the columns of CLI.md's ``games.parquet`` (and a few more)."""
+    """One row per game with the columns of CLI.md's ``games.parquet`` (and a few more).
+
+    Per-seat columns run over the game's seats (a 2-player game's ``_2`` columns are
+    null, a 4-player game adds ``_3``); ``bank_{s}`` are the payoffs of GAME_PROTOCOL.md.
+    """
+    n = batch.players
     cols: dict[str, Any] = {"game_id": batch.start + np.arange(len(batch), dtype=np.int64)}
     for name in GAME_COLUMNS:
+        stat, _, seat = name.rpartition("_")
+        if stat in _SEAT_STATS and int(seat) >= n:
+            continue
         col = batch.column(name)
-        if name == "unfinished":
+        if name in ("unfinished", "golden_reset"):
             cols[name] = col.astype(bool)
         elif name in ("first_dealer", "winner"):
             cols[name] = col.astype(np.int8)
         else:
             cols[name] = col.astype(np.int32)
-    return pl.DataFrame(cols).with_columns(pl.lit(False).alias("golden_reset"))
+    for s, pay in enumerate(bank_payoffs(batch)):
+        cols[f"bank_{s}"] = pay
+    frame = pl.DataFrame(cols)
+    if n == 2:
+        frame = frame.with_columns(
+            *[pl.lit(None, dtype=pl.Int32).alias(f"{stat}_2") for stat in _SEAT_STATS],
+            pl.lit(None, dtype=pl.Float64).alias("bank_2"),
+        )
+    return frame
+
+
+def bank_payoffs(batch: GamesBatch) -> np.ndarray:
+    """``(players, n)`` bank payoffs (GAME_PROTOCOL.md, the bank).
+
+    The winner gets ``+bank``, the lowest final score pays ``-bank`` (shared on a
+    tie); 0 for the rest, for unfinished games and without ``game.bank``.
+    """
+    n = batch.players
+    pay = np.zeros((n, len(batch)), dtype=np.float64)
+    if not batch.bank:
+        return pay
+    scores = np.stack([batch.column(f"score_{s}") for s in range(n)]).astype(np.int64)
+    winner = batch.column("winner").astype(np.int64)
+    done = winner >= 0
+    games = np.nonzero(done)[0]
+    pay[winner[games], games] = batch.bank
+    others = scores.astype(np.float64)
+    others[winner[games], games] = np.inf
+    lowest = others.min(axis=0)
+    last = (others == lowest[None, :]) & done[None, :]
+    share = batch.bank / np.maximum(last.sum(axis=0), 1)
+    pay -= np.where(last, share[None, :], 0.0)
+    return pay
 
 
 def stints_frame(batch: GamesBatch) -> pl.DataFrame:

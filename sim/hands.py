@@ -17,27 +17,27 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from sim.engine import HandsBatch, play_hands
-from sim.engine.state import OUT, REASONS
+from sim.engine.api import SEAT_BASES, game_seat_columns
+from sim.engine.state import OUT, REASONS, SPECIALS
 from sim.rules import Rules
 
 CHUNK = 1 << 17
 
-_PLAYED_INT_COLUMNS = (
-    ["declarer", "winning_bid", "contract", "declarer_total", "talon_points"]
-    + [f"hand_points_{s}" for s in range(3)]
-    + [f"marriages_held_{s}" for s in range(3)]
-    + ["declarer_marriages_after"]
-    + [f"max_bid_{s}" for s in range(3)]
-    + [f"card_points_{s}" for s in range(3)]
-    + [f"marriage_points_{s}" for s in range(3)]
-    + [f"declared_{s}" for s in range(3)]
-    + [f"tricks_{s}" for s in range(3)]
-    + [f"delta_{s}" for s in range(3)]
-    + ["discard_1", "discard_2", "trump_named"]
-)
-_PLAYED_BOOL_COLUMNS = ["at_100", "conceded", "made", "talon_shown"] + [
-    f"bolt_{s}" for s in range(3)
+_PLAYED_INT_COLUMNS = [
+    "winning_bid",
+    "contract",
+    "declarer_total",
+    "talon_points",
+    "talon_marriages",
+    "declarer_marriages_after",
+    "discard_1",
+    "discard_2",
+    "trump_named",
+    "talon_pick",
 ]
+_SEAT_INT_BASES = [b for b in SEAT_BASES if b != "bolt"]
+_SEAT_VALUED = ["declarer", "last_talon_to"]
+_PLAYED_BOOL_COLUMNS = ["at_100", "conceded", "made", "talon_shown"]
 
 
 def hands_frame(batch: HandsBatch) -> pl.DataFrame:
@@ -45,12 +45,20 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
 
     Columns: those of CLI.md's ``hands.parquet`` plus ``attempt`` (0 for the first
     deal of a slot), ``talon_shown``, ``trump_named`` (-1 none), ``discard_1`` and
-    ``discard_2`` (card ids given to the declarer's left and right).
+    ``discard_2`` (card ids given to the declarer's left and right; -1 none),
+    ``talon_marriages`` (suit bitmask), and for 2 players ``talon_pick`` and
+    ``last_talon_to``. Per-seat columns run over the game's seats; a 2-player run's
+    ``_2`` columns are null; with 4 players the dealer sits out and scores the talon
+    (``card_points``, ``marriage_points``, ``delta`` of the dealer's seat).
     """
     out = batch.out
     n = len(batch)
+    players = batch.rules.players
+    seats = game_seat_columns(batch.rules, out)
     redeals = out[:, OUT["redeals"]].astype(np.int64)
     deal_ids = batch.start + np.arange(n, dtype=np.int64)
+    per_seat = [f"{b}_{s}" for b in _SEAT_INT_BASES for s in range(players)]
+    bolts = [f"bolt_{s}" for s in range(players)]
     frame = pl.DataFrame(
         {
             "deal_id": deal_ids,
@@ -61,9 +69,25 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
     ).with_columns(
         pl.lit(None, dtype=pl.Int8).alias("reshuffle_seat"),
         pl.lit(None, dtype=pl.String).alias("reshuffle_reason"),
+        *[pl.Series(c, seats[c].astype(np.int32)) for c in _SEAT_VALUED[:1]],
         *[pl.Series(c, out[:, OUT[c]].astype(np.int32)) for c in _PLAYED_INT_COLUMNS],
+        *[pl.Series(c, seats[c].astype(np.int32)) for c in per_seat],
         *[pl.Series(c, out[:, OUT[c]].astype(bool)) for c in _PLAYED_BOOL_COLUMNS],
+        *[pl.Series(c, seats[c].astype(bool)) for c in bolts],
+        pl.Series(
+            "special",
+            np.array(SPECIALS, dtype=object)[out[:, OUT["special"]]].tolist(),
+            dtype=pl.String,
+        ),
     )
+    if players == 2:
+        frame = frame.with_columns(
+            pl.Series("last_talon_to", seats["last_talon_to"].astype(np.int32)),
+            *[pl.lit(None, dtype=pl.Int32).alias(f"{b}_2") for b in _SEAT_INT_BASES],
+            pl.lit(None, dtype=pl.Boolean).alias("bolt_2"),
+        )
+    else:
+        frame = frame.drop("talon_pick")
     slot, attempt = np.nonzero(np.arange(batch.redeal_seat.shape[1])[None, :] < redeals[:, None])
     if len(slot) == 0:
         return frame
@@ -74,7 +98,7 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
             "attempt": attempt.astype(np.int16),
             "dealer": out[slot, OUT["dealer"]].astype(np.int8),
             "reshuffled": np.ones(len(slot), dtype=bool),
-            "reshuffle_seat": batch.redeal_seat[slot, attempt].astype(np.int8),
+            "reshuffle_seat": batch.redeal_seats()[slot, attempt].astype(np.int8),
             "reshuffle_reason": pl.Series(reasons.tolist(), dtype=pl.String),
         }
     )

@@ -1,4 +1,4 @@
-"""The reference engine: one 3-player hand of Thousand, played in plain Python.
+"""The reference engine: one hand of Thousand for 2, 3 or 4 players, in plain Python.
 
 This module implements ``sim/engine/PROTOCOL.md`` literally and readably, for
 clarity rather than speed. The fast compiled engine is checked against it (same
@@ -8,6 +8,9 @@ same trace), and the rule scenario tests run through it.
 Each rule lives in one small function, named after the phase of PROTOCOL.md it
 implements:
 
+* who plays — :class:`Table` (the active seats and their turn order: all three of
+  3 players, both of 2, the three beside the dealer of 4);
+* phase 0 (dark) — :func:`undarkening`;
 * phases 1, 3, 5 (reshuffle) — :func:`hand_reshuffle_reason`,
   :func:`talon_reshuffle_reason`, :func:`after_discard_reshuffle_reason`;
 * phase 2 (bidding) — :func:`bid_cap`, :func:`bid_raises`, :func:`bidding`;
@@ -17,7 +20,8 @@ implements:
 * phase 9 (play) — :func:`legal_leads`, :func:`legal_follows`, :func:`beats`,
   :func:`trick_winner`, :func:`play_tricks`;
 * phase 10 (scoring) — :func:`round_points`, :func:`marriage_points`,
-  :func:`score_played`;
+  :func:`declarer_delta`, :func:`opponent_delta`, :func:`score_played`,
+  :func:`sitter_score` (the 4-player dealer's talon);
 
 and :func:`play_hand` runs the phases in order.
 
@@ -30,6 +34,26 @@ The counter-based generator of :mod:`sim.rng` is re-implemented here on Python
 integers (:func:`mix64`, :func:`item_state`, :func:`word`, :func:`bounded`), and so is
 the shuffle of :func:`sim.deal.generate_deals` (:func:`deal_cards`), so this engine
 shares no compiled code with the fast one.
+
+Readings of the protocol where it leaves a choice:
+
+* :func:`play_hand_text` takes one hand per seat of the game; the 4-player dealer's
+  hand is empty (``""``). With 2 players its ``talon`` holds 4 cards: the first two
+  are the first talon (place 2), the last two the second (place 3), as the trace's
+  ``talon`` lists them.
+* DARK is offered on every dealt deal whose input is ``dark_allowed``, redeals and
+  attempt ``MAX_REDEALS`` included (only the reshuffle demands are capped there).
+* After an undarkening nobody has passed: a seat that answered "no" to UNDARKEN
+  may still bid when its turn comes.
+* The ``bonus.four_nines`` bonus is part of ``marriage_points``, so where
+  marriages are left undoubled (dark deals; golden deals without
+  ``golden.double_marriages``) the bonus is left undoubled too.
+* A dark contract made without ``dark.cap_240`` scores ``2 * round(total)``, rounded
+  whatever ``score.round_declarer`` says.
+* Golden and dark deals have ``at_100`` false, so with
+  ``reshuffle.talon_only_at_100`` they never offer the talon reshuffle.
+* A 4-player hand's card points of the three active seats sum to 120 (the declarer
+  took the talon); the sitting-out dealer's talon points come on top.
 """
 
 from __future__ import annotations
@@ -65,9 +89,11 @@ from sim.rules import ACE_MARRIAGE_VALUE, Rules
 
 __all__ = [
     "AFTER_DISCARD_REASONS",
+    "SPECIALS",
     "STRATEGIES",
     "Chooser",
     "ScriptError",
+    "Table",
     "beats",
     "bounded",
     "deal_cards",
@@ -75,6 +101,7 @@ __all__ = [
     "legal_follows",
     "legal_leads",
     "mix64",
+    "place_sizes",
     "play_hand",
     "play_hand_text",
     "play_slot",
@@ -83,14 +110,14 @@ __all__ = [
     "word",
 ]
 
-PLAYERS = 3
-HAND_SIZE = 7
-TALON_SIZE = 3
-N_TRICKS = 8
+PLAYERS = 3  # the default number of players (classic rules)
 NO_TRUMP = -1
 ACE_BIT = 16  # bit of the ace marriage in a player's ``declared`` mask
+DARK_CONTRACT = 120  # golden and dark deals: forehand plays 120 without bidding
+UNDARKEN_BID = 125  # an opponent with a marriage undarkens by bidding 125
 AFTER_DISCARD_REASONS = ("after_discard_four_nines", "after_discard_points_below")
 STRATEGIES = ("random", "first")
+SPECIALS = ("none", "golden", "dark_allowed")  # the hand input ``special``
 
 
 # --- counter-based random numbers (pure-Python twin of sim.rng) ----------------------
@@ -183,6 +210,68 @@ def _lowest_reason(bits: int, names: Sequence[str]) -> str | None:
     return None
 
 
+# --- who plays (PROTOCOL.md "Four players", "Two players") ---------------------------
+def place_sizes(players: int) -> tuple[int, int, int, int]:
+    """Cards per place of a deal, as :func:`sim.deal.place_sizes`.
+
+    3 and 4 players: three hands of 7 and the talon of 3; 2 players: two hands of 10
+    and two talons of 2.
+    """
+    if players in (3, 4):
+        return (7, 7, 7, 3)
+    if players == 2:
+        return (10, 10, 2, 2)
+    raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+
+
+@dataclass(frozen=True)
+class Table:
+    """The seats of a game and who of them plays one hand.
+
+    Attributes:
+        players: seats of the game (2, 3 or 4), numbered ``0 .. players-1``.
+        dealer: the dealer's seat. With 4 players the dealer sits out.
+    """
+
+    players: int
+    dealer: int
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, got {self.players!r}")
+        if self.dealer not in range(self.players):
+            raise ValueError(f"dealer must be a seat 0..{self.players - 1}, got {self.dealer!r}")
+
+    @property
+    def forehand(self) -> int:
+        """The seat left of the dealer: it bids 100 first (and plays golden and dark)."""
+        return (self.dealer + 1) % self.players
+
+    @property
+    def active(self) -> list[int]:
+        """The seats that play the hand, clockwise from forehand.
+
+        3 players: ``f, f+1, f+2``; 2 players: ``f, f+1``; 4 players: ``d+1, d+2,
+        d+3`` (the dealer sits out).
+        """
+        count = 3 if self.players == 4 else self.players
+        return [(self.dealer + 1 + k) % self.players for k in range(count)]
+
+    @property
+    def sitter(self) -> int | None:
+        """The seat that sits out (the 4-player dealer), or None."""
+        return self.dealer if self.players == 4 else None
+
+    def after(self, seat: int, k: int = 1) -> int:
+        """The ``k``-th active seat clockwise after the active ``seat``."""
+        ring = self.active
+        return ring[(ring.index(seat) + k) % len(ring)]
+
+    def zeros(self) -> list[int]:
+        """A per-seat list of zeros (one entry per seat of the game)."""
+        return [0] * self.players
+
+
 # --- decisions ------------------------------------------------------------------------
 def _describe(kind: Decision, code: int) -> str:
     """Readable form of an action code, in script-token notation."""
@@ -192,10 +281,14 @@ def _describe(kind: Decision, code: int) -> str:
         return "pass" if code == PASS else str(code)
     if kind == Decision.NAME_TRUMP:
         return SUIT_LETTERS[code]
-    if kind == Decision.CONTRACT:
+    if kind in (Decision.CONTRACT, Decision.TALON_PICK):
         return str(code)
     if kind == Decision.CONCEDE:
         return ("play", "concede")[code]
+    if kind == Decision.DARK:
+        return ("light", "dark")[code]
+    if kind == Decision.UNDARKEN:
+        return ("no", "undarken")[code]
     return ("keep", "demand")[code]
 
 
@@ -204,14 +297,15 @@ class Chooser:
     """Makes every decision of one dealt deal (PROTOCOL.md, random numbers).
 
     Attributes:
-        strategies: strategy name of each seat (``"random"`` or ``"first"``).
+        strategies: strategy name of each seat of the game (``"random"`` or
+            ``"first"``).
         script: tokens consumed in order at every non-forced decision.
         state: the item state of the ``random`` strategy for this dealt deal.
         counter: the next half-word of ``state``.
         used: number of script tokens consumed so far.
     """
 
-    strategies: tuple[str, str, str]
+    strategies: tuple[str, ...]
     script: list[object]
     state: int
     counter: int = 0
@@ -312,28 +406,35 @@ def bid_raises(rules: Rules, bid: int, cap: int, on_barrel: bool = False) -> lis
 
 def bidding(
     rules: Rules,
+    table: Table,
     hands: list[list[int]],
-    forehand: int,
     scores: Sequence[int],
     chooser: Chooser,
-    on_barrel: Sequence[bool] = (False, False, False),
+    on_barrel: Sequence[bool],
+    undarkened_by: int | None = None,
 ) -> tuple[list[list[Any]], int, int]:
-    """Bid until two players have passed (PROTOCOL.md §2, RULES.md §4).
+    """Bid until all active players but one have passed (PROTOCOL.md §2, RULES.md §4).
 
-    ``on_barrel[s]``: seat ``s`` sits on the barrel and raises only from
+    Forehand's 100 is automatic; the turns go clockwise among the active seats from
+    ``f+1``. After an undarkening by seat ``u`` (PROTOCOL.md "Dark") the log starts
+    ``[[f, 100], [u, 125]]``, the bid is 125 held by ``u`` and the turns go on from
+    ``u+1``. ``on_barrel[s]``: seat ``s`` sits on the barrel and raises only from
     ``barrel.bid_from`` (:func:`bid_raises`).
 
     Returns:
-        The bids log (``[seat, amount]`` / ``[seat, "pass"]``, starting with the
-        forehand's automatic ``[f, 100]``), the declarer and the winning bid.
+        The bids log (``[seat, amount]`` / ``[seat, "pass"]``), the declarer and the
+        winning bid.
     """
-    bid, high = 100, forehand
+    forehand = table.forehand
+    bid, high, seat = 100, forehand, forehand
     log: list[list[Any]] = [[forehand, 100]]
+    if undarkened_by is not None:
+        bid, high, seat = UNDARKEN_BID, undarkened_by, undarkened_by
+        log.append([undarkened_by, UNDARKEN_BID])
     passed: set[int] = set()
-    seat = forehand
     silence = rules.bid.silence_below
-    while len(passed) < 2:
-        seat = (seat + 1) % PLAYERS
+    while len(passed) < len(table.active) - 1:
+        seat = table.after(seat)
         if seat in passed:
             continue
         raises = bid_raises(rules, bid, bid_cap(rules, hands[seat]), bool(on_barrel[seat]))
@@ -352,27 +453,65 @@ def bidding(
     return log, high, bid
 
 
+# --- phase 0: dark (RULES.md §11) -----------------------------------------------------
+def undarkening(
+    rules: Rules,
+    table: Table,
+    hands: list[list[int]],
+    scores: Sequence[int],
+    on_barrel: Sequence[bool],
+    chooser: Chooser,
+) -> int | None:
+    """The seat that undarkens forehand's dark declaration by bidding 125, or None.
+
+    Asked in turn ``f+1, f+2`` (2 players: ``f+1``), with ``dark.undarken``: a seat
+    whose dealt hand holds a marriage, that is not silenced and that is not on the
+    barrel (or ``barrel.bid_from <= 125``). The first one to say yes undarkens.
+    """
+    if not rules.dark.undarken:
+        return None
+    silence = rules.bid.silence_below
+    for seat in table.active[1:]:
+        if not marriages_held(hands[seat]):
+            continue
+        if silence is not None and scores[seat] < silence:
+            continue
+        if on_barrel[seat] and rules.barrel.bid_from > UNDARKEN_BID:
+            continue
+        if chooser.choose(Decision.UNDARKEN, seat, [0, 1]):
+            return seat
+    return None
+
+
 # --- phases 3, 4, 6, 7: talon, discard, contract, concession (RULES.md §5) -----------
-def talon_shown(rules: Rules, at_100: bool) -> bool:
-    """Whether the talon is shown to all (RULES.md §5)."""
+def talon_shown(rules: Rules, at_100: bool, special: str | None = None) -> bool:
+    """Whether the talon is shown to all (RULES.md §5): never in a golden or dark deal."""
+    if special is not None:
+        return False
     return not (rules.talon.hide_at_100 and at_100)
 
 
-def discard(hand: list[int], declarer: int, chooser: Chooser) -> tuple[list[int], list[list[int]]]:
-    """The declarer gives one card to ``decl+1``, then one to ``decl+2`` (PROTOCOL.md §4).
+def discard(
+    hand: list[int], table: Table, declarer: int, chooser: Chooser
+) -> tuple[list[int], list[list[int]]]:
+    """The declarer gives one card to each opponent (PROTOCOL.md §4).
+
+    3 active players: to ``decl+1``, then to ``decl+2``; 2 players: one card to
+    ``decl+1``.
 
     Args:
-        hand: the declarer's 10 cards, ascending.
+        hand: the declarer's cards with the talon (10, or 12 with 2 players).
+        table: who plays.
         declarer: the declarer's seat.
-        chooser: decides both discards.
+        chooser: decides the discards.
 
     Returns:
-        The declarer's 8 remaining cards and the log ``[[recipient, card], ...]``.
+        The declarer's remaining cards and the log ``[[recipient, card], ...]``.
     """
     rest = sorted(hand)
     log: list[list[int]] = []
-    for k in (1, 2):
-        to = (declarer + k) % PLAYERS
+    for k in range(1, len(table.active)):
+        to = table.after(declarer, k)
         card = chooser.choose(Decision.DISCARD, declarer, rest, f" to seat {to}")
         rest.remove(card)
         log.append([to, card])
@@ -380,20 +519,31 @@ def discard(hand: list[int], declarer: int, chooser: Chooser) -> tuple[list[int]
 
 
 def contract_options(rules: Rules, winning_bid: int, hand: Sequence[int]) -> list[int]:
-    """Contracts the declarer may name with 8 cards (PROTOCOL.md §6, RULES.md §5)."""
+    """Contracts the declarer may name after the discard (PROTOCOL.md §6, RULES.md §5)."""
     limit = bid_cap(rules, hand)
     step = rules.bid.step
     return [winning_bid, *range((winning_bid // step + 1) * step, limit + 1, step)]
 
 
-def concession_deltas(rules: Rules, declarer: int, contract: int) -> list[int]:
-    """Score deltas of a conceded deal (роспись, RULES.md §5)."""
+def concession_deltas(
+    rules: Rules, table: Table, declarer: int, contract: int, special: str | None = None
+) -> list[int]:
+    """Score deltas of a conceded deal (роспись, RULES.md §5), one per seat.
+
+    The declarer ``-contract`` (0 with ``rospis.no_subtract``), each other active
+    seat half the contract rounded up to a multiple of 5, or 60; all doubled in a
+    golden or dark deal. The 4-player dealer gets 0 here (:func:`sitter_score`).
+    """
     if rules.rospis.opponents_get == "half":
         opponent = -(-contract // 10) * 5  # contract / 2, rounded up to a multiple of 5
     else:
         opponent = 60
-    deltas = [opponent] * PLAYERS
-    deltas[declarer] = 0 if rules.rospis.no_subtract else -contract
+    declarer_gets = 0 if rules.rospis.no_subtract else -contract
+    if special is not None:  # golden or dark: doubled
+        opponent, declarer_gets = 2 * opponent, 2 * declarer_gets
+    deltas = table.zeros()
+    for s in table.active:
+        deltas[s] = declarer_gets if s == declarer else opponent
     return deltas
 
 
@@ -405,25 +555,32 @@ def beats(card: int, best: int, trump: int) -> bool:
     return suit(card) == trump
 
 
-def trick_winner(cards: Sequence[int], leader: int, trump: int) -> int:
-    """Seat that wins a complete trick whose ``cards`` are in play order from ``leader``."""
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """Position in the trick (0 = the lead) of the card that wins a complete trick."""
     best, at = cards[0], 0
     for i, c in enumerate(cards[1:], start=1):
         if beats(c, best, trump):
             best, at = c, i
-    return (leader + at) % PLAYERS
+    return at
 
 
 @dataclass
 class PlayState:
-    """What the play rules depend on, besides the hands."""
+    """What the play rules depend on, besides the hands (per-seat lists: every seat)."""
 
     declarer: int
+    players: int = PLAYERS
     trump: int = NO_TRUMP
     trump_setter: int = -1
     pending: int = NO_TRUMP
-    declared: list[int] = field(default_factory=lambda: [0, 0, 0])  # bit s; ACE_BIT
-    declared_value: list[int] = field(default_factory=lambda: [0, 0, 0])
+    declared: list[int] = field(default_factory=list)  # bit s: marriage of suit s; ACE_BIT
+    declared_value: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.declared:
+            self.declared = [0] * self.players
+        if not self.declared_value:
+            self.declared_value = [0] * self.players
 
 
 def legal_leads(
@@ -502,13 +659,16 @@ def _declare(rules: Rules, st: PlayState, leader: int, card: int) -> str:
 
 
 def play_tricks(
-    rules: Rules, hands: list[list[int]], st: PlayState, chooser: Chooser
+    rules: Rules, table: Table, hands: list[list[int]], st: PlayState, chooser: Chooser
 ) -> tuple[list[dict[str, Any]], list[list[int]]]:
-    """Play the 8 tricks, the declarer leading the first (PROTOCOL.md §9).
+    """Play every trick, the declarer leading the first (PROTOCOL.md §9).
+
+    8 tricks of 3 cards (3 active players), or 11 tricks of 2 (2 players).
 
     Args:
         rules: house rules.
-        hands: the three 8-card hands; emptied as cards are played.
+        table: who plays, in which order.
+        hands: every seat's hand after the discard; emptied as cards are played.
         st: trump and marriage state; updated.
         chooser: decides every lead and follow.
 
@@ -516,9 +676,10 @@ def play_tricks(
         The trace's tricks and, by seat, the cards each seat captured.
     """
     tricks: list[dict[str, Any]] = []
-    captured: list[list[int]] = [[], [], []]
+    captured: list[list[int]] = [[] for _ in range(table.players)]
+    n_tricks = len(hands[st.declarer])
     leader = st.declarer
-    for t in range(N_TRICKS):
+    for t in range(n_tricks):
         legal = legal_leads(rules, hands[leader], t, leader, st)
         code = chooser.choose(Decision.PLAY, leader, legal, f" leading trick {t + 1}")
         marriage = None
@@ -528,15 +689,15 @@ def play_tricks(
             marriage = _declare(rules, st, leader, led)
         hands[leader].remove(led)
         cards, best, winner = [led], led, leader
-        for k in (1, 2):
-            seat = (leader + k) % PLAYERS
+        for k in range(1, len(table.active)):
+            seat = table.after(leader, k)
             legal = legal_follows(rules, hands[seat], led, best, st.trump)
             card = chooser.choose(Decision.PLAY, seat, legal, f" following in trick {t + 1}")
             hands[seat].remove(card)
             cards.append(card)
             if beats(card, best, st.trump):
                 best, winner = card, seat
-        assert winner == trick_winner(cards, leader, st.trump)
+        assert winner == table.after(leader, trick_winner(cards, st.trump))
         captured[winner] += cards
         tricks.append(
             {
@@ -552,7 +713,7 @@ def play_tricks(
     return tricks, captured
 
 
-# --- phase 10: scoring (RULES.md §7) --------------------------------------------------
+# --- phase 10: scoring (RULES.md §7, §10, §11) ----------------------------------------
 def round_points(rules: Rules, x: int) -> int:
     """Round a total to ``score.round_to``: to 5, remainders 1-2 down and 3-4 up; to 10, 5 up."""
     if rules.score.round_to == 10:
@@ -577,39 +738,79 @@ def marriage_points(
     return total
 
 
+def declarer_delta(
+    rules: Rules, made: bool, contract: int, total: int, special: str | None = None
+) -> int:
+    """The declarer's delta of a played deal (PROTOCOL.md §10, "Golden", "Dark").
+
+    Ordinary: ``+contract`` made, ``-contract`` failed. Golden: doubled. Dark: made
+    ``+240`` with ``dark.cap_240`` (else ``+2 * round(total)``), failed ``-240``.
+    """
+    if special == "dark":
+        if not made:
+            return -2 * DARK_CONTRACT
+        return 2 * DARK_CONTRACT if rules.dark.cap_240 else 2 * round_points(rules, total)
+    delta = contract if made else -contract
+    return 2 * delta if special == "golden" else delta
+
+
+def opponent_delta(rules: Rules, total: int, marriage_pts: int, special: str | None = None) -> int:
+    """An opponent's delta (also the 4-player dealer's talon score).
+
+    Ordinary: ``round(total)``. Golden: ``2 * round(total)``, less the marriage
+    points once without ``golden.double_marriages``. Dark: ``2 * round(total) -
+    marriage_pts`` (marriages are never doubled in the dark).
+    """
+    rounded = round_points(rules, total)
+    if special == "golden":
+        if rules.golden.double_marriages:
+            return 2 * rounded
+        return 2 * rounded - marriage_pts
+    if special == "dark":
+        return 2 * rounded - marriage_pts
+    return rounded
+
+
 def score_played(
     rules: Rules,
+    table: Table,
     st: PlayState,
     contract: int,
     captured: list[list[int]],
     tricks_taken: list[int],
     after_discard: list[list[int]],
+    special: str | None = None,
 ) -> dict[str, Any]:
-    """Points, deltas, ``made`` and bolts of a played deal (PROTOCOL.md §10, RULES.md §7)."""
-    card_pts = [points(c) for c in captured]
-    marriage_pts = [
-        marriage_points(rules, st.declared[s], st.declared_value[s], captured[s])
-        for s in range(PLAYERS)
-    ]
-    if rules.bonus.four_nines > 0:
-        for s in range(PLAYERS):
-            if count_rank(after_discard[s], Rank.NINE) == 4:
-                marriage_pts[s] += rules.bonus.four_nines
-    total = [card_pts[s] + marriage_pts[s] for s in range(PLAYERS)]
+    """Points, deltas, ``made`` and bolts of a played deal (PROTOCOL.md §10, RULES.md §7).
+
+    Every list has one entry per seat of the game; a seat that sits out gets 0s
+    here (:func:`sitter_score` scores it).
+    """
+    card_pts = table.zeros()
+    marriage_pts = table.zeros()
+    for s in table.active:
+        card_pts[s] = points(captured[s])
+        marriage_pts[s] = marriage_points(rules, st.declared[s], st.declared_value[s], captured[s])
+        if rules.bonus.four_nines > 0 and count_rank(after_discard[s], Rank.NINE) == 4:
+            marriage_pts[s] += rules.bonus.four_nines
+    total = [card_pts[s] + marriage_pts[s] for s in range(table.players)]
     decl = st.declarer
     compared = round_points(rules, total[decl]) if rules.score.round_declarer else total[decl]
     made = compared >= contract
-    deltas = [round_points(rules, total[s]) for s in range(PLAYERS)]
-    deltas[decl] = contract if made else -contract
-    bolts = []
-    for s in range(PLAYERS):
+    deltas = table.zeros()
+    bolts = table.zeros()
+    for s in table.active:
+        if s == decl:
+            deltas[s] = declarer_delta(rules, made, contract, total[s], special)
+        else:
+            deltas[s] = opponent_delta(rules, total[s], marriage_pts[s], special)
         if rules.bolt.on == "no_tricks":
             bolt = tricks_taken[s] == 0
         else:
             bolt = total[s] == 0
         if s == decl and rules.bolt.declarer_exempt:
             bolt = False
-        bolts.append(int(bolt))
+        bolts[s] = int(bolt)
     return {
         "card_points": card_pts,
         "marriage_points": marriage_pts,
@@ -620,6 +821,19 @@ def score_played(
     }
 
 
+def sitter_score(rules: Rules, talon: Sequence[int], special: str | None = None) -> dict[str, int]:
+    """The 4-player dealer's score from the talon (PROTOCOL.md "Four players").
+
+    Card points of the talon, the marriages (K+Q) lying in it, and the delta
+    ``round(points + marriages)``, doubled in a golden or dark deal like an
+    opponent's (:func:`opponent_delta`). No tricks, no bolt.
+    """
+    card_pts = points(talon)
+    marriage_pts = marriage_sum(rules, talon)
+    delta = opponent_delta(rules, card_pts + marriage_pts, marriage_pts, special)
+    return {"card_points": card_pts, "marriage_points": marriage_pts, "score_delta": delta}
+
+
 # --- one dealt deal -------------------------------------------------------------------
 @lru_cache(maxsize=64)
 def _stream_key(seed: int, stream: Stream) -> int:
@@ -627,41 +841,102 @@ def _stream_key(seed: int, stream: Stream) -> int:
     return int(stream_key(seed, stream))
 
 
-def deal_cards(seed: int, number: int, stream: Stream = Stream.DEALS) -> list[int]:
-    """Deal ``number`` of the run seeded ``seed``: ``generate_deals(1, seed, start=number)[0]``.
+def deal_cards(
+    seed: int, number: int, stream: Stream = Stream.DEALS, players: int = PLAYERS
+) -> list[int]:
+    """Deal ``number`` of the run seeded ``seed``, as ``generate_deals(..., players)``.
 
     The same exact Fisher-Yates shuffle as :mod:`sim.deal`, on the pure-Python
-    generator above: positions 23 down to 7 each take a uniform card among those
-    left, then each place (three hands of 7, the talon of 3) is sorted by id.
-    ``stream`` picks the key (``Stream.GAME_DEALS`` for the deals of whole games, as
-    :func:`sim.deal.deal_into` with ``stream_key(seed, Stream.GAME_DEALS)``).
+    generator above: positions 23 down to the size of the first place (7, or 10 with
+    2 players) each take a uniform card among those left, then each place (3 and 4
+    players: three hands of 7 and the talon of 3; 2 players: two hands of 10 and two
+    talons of 2) is sorted by id. ``stream`` picks the key (``Stream.GAME_DEALS`` for
+    the deals of whole games, as :func:`sim.deal.deal_into` with
+    ``stream_key(seed, Stream.GAME_DEALS)``).
+
+    Returns:
+        The 24 card ids by place.
     """
+    sizes = place_sizes(players)
     row = list(range(N_CARDS))
     state = item_state(_stream_key(seed, stream), number)
     counter = 0
-    for p in range(N_CARDS - 1, HAND_SIZE - 1, -1):
+    for p in range(N_CARDS - 1, sizes[0] - 1, -1):
         j, counter = bounded(state, counter, p + 1)
         row[p], row[j] = row[j], row[p]
-    places = (row[0:7], row[7:14], row[14:21], row[21:24])
-    return [c for place in places for c in sorted(place)]
+    cards: list[int] = []
+    start = 0
+    for size in sizes:
+        cards += sorted(row[start : start + size])
+        start += size
+    return cards
+
+
+def seat_cards(table: Table, ids: Sequence[int]) -> tuple[list[list[int]], list[list[int]]]:
+    """The dealt hands by seat and the talon(s), from 24 card ids by place.
+
+    3 players: seat ``s`` holds place ``s``. 4 players: place ``k`` goes to the active
+    seat ``d+1+k`` and the dealer holds nothing. 2 players: seat ``s`` holds place
+    ``s``; places 2 and 3 are the two talons. Every place is sorted by id.
+
+    Returns:
+        One hand per seat of the game, and the talons (one, or two with 2 players).
+    """
+    places: list[list[int]] = []
+    start = 0
+    for size in place_sizes(table.players):
+        places.append(sorted(ids[start : start + size]))
+        start += size
+    if table.players == 2:
+        return [places[0], places[1]], [places[2], places[3]]
+    if table.players == 3:
+        return [places[0], places[1], places[2]], [places[3]]
+    hands: list[list[int]] = [[] for _ in range(table.players)]
+    for k in range(3):
+        hands[(table.dealer + 1 + k) % table.players] = places[k]
+    return hands, [places[3]]
 
 
 def _check_cards(cards: Sequence[int]) -> list[int]:
     ids = [int(c) for c in cards]
     if len(ids) != N_CARDS:
-        raise ValueError(f"a deal needs 24 cards (7+7+7+3), got {len(ids)}")
+        raise ValueError(f"a deal needs 24 cards, got {len(ids)}")
     if sorted(ids) != list(range(N_CARDS)):
         raise ValueError(f"a deal must hold each of the 24 card ids once, got {ids}")
     return ids
 
 
-def _check_strategies(strategies: Sequence[str]) -> tuple[str, str, str]:
-    if len(strategies) != PLAYERS:
-        raise ValueError(f"strategies: one per seat (3) needed, got {list(strategies)}")
+def _check_strategies(strategies: Sequence[str] | None, players: int) -> tuple[str, ...]:
+    if strategies is None:
+        return ("random",) * players
+    if len(strategies) != players:
+        raise ValueError(f"strategies: one per seat ({players}) needed, got {list(strategies)}")
     for name in strategies:
         if name not in STRATEGIES:
             raise ValueError(f"unknown strategy {name!r} (reference strategies: random, first)")
-    return (strategies[0], strategies[1], strategies[2])
+    return tuple(strategies)
+
+
+def _per_seat(name: str, values: Sequence[Any] | None, players: int, default: Any) -> list[Any]:
+    """A per-seat input: one entry per seat of the game (``default`` for all if None)."""
+    if values is None:
+        return [default] * players
+    if len(values) != players:
+        raise ValueError(f"{name}: one entry per seat ({players}) needed, got {list(values)}")
+    return list(values)
+
+
+def _sits_out(
+    rules: Rules, table: Table, talon: list[int], result: dict[str, Any], special: str | None
+) -> None:
+    """Score the 4-player dealer's talon into ``result`` (played or conceded alike)."""
+    sitter = table.sitter
+    if sitter is None:
+        return
+    score = sitter_score(rules, talon, special)
+    result["card_points"][sitter] = score["card_points"]
+    result["marriage_points"][sitter] = score["marriage_points"]
+    result["score_deltas"][sitter] = score["score_delta"]
 
 
 def play_hand(
@@ -672,20 +947,29 @@ def play_hand(
     seed: int = 0,
     deal_id: int = 0,
     attempt: int = 0,
-    scores: Sequence[int] = (0, 0, 0),
-    strategies: Sequence[str] = ("random", "random", "random"),
+    scores: Sequence[int] | None = None,
+    strategies: Sequence[str] | None = None,
     script: Sequence[object] | None = None,
     barrel: bool = False,
-    no_concede: Sequence[bool] = (False, False, False),
-    on_barrel: Sequence[bool] = (False, False, False),
+    no_concede: Sequence[bool] | None = None,
+    on_barrel: Sequence[bool] | None = None,
     item: int | None = None,
+    special: str = "none",
 ) -> dict[str, Any]:
     """Play one dealt deal and return its trace object (PROTOCOL.md, CLI.md).
 
+    Per-seat inputs (``scores``, ``strategies``, ``no_concede``, ``on_barrel``) take
+    one entry per seat of the game (``rules.players``: 2, 3 or 4); None means 0,
+    ``"random"``, False for every seat.
+
     Args:
-        rules: house rules with ``players == 3``.
-        cards: 24 card ids by place: seat 0, 1, 2 (7 each), then the talon (3).
-        dealer: the dealer's seat; forehand is ``dealer + 1``.
+        rules: house rules (``players`` 2, 3 or 4).
+        cards: 24 card ids by place (:func:`deal_cards`): 3 players: seats 0, 1, 2
+            (7 each), then the talon (3); 4 players: the active seats ``d+1, d+2,
+            d+3`` (7 each), then the talon; 2 players: seats 0, 1 (10 each), then the
+            two talons (2 each).
+        dealer: the dealer's seat; forehand is ``dealer + 1``. With 4 players the
+            dealer sits out and scores the talon.
         seed: the run's seed (the ``random`` strategy's stream).
         deal_id: the slot number ``i``.
         attempt: 0 for the first deal of the slot, 1, 2, ... for redeals.
@@ -702,81 +986,107 @@ def play_hand(
         item: the item number of the strategy stream for this dealt deal; by
             default ``deal_id + attempt * REDEAL_STRIDE`` (a ``hands`` run). Whole
             games pass their own deal number (GAME_PROTOCOL.md, randomness).
+        special: ``"none"``, ``"golden"`` (the game says this deal is golden) or
+            ``"dark_allowed"`` (forehand is offered the dark declaration).
 
     Returns:
         The trace: ``deal_id, dealer, hands, talon, reshuffle`` and, when not redealt,
         ``bids, declarer, winning_bid, talon_shown, discards, contract, conceded``,
         ``tricks`` when played, ``card_points, marriage_points, tricks_taken,
-        score_deltas, bolts``; then ``attempt`` and, when not redealt, ``made`` and
-        ``trump_named``.
+        score_deltas, bolts``; then ``attempt`` and, when not redealt, ``made,
+        trump_named, special, undarkened_by`` and with 2 players ``talon_pick,
+        last_talon_to``.
 
     Raises:
-        ValueError: for other than 3 players, a malformed deal or strategy.
+        ValueError: for a malformed deal, dealer, per-seat input or ``special``.
         ScriptError: for a script token that is not legal at its decision, or for
             tokens left over when the deal ends.
     """
-    if rules.players != PLAYERS:
-        raise ValueError(f"the reference engine plays 3 players, rules have {rules.players}")
-    if dealer not in range(PLAYERS):
-        raise ValueError(f"dealer must be 0, 1 or 2, got {dealer!r}")
+    n = rules.players
+    table = Table(n, dealer)
+    if special not in SPECIALS:
+        raise ValueError(f"special must be one of {SPECIALS}, got {special!r}")
     ids = _check_cards(cards)
-    seats = _check_strategies(strategies)
-    hands = [sorted(ids[7 * s : 7 * s + 7]) for s in range(PLAYERS)]
-    talon = sorted(ids[21:24])
-    if len(no_concede) != PLAYERS or len(on_barrel) != PLAYERS:
-        raise ValueError("no_concede and on_barrel need one flag per seat (3)")
+    seats = _check_strategies(strategies, n)
+    game_scores = _per_seat("scores", scores, n, 0)
+    may_not_concede = _per_seat("no_concede", no_concede, n, False)
+    barrel_seats = _per_seat("on_barrel", on_barrel, n, False)
+    hands, talons = seat_cards(table, ids)
     blocked = [
-        bool(no_concede[s]) or (barrel and not rules.rospis.on_barrel) for s in range(PLAYERS)
+        bool(may_not_concede[s]) or (barrel and not rules.rospis.on_barrel) for s in range(n)
     ]
     number = deal_id + attempt * REDEAL_STRIDE if item is None else item
     state = item_state(_stream_key(seed, Stream.STRATEGY), number)
     chooser = Chooser(seats, list(script or []), state)
-    forehand = (dealer + 1) % PLAYERS
-    order = [(forehand + k) % PLAYERS for k in range(PLAYERS)]
+    forehand = table.forehand
     may_redeal = attempt < MAX_REDEALS
 
     trace: dict[str, Any] = {
         "deal_id": deal_id,
         "dealer": dealer,
         "hands": [[card_str(c) for c in h] for h in hands],
-        "talon": [card_str(c) for c in talon],
+        "talon": [card_str(c) for t in talons for c in t],
         "reshuffle": None,
     }
 
-    def finish(result: dict[str, Any] | None) -> dict[str, Any]:
+    def finish(body: dict[str, Any], tail: dict[str, Any]) -> dict[str, Any]:
+        """The trace: the keys so far, ``body``, ``attempt``, then ``tail``."""
         if chooser.used < len(chooser.script):
             left = chooser.script[chooser.used :]
             raise ScriptError(f"{len(left)} script token(s) left unused at the end: {left!r}")
-        extra = {} if result is None else result
-        trace.update({k: v for k, v in extra.items() if k not in ("made", "trump_named")})
+        trace.update(body)
         trace["attempt"] = attempt
-        trace.update({k: v for k, v in extra.items() if k in ("made", "trump_named")})
+        trace.update(tail)
         return trace
 
     def redeal(seat: int, reason: str) -> dict[str, Any]:
         trace["reshuffle"] = {"seat": seat, "reason": reason}
-        return finish(None)
+        return finish({}, {})
+
+    # 0. dark: forehand declares before looking at its cards
+    dark_declared = False
+    if special == "dark_allowed":
+        dark_declared = chooser.choose(Decision.DARK, forehand, [0, 1], " (dark or light)") == 1
 
     # 1. hand reshuffle
-    for s in order:
+    for s in table.active:
         reason = hand_reshuffle_reason(rules, hands[s])
         if may_redeal and reason is not None:
             if chooser.choose(Decision.RESHUFFLE_HAND, s, [0, 1], f" ({reason})"):
                 return redeal(s, reason)
 
-    # 2. bidding
-    bids, declarer, winning_bid = bidding(rules, hands, forehand, scores, chooser, on_barrel)
+    # 2. bidding; none in a golden deal or a dark one that nobody undarkened
+    kind = "golden" if special == "golden" else None  # the trace's ``special``
+    undarkened_by = None
+    if dark_declared:
+        undarkened_by = undarkening(rules, table, hands, game_scores, barrel_seats, chooser)
+        if undarkened_by is None:
+            kind = "dark"
+    if kind is not None:
+        bids: list[list[Any]] = [[forehand, DARK_CONTRACT]]
+        declarer, winning_bid = forehand, DARK_CONTRACT
+    else:
+        bids, declarer, winning_bid = bidding(
+            rules, table, hands, game_scores, chooser, barrel_seats, undarkened_by
+        )
     at_100 = winning_bid == 100
 
-    # 3. talon
+    # 3. talon; with 2 players the declarer picks one of the two, blind
+    talon_pick = None
+    set_aside: list[int] = []
+    if n == 2:
+        talon_pick = chooser.choose(Decision.TALON_PICK, declarer, [0, 1], " (blind)")
+        talon, set_aside = talons[talon_pick], talons[1 - talon_pick]
+    else:
+        talon = talons[0]
     reason = talon_reshuffle_reason(rules, talon)
     if may_redeal and reason is not None and (not rules.reshuffle.talon_only_at_100 or at_100):
         if chooser.choose(Decision.RESHUFFLE_TALON, declarer, [0, 1], f" ({reason})"):
             return redeal(declarer, reason)
-    shown = talon_shown(rules, at_100)
+    shown = talon_shown(rules, at_100, kind)
 
     # 4. discard
-    kept, given = discard(hands[declarer] + talon, declarer, chooser)
+    kept, given = discard(hands[declarer] + talon, table, declarer, chooser)
     after = [list(h) for h in hands]
     after[declarer] = kept
     for to, card in given:
@@ -784,59 +1094,76 @@ def play_hand(
 
     # 5. after-discard reshuffle
     if rules.reshuffle.after_discard_four_nines or rules.reshuffle.after_discard_points_below:
-        for s in order:
+        for s in table.active:
             reason = after_discard_reshuffle_reason(rules, after[s])
             if may_redeal and reason is not None:
                 if chooser.choose(Decision.RESHUFFLE_AFTER, s, [0, 1], f" ({reason})"):
                     return redeal(s, reason)
 
-    # 6. contract
-    contract = chooser.choose(
-        Decision.CONTRACT, declarer, contract_options(rules, winning_bid, kept)
-    )
-    trace.update(
-        {
-            "bids": bids,
-            "declarer": declarer,
-            "winning_bid": winning_bid,
-            "talon_shown": shown,
-            "discards": [[to, card_str(card)] for to, card in given],
-            "contract": contract,
-            "conceded": False,
+    # 6. contract; 120 in a dark deal and a blind golden one
+    if kind == "dark" or (kind == "golden" and rules.golden.blind):
+        options = [DARK_CONTRACT]
+    else:
+        options = contract_options(rules, winning_bid, kept)
+    contract = chooser.choose(Decision.CONTRACT, declarer, options)
+    body: dict[str, Any] = {
+        "bids": bids,
+        "declarer": declarer,
+        "winning_bid": winning_bid,
+        "talon_shown": shown,
+        "discards": [[to, card_str(card)] for to, card in given],
+        "contract": contract,
+        "conceded": False,
+    }
+
+    def tail(made: bool, trump_named: str | None, last_talon_to: int | None) -> dict[str, Any]:
+        """The keys after ``attempt``: protocol extras, then the 2-player ones."""
+        out: dict[str, Any] = {
+            "made": made,
+            "trump_named": trump_named,
+            "special": kind,
+            "undarkened_by": undarkened_by,
         }
-    )
+        if n == 2:
+            out["talon_pick"] = talon_pick
+            out["last_talon_to"] = last_talon_to
+        return out
 
     # 7. concession
     if rules.rospis.allowed and not blocked[declarer]:
         if chooser.choose(Decision.CONCEDE, declarer, [0, 1]):
-            trace["conceded"] = True
-            return finish(
-                {
-                    "card_points": [0, 0, 0],
-                    "marriage_points": [0, 0, 0],
-                    "tricks_taken": [0, 0, 0],
-                    "score_deltas": concession_deltas(rules, declarer, contract),
-                    "bolts": [0, 0, 0],
-                    "made": False,
-                    "trump_named": None,
-                }
-            )
+            body["conceded"] = True
+            result: dict[str, Any] = {
+                "card_points": table.zeros(),
+                "marriage_points": table.zeros(),
+                "tricks_taken": table.zeros(),
+                "score_deltas": concession_deltas(rules, table, declarer, contract, kind),
+                "bolts": table.zeros(),
+            }
+            _sits_out(rules, table, talon, result, kind)
+            return finish({**body, **result}, tail(False, None, None))
 
     # 8. trump named by the declarer
-    st = PlayState(declarer=declarer)
+    st = PlayState(declarer=declarer, players=n)
     trump_named = None
     if rules.trump.named_by_declarer:
         st.trump = chooser.choose(Decision.NAME_TRUMP, declarer, list(range(N_SUITS)))
         st.trump_setter = declarer
         trump_named = SUIT_LETTERS[st.trump]
 
-    # 9. play
-    tricks, captured = play_tricks(rules, [list(h) for h in after], st, chooser)
-    tricks_taken = [sum(1 for t in tricks if t["winner"] == s) for s in range(PLAYERS)]
+    # 9. play; with 2 players the last trick's winner also captures the other talon
+    tricks, captured = play_tricks(rules, table, [list(h) for h in after], st, chooser)
+    tricks_taken = [sum(1 for t in tricks if t["winner"] == s) for s in range(n)]
+    last_talon_to = None
+    if n == 2:
+        last_talon_to = tricks[-1]["winner"]
+        captured[last_talon_to] += set_aside
 
     # 10. scoring
-    result = score_played(rules, st, contract, captured, tricks_taken, after)
-    return finish({"tricks": tricks, **result, "trump_named": trump_named})
+    scored = score_played(rules, table, st, contract, captured, tricks_taken, after, kind)
+    made = scored.pop("made")
+    _sits_out(rules, table, talon, scored, kind)
+    return finish({**body, "tricks": tricks, **scored}, tail(made, trump_named, last_talon_to))
 
 
 def play_slot(
@@ -844,29 +1171,31 @@ def play_slot(
     seed: int,
     deal_id: int,
     *,
-    scores: Sequence[int] = (0, 0, 0),
-    strategies: Sequence[str] = ("random", "random", "random"),
+    scores: Sequence[int] | None = None,
+    strategies: Sequence[str] | None = None,
     barrel: bool = False,
-    no_concede: Sequence[bool] = (False, False, False),
-    on_barrel: Sequence[bool] = (False, False, False),
+    no_concede: Sequence[bool] | None = None,
+    on_barrel: Sequence[bool] | None = None,
 ) -> list[dict[str, Any]]:
     """Play slot ``deal_id`` of a run: its first deal and every redeal (PROTOCOL.md, Inputs).
 
     Attempt ``a`` uses deal number ``deal_id + a * REDEAL_STRIDE`` of
-    :func:`sim.deal.generate_deals` (computed by :func:`deal_cards`, its pure-Python
-    twin); the dealer ``deal_id % 3`` deals every attempt.
+    :func:`sim.deal.generate_deals` with ``players = rules.players`` (computed by
+    :func:`deal_cards`, its pure-Python twin); the dealer ``deal_id % players`` deals
+    every attempt. A ``hands`` run has no golden or dark deals.
 
     Returns:
         The traces of all attempts, the redealt ones first; the last one was played
         (or conceded).
     """
+    n = rules.players
     traces = []
     for attempt in range(MAX_REDEALS + 1):
-        cards = deal_cards(seed, deal_id + attempt * REDEAL_STRIDE)
+        cards = deal_cards(seed, deal_id + attempt * REDEAL_STRIDE, players=n)
         trace = play_hand(
             rules,
             cards,
-            deal_id % PLAYERS,
+            deal_id % n,
             seed=seed,
             deal_id=deal_id,
             attempt=attempt,
@@ -889,23 +1218,36 @@ def play_hand_text(
 
     Args:
         rules: house rules.
-        hands: three hands of 7 cards each, e.g. ``"AH TH KS QS 9C JD AD"`` or
-            ``"A♥ 10♥ K♠ Q♠ 9♣ J♦ A♦"``.
-        talon: the 3 talon cards.
+        hands: one hand per seat of the game, e.g. ``"AH TH KS QS 9C JD AD"`` or
+            ``"A♥ 10♥ K♠ Q♠ 9♣ J♦ A♦"``: 7 cards each (3 and 4 players; the
+            4-player dealer's hand is ``""``), 10 each with 2 players.
+        talon: the 3 talon cards; with 2 players 4 cards, the first talon's two
+            (place 2), then the second talon's two (place 3).
         dealer: the dealer's seat.
-        **kw: passed on to :func:`play_hand` (``script``, ``strategies``, ...).
+        **kw: passed on to :func:`play_hand` (``script``, ``strategies``,
+            ``special``, ...).
 
     Raises:
-        ValueError: when a hand does not hold 7 cards, the talon 3, or a card is
-            given twice or is malformed (the message names it).
+        ValueError: when a hand or the talon holds the wrong number of cards, or a
+            card is given twice or is malformed (the message names it).
     """
-    if len(hands) != PLAYERS:
-        raise ValueError(f"3 hands needed, got {len(hands)}")
-    places = [*hands, talon]
-    names = ["hand of seat 0", "hand of seat 1", "hand of seat 2", "talon"]
+    n = rules.players
+    table = Table(n, dealer)
+    if len(hands) != n:
+        raise ValueError(f"{n} hands needed (one per seat), got {len(hands)}")
+    if n == 4:
+        for s in range(n):
+            if s == dealer and parse_cards(hands[s]):
+                raise ValueError(f"the 4-player dealer (seat {s}) holds no cards")
+        seat_of_place = table.active  # place k: the active seat d+1+k
+    else:
+        seat_of_place = list(range(3 if n == 3 else 2))
+    places = [hands[s] for s in seat_of_place] + [talon]
+    names = [f"hand of seat {s}" for s in seat_of_place] + ["talon"]
+    sizes = [7, 7, 7, 3] if n != 2 else [10, 10, 4]
     ids: list[int] = []
     seen: dict[int, str] = {}
-    for name, text, size in zip(names, places, (7, 7, 7, 3), strict=True):
+    for name, text, size in zip(names, places, sizes, strict=True):
         cards = parse_cards(text)
         if len(cards) != size:
             raise ValueError(f"{name} must hold {size} cards, got {len(cards)}: {text!r}")

@@ -9,14 +9,14 @@ import json
 import sys
 from pathlib import Path
 
-from presets import PRESETS_3P
+from presets import PRESETS
 
 from sim.engine import play_hands
 from sim.rules import load_rules
 
 GOLDEN = Path(__file__).with_name("golden")
 SEED = 20261130
-LINEUPS = {"heuristic": ("heuristic",) * 3, "mixed": ("random", "heuristic", "random")}
+LINEUPS = {"heuristic": ("heuristic", "heuristic"), "mixed": ("random", "heuristic")}
 N = 40
 
 
@@ -24,7 +24,8 @@ def golden_lines(preset: str) -> list[str]:
     """The trace lines of one preset: N slots per line-up, seed fixed."""
     rules = load_rules(preset)
     lines = []
-    for name, lineup in LINEUPS.items():
+    for name, pattern in LINEUPS.items():
+        lineup = [pattern[s % 2] for s in range(rules.players)]
         for doc in play_hands(rules, N, SEED, lineup, trace=True).traces():
             lines.append(json.dumps({"lineup": name, **doc}, separators=(",", ":")))
     return lines
@@ -36,7 +37,7 @@ def path_of(preset: str) -> Path:
 
 def regenerate() -> None:
     GOLDEN.mkdir(exist_ok=True)
-    for preset in PRESETS_3P:
+    for preset in PRESETS:
         path_of(preset).write_text("\n".join(golden_lines(preset)) + "\n", encoding="utf-8")
         print(f"wrote {path_of(preset)}")
 

@@ -222,7 +222,18 @@ def test_hands_then_bids_end_to_end(cli, tmp_path):
         (["hands", "--deals", "10", "--strategies", "random,random"], "--strategies"),
         (["hands", "--deals", "10", "--param", "heuristic.courage=1"], "courage"),
         (["hands", "--deals", "10", "--param", "heuristic.aggression=x"], "aggression"),
-        (["hands", "--deals", "10", "--rules", "two_players"], "players"),
+        (
+            [
+                "hands",
+                "--deals",
+                "10",
+                "--rules",
+                "two_players",
+                "--strategies",
+                "random,first,random",
+            ],
+            "--strategies",
+        ),
         (["hands", "--deals", "0"], "--deals"),
         (["bids", "no/such/run"], "no/such/run"),
     ],
@@ -274,8 +285,14 @@ def test_games_then_barrel_end_to_end(cli, tmp_path):
 @pytest.mark.parametrize(
     "args, culprit",
     [
-        (["games", "--games", "5", "--rules", "ukraine_online"], "golden"),
-        (["games", "--games", "5", "--rules", "four_players"], "players"),
+        (
+            ["games", "--games", "5", "--rules", "two_players", "--first-dealer", "2"],
+            "--first-dealer",
+        ),
+        (
+            ["games", "--games", "5", "--rules", "four_players", "--strategies", "random,first"],
+            "--strategies",
+        ),
         (["games", "--games", "0"], "--games"),
         (["games", "--games", "5", "--first-dealer", "7"], "--first-dealer"),
         (["barrel", "no/such/run"], "no/such/run"),

@@ -5,8 +5,10 @@ stream (PROTOCOL.md), so any difference in legal actions, their order, forced
 decisions, trick winners, trump changes or scoring shows up as a differing trace.
 """
 
+import itertools
+
 import pytest
-from presets import PRESETS_3P
+from presets import PRESETS
 
 from sim import reference
 from sim.engine import play_hands
@@ -44,7 +46,9 @@ VARIANTS = {
 }
 
 
-def _compare(rules, n, seed, strategies=("random",) * 3, scores=(0, 0, 0)):
+def _compare(rules, n, seed, strategies=None, scores=None):
+    strategies = strategies or ("random",) * rules.players
+    scores = scores or (0,) * rules.players
     fast = play_hands(rules, n, seed, strategies, trace=True, scores=scores).traces()
     ref = []
     for i in range(n):
@@ -56,7 +60,7 @@ def _compare(rules, n, seed, strategies=("random",) * 3, scores=(0, 0, 0)):
     return fast
 
 
-@pytest.mark.parametrize("preset", PRESETS_3P)
+@pytest.mark.parametrize("preset", PRESETS)
 def test_fast_engine_equals_reference_on_every_preset(preset):
     docs = _compare(load_rules(preset), N_PER_PRESET, seed=2024)
     played = [d for d in docs if d["reshuffle"] is None and not d["conceded"]]
@@ -75,3 +79,46 @@ def test_fast_engine_equals_reference_with_silenced_players():
     for d in docs:
         if d["reshuffle"] is None:
             assert all(b == "pass" for s, b in d["bids"][1:] if s == 0)
+
+
+@pytest.mark.parametrize("preset", ["ukraine_online", "two_players", "four_players"])
+@pytest.mark.parametrize("special", ["golden", "dark_allowed"])
+def test_fast_engine_equals_reference_in_special_deals(preset, special):
+    """Golden and dark deals (a hands run never plays them) through both engines'
+    ``play_hand_text``, random strategies, random deals of the stream."""
+    from sim.cards import card_str
+    from sim.deal import generate_deals, place_sizes
+    from sim.engine import play_hand_text
+
+    rules = load_rules(preset)
+    if special == "golden":  # a raisable golden contract somewhere, undoubled marriages
+        rules = rules.replace(golden__blind=preset == "two_players")
+        rules = rules.replace(golden__double_marriages=preset != "four_players")
+    n_players = rules.players
+    deals = generate_deals(400, 11, n_players)
+    bounds = [0, *itertools.accumulate(place_sizes(n_players))]
+    kinds = {"dark": 0, "golden": 0, None: 0, "undarkened": 0}
+    for i, row in enumerate(deals):
+        places = [
+            " ".join(card_str(int(c)) for c in row[bounds[q] : bounds[q + 1]]) for q in range(4)
+        ]
+        dealer = i % n_players
+        if n_players == 2:
+            hands, talon = places[:2], places[2] + " " + places[3]
+        elif n_players == 4:
+            hands = [""] * 4
+            for k in range(3):
+                hands[(dealer + 1 + k) % 4] = places[k]
+            talon = places[3]
+        else:
+            hands, talon = places[:3], places[3]
+        kw = {"seed": 5, "deal_id": i, "strategies": ("random",) * n_players, "special": special}
+        a = play_hand_text(rules, hands, talon, dealer, **kw)
+        b = reference.play_hand_text(rules, hands, talon, dealer, **kw)
+        assert a == b, f"deal {i} differs"
+        assert list(a) == list(b)
+        if a["reshuffle"] is None:
+            kinds["undarkened" if a["undarkened_by"] is not None else a["special"]] += 1
+    assert kinds["golden" if special == "golden" else "dark"] > 50
+    if special == "dark_allowed":
+        assert kinds[None] > 50 and kinds["undarkened"] > 10

@@ -660,6 +660,17 @@ def test_game_row_counts():
         "concessions_1": 0,
         "concessions_2": 0,
         "golden_reset": False,
+        "golden_deals": 0,
+        "dark_deals": 0,
+        "dark_won_0": 0,
+        "dark_won_1": 0,
+        "dark_won_2": 0,
+        "dark_lost_0": 0,
+        "dark_lost_1": 0,
+        "dark_lost_2": 0,
+        "bank_0": 0.0,
+        "bank_1": 0.0,
+        "bank_2": 0.0,
     }
 
 

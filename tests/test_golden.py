@@ -1,10 +1,10 @@
 """Golden traces per preset: any change in the engine's play shows up here."""
 
 import pytest
-from golden_traces import PRESETS_3P, golden_lines, path_of
+from golden_traces import PRESETS, golden_lines, path_of
 
 
-@pytest.mark.parametrize("preset", PRESETS_3P)
+@pytest.mark.parametrize("preset", PRESETS)
 def test_golden_traces_unchanged(preset):
     stored = path_of(preset).read_text(encoding="utf-8").splitlines()
     fresh = golden_lines(preset)

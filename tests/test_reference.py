@@ -221,8 +221,9 @@ def check_trace(rules: Rules, tr: dict[str, Any], slot: int, attempt: int) -> No
         "winning_bid", "talon_shown", "discards", "contract", "conceded",
         *(["tricks"] if not tr["conceded"] else []),
         "card_points", "marriage_points", "tricks_taken", "score_deltas", "bolts",
-        "attempt", "made", "trump_named",
+        "attempt", "made", "trump_named", "special", "undarkened_by",
     ]  # fmt: skip
+    assert tr["special"] is None and tr["undarkened_by"] is None  # a hands run: no dark
     check_bids(rules, tr, hands)
     decl, bid, contract = tr["declarer"], tr["winning_bid"], tr["contract"]
     assert tr["talon_shown"] == (not (rules.talon.hide_at_100 and bid == 100))
@@ -412,10 +413,15 @@ def test_random_strategy_uses_the_strategy_stream_per_attempt():
 
 
 # --- inputs and errors ---------------------------------------------------------------
-def test_only_three_players():
-    for preset in ("two_players", "four_players"):
-        with pytest.raises(ValueError, match="3 players"):
-            ref.play_slot(load_rules(preset), 0, 0)
+def test_two_and_four_players_are_played_with_per_seat_inputs():
+    # (tests/test_reference_special.py checks the 2- and 4-player rules)
+    for preset, n in (("two_players", 2), ("four_players", 4)):
+        traces = ref.play_slot(load_rules(preset), 0, 5)
+        assert len(traces[-1]["hands"]) == n and traces[-1]["dealer"] == 5 % n
+        with pytest.raises(ValueError, match=f"one entry per seat \\({n}\\)"):
+            ref.play_slot(load_rules(preset), 0, 5, scores=(0, 0, 0, 0, 0))
+        with pytest.raises(ValueError, match="strategies"):
+            ref.play_slot(load_rules(preset), 0, 5, strategies=("first",) * 3)
 
 
 HANDS = ["AH TH KS QS 9C JD AD", "A♠ 10♠ K♣ Q♣ 9♠ J♠ A♣", "TC JC 9D QD KD TD 9H"]

@@ -11,8 +11,8 @@
 
 The ``random`` strategy loses most contracts, so under the real targets games drift
 below zero and end unfinished; the lowered targets keep the game rules exercised.
-Golden and dark deals are not implemented yet: ``ukraine_online`` is played with
-ordinary deals only.
+``ukraine_online`` plays golden and dark deals (with doubled bolts): the checker
+follows them too (tests/test_reference_special.py has their rule scenarios).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ PHASE = {
     "barrel_win": 4,
     "barrel_fall": 4,
     "barrel_on": 4,
+    "golden_reset": 5,
 }
 OUTCOME = {"attempts": "fell_attempts", "knocked_off": "knocked_off"}
 
@@ -115,6 +116,42 @@ CONFIGS: dict[str, tuple[Rules, int, int]] = {
         200,
     ),
 }
+# Configurations checked only fast-vs-reference (check_game below replays 3-player
+# games with one golden round; tests/test_reference_special.py and tests/test_games.py
+# check the invariants of 2- and 4-player games and repeated golden rounds).
+MORE_CONFIGS: dict[str, tuple[Rules, int, int]] = {
+    "two_players_300": (lowered("two_players", game__bank=40), 15, 200),
+    "four_players_300": (lowered("four_players", rospis__max_per_game=3), 15, 200),
+    "golden_repeat_dark": (
+        lowered(
+            "ukraine_online",
+            golden__reset_if_none=False,
+            golden__repeat_if_none=True,
+            golden__blind=False,
+            dark__cap_240=False,
+            dark__not_on_barrel=False,
+            game__bank=50,
+        ),
+        15,
+        200,
+    ),
+    "four_players_special": (
+        lowered(
+            "four_players",
+            golden__enabled=True,
+            golden__double_marriages=False,
+            dark__enabled=True,
+            bolt__double_in_special=True,
+        ),
+        12,
+        200,
+    ),
+    "two_players_special": (
+        lowered("two_players", golden__enabled=True, dark__enabled=True, dark__min_score=-500),
+        12,
+        200,
+    ),
+}
 
 
 # =================================================================================
@@ -145,9 +182,28 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
     open_stint: dict[int, dict[str, Any]] = {}
     d = 0  # played deals so far
     redeals_in_a_row = 0
+    golden_deals = dark_deals = 0
+    dark_won, dark_lost = [0, 0, 0], [0, 0, 0]
+    golden_reset = False
     for i, e in enumerate(deals):
         assert list(e) == DEAL_KEYS
-        assert e["dealer"] == dealer and e["special"] is None
+        assert e["dealer"] == dealer
+        # golden: the first 3 played deals (no preset here repeats the round)
+        assert not r.golden.repeat_if_none
+        golden = r.golden.enabled and d < 3 and not e["reshuffled"]
+        assert (e["special"] == "golden") == golden
+        assert e["special"] in (None, "golden", "dark")
+        if e["special"] == "dark":
+            assert r.dark.enabled and not e["reshuffled"] and d >= 3 * r.golden.enabled
+            assert scores[(dealer + 1) % 3] >= r.dark.min_score
+            assert not (r.dark.not_on_barrel and any(on))
+            assert e["declarer"] == (dealer + 1) % 3 and e["contract"] == 120
+            dark_deals += 1
+            if e["made"]:
+                dark_won[e["declarer"]] += 1
+            else:
+                dark_lost[e["declarer"]] += 1
+        golden_deals += golden
         for ev in e["events"]:
             tally[ev[0] if ev[0] != "barrel_fall" else f"fall_{ev[2]}"] += 1
         if e["reshuffled"]:
@@ -184,13 +240,16 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
         ]
         climbed = False
         for k, ev in enumerate(e["events"]):
-            kind, s = ev[0], ev[1]
+            kind, s = ev[0], (ev[1] if len(ev) > 1 else -1)
             if kind == "concession_penalty":
                 assert s == decl and e["conceded"] and concessions[s] == 3 and not start_on[s]
                 assert ev[2] == r.rospis.third_penalty > 0
                 x[s] -= ev[2]
             elif kind == "bolt":
                 assert e["bolts"][s] == 1 and (not start_on[s] or r.bolt.on_barrel)
+                twice = r.bolt.double_in_special and e["special"] is not None
+                bolt_events = [x for x in e["events"] if x == ["bolt", s]]
+                assert len(bolt_events) == (2 if twice else 1)
             elif kind == "bolt_penalty":
                 assert e["events"][k - 1] == ["bolt", s] and ev[2] == r.bolt.penalty
                 x[s] -= ev[2]
@@ -239,6 +298,14 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
                 if on[s]:
                     open_stint.pop(s)["outcome"] = OUTCOME[cause]
                 on[s] = False
+            elif kind == "golden_reset":
+                assert d == 2 and k == len(e["events"]) - 1 and r.golden.reset_if_none
+                assert not any(x["made"] for x in deals[: i + 1] if not x["reshuffled"])
+                x = [0, 0, 0]
+                for t in list(open_stint):
+                    open_stint.pop(t)["outcome"] = "knocked_off"
+                    on[t] = False
+                golden_reset = True
             else:  # pragma: no cover
                 raise AssertionError(f"unknown event {ev}")
         assert e["scores"] == x, (i, e, scores)
@@ -258,7 +325,11 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
     # the end of the game
     w = tr["winner"]
     assert row["n_deals"] == d and row["game_id"] == tr["game_id"]
-    assert row["first_dealer"] == tr["first_dealer"] and row["golden_reset"] is False
+    assert row["first_dealer"] == tr["first_dealer"] and row["golden_reset"] is golden_reset
+    assert row["golden_deals"] == golden_deals and row["dark_deals"] == dark_deals
+    for s in range(3):
+        assert row[f"dark_won_{s}"] == dark_won[s] and row[f"dark_lost_{s}"] == dark_lost[s]
+        assert row[f"bank_{s}"] == 0.0  # no configuration here has a bank
     if tr["unfinished"]:
         assert w is None and row["winner"] == -1 and row["unfinished"] and d == max_deals
         assert not any(reach(s) for s in scores) or at > 0
@@ -406,6 +477,19 @@ def test_each_hand_gets_its_deal_number_and_inputs(monkeypatch, r):
             assert kw["seed"] == 31 and cards == deal_cards(31, number, Stream.GAME_DEALS)
             assert dealer == e["dealer"] and list(kw["scores"]) == scores
             assert list(kw["on_barrel"]) == on
+            # the hand input ``special``: golden for the first 3 played deals, then dark
+            # allowed as forehand's score and the barrel say
+            if r.golden.enabled and d < 3:
+                special = "golden"
+            elif (
+                r.dark.enabled
+                and scores[(dealer + 1) % 3] >= r.dark.min_score
+                and not (r.dark.not_on_barrel and any(on))
+            ):
+                special = "dark_allowed"
+            else:
+                special = "none"
+            assert kw["special"] == special
             blocked = any(on) and not r.rospis.on_barrel
             limit = r.rospis.max_per_game
             assert list(kw["no_concede"]) == [blocked or conc[s] >= limit for s in range(3)]
@@ -427,6 +511,8 @@ def test_each_hand_gets_its_deal_number_and_inputs(monkeypatch, r):
                     on[ev[1]] = True
                 elif ev[0] == "barrel_fall":
                     on[ev[1]] = False
+                elif ev[0] == "golden_reset":
+                    on = [False] * 3
     if r.barrel.bid_from:
         assert barrel_bids > 0
 
@@ -434,8 +520,8 @@ def test_each_hand_gets_its_deal_number_and_inputs(monkeypatch, r):
 def test_strategies_and_rules_are_checked():
     with pytest.raises(ValueError, match="strategies"):
         play_game(load_rules("classic"), 1, 0, strategies=("heuristic",) * 3)
-    with pytest.raises(ValueError, match="3 players"):
-        play_game(load_rules("four_players"), 1, 0)
+    with pytest.raises(ValueError, match=r"strategies.*\(4\)"):
+        play_game(load_rules("four_players"), 1, 0, strategies=("random",) * 3)
     with pytest.raises(ValueError, match="first_dealer"):
         play_game(load_rules("classic"), 1, 0, first_dealer=3)
     out = play_game(load_rules("classic"), 1, 0, strategies=("first",) * 3, max_deals=5)
@@ -455,15 +541,21 @@ def test_strategies_and_rules_are_checked():
         "app_300",
         "one_falls",
         "both_stay",
+        "ukraine_online_300",
+        "two_players_300",
+        "four_players_300",
+        "golden_repeat_dark",
+        "four_players_special",
+        "two_players_special",
     ],
 )
 def test_fast_game_loop_agrees_with_reference(name):
     """Game traces, barrel stints and game rows of both loops are identical."""
     from sim import game
 
-    r, n, _ = CONFIGS[name]
+    r, n, _ = {**CONFIGS, **MORE_CONFIGS}[name]
     n = min(n, 12)
-    batch = game.play_games(r, n, 99, ("random",) * 3, trace=True)
+    batch = game.play_games(r, n, 99, ("random",), trace=True)
     traces = batch.traces()
     rows = game.games_frame(batch).to_dicts()
     stints = game.stints_frame(batch).to_dicts()

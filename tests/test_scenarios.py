@@ -880,7 +880,7 @@ def test_trace_keys_in_order(play):
         "deal_id", "dealer", "hands", "talon", "reshuffle", "bids", "declarer",
         "winning_bid", "talon_shown", "discards", "contract", "conceded", "tricks",
         "card_points", "marriage_points", "tricks_taken", "score_deltas", "bolts",
-        "attempt", "made", "trump_named",
+        "attempt", "made", "trump_named", "special", "undarkened_by",
     ]  # fmt: skip
     assert tr["deal_id"] == 7 and tr["attempt"] == 0
     assert tr["hands"][0] == ["TS", "AS", "AC", "9D", "QD", "TH", "AH"]

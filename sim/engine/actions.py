@@ -34,9 +34,14 @@ class Decision(IntEnum):
     CONCEDE = 6
     NAME_TRUMP = 7
     PLAY = 8
+    DARK = 9  # forehand plays 120 dark (RULES.md §11)
+    UNDARKEN = 10  # an opponent with a marriage bids 125 against a dark declaration
+    TALON_PICK = 11  # 2 players: which of the two talons the declarer takes
 
 
 _YES = {True: 1, False: 0, "yes": 1, "no": 0, "demand": 1, "keep": 0, "concede": 1, "play": 0}
+_DARK = {True: 1, False: 0, "dark": 1, "light": 0}
+_UNDARKEN = {True: 1, False: 0, "undarken": 1, "no": 0}
 
 
 def encode_token(kind: Decision, token: object) -> int:
@@ -45,7 +50,9 @@ def encode_token(kind: Decision, token: object) -> int:
     Tokens: ``"pass"`` or an int for BID; an int for CONTRACT; a card (``"QS"``,
     ``"10♦"``) for DISCARD and PLAY, with a trailing ``"!"`` for a declaring lead
     (``"KH!"``); a bool (or ``"demand"``/``"keep"``, ``"concede"``/``"play"``) for
-    RESHUFFLE_* and CONCEDE; a suit letter for NAME_TRUMP.
+    RESHUFFLE_* and CONCEDE; a suit letter for NAME_TRUMP; a bool (or ``"dark"``/
+    ``"light"``) for DARK, a bool (or ``"undarken"``/``"no"``) for UNDARKEN, the int 0
+    or 1 for TALON_PICK.
 
     Raises:
         ValueError: when the token does not fit the decision.
@@ -74,4 +81,10 @@ def encode_token(kind: Decision, token: object) -> int:
             return _YES[token]
     elif kind == Decision.NAME_TRUMP and isinstance(token, str) and token.upper() in SUIT_LETTERS:
         return SUIT_LETTERS.index(token.upper())
+    elif kind == Decision.DARK and isinstance(token, bool | str) and token in _DARK:
+        return _DARK[token]
+    elif kind == Decision.UNDARKEN and isinstance(token, bool | str) and token in _UNDARKEN:
+        return _UNDARKEN[token]
+    elif kind == Decision.TALON_PICK and type(token) is int and token in (0, 1):
+        return token
     raise ValueError(f"script token {token!r} does not fit a {kind.name} decision")

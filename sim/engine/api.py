@@ -9,23 +9,30 @@ from typing import Any
 import numpy as np
 
 from sim.cards import SUIT_LETTERS, card_str, mask_of, parse_cards
-from sim.deal import generate_deals
+from sim.deal import generate_deals, place_sizes
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
 from sim.engine.driver import play_deal, slots_kernel
 from sim.engine.state import (
     ERR_SCRIPT,
+    FLAG_DARK_ALLOWED,
+    FLAG_GOLDEN,
     MAX_BIDS_LOG,
+    MAX_TRICKS,
     N_OUT,
     N_STATE,
     O_CONCEDED,
     O_CONTRACT,
     O_DECLARER,
     O_DISCARD1,
+    O_LAST_TALON_TO,
     O_MADE,
     O_REDEAL_REASON,
     O_REDEAL_SEAT,
+    O_SPECIAL,
+    O_TALON_PICK,
     O_TALON_SHOWN,
     O_TRUMP_NAMED,
+    O_UNDARK,
     O_WIN_BID,
     OUT,
     REASONS,
@@ -35,19 +42,93 @@ from sim.engine.state import (
     SNAP_AT,
     SNAP_KIND,
     SNAP_LEN,
+    SPECIAL_GOLDEN,
+    SPECIAL_NONE,
+    SPECIALS,
     engine_params,
 )
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
 from sim.strategies.registry import parse_params, strategy_ids
 
+SEAT_BASES = (
+    "hand_points",
+    "marriages_held",
+    "max_bid",
+    "card_points",
+    "marriage_points",
+    "declared",
+    "tricks",
+    "delta",
+    "bolt",
+)
+SEAT_VALUED = ("declarer", "undarkened_by", "last_talon_to")
 
-def _check_rules(rules: Rules) -> None:
-    if rules.players != 3:
-        raise ValueError(
-            f"rules '{rules.name}': the hand engine plays 3-player deals; players = "
-            f"{rules.players} is not supported yet"
-        )
+
+def hand_to_game_seats(players: int, dealer: np.ndarray) -> np.ndarray:
+    """``(n, 3)``: the game seat of each hand seat (4 players: ``dealer + 1 + h``)."""
+    h = np.arange(3, dtype=np.int64)[None, :]
+    if players == 4:
+        return (dealer.astype(np.int64)[:, None] + 1 + h) % 4
+    return np.broadcast_to(h, (len(dealer), 3)).copy()
+
+
+def sitter_scores(
+    rules: Rules, talon_points: np.ndarray, talon_marriages: np.ndarray, special: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Marriage points and delta of the 4-player dealer who scores the talon (§12)."""
+    values = np.array(rules.marriage_values, dtype=np.int64)
+    bits = (talon_marriages.astype(np.int64)[:, None] >> np.arange(4)) & 1
+    mp = bits @ values
+    x = talon_points.astype(np.int64) + mp
+    r = (x + 5) // 10 * 10 if rules.score.round_to == 10 else (x + 2) // 5 * 5
+    doubled_marr = (special == SPECIAL_GOLDEN) & rules.golden.double_marriages
+    delta = np.where(special == SPECIAL_NONE, r, np.where(doubled_marr, 2 * r, 2 * r - mp))
+    return mp, delta
+
+
+def game_seat_columns(rules: Rules, out: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-seat and seat-valued columns of engine rows, by game seat.
+
+    Rows of a 4-player run are kept in hand seats; here they become game seats,
+    with the sitting-out dealer's talon score (PROTOCOL.md, four players). A 2-player
+    run has no ``_2`` columns.
+    """
+    players = rules.players
+    n = out.shape[0]
+    cols: dict[str, np.ndarray] = {}
+    if players != 4:
+        for base in SEAT_BASES:
+            for s in range(players):
+                cols[f"{base}_{s}"] = out[:, OUT[f"{base}_{s}"]]
+        for name in SEAT_VALUED:
+            cols[name] = out[:, OUT[name]]
+        return cols
+    dealer = out[:, OUT["dealer"]].astype(np.int64)
+    game_of = hand_to_game_seats(4, dealer)
+    rows = np.arange(n)
+    mp, delta = sitter_scores(
+        rules,
+        out[:, OUT["talon_points"]],
+        out[:, OUT["talon_marriages"]],
+        out[:, OUT["special"]],
+    )
+    for base in SEAT_BASES:
+        table = np.zeros((n, 4), dtype=out.dtype)
+        for h in range(3):
+            table[rows, game_of[:, h]] = out[:, OUT[f"{base}_{h}"]]
+        if base == "card_points":
+            table[rows, dealer] = out[:, OUT["talon_points"]]
+        elif base == "marriage_points":
+            table[rows, dealer] = mp
+        elif base == "delta":
+            table[rows, dealer] = delta
+        for s in range(4):
+            cols[f"{base}_{s}"] = table[:, s]
+    for name in SEAT_VALUED:
+        v = out[:, OUT[name]].astype(np.int64)
+        cols[name] = np.where(v >= 0, game_of[rows, np.maximum(v, 0)], -1).astype(out.dtype)
+    return cols
 
 
 @dataclass
@@ -63,7 +144,7 @@ class HandsBatch:
     start: int
     seed: int
     rules: Rules
-    out: np.ndarray
+    out: np.ndarray  # in hand seats (4 players: hand seat h is game seat dealer + 1 + h)
     redeal_seat: np.ndarray
     redeal_reason: np.ndarray
     bids_log: np.ndarray | None = None
@@ -74,15 +155,29 @@ class HandsBatch:
         return int(self.out.shape[0])
 
     def column(self, name: str) -> np.ndarray:
-        """One output column by name."""
+        """One output column by name (per-seat and seat-valued ones by game seat)."""
+        if self.rules.players == 4 and (
+            name in SEAT_VALUED or (name[-2:-1] == "_" and name[:-2] in SEAT_BASES)
+        ):
+            return game_seat_columns(self.rules, self.out)[name]
         return self.out[:, OUT[name]]
+
+    def redeal_seats(self) -> np.ndarray:
+        """``redeal_seat`` by game seat (-1 where no redeal)."""
+        rs = self.redeal_seat.astype(np.int64)
+        if self.rules.players != 4:
+            return rs
+        dealer = self.out[:, OUT["dealer"]].astype(np.int64)[:, None]
+        return np.where(rs >= 0, (dealer + 1 + rs) % 4, -1)
 
     def traces(self) -> list[dict[str, Any]]:
         """Trace objects of every dealt deal (redealt ones first in each slot)."""
         if self.bids_log is None or self.nbids is None or self.trick_log is None:
             raise ValueError("this batch was played without trace=True")
         docs: list[dict[str, Any]] = []
-        first_deals = generate_deals(len(self), self.seed, start=self.start)
+        players = self.rules.players
+        first_deals = generate_deals(len(self), self.seed, players, start=self.start)
+        P = engine_params(self.rules)
         for k in range(len(self)):
             i = self.start + k
             row = self.out[k]
@@ -91,13 +186,15 @@ class HandsBatch:
                 if a == 0:
                     cards = first_deals[k]
                 else:
-                    cards = generate_deals(1, self.seed, start=i + a * REDEAL_STRIDE)[0]
+                    cards = generate_deals(1, self.seed, players, start=i + a * REDEAL_STRIDE)[0]
                 if a < redeals:
                     red = (int(self.redeal_seat[k, a]), int(self.redeal_reason[k, a]))
-                    docs.append(_trace_head(i, a, row, cards, red))
+                    docs.append(_trace_head(self.rules, i, a, row, cards, red))
                 else:
                     docs.append(
                         trace_of(
+                            self.rules,
+                            P,
                             i,
                             a,
                             row,
@@ -114,26 +211,32 @@ def play_hands(
     rules: Rules,
     n: int,
     seed: int,
-    strategies: Sequence[str] = ("heuristic", "heuristic", "heuristic"),
+    strategies: Sequence[str] = ("heuristic",),
     params: Sequence[str] = (),
     start: int = 0,
     trace: bool = False,
-    scores: Sequence[int] = (0, 0, 0),
+    scores: Sequence[int] | None = None,
 ) -> HandsBatch:
     """Play slots ``start .. start+n-1`` of the run seeded ``seed``.
 
     Args:
-        rules: house rules (3 players).
+        rules: house rules (2, 3 or 4 players).
         n: number of slots (deal ids); each is redealt until a deal is played.
         seed: the run's seed; deals and every random choice derive from it.
-        strategies: one strategy name per seat.
+        strategies: one strategy name per seat, or one for every seat.
         params: ``"strategy.name=value"`` settings.
         start: first deal id, so chunks of a run line up.
         trace: keep the logs needed for :meth:`HandsBatch.traces`.
-        scores: the players' game scores before every deal (``bid.silence_below``).
+        scores: the players' game scores before every deal (``bid.silence_below``);
+            zeros by default.
     """
-    _check_rules(rules)
-    names = list(strategies)
+    players = rules.players
+    names = list(strategies) * (players if len(strategies) == 1 else 1)
+    if len(names) != players:
+        raise ValueError(f"{players} strategies needed (one per seat), got {len(names)}")
+    sc = np.zeros(players, dtype=np.int64) if scores is None else np.array(scores, np.int64)
+    if sc.shape != (players,):
+        raise ValueError(f"{players} scores needed (one per seat), got {len(sc)}")
     sp = parse_params(names, params)
     out = np.zeros((n, N_OUT), dtype=np.int32)
     rs = np.full((n, MAX_REDEALS), -1, dtype=np.int8)
@@ -141,7 +244,7 @@ def play_hands(
     tn = n if trace else 0
     bids_log = np.zeros((tn, MAX_BIDS_LOG, 2), dtype=np.int16)
     nbids = np.zeros(tn, dtype=np.int32)
-    trick_log = np.zeros((tn, 8, 6), dtype=np.int8)
+    trick_log = np.zeros((tn, MAX_TRICKS, 6), dtype=np.int8)
     slots_kernel(
         start,
         stream_key(seed, Stream.DEALS),
@@ -150,7 +253,7 @@ def play_hands(
         engine_params(rules),
         strategy_ids(names),
         sp,
-        np.array(scores, dtype=np.int64),
+        sc,
         out,
         rs,
         rr,
@@ -158,38 +261,65 @@ def play_hands(
         bids_log,
         nbids,
         trick_log,
+        players,
     )
     if trace:
         return HandsBatch(start, seed, rules, out, rs, rr, bids_log, nbids, trick_log)
     return HandsBatch(start, seed, rules, out, rs, rr)
 
 
-def _cards_of_place(cards: np.ndarray, lo: int, hi: int) -> list[str]:
-    return [card_str(int(c)) for c in sorted(int(x) for x in cards[lo:hi])]
+def _place_cards(cards: np.ndarray, players: int) -> list[list[str]]:
+    """The cards of each place (ascending), in place order."""
+    sizes = place_sizes(players)
+    bounds = np.cumsum((0, *sizes))
+    return [
+        [card_str(int(c)) for c in sorted(int(x) for x in cards[bounds[q] : bounds[q + 1]])]
+        for q in range(4)
+    ]
+
+
+def _seat_of(players: int, dealer: int) -> list[int]:
+    """Game seat of each hand seat (4 players: the dealer sits out)."""
+    if players == 4:
+        return [(dealer + 1 + h) % 4 for h in range(3)]
+    return list(range(players))
 
 
 def _trace_head(
+    rules: Rules,
     deal_id: int,
     attempt: int,
     row: np.ndarray,
     cards: np.ndarray,
     redeal: tuple[int, int] | None,
 ) -> dict[str, Any]:
-    doc: dict[str, Any] = {
-        "deal_id": deal_id,
-        "dealer": int(row[OUT["dealer"]]),
-        "hands": [_cards_of_place(cards, 7 * s, 7 * s + 7) for s in range(3)],
-        "talon": _cards_of_place(cards, 21, 24),
-    }
+    players = rules.players
+    dealer = int(row[OUT["dealer"]])
+    places = _place_cards(cards, players)
+    if players == 4:
+        hands: list[list[str]] = [[] for _ in range(4)]
+        for h, s in enumerate(_seat_of(4, dealer)):
+            hands[s] = places[h]
+        talon = places[3]
+    elif players == 2:
+        hands = places[:2]
+        talon = places[2] + places[3]
+    else:
+        hands = places[:3]
+        talon = places[3]
+    doc: dict[str, Any] = {"deal_id": deal_id, "dealer": dealer, "hands": hands, "talon": talon}
     if redeal is None:
         doc["reshuffle"] = None
     else:  # a redealt deal: nothing follows the reason but the attempt number
-        doc["reshuffle"] = {"seat": redeal[0], "reason": REASONS[redeal[1]]}
+        seat = _seat_of(players, dealer)[redeal[0]]
+        doc["reshuffle"] = {"seat": seat, "reason": REASONS[redeal[1]]}
         doc["attempt"] = attempt
     return doc
 
 
 def trace_of(
+    rules: Rules,
+    P: np.ndarray,
     deal_id: int,
     attempt: int,
     row: np.ndarray,
@@ -198,27 +328,38 @@ def trace_of(
     nbids: int,
     trick_log: np.ndarray,
 ) -> dict[str, Any]:
-    """The CLI.md trace object of one played (or conceded) deal from engine logs."""
-    doc = _trace_head(deal_id, attempt, row, cards, None)
-    decl = int(row[O_DECLARER])
+    """The CLI.md trace object of one played (or conceded) deal from engine logs.
+
+    ``row`` is in hand seats (PROTOCOL.md); the trace is in game seats.
+    """
+    players = rules.players
+    doc = _trace_head(rules, deal_id, attempt, row, cards, None)
+    dealer = doc["dealer"]
+    seat = _seat_of(players, dealer)
+    nh = len(seat)  # seats in the hand
+    decl_h = int(row[O_DECLARER])
     log = bids_log[: min(nbids, len(bids_log))]
-    doc["bids"] = [[int(s), int(b) if b else "pass"] for s, b in log]
-    doc["declarer"] = decl
+    doc["bids"] = [[seat[int(s)], int(b) if b else "pass"] for s, b in log]
+    doc["declarer"] = seat[decl_h]
     doc["winning_bid"] = int(row[O_WIN_BID])
     doc["talon_shown"] = bool(row[O_TALON_SHOWN])
-    doc["discards"] = [[(decl + j) % 3, card_str(int(row[O_DISCARD1 + j - 1]))] for j in (1, 2)]
+    doc["discards"] = [
+        [seat[(decl_h + j) % nh], card_str(int(row[O_DISCARD1 + j - 1]))] for j in range(1, nh)
+    ]
     doc["contract"] = int(row[O_CONTRACT])
     doc["conceded"] = bool(row[O_CONCEDED])
     if not row[O_CONCEDED]:
+        n_tricks = 8 if nh == 3 else 11
         doc["tricks"] = [
             {
-                "leader": int(t[0]),
-                "cards": [card_str(int(c)) for c in t[1:4]],
-                "marriage": None if t[4] < 0 else ("A" if t[4] == 4 else SUIT_LETTERS[t[4]]),
-                "winner": int(t[5]),
+                "leader": seat[int(tr[0])],
+                "cards": [card_str(int(c)) for c in tr[1 : 1 + nh]],
+                "marriage": None if tr[4] < 0 else ("A" if tr[4] == 4 else SUIT_LETTERS[tr[4]]),
+                "winner": seat[int(tr[5])],
             }
-            for t in trick_log
+            for tr in trick_log[:n_tricks]
         ]
+    cols = game_seat_columns(rules, row[None, :])
     for key, col in (
         ("card_points", "card_points"),
         ("marriage_points", "marriage_points"),
@@ -226,11 +367,18 @@ def trace_of(
         ("score_deltas", "delta"),
         ("bolts", "bolt"),
     ):
-        doc[key] = [int(row[OUT[f"{col}_{s}"]]) for s in range(3)]
+        doc[key] = [int(cols[f"{col}_{s}"][0]) for s in range(players)]
     trump = int(row[O_TRUMP_NAMED])
     doc["attempt"] = attempt  # keys beyond CLI.md's come last
     doc["made"] = bool(row[O_MADE])
     doc["trump_named"] = SUIT_LETTERS[trump] if trump >= 0 else None
+    doc["special"] = SPECIALS[int(row[O_SPECIAL])]
+    undark = int(row[O_UNDARK])
+    doc["undarkened_by"] = seat[undark] if undark >= 0 else None
+    if players == 2:
+        doc["talon_pick"] = int(row[O_TALON_PICK])
+        last = int(row[O_LAST_TALON_TO])
+        doc["last_talon_to"] = last if last >= 0 else None
     return doc
 
 
@@ -243,50 +391,75 @@ def play_hand_text(
     seed: int = 0,
     deal_id: int = 0,
     attempt: int = 0,
-    scores: Sequence[int] = (0, 0, 0),
-    strategies: Sequence[str] = ("random", "random", "random"),
+    scores: Sequence[int] | None = None,
+    strategies: Sequence[str] | None = None,
     script: Sequence[Any] | None = None,
     params: Sequence[str] = (),
     snapshot_at: int | None = None,
     barrel: bool = False,
-    no_concede: Sequence[bool] = (False, False, False),
-    on_barrel: Sequence[bool] = (False, False, False),
+    no_concede: Sequence[bool] | None = None,
+    on_barrel: Sequence[bool] | None = None,
+    special: str = "none",
 ) -> dict[str, Any]:
     """Play one deal written as card strings and return its trace (scenario tests).
 
+    ``hands`` has one entry per seat (with 4 players the dealer's is ``""``); the
+    talon has 3 cards, or with 2 players 4 (the first talon's 2, then the second's).
     The script's tokens are taken in order at every non-forced decision; a token
     that is not legal raises :class:`ScriptError`. With ``snapshot_at=k`` the result
     is ``{"snapshot": array}``: the engine state at the k-th non-forced decision
     (layout ``SNAP_*`` of :mod:`sim.engine.state`), or None when the deal had fewer.
     ``barrel`` says someone sits on the barrel (it blocks a concession unless
     ``rospis.on_barrel``); ``no_concede`` and ``on_barrel`` are the per-seat hand
-    inputs of GAME_PROTOCOL.md.
+    inputs of GAME_PROTOCOL.md; ``special`` is ``"none"``, ``"golden"`` or
+    ``"dark_allowed"`` (PROTOCOL.md, special deals).
     """
-    _check_rules(rules)
-    ids = [parse_cards(h) for h in hands] + [parse_cards(talon)]
-    if [len(x) for x in ids] != [7, 7, 7, 3] or len({c for x in ids for c in x}) != 24:
-        raise ValueError("a deal needs three hands of 7 and a talon of 3, 24 distinct cards")
+    players = rules.players
+    scores = [0] * players if scores is None else list(scores)
+    strategies = ["random"] * players if strategies is None else list(strategies)
+    no_concede = [False] * players if no_concede is None else list(no_concede)
+    on_barrel = [False] * players if on_barrel is None else list(on_barrel)
+    for name, v in (("hands", hands), ("scores", scores), ("strategies", strategies),
+                    ("no_concede", no_concede), ("on_barrel", on_barrel)):  # fmt: skip
+        if len(v) != players:
+            raise ValueError(f"{name}: one entry per seat ({players}) needed, got {len(v)}")
+    if special not in ("none", "golden", "dark_allowed"):
+        raise ValueError(f"special must be none, golden or dark_allowed, got {special!r}")
+    hand_seat = _seat_of(players, dealer)
+    ids = [parse_cards(hands[s]) for s in hand_seat] + [parse_cards(talon)]
+    if players == 2:
+        ids = [*ids[:2], ids[2][:2], ids[2][2:]]
+    sizes = list(place_sizes(players))
+    if [len(x) for x in ids] != sizes or len({c for x in ids for c in x}) != 24:
+        raise ValueError(f"a deal of {players} players needs places of {sizes}, 24 distinct cards")
+    if players == 4 and parse_cards(hands[dealer]):
+        raise ValueError("the 4-player dealer sits out: its hand must be empty")
     cards = np.array([c for x in ids for c in x], dtype=np.int8)
     codes = script_codes(script or [])
     number = deal_id + attempt * REDEAL_STRIDE
     S = np.zeros(N_STATE, dtype=np.int64)
     row = np.zeros(N_OUT, dtype=np.int64)
     bids_log = np.zeros((MAX_BIDS_LOG, 2), dtype=np.int16)
-    trick_log = np.zeros((8, 6), dtype=np.int8)
+    trick_log = np.zeros((MAX_TRICKS, 6), dtype=np.int8)
     snap = np.full(SNAP_LEN, -1, dtype=np.int64)
     if snapshot_at is not None:
         snap[SNAP_AT] = snapshot_at
-    sp = parse_params(list(strategies), list(params))
+    sp = parse_params(strategies, list(params))
     masks = np.array([mask_of(x) for x in ids], dtype=np.uint32)
+    h = hand_seat
+    flags = _seat_flags(
+        rules, barrel, [no_concede[s] for s in h], [on_barrel[s] for s in h], special
+    )
+    P = engine_params(rules)
     redealt = play_deal(
         masks,
-        dealer,
-        np.array(scores, dtype=np.int64),
+        2 if players == 4 else dealer,
+        np.array([scores[s] for s in h], dtype=np.int64),
         attempt < MAX_REDEALS,
-        _seat_flags(rules, barrel, no_concede, on_barrel),
-        engine_params(rules),
-        strategy_ids(list(strategies)),
-        sp,
+        flags,
+        P,
+        strategy_ids([strategies[s] for s in h]),
+        sp[h],
         codes,
         np.uint64(item_state(stream_key(seed, Stream.STRATEGY), number)),
         np.uint64(item_state(stream_key(seed, Stream.TIEBREAK), number)),
@@ -298,6 +471,7 @@ def play_hand_text(
         trick_log,
         snap,
     )
+    row[OUT["dealer"]] = dealer
     if snapshot_at is not None:
         return {"snapshot": snap if snap[SNAP_KIND] >= 0 else None}
     if S[S_ERROR]:
@@ -309,18 +483,32 @@ def play_hand_text(
         )
     if redealt:
         return _trace_head(
-            deal_id, attempt, row, cards, (int(row[O_REDEAL_SEAT]), int(row[O_REDEAL_REASON]))
+            rules,
+            deal_id,
+            attempt,
+            row,
+            cards,
+            (int(row[O_REDEAL_SEAT]), int(row[O_REDEAL_REASON])),
         )
-    return trace_of(deal_id, attempt, row, cards, bids_log, int(S[S_NBIDS]), trick_log)
+    return trace_of(rules, P, deal_id, attempt, row, cards, bids_log, int(S[S_NBIDS]), trick_log)
 
 
 def _seat_flags(
-    rules: Rules, barrel: bool, no_concede: Sequence[bool], on_barrel: Sequence[bool]
+    rules: Rules,
+    barrel: bool,
+    no_concede: Sequence[bool],
+    on_barrel: Sequence[bool],
+    special: str = "none",
 ) -> int:
+    """The hand engine's ``seat_flags`` from per-hand-seat inputs (PROTOCOL.md)."""
     flags = 0b111 if barrel and not rules.rospis.on_barrel else 0
-    for s in range(3):
+    for s in range(len(no_concede)):
         flags |= int(bool(no_concede[s])) << s
         flags |= int(bool(on_barrel[s])) << (3 + s)
+    if special == "golden":
+        flags |= FLAG_GOLDEN
+    elif special == "dark_allowed":
+        flags |= FLAG_DARK_ALLOWED
     return flags
 
 

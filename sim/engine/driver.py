@@ -35,6 +35,8 @@ from sim.engine.play import (
 from sim.engine.scoring import score_conceded, score_played
 from sim.engine.state import (
     ERR_SCRIPT,
+    FLAG_DARK_ALLOWED,
+    FLAG_GOLDEN,
     MAX_BIDS_LOG,
     N_OUT,
     N_STATE,
@@ -47,30 +49,38 @@ from sim.engine.state import (
     O_DISCARD1,
     O_ERROR,
     O_HAND_POINTS0,
+    O_LAST_TALON_TO,
     O_MARR_HELD0,
     O_MAXBID0,
     O_REDEAL_REASON,
     O_REDEAL_SEAT,
     O_REDEALS,
+    O_SPECIAL,
+    O_TALON_MARR,
+    O_TALON_PICK,
     O_TALON_POINTS,
     O_TALON_SHOWN,
     O_TRUMP_NAMED,
+    O_UNDARK,
     O_WIN_BID,
     P_ACE_SETS_TRUMP,
     P_AFTER_FOUR_NINES,
     P_AFTER_POINTS_BELOW,
     P_BID_FROM,
     P_CHANGES_TRUMP,
+    P_GOLDEN_BLIND,
     P_HIDE_AT_100,
     P_JUMPS,
     P_MV_S,
     P_NAMED_TRUMP,
     P_NEXT_TRICK,
+    P_NP,
     P_ROSPIS,
     P_SILENCE_BELOW,
     P_SILENCE_ON,
     P_STEP,
     P_TALON_ONLY_AT_100,
+    P_UNDARKEN,
     R_AFTER0,
     R_TALON0,
     S_AFTER0,
@@ -91,6 +101,7 @@ from sim.engine.state import (
     S_GIVE2,
     S_HAND0,
     S_HIGH,
+    S_LAST_TALON_TO,
     S_LEADER,
     S_LED_SUIT,
     S_MAXBID0,
@@ -106,8 +117,11 @@ from sim.engine.state import (
     S_RNG_CTR,
     S_SCORE0,
     S_SCRIPT_POS,
+    S_SPECIAL,
     S_STRAT0,
     S_TALON,
+    S_TALON_OTHER,
+    S_TALON_PICK,
     S_TALON_SHOWN,
     S_TC0,
     S_TRICK_NO,
@@ -115,6 +129,7 @@ from sim.engine.state import (
     S_TRUMP,
     S_TRUMP_NAMED,
     S_TRUMP_SETTER,
+    S_UNDARK,
     S_VOID0,
     S_WIN_BID,
     SNAP_AT,
@@ -123,13 +138,17 @@ from sim.engine.state import (
     SNAP_LEN,
     SNAP_N,
     SNAP_SEAT,
+    SPECIAL_DARK,
+    SPECIAL_GOLDEN,
+    SPECIAL_NONE,
 )
 from sim.jit import hot, hot_call, kernel
 from sim.rng import bounded, item_state
 from sim.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.strategies.registry import HEURISTIC, RANDOM
 
-_PLACE_OF = _place_of_position(3)
+_PLACE_OF = _place_of_position(3)  # also 4 players: three active hands from forehand
+_PLACE_OF_2 = _place_of_position(2)
 _BLOCK = 256
 
 
@@ -334,24 +353,27 @@ def play_deal(
 ) -> int:
     """Play one dealt deal (PROTOCOL.md); fill ``out``; return 1 if it was redealt.
 
-    ``masks`` are the dealt hands of seats 0-2 and the talon. ``seat_flags`` bit
+    ``masks`` are the dealt hands of the hand's seats and the talon (3 seats), or the
+    two hands and the two talons (2 seats, ``P[P_NP] == 2``). ``seat_flags`` bit
     ``s`` forbids seat ``s`` to concede, bit ``3 + s`` says seat ``s`` sits on the
-    barrel (its raises start at ``barrel.bid_from``). ``bids_log`` rows
-    are ``(seat, amount or 0 for pass)``; ``trick_log`` rows are
-    ``(leader, card, card, card, marriage code or -1, winner)``.
+    barrel (its raises start at ``barrel.bid_from``); ``FLAG_GOLDEN`` makes the deal
+    golden, ``FLAG_DARK_ALLOWED`` offers forehand the dark declaration. ``bids_log``
+    rows are ``(seat, amount or 0 for pass)``; ``trick_log`` rows are
+    ``(leader, card, card, card or -1, marriage code or -1, winner)``.
     """
+    NP = P[P_NP]
     S[:] = 0
     out[:] = 0
-    for s in range(3):
+    for s in range(NP):
         m = np.int64(masks[s])
         S[S_HAND0 + s] = m
         S[S_DEALT0 + s] = m
         S[S_SCORE0 + s] = scores[s]
         S[S_STRAT0 + s] = strategies[s]
-    talon = np.int64(masks[3])
+    talon = np.int64(masks[NP])  # 2 players: the first talon until the declarer picks
     S[S_TALON] = talon
     S[S_DEALER] = dealer
-    f = (dealer + 1) % 3
+    f = (dealer + 1) % NP
     S[S_FOREHAND] = f
     S[S_TRUMP] = NO_SUIT
     S[S_TRUMP_SETTER] = -1
@@ -361,20 +383,37 @@ def play_deal(
     S[S_REDEAL_REASON] = -1
     S[S_GIVE1] = -1
     S[S_GIVE2] = -1
+    S[S_UNDARK] = -1
+    S[S_TALON_PICK] = -1
+    S[S_LAST_TALON_TO] = -1
     out[O_DEALER] = dealer
     out[O_REDEAL_SEAT] = -1
     out[O_REDEAL_REASON] = -1
     out[O_TRUMP_NAMED] = -1
     out[O_DECLARER] = -1
-    for s in range(3):
+    out[O_UNDARK] = -1
+    out[O_TALON_PICK] = -1
+    out[O_LAST_TALON_TO] = -1
+    out[O_DISCARD1 + 1] = -1
+    for s in range(NP):
         out[O_HAND_POINTS0 + s] = mask_points(S[S_DEALT0 + s])
         out[O_MARR_HELD0 + s] = marriages_of(S[S_DEALT0 + s])
     out[O_TALON_POINTS] = mask_points(talon)
+    out[O_TALON_MARR] = marriages_of(talon)
+
+    # 0. dark declaration (§11), before anyone looks at the cards
+    special = SPECIAL_GOLDEN if seat_flags & FLAG_GOLDEN else SPECIAL_NONE
+    if seat_flags & FLAG_DARK_ALLOWED:
+        legal[0] = 0
+        legal[1] = 1
+        if decide(Decision.DARK, f, S, P, legal, 2, SP, script, rng, tiebreak, snap):
+            special = SPECIAL_DARK
+    S[S_SPECIAL] = special
 
     # 1. hand reshuffle (RULES.md §3)
     if allow_redeal:
-        for k in range(3):
-            s = (f + k) % 3
+        for k in range(NP):
+            s = (f + k) % NP
             h = S[S_DEALT0 + s]
             bits = hand_reshuffle_bits(mask_points(h), rank_count(h, 0), rank_count(h, 1), P)
             if bits:
@@ -385,48 +424,86 @@ def play_deal(
                 ):
                     return _redeal(S, s, lowest(bits), out)
 
-    # 2. bidding (§4): forehand's obligatory 100, then clockwise until two passed
-    bid = 100
-    high = f
+    # 1b. undarkening: an opponent holding a marriage bids 125
+    undark = -1
+    if special == SPECIAL_DARK and P[P_UNDARKEN]:
+        for k in range(1, NP):
+            s = (f + k) % NP
+            if marriages_of(S[S_DEALT0 + s]) == 0:
+                continue
+            if P[P_SILENCE_ON] and S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
+                continue
+            if seat_flags >> (3 + s) & 1 and P[P_BID_FROM] > 125:
+                continue
+            legal[0] = 0
+            legal[1] = 1
+            if decide(Decision.UNDARKEN, s, S, P, legal, 2, SP, script, rng, tiebreak, snap):
+                undark = s
+                special = SPECIAL_NONE
+                S[S_SPECIAL] = special
+                S[S_UNDARK] = s
+                out[O_UNDARK] = s
+                break
+
+    # 2. bidding (§4): forehand's obligatory 100, then clockwise until all but one passed
     passed = 0
-    S[S_MAXBID0 + f] = 100
-    nbids = 0
-    if trace:
-        bids_log[0, 0] = f
-        bids_log[0, 1] = 100
-    nbids = 1
-    s = f
-    while popcount(passed) < 2:
-        s = (s + 1) % 3
-        if passed >> s & 1:
-            continue
-        S[S_BID] = bid
-        S[S_HIGH] = high
-        S[S_PASSED] = passed
-        if P[P_SILENCE_ON] and S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
-            code = PASS
-        else:
-            lo = bid + P[P_STEP]
-            raises = (bid_cap(S[S_DEALT0 + s], P) - bid) // P[P_STEP]
-            if not P[P_JUMPS]:
-                raises = min(raises, 1)
-            if seat_flags >> (3 + s) & 1 and lo < P[P_BID_FROM]:  # on the barrel
-                skip = (P[P_BID_FROM] - lo + P[P_STEP] - 1) // P[P_STEP]
-                raises = 0 if not P[P_JUMPS] else raises - skip
-                lo += skip * P[P_STEP]
-            code = decide_range(
-                Decision.BID, s, S, P, True, lo, max(raises, 0), legal, SP, script, rng, snap
-            )
-        if code == PASS:
-            passed |= 1 << s
-        else:
-            bid = code
-            high = s
-            S[S_MAXBID0 + s] = code
-        if trace and nbids < MAX_BIDS_LOG:
-            bids_log[nbids, 0] = s
-            bids_log[nbids, 1] = code
-        nbids += 1
+    if special != SPECIAL_NONE:  # golden or dark: forehand plays 120 without bidding
+        bid = 120
+        high = f
+        S[S_MAXBID0 + f] = 120
+        if trace:
+            bids_log[0, 0] = f
+            bids_log[0, 1] = 120
+        nbids = 1
+    else:
+        bid = 100
+        high = f
+        S[S_MAXBID0 + f] = 100
+        if trace:
+            bids_log[0, 0] = f
+            bids_log[0, 1] = 100
+        nbids = 1
+        s = f
+        if undark >= 0:
+            bid = 125
+            high = undark
+            S[S_MAXBID0 + undark] = 125
+            if trace:
+                bids_log[1, 0] = undark
+                bids_log[1, 1] = 125
+            nbids = 2
+            s = undark
+        while popcount(passed) < NP - 1:
+            s = (s + 1) % NP
+            if passed >> s & 1:
+                continue
+            S[S_BID] = bid
+            S[S_HIGH] = high
+            S[S_PASSED] = passed
+            if P[P_SILENCE_ON] and S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
+                code = PASS
+            else:
+                lo = bid + P[P_STEP]
+                raises = (bid_cap(S[S_DEALT0 + s], P) - bid) // P[P_STEP]
+                if not P[P_JUMPS]:
+                    raises = min(raises, 1)
+                if seat_flags >> (3 + s) & 1 and lo < P[P_BID_FROM]:  # on the barrel
+                    skip = (P[P_BID_FROM] - lo + P[P_STEP] - 1) // P[P_STEP]
+                    raises = 0 if not P[P_JUMPS] else raises - skip
+                    lo += skip * P[P_STEP]
+                code = decide_range(
+                    Decision.BID, s, S, P, True, lo, max(raises, 0), legal, SP, script, rng, snap
+                )
+            if code == PASS:
+                passed |= 1 << s
+            else:
+                bid = code
+                high = s
+                S[S_MAXBID0 + s] = code
+            if trace and nbids < MAX_BIDS_LOG:
+                bids_log[nbids, 0] = s
+                bids_log[nbids, 1] = code
+            nbids += 1
     S[S_NBIDS] = nbids
     S[S_BID] = bid
     S[S_HIGH] = high
@@ -436,16 +513,28 @@ def play_deal(
     S[S_WIN_BID] = bid
     at100 = bid == 100
     S[S_AT100] = at100
-    shown = not (P[P_HIDE_AT_100] and at100)
+    shown = special == SPECIAL_NONE and not (P[P_HIDE_AT_100] and at100)
     S[S_TALON_SHOWN] = shown
     out[O_DECLARER] = decl
     out[O_WIN_BID] = bid
     out[O_AT100] = at100
     out[O_TALON_SHOWN] = shown
-    for k in range(3):
+    out[O_SPECIAL] = special
+    for k in range(NP):
         out[O_MAXBID0 + k] = S[S_MAXBID0 + k]
 
-    # 3. talon (§5) and the declarer's talon reshuffle (§3)
+    # 3. talon (§5; 2 players: one of two, blind) and the declarer's talon reshuffle (§3)
+    if NP == 2:
+        legal[0] = 0
+        legal[1] = 1
+        pick = decide(Decision.TALON_PICK, decl, S, P, legal, 2, SP, script, rng, tiebreak, snap)
+        talon = np.int64(masks[2 + pick])
+        S[S_TALON] = talon
+        S[S_TALON_OTHER] = np.int64(masks[3 - pick])
+        S[S_TALON_PICK] = pick
+        out[O_TALON_PICK] = pick
+        out[O_TALON_POINTS] = mask_points(talon)
+        out[O_TALON_MARR] = marriages_of(talon)
     bits = talon_reshuffle_bits(mask_points(talon), rank_count(talon, 0), rank_count(talon, 1), P)
     if allow_redeal and bits and (not P[P_TALON_ONLY_AT_100] or at100):
         legal[0] = 0
@@ -455,22 +544,22 @@ def play_deal(
     S[S_HAND0 + decl] |= talon
 
     # 4. discard: one card to each opponent, left first
-    for j in range(1, 3):
+    for j in range(1, NP):
         n = _cards_to_list(S[S_HAND0 + decl], legal)
         c = decide(Decision.DISCARD, decl, S, P, legal, n, SP, script, rng, tiebreak, snap)
         bit = np.int64(1) << c
         S[S_HAND0 + decl] ^= bit
-        S[S_HAND0 + (decl + j) % 3] |= bit
+        S[S_HAND0 + (decl + j) % NP] |= bit
         S[S_GIVE1 + j - 1] = c
         out[O_DISCARD1 + j - 1] = c
-    for k in range(3):
+    for k in range(NP):
         S[S_AFTER0 + k] = S[S_HAND0 + k]
     out[O_DECL_MARR_AFTER] = marriages_of(S[S_HAND0 + decl])
 
     # 5. after-discard reshuffle (§3)
     if allow_redeal and (P[P_AFTER_FOUR_NINES] or P[P_AFTER_POINTS_BELOW] > 0):
-        for k in range(3):
-            s = (f + k) % 3
+        for k in range(NP):
+            s = (f + k) % NP
             h = S[S_HAND0 + s]
             bits = 0
             if P[P_AFTER_FOUR_NINES] and rank_count(h, 0) == 4:
@@ -485,8 +574,10 @@ def play_deal(
                 ):
                     return _redeal(S, s, R_AFTER0 + lowest(bits), out)
 
-    # 6. contract (§5): raise only up to 120 + marriages kept
+    # 6. contract (§5): raise only up to 120 + marriages kept; fixed at 120 when blind
     raises = max((bid_cap(S[S_HAND0 + decl], P) - bid) // P[P_STEP], 0)
+    if special == SPECIAL_DARK or (special == SPECIAL_GOLDEN and P[P_GOLDEN_BLIND]):
+        raises = 0
     contract = decide_range(
         Decision.CONTRACT, decl, S, P, False, bid, 1 + raises, legal, SP, script, rng, snap
     )
@@ -512,9 +603,10 @@ def play_deal(
         S[S_TRUMP_NAMED] = t
         out[O_TRUMP_NAMED] = t
 
-    # 9. play (§6)
+    # 9. play (§6): 8 tricks of 3 cards, or 11 of 2
     leader = decl
-    for t in range(8):
+    n_tricks = 8 if NP == 3 else 11
+    for t in range(n_tricks):
         S[S_TRICK_NO] = t
         S[S_LEADER] = leader
         S[S_NPLAYED] = 0
@@ -541,15 +633,18 @@ def play_deal(
                     _set_trump(S, P, suit, leader)
         S[S_LED_SUIT] = suit
         S[S_TC0] = c
+        S[S_TC0 + 2] = -1
         S[S_BEST] = c
         S[S_BEST_SEAT] = leader
         S[S_NPLAYED] = 1
-        for j in range(1, 3):
-            s = (leader + j) % 3
+        trick = np.int64(1) << c
+        for j in range(1, NP):
+            s = (leader + j) % NP
             allowed = follow_mask(S, P, s)
             c2 = decide_play(s, S, P, allowed, 0, legal, SP, script, rng, snap)
             S[S_HAND0 + s] ^= np.int64(1) << c2
             S[S_PLAYED] |= np.int64(1) << c2
+            trick |= np.int64(1) << c2
             if c2 // 6 != suit:
                 S[S_VOID0 + s] |= 1 << suit
             if beats(c2, S[S_BEST], S[S_TRUMP]):
@@ -558,8 +653,6 @@ def play_deal(
             S[S_TC0 + j] = c2
             S[S_NPLAYED] = j + 1
         winner = S[S_BEST_SEAT]
-        one = np.int64(1)
-        trick = (one << S[S_TC0]) | (one << S[S_TC0 + 1]) | (one << S[S_TC0 + 2])
         S[S_CAPT0 + winner] |= trick
         S[S_TRICKS0 + winner] += 1
         if trace:
@@ -574,6 +667,10 @@ def play_deal(
             S[S_TRUMP_SETTER] = S[S_PENDING] % 4
             S[S_PENDING] = -1
         leader = winner
+    if NP == 2:  # the last trick's winner takes the talon set aside
+        S[S_CAPT0 + leader] |= S[S_TALON_OTHER]
+        S[S_LAST_TALON_TO] = leader
+        out[O_LAST_TALON_TO] = leader
 
     # 10. scoring (§7)
     score_played(S, P, out)
@@ -589,6 +686,50 @@ def _cards_to_list(mask: int, out: np.ndarray) -> int:
         n += 1
         m &= m - 1
     return n
+
+
+@hot
+def deal_cards_into(
+    deal_key: np.uint64, number: int, players: int, cards: np.ndarray, masks: np.ndarray
+) -> None:
+    """Deal ``number`` of the stream into the masks of the hand's places (unsorted)."""
+    if players == 2:
+        deal_into(deal_key, number, 10, _PLACE_OF_2, cards, masks, False)
+    else:
+        deal_into(deal_key, number, 7, _PLACE_OF, cards, masks, False)
+
+
+@hot
+def hand_seats(
+    players: int,
+    dealer: int,
+    strategies: np.ndarray,
+    SP: np.ndarray,
+    scores: np.ndarray,
+    strat_h: np.ndarray,
+    sp_h: np.ndarray,
+    scores_h: np.ndarray,
+) -> int:
+    """Fill the per-seat inputs of the hand engine; return the dealer it sees.
+
+    With 4 players the dealer sits out and hand seat ``h`` is game seat
+    ``dealer + 1 + h`` (mod 4), so the hand's dealer is its seat 2 and its forehand
+    seat 0 (PROTOCOL.md, four players). Otherwise hand seats are game seats.
+    """
+    if players == 4:
+        for h in range(3):
+            s = (dealer + 1 + h) % 4
+            strat_h[h] = strategies[s]
+            scores_h[h] = scores[s]
+            for j in range(SP.shape[1]):
+                sp_h[h, j] = SP[s, j]
+        return 2
+    for h in range(players):
+        strat_h[h] = strategies[h]
+        scores_h[h] = scores[h]
+        for j in range(SP.shape[1]):
+            sp_h[h, j] = SP[h, j]
+    return dealer
 
 
 @hot_call
@@ -619,31 +760,39 @@ def play_block(
     no_bids: np.ndarray,
     no_tricks: np.ndarray,
     snap: np.ndarray,
+    players: int,
+    strat_h: np.ndarray,
+    sp_h: np.ndarray,
+    scores_h: np.ndarray,
 ) -> None:
     """Play rows ``lo .. hi-1`` of a batch (slots ``start + k``), redealing as demanded.
 
     One call per block of slots: array arguments cross into compiled code once per
-    block, not once per deal (each crossing costs reference-count updates).
+    block, not once per deal (each crossing costs reference-count updates). Rows of a
+    4-player run are in hand seats (hand seat ``h`` is game seat ``dealer + 1 + h``);
+    their ``dealer`` column is the game seat.
     """
     for k in range(lo, hi):
         i = start + k
+        dealer = i % players
+        hand_dealer = hand_seats(players, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
         attempt = 0
         while True:
             number = i + attempt * REDEAL_STRIDE
-            deal_into(deal_key, number, 7, _PLACE_OF, cards, masks, False)
+            deal_cards_into(deal_key, number, players, cards, masks)
             rng = item_state(rng_key, number)
             tiebreak = item_state(tb_key, number)
             bl = bids_log[k] if trace else no_bids
             tl = trick_log[k] if trace else no_tricks
             redealt = play_deal(
                 masks,
-                i % 3,
-                scores,
+                hand_dealer,
+                scores_h,
                 attempt < MAX_REDEALS,
                 0,
                 P,
-                strategies,
-                SP,
+                strat_h,
+                sp_h,
                 script,
                 rng,
                 tiebreak,
@@ -662,6 +811,7 @@ def play_block(
             attempt += 1
         for j in range(N_OUT):
             out[k, j] = row[j]
+        out[k, O_DEALER] = dealer
         out[k, O_REDEALS] = attempt
         out[k, O_ERROR] = S[S_ERROR]
         if trace:
@@ -685,8 +835,9 @@ def slots_kernel(
     bids_log: np.ndarray,
     nbids: np.ndarray,
     trick_log: np.ndarray,
+    players: int,
 ) -> None:
-    """Play slots ``start .. start+n-1``: each redealt until a deal is played (3 players)."""
+    """Play slots ``start .. start+n-1``: each redealt until a deal is played."""
     n = out.shape[0]
     n_blocks = (n + _BLOCK - 1) // _BLOCK
     for b in prange(n_blocks):
@@ -699,6 +850,9 @@ def slots_kernel(
         no_bids = np.zeros((0, 2), dtype=np.int16)
         no_tricks = np.zeros((0, 6), dtype=np.int8)
         snap = np.full(SNAP_LEN, -1, dtype=np.int64)
+        strat_h = np.zeros(3, dtype=np.int64)
+        sp_h = np.zeros((3, SP.shape[1]), dtype=np.float64)
+        scores_h = np.zeros(3, dtype=np.int64)
         play_block(
             b * _BLOCK,
             min(n, (b + 1) * _BLOCK),
@@ -726,4 +880,8 @@ def slots_kernel(
             no_bids,
             no_tricks,
             snap,
+            players,
+            strat_h,
+            sp_h,
+            scores_h,
         )

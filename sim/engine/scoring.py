@@ -1,4 +1,7 @@
-"""Scoring a deal (RULES.md §7) and a concession (§5)."""
+"""Scoring a deal (RULES.md §7), a concession (§5) and the 4-player sitter's talon (§12).
+
+Golden and dark deals (§10, §11) double the deltas as PROTOCOL.md says.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +21,11 @@ from sim.engine.state import (
     O_TRICKS0,
     P_BOLT_DECLARER_EXEMPT,
     P_BOLT_ZERO_POINTS,
+    P_CAP_240,
     P_FOUR_NINES,
+    P_GOLDEN_DOUBLE_MARR,
     P_MV_S,
+    P_NP,
     P_REQUIRES_CAPTURE,
     P_ROSPIS_NO_SUBTRACT,
     P_ROSPIS_SIXTY,
@@ -31,7 +37,11 @@ from sim.engine.state import (
     S_DECL,
     S_DECLARED0,
     S_MPTS0,
+    S_SPECIAL,
     S_TRICKS0,
+    SPECIAL_DARK,
+    SPECIAL_GOLDEN,
+    SPECIAL_NONE,
 )
 from sim.jit import hot
 
@@ -45,19 +55,55 @@ def round_score(x: int, to: int) -> int:
 
 
 @hot
+def opponent_delta(total: int, marriages: int, special: int, P: np.ndarray) -> int:
+    """A non-declarer's deal delta: its rounded total, doubled in a special deal.
+
+    In a golden deal marriages are doubled only with ``golden.double_marriages``; in a
+    dark deal never (PROTOCOL.md, special deals).
+    """
+    r = round_score(total, P[P_ROUND_TO])
+    if special == SPECIAL_NONE:
+        return r
+    if special == SPECIAL_GOLDEN and P[P_GOLDEN_DOUBLE_MARR]:
+        return 2 * r
+    return 2 * r - marriages
+
+
+@hot
+def talon_marriage_points(talon: int, P: np.ndarray) -> int:
+    """The values of the marriages (K+Q) lying in a talon (the 4-player sitter's)."""
+    v = 0
+    for suit in range(4):
+        if talon & KQ[suit] == KQ[suit]:
+            v += P[P_MV_S + suit]
+    return v
+
+
+@hot
+def sitter_delta(talon: int, P: np.ndarray, special: int) -> int:
+    """The deal delta of a 4-player dealer sitting out: the talon's points and marriages."""
+    mp = talon_marriage_points(talon, P)
+    return opponent_delta(mask_points(talon) + mp, mp, special, P)
+
+
+@hot
 def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
-    """Deltas of a concession: declarer -contract (or 0), opponents half or 60."""
+    """Deltas of a concession: declarer -contract (or 0), opponents half or 60.
+
+    Doubled in a golden or dark deal.
+    """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
     opp = 60 if P[P_ROSPIS_SIXTY] else (contract + 9) // 10 * 5  # half, up to a 5
-    for s in range(3):
+    mult = 1 if S[S_SPECIAL] == SPECIAL_NONE else 2
+    for s in range(P[P_NP]):
         out[O_CARD_POINTS0 + s] = 0
         out[O_MARR_POINTS0 + s] = 0
         out[O_TRICKS0 + s] = 0
         out[O_BOLT0 + s] = 0
         out[O_DECLARED0 + s] = 0
-        out[O_DELTA0 + s] = opp
-    out[O_DELTA0 + decl] = 0 if P[P_ROSPIS_NO_SUBTRACT] else -contract
+        out[O_DELTA0 + s] = mult * opp
+    out[O_DELTA0 + decl] = 0 if P[P_ROSPIS_NO_SUBTRACT] else -mult * contract
     out[O_CONCEDED] = 1
     out[O_MADE] = 0
     out[O_DECL_TOTAL] = 0
@@ -68,7 +114,8 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
     """Totals, deltas, made flag and bolts of a played deal."""
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
-    for s in range(3):
+    special = S[S_SPECIAL]
+    for s in range(P[P_NP]):
         capt = S[S_CAPT0 + s]
         cp = mask_points(capt)
         mp = S[S_MPTS0 + s]
@@ -92,9 +139,14 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
             compared = round_score(total, P[P_ROUND_TO]) if P[P_ROUND_DECLARER] else total
             made = compared >= contract
             out[O_MADE] = made
-            out[O_DELTA0 + s] = contract if made else -contract
+            if special == SPECIAL_NONE:
+                out[O_DELTA0 + s] = contract if made else -contract
+            elif special == SPECIAL_DARK and made and not P[P_CAP_240]:
+                out[O_DELTA0 + s] = 2 * round_score(total, P[P_ROUND_TO])
+            else:
+                out[O_DELTA0 + s] = 2 * contract if made else -2 * contract
         else:
-            out[O_DELTA0 + s] = round_score(total, P[P_ROUND_TO])
+            out[O_DELTA0 + s] = opponent_delta(total, mp, special, P)
         if P[P_BOLT_ZERO_POINTS]:
             bolt = total == 0
         else:

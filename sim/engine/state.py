@@ -58,8 +58,13 @@ NO_SUIT = -1
     P_BOLT_DECLARER_EXEMPT,
     P_ROSPIS_ON_BARREL,
     P_BID_FROM,
+    P_NP,  # players in the hand: 2, or 3 (also for 4-player games: the dealer sits out)
+    P_GOLDEN_BLIND,
+    P_GOLDEN_DOUBLE_MARR,
+    P_UNDARKEN,
+    P_CAP_240,
     N_PARAMS,
-) = range(42)
+) = range(47)
 
 # The first six slots are laid out as sim.deal.reshuffle_params, so the hand engine can
 # hand P straight to hand_reshuffle_bits / talon_reshuffle_bits.
@@ -109,6 +114,11 @@ def engine_params(rules: Rules) -> np.ndarray:
     p[P_BOLT_ZERO_POINTS] = r.bolt.on == "zero_points"
     p[P_BOLT_DECLARER_EXEMPT] = r.bolt.declarer_exempt
     p[P_BID_FROM] = r.barrel.bid_from
+    p[P_NP] = 2 if r.players == 2 else 3
+    p[P_GOLDEN_BLIND] = r.golden.blind
+    p[P_GOLDEN_DOUBLE_MARR] = r.golden.double_marriages
+    p[P_UNDARKEN] = r.dark.undarken
+    p[P_CAP_240] = r.dark.cap_240
     return p
 
 
@@ -184,8 +194,20 @@ def engine_params(rules: Rules) -> np.ndarray:
     S_REDEAL_REASON,  # set when this deal is redealt (-1 otherwise)
     S_NBIDS,
     S_NDEC,  # non-forced decisions so far (numbering for snapshots)
+    S_SPECIAL,  # SPECIAL_NONE, SPECIAL_GOLDEN or SPECIAL_DARK (after undarkening: none)
+    S_UNDARK,  # seat that undarkened a dark declaration, -1 otherwise
+    S_TALON_OTHER,  # 2 players: the talon set aside for the last trick
+    S_TALON_PICK,  # 2 players: which talon the declarer took (-1 before)
+    S_LAST_TALON_TO,  # 2 players: who captured the set-aside talon (-1 before)
     N_STATE,
-) = range(71)
+) = range(76)
+
+# --- special deals (S_SPECIAL, the ``special`` output column) and hand-input flags -------
+SPECIAL_NONE, SPECIAL_GOLDEN, SPECIAL_DARK = 0, 1, 2
+SPECIALS = (None, "golden", "dark")
+FLAG_GOLDEN = 1 << 6  # seat_flags bit: this deal is golden
+FLAG_DARK_ALLOWED = 1 << 7  # seat_flags bit: forehand may declare dark
+MAX_TRICKS = 11  # 2 players play 11 tricks
 
 # --- redeal reasons (codes of S_REDEAL_REASON) --------------------------------------------
 REASONS = (
@@ -251,6 +273,11 @@ OUT_COLUMNS = (
     "redeal_reason",
     "discard_1",
     "discard_2",
+    "special",
+    "undarkened_by",
+    "talon_pick",
+    "last_talon_to",
+    "talon_marriages",
 )
 OUT = {name: i for i, name in enumerate(OUT_COLUMNS)}
 (
@@ -299,6 +326,11 @@ OUT = {name: i for i, name in enumerate(OUT_COLUMNS)}
     O_REDEAL_REASON,
     O_DISCARD1,
     O_DISCARD2,
+    O_SPECIAL,
+    O_UNDARK,
+    O_TALON_PICK,
+    O_LAST_TALON_TO,
+    O_TALON_MARR,
 ) = range(len(OUT_COLUMNS))
 N_OUT = len(OUT_COLUMNS)
 

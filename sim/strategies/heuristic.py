@@ -14,6 +14,11 @@ Parameters (``--param heuristic.NAME=VALUE``):
 * ``reshuffle_below`` (90): demand an allowed reshuffle when the hand's estimate
   plus the talon hope is below this.
 * ``talon_hope`` (12): points the unseen talon is expected to add while bidding.
+* ``dark_behind`` (400): as forehand, declare dark (before looking at the cards) when
+  this many points behind the leading player in the hand.
+
+It undarkens a dark declaration when it would bid 125, and picks the first of two
+blind talons (2 players).
 
 The hand *estimate* is what the hand should take as declarer: aces and tens with
 the cards they capture, marriages it can declare, length in a marriage suit.
@@ -29,6 +34,7 @@ from sim.engine.play import ACES, KQ, SUIT_BITS, highest, lowest, popcount
 from sim.engine.state import (
     NO_SUIT,
     P_MV_S,
+    P_NP,
     P_STEP,
     S_BEST,
     S_BEST_SEAT,
@@ -38,6 +44,7 @@ from sim.engine.state import (
     S_LED_SUIT,
     S_NPLAYED,
     S_PLAYED,
+    S_SCORE0,
     S_TALON,
     S_TC0,
     S_TRUMP,
@@ -46,7 +53,7 @@ from sim.engine.state import (
 )
 from sim.jit import hot, hot_call
 
-AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE = range(4)
+AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE, DARK_BEHIND = range(5)
 _POINTS = CARD_POINTS.astype(np.int64)
 # _ABOVE[c]: the cards of c's suit that rank above c.
 _ABOVE = np.array(
@@ -173,7 +180,7 @@ def _richest(cards: int) -> int:
 
 
 @hot
-def _choose_follow(seat: int, S: np.ndarray, allowed: int) -> int:
+def _choose_follow(seat: int, S: np.ndarray, P: np.ndarray, allowed: int) -> int:
     trump = S[S_TRUMP]
     best = S[S_BEST]
     bs = best // 6
@@ -186,7 +193,7 @@ def _choose_follow(seat: int, S: np.ndarray, allowed: int) -> int:
     wins = allowed & _ABOVE[best]
     if trump != NO_SUIT and bs != trump:
         wins |= allowed & SUIT_BITS[trump]
-    if S[S_NPLAYED] == 2:  # last to play: win as cheaply as possible
+    if S[S_NPLAYED] == P[P_NP] - 1:  # last to play: win as cheaply as possible
         if wins:
             return _cheapest(wins, paired)
         # defenders share one aim: when the other defender wins, give it points
@@ -246,7 +253,7 @@ def heuristic_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declarin
     """The heuristic's card (action code) for a PLAY decision given by its legal masks."""
     if S[S_NPLAYED] == 0:
         return _choose_lead(seat, S, P, plain, declaring)
-    return _choose_follow(seat, S, plain)
+    return _choose_follow(seat, S, P, plain)
 
 
 @hot_call
@@ -315,6 +322,15 @@ def heuristic_choose(
         return _discard(hand, legal, n)
     if kind == Decision.CONCEDE:
         return int(estimate(hand, P) < S[S_CONTRACT] - params[CONCEDE_MARGIN])
+    if kind == Decision.DARK:  # before looking at the cards: only the scores count
+        leader = S[S_SCORE0]
+        for s in range(1, P[P_NP]):
+            leader = max(leader, S[S_SCORE0 + s])
+        return int(leader - S[S_SCORE0 + seat] >= params[DARK_BEHIND])
+    if kind == Decision.UNDARKEN:  # the bid of 125 it would make in an ordinary auction
+        return int((estimate(hand, P) + params[TALON_HOPE]) * (1.0 + params[AGGRESSION]) >= 125)
+    if kind == Decision.TALON_PICK:  # blind: both talons look alike
+        return 0
     if kind == Decision.NAME_TRUMP:
         best_suit = 0
         best_score = -1

@@ -34,6 +34,10 @@ STRATEGIES: dict[str, StrategySpec] = {
             "concede_margin": (25.0, "concede when the estimate is this far below the contract"),
             "reshuffle_below": (90.0, "demand an allowed reshuffle when the estimate is below"),
             "talon_hope": (12.0, "points the unseen talon is expected to add when bidding"),
+            "dark_behind": (
+                400.0,
+                "as forehand, declare dark (RULES.md §11) when this far behind the leader",
+            ),
         },
     ),
 }
@@ -43,13 +47,16 @@ class StrategyError(ValueError):
     """Unknown strategy or parameter; the message names it."""
 
 
-def parse_strategies(text: str | Sequence[str]) -> list[str]:
-    """``"heuristic,heuristic,random"`` (or one name for every seat) → three names."""
+def parse_strategies(text: str | Sequence[str], players: int = 3) -> list[str]:
+    """``"heuristic,heuristic,random"`` (or one name for every seat) → one name per seat."""
     names = [t.strip() for t in text.split(",")] if isinstance(text, str) else list(text)
     if len(names) == 1:
-        names = names * 3
-    if len(names) != 3:
-        raise StrategyError(f"--strategies needs 1 or 3 names, got {len(names)}: {text!r}")
+        names = names * players
+    if len(names) != players:
+        raise StrategyError(
+            f"--strategies needs 1 or {players} names for {players} players, "
+            f"got {len(names)}: {text!r}"
+        )
     for n in names:
         if n not in STRATEGIES:
             raise StrategyError(f"unknown strategy {n!r} (known: {', '.join(STRATEGIES)})")
@@ -57,11 +64,11 @@ def parse_strategies(text: str | Sequence[str]) -> list[str]:
 
 
 def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
-    """``["heuristic.aggression=0.3", ...]`` → the ``(3, N_STRATEGY_PARAMS)`` float array.
+    """``["heuristic.aggression=0.3", ...]`` → the ``(seats, N_STRATEGY_PARAMS)`` float array.
 
     A parameter applies to every seat playing that strategy.
     """
-    table = np.zeros((3, N_STRATEGY_PARAMS), dtype=np.float64)
+    table = np.zeros((len(names), N_STRATEGY_PARAMS), dtype=np.float64)
     values: dict[tuple[str, str], float] = {}
     for item in items:
         key, sep, raw = item.partition("=")
@@ -85,5 +92,5 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
 
 
 def strategy_ids(names: Sequence[str]) -> np.ndarray:
-    """Engine ids of three strategy names."""
+    """Engine ids of the seats' strategy names."""
     return np.array([STRATEGIES[n].id for n in names], dtype=np.int64)
