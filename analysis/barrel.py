@@ -76,7 +76,7 @@ EVENTS: tuple[tuple[str, str, str], ...] = (
     ("dark_won", "dark_won", "dark games won"),
     ("dark_lost", "dark_lost", "dark games lost"),
 )
-# Events whose columns the engine does not write yet: skipped when absent.
+# Events whose columns runs of engine version 1 lack (no dark play then): skipped when absent.
 OPTIONAL_EVENTS = frozenset({"dark_won", "dark_lost"})
 
 # A seat's place in a game's first deal by (seat - first_dealer) mod players.
@@ -153,7 +153,7 @@ TABLE_NOTES: dict[str, tuple[str, str]] = {
         "Per finished game, summed over the seats: `mean` with standard error `se`, "
         "`per_100_deals` (total / played deals × 100) and the share of games with "
         "at least one (`games_with`, `share_with` and its interval). Events whose "
-        "columns the run lacks (dark games, for now) are left out.",
+        "columns the run lacks (runs made before dark play was simulated) are left out.",
     ),
 }
 
