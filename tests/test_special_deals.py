@@ -1,9 +1,9 @@
-"""Special deals and other player counts on the reference engines (RULES.md §8, §10–§12).
+"""Special deals and other player counts (RULES.md §8, §10–§12): both engines.
 
 One scenario per rule clause of PROTOCOL.md "Special deals, 2 and 4 players" and
 GAME_PROTOCOL.md "Golden round", "Dark play", "Two and four players", "The bank",
-with outcomes computed by hand: hands are scripted through
-:func:`sim.reference.play_hand_text`, game rules through
+with outcomes computed by hand: hands are scripted through both engines'
+``play_hand_text`` (``tests/engines.py``), game rules through
 :func:`sim.reference_game.apply_deal` with synthetic hand results. Then invariants
 over random 2- and 4-player hands and random games with golden and dark deals.
 
@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from engines import ENGINES
 
 from sim import reference as ref
 from sim.cards import RANK_POINTS, card_str, parse_card
 from sim.deal import generate_deals
 from sim.engine.actions import ScriptError
-from sim.reference import play_hand_text
 from sim.reference_game import (
     GameState,
     Stint,
@@ -49,12 +49,21 @@ QUIET = Rules().replace(
 GOLDEN = QUIET.replace(golden__enabled=True)
 DARK = QUIET.replace(dark__enabled=True)
 FIRST3 = ("first",) * 3
+engines = pytest.mark.parametrize("play", list(ENGINES.values()), ids=list(ENGINES))
 
 
-def run(r: Rules, hands: list[str], talon: str, dealer: int, script: list, **kw: Any) -> dict:
-    """Play a scripted hand; every seat plays "first" after the script."""
+def says(play: Any, reference_text: str, fast_text: str) -> str:
+    """The error text to expect: the reference names the decision and its legal
+    actions, the fast engine the position of the script token that failed."""
+    return reference_text if play is ENGINES["reference"] else fast_text
+
+
+def run(
+    play: Any, r: Rules, hands: list[str], talon: str, dealer: int, script: list, **kw: Any
+) -> dict:
+    """Play a scripted hand on an engine; every seat plays "first" after the script."""
     kw.setdefault("strategies", ("first",) * r.players)
-    return play_hand_text(r, hands, talon, dealer, script=script, **kw)
+    return play(r, hands, talon, dealer, script=script, **kw)
 
 
 def pts(cards: list[str]) -> int:
@@ -88,13 +97,14 @@ W_HANDS = ["AS TS KS QS JS 9S AC", "KC KD KH JC 9C AD JD", "QC QD QH AH TH JH TD
 W_TALON = "TC 9D 9H"
 
 
-def test_deal_scripts_as_computed_by_hand():
+@engines
+def test_deal_scripts_as_computed_by_hand(play):
     """The scenario deals play as the comments above say (an ordinary deal)."""
-    tr = run(QUIET, G_HANDS, G_TALON, 2, ["pass", "pass", "9D", "9H", 120, *G_PLAY])
+    tr = run(play, QUIET, G_HANDS, G_TALON, 2, ["pass", "pass", "9D", "9H", 120, *G_PLAY])
     assert [t["winner"] for t in tr["tricks"]] == [1, 1, 1, 1, 1, 0, 0, 0]
     assert tr["card_points"] == [50, 70, 0] and tr["marriage_points"] == [0, 100, 0]
     assert tr["score_deltas"] == [-120, 170, 0] and tr["bolts"] == [0, 0, 1]
-    tr = run(QUIET, W_HANDS, W_TALON, 2, ["pass", "pass", "9D", "9H"])
+    tr = run(play, QUIET, W_HANDS, W_TALON, 2, ["pass", "pass", "9D", "9H"])
     assert tr["card_points"] == [120, 0, 0] and tr["tricks_taken"] == [8, 0, 0]
 
 
@@ -102,12 +112,13 @@ def test_deal_scripts_as_computed_by_hand():
 # Golden deals (PROTOCOL.md "Golden deal", RULES.md §10)
 # =====================================================================================
 @pytest.mark.parametrize("double_marriages, seat1", [(True, 340), (False, 240)])
-def test_golden_deal_doubles_the_scores(double_marriages, seat1):
+@engines
+def test_golden_deal_doubles_the_scores(play, double_marriages, seat1):
     # no bidding: forehand plays 120 blind with the talon hidden; the declarer fails:
     # -2 * 120; seat 1 has 70 + 100: 2 * 170 = 340, or 2 * 170 - 100 = 240 with
     # marriages undoubled
     r = GOLDEN.replace(golden__double_marriages=double_marriages)
-    tr = run(r, G_HANDS, G_TALON, 2, G_SCRIPT, special="golden")
+    tr = run(play, r, G_HANDS, G_TALON, 2, G_SCRIPT, special="golden")
     assert tr["bids"] == [[0, 120]] and (tr["declarer"], tr["winning_bid"]) == (0, 120)
     assert tr["talon_shown"] is False and tr["contract"] == 120
     assert tr["card_points"] == [50, 70, 0] and tr["marriage_points"] == [0, 100, 0]
@@ -117,8 +128,9 @@ def test_golden_deal_doubles_the_scores(double_marriages, seat1):
     assert list(tr)[-4:] == ["made", "trump_named", "special", "undarkened_by"]
 
 
-def test_golden_deal_made_scores_twice_the_contract():
-    tr = run(GOLDEN, W_HANDS, W_TALON, 2, ["9D", "9H"], special="golden")
+@engines
+def test_golden_deal_made_scores_twice_the_contract(play):
+    tr = run(play, GOLDEN, W_HANDS, W_TALON, 2, ["9D", "9H"], special="golden")
     assert tr["made"] is True and tr["score_deltas"] == [240, 0, 0]
 
 
@@ -126,16 +138,17 @@ P1_HANDS = ["AS TS AC QD AH TH 9D", "KS QS AD TD JD KH QH", "JS 9S KC QC JC JH 9
 P1_TALON = "9C TC KD"  # seat 0 (forehand of dealer 2) keeps the diamond marriage: cap 200
 
 
-def test_golden_contract_is_120_blind_and_may_be_raised_otherwise():
-    blind = run(GOLDEN, P1_HANDS, P1_TALON, 2, ["9C", "9D"], special="golden")
+@engines
+def test_golden_contract_is_120_blind_and_may_be_raised_otherwise(play):
+    blind = run(play, GOLDEN, P1_HANDS, P1_TALON, 2, ["9C", "9D"], special="golden")
     assert blind["contract"] == 120
     with pytest.raises(ScriptError):  # no CONTRACT decision: 140 meets the first lead
-        run(GOLDEN, P1_HANDS, P1_TALON, 2, ["9C", "9D", 140], special="golden")
-    seen = run(GOLDEN.replace(golden__blind=False), P1_HANDS, P1_TALON, 2, ["9C", "9D", 140],
+        run(play, GOLDEN, P1_HANDS, P1_TALON, 2, ["9C", "9D", 140], special="golden")
+    seen = run(play, GOLDEN.replace(golden__blind=False), P1_HANDS, P1_TALON, 2, ["9C", "9D", 140],
                special="golden")  # fmt: skip
     assert seen["contract"] == 140 and seen["winning_bid"] == 120
-    with pytest.raises(ScriptError, match=r"legal: 120 125 .* 200$"):
-        run(GOLDEN.replace(golden__blind=False), P1_HANDS, P1_TALON, 2, ["9C", "9D", 205],
+    with pytest.raises(ScriptError, match=says(play, r"legal: 120 125 .* 200$", "token 2 ")):
+        run(play, GOLDEN.replace(golden__blind=False), P1_HANDS, P1_TALON, 2, ["9C", "9D", 205],
             special="golden")  # fmt: skip
 
 
@@ -143,17 +156,19 @@ def test_golden_contract_is_120_blind_and_may_be_raised_otherwise():
     "flat, deltas",
     [({}, [-240, 120, 120]), ({"rospis__no_subtract": True}, [0, 120, 120])],
 )
-def test_golden_concession_is_doubled(flat, deltas):
+@engines
+def test_golden_concession_is_doubled(play, flat, deltas):
     # ordinary: -120 and half of 120 = 60 each; golden: all doubled
     r = GOLDEN.replace(rospis__allowed=True, **flat)
-    tr = run(r, G_HANDS, G_TALON, 2, ["9D", "9H", "concede"], special="golden")
+    tr = run(play, r, G_HANDS, G_TALON, 2, ["9D", "9H", "concede"], special="golden")
     assert tr["conceded"] is True and tr["made"] is False
     assert tr["score_deltas"] == deltas and tr["special"] == "golden"
 
 
-def test_hands_runs_never_offer_dark():
-    with pytest.raises(ScriptError, match="BID of seat 1"):  # the first decision
-        run(DARK, W_HANDS, W_TALON, 2, ["dark"], special="none")
+@engines
+def test_hands_runs_never_offer_dark(play):
+    with pytest.raises(ScriptError, match=says(play, "BID of seat 1", "token 0 ")):  # the first
+        run(play, DARK, W_HANDS, W_TALON, 2, ["dark"], special="none")
     tr = ref.play_slot(load_rules("ukraine_online"), 1, 0)[-1]
     assert tr["special"] is None and tr["undarkened_by"] is None
 
@@ -166,10 +181,11 @@ W_DARK = ["dark", "9D", "9H", "9S", "9C", "QC", "KS!"]
 
 
 @pytest.mark.parametrize("cap_240, declarer", [(True, 240), (False, 320)])
-def test_dark_declared_and_made(cap_240, declarer):
+@engines
+def test_dark_declared_and_made(play, cap_240, declarer):
     # 120 card points + 40 marriage = 160: +240, or 2 * round(160) = 320 uncapped
     r = DARK.replace(dark__cap_240=cap_240)
-    tr = run(r, W_HANDS, W_TALON, 2, W_DARK, special="dark_allowed")
+    tr = run(play, r, W_HANDS, W_TALON, 2, W_DARK, special="dark_allowed")
     assert tr["special"] == "dark" and tr["undarkened_by"] is None
     assert tr["bids"] == [[0, 120]] and tr["contract"] == 120 and tr["talon_shown"] is False
     assert tr["card_points"] == [120, 0, 0] and tr["marriage_points"] == [40, 0, 0]
@@ -177,16 +193,18 @@ def test_dark_declared_and_made(cap_240, declarer):
     assert tr["bolts"] == [0, 1, 1]
 
 
-def test_dark_failed_costs_240_and_marriages_stay_undoubled():
+@engines
+def test_dark_failed_costs_240_and_marriages_stay_undoubled(play):
     # deal G dark (nobody may undarken): seat 1 gets 2 * 170 - 100
     r = DARK.replace(dark__undarken=False)
-    tr = run(r, G_HANDS, G_TALON, 2, ["dark", *G_SCRIPT], special="dark_allowed")
+    tr = run(play, r, G_HANDS, G_TALON, 2, ["dark", *G_SCRIPT], special="dark_allowed")
     assert tr["special"] == "dark" and tr["made"] is False
     assert tr["score_deltas"] == [-240, 240, 0]
 
 
-def test_dark_declined_is_an_ordinary_deal():
-    tr = run(DARK, W_HANDS, W_TALON, 2, ["light", "pass", "pass"], special="dark_allowed")
+@engines
+def test_dark_declined_is_an_ordinary_deal(play):
+    tr = run(play, DARK, W_HANDS, W_TALON, 2, ["light", "pass", "pass"], special="dark_allowed")
     assert tr["special"] is None and tr["bids"] == [[0, 100], [1, "pass"], [2, "pass"]]
     assert tr["talon_shown"] is False  # won at 100: hidden as usual
     # DARK is a real decision: the random strategy draws a number for it
@@ -195,9 +213,10 @@ def test_dark_declined_is_an_ordinary_deal():
     assert a != b
 
 
-def test_dark_concession_is_doubled():
+@engines
+def test_dark_concession_is_doubled(play):
     r = DARK.replace(rospis__allowed=True)
-    tr = run(r, W_HANDS, W_TALON, 2, ["dark", "9D", "9H", "concede"], special="dark_allowed")
+    tr = run(play, r, W_HANDS, W_TALON, 2, ["dark", "9D", "9H", "concede"], special="dark_allowed")
     assert tr["special"] == "dark" and tr["score_deltas"] == [-240, 120, 120]
 
 
@@ -206,45 +225,47 @@ U_HANDS = ["AS TS JS 9S AC TD JH", "KC KD KH JC 9C AD JD", "KS QS QC QD QH AH TH
 U_TALON = "TC 9D 9H"
 
 
-def test_undarken_by_125_and_bidding_goes_on_from_the_next_seat():
+@engines
+def test_undarken_by_125_and_bidding_goes_on_from_the_next_seat(play):
     # seat 1 has no marriage: not asked; seat 2 undarkens; seats 0 and 1 cannot bid
     # above 125 (no marriage: cap 120) and pass automatically
-    tr = run(DARK, U_HANDS, U_TALON, 2, ["dark", "undarken"], special="dark_allowed")
+    tr = run(play, DARK, U_HANDS, U_TALON, 2, ["dark", "undarken"], special="dark_allowed")
     assert tr["special"] is None and tr["undarkened_by"] == 2
     assert tr["bids"] == [[0, 100], [2, 125], [0, "pass"], [1, "pass"]]
     assert (tr["declarer"], tr["winning_bid"], tr["talon_shown"]) == (2, 125, True)
     # deal P1: seat 1 (♠, ♥) undarkens; seat 2 (♣: cap 180) bids next, seat 0 passes
     # automatically, then seat 1 raises and seat 2 passes
     script = ["dark", "undarken", 130, 140, "pass"]
-    tr = run(DARK, P1_HANDS, P1_TALON, 2, script, special="dark_allowed")
+    tr = run(play, DARK, P1_HANDS, P1_TALON, 2, script, special="dark_allowed")
     assert tr["undarkened_by"] == 1
     assert tr["bids"] == [[0, 100], [1, 125], [2, 130], [0, "pass"], [1, 140], [2, "pass"]]
     assert (tr["declarer"], tr["winning_bid"]) == (1, 140)
     # seat 1 declines, seat 2 is asked next
-    tr = run(DARK, P1_HANDS, P1_TALON, 2, ["dark", "no", "undarken", "pass"],
+    tr = run(play, DARK, P1_HANDS, P1_TALON, 2, ["dark", "no", "undarken", "pass"],
              special="dark_allowed")  # fmt: skip
     assert tr["undarkened_by"] == 2 and tr["bids"][:2] == [[0, 100], [2, 125]]
 
 
-def test_undarken_is_offered_only_to_a_seat_with_a_marriage():
+@engines
+def test_undarken_is_offered_only_to_a_seat_with_a_marriage(play):
     # deal W: nobody but forehand holds a marriage: no UNDARKEN, the next is a discard
-    with pytest.raises(ScriptError, match="DISCARD"):
-        run(DARK, W_HANDS, W_TALON, 2, ["dark", "undarken"], special="dark_allowed")
+    with pytest.raises(ScriptError, match=says(play, "DISCARD", "token 1 ")):
+        run(play, DARK, W_HANDS, W_TALON, 2, ["dark", "undarken"], special="dark_allowed")
     # deal U: seat 2 silenced, or on the barrel with bids from 130: not asked
     silenced = DARK.replace(bid__silence_below=-100)
-    with pytest.raises(ScriptError, match="DISCARD"):
-        run(silenced, U_HANDS, U_TALON, 2, ["dark", "undarken"], special="dark_allowed",
+    with pytest.raises(ScriptError, match=says(play, "DISCARD", "token 1 ")):
+        run(play, silenced, U_HANDS, U_TALON, 2, ["dark", "undarken"], special="dark_allowed",
             scores=(0, 0, -200))  # fmt: skip
     on = (False, False, True)
-    with pytest.raises(ScriptError, match="DISCARD"):
-        run(DARK.replace(barrel__bid_from=130), U_HANDS, U_TALON, 2, ["dark", "undarken"],
+    with pytest.raises(ScriptError, match=says(play, "DISCARD", "token 1 ")):
+        run(play, DARK.replace(barrel__bid_from=130), U_HANDS, U_TALON, 2, ["dark", "undarken"],
             special="dark_allowed", on_barrel=on)  # fmt: skip
-    tr = run(DARK.replace(barrel__bid_from=120), U_HANDS, U_TALON, 2, ["dark", "undarken"],
+    tr = run(play, DARK.replace(barrel__bid_from=120), U_HANDS, U_TALON, 2, ["dark", "undarken"],
              special="dark_allowed", on_barrel=on)  # fmt: skip
     assert tr["undarkened_by"] == 2
     # without dark.undarken nobody is asked
-    with pytest.raises(ScriptError, match="DISCARD"):
-        run(DARK.replace(dark__undarken=False), U_HANDS, U_TALON, 2, ["dark", "undarken"],
+    with pytest.raises(ScriptError, match=says(play, "DISCARD", "token 1 ")):
+        run(play, DARK.replace(dark__undarken=False), U_HANDS, U_TALON, 2, ["dark", "undarken"],
             special="dark_allowed")  # fmt: skip
 
 
@@ -393,9 +414,10 @@ F_HANDS = ["", "AS TS KS QS JS 9S AC", "KC KD TC JC 9C AD JD", "QC QD 9D AH TH J
 F_TALON = "KH QH 9H"
 
 
-def test_four_players_sitter_scores_the_talon():
+@engines
+def test_four_players_sitter_scores_the_talon(play):
     hands, talon = F_HANDS, F_TALON
-    tr = run(FOUR, hands, talon, 0, ["pass", "pass", "9H", "9S", 100])
+    tr = run(play, FOUR, hands, talon, 0, ["pass", "pass", "9H", "9S", 100])
     assert tr["hands"][0] == [] and len(tr["hands"]) == 4
     assert tr["bids"] == [[1, 100], [2, "pass"], [3, "pass"]] and tr["declarer"] == 1
     assert tr["discards"] == [[2, "9H"], [3, "9S"]]  # to d+2, then d+3
@@ -405,12 +427,12 @@ def test_four_players_sitter_scores_the_talon():
     assert all(len(t["cards"]) == 3 and t["leader"] != 0 for t in tr["tricks"])
     # conceded: the sitter still scores the talon; golden: doubled like an opponent
     r = FOUR.replace(rospis__allowed=True, golden__enabled=True)
-    tr = run(r, hands, talon, 0, ["pass", "pass", "9H", "9S", 100, "concede"])
+    tr = run(play, r, hands, talon, 0, ["pass", "pass", "9H", "9S", 100, "concede"])
     assert tr["score_deltas"] == [105, -100, 50, 50] and tr["card_points"] == [7, 0, 0, 0]
-    tr = run(r, hands, talon, 0, ["9H", "9S", "concede"], special="golden")
+    tr = run(play, r, hands, talon, 0, ["9H", "9S", "concede"], special="golden")
     assert tr["score_deltas"] == [210, -240, 120, 120]
     r = r.replace(golden__double_marriages=False)
-    tr = run(r, hands, talon, 0, ["9H", "9S", "concede"], special="golden")
+    tr = run(play, r, hands, talon, 0, ["9H", "9S", "concede"], special="golden")
     assert tr["score_deltas"][0] == 2 * 105 - 100
 
 
@@ -461,12 +483,13 @@ T_HANDS = ["AS TS KS QS JS 9S AC TC KC QC", "JC 9C AD TD KD QD JD 9D AH TH"]
 T_TALON = "KH QH 9H JH"
 
 
-def test_two_players_talon_pick_and_last_trick_captures_the_other_talon():
+@engines
+def test_two_players_talon_pick_and_last_trick_captures_the_other_talon(play):
     # seat 1 passes: bidding ends after one pass. Seat 0 takes the second talon
     # (9H JH), gives 9H, plays 100; with "first" it leads 9S..AS, QC..AC (seat 1
     # follows low) and wins 10 tricks; the last, JH led, goes to seat 1's AH, which
     # also captures the set-aside KH QH: 2 + 11 + 4 + 3 = 20
-    tr = run(TWO, T_HANDS, T_TALON, 1, ["pass", 1, "9H", 100])
+    tr = run(play, TWO, T_HANDS, T_TALON, 1, ["pass", 1, "9H", 100])
     assert tr["bids"] == [[0, 100], [1, "pass"]] and tr["declarer"] == 0
     assert tr["talon"] == ["QH", "KH", "9H", "JH"] and tr["discards"] == [[1, "9H"]]
     assert len(tr["tricks"]) == 11 and all(len(t["cards"]) == 2 for t in tr["tricks"])
@@ -479,35 +502,38 @@ def test_two_players_talon_pick_and_last_trick_captures_the_other_talon():
         "made", "trump_named", "special", "undarkened_by", "talon_pick", "last_talon_to",
     ]  # fmt: skip
     # the first talon holds QH KH: only with pick 0 may seat 0 give away the QH
-    tr = run(TWO, T_HANDS, T_TALON, 1, ["pass", 0, "QH", 100])
+    tr = run(play, TWO, T_HANDS, T_TALON, 1, ["pass", 0, "QH", 100])
     assert tr["talon_pick"] == 0 and tr["discards"] == [[1, "QH"]]
     with pytest.raises(ScriptError, match="QH"):
-        run(TWO, T_HANDS, T_TALON, 1, ["pass", 1, "QH"])
+        run(play, TWO, T_HANDS, T_TALON, 1, ["pass", 1, "QH"])
 
 
-def test_two_players_bidding_ends_after_one_pass():
+@engines
+def test_two_players_bidding_ends_after_one_pass(play):
     # seat 1 (♦ marriage: cap 200) raises; seat 0 (♠ and ♣: cap 220) passes
-    tr = run(TWO, T_HANDS, T_TALON, 1, [120, "pass", 0, "9D", 120])
+    tr = run(play, TWO, T_HANDS, T_TALON, 1, [120, "pass", 0, "9D", 120])
     assert tr["bids"] == [[0, 100], [1, 120], [0, "pass"]] and tr["declarer"] == 1
     assert tr["discards"] == [[0, "9D"]]
 
 
-def test_two_player_concession_and_trace():
+@engines
+def test_two_player_concession_and_trace(play):
     r = TWO.replace(rospis__allowed=True)
-    tr = run(r, T_HANDS, T_TALON, 1, ["pass", 1, "9H", 120, "concede"])
+    tr = run(play, r, T_HANDS, T_TALON, 1, ["pass", 1, "9H", 120, "concede"])
     assert tr["score_deltas"] == [-120, 60] and tr["last_talon_to"] is None
     assert tr["card_points"] == [0, 0] and tr["talon_pick"] == 1
 
 
-def test_two_player_deals_and_slots():
+@engines
+def test_two_player_deals_and_slots(play):
     cards = ref.deal_cards(6, 11, players=2)
     assert cards == [int(c) for c in generate_deals(1, 6, players=2, start=11)[0]]
     tr = ref.play_slot(load_rules("two_players"), 6, 11)[-1]
     assert tr["dealer"] == 1 and [len(h) for h in tr["hands"]] == [10, 10]
-    with pytest.raises(ValueError, match="talon must hold 4"):
-        run(TWO, T_HANDS, "KH QH 9H", 1, [])
-    with pytest.raises(ValueError, match="2 hands"):
-        run(TWO, [*T_HANDS, ""], T_TALON, 1, [])
+    with pytest.raises(ValueError, match=says(play, "talon must hold 4", r"\[10, 10, 2, 2\]")):
+        run(play, TWO, T_HANDS, "KH QH 9H", 1, [])
+    with pytest.raises(ValueError, match=says(play, "2 hands", r"one entry per seat \(2\)")):
+        run(play, TWO, [*T_HANDS, ""], T_TALON, 1, [])
 
 
 # =====================================================================================
