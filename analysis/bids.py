@@ -34,6 +34,7 @@ from sim.output import UsageError
 from sim.rules import MARRIAGE_TABLES
 
 HANDS_FILE = "hands.parquet"
+AGG_FILE = "hands_agg.parquet"  # `thousand hands --aggregate-only`: counts per key
 MARKDOWN_FILE = "bids.md"
 
 # Columns of hands.parquet the pipeline reads, besides hand_points_{seat} per seat.
@@ -141,8 +142,10 @@ def marriage_set_label(mask: int) -> str:
     return "+".join(suits) or "none"
 
 
-def _declarer_hand_points(players: int) -> pl.Expr:
-    """``hand_points_{declarer}``: the declarer's dealt 7-card hand points."""
+def _declarer_hand_points(players: int, aggregated: bool = False) -> pl.Expr:
+    """``hand_points_{declarer}``: the declarer's dealt hand points."""
+    if aggregated:
+        return pl.col("declarer_hand_points").cast(pl.Int64)
     expr = pl.lit(None, dtype=pl.Int64)
     for seat in reversed(range(players)):
         points = pl.col(f"hand_points_{seat}").cast(pl.Int64)
@@ -151,9 +154,16 @@ def _declarer_hand_points(players: int) -> pl.Expr:
 
 
 def _contracts(
-    hands: pl.LazyFrame, players: int, marriage_values: tuple[int, int, int, int]
+    hands: pl.LazyFrame,
+    players: int,
+    marriage_values: tuple[int, int, int, int],
+    aggregated: bool = False,
 ) -> pl.LazyFrame:
-    """One row per contract (deal not redealt) with the grouping columns and flags."""
+    """One row per contract (deal not redealt) with the grouping columns and flags.
+
+    ``weight`` is the number of deals a row stands for: 1 in ``hands.parquet``, the
+    ``count`` of a row of the aggregated file.
+    """
     masks = range(1 << len(SUIT_LETTERS))
     counts = {m: m.bit_count() for m in masks}
     labels = {m: marriage_set_label(m) for m in masks}
@@ -161,7 +171,7 @@ def _contracts(
     # Only suit bits are marriages; anything above (an ace-marriage flag) is ignored.
     mask = pl.col("declarer_marriages_after").cast(pl.Int64) & 0b1111
     count = mask.replace_strict(counts, return_dtype=pl.Int64)
-    points = _declarer_hand_points(players)
+    points = _declarer_hand_points(players, aggregated)
     band_low = points // POINTS_BAND_WIDTH * POINTS_BAND_WIDTH
     offset = (pl.col("declarer") - pl.col("dealer") + players) % players
     conceded = pl.col("conceded").cast(pl.Boolean)
@@ -181,15 +191,17 @@ def _contracts(
         # A conceded contract is never made, whatever its `made` cell says.
         (~conceded & pl.col("made").cast(pl.Boolean).fill_null(False)).alias("made"),
         conceded.alias("conceded"),
+        (pl.col("count") if aggregated else pl.lit(1)).cast(pl.Int64).alias("weight"),
     )
 
 
 # --- rates ------------------------------------------------------------------------
+_W = pl.col("weight")
 _COUNTS = (
-    pl.col("played").sum().cast(pl.Int64).alias("n"),
-    pl.col("made").sum().cast(pl.Int64).alias("made"),
-    pl.len().cast(pl.Int64).alias("contracts"),
-    pl.col("conceded").sum().cast(pl.Int64).alias("conceded"),
+    (pl.col("played").cast(pl.Int64) * _W).sum().alias("n"),
+    (pl.col("made").cast(pl.Int64) * _W).sum().alias("made"),
+    _W.sum().cast(pl.Int64).alias("contracts"),
+    (pl.col("conceded").cast(pl.Int64) * _W).sum().alias("conceded"),
 )
 _COUNTS_NAMES = ("n", "made", "contracts", "conceded")
 
@@ -301,9 +313,14 @@ def bid_tables(run_dir: Path, min_n: int = 30) -> dict[str, pl.DataFrame]:
     if table_name not in MARRIAGE_TABLES:
         raise UsageError(f"{run_dir / RUN_FILE}: unknown marriage.values {table_name!r}")
     values = MARRIAGE_TABLES[table_name]
-    needed = [*REQUIRED_COLUMNS, *(f"hand_points_{seat}" for seat in range(players))]
-    hands, _ = scan_checked(run_dir / HANDS_FILE, needed, "hands")
-    contracts = _contracts(hands, players, values)
+    aggregated = not (run_dir / HANDS_FILE).exists() and (run_dir / AGG_FILE).exists()
+    if aggregated:
+        needed = [*REQUIRED_COLUMNS, "declarer_hand_points", "count"]
+        hands, _ = scan_checked(run_dir / AGG_FILE, needed, "hands --aggregate-only")
+    else:
+        needed = [*REQUIRED_COLUMNS, *(f"hand_points_{seat}" for seat in range(players))]
+        hands, _ = scan_checked(run_dir / HANDS_FILE, needed, "hands")
+    contracts = _contracts(hands, players, values, aggregated)
 
     queries = {
         "summary": contracts.select(*_COUNTS),
@@ -335,7 +352,10 @@ def bid_tables(run_dir: Path, min_n: int = 30) -> dict[str, pl.DataFrame]:
         "_levels": contracts.filter(pl.col("played"))
         .group_by(*HAND_CLASS, "contract")
         .agg(*_COUNTS[:2]),
-        "_deals": hands.select(pl.len(), pl.col("reshuffled").cast(pl.Boolean).sum()),
+        "_deals": hands.select(
+            (pl.col("count").sum() if aggregated else pl.len()).cast(pl.Int64),
+            (pl.col("reshuffled").cast(pl.Int64) * (pl.col("count") if aggregated else 1)).sum(),
+        ),
     }
     frames = dict(zip(queries, pl.collect_all(list(queries.values())), strict=True))
     deals = frames.pop("_deals").row(0)

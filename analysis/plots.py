@@ -68,3 +68,297 @@ def plot_odds_z(table: pl.DataFrame, title: str) -> Figure:
     ax.set_title(title, fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
     return fig
+
+
+def _errorbar_args(est: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Non-negative error-bar lengths ``[est - low, high - est]`` (NaN where unknown)."""
+    return np.vstack([np.clip(est - low, 0, None), np.clip(high - est, 0, None)])
+
+
+def _nums(frame: pl.DataFrame, column: str) -> np.ndarray:
+    return frame[column].cast(pl.Float64).fill_null(np.nan).to_numpy()
+
+
+def plot_marriages(table: pl.DataFrame, title: str) -> Figure:
+    """Marriage frequency by suit: held, in hand plus talon, declared; exact values marked.
+
+    Args:
+        table: :func:`analysis.marriages.marriage_table` (``where, suit, rate, ci_*, exact``).
+        title: the figure's title.
+    """
+    views = [
+        ("hand", "held in forehand's dealt hand", "tab:blue"),
+        ("hand_talon", "in forehand's hand + talon", "tab:orange"),
+        ("declared", "declared in a played deal", "tab:green"),
+    ]
+    views = [v for v in views if table.filter(pl.col("where") == v[0]).height]
+    suits = list(dict.fromkeys(table["suit"].to_list()))
+    x = np.arange(len(suits), dtype=np.float64)
+    width = 0.8 / max(len(views), 1)
+    fig, ax = plt.subplots(figsize=(7.5, 3.8), layout="constrained")
+    for i, (where, label, color) in enumerate(views):
+        t = pl.DataFrame({"suit": suits}).join(
+            table.filter(pl.col("where") == where), on="suit", how="left"
+        )
+        est, low, high = _nums(t, "rate"), _nums(t, "ci_low"), _nums(t, "ci_high")
+        pos = x + (i - (len(views) - 1) / 2) * width
+        ax.bar(pos, est, width * 0.95, color=color, alpha=0.75, label=f"{label} (95 % CI)")
+        ax.errorbar(pos, est, yerr=_errorbar_args(est, low, high), fmt="none", ecolor="k", lw=1)
+        exact = _nums(t, "exact")
+        if np.isfinite(exact).any():
+            ax.plot(pos, exact, "_", ms=14, mew=2, color="tab:red")
+    ax.plot([], [], "_", ms=14, mew=2, color="tab:red", label="exact (combinatorics)")
+    names = {"any": "any suit", "A": "ace marriage"}
+    ax.set_xticks(x, [names.get(s, s) for s in suits])
+    ax.set_xlabel("marriage suit (♠ S, ♣ C, ♦ D, ♥ H)")
+    ax.set_ylabel("probability per deal")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    return fig
+
+
+def plot_make_rate(by_contract: pl.DataFrame, title: str, min_n: int) -> Figure:
+    """Make rate against contract level with 95 % intervals, and contracts per level.
+
+    Top: the share of played contracts made, and the share of all contracts made
+    (a concession counting as a failure), for levels with at least ``min_n``
+    played contracts. Bottom: contracts per level, played and conceded.
+
+    Args:
+        by_contract: the ``by_contract`` table of :func:`analysis.bids.bid_tables`.
+        title: the figure's title.
+        min_n: levels with fewer played contracts are left out of the top panel.
+    """
+    t = by_contract.sort("contract")
+    shown = t.filter(pl.col("n") >= min_n)
+    fig, (ax, ax_n) = plt.subplots(
+        2,
+        1,
+        figsize=(8.0, 5.4),
+        sharex=True,
+        height_ratios=(3, 1.3),
+        layout="constrained",
+    )
+    x = _nums(shown, "contract")
+    for rate, low, high, label, color, dx in (
+        ("rate", "ci_low", "ci_high", "made / played contracts", "tab:blue", -0.6),
+        (
+            "rate_all",
+            "ci_low_all",
+            "ci_high_all",
+            "made / all contracts (concession = failure)",
+            "tab:gray",
+            0.6,
+        ),
+    ):
+        est = _nums(shown, rate)
+        ax.errorbar(
+            x + dx,
+            est,
+            yerr=_errorbar_args(est, _nums(shown, low), _nums(shown, high)),
+            fmt="o-",
+            ms=3.5,
+            lw=1,
+            capsize=2,
+            color=color,
+            label=f"{label} (95 % Wilson interval)",
+        )
+    ax.set_ylim(0, 1.02)
+    ax.set_ylabel("make rate (share of contracts)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower left")
+    xa = _nums(t, "contract")
+    played = _nums(t, "n")
+    conceded = _nums(t, "conceded")
+    ax_n.bar(xa, played, width=3.5, color="tab:blue", alpha=0.6, label="played")
+    ax_n.bar(xa, conceded, width=3.5, bottom=played, color="tab:red", alpha=0.6, label="conceded")
+    ax_n.set_yscale("log")
+    ax_n.set_ylabel("contracts (count, log)")
+    ax_n.set_xlabel("contract (points)")
+    ax_n.legend(fontsize=8, loc="upper right")
+    ax_n.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def plot_safe_bids(safe: pl.DataFrame, title: str) -> Figure:
+    """Safe bid level against the declarer's hand points, one line per marriage count.
+
+    Args:
+        safe: the ``safe_bids`` table of :func:`analysis.bids.bid_tables`.
+        title: the figure's title.
+    """
+    thresholds = sorted(set(safe["threshold"].to_list()))
+    fig, axes = plt.subplots(
+        1,
+        len(thresholds),
+        figsize=(3.0 * len(thresholds) + 1.0, 3.6),
+        sharex=True,
+        sharey=True,
+        layout="constrained",
+    )
+    axes = np.atleast_1d(axes)
+    colors = {"0": "tab:gray", "1": "tab:blue", "2+": "tab:green"}
+    names = {"0": "no marriage", "1": "1 marriage", "2+": "2+ marriages"}
+    for ax, threshold in zip(axes, thresholds, strict=True):
+        t = safe.filter(pl.col("threshold") == threshold)
+        for marriages in sorted(set(t["marriages"].to_list())):
+            m = t.filter(pl.col("marriages") == marriages).sort("band_low")
+            ax.plot(
+                _nums(m, "band_low") + 4.5,
+                _nums(m, "level"),
+                "o-",
+                ms=3.5,
+                color=colors.get(str(marriages)),
+                label=names.get(str(marriages), str(marriages)),
+            )
+        ax.set_title(f"make rate ≥ {threshold:.0%}", fontsize=9)
+        ax.set_xlabel("declarer's hand points (band centre)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("highest safe contract (points)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8, frameon=False)
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def plot_game_length(histogram: pl.DataFrame, mean: float | None, title: str) -> Figure:
+    """Histogram of game length (played deals per finished game), mean marked.
+
+    Args:
+        histogram: the ``length_histogram`` table of :func:`analysis.barrel.barrel_tables`.
+        mean: mean length in deals (a vertical line), or None.
+        title: the figure's title.
+    """
+    low = _nums(histogram, "bin_low")
+    high = _nums(histogram, "bin_high")
+    share = _nums(histogram, "share")
+    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    ax.bar(
+        low,
+        share * 100,
+        width=high - low + 1,
+        align="edge",
+        color="tab:blue",
+        alpha=0.7,
+        edgecolor="white",
+    )
+    if mean is not None and np.isfinite(mean):
+        ax.axvline(mean, color="tab:red", lw=1.2, ls="--", label=f"mean {mean:.1f} deals")
+        ax.legend(fontsize=8)
+    ax.set_xlabel("game length (played deals, redeals excluded)")
+    ax.set_ylabel("finished games (%)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def plot_barrel_outcomes(outcomes: pl.DataFrame, title: str) -> Figure:
+    """How barrel stints end: share of stints per outcome with 95 % intervals.
+
+    Args:
+        outcomes: the ``barrel_outcomes`` table of :func:`analysis.barrel.barrel_tables`.
+        title: the figure's title.
+    """
+    t = outcomes.filter(pl.col("outcome").is_not_null())
+    names = t["outcome"].to_list()
+    est, low, high = _nums(t, "share"), _nums(t, "ci_low"), _nums(t, "ci_high")
+    y = np.arange(len(names))[::-1]
+    fig, ax = plt.subplots(figsize=(7.0, 0.4 * len(names) + 1.4), layout="constrained")
+    colors = [
+        "tab:green" if n == "won" else "tab:gray" if n == "game_over" else "tab:red" for n in names
+    ]
+    ax.barh(y, est, color=colors, alpha=0.7)
+    ax.errorbar(
+        est, y, xerr=_errorbar_args(est, low, high), fmt="none", ecolor="k", capsize=3, lw=1
+    )
+    ax.set_yticks(y, names, fontsize=8)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of barrel stints (95 % Wilson interval)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def plot_seat_advantage(
+    relative: pl.DataFrame, absolute: pl.DataFrame, players: int, title: str
+) -> Figure:
+    """Win rate by seat with 95 % intervals and the even share 1 / players.
+
+    Args:
+        relative: ``seat_relative`` of :func:`analysis.barrel.barrel_tables`.
+        absolute: ``seat_absolute`` of the same.
+        players: number of players (the even share is drawn at 1 / players).
+        title: the figure's title.
+    """
+    fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.4), sharey=True, layout="constrained")
+    panels = (
+        (
+            relative,
+            [f"{p} ({o})" for p, o in zip(relative["position"], relative["offset"], strict=True)],
+            "winner's place in the first deal (offset)",
+        ),
+        (absolute, [str(s) for s in absolute["seat"]], "winner's absolute seat"),
+    )
+    for ax, (t, labels, xlabel) in zip(axes, panels, strict=True):
+        est, low, high = _nums(t, "rate"), _nums(t, "ci_low"), _nums(t, "ci_high")
+        x = np.arange(len(labels))
+        ax.bar(x, est, 0.6, color="tab:blue", alpha=0.7)
+        ax.errorbar(
+            x, est, yerr=_errorbar_args(est, low, high), fmt="none", ecolor="k", capsize=4, lw=1
+        )
+        ax.axhline(1 / players, color="tab:red", ls="--", lw=1, label=f"even share 1/{players}")
+        ax.set_xticks(x, labels, fontsize=8)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="y", alpha=0.3)
+    top = max(
+        float(np.nanmax(_nums(t, "ci_high"))) if t.height else 0.0 for t in (relative, absolute)
+    )
+    axes[0].set_ylim(0, max(top * 1.15, 1.5 / players))
+    axes[0].set_ylabel("win rate (share of finished games)")
+    axes[0].legend(fontsize=8, loc="lower left")
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def plot_compare(compare: pl.DataFrame, title: str) -> Figure:
+    """Forest plot: each metric's difference (other − base) with its 95 % interval.
+
+    One panel per metric (metrics have their own units), one row per compared
+    rule set; the dashed line is no difference.
+
+    Args:
+        compare: rows ``metric, meaning, rules, vs, diff, diff_ci_low, diff_ci_high, ...``.
+        title: the figure's title.
+    """
+    metrics = list(dict.fromkeys(compare["metric"].to_list()))
+    rows = [compare.filter(pl.col("metric") == m) for m in metrics]
+    heights = [max(t.height, 1) * 0.35 + 0.55 for t in rows]
+    fig, axes = plt.subplots(
+        len(metrics),
+        1,
+        figsize=(7.5, sum(heights) + 0.8),
+        height_ratios=heights,
+        layout="constrained",
+    )
+    axes = np.atleast_1d(axes)
+    for ax, metric, t in zip(axes, metrics, rows, strict=True):
+        est, low, high = _nums(t, "diff"), _nums(t, "diff_ci_low"), _nums(t, "diff_ci_high")
+        y = np.arange(t.height)[::-1]
+        ax.axvline(0, color="k", ls="--", lw=0.8)
+        ax.errorbar(
+            est, y, xerr=_errorbar_args(est, low, high), fmt="o", ms=4, capsize=3, color="tab:blue"
+        )
+        ax.set_yticks(
+            y, [f"{v} − {b}" for v, b in zip(t["vs"], t["rules"], strict=True)], fontsize=8
+        )
+        ax.set_ylim(-0.6, t.height - 0.4)
+        ax.set_title(metric, fontsize=8, loc="left")
+        meaning = str(t["meaning"][0]) if t.height else metric
+        ax.set_xlabel(f"other − base: {meaning}", fontsize=8)
+        ax.set_ylabel("rule sets", fontsize=8)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(title, fontsize=10)
+    return fig

@@ -1,132 +1,952 @@
 """The report folder: ``index.html`` (self-contained), ``report.md``, PNG and CSV.
 
-Sections are added as the toolkit grows; each states its sizes and every rate its
-interval. Today: deal-level odds (reshuffle conditions, marriages, card counts),
-simulated beside exact.
+A report is a list of :class:`Section` objects, each made by one builder from the
+outputs of the existing pipelines (nothing is re-derived here):
+
+- the run: rules, seed, sizes, strategies (:func:`run_section`);
+- deal odds and reshuffle conditions, exact vs simulated (:func:`odds_section`);
+- marriage frequencies: held, in hand + talon, declared (:func:`marriage_section`);
+- bid success and safe bid levels, from :func:`analysis.bids.bid_tables`
+  (:func:`bids_section`);
+- barrel falls and game length, from :func:`analysis.barrel.barrel_tables`
+  (:func:`barrel_section`);
+- seat advantage, from the same tables (:func:`seat_section`);
+- the house-rule comparison of ``thousand compare`` (:func:`compare_section`).
+
+A section holds its text, tables and figures as *blocks*, rendered once to Markdown
+and once to HTML, its figures as PNG bytes (written beside the page and embedded in
+it as base64) and its CSV tables. Every rate is shown with its 95 % Wilson interval
+and every mean with its 95 % interval (mean ± 1.96 standard errors), written
+``estimate [low, high]``; the CSV files hold the same numbers unformatted.
+
+To add a section, write a builder that returns a :class:`Section` and add it to
+:func:`build_report`.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import io
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 from matplotlib.figure import Figure
 
-from analysis.plots import plot_odds, plot_odds_z
+from analysis import plots
+from analysis.barrel import barrel_tables
+from analysis.bids import bid_tables
+from analysis.marriages import WHERE, declared_counts, hand_talon_counts, marriage_table
+from analysis.runs import read_manifest
+from analysis.stats import Z95
 from analysis.tables import to_markdown
 from sim.output import StagedDir, now_iso, run_manifest, write_json
+from sim.rules import Rules
+
+DPI = 90  # figure resolution; with a 256-colour palette a figure is some 30-60 kB
+
+# Columns of the house-rule comparison table (``thousand compare``), in this order.
+COMPARE_COLUMNS = (
+    "metric",
+    "meaning",
+    "rules",
+    "vs",
+    "base",
+    "base_ci_low",
+    "base_ci_high",
+    "other",
+    "other_ci_low",
+    "other_ci_high",
+    "diff",
+    "diff_ci_low",
+    "diff_ci_high",
+    "width_crn",
+    "width_independent",
+    "games",
+)
 
 _CSS = """
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;font-size:.85rem}td,th{border:1px solid #ccc;padding:.2rem .5rem}
-td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}
-img{max-width:100%}code{background:#f5f5f5;padding:0 .2rem}
+body{font-family:system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1rem}
+td,th{border:1px solid #ccc;padding:.15rem .45rem}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}th{background:#f3f3f3}
+img{max-width:100%;display:block;margin:.5rem 0}code{background:#f5f5f5;padding:0 .2rem}
+h2{border-bottom:1px solid #ddd;margin-top:2.5rem}p.files{font-size:.85rem;color:#555}
 """
 
-_ODDS_COLUMNS = ["key", "meaning", "estimate", "ci_low", "ci_high", "exact", "z"]
+
+# --- blocks and sections -------------------------------------------------------------
+@dataclass(frozen=True)
+class Text:
+    """A paragraph; may use `code`, **bold** and *italic* (rendered in both formats)."""
+
+    text: str
 
 
-def _save(fig: Figure, path: Path) -> None:
-    fig.savefig(path, dpi=110)
+@dataclass(frozen=True)
+class FigureRef:
+    """A figure of the section, by file name, with its alternative text."""
+
+    name: str
+    alt: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table shown in the report (formatted), with the CSV file that holds its data."""
+
+    title: str
+    note: str
+    frame: pl.DataFrame
+    csv: str | None = None
+
+
+@dataclass(frozen=True)
+class Files:
+    """CSV files of the section that no table shows, each with what it holds."""
+
+    items: tuple[tuple[str, str], ...]
+
+
+Block = Text | FigureRef | Table | Files
+
+
+@dataclass
+class Section:
+    """One section of the report: blocks to render, figures (PNG bytes) and CSV tables.
+
+    Attributes:
+        anchor: the HTML id and the stem of the section's link in the contents.
+        title: the section heading.
+        blocks: what the section shows, in order.
+        figures: PNG bytes by file name (written beside the page, embedded in it).
+        csvs: tables by file name, written as CSV.
+    """
+
+    anchor: str
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+    figures: dict[str, bytes] = field(default_factory=dict)
+    csvs: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+    def add_figure(self, name: str, fig: Figure, alt: str) -> None:
+        """Render ``fig`` to PNG (closing it), keep it as ``name`` and show it here."""
+        self.figures[name] = figure_png(fig)
+        self.blocks.append(FigureRef(name, alt))
+
+    def add_csv(self, name: str, data: pl.DataFrame, what: str) -> None:
+        """Write ``data`` as ``name`` and list it (with ``what`` it holds) in the section."""
+        self.csvs[name] = data
+        files = [b for b in self.blocks if isinstance(b, Files)]
+        if files:
+            self.blocks[self.blocks.index(files[0])] = Files((*files[0].items, (name, what)))
+        else:
+            self.blocks.append(Files(((name, what),)))
+
+    def add_table(
+        self, title: str, note: str, shown: pl.DataFrame, csv: str, data: pl.DataFrame
+    ) -> None:
+        """Show ``shown`` under ``title`` and write ``data`` (its source) as ``csv``."""
+        self.csvs[csv] = data
+        self.blocks.append(Table(title, note, shown, csv))
+
+    @property
+    def markdown(self) -> str:
+        """The section as Markdown (figures and CSV files referenced by name)."""
+        parts = [f"## {self.title}"]
+        for block in self.blocks:
+            if isinstance(block, Text):
+                parts.append(block.text)
+            elif isinstance(block, FigureRef):
+                parts.append(f"![{block.alt}]({block.name})")
+            elif isinstance(block, Files):
+                listed = "; ".join(f"`{name}` ({what})" for name, what in block.items)
+                parts.append(f"More data: {listed}.")
+            else:
+                head = f"### {block.title}"
+                if block.note:
+                    head += f"\n\n{block.note}"
+                files = f"\n\nData: `{block.csv}`." if block.csv else ""
+                parts.append(
+                    f"{head}\n\n{to_markdown(block.frame, floats='{:.4f}').rstrip()}{files}"
+                )
+        return "\n\n".join(parts) + "\n"
+
+    @property
+    def html(self) -> str:
+        """The section as HTML, figures embedded as base64 PNG (and linked beside)."""
+        parts = [f'<section id="{self.anchor}"><h2>{html.escape(self.title)}</h2>']
+        for block in self.blocks:
+            if isinstance(block, Text):
+                parts.append(f"<p>{inline_html(block.text)}</p>")
+            elif isinstance(block, FigureRef):
+                data = base64.b64encode(self.figures[block.name]).decode()
+                parts.append(
+                    f'<figure><img alt="{html.escape(block.alt)}" '
+                    f'src="data:image/png;base64,{data}">'
+                    f'<figcaption class="files">{html.escape(block.alt)} '
+                    f'(<a href="{block.name}">{block.name}</a>)</figcaption></figure>'
+                )
+            elif isinstance(block, Files):
+                listed = "; ".join(
+                    f'<a href="{name}">{name}</a> ({html.escape(what)})'
+                    for name, what in block.items
+                )
+                parts.append(f'<p class="files">More data: {listed}.</p>')
+            else:
+                parts.append(f"<h3>{html.escape(block.title)}</h3>")
+                if block.note:
+                    parts.append(f"<p>{inline_html(block.note)}</p>")
+                parts.append(html_table(block.frame))
+                if block.csv:
+                    parts.append(
+                        f'<p class="files">Data: <a href="{block.csv}">{block.csv}</a></p>'
+                    )
+        parts.append("</section>")
+        return "\n".join(parts)
+
+
+# --- formatting ----------------------------------------------------------------------
+def figure_png(fig: Figure) -> bytes:
+    """The figure as a small PNG (256-colour palette), closing the figure."""
     import matplotlib.pyplot as plt
+    from PIL import Image
 
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
     plt.close(fig)
+    buf.seek(0)
+    image = Image.open(buf).convert("RGB").quantize(colors=256)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
 
 
-def _html_table(df: pl.DataFrame) -> str:
+def inline_html(text: str) -> str:
+    """Escape ``text`` for HTML and render its `code`, **bold** and *italic* marks."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
+    return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<i>\1</i>", out)
+
+
+_NUMERIC = re.compile(r"^[-+−]?[\d.,]+( |$|\[)|^—$")
+
+
+def html_table(df: pl.DataFrame) -> str:
+    """An HTML table of a small frame; numbers right-aligned, nulls as an em dash."""
+
     def cell(v: object) -> str:
         if v is None:
-            return "<td>—</td>"
+            return '<td class="n">—</td>'
         if isinstance(v, float):
-            return f'<td class="n">{v:.6f}</td>'
+            return f'<td class="n">{v:.4f}</td>'
         if isinstance(v, int):
             return f'<td class="n">{v:,}</td>'
-        return f"<td>{html.escape(str(v))}</td>"
+        text = str(v)
+        cls = ' class="n"' if _NUMERIC.match(text) else ""
+        return f"<td{cls}>{html.escape(text)}</td>"
 
     head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
     rows = "".join("<tr>" + "".join(cell(v) for v in r) + "</tr>" for r in df.iter_rows())
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
-def _img(path: Path, alt: str) -> str:
-    data = base64.b64encode(path.read_bytes()).decode()
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
+def _decimals(v: float) -> int:
+    """Decimal places that show about four significant digits of ``v`` (0 to 6)."""
+    if v == 0 or not math.isfinite(v):
+        return 0
+    return min(6, max(0, 3 - math.floor(math.log10(abs(v)))))
 
 
-def build_report(out: Path, odds: dict[str, Any]) -> None:
+def _missing(v: float | None) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def fmt_number(v: float | None, decimals: int | None = None) -> str:
+    """A number for a table cell: about four significant digits, ``—`` for null or NaN.
+
+    Args:
+        v: the number.
+        decimals: decimal places to use instead of the automatic choice.
+    """
+    if v is None or _missing(v):
+        return "—"
+    places = _decimals(v) if decimals is None else decimals
+    return f"{v:,.{places}f}"
+
+
+def fmt_interval(est: float | None, low: float | None, high: float | None) -> str:
+    """``estimate [low, high]`` with one number of decimals for all three; ``—`` if no estimate."""
+    if est is None or _missing(est):
+        return "—"
+    places = max(_decimals(v) for v in (est, low, high) if v is not None and not _missing(v))
+    return f"{fmt_number(est, places)} [{fmt_number(low, places)}, {fmt_number(high, places)}]"
+
+
+def interval_column(df: pl.DataFrame, est: str, low: str, high: str, name: str) -> pl.Series:
+    """A string column ``estimate [low, high]`` from three numeric columns of ``df``."""
+    return pl.Series(
+        name,
+        [fmt_interval(e, lo, hi) for e, lo, hi in zip(df[est], df[low], df[high], strict=True)],
+        dtype=pl.String,
+    )
+
+
+def mean_interval_column(df: pl.DataFrame, mean: str, se: str, name: str) -> pl.Series:
+    """``mean [mean − 1.96 se, mean + 1.96 se]`` as a string column."""
+    values = []
+    for m, s in zip(df[mean], df[se], strict=True):
+        if m is None or s is None:
+            values.append(fmt_number(m))
+        else:
+            values.append(fmt_interval(m, m - Z95 * s, m + Z95 * s))
+    return pl.Series(name, values, dtype=pl.String)
+
+
+def _number_column(df: pl.DataFrame, column: str, name: str | None = None) -> pl.Series:
+    return pl.Series(name or column, [fmt_number(v) for v in df[column]], dtype=pl.String)
+
+
+# --- sections ------------------------------------------------------------------------
+def _reshuffle_text(rules: Rules) -> str:
+    """The rules' reshuffle conditions (RULES.md §3) in words."""
+    r = rules.reshuffle
+    hand = []
+    if r.hand_points_below > 0:
+        hand.append(f"fewer than {r.hand_points_below} card points")
+    if r.hand_nines > 0:
+        hand.append(f"{r.hand_nines} or more nines")
+    if r.hand_four_jacks:
+        hand.append("four jacks")
+    talon = []
+    if r.talon_points_below > 0:
+        talon.append(f"fewer than {r.talon_points_below} card points")
+    if r.talon_two_nines:
+        talon.append("two nines")
+    if r.talon_three_jacks:
+        talon.append("three jacks")
+    hand_text = " or ".join(hand) if hand else "never"
+    talon_text = " or ".join(talon) if talon else "never"
+    return f"a hand is redealt on {hand_text}; the talon on {talon_text}"
+
+
+def run_section(info: Mapping[str, Any]) -> Section:
+    """The run: rules, seed, sizes, strategies and versions (the top of the report).
+
+    Args:
+        info: ``rules`` (:class:`Rules`), ``seed``, ``odds_deals``, ``hands_deals``,
+            ``games``, ``strategies`` (per seat, or None), ``built``, ``engine_version``.
+    """
+    rules: Rules = info["rules"]
+    sec = Section("run", "The run")
+    strategies = info.get("strategies")
+    rows = [
+        ("rules", f"{rules.name} — {rules.description}"),
+        ("rules_hash", rules.rules_hash),
+        ("players", str(rules.players)),
+        ("seed", str(info["seed"])),
+        ("odds: simulated deals", f"{info['odds_deals']:,}"),
+        (
+            "hands: deals played",
+            "—" if info.get("hands_deals") is None else f"{info['hands_deals']:,}",
+        ),
+        ("games: whole games played", "—" if info.get("games") is None else f"{info['games']:,}"),
+        ("strategies (by seat)", ", ".join(strategies) if strategies else "—"),
+        ("engine version", str(info.get("engine_version", "—"))),
+        ("built", str(info.get("built", "—"))),
+    ]
+    shown = pl.DataFrame({"item": [r[0] for r in rows], "value": [r[1] for r in rows]})
+    sec.blocks.append(
+        Text(
+            "Every rate below is shown as `estimate [low, high]` with its 95 % Wilson "
+            "interval, every mean with its 95 % interval (mean ± 1.96 standard errors). "
+            "The CSV files beside this page hold the unformatted numbers; `run.json` "
+            "the resolved rules, sizes and package versions."
+        )
+    )
+    sec.blocks.append(Table("Rules, seed and sizes", "", shown, None))
+    return sec
+
+
+def odds_section(odds: Mapping[str, Any]) -> Section:
+    """Deal odds: reshuffle conditions, marriages and card counts, simulated vs exact.
+
+    Args:
+        odds: the document of :func:`sim.cli.run_odds` (with its private entries).
+    """
+    rules: Rules = odds["_rules"]
+    table: pl.DataFrame = odds["_table"]
+    sec = Section("odds", "Deal odds and reshuffle conditions: exact vs simulated")
+    any_resh = odds["odds"]["deal.any_reshuffle"]
+    sec.blocks.append(
+        Text(
+            f"Probabilities per deal of the conditions players argue about, over "
+            f"{odds['deals']:,} simulated deals: marriages, reshuffle conditions (RULES.md "
+            f"§3) and card counts. Under **{rules.name}** {_reshuffle_text(rules)}. A deal "
+            f"meets some reshuffle condition with probability "
+            f"{fmt_interval(any_resh['estimate'], any_resh['ci_low'], any_resh['ci_high'])} "
+            f"(simulated; exact {fmt_number(any_resh['exact'])}). `estimate` is the "
+            "share of simulated deals with its 95 % Wilson interval, `exact` the "
+            "combinatorial value and `z` = (estimate − exact) / standard error."
+        )
+    )
+    sec.add_figure(
+        "odds.png",
+        plots.plot_odds(table, f"Deal odds, {rules.name}: simulated vs exact"),
+        "Deal odds: simulated vs exact",
+    )
+    sec.add_figure(
+        "odds_z.png",
+        plots.plot_odds_z(table, f"Deal odds, {rules.name}: agreement with exact values"),
+        "Deal odds: agreement with exact values",
+    )
+    shown = table.select(
+        "key",
+        "meaning",
+        interval_column(table, "estimate", "ci_low", "ci_high", "estimate [95 % CI]"),
+        _number_column(table, "exact"),
+        pl.Series("z", [fmt_number(z, 2) for z in table["z"]], dtype=pl.String),
+    )
+    sec.add_table("Every odds key", "", shown, "odds.csv", table)
+    return sec
+
+
+def marriage_section(odds: Mapping[str, Any], hands_dir: Path | None) -> Section:
+    """Marriage frequencies by suit: held, in hand plus talon, declared in play.
+
+    Args:
+        odds: the document of :func:`sim.cli.run_odds` (the hand+talon counts run
+            over the same deals).
+        hands_dir: a hands run folder for the declared marriages, or None.
+    """
+    rules: Rules = odds["_rules"]
+    hand_talon = hand_talon_counts(rules, int(odds["deals"]), int(odds["seed"]))
+    declared = declared_counts(hands_dir) if hands_dir is not None else None
+    table = marriage_table(dict(odds), hand_talon, declared)
+    sec = Section("marriages", "Marriage frequencies")
+    played = "" if declared is None else f"; declared: {declared[0]:,} deals played out"
+    sec.blocks.append(
+        Text(
+            "How often a marriage (K+Q of one suit) comes, by suit. `hand`: forehand's "
+            "dealt hand holds it; `hand_talon`: forehand's hand plus the talon hold it "
+            "(the cards the declarer sees after taking the talon), over the same "
+            f"{odds['deals']:,} deals as the odds section, exact value beside; `declared`: "
+            "some player declared it in a deal played out (neither redealt nor conceded), "
+            "under the run's strategies — no closed form, and a selected sample: declarers "
+            "without a marriage mostly concede, so played-out deals are rich in marriages. "
+            "`any` is at least one marriage "
+            f"of any suit. Sample sizes (`n`): {odds['deals']:,} deals{played}."
+        )
+    )
+    sec.add_figure(
+        "marriages.png",
+        plots.plot_marriages(table, f"Marriage frequency by suit, {rules.name}"),
+        "Marriage frequency by suit: held, in hand + talon, declared",
+    )
+    shown = table.select(
+        pl.col("where").replace_strict(WHERE, default=pl.col("where")).alias("where"),
+        "suit",
+        "hits",
+        "n",
+        interval_column(table, "rate", "ci_low", "ci_high", "rate [95 % CI]"),
+        _number_column(table, "exact"),
+    )
+    sec.add_table("Marriages by suit", "", shown, "marriages.csv", table)
+    return sec
+
+
+def _rate_display(t: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """Key columns and the bid-table rates as ``estimate [low, high]`` strings."""
+    return t.select(
+        *keys,
+        "contracts",
+        "n",
+        "made",
+        interval_column(t, "rate", "ci_low", "ci_high", "made / played [95 % CI]"),
+        "conceded",
+        interval_column(
+            t,
+            "concession_rate",
+            "concession_ci_low",
+            "concession_ci_high",
+            "conceded / contracts [95 % CI]",
+        ),
+        interval_column(t, "rate_all", "ci_low_all", "ci_high_all", "made / contracts [95 % CI]"),
+    )
+
+
+def _safe_display(safe: pl.DataFrame) -> pl.DataFrame:
+    """One row per hand class, the safe level per threshold (plain and conservative)."""
+    classes = safe.select("marriages", "band_low", "points_band", "n_class").unique(
+        maintain_order=True
+    )
+    out = classes
+    for threshold in sorted(set(safe["threshold"].to_list())):
+        t = safe.filter(pl.col("threshold") == threshold).select(
+            "marriages",
+            "band_low",
+            pl.col("level").alias(f"level ≥{threshold:.0%}"),
+            pl.col("level_conservative").alias(f"conservative ≥{threshold:.0%}"),
+        )
+        out = out.join(t, on=["marriages", "band_low"], how="left")
+    return out.filter(pl.col("n_class") > 0).sort("marriages", "band_low").drop("band_low")
+
+
+def bids_section(hands_dir: Path) -> Section:
+    """Bid success by contract and hand class, and safe bid levels, from a hands run.
+
+    Args:
+        hands_dir: a ``thousand hands`` run folder.
+    """
+    tables = bid_tables(hands_dir)
+    summary = tables["summary"]
+    info = summary.row(0, named=True)
+    min_n = int(info["min_n"])
+    sec = Section("bids", "Bid success and safe bid levels")
+    sec.blocks.append(
+        Text(
+            f"From {info['contracts']:,} contracts ({info['reshuffled']:,} redeals on the way). "
+            "A *contract* is a deal that was not redealt; the declarer either "
+            "conceded it (роспись) or played it. `made / played` is the make rate among "
+            "played contracts, `made / contracts` counts a concession as a failure; all "
+            "with 95 % Wilson intervals. The make rates depend on the strategies of the "
+            "run (see the top)."
+        )
+    )
+    sec.add_figure(
+        "bids_make_rate.png",
+        plots.plot_make_rate(
+            tables["by_contract"],
+            f"Make rate against contract, {info['rules']} (levels with ≥ {min_n} played)",
+            min_n,
+        ),
+        "Make rate against contract level",
+    )
+    sec.add_table(
+        "All contracts",
+        "",
+        _rate_display(summary, []),
+        "bids_summary.csv",
+        summary,
+    )
+    for name, keys, title, note in (
+        ("by_contract", ["contract"], "By contract level", "The contract named after the discard."),
+        (
+            "by_marriage_count",
+            ["marriages"],
+            "By marriages held after the discard",
+            "Marriages in the declarer's 8 cards after giving one card to each opponent.",
+        ),
+        (
+            "by_points_band",
+            ["points_band"],
+            "By the declarer's hand points",
+            "Card points of the declarer's dealt 7-card hand (talon not included).",
+        ),
+        (
+            "by_relative_seat",
+            ["position"],
+            "By the declarer's seat relative to the dealer",
+            "Forehand bids first; the dealer last.",
+        ),
+        ("by_at_100", ["how_won"], "Won at 100 versus bid up", ""),
+    ):
+        t = tables[name]
+        sec.add_table(title, note, _rate_display(t, keys), f"bids_{name}.csv", t)
+    safe = tables["safe_bids"]
+    sec.add_figure(
+        "bids_safe_levels.png",
+        plots.plot_safe_bids(safe, f"Safe bid levels, {info['rules']}"),
+        "Safe bid level against hand points",
+    )
+    sec.add_table(
+        "Safe bid levels",
+        "Hand class = marriages after the discard × the declarer's 7-card hand points "
+        "band (`n_class`: played contracts in the class). `level ≥T` is the highest "
+        "contract whose make rate among played contracts reaches T, counting only "
+        f"levels with at least {min_n} played contracts; `conservative ≥T` asks the "
+        "lower end of the 95 % Wilson interval to reach T. — where no level qualifies. "
+        "The rate, its lower bound and the sample at each level are in the CSV file.",
+        _safe_display(safe),
+        "bids_safe_bids.csv",
+        safe,
+    )
+    sec.add_csv(
+        "bids_by_marriage_set.csv",
+        tables["by_marriage_set"],
+        "rates by the set of marriages held after the discard",
+    )
+    sec.add_csv("bids_by_seat.csv", tables["by_seat"], "rates by the declarer's absolute seat")
+    return sec
+
+
+def barrel_section(tables: Mapping[str, pl.DataFrame]) -> Section:
+    """Barrel falls, events per game and game length, from a games run.
+
+    Args:
+        tables: :func:`analysis.barrel.barrel_tables` of a ``thousand games`` run.
+    """
+    info = tables["summary"].row(0, named=True)
+    sec = Section("barrel", "Barrel falls and game length")
+    sec.blocks.append(
+        Text(
+            f"From {info['games']:,} simulated games to {info['target']} "
+            f"({info['finished']:,} finished, {info['unfinished']:,} unfinished; "
+            f"{info['deals']:,} played deals; {info['stints']:,} barrel stints). A player "
+            f"at {info['barrel_at']} or more sits on the barrel (RULES.md §9) and has "
+            f"{info['barrel_attempts']} deals to win; stint tables count every stint, game "
+            "tables finished games only."
+        )
+    )
+    bs = tables["barrel_summary"]
+    sec.add_table(
+        "Barrel falls and wins",
+        "`fell` counts every fall (used up the attempts, knocked off, or fell while "
+        "climbing on together); `win rate` is over stints that were resolved (won or "
+        "fell), leaving out those cut short by the game's end.",
+        bs.select(
+            "stints",
+            "fell",
+            interval_column(bs, "fall_rate", "fall_ci_low", "fall_ci_high", "fall rate [95 % CI]"),
+            "won",
+            "resolved",
+            interval_column(
+                bs, "win_rate_resolved", "win_ci_low", "win_ci_high", "win rate [95 % CI]"
+            ),
+            mean_interval_column(
+                bs, "mean_deals_on_barrel", "se_deals_on_barrel", "deals on barrel [95 % CI]"
+            ),
+        ),
+        "games_barrel_summary.csv",
+        bs,
+    )
+    bo = tables["barrel_outcomes"]
+    sec.add_figure(
+        "barrel_outcomes.png",
+        plots.plot_barrel_outcomes(bo, f"How barrel stints end, {info['rules']}"),
+        "How barrel stints end",
+    )
+    sec.add_table(
+        "How barrel stints end",
+        "",
+        bo.select(
+            "outcome",
+            "stints",
+            "n",
+            interval_column(bo, "share", "ci_low", "ci_high", "share [95 % CI]"),
+        ),
+        "games_barrel_outcomes.csv",
+        bo,
+    )
+    cb = tables["climb_back"]
+    sec.add_table(
+        "Climbing back after a fall",
+        "Players who fell at least once in a finished game, and the share who got on "
+        "the barrel again later in that game, by how they first fell.",
+        cb.select(
+            "first_fall",
+            "players_fell",
+            "climbed_back",
+            interval_column(cb, "share", "ci_low", "ci_high", "share [95 % CI]"),
+        ),
+        "games_climb_back.csv",
+        cb,
+    )
+    gl = tables["game_length"]
+    unfinished_share = _wilson_column(gl, "unfinished", "games", "unfinished share [95 % CI]")
+    row = gl.row(0, named=True)
+    sec.add_figure(
+        "game_length.png",
+        plots.plot_game_length(
+            tables["length_histogram"], row["mean"], f"Game length, {info['rules']}"
+        ),
+        "Game length distribution (played deals per finished game)",
+    )
+    quantiles = [c for c in gl.columns if re.fullmatch(r"q\d\d", c)]
+    sec.add_table(
+        "Game length",
+        "Played deals per finished game (redeals excluded): mean with its 95 % interval, "
+        "standard deviation and quantiles.",
+        gl.select(
+            "games",
+            "finished",
+            "unfinished",
+            unfinished_share,
+            mean_interval_column(gl, "mean", "se", "mean deals [95 % CI]"),
+            _number_column(gl, "sd"),
+            "min",
+            *[_number_column(gl, q) for q in quantiles],
+            "max",
+        ),
+        "games_game_length.csv",
+        gl,
+    )
+    ev = tables["events_per_game"]
+    sec.add_table(
+        "Events per game",
+        "Per finished game, summed over the seats: mean with its 95 % interval and the "
+        "share of games with at least one (the CSV adds the rate per 100 played deals).",
+        ev.select(
+            "event",
+            "meaning",
+            mean_interval_column(ev, "mean", "se", "per game [95 % CI]"),
+            "games_with",
+            interval_column(ev, "share_with", "ci_low", "ci_high", "share of games [95 % CI]"),
+        ),
+        "games_events_per_game.csv",
+        ev,
+    )
+    sec.add_csv(
+        "games_length_histogram.csv",
+        tables["length_histogram"],
+        "finished games per bin of game length, the data of the histogram",
+    )
+    sec.add_csv(
+        "games_attempts_used.csv",
+        tables["attempts_used"],
+        "barrel stints by deals spent on the barrel, split by outcome",
+    )
+    return sec
+
+
+def _wilson_column(df: pl.DataFrame, hits: str, n: str, name: str) -> pl.Series:
+    """``hits / n`` with its Wilson interval as an ``estimate [low, high]`` string column."""
+    from analysis.stats import wilson_interval
+
+    k = df[hits].cast(pl.Float64).to_numpy()
+    m = df[n].cast(pl.Float64).to_numpy()
+    low, high = wilson_interval(k, m)
+    values = [
+        fmt_interval(a / b if b else None, lo, hi)
+        for a, b, lo, hi in zip(k.tolist(), m.tolist(), low.tolist(), high.tolist(), strict=True)
+    ]
+    return pl.Series(name, values, dtype=pl.String)
+
+
+def seat_section(tables: Mapping[str, pl.DataFrame]) -> Section:
+    """Seat advantage: wins by seat relative to the first dealer and absolute, chi-square.
+
+    Args:
+        tables: :func:`analysis.barrel.barrel_tables` of a ``thousand games`` run.
+    """
+    info = tables["summary"].row(0, named=True)
+    players = int(info["players"])
+    rel, ab, chi2 = tables["seat_relative"], tables["seat_absolute"], tables["seat_chi2"]
+    sec = Section("seats", "Seat advantage")
+    sec.blocks.append(
+        Text(
+            f"Who wins the finished games, by the winner's place in the game's first deal "
+            f"(forehand bids first) and by absolute seat; a fair game gives each seat "
+            f"1/{players} = {1 / players:.4f}. Win rates with 95 % Wilson intervals; the "
+            "chi-square test compares the win counts with an even split."
+        )
+    )
+    sec.add_figure(
+        "seat_advantage.png",
+        plots.plot_seat_advantage(rel, ab, players, f"Win rate by seat, {info['rules']}"),
+        "Win rate by seat with the even share 1/players",
+    )
+    sec.add_table(
+        "Winner's seat relative to the first dealer",
+        "",
+        rel.select(
+            "position",
+            "offset",
+            "wins",
+            "games",
+            interval_column(rel, "rate", "ci_low", "ci_high", "win rate [95 % CI]"),
+            "expected",
+        ),
+        "games_seat_relative.csv",
+        rel,
+    )
+    sec.add_table(
+        "Winner's absolute seat",
+        "",
+        ab.select(
+            "seat",
+            "wins",
+            "games",
+            interval_column(ab, "rate", "ci_low", "ci_high", "win rate [95 % CI]"),
+            "expected",
+        ),
+        "games_seat_absolute.csv",
+        ab,
+    )
+    sec.add_table(
+        "Seat uniformity tests",
+        "Pearson chi-square of the win counts against 1/players per seat.",
+        chi2,
+        "games_seat_chi2.csv",
+        chi2,
+    )
+    return sec
+
+
+def compare_section(compare: pl.DataFrame) -> Section:
+    """House-rule comparison: base vs other rule sets per metric, differences with intervals.
+
+    Args:
+        compare: the ``thousand compare`` table, with the columns of
+            :data:`COMPARE_COLUMNS` (one row per metric and compared rule set).
+
+    Raises:
+        ValueError: when a column is missing.
+    """
+    missing = [c for c in COMPARE_COLUMNS if c not in compare.columns]
+    if missing:
+        raise ValueError(f"compare table lacks columns {missing}")
+    t = compare.select(COMPARE_COLUMNS)
+    base = ", ".join(dict.fromkeys(t["rules"].cast(pl.String).to_list()))
+    others = ", ".join(dict.fromkeys(t["vs"].cast(pl.String).to_list()))
+    sec = Section("compare", "House-rule comparison")
+    sec.blocks.append(
+        Text(
+            f"Base rules **{base}** against **{others}**, the same deals for every rule set "
+            "(common random numbers). `diff` = other − base with its 95 % interval; "
+            "`width_crn` is that interval's width, `width_independent` the width the same "
+            "games would give without common random numbers."
+        )
+    )
+    sec.add_figure(
+        "compare.png",
+        plots.plot_compare(t, f"House rules: {others} against {base}"),
+        "House-rule comparison: differences with 95 % intervals",
+    )
+    shown = t.select(
+        "metric",
+        "meaning",
+        "rules",
+        "vs",
+        interval_column(t, "base", "base_ci_low", "base_ci_high", "base [95 % CI]"),
+        interval_column(t, "other", "other_ci_low", "other_ci_high", "other [95 % CI]"),
+        interval_column(t, "diff", "diff_ci_low", "diff_ci_high", "diff [95 % CI]"),
+        _number_column(t, "width_crn", "width CRN"),
+        _number_column(t, "width_independent", "width independent"),
+        "games",
+    )
+    sec.add_table("Metrics by rule set", "", shown, "compare.csv", t)
+    return sec
+
+
+# --- the report ----------------------------------------------------------------------
+def _part_manifest(run_dir: Path | None) -> dict[str, Any] | None:
+    """The parts of a run's ``run.json`` the report repeats (not the rules again)."""
+    if run_dir is None:
+        return None
+    doc = read_manifest(run_dir)
+    keep = ("command", "seed", "sizes", "strategies", "params", "seconds", "engine_version")
+    return {k: doc[k] for k in keep if k in doc}
+
+
+def build_report(
+    out: Path,
+    odds: dict[str, Any],
+    hands_dir: Path | None = None,
+    games_dir: Path | None = None,
+    compare: pl.DataFrame | None = None,
+) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
     Args:
         out: the report folder (created; existing files of the same names replaced).
         odds: the document of :func:`sim.cli.run_odds` (with its private entries).
+        hands_dir: a ``thousand hands`` run of the same rules (bid tables, declared
+            marriages), or None to leave those out.
+        games_dir: a ``thousand games`` run of the same rules (barrel, game length,
+            seat advantage), or None to leave those out.
+        compare: the house-rule comparison table (columns :data:`COMPARE_COLUMNS`),
+            or None for no comparison section.
+
+    Returns:
+        The sections, in report order.
     """
-    rules = odds["_rules"]
-    table: pl.DataFrame = odds["_table"]
-    shown = table.select(_ODDS_COLUMNS)
+    rules: Rules = odds["_rules"]
+    hands = _part_manifest(hands_dir)
+    games = _part_manifest(games_dir)
+    strategies = next((p["strategies"] for p in (hands, games) if p and "strategies" in p), None)
+    built = now_iso()
+    import sim
+
+    info = {
+        "rules": rules,
+        "seed": odds["seed"],
+        "odds_deals": odds["deals"],
+        "hands_deals": None if hands is None else hands.get("sizes", {}).get("deals"),
+        "games": None if games is None else games.get("sizes", {}).get("games"),
+        "strategies": strategies,
+        "built": built,
+        "engine_version": sim.ENGINE_VERSION,
+    }
+    sections = [run_section(info), odds_section(odds), marriage_section(odds, hands_dir)]
+    if hands_dir is not None:
+        sections.append(bids_section(hands_dir))
+    if games_dir is not None:
+        games_tables = barrel_tables(games_dir)
+        sections += [barrel_section(games_tables), seat_section(games_tables)]
+    if compare is not None:
+        sections.append(compare_section(compare))
+
+    sizes = [f"odds: {odds['deals']:,} simulated deals"]
+    if info["hands_deals"] is not None:
+        sizes.append(f"hands: {info['hands_deals']:,} deals played")
+    if info["games"] is not None:
+        sizes.append(f"games: {info['games']:,} whole games")
+    who = f"; strategies {', '.join(strategies)}" if strategies else ""
     header = (
         f"Rules **{rules.name}** (`rules_hash` {rules.rules_hash}, {rules.players} players) "
-        f"— {odds['deals']:,} simulated deals, seed {odds['seed']}, built {now_iso()}."
+        f"— seed {odds['seed']}; {'; '.join(sizes)}{who}. Built {built}."
     )
+    title = f"Thousand report — {rules.name}"
     with StagedDir(out) as staged:
         d = staged.path
-        table.write_csv(d / "odds.csv")
-        _save(plot_odds(table, f"Deal odds, {rules.name}: simulated vs exact"), d / "odds.png")
-        _save(
-            plot_odds_z(table, f"Deal odds, {rules.name}: agreement with exact values"),
-            d / "odds_z.png",
-        )
+        for sec in sections:
+            for name, png in sec.figures.items():
+                (d / name).write_bytes(png)
+            for name, frame in sec.csvs.items():
+                frame.write_csv(d / name)
         write_json(
             d / "run.json",
             run_manifest(
                 rules,
                 odds["seed"],
-                {"deals": odds["deals"]},
+                {
+                    "odds_deals": odds["deals"],
+                    "hands_deals": info["hands_deals"],
+                    "games": info["games"],
+                },
                 command="report",
+                strategies=strategies,
                 started=odds["_timing"]["started"],
                 ended=now_iso(),
+                parts={"hands": hands, "games": games},
             ),
         )
-
-        intro = (
-            "Probabilities per deal of the conditions players argue about: marriages, "
-            "reshuffle conditions (RULES.md §3) and card counts. `estimate` is the share "
-            "of simulated deals, `ci_low`–`ci_high` its 95 % Wilson interval, `exact` the "
-            "combinatorial value and `z` = (estimate − exact) / standard error."
+        contents_md = "\n".join(f"- [{s.title}](#{s.anchor})" for s in sections)
+        md = "\n".join(
+            [f"# {title}", "", header, "", contents_md, "", *(s.markdown for s in sections)]
         )
-        md = [
-            f"# Thousand report — {rules.name}",
-            "",
-            header,
-            "",
-            "## Deal odds: exact vs simulated",
-            "",
-            intro,
-            "",
-            "![Deal odds](odds.png)",
-            "",
-            "![Agreement](odds_z.png)",
-            "",
-            to_markdown(shown),
-            "Table as CSV: `odds.csv`. Rules and versions: `run.json`.",
-            "",
-        ]
-        (d / "report.md").write_text("\n".join(md), encoding="utf-8")
-
+        md += "\nRules, sizes and versions: `run.json`. The same report as a page: `index.html`.\n"
+        (d / "report.md").write_text(md, encoding="utf-8")
+        contents_html = "".join(
+            f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in sections
+        )
+        body = "\n".join(s.html for s in sections)
         page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>Thousand report — {html.escape(rules.name)}</title><style>{_CSS}</style></head><body>
-<h1>Thousand report — {html.escape(rules.name)}</h1>
-<p>Rules <b>{html.escape(rules.name)}</b> (<code>rules_hash</code> {rules.rules_hash},
-{rules.players} players) — {odds["deals"]:,} simulated deals, seed {odds["seed"]}.</p>
-<h2>Deal odds: exact vs simulated</h2>
-<p>{html.escape(intro).replace("`", "")}</p>
-{_img(d / "odds.png", "Deal odds: simulated vs exact")}
-{_img(d / "odds_z.png", "Agreement with exact values")}
-{_html_table(shown)}
-<p>Data: <a href="odds.csv">odds.csv</a>, <a href="run.json">run.json</a>,
-<a href="report.md">report.md</a>.</p>
+<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{inline_html(header)}</p>
+<ul>{contents_html}</ul>
+{body}
+<p class="files">Data: <a href="run.json">run.json</a> (rules, sizes, versions),
+<a href="report.md">report.md</a> (the same report in Markdown).</p>
 </body></html>
 """
         (d / "index.html").write_text(page, encoding="utf-8")
+    return sections

@@ -2,7 +2,11 @@
 
 Deals/s per core (generation + every deal feature) is the issue-2 target
 (>= 5 million). Peak memory of a long `thousand odds` run shows that memory stays
-flat in the number of deals.
+flat in the number of deals. The scale-out figures time whole `thousand` processes
+on 1 worker, 2 local worker processes and a 2-worker Dask LocalCluster (issue 5:
+scaling >= 1.8x, Dask within 10 % of local processes); `--big` adds the
+`thousand hands --deals 100000000 --aggregate-only` run and its peak memory (all
+processes of the run together, < 2 GiB asked).
 """
 
 import json
@@ -40,6 +44,73 @@ def peak_rss_of_odds(deals: int) -> tuple[float, float]:
     return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
+def timed_run(args: list[str], out: Path) -> tuple[float, float]:
+    """Wall seconds and peak memory (MiB) of one `thousand` command in a child process.
+
+    The memory is the total resident set of the command and all its worker
+    processes (its process group), sampled with ``ps`` every 0.2 s.
+    """
+    import shutil
+
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [sys.executable, "-m", "sim", *args, "--out", str(out), "--quiet"]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
+    peak = 0.0
+    while proc.poll() is None:
+        ps = subprocess.run(
+            ["ps", "-o", "rss=", "-g", str(proc.pid)], capture_output=True, text=True
+        )
+        total = sum(int(x) for x in ps.stdout.split()) / 1024
+        peak = max(peak, total)
+        time.sleep(0.2)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed with exit code {proc.returncode}")
+    return time.perf_counter() - t0, peak
+
+
+def scale_out(big: bool) -> dict[str, dict[str, float]]:
+    """Whole-process times of hands and games runs on each backend."""
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="thousand-bench-"))
+    runs = {
+        "hands_4M": ["hands", "--deals", "4000000", "--seed", "1"],
+        "games_80k": ["games", "--games", "80000", "--seed", "1"],
+    }
+    backends = {
+        "1_worker": ["--workers", "1"],
+        "2_workers": ["--workers", "2"],
+        "dask_local_2": ["--workers", "2", "--scheduler", "local"],
+    }
+    out: dict[str, dict[str, float]] = {}
+    for name, args in runs.items():
+        row: dict[str, float] = {}
+        for bname, bargs in backends.items():
+            wall, peak = timed_run(args + bargs, tmp / f"{name}-{bname}")
+            row[f"{bname}_s"] = wall
+            row[f"{bname}_peak_mib"] = peak
+        row["scaling_1_to_2"] = row["1_worker_s"] / row["2_workers_s"]
+        row["dask_vs_local"] = row["dask_local_2_s"] / row["2_workers_s"]
+        out[name] = row
+        print(
+            f"{name:<10} 1 worker {row['1_worker_s']:6.1f} s  2 workers {row['2_workers_s']:6.1f} s"
+            f"  (x{row['scaling_1_to_2']:.2f})  dask {row['dask_local_2_s']:6.1f} s"
+            f"  ({row['dask_vs_local']:.2f} of local)"
+        )
+    if big:
+        wall, peak = timed_run(
+            ["hands", "--deals", "100000000", "--seed", "1", "--aggregate-only"],
+            tmp / "hands-1e8",
+        )
+        out["hands_1e8_aggregate_only"] = {"seconds": wall, "peak_mib_all_processes": peak}
+        print(f"hands 1e8 --aggregate-only: {wall:6.1f} s, peak {peak:7.1f} MiB (all processes)")
+    import shutil
+
+    shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
 def main() -> None:
     doc = run_all()
     print("\n".join(format_bench(doc)))
@@ -51,6 +122,7 @@ def main() -> None:
     }
     print(f"thousand odds  1M deals: {small[0]:6.1f} s, peak RSS {small[1]:7.1f} MiB")
     print(f"thousand odds 20M deals: {large[0]:6.1f} s, peak RSS {large[1]:7.1f} MiB (max so far)")
+    doc["scale_out"] = scale_out(big="--big" in sys.argv)
     OUT.write_text(json.dumps(doc, indent=2) + "\n")
     print(f"saved {OUT}")
 

@@ -10,15 +10,18 @@ import argparse
 import contextlib
 import json
 import math
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
+import sim
 from sim.cards import CardParseError
 from sim.output import UsageError, check_out_dir, now_iso
 from sim.rules import RulesError, load_rules, preset_names
+from sim.runner import Backend, open_partial
 from sim.strategies.registry import StrategyError
 
 
@@ -84,17 +87,30 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
 
 
 # --- odds -------------------------------------------------------------------------
-def run_odds(rules_spec: str, deals: int, seed: int, quiet: bool = True) -> dict[str, Any]:
-    """Simulate and compute exactly every odds key; return the ``odds --json`` document."""
+def run_odds(
+    rules_spec: str,
+    deals: int,
+    seed: int,
+    quiet: bool = True,
+    backend: Backend | None = None,
+) -> dict[str, Any]:
+    """Simulate and compute exactly every odds key; return the ``odds --json`` document.
+
+    Without ``backend`` the deals are counted in this process (compiled threads);
+    with one, in chunks on its workers (:mod:`sim.runner`); the counts are the same.
+    """
     from analysis.exact import exact_odds
     from analysis.tables import odds_table
-    from sim.odds import simulate_odds
+    from sim.odds import run_odds_chunks, simulate_odds
 
     rules = load_rules(rules_spec)
     started = now_iso()
     t0 = time.perf_counter()
     with _progress(deals, quiet, "deal") as bar:
-        counts = simulate_odds(rules, deals, seed, progress=bar.update)
+        if backend is None:
+            counts = simulate_odds(rules, deals, seed, progress=bar.update)
+        else:
+            counts = run_odds_chunks(rules, deals, seed, backend, progress=bar.update)
     seconds = time.perf_counter() - t0
     exact = exact_odds(rules)
     table = odds_table(counts.deals, counts.hits, exact)
@@ -163,7 +179,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
         check_out_dir(args.out, args.force)
     load_rules(args.rules)  # fail on bad rules before any work
     _set_workers(args.workers)
-    doc = run_odds(args.rules, args.deals, args.seed, quiet=args.quiet)
+    backend = _backend(args)
+    local = backend.scheduler is None and (backend.workers == 1 or args.deals <= 1 << 22)
+    doc = run_odds(args.rules, args.deals, args.seed, args.quiet, None if local else backend)
     if args.out is not None:
         write_odds_dir(doc, Path(args.out))
     if args.json:
@@ -226,6 +244,21 @@ def _simulate(
     if trace_path is not None and trace_path.is_dir():
         raise UsageError(f"--trace {trace_path}: is a folder")
     _set_workers(args.workers)
+    backend = _backend(args)
+    chunk = args.chunk or {"hands": 1 << 17, "games": 4096}[command]
+    plan = {
+        "command": command,
+        "rules_hash": rules.rules_hash,
+        "seed": args.seed,
+        "total": total,
+        "chunk": chunk,
+        "strategies": names,
+        "params": list(args.param),
+        "trace": trace_path is not None,
+        "engine_version": sim.ENGINE_VERSION,
+        **{k: v for k, v in extra.items()},
+    }
+    store = open_partial(Path(args.out), plan, args.resume)
     started = now_iso()
     t0 = time.perf_counter()
     with StagedDir(args.out) as staged, _staged_file(trace_path) as trace:
@@ -239,6 +272,9 @@ def _simulate(
                 args.param,
                 trace=trace,
                 progress=bar.update,
+                chunk=chunk,
+                backend=backend,
+                store=store,
                 **extra,
             )
         seconds = time.perf_counter() - t0
@@ -250,12 +286,27 @@ def _simulate(
             strategies=names,
             params=list(args.param),
             **extra,
+            **backend.describe(),
+            chunk_size=chunk,
+            chunks=counts.get("chunks"),
             started=started,
             ended=now_iso(),
             seconds=seconds,
         )
         write_json(staged.path / "run.json", manifest)
+    shutil.rmtree(store.folder, ignore_errors=True)
     return counts, seconds
+
+
+def _backend(args: argparse.Namespace) -> Backend:
+    """The runner backend of ``--workers`` and ``--scheduler``."""
+    from sim.parallel import max_threads
+
+    workers = args.workers or max_threads()
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None and scheduler != "local" and not scheduler.startswith("tcp://"):
+        raise UsageError(f"--scheduler {scheduler}: expected 'local' or tcp://HOST:PORT")
+    return Backend(workers=workers, scheduler=scheduler)
 
 
 def cmd_hands(args: argparse.Namespace) -> int:
@@ -269,12 +320,14 @@ def cmd_hands(args: argparse.Namespace) -> int:
         "deal",
         run_hands,
         lambda c: {"deals": args.deals, "rows": c["rows"]},
+        aggregate_only=args.aggregate_only,
     )
     if not args.quiet:
         rate = args.deals / seconds if seconds > 0 else float("inf")
+        name = "hands_agg.parquet" if args.aggregate_only else "hands.parquet"
         print(
             f"{args.deals:,} deals ({counts['redealt']:,} redealt) in {seconds:.1f} s "
-            f"({rate:,.0f} deals/s) → {args.out}/hands.parquet",
+            f"({rate:,.0f} deals/s) → {args.out}/{name}",
             file=sys.stderr,
         )
     return 0
@@ -366,16 +419,56 @@ def cmd_barrel(args: argparse.Namespace) -> int:
 
 # --- report -----------------------------------------------------------------------
 def cmd_report(args: argparse.Namespace) -> int:
-    """``thousand report``: the report folder (HTML, Markdown, PNG, CSV)."""
-    from analysis.report import build_report
+    """``thousand report``: odds, a hands run and a games run, then the report folder.
 
-    check_out_dir(args.out, args.force)
-    load_rules(args.rules)
+    The hands and games runs are played into a hidden work folder beside ``--out``
+    (removed afterwards); the report folder is written only when everything worked.
+    """
+    import tempfile
+
+    from analysis.report import build_report
+    from analysis.report_runs import simulate_report
+
+    out = check_out_dir(args.out, args.force)
+    rules = load_rules(args.rules)
+    sets = None
+    if args.vs is not None:
+        from sim.compare import rule_sets
+
+        sets = rule_sets(args.rules, args.vs)
     _set_workers(args.workers)
+    t0 = time.perf_counter()
     doc = run_odds(args.rules, args.deals, args.seed, quiet=args.quiet)
-    build_report(Path(args.out), odds=doc)
+    out.absolute().parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f".{out.name}.runs.", dir=out.absolute().parent) as w:
+        runs = simulate_report(
+            rules,
+            args.hands,
+            args.games,
+            args.seed,
+            Path(w),
+            progress=lambda total, unit: _progress(total, args.quiet, unit),
+        )
+        compare = None
+        if sets is not None:  # the house-rule comparison on the same deals
+            from sim.compare import play_rule_sets
+
+            with _progress(args.games * len(sets), args.quiet, "game") as bar:
+                compare = play_rule_sets(
+                    sets, args.games, args.seed, Path(w) / "compare", progress=bar.update
+                )
+        build_report(
+            out,
+            odds=doc,
+            hands_dir=runs.hands_dir,
+            games_dir=runs.games_dir,
+            compare=compare,
+        )
     if not args.quiet:
-        print(f"report written to {args.out}/index.html", file=sys.stderr)
+        print(
+            f"report written to {out}/index.html in {time.perf_counter() - t0:.1f} s",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -393,6 +486,27 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 # --- parser -----------------------------------------------------------------------
+def _runner_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--chunk",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="items per chunk (memory per worker; never changes results)",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help="run the chunks on Dask: 'local' starts a LocalCluster, or tcp://HOST:PORT",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish an interrupted run of the same command and --out (chunks kept)",
+    )
+
+
 def _common(p: argparse.ArgumentParser, rules: bool = True) -> None:
     if rules:
         p.add_argument(
@@ -404,7 +518,7 @@ def _common(p: argparse.ArgumentParser, rules: bool = True) -> None:
         "--workers",
         type=_positive_int,
         default=None,
-        help="threads/processes to use (default: all cores)",
+        help="worker processes (Dask workers with --scheduler local; default: all cores)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar or log on stderr")
 
@@ -431,6 +545,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_odds.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p_odds.add_argument("--out", default=None, help="folder for odds.csv, odds.md, run.json")
     p_odds.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_odds.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help="count the chunks on Dask: 'local' starts a LocalCluster, or tcp://HOST:PORT",
+    )
     p_odds.set_defaults(func=cmd_odds)
 
     p_hands = sub.add_parser("hands", help="play N deals; write hands.parquet + run.json")
@@ -457,6 +577,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="write every deal as one JSON object per line",
     )
     p_hands.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_hands.add_argument(
+        "--aggregate-only",
+        action="store_true",
+        help="keep only the counts the bid tables need (hands_agg.parquet), for huge runs",
+    )
+    _runner_flags(p_hands)
     p_hands.set_defaults(func=cmd_hands)
 
     p_bids = sub.add_parser("bids", help="bid-success tables and safe bid levels")
@@ -497,6 +623,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write every game's score history, one JSON object per line",
     )
     p_games.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    _runner_flags(p_games)
     p_games.set_defaults(func=cmd_games)
 
     p_barrel = sub.add_parser("barrel", help="barrel falls, game length, seat advantage")
@@ -509,14 +636,43 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_rep = sub.add_parser("report", help="the full report: HTML + Markdown + PNG + CSV")
     _common(p_rep)
-    p_rep.add_argument("--out", required=True)
-    p_rep.add_argument("--deals", type=_positive_int, default=2_000_000)
+    p_rep.add_argument("--out", required=True, help="the report folder")
+    p_rep.add_argument(
+        "--deals",
+        type=_positive_int,
+        default=2_000_000,
+        help="simulated deals for the deal odds and marriages (default 2,000,000)",
+    )
+    p_rep.add_argument(
+        "--hands",
+        type=_positive_int,
+        default=1_000_000,
+        help="deals played for the bid tables and declared marriages (default 1,000,000)",
+    )
+    p_rep.add_argument(
+        "--games",
+        type=_positive_int,
+        default=50_000,
+        help="whole games for the barrel, game length and seat tables (default 50,000)",
+    )
     p_rep.add_argument("--seed", type=_seed, default=0)
     p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_rep.add_argument(
+        "--vs",
+        default=None,
+        metavar="R2[,R3...]",
+        help="add the house-rule comparison with these rule sets (--games each, same deals)",
+    )
     p_rep.set_defaults(func=cmd_report)
     p_bench = sub.add_parser("bench", help="throughput on this machine")
     p_bench.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p_bench.set_defaults(func=cmd_bench)
+
+    from sim.compare import add_compare_parser
+    from sim.duel import add_duel_parser
+
+    add_compare_parser(sub)
+    add_duel_parser(sub)
     return parser
 
 

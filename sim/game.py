@@ -12,6 +12,8 @@ the last sections of GAME_PROTOCOL.md.
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,6 @@ from typing import IO, Any
 
 import numpy as np
 import polars as pl
-import pyarrow.parquet as pq
 from numba import prange
 
 from sim.engine.actions import MAX_REDEALS
@@ -50,7 +51,17 @@ from sim.engine.state import (
 from sim.jit import hot_call, kernel
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules
-from sim.strategies.registry import parse_params, strategy_ids
+from sim.runner import (
+    Backend,
+    Chunk,
+    PartStore,
+    frame_part,
+    join_parquet,
+    join_text,
+    plan_chunks,
+    run_chunks,
+)
+from sim.strategies.registry import N_STRATEGY_PARAMS, parse_params, strategy_ids
 
 MAX_DEALS = 1000  # played deals before a game is marked unfinished
 MAX_STINTS = 64  # barrel stints recorded per game
@@ -138,11 +149,13 @@ _G_OF_STAT = (G_SCORE, G_ENTRIES, G_FALLS, G_BOLT_PEN, G_SAMOSVALS, G_CONCESSION
               G_DARK_WON, G_DARK_LOST)  # fmt: skip
 GAME_COLUMNS = [
     "first_dealer", "n_deals", "winner", "unfinished", "redeals", "n_stints",
-    "golden_reset", "golden_deals", "dark_deals",
+    "golden_reset", "golden_deals", "dark_deals", "contracts", "contracts_made",
+    "contracts_conceded", "contract_sum",
 ] + [f"{stat}_{s}" for stat in _SEAT_STATS for s in range(MAX_SEATS)]  # fmt: skip
 GC = {c: i for i, c in enumerate(GAME_COLUMNS)}
 _C_FIRST, _C_NDEALS, _C_WINNER, _C_UNFINISHED, _C_REDEALS, _C_NSTINTS = range(6)
-_C_GOLDEN_RESET, _C_GOLDEN_DEALS, _C_DARK_DEALS, _C_STATS = 6, 7, 8, 9
+_C_GOLDEN_RESET, _C_GOLDEN_DEALS, _C_DARK_DEALS = 6, 7, 8
+_C_CONTRACTS, _C_MADE, _C_CONCEDED, _C_CONTRACT_SUM, _C_STATS = 9, 10, 11, 12, 13
 # stint rows: seat, entered_deal, deals_on_barrel, outcome
 # deal trace rows: dealer, reshuffled, declarer, contract, conceded, made, special,
 # deltas x4, bolts x4, scores x4, first event index
@@ -508,6 +521,10 @@ def play_game(
     golden_reset = 0
     golden_deals = 0
     dark_deals = 0
+    contracts = 0
+    made = 0
+    conceded = 0
+    contract_sum = 0
     while d < MAX_DEALS and winner < 0:
         attempt = 0
         hand_dealer = hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
@@ -580,6 +597,10 @@ def play_game(
         r = ndl[0]
         _hand_to_game(row, n, dealer, int(masks[3]), P, D)
         winner = apply_deal(G, Q, n, D, dealer, d, stints, ns, events, ne, trace, r)
+        contracts += 1
+        made += D[D_MADE]
+        conceded += D[D_CONCEDED]
+        contract_sum += D[D_CONTRACT]
         if D[D_SPECIAL] == SPECIAL_DARK:
             dark_deals += 1
         if golden_left > 0:
@@ -618,6 +639,10 @@ def play_game(
     game_out[_C_GOLDEN_RESET] = golden_reset
     game_out[_C_GOLDEN_DEALS] = golden_deals
     game_out[_C_DARK_DEALS] = dark_deals
+    game_out[_C_CONTRACTS] = contracts
+    game_out[_C_MADE] = made
+    game_out[_C_CONCEDED] = conceded
+    game_out[_C_CONTRACT_SUM] = contract_sum
     for j in range(len(_G_OF_STAT)):
         for s in range(n):
             game_out[_C_STATS + j * MAX_SEATS + s] = G[s, _G_OF_STAT[j]]
@@ -792,6 +817,7 @@ def play_games(
     start: int = 0,
     trace: bool = False,
     first_dealer: int | None = None,
+    seat_params: np.ndarray | None = None,
 ) -> GamesBatch:
     """Play games ``start .. start+n-1`` of the run seeded ``seed``.
 
@@ -805,6 +831,8 @@ def play_games(
         trace: keep every deal's record for :meth:`GamesBatch.traces`.
         first_dealer: fix the first dealer of every game (seat-advantage studies);
             None draws it per game.
+        seat_params: a ``(players, N_STRATEGY_PARAMS)`` table of strategy parameters
+            by seat, replacing ``params`` (duels of two settings of one strategy).
     """
     players = rules.players
     names = list(strategies) * (players if len(strategies) == 1 else 1)
@@ -813,6 +841,10 @@ def play_games(
     if first_dealer is not None and first_dealer not in range(players):
         raise ValueError(f"first_dealer must be a seat 0..{players - 1}, got {first_dealer!r}")
     sp = parse_params(names, params)
+    if seat_params is not None:  # per-seat settings (duels of one strategy's parameters)
+        sp = np.array(seat_params, dtype=np.float64)
+        if sp.shape != (players, N_STRATEGY_PARAMS):
+            raise ValueError(f"seat_params must have shape ({players}, {N_STRATEGY_PARAMS})")
     fd = (
         np.full(n, first_dealer, dtype=np.int64)
         if first_dealer is not None
@@ -919,6 +951,40 @@ def stints_frame(batch: GamesBatch) -> pl.DataFrame:
     )
 
 
+@dataclass(frozen=True)
+class GamesJob:
+    """What a worker needs to play a chunk of a games run (pickled to it)."""
+
+    rules: Rules
+    seed: int
+    strategies: tuple[str, ...]
+    params: tuple[str, ...]
+    trace: bool
+    first_dealer: int | None
+
+
+def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
+    """Play one chunk of games; its part files as bytes (sim.runner)."""
+    batch = play_games(
+        job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,
+        trace=job.trace, first_dealer=job.first_dealer,
+    )  # fmt: skip
+    out = {
+        "games.arrow": frame_part(games_frame(batch)),
+        "barrel.arrow": frame_part(stints_frame(batch)),
+    }
+    if job.trace:
+        text = "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in batch.traces())
+        out["trace.jsonl"] = text.encode("utf-8")
+    counts = {
+        "games": chunk.n,
+        "stints": int(np.minimum(batch.column("n_stints"), MAX_STINTS).sum()),
+        "unfinished": int(batch.column("unfinished").sum()),
+    }
+    out["counts.json"] = json.dumps(counts).encode()
+    return out
+
+
 def run_games(
     rules: Rules,
     games: int,
@@ -930,39 +996,29 @@ def run_games(
     chunk: int = 4096,
     progress: Callable[[int], None] | None = None,
     first_dealer: int | None = None,
+    *,
+    backend: Backend | None = None,
+    store: PartStore | None = None,
 ) -> dict[str, int]:
-    """Play ``games`` games and stream ``games.parquet`` and ``barrel.parquet``."""
-    writers: dict[str, pq.ParquetWriter] = {}
-    counts = {"games": 0, "stints": 0, "unfinished": 0}
+    """Play ``games`` games; write ``games.parquet`` and ``barrel.parquet`` into ``out_dir``.
+
+    Chunks of ``chunk`` games run on ``backend`` (this process by default) and are
+    kept in ``store`` until the end (see :func:`sim.hands.run_hands`).
+    """
+    chunks = plan_chunks(games, chunk)
+    own = store is None
+    part_store = store or PartStore(Path(tempfile.mkdtemp(prefix=".games-parts-", dir=out_dir)))
+    job = GamesJob(rules, seed, tuple(strategies), tuple(params), trace is not None, first_dealer)
     try:
-        for start in range(0, games, chunk):
-            n = min(chunk, games - start)
-            batch = play_games(
-                rules,
-                n,
-                seed,
-                strategies,
-                params,
-                start=start,
-                trace=trace is not None,
-                first_dealer=first_dealer,
-            )
-            for name, frame in (("games", games_frame(batch)), ("barrel", stints_frame(batch))):
-                table = frame.to_arrow()
-                if name not in writers:
-                    writers[name] = pq.ParquetWriter(
-                        out_dir / f"{name}.parquet", table.schema, compression="zstd"
-                    )
-                writers[name].write_table(table)
-            counts["games"] += n
-            counts["stints"] += int(np.minimum(batch.column("n_stints"), MAX_STINTS).sum())
-            counts["unfinished"] += int(batch.column("unfinished").sum())
-            if trace is not None:
-                for doc in batch.traces():
-                    trace.write(json.dumps(doc, separators=(",", ":")) + "\n")
-            if progress is not None:
-                progress(n)
+        run_chunks(games_chunk, job, chunks, part_store, backend or Backend(), progress)
+        for name in ("games", "barrel"):
+            join_parquet(part_store, f"{name}.arrow", chunks, out_dir / f"{name}.parquet")
+        if trace is not None:
+            join_text(part_store, "trace.jsonl", chunks, trace)
+        parts = [json.loads(part_store.part("counts.json", c.index).read_text()) for c in chunks]
     finally:
-        for w in writers.values():
-            w.close()
+        if own:
+            shutil.rmtree(part_store.folder, ignore_errors=True)
+    counts = {k: sum(c[k] for c in parts) for k in ("games", "stints", "unfinished")}
+    counts["chunks"] = len(chunks)
     return counts

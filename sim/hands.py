@@ -1,14 +1,20 @@
-"""A ``hands`` run: play N deals in chunks, stream ``hands.parquet`` and the trace.
+"""A ``hands`` run: play N deals in chunks, write ``hands.parquet`` and the trace.
 
-Each chunk of slots is played by the fast engine, turned into tidy rows (one per
-dealt deal: the redealt ones, then the played one) and appended to the Parquet file
-as a row group, so memory stays at one chunk whatever N is.
+Each chunk of slots is played by the fast engine (on the backend of
+:mod:`sim.runner`), turned into tidy rows (one per dealt deal: the redealt ones,
+then the played one) and kept as a part file; the parts are joined in chunk order,
+so memory stays at a few chunks whatever N is and the file is the same whatever the
+workers. ``--aggregate-only`` keeps only the counts the bid tables need.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,6 +26,16 @@ from sim.engine import HandsBatch, play_hands
 from sim.engine.api import SEAT_BASES, game_seat_columns
 from sim.engine.state import OUT, REASONS, SPECIALS
 from sim.rules import Rules
+from sim.runner import (
+    Backend,
+    Chunk,
+    PartStore,
+    frame_part,
+    join_parquet,
+    join_text,
+    plan_chunks,
+    run_chunks,
+)
 
 CHUNK = 1 << 17
 
@@ -106,6 +122,84 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
     return both.sort("deal_id", "attempt")
 
 
+AGG_KEYS = [
+    "dealer",
+    "reshuffled",
+    "declarer",
+    "at_100",
+    "contract",
+    "conceded",
+    "made",
+    "declarer_marriages_after",
+    "declarer_hand_points",
+]
+
+
+def aggregate_hands(frame: pl.DataFrame, players: int) -> pl.DataFrame:
+    """Counts of deals per combination of the columns the bid tables read.
+
+    The ``--aggregate-only`` form of ``hands.parquet``: one row per distinct
+    ``AGG_KEYS`` value (``declarer_hand_points`` is the declarer's dealt hand
+    points) with its ``count``; a few thousand rows whatever the number of deals.
+    """
+    points = pl.lit(None, dtype=pl.Int32)
+    for s in reversed(range(players)):
+        points = pl.when(pl.col("declarer") == s).then(pl.col(f"hand_points_{s}")).otherwise(points)
+    return (
+        frame.with_columns(points.alias("declarer_hand_points"))
+        .group_by(AGG_KEYS)
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+    )
+
+
+def merge_aggregates(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """Sum aggregate tables of several chunks; rows sorted by their keys."""
+    return (
+        pl.concat(parts)
+        .group_by(AGG_KEYS)
+        .agg(pl.col("count").sum())
+        .sort(AGG_KEYS, nulls_last=True)
+    )
+
+
+@dataclass(frozen=True)
+class HandsJob:
+    """What a worker needs to play a chunk of a hands run (pickled to it)."""
+
+    rules: Rules
+    seed: int
+    strategies: tuple[str, ...]
+    params: tuple[str, ...]
+    trace: bool
+    aggregate_only: bool
+
+
+def _parquet_bytes(frame: pl.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    pq.write_table(frame.to_arrow(), buf, compression="zstd")
+    return buf.getvalue()
+
+
+def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
+    """Play one chunk of slots; its part files as bytes (sim.runner)."""
+    batch = play_hands(
+        job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,
+        trace=job.trace,
+    )  # fmt: skip
+    frame = hands_frame(batch)
+    out: dict[str, bytes] = {}
+    if job.aggregate_only:
+        out["hands_agg.parquet"] = _parquet_bytes(aggregate_hands(frame, job.rules.players))
+    else:
+        out["hands.arrow"] = frame_part(frame)
+    if job.trace:
+        text = "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in batch.traces())
+        out["trace.jsonl"] = text.encode("utf-8")
+    counts = {"rows": frame.height, "played": chunk.n}
+    out["counts.json"] = json.dumps(counts).encode()
+    return out
+
+
 def run_hands(
     rules: Rules,
     deals: int,
@@ -116,31 +210,35 @@ def run_hands(
     trace: IO[str] | None = None,
     chunk: int = CHUNK,
     progress: Callable[[int], None] | None = None,
+    *,
+    backend: Backend | None = None,
+    store: PartStore | None = None,
+    aggregate_only: bool = False,
 ) -> dict[str, Any]:
-    """Play ``deals`` slots and write ``out_dir/hands.parquet``; return summary counts."""
-    writer: pq.ParquetWriter | None = None
-    rows = 0
-    played = 0
+    """Play ``deals`` slots and write ``out_dir/hands.parquet``; return summary counts.
+
+    Chunks of ``chunk`` slots run on ``backend`` (this process by default) and are
+    kept in ``store`` until the end (a temporary one by default; the CLI passes the
+    run's partial folder so that ``--resume`` can finish an interrupted run). With
+    ``aggregate_only`` the file is ``hands_agg.parquet`` (:func:`aggregate_hands`).
+    """
+    chunks = plan_chunks(deals, chunk)
+    own = store is None
+    part_store = store or PartStore(Path(tempfile.mkdtemp(prefix=".hands-parts-", dir=out_dir)))
+    job = HandsJob(rules, seed, tuple(strategies), tuple(params), trace is not None, aggregate_only)
     try:
-        for start in range(0, deals, chunk):
-            n = min(chunk, deals - start)
-            batch = play_hands(
-                rules, n, seed, strategies, params, start=start, trace=trace is not None
-            )
-            table = hands_frame(batch).to_arrow()
-            if writer is None:
-                writer = pq.ParquetWriter(
-                    out_dir / "hands.parquet", table.schema, compression="zstd"
-                )
-            writer.write_table(table)
-            rows += table.num_rows
-            played += n
-            if trace is not None:
-                for doc in batch.traces():
-                    trace.write(json.dumps(doc, separators=(",", ":")) + "\n")
-            if progress is not None:
-                progress(n)
+        run_chunks(hands_chunk, job, chunks, part_store, backend or Backend(), progress)
+        if aggregate_only:
+            parts = [pl.read_parquet(part_store.part("hands_agg.parquet", c.index)) for c in chunks]
+            merge_aggregates(parts).write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
+        else:
+            join_parquet(part_store, "hands.arrow", chunks, out_dir / "hands.parquet")
+        if trace is not None:
+            join_text(part_store, "trace.jsonl", chunks, trace)
+        counts = [json.loads(part_store.part("counts.json", c.index).read_text()) for c in chunks]
     finally:
-        if writer is not None:
-            writer.close()
-    return {"deals": played, "rows": rows, "redealt": rows - played}
+        if own:
+            shutil.rmtree(part_store.folder, ignore_errors=True)
+    rows = sum(c["rows"] for c in counts)
+    played = sum(c["played"] for c in counts)
+    return {"deals": played, "rows": rows, "redealt": rows - played, "chunks": len(chunks)}

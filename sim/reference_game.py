@@ -168,6 +168,9 @@ class GameState:
         golden_reset: the scores were reset after a golden round nobody made.
         golden_deals, dark_deals: golden and dark deals played (or conceded).
         dark_won, dark_lost: dark deals made, and failed or conceded, by declarer.
+        contracts, contracts_made, contracts_conceded, contract_sum: the game's
+            contracts (played or conceded deals), those made, those conceded, and the
+            sum of their amounts.
     """
 
     dealer: int = 0
@@ -191,6 +194,10 @@ class GameState:
     dark_deals: int = 0
     dark_won: list[int] = field(default_factory=list)
     dark_lost: list[int] = field(default_factory=list)
+    contracts: int = 0
+    contracts_made: int = 0
+    contracts_conceded: int = 0
+    contract_sum: int = 0
 
     def __post_init__(self) -> None:
         for name in PER_SEAT:
@@ -382,6 +389,10 @@ def apply_deal(state: GameState, hand: dict[str, Any], rules: Rules) -> dict[str
     start_on = list(state.on_barrel)  # "on the barrel" below: at the start of the deal
     decl = hand["declarer"]
     _tally_special(state, hand, golden, special)
+    state.contracts += 1
+    state.contracts_made += bool(hand["made"])
+    state.contracts_conceded += bool(hand["conceded"])
+    state.contract_sum += hand["contract"]
     _deal_deltas(state, hand, rules, start_on, events)
     _bolts(state, hand, rules, start_on, events)
     _samosval(state, rules, events)
@@ -716,6 +727,10 @@ def game_row(
     row["golden_reset"] = state.golden_reset
     row["golden_deals"] = state.golden_deals
     row["dark_deals"] = state.dark_deals
+    row["contracts"] = state.contracts
+    row["contracts_made"] = state.contracts_made
+    row["contracts_conceded"] = state.contracts_conceded
+    row["contract_sum"] = state.contract_sum
     for name, values in (("dark_won", state.dark_won), ("dark_lost", state.dark_lost)):
         for s in range(state.players):
             row[f"{name}_{s}"] = values[s]

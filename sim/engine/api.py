@@ -49,7 +49,7 @@ from sim.engine.state import (
 )
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
-from sim.strategies.registry import parse_params, strategy_ids
+from sim.strategies.registry import N_STRATEGY_PARAMS, parse_params, strategy_ids
 
 SEAT_BASES = (
     "hand_points",
@@ -216,6 +216,7 @@ def play_hands(
     start: int = 0,
     trace: bool = False,
     scores: Sequence[int] | None = None,
+    seat_params: np.ndarray | None = None,
 ) -> HandsBatch:
     """Play slots ``start .. start+n-1`` of the run seeded ``seed``.
 
@@ -229,6 +230,8 @@ def play_hands(
         trace: keep the logs needed for :meth:`HandsBatch.traces`.
         scores: the players' game scores before every deal (``bid.silence_below``);
             zeros by default.
+        seat_params: a ``(players, N_STRATEGY_PARAMS)`` table of strategy parameters
+            by seat, replacing ``params`` (duels of two settings of one strategy).
     """
     players = rules.players
     names = list(strategies) * (players if len(strategies) == 1 else 1)
@@ -238,6 +241,10 @@ def play_hands(
     if sc.shape != (players,):
         raise ValueError(f"{players} scores needed (one per seat), got {len(sc)}")
     sp = parse_params(names, params)
+    if seat_params is not None:  # per-seat settings (duels of one strategy's parameters)
+        sp = np.array(seat_params, dtype=np.float64)
+        if sp.shape != (players, N_STRATEGY_PARAMS):
+            raise ValueError(f"seat_params must have shape ({players}, {N_STRATEGY_PARAMS})")
     out = np.zeros((n, N_OUT), dtype=np.int32)
     rs = np.full((n, MAX_REDEALS), -1, dtype=np.int8)
     rr = np.full((n, MAX_REDEALS), -1, dtype=np.int8)

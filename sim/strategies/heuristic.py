@@ -9,8 +9,9 @@ Parameters (``--param heuristic.NAME=VALUE``):
 
 * ``aggression`` (0.0): bids and contracts go up to ``estimate * (1 + aggression)``;
   negative is timid, positive bold.
-* ``concede_margin`` (25): concede when the estimate of the 8 cards kept is more
-  than this below the contract.
+* ``concede_margin`` (25): concede when the estimate of the 8 cards kept (times
+  ``1 + aggression``, the scale its contract was named on) is more than this below
+  the contract.
 * ``reshuffle_below`` (90): demand an allowed reshuffle when the hand's estimate
   plus the talon hope is below this.
 * ``talon_hope`` (12): points the unseen talon is expected to add while bidding.
@@ -320,8 +321,9 @@ def heuristic_choose(
         return 1
     if kind == Decision.DISCARD:
         return _discard(hand, legal, n)
-    if kind == Decision.CONCEDE:
-        return int(estimate(hand, P) < S[S_CONTRACT] - params[CONCEDE_MARGIN])
+    if kind == Decision.CONCEDE:  # measured on the scale the contract was named on
+        scaled = estimate(hand, P) * (1.0 + params[AGGRESSION])
+        return int(scaled < S[S_CONTRACT] - params[CONCEDE_MARGIN])
     if kind == Decision.DARK:  # before looking at the cards: only the scores count
         leader = S[S_SCORE0]
         for s in range(1, P[P_NP]):

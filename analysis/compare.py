@@ -1,0 +1,207 @@
+"""House-rule comparisons on common random numbers: effects with intervals.
+
+The games of a comparison are played under every rule set with the same seed, so
+game ``g`` of each set is dealt from the same cards and random streams (common
+random numbers, CRN). Each metric is a ratio of per-game sums,
+``r = Σ num_g / Σ den_g`` (a mean when ``den_g = 1``); its standard error comes from
+the linearisation ``z_g = (num_g − r · den_g) / mean(den)`` (the delta method). The
+effect of a rule set against the base is ``r_vs − r_base`` with
+
+* the **CRN** standard error ``sd(z_vs,g − z_base,g) / √n`` — paired by game id;
+* the **independent** standard error ``√(var z_vs / n + var z_base / n)`` — what
+  two runs with unrelated random numbers would give.
+
+Both interval widths are reported, so the gain of pairing is visible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+Z95 = 1.959963984540054
+
+COLUMNS = (
+    "metric",
+    "meaning",
+    "rules",
+    "vs",
+    "base",
+    "base_ci_low",
+    "base_ci_high",
+    "other",
+    "other_ci_low",
+    "other_ci_high",
+    "diff",
+    "diff_ci_low",
+    "diff_ci_high",
+    "width_crn",
+    "width_independent",
+    "games",
+)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A per-game ratio: ``num(games)`` over ``den(games)`` (numpy arrays per game)."""
+
+    name: str
+    meaning: str
+    num: Callable[[pl.DataFrame, int], np.ndarray]
+    den: Callable[[pl.DataFrame, int], np.ndarray]
+
+
+def _col(name: str) -> Callable[[pl.DataFrame, int], np.ndarray]:
+    return lambda g, n: g[name].cast(pl.Float64).to_numpy()
+
+
+def _seat_sum(stem: str) -> Callable[[pl.DataFrame, int], np.ndarray]:
+    def total(g: pl.DataFrame, n: int) -> np.ndarray:
+        out = np.zeros(g.height)
+        for s in range(n):
+            out += g[f"{stem}_{s}"].cast(pl.Float64).to_numpy()
+        return out
+
+    return total
+
+
+def _ones(g: pl.DataFrame, n: int) -> np.ndarray:
+    return np.ones(g.height)
+
+
+def _finished(g: pl.DataFrame, n: int) -> np.ndarray:
+    return (g["winner"].to_numpy() >= 0).astype(np.float64)
+
+
+def _won_at(offset: int) -> Callable[[pl.DataFrame, int], np.ndarray]:
+    def won(g: pl.DataFrame, n: int) -> np.ndarray:
+        w = g["winner"].to_numpy().astype(np.int64)
+        first = g["first_dealer"].to_numpy().astype(np.int64)
+        return ((w >= 0) & ((w - first) % n == offset)).astype(np.float64)
+
+    return won
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("game_length", "played deals per game (mean)", _col("n_deals"), _ones),
+    Metric(
+        "first_dealer_wins",
+        "share of finished games won by the first dealer's seat",
+        _won_at(0),
+        _finished,
+    ),
+    Metric(
+        "forehand_wins",
+        "share of finished games won by the first forehand's seat",
+        _won_at(1),
+        _finished,
+    ),
+    Metric(
+        "barrel_fall_rate",
+        "barrel entries that ended in a fall",
+        _seat_sum("barrel_falls"),
+        _seat_sum("barrel_entries"),
+    ),
+    Metric(
+        "declarer_make_rate",
+        "played (not conceded) contracts made",
+        _col("contracts_made"),
+        lambda g, n: _col("contracts")(g, n) - _col("contracts_conceded")(g, n),
+    ),
+    Metric("concession_rate", "contracts conceded", _col("contracts_conceded"), _col("contracts")),
+    Metric("average_contract", "mean contract (points)", _col("contract_sum"), _col("contracts")),
+    Metric("bolt_penalties", "bolt penalties per game", _seat_sum("bolt_penalties"), _ones),
+    Metric("samosvals", "555 resets per game", _seat_sum("samosvals"), _ones),
+)
+
+
+def _linearised(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
+    """The ratio ``Σnum / Σden`` and its per-game influence values ``z_g``."""
+    total = den.sum()
+    if total <= 0:
+        return float("nan"), np.full(len(num), np.nan)
+    r = float(num.sum() / total)
+    return r, (num - r * den) / den.mean()
+
+
+def _se(z: np.ndarray) -> float:
+    n = len(z)
+    return float(np.std(z, ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+
+
+def compare_games(
+    base_name: str,
+    base: pl.DataFrame,
+    others: Sequence[tuple[str, pl.DataFrame]],
+    players: dict[str, int],
+) -> pl.DataFrame:
+    """Effects of each rule set in ``others`` against ``base`` (same game ids).
+
+    Args:
+        base_name: the base rule set's name.
+        base: its ``games.parquet`` rows.
+        others: ``(name, games rows)`` of every other rule set, played on the same
+            seed and game ids.
+        players: players of every rule set by name.
+
+    Returns:
+        One row per (metric, other rule set) with the columns :data:`COLUMNS`.
+    """
+    base = base.sort("game_id")
+    rows = []
+    for name, frame in others:
+        frame = frame.sort("game_id")
+        if not np.array_equal(frame["game_id"].to_numpy(), base["game_id"].to_numpy()):
+            raise ValueError(f"{name}: not the same games as {base_name}")
+        n = base.height
+        for m in METRICS:
+            r0, z0 = _linearised(m.num(base, players[base_name]), m.den(base, players[base_name]))
+            r1, z1 = _linearised(m.num(frame, players[name]), m.den(frame, players[name]))
+            se0, se1 = _se(z0), _se(z1)
+            se_crn = _se(z1 - z0)
+            se_ind = float(np.sqrt(se0**2 + se1**2))
+            diff = r1 - r0
+            rows.append(
+                {
+                    "metric": m.name,
+                    "meaning": m.meaning,
+                    "rules": base_name,
+                    "vs": name,
+                    "base": r0,
+                    "base_ci_low": r0 - Z95 * se0,
+                    "base_ci_high": r0 + Z95 * se0,
+                    "other": r1,
+                    "other_ci_low": r1 - Z95 * se1,
+                    "other_ci_high": r1 + Z95 * se1,
+                    "diff": diff,
+                    "diff_ci_low": diff - Z95 * se_crn,
+                    "diff_ci_high": diff + Z95 * se_crn,
+                    "width_crn": 2 * Z95 * se_crn,
+                    "width_independent": 2 * Z95 * se_ind,
+                    "games": n,
+                }
+            )
+    frame_out = pl.DataFrame(rows, schema_overrides={"games": pl.Int64})
+    return frame_out.select(COLUMNS).with_columns(pl.col(pl.Float64).fill_nan(None))
+
+
+def compare_markdown(table: pl.DataFrame, header: str) -> str:
+    """The comparison as Markdown: a header and one table per other rule set."""
+    from analysis.tables import to_markdown
+
+    parts = [
+        header,
+        "",
+        "`base` and `other` with 95 % intervals; `diff` = other − base with its 95 % "
+        "interval from common random numbers (the same deals in both); `width_crn` is "
+        "that interval's width and `width_independent` the width independent runs of "
+        "the same size would give.",
+        "",
+    ]
+    for vs in table["vs"].unique(maintain_order=True):
+        sub = table.filter(pl.col("vs") == vs).drop("rules", "vs", "games")
+        parts += [f"## {table['rules'][0]} → {vs}", "", to_markdown(sub), ""]
+    return "\n".join(parts)

@@ -1,0 +1,129 @@
+"""The simulation runs behind a report: odds, a hands run and a games run.
+
+:func:`simulate_report` plays them into a work folder laid out as the ``thousand
+hands`` and ``thousand games`` commands lay out theirs (Parquet files plus
+``run.json``), so the report reads them with the same pipelines as ``thousand
+bids`` and ``thousand barrel``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.output import now_iso, run_manifest, write_json
+from sim.rules import Rules
+from sim.strategies.registry import parse_strategies
+
+# A progress bar factory: (total, unit) -> a context manager whose value has .update(n).
+Progress = Callable[[int, str], AbstractContextManager[Any]]
+
+
+@dataclass(frozen=True)
+class ReportRuns:
+    """Where the runs of a report lie, and how long each took (seconds)."""
+
+    hands_dir: Path
+    games_dir: Path
+    seconds: dict[str, float]
+
+
+def _play(
+    kind: str,
+    play: Callable[..., dict[str, Any]],
+    rules: Rules,
+    total: int,
+    seed: int,
+    out_dir: Path,
+    strategies: list[str],
+    progress: Progress | None,
+    sizes: Callable[[dict[str, Any]], dict[str, int]],
+) -> float:
+    """Play one run into ``out_dir`` and write its ``run.json``; return its seconds."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    started = now_iso()
+    t0 = time.perf_counter()
+    if progress is None:
+        counts = play(rules, total, seed, out_dir, strategies, [])
+    else:
+        with progress(total, "deal" if kind == "hands" else "game") as bar:
+            counts = play(rules, total, seed, out_dir, strategies, [], progress=bar.update)
+    seconds = time.perf_counter() - t0
+    write_json(
+        out_dir / "run.json",
+        run_manifest(
+            rules,
+            seed,
+            sizes(counts),
+            command=kind,
+            strategies=strategies,
+            params=[],
+            started=started,
+            ended=now_iso(),
+            seconds=seconds,
+        ),
+    )
+    return seconds
+
+
+def simulate_report(
+    rules: Rules,
+    hands: int,
+    games: int,
+    seed: int,
+    work_dir: Path,
+    strategies: str = "heuristic",
+    progress: Progress | None = None,
+) -> ReportRuns:
+    """Play the hands and games runs of a report into ``work_dir/hands`` and ``/games``.
+
+    Args:
+        rules: the house rules.
+        hands: deals of the hands run (bid tables, declared marriages).
+        games: whole games of the games run (barrel, game length, seats).
+        seed: the seed of both runs.
+        work_dir: an existing folder for the two run folders.
+        strategies: one strategy for every seat, or one per seat comma-separated.
+        progress: a progress bar factory, or None for none.
+
+    Returns:
+        The run folders and their durations.
+    """
+    from sim.game import run_games
+    from sim.hands import run_hands
+
+    names = parse_strategies(strategies, rules.players)
+    hands_dir, games_dir = work_dir / "hands", work_dir / "games"
+    seconds = {
+        "hands": _play(
+            "hands",
+            run_hands,
+            rules,
+            hands,
+            seed,
+            hands_dir,
+            names,
+            progress,
+            lambda c: {"deals": hands, "rows": int(c["rows"])},
+        ),
+        "games": _play(
+            "games",
+            run_games,
+            rules,
+            games,
+            seed,
+            games_dir,
+            names,
+            progress,
+            lambda c: {
+                "games": games,
+                "stints": int(c["stints"]),
+                "unfinished": int(c["unfinished"]),
+            },
+        ),
+    }
+    return ReportRuns(hands_dir, games_dir, seconds)

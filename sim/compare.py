@@ -1,0 +1,190 @@
+"""``thousand compare``: house rules side by side on the same deals.
+
+Every rule set plays games ``0 .. N-1`` with the same seed and strategies, so game
+``g`` deals the same cards and draws the same random numbers under each (common
+random numbers); :mod:`analysis.compare` turns the games into effects with CRN and
+independent-run intervals. Each rule set's run is kept under ``--out`` as
+``runs/NAME/`` (``games.parquet``, ``barrel.parquet``, ``run.json``), so
+``thousand barrel --out/runs/NAME`` works on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sim.output import UsageError, check_out_dir, now_iso
+from sim.rules import Rules, load_rules
+from sim.runner import Backend
+
+
+def rule_sets(base: str, vs: str) -> list[tuple[str, Rules]]:
+    """``(name, rules)`` of the base and every ``--vs`` entry, names made unique."""
+    specs = [base, *(s.strip() for s in vs.split(",") if s.strip())]
+    if len(specs) < 2:
+        raise UsageError("--vs: name at least one rule set to compare with --rules")
+    out: list[tuple[str, Rules]] = []
+    seen: dict[str, int] = {}
+    for spec in specs:
+        rules = load_rules(spec)
+        name = rules.name
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            name = f"{name}_{seen[name]}"
+        out.append((name, rules))
+    return out
+
+
+def play_rule_sets(
+    sets: list[tuple[str, Rules]],
+    games: int,
+    seed: int,
+    work_dir: Path,
+    strategies: str = "heuristic",
+    params: list[str] | None = None,
+    backend: Backend | None = None,
+    chunk: int = 4096,
+    progress: Callable[[int], None] | None = None,
+) -> pl.DataFrame:
+    """Play every rule set's games into ``work_dir/runs/NAME``; return the effects table.
+
+    The first rule set is the base (:func:`analysis.compare.compare_games`).
+    """
+    from analysis.compare import compare_games
+    from sim.game import run_games
+    from sim.output import run_manifest, write_json
+    from sim.strategies.registry import parse_strategies
+
+    params = list(params or [])
+    backend = backend or Backend()
+    frames: dict[str, pl.DataFrame] = {}
+    for name, rules in sets:
+        lineup = parse_strategies(strategies, rules.players)
+        run_dir = work_dir / "runs" / name
+        run_dir.mkdir(parents=True)
+        started = now_iso()
+        counts = run_games(
+            rules, games, seed, run_dir, lineup, params, chunk=chunk, progress=progress,
+            backend=backend,
+        )  # fmt: skip
+        write_json(
+            run_dir / "run.json",
+            run_manifest(
+                rules, seed, {"games": games, "stints": counts["stints"]}, command="games",
+                strategies=lineup, params=params, **backend.describe(), started=started,
+                ended=now_iso(),
+            ),
+        )  # fmt: skip
+        frames[name] = pl.read_parquet(run_dir / "games.parquet")
+    base_name = sets[0][0]
+    return compare_games(
+        base_name,
+        frames[base_name],
+        [(name, frames[name]) for name, _ in sets[1:]],
+        {name: r.players for name, r in sets},
+    )
+
+
+def add_compare_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``compare`` subcommand to the ``thousand`` subparsers; return its parser."""
+    from sim.cli import _common, _positive_int, _runner_flags, _seed
+
+    p = subparsers.add_parser(
+        "compare",
+        help="house-rule balance: the same deals under every rule set",
+        description=(
+            "Play N games under --rules and every --vs rule set on the same deals and "
+            "random numbers; print each effect with its interval."
+        ),
+    )
+    _common(p)
+    p.add_argument("--vs", required=True, help="rule sets to compare with --rules, comma-separated")
+    p.add_argument("--games", type=_positive_int, required=True)
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--strategies", default="heuristic", help="one name for every seat")
+    p.add_argument("--param", action="append", default=[], metavar="STRATEGY.NAME=VALUE")
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p.add_argument("--out", default=None, help="folder for the tables and each rule set's run")
+    p.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    _runner_flags(p)
+    p.set_defaults(func=cmd_compare)
+    return p
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """``thousand compare``: effects of house rules with CRN and independent intervals."""
+    from analysis.compare import compare_markdown
+    from sim.cli import _backend, _json_safe, _progress, _set_workers
+    from sim.output import StagedDir, run_manifest, write_json
+    from sim.strategies.registry import parse_params, parse_strategies
+
+    if args.out is not None:
+        check_out_dir(args.out, args.force)
+    if args.resume:
+        raise UsageError("--resume: not available for compare (each rule set's run is short)")
+    sets = rule_sets(args.rules, args.vs)
+    if "," in args.strategies:
+        raise UsageError("--strategies: compare takes one strategy for every seat")
+    lineups = {name: parse_strategies(args.strategies, r.players) for name, r in sets}
+    for names in lineups.values():
+        parse_params(names, args.param)
+    _set_workers(args.workers)
+    backend = _backend(args)
+    started = now_iso()
+    t0 = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix=".compare-"))
+    target = Path(args.out) if args.out is not None else work / "out"
+    with StagedDir(target) as staged:
+        with _progress(args.games * len(sets), args.quiet, "game") as bar:
+            table = play_rule_sets(
+                sets, args.games, args.seed, staged.path, args.strategies, list(args.param),
+                backend, args.chunk or 4096, bar.update,
+            )  # fmt: skip
+        base_name = sets[0][0]
+        seconds = time.perf_counter() - t0
+        header = (
+            f"# House rules compared — {base_name} vs {', '.join(n for n, _ in sets[1:])}\n\n"
+            f"{args.games:,} games per rule set on the same deals (seed {args.seed}), "
+            f"strategies {args.strategies}."
+        )
+        md = compare_markdown(table, header)
+        table.write_csv(staged.path / "compare.csv")
+        (staged.path / "compare.md").write_text(md + "\n", encoding="utf-8")
+        doc = {
+            "rules": base_name,
+            "vs": [n for n, _ in sets[1:]],
+            "rules_hashes": {n: r.rules_hash for n, r in sets},
+            "games": args.games,
+            "seed": args.seed,
+            "effects": table.to_dicts(),
+        }
+        write_json(staged.path / "compare.json", _json_safe(doc))
+        write_json(
+            staged.path / "run.json",
+            run_manifest(
+                sets[0][1], args.seed, {"games": args.games, "rule_sets": len(sets)},
+                command="compare", vs={n: r.to_dict() for n, r in sets[1:]},
+                strategies=args.strategies, params=list(args.param), **backend.describe(),
+                started=started, ended=now_iso(), seconds=seconds,
+            ),
+        )  # fmt: skip
+    import shutil
+
+    shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        print(json.dumps(_json_safe(doc)))
+    else:
+        print(md)
+    if not args.quiet:
+        where = f" → {args.out}" if args.out is not None else ""
+        print(f"{len(sets)} rule sets × {args.games:,} games in {seconds:.1f} s{where}",
+              file=sys.stderr)  # fmt: skip
+    return 0

@@ -1,0 +1,35 @@
+"""Chunk functions for the runner tests, importable by worker processes."""
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.hands import HandsJob, hands_chunk
+
+
+@dataclass(frozen=True)
+class DyingJob:
+    """A hands job whose worker dies once, the first time it plays chunk 1."""
+
+    job: HandsJob
+    marker: str  # a file that says the worker has died once already
+
+
+def dies_once(dj, chunk):
+    """``hands_chunk``, but the process computing chunk 1 dies the first time."""
+    marker = Path(dj.marker)
+    if chunk.index == 1 and not marker.exists():
+        marker.write_text("died")
+        os._exit(3)
+    return hands_chunk(dj.job, chunk)
+
+
+class Interrupt(Exception):
+    """Stands for a kill: raised by :func:`interrupted_after_two`."""
+
+
+def interrupted_after_two(job, chunk):
+    """``hands_chunk`` for chunks 0 and 1; any later chunk 'kills' the run."""
+    if chunk.index >= 2:
+        raise Interrupt(chunk.index)
+    return hands_chunk(job, chunk)

@@ -1,0 +1,211 @@
+"""Strategy duels in duplicate format: exact ties, a clear winner, determinism, CLI."""
+
+import argparse
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.stats import Z95
+from sim.duel import Contestant, add_duel_parser, duel_games, duel_hands, duel_json, duel_markdown
+from sim.rules import load_rules
+from sim.strategies.registry import StrategyError
+
+BOLD = Contestant("heuristic", ("heuristic.aggression=0.3",))
+PLAIN = Contestant("heuristic")
+RANDOM = Contestant("random")
+
+
+def _se(m: dict) -> float:
+    """Standard error behind a 95 % interval (half-width / z)."""
+    return (m["ci_high"] - m["ci_low"]) / (2 * Z95)
+
+
+# --- the baseline: A = B ---------------------------------------------------------------
+@pytest.mark.parametrize("rules_name", ["classic", "two_players", "four_players"])
+@pytest.mark.parametrize("side", [BOLD, RANDOM], ids=["heuristic", "random"])
+def test_equal_contestants_tie_on_every_deal(rules_name, side):
+    rules = load_rules(rules_name)
+    res = duel_hands(rules, side, Contestant(side.strategy, side.params), 1500, seed=3)
+    diff_cols = ["score_diff"] + [f"score_diff_{s}" for s in range(rules.players)]
+    assert len(res.items) == 1500
+    for c in diff_cols:
+        assert (res.items[c] == 0).all(), c
+    m = res.measure("score_diff")
+    assert m["value"] == 0 and m["ci_low"] == 0 and m["ci_high"] == 0
+    assert not m["excludes_reference"]
+    assert res.measure("a_make_rate")["value"] == res.measure("b_make_rate")["value"]
+    assert res.measure("a_declare_rate")["value"] == res.measure("b_declare_rate")["value"]
+    assert res.measure("b_declare_rate")["value"] == pytest.approx(1 / rules.players)
+
+
+@pytest.mark.parametrize("rules_name", ["classic", "two_players", "four_players"])
+def test_equal_contestants_win_their_fair_share(rules_name):
+    """A = B replays one game per game id: A wins exactly one rotation of each."""
+    rules = load_rules(rules_name)
+    res = duel_games(rules, BOLD, Contestant("heuristic", ("aggression=0.3",)), 150, seed=5)
+    w = res.measure("a_win_rate")
+    unfinished = res.measure("unfinished_rate")["value"]
+    assert (res.items["a_wins"] == (res.items["finished"] > 0).cast(pl.Int64)).all()
+    assert np.allclose(res.items["score_diff"].to_numpy(), 0.0, atol=1e-9)
+    if unfinished == 0:
+        assert w["value"] == pytest.approx(1 / rules.players)
+    assert w["ci_low"] <= 1 / rules.players <= w["ci_high"]
+    assert not w["excludes_reference"]
+    assert len(res.seats) == rules.players
+
+
+# --- a clear winner ------------------------------------------------------------------------
+def test_heuristic_beats_random_on_deals():
+    """Heuristic A against random B gains points on every seat, > 10 standard errors."""
+    res = duel_hands(load_rules("classic"), PLAIN, RANDOM, 2000, seed=7)
+    m = res.measure("score_diff")
+    assert m["value"] > 10 * _se(m) and m["excludes_reference"]
+    assert (res.seats["ci_low"] > 0).all()
+    assert res.measure("a_make_rate")["ci_low"] > res.measure("b_make_rate")["ci_high"]
+
+
+def test_heuristic_beats_random_in_games():
+    """A's win rate exceeds the fair share 1/3 by more than 5 standard errors."""
+    res = duel_games(load_rules("classic"), PLAIN, RANDOM, 100, seed=7)
+    w = res.measure("a_win_rate")
+    se = max(_se(w), np.sqrt(w["value"] * (1 - w["value"]) / w["n"]), 1e-3)
+    assert w["difference"] > 5 * se and w["excludes_reference"]
+    assert res.measure("score_diff")["ci_low"] > 0
+
+
+# --- determinism and layout --------------------------------------------------------------
+def test_same_seed_same_tables():
+    rules = load_rules("classic")
+    one = duel_hands(rules, BOLD, PLAIN, 1000, seed=11, chunk=300)
+    two = duel_hands(rules, BOLD, PLAIN, 1000, seed=11)
+    assert one.items.equals(two.items) and one.summary.equals(two.summary)
+    assert one.seats.equals(two.seats)
+    other = duel_hands(rules, BOLD, PLAIN, 1000, seed=12)
+    assert not one.items.equals(other.items)
+    g1 = duel_games(rules, BOLD, PLAIN, 60, seed=11, chunk=25)
+    g2 = duel_games(rules, BOLD, PLAIN, 60, seed=11)
+    assert g1.items.equals(g2.items) and g1.summary.equals(g2.summary)
+
+
+def test_four_players_sitting_out_dealer_adds_nothing():
+    rules = load_rules("four_players")
+    res = duel_hands(rules, BOLD, PLAIN, 800, seed=2)
+    for s in range(4):
+        sits_out = res.items.filter(pl.col("dealer") == s)[f"score_diff_{s}"]
+        assert len(sits_out) > 0 and (sits_out == 0).all()
+    assert res.seats["a_declared"].sum() == round(
+        res.measure("a_declare_rate")["value"] * res.measure("a_declare_rate")["n"]
+    )
+
+
+def test_fixed_first_dealer_is_used():
+    res = duel_games(load_rules("two_players"), BOLD, PLAIN, 20, seed=1, first_dealer=1)
+    assert (res.items["first_dealer"] == 1).all()
+    doc = duel_json(res)
+    assert doc["first_dealer"] == 1 and doc["games"] == 20 and doc["players"] == 2
+    assert "first dealer seat 1" in duel_markdown(res)
+
+
+def test_contestant_settings_and_label():
+    assert BOLD.label == "heuristic(aggression=0.3)" and PLAIN.label == "heuristic"
+    assert Contestant("heuristic", ("aggression=0.3",)).row().tolist() == BOLD.row().tolist()
+    with pytest.raises(StrategyError, match="nope"):
+        Contestant("heuristic", ("nope=1",)).row()
+    with pytest.raises(StrategyError, match="not a setting of strategy 'random'"):
+        Contestant("random", ("heuristic.aggression=0.3",)).row()
+    with pytest.raises(ValueError, match="deals"):
+        duel_hands(load_rules("classic"), BOLD, PLAIN, 0, seed=1)
+
+
+# --- command line --------------------------------------------------------------------------
+@pytest.fixture
+def duel_cli(monkeypatch, capsys):
+    """Run ``thousand duel ARGS`` in-process through ``sim.cli.main`` → (rc, out, err)."""
+    import sim.cli as cli
+
+    original = cli.build_parser
+
+    def build() -> argparse.ArgumentParser:
+        parser = original()
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        if "duel" not in sub.choices:  # until sim/cli.py registers it
+            add_duel_parser(sub)
+        return parser
+
+    monkeypatch.setattr(cli, "build_parser", build)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        try:
+            rc = cli.main(["duel", *argv])
+        except SystemExit as exc:  # argparse errors
+            rc = int(exc.code or 0)
+        captured = capsys.readouterr()
+        return rc, captured.out, captured.err
+
+    return run
+
+
+def test_cli_json_is_one_document(duel_cli):
+    rc, out, err = duel_cli("--a", "heuristic", "--a-param", "heuristic.aggression=0.3",
+                            "--deals", "500", "--seed", "4", "--json", "--quiet")  # fmt: skip
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["format"] == "hands" and doc["deals"] == 500 and doc["seed"] == 4
+    assert doc["a"]["params"]["aggression"] == 0.3 and doc["b"]["params"]["aggression"] == 0.0
+    m = doc["measures"]["score_diff"]
+    assert m["ci_low"] <= m["value"] <= m["ci_high"] and m["reference"] == 0
+    assert len(doc["seats"]) == 3 and err == ""
+
+
+def test_cli_out_writes_tables(duel_cli, tmp_path):
+    out = tmp_path / "d"
+    rc, text, err = duel_cli("--rules", "four_players", "--a", "heuristic", "--b", "random",
+                             "--games", "20", "--seed", "1", "--first-dealer", "2",
+                             "--out", str(out), "--quiet")  # fmt: skip
+    assert rc == 0, err
+    assert text.startswith("# Strategy duel") and "a_win_rate" in text
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [
+        "duel.json",
+        "duel.md",
+        "duel_games.parquet",
+        "duel_seats.csv",
+        "duel_summary.csv",
+        "run.json",
+    ]
+    run = json.loads((out / "run.json").read_text())
+    assert run["command"] == "duel" and run["first_dealer"] == 2 and run["sizes"] == {"games": 20}
+    assert pl.read_parquet(out / "duel_games.parquet").height == 20
+    rc, _, err = duel_cli("--a", "heuristic", "--deals", "10", "--out", str(out))
+    assert rc == 2 and "--out" in err and "not empty" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "culprit"),
+    [
+        (["--a", "clever", "--deals", "10"], "clever"),
+        (["--a", "heuristic", "--a-param", "heuristic.nope=1", "--deals", "10"], "nope"),
+        (["--a", "random", "--a-param", "heuristic.aggression=0.3", "--deals", "10"], "--a"),
+        (["--a", "heuristic", "--b-param", "aggression=bold", "--deals", "10"], "bold"),
+        (["--a", "heuristic", "--deals", "0"], "--deals"),
+        (["--a", "heuristic", "--games", "-3"], "--games"),
+        (["--a", "heuristic", "--deals", "5", "--games", "5"], "--games"),
+        (["--a", "heuristic"], "--deals"),
+        (["--deals", "10"], "--a"),
+        (["--a", "heuristic", "--deals", "10", "--first-dealer", "0"], "--first-dealer"),
+        (
+            ["--a", "heuristic", "--games", "10", "--first-dealer", "3", "--rules", "two_players"],
+            "--first-dealer",
+        ),
+        (["--a", "heuristic", "--deals", "10", "--rules", "no_such_rules"], "no_such_rules"),
+        (["--a", "heuristic", "--deals", "10", "--seed", "-1"], "--seed"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(duel_cli, argv, culprit):
+    rc, out, err = duel_cli(*argv)
+    assert rc == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and culprit in lines[0], err
+    assert "Traceback" not in err

@@ -1,0 +1,128 @@
+"""The worked examples in notebooks/ run end to end on small sizes and are committed clean.
+
+Each notebook is executed with nbclient in a python3 kernel of this interpreter, with
+``THOUSAND_NB_SMALL=1`` (small sizes, seconds once the engine is compiled) and
+``TMPDIR`` pointing into pytest's temporary folder, from the notebooks folder as a user
+would run it. A notebook passes when every cell runs, it draws its figures and prints
+its key tables (rates with their 95 % intervals), and it leaves nothing in the repo.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+CELL_TIMEOUT = 900  # seconds; the first run in a fresh cache compiles the engine
+
+# Per notebook: figures it must draw and text its outputs must contain.
+KEY_OUTPUTS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "01_deal_odds.ipynb": (
+        2,
+        (
+            "ci_low",
+            "ci_high",
+            "exact",
+            "hand.any_marriage",
+            "deal.any_reshuffle",
+            "reshuffle.hand_points_below",
+            "deals_per_played",
+        ),
+    ),
+    "02_safe_bid.ipynb": (
+        2,
+        (
+            "ci_low",
+            "ci_high",
+            "rate_all",
+            "level_conservative",
+            "points_band",
+            "marriages_dealt",
+        ),
+    ),
+    "03_house_rules_balance.ipynb": (
+        2,
+        (
+            "ci_low",
+            "ci_high",
+            "mean_deals",
+            "fall_rate",
+            "seat_p_value",
+            "forehand",
+            "deals per game",
+        ),
+    ),
+}
+
+# Run first in the kernel (in memory only): which Python runs it, and where tempfile writes.
+PROBE = "import sys, tempfile\nprint(sys.prefix)\nprint(tempfile.gettempdir())"
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [p.name for p in paths]
+
+
+def _text(output: nbformat.NotebookNode) -> str:
+    if output.output_type == "stream":
+        return str(output.text)
+    data = output.get("data", {})
+    return "\n".join(str(data.get(kind, "")) for kind in ("text/plain", "text/html"))
+
+
+def test_every_notebook_declares_its_key_outputs():
+    assert len(NOTEBOOKS) >= 3
+    assert sorted(p.name for p in NOTEBOOKS) == sorted(KEY_OUTPUTS)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_committed_notebook_is_clean(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    for i, cell in enumerate(code):
+        assert cell.outputs == [], f"code cell {i} of {path.name} carries outputs"
+        assert cell.execution_count is None, f"code cell {i} of {path.name} has an execution count"
+    # Sizes live in one cell at the top, tagged for papermill and switched by the env var.
+    params = [c for c in code if "parameters" in c.metadata.get("tags", [])]
+    assert len(params) == 1 and params[0] is code[0]
+    assert "THOUSAND_NB_SMALL" in params[0].source
+    assert any(c.cell_type == "markdown" for c in nb.cells[:1])
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_notebook_runs_on_small_sizes(path, tmp_path, monkeypatch):
+    monkeypatch.setenv("THOUSAND_NB_SMALL", "1")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    before = sorted(p.name for p in NOTEBOOK_DIR.iterdir())
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(PROBE))
+    client = NotebookClient(
+        nb,
+        kernel_name="python3",
+        timeout=CELL_TIMEOUT,
+        resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
+    )
+    client.execute()
+
+    probe = nb.cells.pop(0).outputs[0].text.splitlines()
+    assert probe[0] == sys.prefix, "the kernel does not run this environment's Python"
+    assert Path(probe[1]).resolve() == tmp_path.resolve()
+
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    figures, needles = KEY_OUTPUTS[path.name]
+    pngs = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert len(pngs) >= figures, f"{path.name} drew {len(pngs)} figures, expected {figures}"
+    text = "\n".join(_text(o) for o in outputs)
+    missing = [needle for needle in needles if needle not in text]
+    assert not missing, f"{path.name}: outputs lack {missing}"
+    # Run folders and scratch files went to the temporary folder, not into the repo.
+    assert sorted(p.name for p in NOTEBOOK_DIR.iterdir()) == before
+    assert any(tmp_path.iterdir())

@@ -1,0 +1,315 @@
+"""The full report (issue 5): every section, figure and CSV, built on small runs."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+from matplotlib.figure import Figure
+
+from analysis import plots
+from analysis.barrel import barrel_tables
+from analysis.bids import bid_tables
+from analysis.marriages import hand_talon_counts, marriage_table
+from analysis.report import COMPARE_COLUMNS, Section, Table, build_report, compare_section
+from analysis.report_runs import simulate_report
+from sim.cli import run_odds
+from sim.rules import load_rules
+
+SEED = 3
+ODDS_DEALS, HANDS, GAMES = 20_000, 20_000, 500
+
+SECTION_TITLES = (
+    "The run",
+    "Deal odds and reshuffle conditions: exact vs simulated",
+    "Marriage frequencies",
+    "Bid success and safe bid levels",
+    "Barrel falls and game length",
+    "Seat advantage",
+    "House-rule comparison",
+)
+FIGURES = (
+    "odds.png",
+    "odds_z.png",
+    "marriages.png",
+    "bids_make_rate.png",
+    "bids_safe_levels.png",
+    "barrel_outcomes.png",
+    "game_length.png",
+    "seat_advantage.png",
+    "compare.png",
+)
+CSVS = (
+    "odds.csv",
+    "marriages.csv",
+    "bids_summary.csv",
+    "bids_by_contract.csv",
+    "bids_by_marriage_count.csv",
+    "bids_by_marriage_set.csv",
+    "bids_by_points_band.csv",
+    "bids_by_at_100.csv",
+    "bids_by_relative_seat.csv",
+    "bids_by_seat.csv",
+    "bids_safe_bids.csv",
+    "games_barrel_summary.csv",
+    "games_barrel_outcomes.csv",
+    "games_climb_back.csv",
+    "games_attempts_used.csv",
+    "games_game_length.csv",
+    "games_length_histogram.csv",
+    "games_events_per_game.csv",
+    "games_seat_relative.csv",
+    "games_seat_absolute.csv",
+    "games_seat_chi2.csv",
+    "compare.csv",
+)
+INTERVAL = re.compile(r"^-?[\d,.]+ \[-?[\d,.]+, -?[\d,.]+\]$")
+
+
+def hand_made_compare() -> pl.DataFrame:
+    """A ``thousand compare`` table as the comparison command will hand it over."""
+    rows = []
+    for metric, meaning, base, scale in (
+        ("game_length", "played deals per finished game", 44.0, 1.0),
+        ("barrel_fall_rate", "share of barrel stints ending in a fall", 0.77, 0.01),
+    ):
+        for vs, shift in (("app", 2.0), ("ukraine_online", -1.0)):
+            other = base + shift * scale
+            rows.append(
+                {
+                    "metric": metric,
+                    "meaning": meaning,
+                    "rules": "classic",
+                    "vs": vs,
+                    "base": base,
+                    "base_ci_low": base - scale,
+                    "base_ci_high": base + scale,
+                    "other": other,
+                    "other_ci_low": other - scale,
+                    "other_ci_high": other + scale,
+                    "diff": other - base,
+                    "diff_ci_low": other - base - 0.5 * scale,
+                    "diff_ci_high": other - base + 0.5 * scale,
+                    "width_crn": scale,
+                    "width_independent": 2.8 * scale,
+                    "games": 500,
+                }
+            )
+    return pl.DataFrame(rows).select(COMPARE_COLUMNS)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    work = tmp_path_factory.mktemp("runs")
+    rules = load_rules("classic")
+    odds = run_odds("classic", ODDS_DEALS, SEED)
+    parts = simulate_report(rules, HANDS, GAMES, SEED, work)
+    return {"odds": odds, "hands": parts.hands_dir, "games": parts.games_dir}
+
+
+@pytest.fixture(scope="module")
+def report(runs: dict, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Section]]:
+    out = tmp_path_factory.mktemp("report") / "classic"
+    sections = build_report(
+        out, runs["odds"], runs["hands"], runs["games"], compare=hand_made_compare()
+    )
+    return out, sections
+
+
+def test_report_has_every_section_in_both_formats(report):
+    out, sections = report
+    assert [s.title for s in sections] == list(SECTION_TITLES)
+    html = (out / "index.html").read_text(encoding="utf-8")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for title in SECTION_TITLES:
+        assert f"## {title}\n" in md, title
+        assert f"<h2>{title}</h2>" in html.replace("&#x27;", "'"), title
+
+
+def test_every_figure_is_written_referenced_and_embedded(report):
+    out, sections = report
+    html = (out / "index.html").read_text(encoding="utf-8")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    written = {name for s in sections for name in s.figures}
+    assert written == set(FIGURES)
+    embedded = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(embedded) == len(FIGURES)
+    for name in FIGURES:
+        data = (out / name).read_bytes()
+        assert data.startswith(b"\x89PNG"), name
+        assert f"]({name})" in md and f'href="{name}"' in html, name
+        assert base64.b64encode(data).decode() in embedded, name
+    assert "<img" in html and 'src="odds.png"' not in html  # embedded, not linked
+
+
+def test_every_csv_is_written_and_referenced(report):
+    out, sections = report
+    html = (out / "index.html").read_text(encoding="utf-8")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert {name for s in sections for name in s.csvs} == set(CSVS)
+    for name in CSVS:
+        frame = pl.read_csv(out / name)
+        assert frame.height > 0, name
+        assert f"`{name}`" in md and f'href="{name}"' in html, name
+
+
+def test_top_states_rules_seed_sizes_and_strategies(report, runs):
+    out, _ = report
+    rules = runs["odds"]["_rules"]
+    md = (out / "report.md").read_text(encoding="utf-8")
+    top = md.split("## ", 1)[0]
+    for text in (
+        f"Rules **{rules.name}**",
+        rules.rules_hash,
+        f"{rules.players} players",
+        f"seed {SEED}",
+        f"odds: {ODDS_DEALS:,} simulated deals",
+        f"hands: {HANDS:,} deals played",
+        f"games: {GAMES:,} whole games",
+        "strategies heuristic, heuristic, heuristic",
+    ):
+        assert text in top, text
+    manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert manifest["rules_hash"] == rules.rules_hash and manifest["seed"] == SEED
+    assert manifest["sizes"] == {"odds_deals": ODDS_DEALS, "hands_deals": HANDS, "games": GAMES}
+
+
+def test_every_rate_shown_has_its_interval(report):
+    _, sections = report
+    shown = 0
+    for sec in sections:
+        for block in sec.blocks:
+            if not isinstance(block, Table):
+                continue
+            for column in block.frame.columns:
+                if re.search(
+                    r"\brate\b|share|estimate|per game|per 100|\bmean\b|^base|^other|^diff", column
+                ):
+                    assert "[95 % CI]" in column, (sec.title, block.title, column)
+                if "[95 % CI]" in column:
+                    values = [v for v in block.frame[column].to_list() if v != "—"]
+                    assert values and all(INTERVAL.match(v) for v in values), (column, values[:3])
+                    shown += 1
+    assert shown >= 20
+
+
+def test_hand_talon_marriages_count_the_odds_deals(runs):
+    odds = runs["odds"]
+    counts = hand_talon_counts(odds["_rules"], ODDS_DEALS, SEED)
+    assert counts["any"] == odds["odds"]["hand_talon.any_marriage"]["hits"]
+    table = marriage_table(odds, counts)
+    ht = table.filter(pl.col("where") == "hand_talon")
+    # Each suit is held with the exact probability C(22, 8) / C(24, 10) = 15/92.
+    assert ht.filter(pl.col("suit") != "any")["exact"].to_list() == pytest.approx([15 / 92] * 4)
+    se = (ht["exact"] * (1 - ht["exact"]) / ht["n"]).sqrt()
+    assert ((ht["rate"] - ht["exact"]).abs() < 4.5 * se).all()
+
+
+def _check_labelled(fig: Figure) -> None:
+    """Every axis with data has an x and a y label, its own or a shared sibling's."""
+    data_axes = [ax for ax in fig.axes if ax.has_data()]
+    assert data_axes
+    for ax in data_axes:
+        xs = ax.get_shared_x_axes().get_siblings(ax)
+        ys = ax.get_shared_y_axes().get_siblings(ax)
+        assert any(a.get_xlabel() for a in xs), ax.get_title()
+        assert any(a.get_ylabel() for a in ys) or ax.get_yticklabels()[0].get_text(), ax
+
+
+def test_every_figure_has_labelled_axes(runs):
+    import matplotlib.pyplot as plt
+
+    odds = runs["odds"]
+    bids = bid_tables(runs["hands"])
+    games = barrel_tables(runs["games"])
+    marriages = marriage_table(odds, hand_talon_counts(odds["_rules"], 2_000, SEED))
+    figures = [
+        plots.plot_odds(odds["_table"], "t"),
+        plots.plot_odds_z(odds["_table"], "t"),
+        plots.plot_marriages(marriages, "t"),
+        plots.plot_make_rate(bids["by_contract"], "t", 30),
+        plots.plot_safe_bids(bids["safe_bids"], "t"),
+        plots.plot_game_length(games["length_histogram"], 40.0, "t"),
+        plots.plot_barrel_outcomes(games["barrel_outcomes"], "t"),
+        plots.plot_seat_advantage(games["seat_relative"], games["seat_absolute"], 3, "t"),
+        plots.plot_compare(hand_made_compare(), "t"),
+    ]
+    for fig in figures:
+        _check_labelled(fig)
+        plt.close(fig)
+
+
+def test_compare_section_renders_the_comparison_table():
+    sec = compare_section(hand_made_compare())
+    assert set(sec.figures) == {"compare.png"} and set(sec.csvs) == {"compare.csv"}
+    assert "ukraine_online" in sec.markdown and "House-rule comparison" in sec.html
+    table = next(b for b in sec.blocks if isinstance(b, Table))
+    assert table.frame.height == 4
+    assert table.frame["diff [95 % CI]"][0] == "2.000 [1.500, 2.500]"
+    with pytest.raises(ValueError, match="diff_ci_low"):
+        compare_section(hand_made_compare().drop("diff_ci_low"))
+
+
+def test_report_without_runs_or_comparison_keeps_the_odds_sections(runs, tmp_path):
+    sections = build_report(tmp_path / "r", runs["odds"])
+    assert [s.anchor for s in sections] == ["run", "odds", "marriages"]
+    assert not (tmp_path / "r" / "compare.png").exists()
+
+
+# --- command line ---------------------------------------------------------------------
+def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
+    out = tmp_path / "rep"
+    r = cli(
+        "report",
+        "--rules",
+        "classic",
+        "--out",
+        str(out),
+        "--deals",
+        "20000",
+        "--hands",
+        "5000",
+        "--games",
+        "200",
+        "--seed",
+        "4",
+        "--quiet",
+    )
+    assert r.returncode == 0, r.stderr
+    manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert manifest["sizes"] == {"odds_deals": 20000, "hands_deals": 5000, "games": 200}
+    assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
+    assert "House-rule comparison" not in (out / "report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (["--rules", "no_such_rules"], "no_such_rules"),
+        (["--hands", "0"], "--hands"),
+        (["--games", "-5"], "--games"),
+        (["--deals", "many"], "--deals"),
+        (["--seed", "-1"], "--seed"),
+    ],
+)
+def test_cli_report_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, culprit):
+    out = tmp_path / "rep"
+    r = cli("report", "--out", str(out), *args)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and culprit in r.stderr
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_cli_report_refuses_a_non_empty_out_without_force(cli, tmp_path):
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    r = cli("report", "--out", str(out), "--deals", "1000")
+    assert r.returncode == 2 and "--force" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["rep"]

@@ -1,0 +1,212 @@
+"""The chunked runner: identical results on every backend, resume, retried workers.
+
+Real parts only: local worker processes (joblib's loky), a real Dask
+``LocalCluster`` on the loopback interface, real Parquet files, and a real
+``thousand hands`` process killed part-way and resumed.
+"""
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from runner_helpers import DyingJob, Interrupt, dies_once, interrupted_after_two
+
+from sim.game import run_games
+from sim.hands import HandsJob, hands_chunk, run_hands
+from sim.odds import run_odds_chunks, simulate_odds
+from sim.rules import load_rules
+from sim.runner import Backend, PartStore, join_parquet, plan_chunks, run_chunks
+
+RULES = load_rules("classic")
+BACKENDS = {
+    "serial": Backend(1),
+    "loky": Backend(2),
+    "dask": Backend(2, scheduler="local"),
+}
+
+
+def test_chunks_cover_the_run_exactly_once():
+    chunks = plan_chunks(10_001, 2_500)
+    assert [(c.index, c.start, c.n) for c in chunks] == [
+        (0, 0, 2500), (1, 2500, 2500), (2, 5000, 2500), (3, 7500, 2500), (4, 10000, 1),
+    ]  # fmt: skip
+    with pytest.raises(ValueError):
+        plan_chunks(0, 10)
+
+
+def _hands(tmp_path: Path, name: str, backend: Backend, **kw) -> Path:
+    out = tmp_path / name
+    out.mkdir()
+    trace = io.StringIO()
+    run_hands(RULES, 7_000, 11, out, ("heuristic",) * 3, (), trace=trace, chunk=2_000,
+              backend=backend, **kw)  # fmt: skip
+    (out / "trace.jsonl").write_text(trace.getvalue())
+    return out
+
+
+def test_hands_are_byte_identical_on_every_backend(tmp_path):
+    outs = {name: _hands(tmp_path, name, b) for name, b in BACKENDS.items()}
+    ref = outs.pop("serial")
+    for out in outs.values():
+        for f in ("hands.parquet", "trace.jsonl"):
+            assert (out / f).read_bytes() == (ref / f).read_bytes(), f
+    assert len((ref / "trace.jsonl").read_text().splitlines()) >= 7_000
+
+
+def test_the_file_depends_neither_on_chunking_nor_on_threads(tmp_path):
+    args = ["hands", "--deals", "30000", "--seed", "6", "--quiet", "--workers", "1"]
+    runs = {
+        "a": (["--chunk", "7000"], {}),
+        "b": (["--chunk", "30000"], {"POLARS_MAX_THREADS": "1"}),
+    }
+    for name, (flags, env) in runs.items():
+        p = _thousand(*args, *flags, "--out", str(tmp_path / name), env={**os.environ, **env})
+        assert p.wait(timeout=300) == 0, p.stderr.read() if p.stderr else ""
+    assert (tmp_path / "a/hands.parquet").read_bytes() == (
+        tmp_path / "b/hands.parquet"
+    ).read_bytes()
+
+
+def test_games_are_byte_identical_on_every_backend(tmp_path):
+    files = {}
+    for name, backend in BACKENDS.items():
+        out = tmp_path / name
+        out.mkdir()
+        counts = run_games(RULES, 900, 5, out, ("heuristic",) * 3, (), chunk=250, backend=backend)
+        assert counts["games"] == 900 and counts["chunks"] == 4
+        files[name] = [(out / f).read_bytes() for f in ("games.parquet", "barrel.parquet")]
+    assert files["serial"] == files["loky"] == files["dask"]
+
+
+def test_odds_counts_are_the_same_on_every_backend():
+    whole = simulate_odds(RULES, 300_000, 3)
+    for backend in BACKENDS.values():
+        counts = run_odds_chunks(RULES, 300_000, 3, backend, chunk_size=70_000)
+        assert counts.deals == whole.deals and counts.hits == whole.hits
+
+
+def test_an_interrupted_run_resumes_to_the_same_file(tmp_path):
+    job = HandsJob(RULES, 4, ("heuristic",) * 3, (), False, False)
+    chunks = plan_chunks(5_000, 1_000)
+    store = PartStore(tmp_path / "parts")
+    with pytest.raises(Interrupt):
+        run_chunks(interrupted_after_two, job, chunks, store, Backend(1))
+    assert sorted(store.done()) == [0, 1]
+    # a kill can also leave a torn manifest line and a stray temporary part
+    with (store.folder / "manifest.jsonl").open("a") as fh:
+        fh.write('{"chunk": 2, "start": 20')
+    (store.folder / ".hands-000002.arrow.tmp").write_bytes(b"partial")
+    computed = []
+
+    def progress(n):
+        computed.append(n)
+
+    run_chunks(hands_chunk, job, chunks, store, Backend(1), progress)
+    assert computed == [2_000, 1_000, 1_000, 1_000]  # the 2 stored chunks, then the rest
+    join_parquet(store, "hands.arrow", chunks, tmp_path / "resumed.parquet")
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    run_hands(RULES, 5_000, 4, whole, ("heuristic",) * 3, (), chunk=1_000)
+    assert (tmp_path / "resumed.parquet").read_bytes() == (whole / "hands.parquet").read_bytes()
+
+
+def test_a_damaged_part_is_computed_again(tmp_path):
+    job = HandsJob(RULES, 4, ("heuristic",) * 3, (), False, False)
+    chunks = plan_chunks(3_000, 1_000)
+    store = PartStore(tmp_path / "parts")
+    run_chunks(hands_chunk, job, chunks, store, Backend(1))
+    part = store.part("hands.arrow", 1)
+    good = part.read_bytes()
+    part.write_bytes(good[:-10] + b"0123456789")  # same size, other bytes
+    assert sorted(store.done()) == [0, 2]
+    run_chunks(hands_chunk, job, chunks, store, Backend(1))
+    assert part.read_bytes() == good
+
+
+@pytest.mark.parametrize("backend", ["loky", "dask"])
+def test_a_dying_worker_is_retried(tmp_path, backend):
+    marker = tmp_path / "died"
+    job = DyingJob(HandsJob(RULES, 9, ("heuristic",) * 3, (), False, False), str(marker))
+    chunks = plan_chunks(4_000, 1_000)
+    store = PartStore(tmp_path / "parts")
+    run_chunks(dies_once, job, chunks, store, BACKENDS[backend])
+    assert marker.exists()  # a worker did die
+    join_parquet(store, "hands.arrow", chunks, tmp_path / "retried.parquet")
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    run_hands(RULES, 4_000, 9, whole, ("heuristic",) * 3, (), chunk=1_000)
+    assert (tmp_path / "retried.parquet").read_bytes() == (whole / "hands.parquet").read_bytes()
+
+
+def _thousand(*args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kw,
+    )
+
+
+def test_a_killed_cli_run_resumes_with_the_same_results(tmp_path):
+    args = ["hands", "--deals", "32000", "--seed", "3", "--chunk", "2000", "--workers", "1"]
+    args += ["--quiet", "--trace"]
+    out = tmp_path / "run"
+    manifest = tmp_path / ".run.partial" / "manifest.jsonl"
+    proc = _thousand(*args, str(tmp_path / "t.jsonl"), "--out", str(out))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if manifest.exists() and len(manifest.read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not out.exists() and not (tmp_path / "t.jsonl").exists()  # nothing half-written
+    done = len(manifest.read_text().splitlines())
+    assert 3 <= done < 16
+    resumed = _thousand(*args, str(tmp_path / "t.jsonl"), "--out", str(out), "--resume")
+    assert resumed.wait(timeout=300) == 0, resumed.stderr.read() if resumed.stderr else ""
+    again = _thousand(*args, str(tmp_path / "t2.jsonl"), "--out", str(tmp_path / "whole"))
+    assert again.wait(timeout=300) == 0
+    assert (out / "hands.parquet").read_bytes() == (tmp_path / "whole/hands.parquet").read_bytes()
+    assert (tmp_path / "t.jsonl").read_bytes() == (tmp_path / "t2.jsonl").read_bytes()
+    assert json.loads((out / "run.json").read_text())["chunks"] == 16
+    assert not manifest.parent.exists()  # the partial folder is gone once finished
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".run")] == []
+
+
+def test_resume_refuses_a_different_or_missing_run(tmp_path):
+    base = ["hands", "--deals", "5000", "--chunk", "1000", "--quiet", "--workers", "1"]
+    missing = _thousand(*base, "--out", str(tmp_path / "a"), "--resume")
+    assert missing.wait(timeout=120) == 2 and "--resume" in missing.stderr.read()
+    partial = tmp_path / ".b.partial"
+    partial.mkdir()
+    (partial / "plan.json").write_text(json.dumps({"command": "hands", "seed": 99}))
+    other = _thousand(*base, "--out", str(tmp_path / "b"), "--resume")
+    assert other.wait(timeout=120) == 2
+    err = other.stderr.read().strip().splitlines()
+    assert len(err) == 1 and "seed" in err[0]
+
+
+def test_aggregate_only_gives_the_bid_tables_of_the_full_run(tmp_path):
+    from analysis.bids import bid_tables, bid_tables_json
+
+    full = tmp_path / "full"
+    agg = tmp_path / "agg"
+    for out, flag in ((full, []), (agg, ["--aggregate-only"])):
+        p = _thousand("hands", "--deals", "40000", "--seed", "2", "--chunk", "9000",
+                      "--quiet", "--workers", "2", *flag, "--out", str(out))  # fmt: skip
+        assert p.wait(timeout=300) == 0, p.stderr.read() if p.stderr else ""
+    assert (agg / "hands_agg.parquet").exists() and not (agg / "hands.parquet").exists()
+    assert (agg / "hands_agg.parquet").stat().st_size < (full / "hands.parquet").stat().st_size / 5
+    a = bid_tables_json(bid_tables(full))
+    b = bid_tables_json(bid_tables(agg))
+    assert a == b
