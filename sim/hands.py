@@ -67,7 +67,7 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
     ``_2`` columns are null; with 4 players the dealer sits out and scores the talon
     (``card_points``, ``marriage_points``, ``delta`` of the dealer's seat).
     """
-    out = batch.out
+    out = np.ascontiguousarray(batch.out.T).T  # column-major: each column contiguous
     n = len(batch)
     players = batch.rules.players
     seats = game_seat_columns(batch.rules, out)
@@ -90,10 +90,8 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
         *[pl.Series(c, seats[c].astype(np.int32)) for c in per_seat],
         *[pl.Series(c, out[:, OUT[c]].astype(bool)) for c in _PLAYED_BOOL_COLUMNS],
         *[pl.Series(c, seats[c].astype(bool)) for c in bolts],
-        pl.Series(
-            "special",
-            np.array(SPECIALS, dtype=object)[out[:, OUT["special"]]].tolist(),
-            dtype=pl.String,
+        pl.Series("special", out[:, OUT["special"]].astype(np.int8)).replace_strict(
+            dict(enumerate(SPECIALS)), return_dtype=pl.String
         ),
     )
     if players == 2:
@@ -119,7 +117,12 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
         }
     )
     both = pl.concat([frame, redealt], how="diagonal_relaxed")
-    return both.sort("deal_id", "attempt")
+    # rows in (deal_id, attempt) order: each slot's redealt deals, then its played one
+    first = np.arange(n) + np.concatenate(([0], np.cumsum(redeals)[:-1]))
+    order = np.empty(n + len(slot), dtype=np.int64)
+    order[first + redeals] = np.arange(n)
+    order[first[slot] + attempt] = n + np.arange(len(slot))
+    return both[order]
 
 
 AGG_KEYS = [
@@ -229,8 +232,15 @@ def run_hands(
     try:
         run_chunks(hands_chunk, job, chunks, part_store, backend or Backend(), progress)
         if aggregate_only:
-            parts = [pl.read_parquet(part_store.part("hands_agg.parquet", c.index)) for c in chunks]
-            merge_aggregates(parts).write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
+            total: pl.DataFrame | None = None
+            for k in range(0, len(chunks), 64):  # fold in batches: memory stays small
+                batch = [
+                    pl.read_parquet(part_store.part("hands_agg.parquet", c.index))
+                    for c in chunks[k : k + 64]
+                ]
+                total = merge_aggregates(batch if total is None else [total, *batch])
+            assert total is not None
+            total.write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
         else:
             join_parquet(part_store, "hands.arrow", chunks, out_dir / "hands.parquet")
         if trace is not None:

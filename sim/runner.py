@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import shutil
 from collections.abc import Callable, Iterator, Sequence
@@ -241,6 +242,7 @@ def _dask(
             processes=True,
             host="127.0.0.1",
             dashboard_address=None,
+            silence_logs=logging.CRITICAL,  # shutdown chatter is not the user's business
         )
         client = Client(cluster)
     else:
@@ -256,9 +258,15 @@ def _dask(
         for fut in as_completed(futures):
             yield fut.result()
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
+        try:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        finally:
+            quiet.setLevel(level)
 
 
 def run_chunks(

@@ -14,7 +14,7 @@ from sim import reference
 from sim.engine import play_hands
 from sim.rules import load_rules
 
-N_PER_PRESET = 20_000
+N_PER_PRESET = 12_000
 
 VARIANTS = {
     "no_jumps_no_cap": {"bid__jumps": False, "bid__cap_by_marriages": False},
