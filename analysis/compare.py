@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-Z95 = 1.959963984540054
+from analysis.stats import Z95
 
 COLUMNS = (
     "metric",

@@ -41,6 +41,7 @@ from matplotlib.figure import Figure
 from analysis import plots
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
+from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
 from analysis.marriages import WHERE, declared_counts, hand_talon_counts, marriage_table
 from analysis.runs import read_manifest
 from analysis.stats import Z95
@@ -51,24 +52,7 @@ from sim.rules import Rules
 DPI = 90  # figure resolution; with a 256-colour palette a figure is some 30-60 kB
 
 # Columns of the house-rule comparison table (``thousand compare``), in this order.
-COMPARE_COLUMNS = (
-    "metric",
-    "meaning",
-    "rules",
-    "vs",
-    "base",
-    "base_ci_low",
-    "base_ci_high",
-    "other",
-    "other_ci_low",
-    "other_ci_high",
-    "diff",
-    "diff_ci_low",
-    "diff_ci_high",
-    "width_crn",
-    "width_independent",
-    "games",
-)
+COMPARE_COLUMNS = COMPARE_TABLE_COLUMNS
 
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#222}

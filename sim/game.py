@@ -61,7 +61,7 @@ from sim.runner import (
     plan_chunks,
     run_chunks,
 )
-from sim.strategies.registry import N_STRATEGY_PARAMS, parse_params, strategy_ids
+from sim.strategies.registry import seat_lineup, strategy_ids
 
 MAX_DEALS = 1000  # played deals before a game is marked unfinished
 MAX_STINTS = 64  # barrel stints recorded per game
@@ -835,16 +835,9 @@ def play_games(
             by seat, replacing ``params`` (duels of two settings of one strategy).
     """
     players = rules.players
-    names = list(strategies) * (players if len(strategies) == 1 else 1)
-    if len(names) != players:
-        raise ValueError(f"{players} strategies needed (one per seat), got {len(names)}")
+    names, sp = seat_lineup(players, strategies, params, seat_params)
     if first_dealer is not None and first_dealer not in range(players):
         raise ValueError(f"first_dealer must be a seat 0..{players - 1}, got {first_dealer!r}")
-    sp = parse_params(names, params)
-    if seat_params is not None:  # per-seat settings (duels of one strategy's parameters)
-        sp = np.array(seat_params, dtype=np.float64)
-        if sp.shape != (players, N_STRATEGY_PARAMS):
-            raise ValueError(f"seat_params must have shape ({players}, {N_STRATEGY_PARAMS})")
     fd = (
         np.full(n, first_dealer, dtype=np.int64)
         if first_dealer is not None

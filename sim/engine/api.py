@@ -49,7 +49,7 @@ from sim.engine.state import (
 )
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
-from sim.strategies.registry import N_STRATEGY_PARAMS, parse_params, strategy_ids
+from sim.strategies.registry import parse_params, seat_lineup, strategy_ids
 
 SEAT_BASES = (
     "hand_points",
@@ -234,17 +234,10 @@ def play_hands(
             by seat, replacing ``params`` (duels of two settings of one strategy).
     """
     players = rules.players
-    names = list(strategies) * (players if len(strategies) == 1 else 1)
-    if len(names) != players:
-        raise ValueError(f"{players} strategies needed (one per seat), got {len(names)}")
+    names, sp = seat_lineup(players, strategies, params, seat_params)
     sc = np.zeros(players, dtype=np.int64) if scores is None else np.array(scores, np.int64)
     if sc.shape != (players,):
         raise ValueError(f"{players} scores needed (one per seat), got {len(sc)}")
-    sp = parse_params(names, params)
-    if seat_params is not None:  # per-seat settings (duels of one strategy's parameters)
-        sp = np.array(seat_params, dtype=np.float64)
-        if sp.shape != (players, N_STRATEGY_PARAMS):
-            raise ValueError(f"seat_params must have shape ({players}, {N_STRATEGY_PARAMS})")
     out = np.zeros((n, N_OUT), dtype=np.int32)
     rs = np.full((n, MAX_REDEALS), -1, dtype=np.int8)
     rr = np.full((n, MAX_REDEALS), -1, dtype=np.int8)

@@ -94,3 +94,29 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
 def strategy_ids(names: Sequence[str]) -> np.ndarray:
     """Engine ids of the seats' strategy names."""
     return np.array([STRATEGIES[n].id for n in names], dtype=np.int64)
+
+
+def seat_lineup(
+    players: int,
+    strategies: Sequence[str],
+    params: Sequence[str] = (),
+    seat_params: np.ndarray | None = None,
+) -> tuple[list[str], np.ndarray]:
+    """Strategy names and the parameter table by seat, checked against ``players``.
+
+    ``strategies`` holds one name per seat or one for every seat; ``seat_params``, a
+    ``(players, N_STRATEGY_PARAMS)`` table, replaces ``params`` when given (duels of
+    two settings of one strategy).
+
+    Raises:
+        ValueError: for a wrong number of names or a wrongly shaped table.
+    """
+    names = list(strategies) * (players if len(strategies) == 1 else 1)
+    if len(names) != players:
+        raise ValueError(f"{players} strategies needed (one per seat), got {len(names)}")
+    sp = parse_params(names, params)
+    if seat_params is not None:
+        sp = np.array(seat_params, dtype=np.float64)
+        if sp.shape != (players, N_STRATEGY_PARAMS):
+            raise ValueError(f"seat_params must have shape ({players}, {N_STRATEGY_PARAMS})")
+    return names, sp
