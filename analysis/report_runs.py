@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.output import now_iso, run_manifest, write_json
 from sim.rules import Rules
 from sim.strategies.registry import parse_strategies
 
@@ -34,40 +33,23 @@ class ReportRuns:
 
 def _play(
     kind: str,
-    play: Callable[..., dict[str, Any]],
     rules: Rules,
     total: int,
     seed: int,
     out_dir: Path,
     strategies: list[str],
     progress: Progress | None,
-    sizes: Callable[[dict[str, Any]], dict[str, int]],
 ) -> float:
-    """Play one run into ``out_dir`` and write its ``run.json``; return its seconds."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    started = now_iso()
+    """Play one run into ``out_dir`` with its ``run.json``; return its seconds."""
+    from sim.runfolder import play_into
+
     t0 = time.perf_counter()
     if progress is None:
-        counts = play(rules, total, seed, out_dir, strategies, [])
+        play_into(kind, rules, total, seed, out_dir, strategies)
     else:
         with progress(total, "deal" if kind == "hands" else "game") as bar:
-            counts = play(rules, total, seed, out_dir, strategies, [], progress=bar.update)
-    seconds = time.perf_counter() - t0
-    write_json(
-        out_dir / "run.json",
-        run_manifest(
-            rules,
-            seed,
-            sizes(counts),
-            command=kind,
-            strategies=strategies,
-            params=[],
-            started=started,
-            ended=now_iso(),
-            seconds=seconds,
-        ),
-    )
-    return seconds
+            play_into(kind, rules, total, seed, out_dir, strategies, progress=bar.update)
+    return time.perf_counter() - t0
 
 
 def simulate_report(
@@ -93,37 +75,10 @@ def simulate_report(
     Returns:
         The run folders and their durations.
     """
-    from sim.game import run_games
-    from sim.hands import run_hands
-
     names = parse_strategies(strategies, rules.players)
     hands_dir, games_dir = work_dir / "hands", work_dir / "games"
     seconds = {
-        "hands": _play(
-            "hands",
-            run_hands,
-            rules,
-            hands,
-            seed,
-            hands_dir,
-            names,
-            progress,
-            lambda c: {"deals": hands, "rows": int(c["rows"])},
-        ),
-        "games": _play(
-            "games",
-            run_games,
-            rules,
-            games,
-            seed,
-            games_dir,
-            names,
-            progress,
-            lambda c: {
-                "games": games,
-                "stints": int(c["stints"]),
-                "unfinished": int(c["unfinished"]),
-            },
-        ),
+        "hands": _play("hands", rules, hands, seed, hands_dir, names, progress),
+        "games": _play("games", rules, games, seed, games_dir, names, progress),
     }
     return ReportRuns(hands_dir, games_dir, seconds)

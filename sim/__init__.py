@@ -20,6 +20,7 @@ _NOT_COMPILED = frozenset(
         "parallel.py",
         "reference.py",
         "reference_game.py",
+        "runfolder.py",
         "runner.py",
     }
 )

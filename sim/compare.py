@@ -59,29 +59,14 @@ def play_rule_sets(
     The first rule set is the base (:func:`analysis.compare.compare_games`).
     """
     from analysis.compare import compare_games
-    from sim.game import run_games
-    from sim.output import run_manifest, write_json
-    from sim.strategies.registry import parse_strategies
+    from sim.runfolder import play_into
 
-    params = list(params or [])
-    backend = backend or Backend()
     frames: dict[str, pl.DataFrame] = {}
     for name, rules in sets:
-        lineup = parse_strategies(strategies, rules.players)
         run_dir = work_dir / "runs" / name
-        run_dir.mkdir(parents=True)
-        started = now_iso()
-        counts = run_games(
-            rules, games, seed, run_dir, lineup, params, chunk=chunk, progress=progress,
-            backend=backend,
-        )  # fmt: skip
-        write_json(
-            run_dir / "run.json",
-            run_manifest(
-                rules, seed, {"games": games, "stints": counts["stints"]}, command="games",
-                strategies=lineup, params=params, **backend.describe(), started=started,
-                ended=now_iso(),
-            ),
+        play_into(
+            "games", rules, games, seed, run_dir, strategies, params or [], backend=backend,
+            progress=progress, chunk=chunk,
         )  # fmt: skip
         frames[name] = pl.read_parquet(run_dir / "games.parquet")
     base_name = sets[0][0]

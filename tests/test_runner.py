@@ -210,3 +210,19 @@ def test_aggregate_only_gives_the_bid_tables_of_the_full_run(tmp_path):
     a = bid_tables_json(bid_tables(full))
     b = bid_tables_json(bid_tables(agg))
     assert a == b
+
+
+def test_play_into_makes_run_folders_the_analyses_read(tmp_path):
+    from analysis.barrel import barrel_tables
+    from analysis.bids import bid_tables
+    from sim.runfolder import play_into
+
+    counts = play_into("hands", RULES, 3_000, 2, tmp_path / "h", "heuristic", chunk=1_000)
+    assert counts["chunks"] == 3
+    run = json.loads((tmp_path / "h/run.json").read_text())
+    assert run["command"] == "hands" and run["sizes"]["deals"] == 3_000
+    assert bid_tables(tmp_path / "h")["summary"]["contracts"][0] == 3_000
+    play_into("games", load_rules("two_players"), 200, 2, tmp_path / "g", backend=Backend(2))
+    assert barrel_tables(tmp_path / "g")["summary"]["games"][0] == 200
+    with pytest.raises(ValueError, match="kind"):
+        play_into("odds", RULES, 10, 1, tmp_path / "x")
