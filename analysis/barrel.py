@@ -234,12 +234,31 @@ def _chi2_uniform(counts: Sequence[int]) -> tuple[float, float]:
     return statistic, chi2_sf(statistic, len(counts) - 1)
 
 
+def _mean(values: pl.Expr) -> pl.Expr:
+    """Mean of integer ``values`` from their exact integer sum.
+
+    Integer sums do not depend on the order polars adds them in (threads, row
+    groups), so the same run always gives the same float, to the last bit.
+    """
+    v = values.cast(pl.Int64)
+    n = v.count()
+    return pl.when(n > 0).then(v.sum().cast(pl.Float64) / n.cast(pl.Float64))
+
+
+def _sd(values: pl.Expr) -> pl.Expr:
+    """Sample standard deviation of integer ``values`` from exact sums of x and x²."""
+    v = values.cast(pl.Int64)
+    n = v.count().cast(pl.Float64)
+    s1 = v.sum().cast(pl.Float64)
+    s2 = (v * v).sum().cast(pl.Float64)
+    return pl.when(n > 1).then(((s2 - s1 * s1 / n) / (n - 1)).clip(lower_bound=0).sqrt())
+
+
 def _mean_se(values: pl.Expr, name: str) -> list[pl.Expr]:
     """``mean`` and ``se`` (sample sd / √n) of ``values``, named ``mean_NAME``, ``se_NAME``."""
-    v = values.cast(pl.Float64)
     return [
-        v.mean().alias(f"mean_{name}"),
-        (v.std() / v.count().cast(pl.Float64).sqrt()).alias(f"se_{name}"),
+        _mean(values).alias(f"mean_{name}"),
+        (_sd(values) / values.count().cast(pl.Float64).sqrt()).alias(f"se_{name}"),
     ]
 
 
@@ -438,8 +457,8 @@ def _event_stats(name: str, count: pl.Expr) -> list[pl.Expr]:
     c = count.fill_null(0)
     return [
         c.sum().cast(pl.Int64).alias(f"{name}__total"),
-        c.cast(pl.Float64).mean().alias(f"{name}__mean"),
-        c.cast(pl.Float64).std().alias(f"{name}__sd"),
+        _mean(c).alias(f"{name}__mean"),
+        _sd(c).alias(f"{name}__sd"),
         (c > 0).sum().cast(pl.Int64).alias(f"{name}__with"),
     ]
 
@@ -526,7 +545,7 @@ def barrel_tables(run_dir: Path) -> dict[str, pl.DataFrame]:
         ),
         "by_outcome": stints.group_by("outcome").agg(
             pl.len().cast(pl.Int64).alias("stints"),
-            pl.col("deals_on_barrel").cast(pl.Float64).mean().alias("mean_deals_on_barrel"),
+            _mean(pl.col("deals_on_barrel")).alias("mean_deals_on_barrel"),
         ),
         "deals_on_barrel": stints.select(*_mean_se(pl.col("deals_on_barrel"), "deals_on_barrel")),
         "by_value": stints.group_by("deals_on_barrel", "outcome").agg(
@@ -536,7 +555,7 @@ def barrel_tables(run_dir: Path) -> dict[str, pl.DataFrame]:
         "length": finished.select(
             pl.len().cast(pl.Int64).alias("finished"),
             *_mean_se(pl.col("n_deals"), "n_deals"),
-            pl.col("n_deals").cast(pl.Float64).std().alias("sd"),
+            _sd(pl.col("n_deals")).alias("sd"),
             pl.col("n_deals").min().alias("min"),
             *(
                 pl.col("n_deals")
