@@ -18,6 +18,7 @@ _NOT_COMPILED = frozenset(
         "hands.py",
         "output.py",
         "parallel.py",
+        "parquet_concat.py",
         "reference.py",
         "reference_game.py",
         "runfolder.py",

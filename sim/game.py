@@ -963,8 +963,8 @@ def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
         trace=job.trace, first_dealer=job.first_dealer,
     )  # fmt: skip
     out = {
-        "games.arrow": frame_part(games_frame(batch)),
-        "barrel.arrow": frame_part(stints_frame(batch)),
+        "games.parquet": frame_part(games_frame(batch)),
+        "barrel.parquet": frame_part(stints_frame(batch)),
     }
     if job.trace:
         text = "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in batch.traces())
@@ -1005,7 +1005,7 @@ def run_games(
     try:
         run_chunks(games_chunk, job, chunks, part_store, backend or Backend(), progress)
         for name in ("games", "barrel"):
-            join_parquet(part_store, f"{name}.arrow", chunks, out_dir / f"{name}.parquet")
+            join_parquet(part_store, f"{name}.parquet", chunks, out_dir / f"{name}.parquet")
         if trace is not None:
             join_text(part_store, "trace.jsonl", chunks, trace)
         parts = [json.loads(part_store.part("counts.json", c.index).read_text()) for c in chunks]

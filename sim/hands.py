@@ -194,7 +194,7 @@ def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
     if job.aggregate_only:
         out["hands_agg.parquet"] = _parquet_bytes(aggregate_hands(frame, job.rules.players))
     else:
-        out["hands.arrow"] = frame_part(frame)
+        out["hands.parquet"] = frame_part(frame)
     if job.trace:
         text = "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in batch.traces())
         out["trace.jsonl"] = text.encode("utf-8")
@@ -242,7 +242,7 @@ def run_hands(
             assert total is not None
             total.write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
         else:
-            join_parquet(part_store, "hands.arrow", chunks, out_dir / "hands.parquet")
+            join_parquet(part_store, "hands.parquet", chunks, out_dir / "hands.parquet")
         if trace is not None:
             join_text(part_store, "trace.jsonl", chunks, trace)
         counts = [json.loads(part_store.part("counts.json", c.index).read_text()) for c in chunks]

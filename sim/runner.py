@@ -20,7 +20,8 @@ as part files into the run's *partial folder* and appends a line to its manifest
 so a killed run can be resumed (:func:`run_chunks` with ``resume=True``): chunks in
 the manifest are not computed again, the others are. At the end the parts are
 joined in chunk order, so the final files are byte-identical across worker counts,
-backends and interruptions. A chunk whose worker dies is retried (``retries``).
+backends and interruptions (for one chunk size). A chunk whose worker dies is retried
+(``retries``).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ Outputs = dict[str, bytes]  # part name (with extension) -> content
 ChunkFn = Callable[[Any, "Chunk"], Outputs]
 
 MANIFEST = "manifest.jsonl"
-ROW_GROUP = 1 << 17  # rows per Parquet row group of a joined file
+ROW_GROUP = 1 << 18  # most rows per Parquet row group of a part (a chunk's frame)
 PLAN = "plan.json"
 
 
@@ -304,27 +305,24 @@ def run_chunks(
 
 
 def frame_part(frame: Any) -> bytes:
-    """A polars frame as a part: Arrow IPC, LZ4-compressed (fast both ways)."""
+    """A polars frame as a part: a Parquet file of its own (zstd), written by the worker."""
     import io
 
     buf = io.BytesIO()
-    frame.write_ipc(buf, compression="lz4")
+    frame.write_parquet(buf, compression="zstd", row_group_size=ROW_GROUP)
     return buf.getvalue()
 
 
 def join_parquet(store: PartStore, name: str, chunks: Sequence[Chunk], dest: Path) -> int:
-    """Join the Arrow parts ``name`` (e.g. ``hands.arrow``) of ``chunks`` into ``dest``.
+    """Join the Parquet parts ``name`` (e.g. ``hands.parquet``) of ``chunks`` into ``dest``.
 
-    The rows keep chunk order and are cut into row groups of a fixed size, so the
-    file does not depend on the chunking either. Returns the number of rows.
+    The parts' bytes are copied in chunk order under one rewritten footer
+    (:mod:`sim.parquet_concat`): nothing is encoded again, so the join is a copy and
+    the workers do all the encoding. Returns the number of rows.
     """
-    import polars as pl
+    from sim.parquet_concat import concat_parquet
 
-    paths = [store.part(name, c.index) for c in chunks]
-    pl.scan_ipc(paths).sink_parquet(
-        dest, compression="zstd", row_group_size=ROW_GROUP, maintain_order=True
-    )
-    return sum(pl.scan_ipc(p).select(pl.len()).collect().item() for p in paths)
+    return concat_parquet([store.part(name, c.index) for c in chunks], dest)
 
 
 def join_text(store: PartStore, name: str, chunks: Sequence[Chunk], dest: Any) -> None:

@@ -59,11 +59,14 @@ def test_hands_are_byte_identical_on_every_backend(tmp_path):
     assert len((ref / "trace.jsonl").read_text().splitlines()) >= 7_000
 
 
-def test_the_file_depends_neither_on_chunking_nor_on_threads(tmp_path):
-    args = ["hands", "--deals", "30000", "--seed", "6", "--quiet", "--workers", "1"]
+def test_the_file_depends_on_no_thread_count_and_chunks_change_only_row_groups(tmp_path):
+    import polars as pl
+
+    args = ["hands", "--deals", "30000", "--seed", "6", "--quiet"]
     runs = {
-        "a": (["--chunk", "7000"], {}),
-        "b": (["--chunk", "30000"], {"POLARS_MAX_THREADS": "1"}),
+        "a": (["--chunk", "7000", "--workers", "1"], {}),
+        "b": (["--chunk", "7000", "--workers", "2"], {"POLARS_MAX_THREADS": "1"}),
+        "c": (["--chunk", "30000", "--workers", "1"], {}),
     }
     for name, (flags, env) in runs.items():
         p = _thousand(*args, *flags, "--out", str(tmp_path / name), env={**os.environ, **env})
@@ -71,6 +74,8 @@ def test_the_file_depends_neither_on_chunking_nor_on_threads(tmp_path):
     assert (tmp_path / "a/hands.parquet").read_bytes() == (
         tmp_path / "b/hands.parquet"
     ).read_bytes()
+    a = pl.read_parquet(tmp_path / "a/hands.parquet")
+    assert a.equals(pl.read_parquet(tmp_path / "c/hands.parquet"))  # same rows, other groups
 
 
 def test_games_are_byte_identical_on_every_backend(tmp_path):
@@ -101,7 +106,7 @@ def test_an_interrupted_run_resumes_to_the_same_file(tmp_path):
     # a kill can also leave a torn manifest line and a stray temporary part
     with (store.folder / "manifest.jsonl").open("a") as fh:
         fh.write('{"chunk": 2, "start": 20')
-    (store.folder / ".hands-000002.arrow.tmp").write_bytes(b"partial")
+    (store.folder / ".hands-000002.parquet.tmp").write_bytes(b"partial")
     computed = []
 
     def progress(n):
@@ -109,7 +114,7 @@ def test_an_interrupted_run_resumes_to_the_same_file(tmp_path):
 
     run_chunks(hands_chunk, job, chunks, store, Backend(1), progress)
     assert computed == [2_000, 1_000, 1_000, 1_000]  # the 2 stored chunks, then the rest
-    join_parquet(store, "hands.arrow", chunks, tmp_path / "resumed.parquet")
+    join_parquet(store, "hands.parquet", chunks, tmp_path / "resumed.parquet")
     whole = tmp_path / "whole"
     whole.mkdir()
     run_hands(RULES, 5_000, 4, whole, ("heuristic",) * 3, (), chunk=1_000)
@@ -121,7 +126,7 @@ def test_a_damaged_part_is_computed_again(tmp_path):
     chunks = plan_chunks(3_000, 1_000)
     store = PartStore(tmp_path / "parts")
     run_chunks(hands_chunk, job, chunks, store, Backend(1))
-    part = store.part("hands.arrow", 1)
+    part = store.part("hands.parquet", 1)
     good = part.read_bytes()
     part.write_bytes(good[:-10] + b"0123456789")  # same size, other bytes
     assert sorted(store.done()) == [0, 2]
@@ -137,7 +142,7 @@ def test_a_dying_worker_is_retried(tmp_path, backend):
     store = PartStore(tmp_path / "parts")
     run_chunks(dies_once, job, chunks, store, BACKENDS[backend])
     assert marker.exists()  # a worker did die
-    join_parquet(store, "hands.arrow", chunks, tmp_path / "retried.parquet")
+    join_parquet(store, "hands.parquet", chunks, tmp_path / "retried.parquet")
     whole = tmp_path / "whole"
     whole.mkdir()
     run_hands(RULES, 4_000, 9, whole, ("heuristic",) * 3, (), chunk=1_000)

@@ -1,0 +1,255 @@
+"""Join Parquet files of one schema into one file by copying their bytes.
+
+A Parquet file is ``PAR1``, the row groups' column chunks, the footer (a Thrift
+compact-protocol ``FileMetaData``), its length and ``PAR1`` again. The data pages
+hold no absolute positions; only the footer does (the column chunks' page, dictionary
+and index offsets). So files written in parallel by workers are joined by copying
+each one's data region and writing one footer whose row groups are those of every
+file, their offsets shifted to where the bytes now lie. Nothing is decoded or
+encoded again: the join costs a copy.
+
+Only what this needs of the Thrift compact protocol is here: a reader of any struct
+into ``(field id, type, value)`` lists and a writer that gives back the same bytes.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"PAR1"
+
+# compact protocol types
+_STOP, _TRUE, _FALSE, _BYTE, _I16, _I32, _I64, _DOUBLE, _BINARY, _LIST, _SET, _MAP, _STRUCT = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+)  # fmt: skip
+
+Field = tuple[int, int, Any]  # (field id, compact type, value)
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def byte(self) -> int:
+        b = self.data[self.pos]
+        self.pos += 1
+        return b
+
+    def varint(self) -> int:
+        shift = 0
+        out = 0
+        while True:
+            b = self.byte()
+            out |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return out
+            shift += 7
+
+    def zigzag(self) -> int:
+        n = self.varint()
+        return (n >> 1) ^ -(n & 1)
+
+    def value(self, t: int) -> Any:
+        if t in (_TRUE, _FALSE):  # only inside lists: one byte each
+            return self.byte() == 1
+        if t == _BYTE:
+            return struct.unpack("b", bytes([self.byte()]))[0]
+        if t in (_I16, _I32, _I64):
+            return self.zigzag()
+        if t == _DOUBLE:
+            v = struct.unpack("<d", self.data[self.pos : self.pos + 8])[0]
+            self.pos += 8
+            return v
+        if t == _BINARY:
+            n = self.varint()
+            v = self.data[self.pos : self.pos + n]
+            self.pos += n
+            return v
+        if t in (_LIST, _SET):
+            head = self.byte()
+            size, et = head >> 4, head & 0x0F
+            if size == 15:
+                size = self.varint()
+            return (et, [self.value(et) for _ in range(size)])
+        if t == _MAP:
+            size = self.varint()
+            if size == 0:
+                return (0, 0, [])
+            kv = self.byte()
+            kt, vt = kv >> 4, kv & 0x0F
+            return (kt, vt, [(self.value(kt), self.value(vt)) for _ in range(size)])
+        if t == _STRUCT:
+            return self.struct()
+        raise ValueError(f"unknown Thrift compact type {t}")
+
+    def struct(self) -> list[Field]:
+        fields: list[Field] = []
+        last = 0
+        while True:
+            head = self.byte()
+            t = head & 0x0F
+            if t == _STOP:
+                return fields
+            delta = head >> 4
+            fid = last + delta if delta else self.zigzag()
+            if t in (_TRUE, _FALSE):
+                fields.append((fid, t, t == _TRUE))
+            else:
+                fields.append((fid, t, self.value(t)))
+            last = fid
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _zigzag(n: int) -> bytes:
+    return _varint((n << 1) ^ (n >> 63))
+
+
+def _write_value(t: int, v: Any) -> bytes:
+    if t in (_TRUE, _FALSE):
+        return bytes([1 if v else 2])
+    if t == _BYTE:
+        return struct.pack("b", v)
+    if t in (_I16, _I32, _I64):
+        return _zigzag(v)
+    if t == _DOUBLE:
+        return struct.pack("<d", v)
+    if t == _BINARY:
+        return _varint(len(v)) + v
+    if t in (_LIST, _SET):
+        et, items = v
+        head = bytes([(len(items) << 4) | et]) if len(items) < 15 else bytes([0xF0 | et])
+        if len(items) >= 15:
+            head += _varint(len(items))
+        return head + b"".join(_write_value(et, x) for x in items)
+    if t == _MAP:
+        kt, vt, items = v
+        if not items:
+            return _varint(0)
+        body = b"".join(_write_value(kt, k) + _write_value(vt, x) for k, x in items)
+        return _varint(len(items)) + bytes([(kt << 4) | vt]) + body
+    if t == _STRUCT:
+        return _write_struct(v)
+    raise ValueError(f"unknown Thrift compact type {t}")
+
+
+def _write_struct(fields: Sequence[Field]) -> bytes:
+    out = bytearray()
+    last = 0
+    for fid, t, v in fields:
+        wt = (_TRUE if v else _FALSE) if t in (_TRUE, _FALSE) else t
+        delta = fid - last
+        if 0 < delta <= 15:
+            out.append((delta << 4) | wt)
+        else:
+            out.append(wt)
+            out += _zigzag(fid)
+        if t not in (_TRUE, _FALSE):
+            out += _write_value(t, v)
+        last = fid
+    out.append(_STOP)
+    return bytes(out)
+
+
+def _get(fields: list[Field], fid: int) -> Any:
+    for f, _, v in fields:
+        if f == fid:
+            return v
+    return None
+
+
+def _shift(fields: list[Field], ids: Sequence[int], by: int) -> list[Field]:
+    return [(f, t, v + by if f in ids and t == _I64 else v) for f, t, v in fields]
+
+
+def footer(path: Path) -> tuple[list[Field], int]:
+    """The decoded ``FileMetaData`` of a Parquet file and where its footer starts."""
+    data = path.read_bytes()
+    if data[:4] != MAGIC or data[-4:] != MAGIC:
+        raise ValueError(f"{path}: not a Parquet file")
+    n = struct.unpack("<I", data[-8:-4])[0]
+    start = len(data) - 8 - n
+    meta = _Reader(data[start : start + n]).struct()
+    return meta, start
+
+
+# FileMetaData: 2 schema, 3 num_rows, 4 row_groups. RowGroup: 1 columns, 5 file_offset,
+# 7 ordinal. ColumnChunk: 2 file_offset, 3 meta_data, 4 offset_index_offset,
+# 6 column_index_offset. ColumnMetaData: 9 data_page_offset, 10 index_page_offset,
+# 11 dictionary_page_offset, 14 bloom_filter_offset.
+def _moved_row_group(rg: list[Field], by: int, ordinal: int) -> list[Field]:
+    out: list[Field] = []
+    for f, t, v in rg:
+        if f == 1:  # columns
+            et, chunks = v
+            moved = []
+            for cc in chunks:
+                cc = _shift(cc, (2, 4, 6), by)
+                cc = [(g, u, _shift(w, (9, 10, 11, 14), by) if g == 3 else w) for g, u, w in cc]
+                moved.append(cc)
+            out.append((f, t, (et, moved)))
+        elif f == 5 and t == _I64:
+            out.append((f, t, v + by))
+        elif f == 7:
+            out.append((f, t, ordinal))
+        else:
+            out.append((f, t, v))
+    return out
+
+
+def concat_parquet(parts: Sequence[Path], dest: Path) -> int:
+    """Write the Parquet files ``parts`` (one schema) as one file ``dest``; its rows.
+
+    Raises:
+        ValueError: for a part that is not Parquet or whose schema differs.
+    """
+    metas = [footer(p) for p in parts]
+    first = metas[0][0]
+    schema = _write_value(_LIST, _get(first, 2))
+    row_groups: list[list[Field]] = []
+    rows = 0
+    with dest.open("wb") as out:
+        out.write(MAGIC)
+        pos = len(MAGIC)
+        for path, (meta, start) in zip(parts, metas, strict=True):
+            if _write_value(_LIST, _get(meta, 2)) != schema:
+                raise ValueError(f"{path}: another schema than {parts[0]}")
+            by = pos - len(MAGIC)
+            for rg in _get(meta, 4)[1]:
+                row_groups.append(_moved_row_group(rg, by, len(row_groups)))
+            rows += _get(meta, 3)
+            with path.open("rb") as fh:
+                fh.seek(len(MAGIC))
+                remaining = start - len(MAGIC)
+                while remaining:
+                    block = fh.read(min(remaining, 1 << 24))
+                    out.write(block)
+                    remaining -= len(block)
+            pos += start - len(MAGIC)
+        merged: list[Field] = []
+        for f, t, v in first:
+            if f == 3:
+                merged.append((f, t, rows))
+            elif f == 4:
+                merged.append((f, t, (v[0], row_groups)))
+            else:
+                merged.append((f, t, v))
+        blob = _write_struct(merged)
+        out.write(blob)
+        out.write(struct.pack("<I", len(blob)))
+        out.write(MAGIC)
+    return rows
