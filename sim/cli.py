@@ -492,7 +492,7 @@ def _runner_flags(p: argparse.ArgumentParser) -> None:
         type=_positive_int,
         default=None,
         metavar="N",
-        help="items per chunk (memory per worker; never changes results)",
+        help="items per chunk (memory per worker; changes only the row groups, never a row)",
     )
     p.add_argument(
         "--scheduler",
