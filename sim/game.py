@@ -11,9 +11,6 @@ the last sections of GAME_PROTOCOL.md.
 
 from __future__ import annotations
 
-import json
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,8 +55,12 @@ from sim.runner import (
     frame_part,
     join_parquet,
     join_text,
+    json_part,
+    parts_in,
     plan_chunks,
+    read_json_parts,
     run_chunks,
+    traces_part,
 )
 from sim.strategies.registry import seat_lineup, strategy_ids
 
@@ -204,6 +205,20 @@ def _end_stint(G: np.ndarray, s: int, outcome: int, stints: np.ndarray) -> None:
 
 
 @hot_call
+def _open_stint(
+    G: np.ndarray, s: int, d: int, outcome: int, stints: np.ndarray, ns: np.ndarray
+) -> None:
+    """Record a new barrel stint of seat ``s`` entered at played deal ``d``."""
+    G[s, G_ENTRIES] += 1
+    if ns[0] < stints.shape[0]:
+        stints[ns[0], 0] = s
+        stints[ns[0], 1] = d
+        stints[ns[0], 2] = 0
+        stints[ns[0], 3] = outcome
+    ns[0] += 1
+
+
+@hot_call
 def _fall(
     G: np.ndarray,
     Q: np.ndarray,
@@ -226,13 +241,7 @@ def _fall(
     if G[s, G_ON]:
         _end_stint(G, s, 1 + cause, stints)  # fell_attempts, knocked_off, fell_simultaneous
     else:  # a simultaneous climber that never sat on the barrel: a stint of 0 deals
-        G[s, G_ENTRIES] += 1
-        if ns[0] < stints.shape[0]:
-            stints[ns[0], 0] = s
-            stints[ns[0], 1] = d
-            stints[ns[0], 2] = 0
-            stints[ns[0], 3] = 1 + cause
-        ns[0] += 1
+        _open_stint(G, s, d, 1 + cause, stints, ns)
     G[s, G_ON] = 0
     G[s, G_BDEALS] = 0
     _record(events, ne, trace, row, E_BARREL_FALL, s, cause)
@@ -254,14 +263,8 @@ def _climb(
     G[s, G_SCORE] = Q[Q_BARREL_AT]
     G[s, G_ON] = 1
     G[s, G_BDEALS] = 0
-    G[s, G_ENTRIES] += 1
     G[s, G_STINT] = ns[0]
-    if ns[0] < stints.shape[0]:
-        stints[ns[0], 0] = s
-        stints[ns[0], 1] = d
-        stints[ns[0], 2] = 0
-        stints[ns[0], 3] = 4  # game_over unless something else happens
-    ns[0] += 1
+    _open_stint(G, s, d, 4, stints, ns)  # game_over unless something else happens
     _record(events, ne, trace, row, E_BARREL_ON, s, 0)
 
 
@@ -525,15 +528,18 @@ def play_game(
     made = 0
     conceded = 0
     contract_sum = 0
+    if n != 4:  # hand seats are game seats: fill the hand's inputs once
+        hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
     while d < MAX_DEALS and winner < 0:
         attempt = 0
-        hand_dealer = hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
+        hand_dealer = dealer
+        if n == 4:  # the dealer sits out: the hand's seats turn with it
+            hand_dealer = hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
         while True:
             number = g * _GAME_STRIDE + d * _DEAL_STRIDE + attempt
             deal_cards_into(deal_key, number, n, cards, masks)
             any_on = False
             for s in range(n):
-                scores[s] = G[s, G_SCORE]
                 any_on = any_on or G[s, G_ON] != 0
             flags = 0
             for h in range(3 if n == 4 else n):
@@ -967,14 +973,13 @@ def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
         "barrel.parquet": frame_part(stints_frame(batch)),
     }
     if job.trace:
-        text = "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in batch.traces())
-        out["trace.jsonl"] = text.encode("utf-8")
+        out["trace.jsonl"] = traces_part(batch.traces())
     counts = {
         "games": chunk.n,
         "stints": int(np.minimum(batch.column("n_stints"), MAX_STINTS).sum()),
         "unfinished": int(batch.column("unfinished").sum()),
     }
-    out["counts.json"] = json.dumps(counts).encode()
+    out["counts.json"] = json_part(counts)
     return out
 
 
@@ -999,19 +1004,14 @@ def run_games(
     kept in ``store`` until the end (see :func:`sim.hands.run_hands`).
     """
     chunks = plan_chunks(games, chunk)
-    own = store is None
-    part_store = store or PartStore(Path(tempfile.mkdtemp(prefix=".games-parts-", dir=out_dir)))
     job = GamesJob(rules, seed, tuple(strategies), tuple(params), trace is not None, first_dealer)
-    try:
+    with parts_in(store, out_dir) as part_store:
         run_chunks(games_chunk, job, chunks, part_store, backend or Backend(), progress)
         for name in ("games", "barrel"):
             join_parquet(part_store, f"{name}.parquet", chunks, out_dir / f"{name}.parquet")
         if trace is not None:
             join_text(part_store, "trace.jsonl", chunks, trace)
-        parts = [json.loads(part_store.part("counts.json", c.index).read_text()) for c in chunks]
-    finally:
-        if own:
-            shutil.rmtree(part_store.folder, ignore_errors=True)
+        parts = read_json_parts(part_store, "counts.json", chunks)
     counts = {k: sum(c[k] for c in parts) for k in ("games", "stints", "unfinished")}
     counts["chunks"] = len(chunks)
     return counts

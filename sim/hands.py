@@ -9,10 +9,6 @@ workers. ``--aggregate-only`` keeps only the counts the bid tables need.
 
 from __future__ import annotations
 
-import io
-import json
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +16,6 @@ from typing import IO, Any
 
 import numpy as np
 import polars as pl
-import pyarrow.parquet as pq
 
 from sim.engine import HandsBatch, play_hands
 from sim.engine.api import SEAT_BASES, game_seat_columns
@@ -33,8 +28,12 @@ from sim.runner import (
     frame_part,
     join_parquet,
     join_text,
+    json_part,
+    parts_in,
     plan_chunks,
+    read_json_parts,
     run_chunks,
+    traces_part,
 )
 
 CHUNK = 1 << 17
@@ -177,12 +176,6 @@ class HandsJob:
     aggregate_only: bool
 
 
-def _parquet_bytes(frame: pl.DataFrame) -> bytes:
-    buf = io.BytesIO()
-    pq.write_table(frame.to_arrow(), buf, compression="zstd")
-    return buf.getvalue()
-
-
 def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
     """Play one chunk of slots; its part files as bytes (sim.runner)."""
     batch = play_hands(
@@ -192,14 +185,12 @@ def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
     frame = hands_frame(batch)
     out: dict[str, bytes] = {}
     if job.aggregate_only:
-        out["hands_agg.parquet"] = _parquet_bytes(aggregate_hands(frame, job.rules.players))
+        out["hands_agg.parquet"] = frame_part(aggregate_hands(frame, job.rules.players))
     else:
         out["hands.parquet"] = frame_part(frame)
     if job.trace:
-        text = "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in batch.traces())
-        out["trace.jsonl"] = text.encode("utf-8")
-    counts = {"rows": frame.height, "played": chunk.n}
-    out["counts.json"] = json.dumps(counts).encode()
+        out["trace.jsonl"] = traces_part(batch.traces())
+    out["counts.json"] = json_part({"rows": frame.height, "played": chunk.n})
     return out
 
 
@@ -226,10 +217,8 @@ def run_hands(
     ``aggregate_only`` the file is ``hands_agg.parquet`` (:func:`aggregate_hands`).
     """
     chunks = plan_chunks(deals, chunk)
-    own = store is None
-    part_store = store or PartStore(Path(tempfile.mkdtemp(prefix=".hands-parts-", dir=out_dir)))
     job = HandsJob(rules, seed, tuple(strategies), tuple(params), trace is not None, aggregate_only)
-    try:
+    with parts_in(store, out_dir) as part_store:
         run_chunks(hands_chunk, job, chunks, part_store, backend or Backend(), progress)
         if aggregate_only:
             total: pl.DataFrame | None = None
@@ -245,10 +234,7 @@ def run_hands(
             join_parquet(part_store, "hands.parquet", chunks, out_dir / "hands.parquet")
         if trace is not None:
             join_text(part_store, "trace.jsonl", chunks, trace)
-        counts = [json.loads(part_store.part("counts.json", c.index).read_text()) for c in chunks]
-    finally:
-        if own:
-            shutil.rmtree(part_store.folder, ignore_errors=True)
+        counts = read_json_parts(part_store, "counts.json", chunks)
     rows = sum(c["rows"] for c in counts)
     played = sum(c["played"] for c in counts)
     return {"deals": played, "rows": rows, "redealt": rows - played, "chunks": len(chunks)}

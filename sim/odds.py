@@ -7,12 +7,8 @@ deals, and the counts of a run depend only on ``(seed, rules, deals)``.
 
 from __future__ import annotations
 
-import json
-import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
@@ -20,7 +16,16 @@ from numba import njit, prange
 from sim.deal import DealBatch, DealStream, deal_batch, marriages_of
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import Rules
-from sim.runner import Backend, Chunk, PartStore, plan_chunks, run_chunks
+from sim.runner import (
+    Backend,
+    Chunk,
+    PartStore,
+    json_part,
+    parts_in,
+    plan_chunks,
+    read_json_parts,
+    run_chunks,
+)
 
 _N_KEYS = len(ODDS_KEYS)
 _BLOCK = 4096  # deals per partial count; partial counts are summed in a fixed order
@@ -163,7 +168,7 @@ class OddsJob:
 def odds_chunk(job: OddsJob, chunk: Chunk) -> dict[str, bytes]:
     """Count every odds key over one chunk of deals; the counts as a JSON part."""
     hits = count_batch(deal_batch(chunk.n, job.seed, job.rules, start=chunk.start))
-    return {"counts.json": json.dumps({"deals": chunk.n, "hits": hits}).encode()}
+    return {"counts.json": json_part({"deals": chunk.n, "hits": hits})}
 
 
 def run_odds_chunks(
@@ -177,15 +182,9 @@ def run_odds_chunks(
 ) -> OddsCounts:
     """:func:`simulate_odds` on the runner's backend, chunk by chunk (sim.runner)."""
     chunks = plan_chunks(deals, chunk_size)
-    own = store is None
-    part_store = store or PartStore(Path(tempfile.mkdtemp(prefix=".odds-parts-")))
-    try:
+    counts = OddsCounts()
+    with parts_in(store) as part_store:
         run_chunks(odds_chunk, OddsJob(rules, seed), chunks, part_store, backend, progress)
-        counts = OddsCounts()
-        for c in chunks:
-            doc = json.loads(part_store.part("counts.json", c.index).read_text())
+        for doc in read_json_parts(part_store, "counts.json", chunks):
             counts.add(doc["deals"], doc["hits"])
-    finally:
-        if own:
-            shutil.rmtree(part_store.folder, ignore_errors=True)
     return counts

@@ -31,8 +31,10 @@ import json
 import logging
 import os
 import shutil
-from collections.abc import Callable, Iterator, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -323,6 +325,34 @@ def join_parquet(store: PartStore, name: str, chunks: Sequence[Chunk], dest: Pat
     from sim.parquet_concat import concat_parquet
 
     return concat_parquet([store.part(name, c.index) for c in chunks], dest)
+
+
+@contextmanager
+def parts_in(store: PartStore | None, near: Path | None = None) -> Iterator[PartStore]:
+    """``store``, or a temporary one (beside ``near``) removed when the block ends."""
+    if store is not None:
+        yield store
+        return
+    own = PartStore(Path(tempfile.mkdtemp(prefix=".parts-", dir=near)))
+    try:
+        yield own
+    finally:
+        shutil.rmtree(own.folder, ignore_errors=True)
+
+
+def json_part(doc: Any) -> bytes:
+    """A small JSON document (a chunk's counts) as a part."""
+    return json.dumps(doc).encode()
+
+
+def traces_part(docs: Iterable[dict[str, Any]]) -> bytes:
+    """Trace objects as a JSON Lines part."""
+    return "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in docs).encode("utf-8")
+
+
+def read_json_parts(store: PartStore, name: str, chunks: Sequence[Chunk]) -> list[Any]:
+    """The JSON parts ``name`` of ``chunks``, in chunk order."""
+    return [json.loads(store.part(name, c.index).read_text()) for c in chunks]
 
 
 def join_text(store: PartStore, name: str, chunks: Sequence[Chunk], dest: Any) -> None:

@@ -447,22 +447,14 @@ def play_deal(
 
     # 2. bidding (§4): forehand's obligatory 100, then clockwise until all but one passed
     passed = 0
-    if special != SPECIAL_NONE:  # golden or dark: forehand plays 120 without bidding
-        bid = 120
-        high = f
-        S[S_MAXBID0 + f] = 120
-        if trace:
-            bids_log[0, 0] = f
-            bids_log[0, 1] = 120
-        nbids = 1
-    else:
-        bid = 100
-        high = f
-        S[S_MAXBID0 + f] = 100
-        if trace:
-            bids_log[0, 0] = f
-            bids_log[0, 1] = 100
-        nbids = 1
+    bid = 100 if special == SPECIAL_NONE else 120  # golden or dark: 120 without bidding
+    high = f
+    S[S_MAXBID0 + f] = bid
+    if trace:
+        bids_log[0, 0] = f
+        bids_log[0, 1] = bid
+    nbids = 1
+    if special == SPECIAL_NONE:
         s = f
         if undark >= 0:
             bid = 125
