@@ -15,6 +15,7 @@ _NOT_COMPILED = frozenset(
         "cli.py",
         "compare.py",
         "duel.py",
+        "games.py",
         "hands.py",
         "output.py",
         "parallel.py",

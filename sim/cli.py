@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import math
 import shutil
@@ -21,7 +22,7 @@ import sim
 from sim.cards import CardParseError
 from sim.output import UsageError, check_out_dir, now_iso
 from sim.rules import RulesError, load_rules, preset_names
-from sim.runner import Backend, open_partial
+from sim.runner import Backend, open_partial, start_workers
 from sim.strategies.registry import StrategyError
 
 
@@ -248,6 +249,7 @@ def _simulate(
         raise UsageError(f"--trace {trace_path}: is a folder")
     _set_workers(args.workers)
     backend = _backend(args)
+    start_workers(backend)
     chunk = args.chunk or {"hands": 1 << 17, "games": 4096}[command]
     plan = {
         "command": command,
@@ -301,6 +303,19 @@ def _simulate(
     return counts, seconds
 
 
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    """``module.name``, imported when first called.
+
+    A run on worker processes then never imports the engine here, and a serial run
+    imports it after :func:`start_workers` had its say.
+    """
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    return call
+
+
 def _backend(args: argparse.Namespace) -> Backend:
     """The runner backend of ``--workers`` and ``--scheduler``."""
     from sim.parallel import max_threads
@@ -314,14 +329,12 @@ def _backend(args: argparse.Namespace) -> Backend:
 
 def cmd_hands(args: argparse.Namespace) -> int:
     """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
-    from sim.hands import run_hands
-
     counts, seconds = _simulate(
         args,
         "hands",
         args.deals,
         "deal",
-        run_hands,
+        _lazy("sim.hands", "run_hands"),
         lambda c: {"deals": args.deals, "rows": c["rows"]},
         aggregate_only=args.aggregate_only,
     )
@@ -385,14 +398,12 @@ def _emit_tables(
 # --- games and barrel -------------------------------------------------------------------
 def cmd_games(args: argparse.Namespace) -> int:
     """``thousand games``: play N whole games; games.parquet, barrel.parquet, run.json."""
-    from sim.game import run_games
-
     counts, seconds = _simulate(
         args,
         "games",
         args.games,
         "game",
-        run_games,
+        _lazy("sim.games", "run_games"),
         lambda c: {"games": args.games, "stints": c["stints"], "unfinished": c["unfinished"]},
         first_dealer=args.first_dealer,
     )
@@ -694,3 +705,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    finally:
+        from sim.runner import stop_workers
+
+        stop_workers()

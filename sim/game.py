@@ -11,10 +11,9 @@ the last sections of GAME_PROTOCOL.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -48,20 +47,6 @@ from sim.engine.state import (
 from sim.jit import hot_call, kernel
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules
-from sim.runner import (
-    Backend,
-    Chunk,
-    PartStore,
-    frame_part,
-    join_parquet,
-    join_text,
-    json_part,
-    parts_in,
-    plan_chunks,
-    read_json_parts,
-    run_chunks,
-    traces_part,
-)
 from sim.strategies.registry import seat_lineup, strategy_ids
 
 MAX_DEALS = 1000  # played deals before a game is marked unfinished
@@ -948,70 +933,3 @@ def stints_frame(batch: GamesBatch) -> pl.DataFrame:
             ),
         }
     )
-
-
-@dataclass(frozen=True)
-class GamesJob:
-    """What a worker needs to play a chunk of a games run (pickled to it)."""
-
-    rules: Rules
-    seed: int
-    strategies: tuple[str, ...]
-    params: tuple[str, ...]
-    trace: bool
-    first_dealer: int | None
-
-
-def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
-    """Play one chunk of games; its part files as bytes (sim.runner)."""
-    batch = play_games(
-        job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,
-        trace=job.trace, first_dealer=job.first_dealer,
-    )  # fmt: skip
-    out = {
-        "games.parquet": frame_part(games_frame(batch)),
-        "barrel.parquet": frame_part(stints_frame(batch)),
-    }
-    if job.trace:
-        out["trace.jsonl"] = traces_part(batch.traces())
-    counts = {
-        "games": chunk.n,
-        "stints": int(np.minimum(batch.column("n_stints"), MAX_STINTS).sum()),
-        "unfinished": int(batch.column("unfinished").sum()),
-    }
-    out["counts.json"] = json_part(counts)
-    return out
-
-
-def run_games(
-    rules: Rules,
-    games: int,
-    seed: int,
-    out_dir: Path,
-    strategies: Sequence[str],
-    params: Sequence[str],
-    trace: IO[str] | None = None,
-    chunk: int = 4096,
-    progress: Callable[[int], None] | None = None,
-    first_dealer: int | None = None,
-    *,
-    backend: Backend | None = None,
-    store: PartStore | None = None,
-) -> dict[str, int]:
-    """Play ``games`` games; write ``games.parquet`` and ``barrel.parquet`` into ``out_dir``.
-
-    Chunks of ``chunk`` games run on ``backend`` (this process by default) and are
-    kept in ``store`` until the end (see :func:`sim.hands.run_hands`).
-    """
-    chunks = plan_chunks(games, chunk)
-    job = GamesJob(rules, seed, tuple(strategies), tuple(params), trace is not None, first_dealer)
-    with parts_in(store, out_dir) as part_store:
-        run_chunks(games_chunk, job, chunks, part_store, backend or Backend(), progress)
-        for name in ("games", "barrel"):
-            join_parquet(part_store, f"{name}.parquet", chunks, out_dir / f"{name}.parquet")
-        if trace is not None:
-            join_text(part_store, "trace.jsonl", chunks, trace)
-        parts = read_json_parts(part_store, "counts.json", chunks)
-    counts = {k: sum(c[k] for c in parts) for k in ("games", "stints", "unfinished")}
-    counts["chunks"] = len(chunks)
-    return counts

@@ -1,5 +1,8 @@
 """A ``hands`` run: play N deals in chunks, write ``hands.parquet`` and the trace.
 
+The engine is imported by the functions that play (in the workers), not by this
+module: the process that drives a run on worker processes does not load it.
+
 Each chunk of slots is played by the fast engine (on the backend of
 :mod:`sim.runner`), turned into tidy rows (one per dealt deal: the redealt ones,
 then the played one) and kept as a part file; the parts are joined in chunk order,
@@ -12,22 +15,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
 
-from sim.engine import HandsBatch, play_hands
-from sim.engine.api import SEAT_BASES, game_seat_columns
-from sim.engine.state import OUT, REASONS, SPECIALS
 from sim.rules import Rules
 from sim.runner import (
     Backend,
     Chunk,
+    Joiner,
     PartStore,
     frame_part,
-    join_parquet,
-    join_text,
     json_part,
     parts_in,
     plan_chunks,
@@ -35,6 +34,9 @@ from sim.runner import (
     run_chunks,
     traces_part,
 )
+
+if TYPE_CHECKING:
+    from sim.engine import HandsBatch
 
 CHUNK = 1 << 17
 
@@ -50,7 +52,6 @@ _PLAYED_INT_COLUMNS = [
     "trump_named",
     "talon_pick",
 ]
-_SEAT_INT_BASES = [b for b in SEAT_BASES if b != "bolt"]
 _SEAT_VALUED = ["declarer", "last_talon_to"]
 _PLAYED_BOOL_COLUMNS = ["at_100", "conceded", "made", "talon_shown"]
 
@@ -66,13 +67,17 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
     ``_2`` columns are null; with 4 players the dealer sits out and scores the talon
     (``card_points``, ``marriage_points``, ``delta`` of the dealer's seat).
     """
+    from sim.engine.api import SEAT_BASES, game_seat_columns
+    from sim.engine.state import OUT, REASONS, SPECIALS
+
+    seat_int_bases = [b for b in SEAT_BASES if b != "bolt"]
     out = np.ascontiguousarray(batch.out.T).T  # column-major: each column contiguous
     n = len(batch)
     players = batch.rules.players
     seats = game_seat_columns(batch.rules, out)
     redeals = out[:, OUT["redeals"]].astype(np.int64)
     deal_ids = batch.start + np.arange(n, dtype=np.int64)
-    per_seat = [f"{b}_{s}" for b in _SEAT_INT_BASES for s in range(players)]
+    per_seat = [f"{b}_{s}" for b in seat_int_bases for s in range(players)]
     bolts = [f"bolt_{s}" for s in range(players)]
     frame = pl.DataFrame(
         {
@@ -96,7 +101,7 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
     if players == 2:
         frame = frame.with_columns(
             pl.Series("last_talon_to", seats["last_talon_to"].astype(np.int32)),
-            *[pl.lit(None, dtype=pl.Int32).alias(f"{b}_2") for b in _SEAT_INT_BASES],
+            *[pl.lit(None, dtype=pl.Int32).alias(f"{b}_2") for b in seat_int_bases],
             pl.lit(None, dtype=pl.Boolean).alias("bolt_2"),
         )
     else:
@@ -164,6 +169,31 @@ def merge_aggregates(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
     )
 
 
+class _AggregateFold:
+    """Sum the aggregate parts of a run, 64 chunks at a time: memory stays small."""
+
+    def __init__(self, store: PartStore) -> None:
+        self.store = store
+        self._sum: pl.DataFrame | None = None
+        self._batch: list[pl.DataFrame] = []
+
+    def add(self, chunk: Chunk) -> None:
+        self._batch.append(pl.read_parquet(self.store.part("hands_agg.parquet", chunk.index)))
+        if len(self._batch) == 64:
+            self._fold()
+
+    def _fold(self) -> None:
+        parts = self._batch if self._sum is None else [self._sum, *self._batch]
+        self._sum = merge_aggregates(parts)
+        self._batch = []
+
+    def total(self) -> pl.DataFrame:
+        if self._batch or self._sum is None:
+            self._fold()
+        assert self._sum is not None
+        return self._sum
+
+
 @dataclass(frozen=True)
 class HandsJob:
     """What a worker needs to play a chunk of a hands run (pickled to it)."""
@@ -178,6 +208,8 @@ class HandsJob:
 
 def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
     """Play one chunk of slots; its part files as bytes (sim.runner)."""
+    from sim.engine import play_hands
+
     batch = play_hands(
         job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,
         trace=job.trace,
@@ -219,21 +251,20 @@ def run_hands(
     chunks = plan_chunks(deals, chunk)
     job = HandsJob(rules, seed, tuple(strategies), tuple(params), trace is not None, aggregate_only)
     with parts_in(store, out_dir) as part_store:
-        run_chunks(hands_chunk, job, chunks, part_store, backend or Backend(), progress)
+        with Joiner(part_store) as joiner:
+            if aggregate_only:
+                folded = _AggregateFold(part_store)
+                joiner.each(folded.add)
+            else:
+                joiner.parquet("hands.parquet", out_dir / "hands.parquet")
+            if trace is not None:
+                joiner.text("trace.jsonl", trace)
+            run_chunks(
+                hands_chunk, job, chunks, part_store, backend or Backend(), progress,
+                on_ready=joiner,
+            )  # fmt: skip
         if aggregate_only:
-            total: pl.DataFrame | None = None
-            for k in range(0, len(chunks), 64):  # fold in batches: memory stays small
-                batch = [
-                    pl.read_parquet(part_store.part("hands_agg.parquet", c.index))
-                    for c in chunks[k : k + 64]
-                ]
-                total = merge_aggregates(batch if total is None else [total, *batch])
-            assert total is not None
-            total.write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
-        else:
-            join_parquet(part_store, "hands.parquet", chunks, out_dir / "hands.parquet")
-        if trace is not None:
-            join_text(part_store, "trace.jsonl", chunks, trace)
+            folded.total().write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
         counts = read_json_parts(part_store, "counts.json", chunks)
     rows = sum(c["rows"] for c in counts)
     played = sum(c["played"] for c in counts)

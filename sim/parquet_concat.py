@@ -14,10 +14,11 @@ into ``(field id, type, value)`` lists and a writer that gives back the same byt
 
 from __future__ import annotations
 
+import os
 import struct
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 MAGIC = b"PAR1"
 
@@ -178,12 +179,19 @@ def _shift(fields: list[Field], ids: Sequence[int], by: int) -> list[Field]:
 
 def footer(path: Path) -> tuple[list[Field], int]:
     """The decoded ``FileMetaData`` of a Parquet file and where its footer starts."""
-    data = path.read_bytes()
-    if data[:4] != MAGIC or data[-4:] != MAGIC:
-        raise ValueError(f"{path}: not a Parquet file")
-    n = struct.unpack("<I", data[-8:-4])[0]
-    start = len(data) - 8 - n
-    meta = _Reader(data[start : start + n]).struct()
+    with path.open("rb") as fh:
+        head = fh.read(len(MAGIC))
+        size = fh.seek(0, os.SEEK_END)
+        if head != MAGIC or size < 12:
+            raise ValueError(f"{path}: not a Parquet file")
+        fh.seek(size - 8)
+        tail = fh.read(8)
+        n = struct.unpack("<I", tail[:4])[0]
+        start = size - 8 - n
+        if tail[4:] != MAGIC or start < len(MAGIC):
+            raise ValueError(f"{path}: not a Parquet file")
+        fh.seek(start)
+        meta = _Reader(fh.read(n)).struct()
     return meta, start
 
 
@@ -211,45 +219,119 @@ def _moved_row_group(rg: list[Field], by: int, ordinal: int) -> list[Field]:
     return out
 
 
+def _copy(src: BinaryIO, dst: BinaryIO, offset: int, count: int) -> None:
+    """Append ``count`` bytes of ``src`` from ``offset`` to ``dst``, in the kernel if it can."""
+    dst.flush()
+    copy_range = getattr(os, "copy_file_range", None)
+    if copy_range is not None:
+        try:
+            while count:
+                n = copy_range(src.fileno(), dst.fileno(), count, offset)
+                if n == 0:
+                    break
+                offset += n
+                count -= n
+            if not count:
+                dst.seek(0, os.SEEK_END)
+                return
+        except OSError:  # not on this file system: copy the rest through memory
+            pass
+        dst.seek(0, os.SEEK_END)
+    src.seek(offset)
+    while count:
+        block = src.read(min(count, 1 << 24))
+        if not block:
+            raise ValueError(f"{src.name}: shorter than its footer says")
+        dst.write(block)
+        count -= len(block)
+
+
+class ParquetJoin:
+    """Build one Parquet file from parts appended in order, as they come.
+
+    Each :meth:`append` copies a part's data region to the end of the file being
+    written (a temporary name beside ``dest``) and keeps its row groups, their
+    offsets shifted; :meth:`close` writes the one footer and renames the file to
+    ``dest``. Used as a context manager, a block that raises leaves no file.
+    """
+
+    def __init__(self, dest: Path) -> None:
+        self.dest = dest
+        self._tmp = dest.with_name(f".{dest.name}.joining")
+        self._out: BinaryIO = self._tmp.open("wb")
+        self._out.write(MAGIC)
+        self._pos = len(MAGIC)
+        self._first: list[Field] | None = None
+        self._first_path: Path | None = None
+        self._row_groups: list[list[Field]] = []
+        self.rows = 0
+
+    def append(self, part: Path) -> None:
+        """Add the rows of ``part`` after those already joined.
+
+        Raises:
+            ValueError: ``part`` is not Parquet or has another schema than the first.
+        """
+        meta, start = footer(part)
+        if self._first is None:
+            self._first, self._first_path = meta, part
+        elif _get(meta, 2) != _get(self._first, 2):
+            raise ValueError(f"{part}: another schema than {self._first_path}")
+        by = self._pos - len(MAGIC)
+        for rg in _get(meta, 4)[1]:
+            self._row_groups.append(_moved_row_group(rg, by, len(self._row_groups)))
+        self.rows += _get(meta, 3)
+        with part.open("rb") as fh:
+            _copy(fh, self._out, len(MAGIC), start - len(MAGIC))
+        self._pos += start - len(MAGIC)
+
+    def close(self) -> int:
+        """Write the footer and move the file to ``dest``; the number of rows."""
+        if self._first is None:
+            self.abandon()
+            raise ValueError(f"{self.dest}: no parts to join")
+        merged: list[Field] = []
+        for f, t, v in self._first:
+            if f == 3:
+                merged.append((f, t, self.rows))
+            elif f == 4:
+                merged.append((f, t, (v[0], self._row_groups)))
+            else:
+                merged.append((f, t, v))
+        blob = _write_struct(merged)
+        self._out.write(blob)
+        self._out.write(struct.pack("<I", len(blob)))
+        self._out.write(MAGIC)
+        self._out.close()
+        os.replace(self._tmp, self.dest)
+        return self.rows
+
+    def abandon(self) -> None:
+        """Drop the file being written."""
+        self._out.close()
+        self._tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> ParquetJoin:
+        return self
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        if exc_type is not None:
+            self.abandon()
+        elif not self._out.closed:
+            self.close()
+
+
 def concat_parquet(parts: Sequence[Path], dest: Path) -> int:
     """Write the Parquet files ``parts`` (one schema) as one file ``dest``; its rows.
 
     Raises:
         ValueError: for a part that is not Parquet or whose schema differs.
     """
-    metas = [footer(p) for p in parts]
-    first = metas[0][0]
-    schema = _write_value(_LIST, _get(first, 2))
-    row_groups: list[list[Field]] = []
-    rows = 0
-    with dest.open("wb") as out:
-        out.write(MAGIC)
-        pos = len(MAGIC)
-        for path, (meta, start) in zip(parts, metas, strict=True):
-            if _write_value(_LIST, _get(meta, 2)) != schema:
-                raise ValueError(f"{path}: another schema than {parts[0]}")
-            by = pos - len(MAGIC)
-            for rg in _get(meta, 4)[1]:
-                row_groups.append(_moved_row_group(rg, by, len(row_groups)))
-            rows += _get(meta, 3)
-            with path.open("rb") as fh:
-                fh.seek(len(MAGIC))
-                remaining = start - len(MAGIC)
-                while remaining:
-                    block = fh.read(min(remaining, 1 << 24))
-                    out.write(block)
-                    remaining -= len(block)
-            pos += start - len(MAGIC)
-        merged: list[Field] = []
-        for f, t, v in first:
-            if f == 3:
-                merged.append((f, t, rows))
-            elif f == 4:
-                merged.append((f, t, (v[0], row_groups)))
-            else:
-                merged.append((f, t, v))
-        blob = _write_struct(merged)
-        out.write(blob)
-        out.write(struct.pack("<I", len(blob)))
-        out.write(MAGIC)
-    return rows
+    join = ParquetJoin(dest)
+    try:
+        for part in parts:
+            join.append(part)
+        return join.close()
+    except BaseException:
+        join.abandon()
+        raise

@@ -47,13 +47,13 @@ def play_into(
         backend: where the chunks run (:class:`sim.runner.Backend`; this process by
             default).
         progress: called with the items finished after each chunk.
-        **options: passed to :func:`sim.hands.run_hands` or :func:`sim.game.run_games`
+        **options: passed to :func:`sim.hands.run_hands` or :func:`sim.games.run_games`
             (``aggregate_only``, ``first_dealer``, ``chunk``, ``trace``, ...).
 
     Returns:
         The run's counts (rows, redeals; or stints, unfinished games; and chunks).
     """
-    from sim.game import run_games
+    from sim.games import run_games
     from sim.hands import run_hands
 
     if kind not in KINDS:

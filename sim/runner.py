@@ -15,29 +15,32 @@ Chunks run
   loopback interface for the run, ``scheduler="tcp://host:port"`` uses a running
   cluster.
 
-Workers return a chunk's outputs as bytes; this process writes each finished chunk
-as part files into the run's *partial folder* and appends a line to its manifest,
-so a killed run can be resumed (:func:`run_chunks` with ``resume=True``): chunks in
-the manifest are not computed again, the others are. At the end the parts are
-joined in chunk order, so the final files are byte-identical across worker counts,
-backends and interruptions (for one chunk size). A chunk whose worker dies is retried
-(``retries``).
+A worker writes its chunk's outputs as part files into the run's *partial folder*
+(or, on a cluster that cannot see that folder, returns them as bytes for this process
+to write); this process appends a line to the folder's manifest for each finished
+chunk, so a killed run can be resumed (:func:`run_chunks` after
+:func:`open_partial` with ``resume=True``): chunks in the manifest are not computed
+again, the others are. At the end the parts are joined in chunk order, so the final
+files are byte-identical across worker counts, backends and interruptions (for one
+chunk size). A chunk whose worker dies is retried (``retries``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import logging
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sim.output import UsageError
 
@@ -47,6 +50,7 @@ ChunkFn = Callable[[Any, "Chunk"], Outputs]
 MANIFEST = "manifest.jsonl"
 ROW_GROUP = 1 << 18  # most rows per Parquet row group of a part (a chunk's frame)
 PLAN = "plan.json"
+TOKEN = "token"  # a random name of the part folder, see Sink
 
 
 @dataclass(frozen=True)
@@ -88,14 +92,19 @@ def partial_dir(out: Path) -> Path:
 class PartStore:
     """Part files of finished chunks and the manifest that lists them.
 
-    A part is written to a temporary name and renamed, then its manifest line is
-    appended and flushed; a chunk counts as done only when its line is complete and
-    every file it names exists with the recorded size and digest.
+    A part is written to a temporary name and renamed (by the worker that computed
+    it, see :class:`Sink`), then this process appends its manifest line; a chunk
+    counts as done only when its line is complete and every file it names exists
+    with the recorded size and digest.
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.folder.mkdir(parents=True, exist_ok=True)
+        token = self.folder / TOKEN
+        if not token.exists():
+            token.write_text(uuid.uuid4().hex, encoding="utf-8")
+        self.sink = Sink(str(self.folder), token.read_text(encoding="utf-8"))
 
     def done(self) -> dict[int, dict[str, Any]]:
         """Manifest entries of the chunks whose parts are complete, by chunk index."""
@@ -119,26 +128,60 @@ class PartStore:
         return hashlib.sha256(path.read_bytes()).hexdigest() == meta["sha256"]
 
     def write(self, chunk: Chunk, outputs: Outputs) -> dict[str, Any]:
-        """Store a finished chunk's outputs; return its manifest entry."""
-        parts: dict[str, Any] = {}
-        for name, data in sorted(outputs.items()):
-            stem, _, ext = name.partition(".")
-            fname = f"{stem}-{chunk.index:06d}.{ext}"
-            tmp = self.folder / f".{fname}.tmp"
-            tmp.write_bytes(data)
-            os.replace(tmp, self.folder / fname)
-            parts[fname] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-        entry = {"chunk": chunk.index, "start": chunk.start, "n": chunk.n, "parts": parts}
+        """Store a finished chunk's outputs here; return its manifest entry."""
+        return self.record(write_parts(self.folder, chunk, outputs))
+
+    def record(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """Append the manifest line of a chunk whose parts are written; return it.
+
+        The line goes out in one write; a kill can cut it short, and :meth:`done`
+        skips a cut line (the chunk is computed again).
+        """
         with (self.folder / MANIFEST).open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(entry, separators=(",", ":")) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
         return entry
 
     def part(self, name: str, index: int) -> Path:
         """The file of part ``name`` (e.g. ``hands.parquet``) of chunk ``index``."""
-        stem, _, ext = name.partition(".")
-        return self.folder / f"{stem}-{index:06d}.{ext}"
+        return self.folder / _part_name(name, index)
+
+
+def _part_name(name: str, index: int) -> str:
+    stem, _, ext = name.partition(".")
+    return f"{stem}-{index:06d}.{ext}"
+
+
+def write_parts(folder: Path, chunk: Chunk, outputs: Outputs) -> dict[str, Any]:
+    """Write a chunk's outputs into ``folder`` (temporary name, then rename); its entry."""
+    parts: dict[str, Any] = {}
+    for name, data in sorted(outputs.items()):
+        fname = _part_name(name, chunk.index)
+        tmp = folder / f".{fname}.{os.getpid()}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, folder / fname)
+        parts[fname] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    return {"chunk": chunk.index, "start": chunk.start, "n": chunk.n, "parts": parts}
+
+
+@dataclass(frozen=True)
+class Sink:
+    """Where a worker puts a finished chunk: the part folder, when it can see it.
+
+    A worker on this machine, or on one sharing its file system, finds the folder's
+    token file with this run's token and writes the parts itself, so that only a
+    short manifest entry travels back and this process copies no bytes. A worker
+    elsewhere sends the bytes back for this process to write.
+    """
+
+    folder: str
+    token: str
+
+    def reachable(self) -> bool:
+        """Whether this process sees the part folder of this run."""
+        try:
+            return (Path(self.folder) / TOKEN).read_text(encoding="utf-8") == self.token
+        except OSError:
+            return False
 
 
 def open_partial(out: Path, plan: dict[str, Any], resume: bool) -> PartStore:
@@ -183,32 +226,90 @@ def _remove_stale_staging(out: Path) -> None:
 
 # --- executing chunks -------------------------------------------------------------------
 def _init_worker() -> None:  # pragma: no cover - runs in worker processes
+    """One compiled-code thread per worker; the simulating modules imported up front."""
     import numba
 
     numba.set_num_threads(1)
+    for module in ("sim.hands", "sim.game"):
+        importlib.import_module(module)
 
 
-def _call(fn: ChunkFn, payload: Any, chunk: Chunk) -> tuple[Chunk, Outputs]:
-    return chunk, fn(payload, chunk)
+# Each worker process computes on one thread: the workers fill the cores, and idle
+# threads of polars' or numba's pools would only contend with the other workers.
+WORKER_ENV = {"POLARS_MAX_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+
+# The LocalCluster of a run is ours: its workers run a few long tasks each, so the
+# statistical profiler (a stack sample every 10 ms) and frequent memory and system
+# polls would only take time from them.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+
+_POOL: Any = None  # the loky executor of this process's local runs, once started
 
 
-def _serial(fn: ChunkFn, payload: Any, todo: Sequence[Chunk]) -> Iterator[tuple[Chunk, Outputs]]:
+def _pool(workers: int) -> Any:
+    """The reusable executor of ``workers`` local processes (started on first use)."""
+    global _POOL
+    from joblib.externals.loky import get_reusable_executor
+
+    _POOL = get_reusable_executor(max_workers=workers, initializer=_init_worker, env=WORKER_ENV)
+    return _POOL
+
+
+def _ping() -> int:  # pragma: no cover - runs in worker processes
+    return os.getpid()
+
+
+def start_workers(backend: Backend) -> None:
+    """Start ``backend``'s local worker processes now.
+
+    They import the engine while this process still prepares the run (a no-op for
+    serial and Dask runs).
+    """
+    if backend.scheduler is None and backend.workers > 1:
+        pool = _pool(backend.workers)
+        for _ in range(backend.workers):
+            pool.submit(_ping)
+
+
+def stop_workers() -> None:
+    """End the local worker processes (at the end of a command; they are idle)."""
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown(wait=True, kill_workers=True)
+        _POOL = None
+
+
+Done = tuple[Chunk, dict[str, Any] | None, Outputs | None]  # entry, or bytes to write
+
+
+def _call(fn: ChunkFn, payload: Any, chunk: Chunk, sink: Sink) -> Done:
+    """Compute a chunk in a worker; write its parts where ``sink`` is reachable."""
+    outputs = fn(payload, chunk)
+    if sink.reachable():
+        return chunk, write_parts(Path(sink.folder), chunk, outputs), None
+    return chunk, None, outputs
+
+
+def _serial(fn: ChunkFn, payload: Any, todo: Sequence[Chunk], sink: Sink) -> Iterator[Done]:
     for chunk in todo:
-        yield chunk, fn(payload, chunk)
+        yield _call(fn, payload, chunk, sink)
 
 
 def _loky(
-    fn: ChunkFn, payload: Any, todo: Sequence[Chunk], workers: int, retries: int
-) -> Iterator[tuple[Chunk, Outputs]]:
-    from joblib.externals.loky import get_reusable_executor
+    fn: ChunkFn, payload: Any, todo: Sequence[Chunk], sink: Sink, workers: int, retries: int
+) -> Iterator[Done]:
     from joblib.externals.loky.process_executor import BrokenProcessPool, TerminatedWorkerError
 
     tries = dict.fromkeys((c.index for c in todo), 0)
     pending = list(todo)
     while pending:
-        executor = get_reusable_executor(max_workers=workers, initializer=_init_worker)
-        futures: dict[Future[tuple[Chunk, Outputs]], Chunk] = {
-            executor.submit(_call, fn, payload, c): c for c in pending
+        executor = _pool(workers)
+        futures: dict[Future[Done], Chunk] = {
+            executor.submit(_call, fn, payload, c, sink): c for c in pending
         }
         pending = []
         broken = False
@@ -233,20 +334,23 @@ def _loky(
 
 
 def _dask(
-    fn: ChunkFn, payload: Any, todo: Sequence[Chunk], backend: Backend, retries: int
-) -> Iterator[tuple[Chunk, Outputs]]:
+    fn: ChunkFn, payload: Any, todo: Sequence[Chunk], sink: Sink, backend: Backend, retries: int
+) -> Iterator[Done]:
+    import dask
     from distributed import Client, LocalCluster, as_completed
 
     cluster = None
     if backend.scheduler == "local":
-        cluster = LocalCluster(
-            n_workers=backend.workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            silence_logs=logging.CRITICAL,  # shutdown chatter is not the user's business
-        )
+        with dask.config.set(LOCAL_CLUSTER_CONFIG):
+            cluster = LocalCluster(
+                n_workers=backend.workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,  # shutdown chatter is not the user's business
+                env=WORKER_ENV,
+            )
         client = Client(cluster)
     else:
         client = Client(backend.scheduler, timeout="10s")
@@ -254,7 +358,7 @@ def _dask(
         client.run(_init_worker)
         futures = [
             client.submit(
-                _call, fn, payload, c, retries=retries, pure=False, key=f"chunk-{c.index}"
+                _call, fn, payload, c, sink, retries=retries, pure=False, key=f"chunk-{c.index}"
             )
             for c in todo
         ]
@@ -280,30 +384,99 @@ def run_chunks(
     backend: Backend,
     progress: Callable[[int], None] | None = None,
     retries: int = 2,
+    on_ready: Callable[[Chunk], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Compute every chunk not yet in ``store`` and store it as it finishes.
 
     ``fn(payload, chunk)`` must be a module-level function (it is pickled to the
-    workers) returning the chunk's outputs as bytes. Returns the manifest entries
-    of all chunks in chunk order.
+    workers) returning the chunk's outputs as bytes. ``on_ready(chunk)`` is called
+    for every chunk in chunk order, as soon as it and all chunks before it are
+    stored (a :class:`Joiner` builds the final files meanwhile). Returns the
+    manifest entries of all chunks in chunk order.
     """
     done = store.done()
     if progress is not None and done:
         progress(sum(e["n"] for e in done.values()))
     todo = [c for c in chunks if c.index not in done]
+    ready = 0  # chunks[:ready] have been handed to on_ready
+
+    def hand_on() -> None:
+        nonlocal ready
+        while ready < len(chunks) and chunks[ready].index in done:
+            if on_ready is not None:
+                on_ready(chunks[ready])
+            ready += 1
+
+    hand_on()
+    sink = store.sink
     if not todo:
-        results: Iterator[tuple[Chunk, Outputs]] = iter(())
+        results: Iterator[Done] = iter(())
     elif backend.scheduler is not None:
-        results = _dask(fn, payload, todo, backend, retries)
+        results = _dask(fn, payload, todo, sink, backend, retries)
     elif backend.workers > 1 and len(todo) > 1:
-        results = _loky(fn, payload, todo, backend.workers, retries)
+        results = _loky(fn, payload, todo, sink, backend.workers, retries)
     else:
-        results = _serial(fn, payload, todo)
-    for chunk, outputs in results:
-        done[chunk.index] = store.write(chunk, outputs)
+        results = _serial(fn, payload, todo, sink)
+    for chunk, entry, outputs in results:
+        if entry is None:
+            assert outputs is not None
+            done[chunk.index] = store.write(chunk, outputs)
+        else:
+            done[chunk.index] = store.record(entry)
         if progress is not None:
             progress(chunk.n)
+        hand_on()
     return [done[c.index] for c in chunks]
+
+
+class Joiner:
+    """The run's final files, built from the chunks' parts in chunk order.
+
+    Pass it as ``on_ready`` to :func:`run_chunks`: each chunk's parts are appended
+    as soon as every earlier chunk is in, so the join overlaps the computing and
+    little is left when the last chunk arrives. Used as a context manager: the
+    Parquet files are finished when the block ends, or dropped if it raises.
+    """
+
+    def __init__(self, store: PartStore) -> None:
+        self.store = store
+        self._steps: list[Callable[[Chunk], None]] = []
+        self._joins: list[Any] = []
+
+    def parquet(self, name: str, dest: Path) -> None:
+        """Join the Parquet parts ``name`` into ``dest`` (:mod:`sim.parquet_concat`)."""
+        from sim.parquet_concat import ParquetJoin
+
+        join = ParquetJoin(dest)
+        self._joins.append(join)
+        self._steps.append(lambda c: join.append(self.store.part(name, c.index)))
+
+    def text(self, name: str, dest: IO[str]) -> None:
+        """Append the text parts ``name`` to the open file ``dest``."""
+
+        def append(chunk: Chunk) -> None:
+            dest.write(self.store.part(name, chunk.index).read_text(encoding="utf-8"))
+
+        self._steps.append(append)
+
+    def each(self, step: Callable[[Chunk], None]) -> None:
+        """Call ``step(chunk)`` for every chunk in order (e.g. to fold its counts)."""
+        self._steps.append(step)
+
+    def __call__(self, chunk: Chunk) -> None:
+        """Append ``chunk``'s parts (the next chunk in order)."""
+        for step in self._steps:
+            step(chunk)
+
+    def __enter__(self) -> Joiner:
+        return self
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        for join in self._joins:
+            if exc_type is None:
+                join.close()
+            else:
+                join.abandon()
 
 
 def frame_part(frame: Any) -> bytes:
@@ -313,18 +486,6 @@ def frame_part(frame: Any) -> bytes:
     buf = io.BytesIO()
     frame.write_parquet(buf, compression="zstd", row_group_size=ROW_GROUP)
     return buf.getvalue()
-
-
-def join_parquet(store: PartStore, name: str, chunks: Sequence[Chunk], dest: Path) -> int:
-    """Join the Parquet parts ``name`` (e.g. ``hands.parquet``) of ``chunks`` into ``dest``.
-
-    The parts' bytes are copied in chunk order under one rewritten footer
-    (:mod:`sim.parquet_concat`): nothing is encoded again, so the join is a copy and
-    the workers do all the encoding. Returns the number of rows.
-    """
-    from sim.parquet_concat import concat_parquet
-
-    return concat_parquet([store.part(name, c.index) for c in chunks], dest)
 
 
 @contextmanager
@@ -353,9 +514,3 @@ def traces_part(docs: Iterable[dict[str, Any]]) -> bytes:
 def read_json_parts(store: PartStore, name: str, chunks: Sequence[Chunk]) -> list[Any]:
     """The JSON parts ``name`` of ``chunks``, in chunk order."""
     return [json.loads(store.part(name, c.index).read_text()) for c in chunks]
-
-
-def join_text(store: PartStore, name: str, chunks: Sequence[Chunk], dest: Any) -> None:
-    """Append the text parts ``name`` of ``chunks`` to the open file ``dest`` in order."""
-    for c in chunks:
-        dest.write(store.part(name, c.index).read_text(encoding="utf-8"))

@@ -33,3 +33,17 @@ def interrupted_after_two(job, chunk):
     if chunk.index >= 2:
         raise Interrupt(chunk.index)
     return hands_chunk(job, chunk)
+
+
+def slow_first(job, chunk):
+    """``hands_chunk``, with chunk 0 finishing after chunk 1 is stored."""
+    if chunk.index == 0:
+        import time
+
+        manifest = Path(job[1]) / "manifest.jsonl"
+        deadline = time.monotonic() + 60
+        while not manifest.exists() or '"chunk":1,' not in manifest.read_text():
+            if time.monotonic() > deadline:
+                raise TimeoutError("chunk 1 was never stored")
+            time.sleep(0.05)
+    return hands_chunk(job[0], chunk)

@@ -6,7 +6,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from sim.parquet_concat import _write_struct, concat_parquet, footer
+from sim.parquet_concat import ParquetJoin, _write_struct, concat_parquet, footer
 
 
 def _part(path, frame, **kw):
@@ -61,3 +61,16 @@ def test_other_schemas_and_other_files_are_refused(tmp_path):
     (tmp_path / "c.parquet").write_bytes(b"not parquet at all")
     with pytest.raises(ValueError, match="not a Parquet"):
         concat_parquet([a, tmp_path / "c.parquet"], tmp_path / "out.parquet")
+
+
+def test_a_join_that_fails_leaves_no_file(tmp_path):
+    a = _part(tmp_path / "a.parquet", _frame(0, 10))
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 but nothing after")
+    dest = tmp_path / "out.parquet"
+    with pytest.raises(ValueError, match="not a Parquet"), ParquetJoin(dest) as join:
+        join.append(a)
+        join.append(tmp_path / "bad.parquet")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet", "bad.parquet"]
+    with pytest.raises(ValueError, match="no parts"):
+        ParquetJoin(dest).close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet", "bad.parquet"]

@@ -15,13 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
-from runner_helpers import DyingJob, Interrupt, dies_once, interrupted_after_two
+from runner_helpers import DyingJob, Interrupt, dies_once, interrupted_after_two, slow_first
 
-from sim.game import run_games
+from sim.games import run_games
 from sim.hands import HandsJob, hands_chunk, run_hands
 from sim.odds import run_odds_chunks, simulate_odds
 from sim.rules import load_rules
-from sim.runner import Backend, PartStore, join_parquet, plan_chunks, run_chunks
+from sim.runner import Backend, Joiner, PartStore, Sink, plan_chunks, run_chunks
 
 RULES = load_rules("classic")
 BACKENDS = {
@@ -112,9 +112,10 @@ def test_an_interrupted_run_resumes_to_the_same_file(tmp_path):
     def progress(n):
         computed.append(n)
 
-    run_chunks(hands_chunk, job, chunks, store, Backend(1), progress)
+    with Joiner(store) as joiner:  # joins the stored chunks first, then each new one
+        joiner.parquet("hands.parquet", tmp_path / "resumed.parquet")
+        run_chunks(hands_chunk, job, chunks, store, Backend(1), progress, on_ready=joiner)
     assert computed == [2_000, 1_000, 1_000, 1_000]  # the 2 stored chunks, then the rest
-    join_parquet(store, "hands.parquet", chunks, tmp_path / "resumed.parquet")
     whole = tmp_path / "whole"
     whole.mkdir()
     run_hands(RULES, 5_000, 4, whole, ("heuristic",) * 3, (), chunk=1_000)
@@ -140,9 +141,10 @@ def test_a_dying_worker_is_retried(tmp_path, backend):
     job = DyingJob(HandsJob(RULES, 9, ("heuristic",) * 3, (), False, False), str(marker))
     chunks = plan_chunks(4_000, 1_000)
     store = PartStore(tmp_path / "parts")
-    run_chunks(dies_once, job, chunks, store, BACKENDS[backend])
+    with Joiner(store) as joiner:
+        joiner.parquet("hands.parquet", tmp_path / "retried.parquet")
+        run_chunks(dies_once, job, chunks, store, BACKENDS[backend], on_ready=joiner)
     assert marker.exists()  # a worker did die
-    join_parquet(store, "hands.parquet", chunks, tmp_path / "retried.parquet")
     whole = tmp_path / "whole"
     whole.mkdir()
     run_hands(RULES, 4_000, 9, whole, ("heuristic",) * 3, (), chunk=1_000)
@@ -231,3 +233,44 @@ def test_play_into_makes_run_folders_the_analyses_read(tmp_path):
     assert barrel_tables(tmp_path / "g")["summary"]["games"][0] == 200
     with pytest.raises(ValueError, match="kind"):
         play_into("odds", RULES, 10, 1, tmp_path / "x")
+
+
+def test_chunks_finishing_out_of_order_are_joined_in_order(tmp_path):
+    job = HandsJob(RULES, 6, ("heuristic",) * 3, (), False, False)
+    chunks = plan_chunks(3_000, 1_000)
+    store = PartStore(tmp_path / "parts")
+    finished, ready = [], []
+
+    def joined(chunk):
+        ready.append(chunk.index)
+        joiner(chunk)
+
+    with Joiner(store) as joiner:
+        joiner.parquet("hands.parquet", tmp_path / "joined.parquet")
+        run_chunks(slow_first, (job, str(store.folder)), chunks, store, Backend(2),
+                   progress=lambda n: finished.append(n), on_ready=joined)  # fmt: skip
+    manifest = (store.folder / "manifest.jsonl").read_text().splitlines()
+    stored = [json.loads(line)["chunk"] for line in manifest]
+    assert stored.index(1) < stored.index(0)  # chunk 0 was stored after chunk 1 ...
+    assert ready == [0, 1, 2]  # ... and still joined first
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    run_hands(RULES, 3_000, 6, whole, ("heuristic",) * 3, (), chunk=1_000)
+    assert (tmp_path / "joined.parquet").read_bytes() == (whole / "hands.parquet").read_bytes()
+
+
+def test_a_worker_that_cannot_see_the_part_folder_sends_the_bytes(tmp_path, monkeypatch):
+    """On a cluster without a shared file system the parts travel back to be written."""
+    job = HandsJob(RULES, 8, ("heuristic",) * 3, (), False, False)
+    chunks = plan_chunks(2_000, 1_000)
+    seen = PartStore(tmp_path / "seen")
+    run_chunks(hands_chunk, job, chunks, seen, Backend(1))
+    unseen = PartStore(tmp_path / "unseen")
+    elsewhere = Sink(str(unseen.folder), "a token this folder does not hold")
+    assert not elsewhere.reachable() and unseen.sink.reachable()
+    monkeypatch.setattr(unseen, "sink", elsewhere)
+    run_chunks(hands_chunk, job, chunks, unseen, Backend(2))
+    for c in chunks:
+        name = "hands.parquet"
+        assert unseen.part(name, c.index).read_bytes() == seen.part(name, c.index).read_bytes()
+    assert sorted(unseen.done()) == [0, 1]
