@@ -21,6 +21,7 @@ from typing import IO, Any, NoReturn
 import sim
 from sim.cards import CardParseError
 from sim.output import UsageError, check_out_dir, now_iso
+from sim.parallel import keep_freed_memory
 from sim.rules import RulesError, load_rules, preset_names
 from sim.runner import Backend, open_partial, start_workers
 from sim.strategies.registry import StrategyError
@@ -247,8 +248,9 @@ def _simulate(
     trace_path = Path(args.trace) if args.trace else None
     if trace_path is not None and trace_path.is_dir():
         raise UsageError(f"--trace {trace_path}: is a folder")
-    _set_workers(args.workers)
     backend = _backend(args)
+    if backend.scheduler is None and backend.workers == 1:
+        _set_workers(1)  # the chunks run in this process, on one compiled-code thread
     start_workers(backend)
     chunk = args.chunk or {"hands": 1 << 17, "games": 4096}[command]
     plan = {
@@ -695,6 +697,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
+    keep_freed_memory()
     try:
         return func(args)
     except (RulesError, CardParseError, UsageError, StrategyError) as exc:

@@ -1,17 +1,61 @@
-"""Thread settings of the compiled kernels (numba's thread pool)."""
+"""Process settings of a run: compiled-code threads and how memory is kept."""
 
 from __future__ import annotations
 
-import numba
+import ctypes
+import ctypes.util
+import os
+import sys
 
 
 def max_threads() -> int:
-    """Threads numba was started with (all cores unless NUMBA_NUM_THREADS says less)."""
-    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    """Threads numba starts with: NUMBA_NUM_THREADS, else the cores this process may use.
+
+    Computed as numba computes it, without importing numba (a process that only
+    drives worker processes never loads the compiled engine).
+    """
+    if "numba" in sys.modules:
+        return int(sys.modules["numba"].config.NUMBA_NUM_THREADS)
+    if os.environ.get("NUMBA_NUM_THREADS"):
+        return max(1, int(os.environ["NUMBA_NUM_THREADS"]))
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def set_threads(workers: int | None) -> int:
     """Use ``workers`` threads (capped at :func:`max_threads`; None: all); return the count."""
+    import numba
+
     n = max_threads() if workers is None else max(1, min(int(workers), max_threads()))
     numba.set_num_threads(n)
     return n
+
+
+_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3  # glibc mallopt parameters
+
+
+def keep_freed_memory() -> bool:
+    """Let this process reuse the memory it frees instead of handing it back (glibc).
+
+    A run allocates the same large arrays chunk after chunk. By default glibc maps
+    every block over 128 KiB afresh and unmaps it when freed, so each chunk faults its
+    memory back in page by page: about a tenth of a hands run went to the kernel.
+    With higher mmap and trim thresholds the blocks stay in the heap for the next
+    chunk; the peak memory is the same. Returns whether the settings took (False on
+    a C library without ``mallopt``).
+    """
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError, TypeError):
+        return False
+    return all(
+        mallopt(param, value) == 1
+        for param, value in (
+            (_M_MMAP_THRESHOLD, 32 << 20),  # glibc's largest: blocks up to 32 MiB
+            (_M_TRIM_THRESHOLD, 256 << 20),
+            (_M_TOP_PAD, 16 << 20),
+        )
+    )

@@ -229,6 +229,9 @@ def _init_worker() -> None:  # pragma: no cover - runs in worker processes
     """One compiled-code thread per worker; the simulating modules imported up front."""
     import numba
 
+    from sim.parallel import keep_freed_memory
+
+    keep_freed_memory()
     numba.set_num_threads(1)
     for module in ("sim.hands", "sim.game"):
         importlib.import_module(module)

@@ -274,3 +274,27 @@ def test_a_worker_that_cannot_see_the_part_folder_sends_the_bytes(tmp_path, monk
         name = "hands.parquet"
         assert unseen.part(name, c.index).read_bytes() == seen.part(name, c.index).read_bytes()
     assert sorted(unseen.done()) == [0, 1]
+
+
+def test_the_process_driving_worker_processes_loads_no_compiled_engine(tmp_path):
+    """Only the workers play: the driving process neither imports numba nor computes."""
+    code = (
+        "import sys\n"
+        "from sim.cli import main\n"
+        f"rc = main(['hands', '--deals', '3000', '--chunk', '1000', '--workers', '2',"
+        f" '--seed', '2', '--out', {str(tmp_path / 'run')!r}, '--quiet'])\n"
+        "assert rc == 0, rc\n"
+        "assert 'numba' not in sys.modules, 'the driver imported numba'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+    assert (tmp_path / "run" / "hands.parquet").exists()
+
+
+def test_freed_memory_is_kept_on_glibc():
+    import platform
+
+    from sim.parallel import keep_freed_memory
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("mallopt is glibc's")
+    assert keep_freed_memory() is True
