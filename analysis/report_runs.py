@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sim.rules import Rules
+from sim.runner import Backend
 from sim.strategies.registry import parse_strategies
 
 # A progress bar factory: (total, unit) -> a context manager whose value has .update(n).
@@ -39,16 +40,21 @@ def _play(
     out_dir: Path,
     strategies: list[str],
     progress: Progress | None,
+    backend: Backend | None,
+    parts: Path | None,
 ) -> float:
     """Play one run into ``out_dir`` with its ``run.json``; return its seconds."""
     from sim.runfolder import play_into
+    from sim.runner import PartStore
 
     t0 = time.perf_counter()
-    if progress is None:
-        play_into(kind, rules, total, seed, out_dir, strategies)
-    else:
-        with progress(total, "deal" if kind == "hands" else "game") as bar:
-            play_into(kind, rules, total, seed, out_dir, strategies, progress=bar.update)
+    store = PartStore(parts / kind) if parts is not None else None
+    unit = "deal" if kind == "hands" else "game"
+    with progress(total, unit) if progress is not None else nullcontext() as bar:
+        play_into(
+            kind, rules, total, seed, out_dir, strategies, backend=backend,
+            progress=bar.update if bar is not None else None, store=store,
+        )  # fmt: skip
     return time.perf_counter() - t0
 
 
@@ -60,6 +66,8 @@ def simulate_report(
     work_dir: Path,
     strategies: str = "heuristic",
     progress: Progress | None = None,
+    backend: Backend | None = None,
+    parts: Path | None = None,
 ) -> ReportRuns:
     """Play the hands and games runs of a report into ``work_dir/hands`` and ``/games``.
 
@@ -71,6 +79,9 @@ def simulate_report(
         work_dir: an existing folder for the two run folders.
         strategies: one strategy for every seat, or one per seat comma-separated.
         progress: a progress bar factory, or None for none.
+        backend: where the chunks run (this process by default).
+        parts: a partial folder (:func:`sim.runner.open_partial`) that keeps each
+            run's finished chunks, so that an interrupted report resumes; None: none.
 
     Returns:
         The run folders and their durations.
@@ -78,7 +89,7 @@ def simulate_report(
     names = parse_strategies(strategies, rules.players)
     hands_dir, games_dir = work_dir / "hands", work_dir / "games"
     seconds = {
-        "hands": _play("hands", rules, hands, seed, hands_dir, names, progress),
-        "games": _play("games", rules, games, seed, games_dir, names, progress),
+        kind: _play(kind, rules, total, seed, work_dir / kind, names, progress, backend, parts)
+        for kind, total in (("hands", hands), ("games", games))
     }
     return ReportRuns(hands_dir, games_dir, seconds)

@@ -4,9 +4,9 @@ Deals/s per core (generation + every deal feature) is the issue-2 target
 (>= 5 million). Peak memory of a long `thousand odds` run shows that memory stays
 flat in the number of deals. The scale-out figures time whole `thousand` processes
 on 1 worker, 2 local worker processes and a 2-worker Dask LocalCluster (issue 5:
-scaling >= 1.8x, Dask within 10 % of local processes); `--big` adds the
-`thousand hands --deals 100000000 --aggregate-only` run and its peak memory (all
-processes of the run together, < 2 GiB asked).
+scaling >= 1.8x, Dask within 10 % of local processes), medians of 3 rounds; `--big`
+adds a 1M-game run and the `thousand hands --deals 100000000 --aggregate-only` run
+with its peak memory (all processes of the run together, < 2 GiB asked).
 """
 
 import json
@@ -79,13 +79,17 @@ def timed_run(args: list[str], out: Path, prefix: list[str] | None = None) -> tu
     return time.perf_counter() - t0, peak
 
 
-def scale_out(big: bool) -> dict[str, dict[str, float]]:
-    """Whole-process times of hands and games runs on each backend.
+def scale_out(big: bool, rounds: int = 3) -> dict[str, dict[str, float]]:
+    """Whole-process times of hands and games runs on each backend, medians of rounds.
 
-    The 1-worker run is pinned to one core (``taskset -c 0`` where available): left
-    alone, its Parquet encoding would borrow the second core through polars' threads.
+    Each round runs the three backends one after the other, so that a slow spell of
+    the machine hits a round's runs alike; the ratios are taken within each round
+    and their median is reported. The 1-worker run is pinned to one core
+    (``taskset -c 0`` where available): left alone, its Parquet encoding would
+    borrow the second core through polars' threads.
     """
     import shutil
+    import statistics
     import tempfile
 
     one_core = ["taskset", "-c", "0"] if shutil.which("taskset") else []
@@ -95,6 +99,8 @@ def scale_out(big: bool) -> dict[str, dict[str, float]]:
         "hands_12M": ["hands", "--deals", "12000000", "--seed", "1"],
         "games_300k": ["games", "--games", "300000", "--seed", "1"],
     }
+    if big:
+        runs["games_1M"] = ["games", "--games", "1000000", "--seed", "1"]
     backends = {
         "1_worker": ["--workers", "1"],
         "2_workers": ["--workers", "2"],
@@ -102,19 +108,30 @@ def scale_out(big: bool) -> dict[str, dict[str, float]]:
     }
     out: dict[str, dict[str, float]] = {}
     for name, args in runs.items():
-        row: dict[str, float] = {}
-        for bname, bargs in backends.items():
-            prefix = one_core if bname == "1_worker" else None
-            wall, peak = timed_run(args + bargs, tmp / f"{name}-{bname}", prefix)
-            row[f"{bname}_s"] = wall
-            row[f"{bname}_peak_mib"] = peak
-        row["scaling_1_to_2"] = row["1_worker_s"] / row["2_workers_s"]
-        row["dask_vs_local"] = row["dask_local_2_s"] / row["2_workers_s"]
+        walls: dict[str, list[float]] = {b: [] for b in backends}
+        peaks: dict[str, list[float]] = {b: [] for b in backends}
+        for _ in range(rounds):
+            for bname, bargs in backends.items():
+                prefix = one_core if bname == "1_worker" else None
+                wall, peak = timed_run(args + bargs, tmp / f"{name}-{bname}", prefix)
+                walls[bname].append(wall)
+                peaks[bname].append(peak)
+        row: dict[str, float] = {"rounds": rounds}
+        for bname in backends:
+            row[f"{bname}_s"] = statistics.median(walls[bname])
+            row[f"{bname}_peak_mib"] = max(peaks[bname])
+        scaling = [a / b for a, b in zip(walls["1_worker"], walls["2_workers"], strict=True)]
+        dask = [a / b for a, b in zip(walls["dask_local_2"], walls["2_workers"], strict=True)]
+        row["scaling_1_to_2"] = statistics.median(scaling)
+        row["scaling_min"], row["scaling_max"] = min(scaling), max(scaling)
+        row["dask_vs_local"] = statistics.median(dask)
+        row["dask_vs_local_min"], row["dask_vs_local_max"] = min(dask), max(dask)
         out[name] = row
         print(
             f"{name:<10} 1 worker {row['1_worker_s']:6.1f} s  2 workers {row['2_workers_s']:6.1f} s"
-            f"  (x{row['scaling_1_to_2']:.2f})  dask {row['dask_local_2_s']:6.1f} s"
-            f"  ({row['dask_vs_local']:.2f} of local)"
+            f"  (x{row['scaling_1_to_2']:.2f}, {min(scaling):.2f}-{max(scaling):.2f})"
+            f"  dask {row['dask_local_2_s']:6.1f} s ({row['dask_vs_local']:.2f} of local,"
+            f" {min(dask):.2f}-{max(dask):.2f}); medians of {rounds} rounds"
         )
     if big:
         wall, peak = timed_run(

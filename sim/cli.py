@@ -437,11 +437,10 @@ def cmd_barrel(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """``thousand report``: odds, a hands run and a games run, then the report folder.
 
-    The hands and games runs are played into a hidden work folder beside ``--out``
-    (removed afterwards); the report folder is written only when everything worked.
+    The hands and games runs are played into the run's partial folder beside
+    ``--out`` (with their chunks, for ``--resume``; removed afterwards); the report
+    folder is written only when everything worked.
     """
-    import tempfile
-
     from analysis.report import build_report
     from analysis.report_runs import simulate_report
 
@@ -453,33 +452,50 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         sets = rule_sets(args.rules, args.vs)
     _set_workers(args.workers)
+    backend = _backend(args)
+    start_workers(backend)
+    plan = {
+        "command": "report",
+        "rules_hash": rules.rules_hash,
+        "vs": [[name, r.rules_hash] for name, r in sets] if sets else None,
+        "deals": args.deals,
+        "hands": args.hands,
+        "games": args.games,
+        "seed": args.seed,
+        "engine_version": sim.ENGINE_VERSION,
+    }
+    parts = open_partial(out, plan, args.resume).folder  # each run's chunks, for --resume
     t0 = time.perf_counter()
     doc = run_odds(args.rules, args.deals, args.seed, quiet=args.quiet)
-    out.absolute().parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{out.name}.runs.", dir=out.absolute().parent) as w:
-        runs = simulate_report(
-            rules,
-            args.hands,
-            args.games,
-            args.seed,
-            Path(w),
-            progress=lambda total, unit: _progress(total, args.quiet, unit),
-        )
-        compare = None
-        if sets is not None:  # the house-rule comparison on the same deals
-            from sim.compare import play_rule_sets
+    work = parts / "runs"  # the joined run folders, made again from the chunks on --resume
+    work.mkdir(exist_ok=True)
+    runs = simulate_report(
+        rules,
+        args.hands,
+        args.games,
+        args.seed,
+        work,
+        progress=lambda total, unit: _progress(total, args.quiet, unit),
+        backend=backend,
+        parts=parts,
+    )
+    compare = None
+    if sets is not None:  # the house-rule comparison on the same deals
+        from sim.compare import play_rule_sets
 
-            with _progress(args.games * len(sets), args.quiet, "game") as bar:
-                compare = play_rule_sets(
-                    sets, args.games, args.seed, Path(w) / "compare", progress=bar.update
-                )
-        build_report(
-            out,
-            odds=doc,
-            hands_dir=runs.hands_dir,
-            games_dir=runs.games_dir,
-            compare=compare,
-        )
+        with _progress(args.games * len(sets), args.quiet, "game") as bar:
+            compare = play_rule_sets(
+                sets, args.games, args.seed, work / "compare", backend=backend,
+                progress=bar.update, parts=parts / "compare",
+            )  # fmt: skip
+    build_report(
+        out,
+        odds=doc,
+        hands_dir=runs.hands_dir,
+        games_dir=runs.games_dir,
+        compare=compare,
+    )
+    shutil.rmtree(parts, ignore_errors=True)
     if not args.quiet:
         print(
             f"report written to {out}/index.html in {time.perf_counter() - t0:.1f} s",
@@ -502,14 +518,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 # --- parser -----------------------------------------------------------------------
-def _runner_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--chunk",
-        type=_positive_int,
-        default=None,
-        metavar="N",
-        help="items per chunk (memory per worker; changes only the row groups, never a row)",
-    )
+def _runner_flags(p: argparse.ArgumentParser, chunk: bool = True) -> None:
+    if chunk:
+        p.add_argument(
+            "--chunk",
+            type=_positive_int,
+            default=None,
+            metavar="N",
+            help="items per chunk (memory per worker; changes only the row groups, never a row)",
+        )
     p.add_argument(
         "--scheduler",
         default=None,
@@ -673,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_rep.add_argument("--seed", type=_seed, default=0)
     p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    _runner_flags(p_rep, chunk=False)
     p_rep.add_argument(
         "--vs",
         default=None,

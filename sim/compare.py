@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -21,9 +22,10 @@ from typing import Any
 
 import polars as pl
 
+import sim
 from sim.output import UsageError, check_out_dir, now_iso
 from sim.rules import Rules, load_rules
-from sim.runner import Backend
+from sim.runner import Backend, open_partial, start_workers
 
 
 def rule_sets(base: str, vs: str) -> list[tuple[str, Rules]]:
@@ -53,20 +55,26 @@ def play_rule_sets(
     backend: Backend | None = None,
     chunk: int = 4096,
     progress: Callable[[int], None] | None = None,
+    parts: Path | None = None,
 ) -> pl.DataFrame:
     """Play every rule set's games into ``work_dir/runs/NAME``; return the effects table.
 
-    The first rule set is the base (:func:`analysis.compare.compare_games`).
+    The first rule set is the base (:func:`analysis.compare.compare_games`). With
+    ``parts`` (a run's partial folder, :func:`sim.runner.open_partial`) each rule
+    set keeps its finished chunks in ``parts/NAME``, so an interrupted comparison
+    resumes where it stopped.
     """
     from analysis.compare import compare_games
     from sim.runfolder import play_into
+    from sim.runner import PartStore
 
     frames: dict[str, pl.DataFrame] = {}
     for name, rules in sets:
         run_dir = work_dir / "runs" / name
+        store = PartStore(parts / name) if parts is not None else None
         play_into(
             "games", rules, games, seed, run_dir, strategies, params or [], backend=backend,
-            progress=progress, chunk=chunk,
+            progress=progress, chunk=chunk, store=store,
         )  # fmt: skip
         frames[name] = pl.read_parquet(run_dir / "games.parquet")
     base_name = sets[0][0]
@@ -113,8 +121,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     if args.out is not None:
         check_out_dir(args.out, args.force)
-    if args.resume:
-        raise UsageError("--resume: not available for compare (each rule set's run is short)")
+    elif args.resume:
+        raise UsageError("--resume: give the --out of the interrupted compare")
     sets = rule_sets(args.rules, args.vs)
     if "," in args.strategies:
         raise UsageError("--strategies: compare takes one strategy for every seat")
@@ -123,15 +131,31 @@ def cmd_compare(args: argparse.Namespace) -> int:
         parse_params(names, args.param)
     _set_workers(args.workers)
     backend = _backend(args)
+    start_workers(backend)
+    chunk = args.chunk or 4096
+    parts = None
+    if args.out is not None:  # each rule set's chunks are kept until the comparison is done
+        plan = {
+            "command": "compare",
+            "rule_sets": [[name, r.rules_hash] for name, r in sets],
+            "games": args.games,
+            "seed": args.seed,
+            "strategies": args.strategies,
+            "params": list(args.param),
+            "chunk": chunk,
+            "engine_version": sim.ENGINE_VERSION,
+        }
+        parts = open_partial(Path(args.out), plan, args.resume).folder
     started = now_iso()
     t0 = time.perf_counter()
-    work = Path(tempfile.mkdtemp(prefix=".compare-"))
-    target = Path(args.out) if args.out is not None else work / "out"
+    # without --out the tables and runs live in a temporary folder, removed at the end
+    work = None if args.out is not None else Path(tempfile.mkdtemp(prefix=".compare-"))
+    target = Path(args.out) if work is None else work / "out"
     with StagedDir(target) as staged:
         with _progress(args.games * len(sets), args.quiet, "game") as bar:
             table = play_rule_sets(
                 sets, args.games, args.seed, staged.path, args.strategies, list(args.param),
-                backend, args.chunk or 4096, bar.update,
+                backend, chunk, bar.update, parts,
             )  # fmt: skip
         base_name = sets[0][0]
         seconds = time.perf_counter() - t0
@@ -161,9 +185,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 started=started, ended=now_iso(), seconds=seconds,
             ),
         )  # fmt: skip
-    import shutil
-
-    shutil.rmtree(work, ignore_errors=True)
+    if work is not None:
+        shutil.rmtree(work, ignore_errors=True)
+    if parts is not None:
+        shutil.rmtree(parts, ignore_errors=True)
     if args.json:
         print(json.dumps(_json_safe(doc)))
     else:

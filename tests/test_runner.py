@@ -298,3 +298,56 @@ def test_freed_memory_is_kept_on_glibc():
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("mallopt is glibc's")
     assert keep_freed_memory() is True
+
+
+def _kill_when(proc: subprocess.Popen, manifest: Path, lines: int) -> None:
+    """Kill ``proc`` (and its workers) once ``manifest`` lists ``lines`` chunks."""
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and proc.poll() is None:
+        if manifest.exists() and len(manifest.read_text().splitlines()) >= lines:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def test_a_killed_compare_resumes_with_the_same_results(tmp_path):
+    args = ["compare", "--rules", "classic", "--vs", "app", "--games", "24000", "--seed", "5"]
+    args += ["--chunk", "1000", "--workers", "1", "--quiet", "--json"]
+    out = tmp_path / "c"
+    proc = _thousand(*args, "--out", str(out))
+    # the base rule set is done and the second is part-way when the run is killed
+    _kill_when(proc, tmp_path / ".c.partial" / "app" / "manifest.jsonl", 2)
+    assert not out.exists()
+    stored = (tmp_path / ".c.partial" / "classic" / "manifest.jsonl").read_text().splitlines()
+    assert len(stored) == 24
+    resumed = _thousand(*args, "--out", str(out), "--resume")
+    stdout, stderr = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, stderr
+    again = _thousand(*args, "--out", str(tmp_path / "whole"))
+    whole_stdout, _ = again.communicate(timeout=300)
+    assert again.returncode == 0
+    assert json.loads(stdout)["effects"] == json.loads(whole_stdout)["effects"]
+    for name in ("classic", "app"):
+        got = (out / "runs" / name / "games.parquet").read_bytes()
+        assert got == (tmp_path / "whole" / "runs" / name / "games.parquet").read_bytes(), name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "whole"]
+
+
+def test_a_killed_report_resumes_with_the_same_tables(tmp_path):
+    args = ["report", "--rules", "classic", "--deals", "20000", "--hands", "20000"]
+    args += ["--games", "20480", "--seed", "6", "--workers", "1", "--quiet"]
+    out = tmp_path / "rep"
+    proc = _thousand(*args, "--out", str(out))
+    _kill_when(proc, tmp_path / ".rep.partial" / "games" / "manifest.jsonl", 1)
+    assert not out.exists()
+    resumed = _thousand(*args, "--out", str(out), "--resume")
+    assert resumed.wait(timeout=300) == 0, resumed.stderr.read() if resumed.stderr else ""
+    again = _thousand(*args, "--out", str(tmp_path / "whole"))
+    assert again.wait(timeout=300) == 0
+    tables = sorted(p.name for p in out.glob("*.csv"))
+    assert "games_barrel_summary.csv" in tables and "bids_summary.csv" in tables
+    for name in tables:
+        assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep", "whole"]
