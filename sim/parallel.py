@@ -32,10 +32,11 @@ def set_threads(workers: int | None) -> int:
     return n
 
 
-_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3  # glibc mallopt parameters
+# glibc mallopt parameters
+_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -2, -3, -8
 
 
-def keep_freed_memory() -> bool:
+def keep_freed_memory(one_arena: bool = False) -> bool:
     """Let this process reuse the memory it frees instead of handing it back (glibc).
 
     A run allocates the same large arrays chunk after chunk. By default glibc maps
@@ -44,6 +45,11 @@ def keep_freed_memory() -> bool:
     With higher mmap and trim thresholds the blocks stay in the heap for the next
     chunk; the peak memory is the same. Returns whether the settings took (False on
     a C library without ``mallopt``).
+
+    ``one_arena`` (for worker processes, which compute on one thread) makes every
+    thread allocate from the main heap: a Dask worker computes on a thread of its
+    own, whose separate heap is capped at 64 MiB and kept mapping and unmapping a
+    chunk's arrays whatever the thresholds.
     """
     name = ctypes.util.find_library("c")
     try:
@@ -51,11 +57,11 @@ def keep_freed_memory() -> bool:
         mallopt = libc.mallopt
     except (OSError, AttributeError, TypeError):
         return False
-    return all(
-        mallopt(param, value) == 1
-        for param, value in (
-            (_M_MMAP_THRESHOLD, 32 << 20),  # glibc's largest: blocks up to 32 MiB
-            (_M_TRIM_THRESHOLD, 256 << 20),
-            (_M_TOP_PAD, 16 << 20),
-        )
-    )
+    settings = [
+        (_M_MMAP_THRESHOLD, 32 << 20),  # glibc's largest: blocks up to 32 MiB
+        (_M_TRIM_THRESHOLD, 256 << 20),
+        (_M_TOP_PAD, 16 << 20),
+    ]
+    if one_arena:
+        settings.append((_M_ARENA_MAX, 1))
+    return all(mallopt(param, value) == 1 for param, value in settings)

@@ -225,13 +225,19 @@ def _remove_stale_staging(out: Path) -> None:
 
 
 # --- executing chunks -------------------------------------------------------------------
-def _init_worker() -> None:  # pragma: no cover - runs in worker processes
-    """One compiled-code thread per worker; the simulating modules imported up front."""
+def _init_worker(ours: bool = True) -> None:  # pragma: no cover - runs in worker processes
+    """One compiled-code thread per worker; the simulating modules imported up front.
+
+    In a worker process the run started itself (``ours``), freed memory is also kept
+    for the next chunk (:func:`sim.parallel.keep_freed_memory`); the workers of a
+    cluster given with ``tcp://`` keep their own allocator settings.
+    """
     import numba
 
     from sim.parallel import keep_freed_memory
 
-    keep_freed_memory()
+    if ours:
+        keep_freed_memory(one_arena=True)
     numba.set_num_threads(1)
     for module in ("sim.hands", "sim.game"):
         importlib.import_module(module)
@@ -242,12 +248,13 @@ def _init_worker() -> None:  # pragma: no cover - runs in worker processes
 WORKER_ENV = {"POLARS_MAX_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
 
 # The LocalCluster of a run is ours: its workers run a few long tasks each, so the
-# statistical profiler (a stack sample every 10 ms) and frequent memory and system
-# polls would only take time from them.
+# statistical profiler (a stack sample every 10 ms), the event-loop health tick
+# (every 20 ms) and frequent memory and system polls would only take time from them.
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "500ms",
 }
 
 _POOL: Any = None  # the loky executor of this process's local runs, once started
@@ -370,7 +377,7 @@ def _dask(
     else:
         client = Client(backend.scheduler, timeout="10s")
     try:
-        client.run(_init_worker)
+        client.run(_init_worker, cluster is not None)
         if cluster is not None:
             client.run(_exit_without_teardown)
         futures = [
