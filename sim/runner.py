@@ -238,6 +238,7 @@ def _init_worker(ours: bool = True) -> None:  # pragma: no cover - runs in worke
 
     if ours:
         keep_freed_memory(one_arena=True)
+        _exit_without_teardown()
     numba.set_num_threads(1)
     for module in ("sim.hands", "sim.game"):
         importlib.import_module(module)
@@ -272,9 +273,10 @@ def _pool(workers: int) -> Any:
 def _exit_without_teardown() -> None:  # pragma: no cover - runs in worker processes
     """End this worker process, once closed, without Python's teardown.
 
-    For the workers of a LocalCluster that a run starts and closes itself: the
-    finalizers of the loaded engine and polars took a third of a second at every
-    close, and a closed worker has nothing left to write.
+    For the worker processes a run starts and closes itself: the finalizers of the
+    loaded engine and polars took a third of a second at every close, and a closed
+    worker has nothing left to write (its parts are renamed into place before it
+    reports a chunk done).
     """
     import atexit
 
@@ -301,7 +303,7 @@ def stop_workers() -> None:
     """End the local worker processes (at the end of a command; they are idle)."""
     global _POOL
     if _POOL is not None:
-        _POOL.shutdown(wait=True, kill_workers=True)
+        _POOL.shutdown(wait=True)
         _POOL = None
 
 
@@ -378,8 +380,6 @@ def _dask(
         client = Client(backend.scheduler, timeout="10s")
     try:
         client.run(_init_worker, cluster is not None)
-        if cluster is not None:
-            client.run(_exit_without_teardown)
         futures = [
             client.submit(
                 _call, fn, payload, c, sink, retries=retries, pure=False, key=f"chunk-{c.index}"
