@@ -453,7 +453,6 @@ def cmd_report(args: argparse.Namespace) -> int:
         sets = rule_sets(args.rules, args.vs)
     _set_workers(args.workers)
     backend = _backend(args)
-    start_workers(backend)
     plan = {
         "command": "report",
         "rules_hash": rules.rules_hash,
@@ -467,6 +466,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     parts = open_partial(out, plan, args.resume).folder  # each run's chunks, for --resume
     t0 = time.perf_counter()
     doc = run_odds(args.rules, args.deals, args.seed, quiet=args.quiet)
+    start_workers(backend)
     work = parts / "runs"  # the joined run folders, made again from the chunks on --resume
     work.mkdir(exist_ok=True)
     runs = simulate_report(

@@ -258,6 +258,11 @@ LOCAL_CLUSTER_CONFIG = {
     "distributed.admin.tick.interval": "500ms",
 }
 
+# A local worker left idle this long ends (loky's default is 10 s): a command may
+# compute in its own process for longer between two runs (a report's odds, compiling
+# from an empty cache), and :func:`stop_workers` ends them when the command ends.
+IDLE_WORKER_S = 300
+
 _POOL: Any = None  # the loky executor of this process's local runs, once started
 
 
@@ -266,7 +271,9 @@ def _pool(workers: int) -> Any:
     global _POOL
     from joblib.externals.loky import get_reusable_executor
 
-    _POOL = get_reusable_executor(max_workers=workers, initializer=_init_worker, env=WORKER_ENV)
+    _POOL = get_reusable_executor(
+        max_workers=workers, initializer=_init_worker, env=WORKER_ENV, timeout=IDLE_WORKER_S
+    )
     return _POOL
 
 
