@@ -33,6 +33,7 @@ import json
 import logging
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -239,6 +240,7 @@ def _init_worker(ours: bool = True) -> None:  # pragma: no cover - runs in worke
     if ours:
         keep_freed_memory(one_arena=True)
         _exit_without_teardown()
+        _no_leak_restarts()
     numba.set_num_threads(1)
     for module in ("sim.hands", "sim.game"):
         importlib.import_module(module)
@@ -275,6 +277,20 @@ def _pool(workers: int) -> Any:
         max_workers=workers, initializer=_init_worker, env=WORKER_ENV, timeout=IDLE_WORKER_S
     )
     return _POOL
+
+
+def _no_leak_restarts() -> None:  # pragma: no cover - runs in worker processes
+    """Keep loky from replacing a worker whose memory grew by 300 MB since its first task.
+
+    A worker's memory grows by design after its first task (here a start-up ping):
+    the compiled engine loads (compiling, from an empty cache, takes hundreds of
+    MB) and a chunk's arrays are kept for the next chunk (keep_freed_memory). Loky
+    read that as a leak, ended the worker mid-run and started another, which had to
+    load everything again. A chunk's memory is bounded by the chunk size instead.
+    """
+    executor = sys.modules.get("joblib.externals.loky.process_executor")
+    if executor is not None:
+        executor._MAX_MEMORY_LEAK_SIZE = 1 << 62  # type: ignore[attr-defined]
 
 
 def _exit_without_teardown() -> None:  # pragma: no cover - runs in worker processes
