@@ -16,14 +16,11 @@ from sim.rules import Rules
 from sim.runner import (
     Backend,
     Chunk,
-    Joiner,
     PartStore,
     frame_part,
     json_part,
-    parts_in,
     plan_chunks,
-    read_json_parts,
-    run_chunks,
+    run_joined,
     traces_part,
 )
 
@@ -87,17 +84,10 @@ def run_games(
     """
     chunks = plan_chunks(games, chunk)
     job = GamesJob(rules, seed, tuple(strategies), tuple(params), trace is not None, first_dealer)
-    with parts_in(store, out_dir) as part_store:
-        with Joiner(part_store) as joiner:
-            for name in ("games", "barrel"):
-                joiner.parquet(f"{name}.parquet", out_dir / f"{name}.parquet")
-            if trace is not None:
-                joiner.text("trace.jsonl", trace)
-            run_chunks(
-                games_chunk, job, chunks, part_store, backend or Backend(), progress,
-                on_ready=joiner,
-            )  # fmt: skip
-        parts = read_json_parts(part_store, "counts.json", chunks)
+    parts = run_joined(
+        games_chunk, job, chunks, out_dir, parquet=("games.parquet", "barrel.parquet"),
+        trace=trace, backend=backend, store=store, progress=progress,
+    )  # fmt: skip
     counts = {k: sum(c[k] for c in parts) for k in ("games", "stints", "unfinished")}
     counts["chunks"] = len(chunks)
     return counts

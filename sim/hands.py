@@ -24,14 +24,11 @@ from sim.rules import Rules
 from sim.runner import (
     Backend,
     Chunk,
-    Joiner,
     PartStore,
     frame_part,
     json_part,
-    parts_in,
     plan_chunks,
-    read_json_parts,
-    run_chunks,
+    run_joined,
     traces_part,
 )
 
@@ -172,13 +169,12 @@ def merge_aggregates(parts: Sequence[pl.DataFrame]) -> pl.DataFrame:
 class _AggregateFold:
     """Sum the aggregate parts of a run, 64 chunks at a time: memory stays small."""
 
-    def __init__(self, store: PartStore) -> None:
-        self.store = store
+    def __init__(self) -> None:
         self._sum: pl.DataFrame | None = None
         self._batch: list[pl.DataFrame] = []
 
-    def add(self, chunk: Chunk) -> None:
-        self._batch.append(pl.read_parquet(self.store.part("hands_agg.parquet", chunk.index)))
+    def add(self, part: Path) -> None:
+        self._batch.append(pl.read_parquet(part))
         if len(self._batch) == 64:
             self._fold()
 
@@ -250,22 +246,16 @@ def run_hands(
     """
     chunks = plan_chunks(deals, chunk)
     job = HandsJob(rules, seed, tuple(strategies), tuple(params), trace is not None, aggregate_only)
-    with parts_in(store, out_dir) as part_store:
-        with Joiner(part_store) as joiner:
-            if aggregate_only:
-                folded = _AggregateFold(part_store)
-                joiner.each(folded.add)
-            else:
-                joiner.parquet("hands.parquet", out_dir / "hands.parquet")
-            if trace is not None:
-                joiner.text("trace.jsonl", trace)
-            run_chunks(
-                hands_chunk, job, chunks, part_store, backend or Backend(), progress,
-                on_ready=joiner,
-            )  # fmt: skip
-        if aggregate_only:
-            folded.total().write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
-        counts = read_json_parts(part_store, "counts.json", chunks)
+    folded = _AggregateFold() if aggregate_only else None
+    counts = run_joined(
+        hands_chunk, job, chunks, out_dir,
+        parquet=("hands.parquet",) if folded is None else (),
+        trace=trace,
+        fold=None if folded is None else ("hands_agg.parquet", folded.add),
+        backend=backend, store=store, progress=progress,
+    )  # fmt: skip
+    if folded is not None:
+        folded.total().write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
     rows = sum(c["rows"] for c in counts)
     played = sum(c["played"] for c in counts)
     return {"deals": played, "rows": rows, "redealt": rows - played, "chunks": len(chunks)}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
 
@@ -51,11 +50,9 @@ def keep_freed_memory(one_arena: bool = False) -> bool:
     own, whose separate heap is capped at 64 MiB and kept mapping and unmapping a
     chunk's arrays whatever the thresholds.
     """
-    name = ctypes.util.find_library("c")
     try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError, TypeError):
+        mallopt = ctypes.CDLL(None).mallopt  # the C library this process runs on
+    except (OSError, AttributeError):
         return False
     settings = [
         (_M_MMAP_THRESHOLD, 32 << 20),  # glibc's largest: blocks up to 32 MiB

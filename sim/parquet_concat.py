@@ -327,11 +327,7 @@ def concat_parquet(parts: Sequence[Path], dest: Path) -> int:
     Raises:
         ValueError: for a part that is not Parquet or whose schema differs.
     """
-    join = ParquetJoin(dest)
-    try:
+    with ParquetJoin(dest) as join:
         for part in parts:
             join.append(part)
-        return join.close()
-    except BaseException:
-        join.abandon()
-        raise
+    return join.rows

@@ -487,7 +487,7 @@ class Joiner:
 
     def __init__(self, store: PartStore) -> None:
         self.store = store
-        self._steps: list[Callable[[Chunk], None]] = []
+        self._steps: list[tuple[str, Callable[[Path], Any]]] = []  # (part name, use of it)
         self._joins: list[Any] = []
 
     def parquet(self, name: str, dest: Path) -> None:
@@ -496,24 +496,20 @@ class Joiner:
 
         join = ParquetJoin(dest)
         self._joins.append(join)
-        self._steps.append(lambda c: join.append(self.store.part(name, c.index)))
+        self._steps.append((name, join.append))
 
     def text(self, name: str, dest: IO[str]) -> None:
         """Append the text parts ``name`` to the open file ``dest``."""
+        self._steps.append((name, lambda path: dest.write(path.read_text(encoding="utf-8"))))
 
-        def append(chunk: Chunk) -> None:
-            dest.write(self.store.part(name, chunk.index).read_text(encoding="utf-8"))
-
-        self._steps.append(append)
-
-    def each(self, step: Callable[[Chunk], None]) -> None:
-        """Call ``step(chunk)`` for every chunk in order (e.g. to fold its counts)."""
-        self._steps.append(step)
+    def each(self, name: str, step: Callable[[Path], Any]) -> None:
+        """Call ``step(path)`` with every part ``name`` in order (e.g. to fold counts)."""
+        self._steps.append((name, step))
 
     def __call__(self, chunk: Chunk) -> None:
         """Append ``chunk``'s parts (the next chunk in order)."""
-        for step in self._steps:
-            step(chunk)
+        for name, step in self._steps:
+            step(self.store.part(name, chunk.index))
 
     def __enter__(self) -> Joiner:
         return self
@@ -524,6 +520,43 @@ class Joiner:
                 join.close()
             else:
                 join.abandon()
+
+
+def run_joined(
+    fn: ChunkFn,
+    payload: Any,
+    chunks: Sequence[Chunk],
+    out_dir: Path,
+    *,
+    parquet: Sequence[str] = (),
+    trace: IO[str] | None = None,
+    fold: tuple[str, Callable[[Path], Any]] | None = None,
+    backend: Backend | None = None,
+    store: PartStore | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Any]:
+    """Run ``chunks`` and join their parts; return every chunk's ``counts.json``.
+
+    The shared body of a hands and a games run: the Parquet parts named in
+    ``parquet`` become ``out_dir/NAME``, the ``trace.jsonl`` parts go to ``trace``,
+    and ``fold = (name, step)`` hands each chunk's part ``name`` to ``step``, all in
+    chunk order while later chunks compute. Chunks run on ``backend`` (this process
+    by default) and are kept in ``store`` until the end (a temporary one by default;
+    the CLI passes the run's partial folder so that ``--resume`` can finish an
+    interrupted run).
+    """
+    with parts_in(store, out_dir) as part_store:
+        with Joiner(part_store) as joiner:
+            for name in parquet:
+                joiner.parquet(name, out_dir / name)
+            if trace is not None:
+                joiner.text("trace.jsonl", trace)
+            if fold is not None:
+                joiner.each(*fold)
+            run_chunks(
+                fn, payload, chunks, part_store, backend or Backend(), progress, on_ready=joiner
+            )
+        return read_json_parts(part_store, "counts.json", chunks)
 
 
 def frame_part(frame: Any) -> bytes:

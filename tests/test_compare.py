@@ -123,3 +123,10 @@ def test_compare_bad_input(tmp_path, args, culprit):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and culprit in lines[0], r.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_compare_resume_needs_the_out_of_the_interrupted_run(tmp_path):
+    r = _thousand("compare", "--vs", "app", "--games", "10", "--resume")
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--resume" in lines[0] and "--out" in lines[0], r.stderr

@@ -294,6 +294,8 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
         (["--games", "-5"], "--games"),
         (["--deals", "many"], "--deals"),
         (["--seed", "-1"], "--seed"),
+        (["--resume"], "--resume"),  # no interrupted report to finish
+        (["--scheduler", "nowhere"], "--scheduler"),
     ],
 )
 def test_cli_report_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, culprit):
