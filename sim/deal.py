@@ -15,7 +15,7 @@ likely (an exact Fisher–Yates shuffle with unbiased bounded integers).
 
 Features are computed per place from ``uint32`` masks in the same compiled pass:
 card points, marriages held (suit bitmask), nines, jacks and aces, and the
-reshuffle conditions of RULES.md §3 (a bitmask of :data:`HAND_REASONS` for hands,
+reshuffle conditions of docs/rules.md §3 (a bitmask of :data:`HAND_REASONS` for hands,
 of :data:`TALON_REASONS` for talons).
 """
 
@@ -33,7 +33,7 @@ from sim.rules import Rules, RulesError
 
 N_PLACES = 4
 
-# Reason bits of the reshuffle conditions (RULES.md §3), hands and talons apart.
+# Reason bits of the reshuffle conditions (docs/rules.md §3), hands and talons apart.
 HAND_REASONS = ("hand_points_below", "hand_nines", "hand_four_jacks")
 TALON_REASONS = ("talon_points_below", "talon_two_nines", "talon_three_jacks")
 
@@ -65,7 +65,7 @@ _MARRIAGE_MASK = MARRIAGE_MASK.copy()
 
 
 def reshuffle_params(rules: Rules) -> np.ndarray:
-    """The reshuffle thresholds of RULES.md §3 as a flat ``int64`` vector for kernels."""
+    """The reshuffle thresholds of docs/rules.md §3 as a flat ``int64`` vector for kernels."""
     r = rules.reshuffle
     return np.array(
         [
@@ -113,7 +113,7 @@ def marriages_of(mask: int) -> int:
 
 @njit(cache=True, inline="always")
 def hand_reshuffle_bits(points: int, nines: int, jacks: int, params: np.ndarray) -> int:
-    """Bitmask of :data:`HAND_REASONS` met by a hand (RULES.md §3)."""
+    """Bitmask of :data:`HAND_REASONS` met by a hand (docs/rules.md §3)."""
     bits = 0
     if params[0] > 0 and points < params[0]:
         bits |= 1
@@ -126,7 +126,7 @@ def hand_reshuffle_bits(points: int, nines: int, jacks: int, params: np.ndarray)
 
 @njit(cache=True, inline="always")
 def talon_reshuffle_bits(points: int, nines: int, jacks: int, params: np.ndarray) -> int:
-    """Bitmask of :data:`TALON_REASONS` met by a talon (RULES.md §3)."""
+    """Bitmask of :data:`TALON_REASONS` met by a talon (docs/rules.md §3)."""
     bits = 0
     if params[3] > 0 and points < params[3]:
         bits |= 1
@@ -318,10 +318,11 @@ class DealStream:
 
     def __init__(self, seed: int, rules: Rules | None = None, chunk_size: int = 1 << 20):
         self.rules = rules if rules is not None else Rules()
-        if self.rules.deal.method != "shuffle":
+        if dealt_by_play(self.rules):
             raise RulesError(
-                f"rules '{self.rules.name}': key 'deal.method' = {self.rules.deal.method!r} needs "
-                "the played tricks of the previous deal; independent deals support 'shuffle' only"
+                f"rules '{self.rules.name}': 'deal.method' = {self.rules.deal.method!r} or the "
+                "bottom-card ritual needs the hand engine's deals (sim.odds.played_first_deals); "
+                "this stream deals independent shuffled deals only"
             )
         self.players = self.rules.players
         self.chunk_size = max(1, _check_count(chunk_size, "chunk_size"))
@@ -407,3 +408,217 @@ def deal_features(cards: np.ndarray, rules: Rules | None = None, start: int = 0)
         *feats,
     )
     return DealBatch(start, rules.players, cards, *feats)
+
+
+# --- dealing from a deck: the cut, the talon's positions, the bottom-card ritual --------
+# docs/rules.md §2. A deck is 24 card ids, top first. The dealer deals one card at a time
+# clockwise from forehand; the talon cards are taken at deal positions drawn among
+# TALON_FIRST .. TALON_LAST (never the first or last three cards), so the bottom card
+# is dealt last, to the dealer (3 and 2 players) or to the dealer's right (4 players).
+CUT_MIN = 3  # a cut leaves at least 3 cards in each part: 3..21 cards are lifted
+TALON_FIRST, TALON_LAST = 3, 20  # deal positions (0-based) the talon cards may take
+N_TALON_SLOTS = TALON_LAST - TALON_FIRST + 1
+MIDDLE_FIRST, MIDDLE_LAST = 3, 20  # a bottom jack goes to one of the middle 18 places
+RITUAL_NINES = 3  # the third bottom nine in a row costs the cutter deal.nine_cut_penalty
+JACK_MOVED = 4  # bit of a ritual code: the bottom jack was moved (bits 0-1: nines seen)
+
+
+def ritual_on(rules: Rules) -> bool:
+    """Whether the bottom-card ritual can change a deal (docs/rules.md §2)."""
+    return rules.deal.nine_cut_penalty > 0 or rules.deal.jack_to_middle
+
+
+def dealt_by_play(rules: Rules) -> bool:
+    """Whether deals depend on more than ``(seed, deal number)``: the cut or the ritual.
+
+    Such deals come from the hand engine (:func:`sim.odds.played_first_deals`): under
+    ``cut`` the previous deal's play makes the next deck; the ritual needs the deck.
+    """
+    return rules.deal.method == "cut" or ritual_on(rules)
+
+
+def talon_cards(players: int) -> int:
+    """Talon cards dealt from the deck: 3, or two talons of 2 with 2 players."""
+    return 4 if players == 2 else 3
+
+
+def cutter_of(players: int, dealer: int) -> int:
+    """The game seat that cuts: the player on the dealer's right."""
+    return (dealer + players - 1) % players
+
+
+@njit(cache=True, inline="always")
+def _draw_talon_positions(state: np.uint64, counter: int, k: int, pos: np.ndarray) -> int:
+    """``pos[:k]``: ``k`` distinct deal positions in TALON_FIRST..TALON_LAST, ascending.
+
+    A partial Fisher-Yates over the 18 positions: the i-th draw picks one of the
+    ``18 - i`` left. Returns the next counter.
+    """
+    for i in range(N_TALON_SLOTS):
+        pos[i] = TALON_FIRST + i
+    for i in range(k):
+        j, counter = bounded(state, counter, np.int64(N_TALON_SLOTS - i))
+        j += i
+        t = pos[i]
+        pos[i] = pos[j]
+        pos[j] = t
+    for i in range(1, k):  # insertion sort of the k drawn positions
+        x = pos[i]
+        m = i - 1
+        while m >= 0 and pos[m] > x:
+            pos[m + 1] = pos[m]
+            m -= 1
+        pos[m + 1] = x
+    return counter
+
+
+@njit(cache=True, inline="always")
+def _place_of_deal_position(
+    hands: int, forehand: int, pos: np.ndarray, k: int, place_of: np.ndarray
+) -> None:
+    """``place_of[p]``: the place that deal position ``p`` goes to.
+
+    Hand places are the hand seats (the 4-player dealer sits out: ``hands`` is 3 and
+    ``forehand`` 0); the j-th card dealt to a hand goes to place ``(forehand + j) %
+    hands``. The talon positions go to the talon place(s): with 2 players the first
+    two to place 2, the last two to place 3.
+    """
+    j = 0
+    t = 0
+    for p in range(N_CARDS):
+        if t < k and pos[t] == p:
+            place_of[p] = hands + (t // 2 if k == 4 else 0)
+            t += 1
+        else:
+            place_of[p] = (forehand + j) % hands
+            j += 1
+
+
+@njit(cache=True, inline="always")
+def _cut(deck: np.ndarray, c: int, tmp: np.ndarray) -> None:
+    """Lift the top ``c`` cards and put them under the rest."""
+    for p in range(N_CARDS):
+        tmp[p] = deck[(p + c) % N_CARDS]
+    for p in range(N_CARDS):
+        deck[p] = tmp[p]
+
+
+@njit(cache=True, inline="always")
+def _deck_of_places(
+    masks: np.ndarray,
+    place_of: np.ndarray,
+    state: np.uint64,
+    counter: int,
+    deck: np.ndarray,
+    cards: np.ndarray,
+) -> int:
+    """A deck that deals ``masks`` by ``place_of``: each place's cards in random order.
+
+    Each place's cards (ascending ids) are shuffled by Fisher-Yates (places 0..3 in
+    turn) and laid on that place's deal positions in order. A uniform deal so laid
+    out is a uniform deck. Returns the next counter.
+    """
+    for q in range(N_PLACES):
+        n = 0
+        m = np.uint32(masks[q])
+        while m:
+            cards[n] = trailing_zeros(m)  # type: ignore[call-arg]
+            m &= m - np.uint32(1)
+            n += 1
+        for i in range(n - 1, 0, -1):
+            j, counter = bounded(state, counter, np.int64(i + 1))
+            t = cards[i]
+            cards[i] = cards[j]
+            cards[j] = t
+        i = 0
+        for p in range(N_CARDS):
+            if place_of[p] == q:
+                deck[p] = cards[i]
+                i += 1
+    return counter
+
+
+@njit(cache=True, inline="always")
+def _bottom_ritual(
+    deck: np.ndarray,
+    nine_penalty: bool,
+    jack_to_middle: bool,
+    state: np.uint64,
+    counter: int,
+    tmp: np.ndarray,
+) -> tuple[int, int]:
+    """The bottom-card ritual (docs/rules.md §2); returns the ritual code and the counter.
+
+    With ``nine_penalty``: a bottom nine makes the same player cut again, up to the
+    third nine in a row (then the deal goes ahead and the cutter pays). Then with
+    ``jack_to_middle`` a bottom jack moves to one of the middle 18 positions. Code:
+    the nines seen (0..3) plus JACK_MOVED.
+    """
+    nines = 0
+    while nine_penalty and deck[N_CARDS - 1] % 6 == 0:
+        nines += 1
+        if nines == RITUAL_NINES:
+            break
+        c, counter = bounded(state, counter, np.int64(N_CARDS - 2 * CUT_MIN + 1))
+        _cut(deck, CUT_MIN + c, tmp)
+    code = nines
+    if jack_to_middle and deck[N_CARDS - 1] % 6 == 1:
+        at, counter = bounded(state, counter, np.int64(MIDDLE_LAST - MIDDLE_FIRST + 1))
+        at += MIDDLE_FIRST
+        jack = deck[N_CARDS - 1]
+        for p in range(N_CARDS - 1, at, -1):
+            deck[p] = deck[p - 1]
+        deck[at] = jack
+        code |= JACK_MOVED
+    return code, counter
+
+
+DECK_WORK = 4 * N_CARDS  # length of a deck buffer: the deck, then scratch space
+
+
+@njit(cache=True)
+def deal_from_deck(
+    shuffled: bool,
+    work: np.ndarray,
+    masks: np.ndarray,
+    players: int,
+    hand_dealer: int,
+    nine_penalty: bool,
+    jack_to_middle: bool,
+    state: np.uint64,
+) -> int:
+    """Cut (or take a shuffled deal), hold the ritual, and deal; the ritual code.
+
+    ``shuffled``: ``masks`` already hold a uniformly shuffled deal (a game's first
+    deal, a ``shuffle`` deal, the first of a ``hands`` chain); with no ritual it is
+    kept as it is, else a deck is laid out from it (so a deal where the ritual does
+    nothing is the same deal). Otherwise ``work[:24]`` holds the previous deal's cards
+    gathered (top first), and the player on the dealer's right cuts it. ``work`` is an
+    ``int64`` buffer of DECK_WORK: the deck, then scratch space (compiled callers
+    allocate nothing per deal). ``masks`` receive the dealt places in hand seats; the
+    deck is left as dealt. Random numbers
+    (PROTOCOL.md, dealing): the talon's positions, then the layout or the cut, then
+    the ritual's recuts and the jack's new place, all from ``state``.
+    """
+    if shuffled and not nine_penalty and not jack_to_middle:
+        return 0
+    hands = 2 if players == 2 else 3
+    k = 4 if players == 2 else 3
+    forehand = (hand_dealer + 1) % hands
+    deck = work[:N_CARDS]
+    pos = work[N_CARDS : N_CARDS + N_TALON_SLOTS]
+    place_of = work[2 * N_CARDS : 3 * N_CARDS]
+    tmp = work[3 * N_CARDS :]
+    counter = _draw_talon_positions(state, np.int64(0), k, pos)
+    _place_of_deal_position(hands, forehand, pos, k, place_of)
+    if shuffled:
+        counter = _deck_of_places(masks, place_of, state, counter, deck, tmp)
+    else:
+        c, counter = bounded(state, counter, np.int64(N_CARDS - 2 * CUT_MIN + 1))
+        _cut(deck, CUT_MIN + c, tmp)
+    code, counter = _bottom_ritual(deck, nine_penalty, jack_to_middle, state, counter, tmp)
+    for q in range(N_PLACES):
+        masks[q] = 0
+    for p in range(N_CARDS):
+        masks[place_of[p]] |= np.uint32(1) << np.uint32(deck[p])
+    return code

@@ -1,4 +1,4 @@
-"""Whole games to the target (RULES.md §7–§9), compiled: ``GAME_PROTOCOL.md``.
+"""Whole games to the target (docs/rules.md §7–§9), compiled: ``GAME_PROTOCOL.md``.
 
 A game strings deals of the hand engine (:func:`sim.engine.driver.play_deal`)
 together and keeps what lives between deals: scores, bolts, concessions, the
@@ -19,8 +19,9 @@ import numpy as np
 import polars as pl
 from numba import prange
 
+from sim.deal import DECK_WORK, RITUAL_NINES
 from sim.engine.actions import MAX_REDEALS
-from sim.engine.driver import deal_cards_into, hand_seats, play_deal
+from sim.engine.driver import deal_hand, gather_deck, hand_seats, play_deal
 from sim.engine.scoring import sitter_delta
 from sim.engine.state import (
     FLAG_DARK_ALLOWED,
@@ -36,6 +37,7 @@ from sim.engine.state import (
     O_DELTA0,
     O_MADE,
     O_SPECIAL,
+    P_CUT,
     REASONS,
     S_REDEAL_REASON,
     SNAP_LEN,
@@ -64,13 +66,13 @@ _REASON_HAND_NINES = REASONS.index("hand_nines")
     Q_ATTEMPTS, Q_FALL_PENALTY, Q_THIRD_FALL_ZERO, Q_ONE_AT_A_TIME, Q_SIMULTANEOUS,
     Q_ROSPIS_MAX, Q_THIRD_PENALTY, Q_ROSPIS_ON_BARREL, Q_DEALER_PENALTY, Q_BOLT_DOUBLE,
     Q_GOLDEN, Q_GOLDEN_RESET, Q_GOLDEN_REPEAT, Q_DARK, Q_DARK_MIN_SCORE,
-    Q_DARK_NOT_ON_BARREL, N_Q,
-) = range(28)  # fmt: skip
+    Q_DARK_NOT_ON_BARREL, Q_NINE_PENALTY, N_Q,
+) = range(29)  # fmt: skip
 SIMULTANEOUS = ("all_fall", "one_falls", "both_stay")
 
 
 def game_params(rules: Rules) -> np.ndarray:
-    """The game-level rules (RULES.md §7–§9) as the vector the game loop reads."""
+    """The game-level rules (docs/rules.md §7–§9) as the vector the game loop reads."""
     r = rules
     q = np.zeros(N_Q, dtype=np.int64)
     q[Q_TARGET] = r.game.target
@@ -100,14 +102,15 @@ def game_params(rules: Rules) -> np.ndarray:
     q[Q_DARK] = r.dark.enabled
     q[Q_DARK_MIN_SCORE] = r.dark.min_score
     q[Q_DARK_NOT_ON_BARREL] = r.dark.not_on_barrel
+    q[Q_NINE_PENALTY] = r.deal.nine_cut_penalty
     return q
 
 
 # --- per-seat game state G[s, :] ------------------------------------------------------
 (
     G_SCORE, G_BOLTS, G_CONCESSIONS, G_ON, G_BDEALS, G_FALLS, G_ENTRIES, G_BOLT_PEN,
-    G_SAMOSVALS, G_ENTERED, G_STINT, G_DARK_WON, G_DARK_LOST, N_G,
-) = range(14)  # fmt: skip
+    G_SAMOSVALS, G_ENTERED, G_STINT, G_DARK_WON, G_DARK_LOST, G_NINE_PEN, N_G,
+) = range(15)  # fmt: skip
 MAX_SEATS = 4
 
 # --- one played or conceded deal in game seats (the input of apply_deal) --------------
@@ -118,10 +121,10 @@ N_D = D_BOLT0 + MAX_SEATS
 # --- events ------------------------------------------------------------------------------
 EVENTS = (
     "bolt", "bolt_penalty", "samosval", "barrel_on", "barrel_win", "barrel_fall",
-    "concession_penalty", "dealer_penalty", "golden_reset",
+    "concession_penalty", "dealer_penalty", "golden_reset", "nine_cut_penalty",
 )  # fmt: skip
 E_BOLT, E_BOLT_PENALTY, E_SAMOSVAL, E_BARREL_ON, E_BARREL_WIN, E_BARREL_FALL = range(6)
-E_CONCESSION_PENALTY, E_DEALER_PENALTY, E_GOLDEN_RESET = 6, 7, 8
+E_CONCESSION_PENALTY, E_DEALER_PENALTY, E_GOLDEN_RESET, E_NINE_CUT_PENALTY = 6, 7, 8, 9
 FALL_CAUSES = ("attempts", "knocked_off", "simultaneous")
 OUTCOMES = ("won", "fell_attempts", "knocked_off", "fell_simultaneous", "game_over")
 _KNOCKED_OFF = OUTCOMES.index("knocked_off")
@@ -129,10 +132,10 @@ _KNOCKED_OFF = OUTCOMES.index("knocked_off")
 # --- outputs (per-seat columns for 4 seats; games_frame keeps the game's seats) --------
 _SEAT_STATS = (
     "score", "barrel_entries", "barrel_falls", "bolt_penalties", "samosvals", "concessions",
-    "dark_won", "dark_lost",
+    "dark_won", "dark_lost", "nine_cut_penalties",
 )  # fmt: skip
 _G_OF_STAT = (G_SCORE, G_ENTRIES, G_FALLS, G_BOLT_PEN, G_SAMOSVALS, G_CONCESSIONS,
-              G_DARK_WON, G_DARK_LOST)  # fmt: skip
+              G_DARK_WON, G_DARK_LOST, G_NINE_PEN)  # fmt: skip
 GAME_COLUMNS = [
     "first_dealer", "n_deals", "winner", "unfinished", "redeals", "n_stints",
     "golden_reset", "golden_deals", "dark_deals", "contracts", "contracts_made",
@@ -164,7 +167,7 @@ def _record(
 
 @hot_call
 def _pick_winner(G: np.ndarray, n: int, seats: int, decl: int, dealer: int) -> int:
-    """The winner among the seats of a bitmask (RULES.md §8).
+    """The winner among the seats of a bitmask (docs/rules.md §8).
 
     The highest score wins; ties go to the declarer, then to the seat first from the
     dealer's left.
@@ -271,6 +274,27 @@ def _bolt(
         G[s, G_BOLT_PEN] += 1
         G[s, G_BOLTS] = 0
         _record(events, ne, trace, row, E_BOLT_PENALTY, s, Q[Q_BOLT_PENALTY])
+
+
+@hot_call
+def _nine_cut_penalty(
+    G: np.ndarray,
+    Q: np.ndarray,
+    s: int,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    """The cutter turned up a third bottom nine in a row (docs/rules.md §2): it pays.
+
+    Not while it sits on the barrel (its score is pinned); no other effect follows.
+    """
+    if G[s, G_ON]:
+        return
+    G[s, G_SCORE] -= Q[Q_NINE_PENALTY]
+    G[s, G_NINE_PEN] += 1
+    _record(events, ne, trace, row, E_NINE_CUT_PENALTY, s, Q[Q_NINE_PENALTY])
 
 
 @hot_call
@@ -468,6 +492,7 @@ def play_game(
     strategies: np.ndarray,
     SP: np.ndarray,
     deal_key: np.uint64,
+    cut_key: np.uint64,
     rng_key: np.uint64,
     tb_key: np.uint64,
     G: np.ndarray,
@@ -475,6 +500,7 @@ def play_game(
     legal: np.ndarray,
     cards: np.ndarray,
     masks: np.ndarray,
+    deck: np.ndarray,
     script: np.ndarray,
     row: np.ndarray,
     bl: np.ndarray,
@@ -492,7 +518,11 @@ def play_game(
     events: np.ndarray,
     counts: np.ndarray,
 ) -> None:
-    """Play game ``g`` of ``n`` players to its end (or MAX_DEALS played deals)."""
+    """Play game ``g`` of ``n`` players to its end (or MAX_DEALS played deals).
+
+    The game's first deal is shuffled; under ``deal.method = "cut"`` every later deal
+    is dealt from the previous one gathered (``deck``, a DECK_WORK buffer).
+    """
     G[:, :] = 0
     ns = counts[0:1]
     ne = counts[1:2]
@@ -515,6 +545,7 @@ def play_game(
     contract_sum = 0
     if n != 4:  # hand seats are game seats: fill the hand's inputs once
         hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
+    has_deck = False
     while d < MAX_DEALS and winner < 0:
         attempt = 0
         hand_dealer = dealer
@@ -522,7 +553,11 @@ def play_game(
             hand_dealer = hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
         while True:
             number = g * _GAME_STRIDE + d * _DEAL_STRIDE + attempt
-            deal_cards_into(deal_key, number, n, cards, masks)
+            code = deal_hand(
+                deal_key, cut_key, number, n, hand_dealer, P, has_deck, deck, cards, masks
+            )
+            if (code & 3) == RITUAL_NINES and Q[Q_NINE_PENALTY] > 0:
+                _nine_cut_penalty(G, Q, (dealer + n - 1) % n, events, ne, trace, ndl[0])
             any_on = False
             for s in range(n):
                 any_on = any_on or G[s, G_ON] != 0
@@ -565,6 +600,9 @@ def play_game(
                 tl,
                 snap,
             )
+            if P[P_CUT]:
+                gather_deck(S, P, redealt == 1, deck)
+                has_deck = True
             r = ndl[0]
             if trace and r < deal_log.shape[0]:
                 deal_log[r, L_DEALER] = dealer
@@ -649,6 +687,7 @@ def games_kernel(
     strategies: np.ndarray,
     SP: np.ndarray,
     deal_key: np.uint64,
+    cut_key: np.uint64,
     rng_key: np.uint64,
     tb_key: np.uint64,
     out: np.ndarray,
@@ -666,6 +705,7 @@ def games_kernel(
         legal = np.zeros(64, dtype=np.int64)
         cards = np.zeros(24, dtype=np.int8)
         masks = np.zeros(4, dtype=np.uint32)
+        deck = np.zeros(DECK_WORK, dtype=np.int64)
         script = np.zeros((0, 2), dtype=np.int64)
         row = np.zeros(N_OUT, dtype=np.int64)
         bl = np.zeros((MAX_BIDS_LOG, 2), dtype=np.int16)
@@ -687,6 +727,7 @@ def games_kernel(
             strategies,
             SP,
             deal_key,
+            cut_key,
             rng_key,
             tb_key,
             G,
@@ -694,6 +735,7 @@ def games_kernel(
             legal,
             cards,
             masks,
+            deck,
             script,
             row,
             bl,
@@ -724,7 +766,7 @@ class GamesBatch:
     deal_log: np.ndarray | None = None
     events: np.ndarray | None = None
     counts: np.ndarray | None = None
-    bank: int | None = None  # game.bank (RULES.md §8)
+    bank: int | None = None  # game.bank (docs/rules.md §8)
 
     def __len__(self) -> int:
         return int(self.out.shape[0])
@@ -734,7 +776,7 @@ class GamesBatch:
         return self.out[:, GC[name]]
 
     def traces(self) -> list[dict[str, Any]]:
-        """The CLI.md game trace of every game of the batch (needs ``trace=True``)."""
+        """The docs/cli.md game trace of every game of the batch (needs ``trace=True``)."""
         if self.deal_log is None or self.events is None or self.counts is None:
             raise ValueError("this batch was played without trace=True")
         docs = []
@@ -849,6 +891,7 @@ def play_games(
         strategy_ids(names),
         sp,
         stream_key(seed, Stream.GAME_DEALS),
+        stream_key(seed, Stream.CUT),
         stream_key(seed, Stream.STRATEGY),
         stream_key(seed, Stream.TIEBREAK),
         out,
@@ -864,7 +907,7 @@ def play_games(
 
 
 def games_frame(batch: GamesBatch) -> pl.DataFrame:
-    """One row per game with the columns of CLI.md's ``games.parquet`` (and a few more).
+    """One row per game with the columns of docs/cli.md's ``games.parquet`` (and a few more).
 
     Per-seat columns run over the game's seats (a 2-player game's ``_2`` columns are
     null, a 4-player game adds ``_3``); ``bank_{s}`` are the payoffs of GAME_PROTOCOL.md.

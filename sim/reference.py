@@ -45,9 +45,9 @@ Readings of the protocol where it leaves a choice:
   attempt ``MAX_REDEALS`` included (only the reshuffle demands are capped there).
 * After an undarkening nobody has passed: a seat that answered "no" to UNDARKEN
   may still bid when its turn comes.
-* The ``bonus.four_nines`` bonus is part of ``marriage_points``, so where
-  marriages are left undoubled (dark deals; golden deals without
-  ``golden.double_marriages``) the bonus is left undoubled too.
+* The ``bonus.four_nines`` bonus is a separate entry of ``score_deltas`` (never in
+  ``marriage_points`` or the total), doubled in golden and dark deals, and paid in
+  conceded deals too.
 * A dark contract made without ``dark.cap_240`` scores ``2 * round(total)``, rounded
   whatever ``score.round_declarer`` says.
 * Golden and dark deals have ``at_100`` false, so with
@@ -71,9 +71,10 @@ from sim.cards import (
     SUIT_LETTERS,
     Rank,
     card_str,
+    parse_card,
     parse_cards,
 )
-from sim.deal import HAND_REASONS, TALON_REASONS
+from sim.deal import HAND_REASONS, TALON_REASONS, ritual_on
 from sim.engine.actions import (
     DECLARE,
     MAX_BID,
@@ -339,9 +340,9 @@ class Chooser:
         return legal[k]
 
 
-# --- phases 1, 3, 5: reshuffle conditions (RULES.md §3) -------------------------------
+# --- phases 1, 3, 5: reshuffle conditions (docs/rules.md §3) -------------------------------
 def hand_reshuffle_reason(rules: Rules, hand: Sequence[int]) -> str | None:
-    """The reshuffle condition a dealt 7-card hand meets (RULES.md §3), or ``None``."""
+    """The reshuffle condition a dealt 7-card hand meets (docs/rules.md §3), or ``None``."""
     r = rules.reshuffle
     bits = 0
     if r.hand_points_below > 0 and points(hand) < r.hand_points_below:
@@ -354,7 +355,7 @@ def hand_reshuffle_reason(rules: Rules, hand: Sequence[int]) -> str | None:
 
 
 def talon_reshuffle_reason(rules: Rules, talon: Sequence[int]) -> str | None:
-    """The reshuffle condition the talon meets (RULES.md §3), or ``None``."""
+    """The reshuffle condition the talon meets (docs/rules.md §3), or ``None``."""
     r = rules.reshuffle
     bits = 0
     if r.talon_points_below > 0 and points(talon) < r.talon_points_below:
@@ -367,7 +368,7 @@ def talon_reshuffle_reason(rules: Rules, talon: Sequence[int]) -> str | None:
 
 
 def after_discard_reshuffle_reason(rules: Rules, hand: Sequence[int]) -> str | None:
-    """The after-discard condition an 8-card hand meets (RULES.md §3), or ``None``."""
+    """The after-discard condition an 8-card hand meets (docs/rules.md §3), or ``None``."""
     r = rules.reshuffle
     bits = 0
     if r.after_discard_four_nines and count_rank(hand, Rank.NINE) == 4:
@@ -377,9 +378,9 @@ def after_discard_reshuffle_reason(rules: Rules, hand: Sequence[int]) -> str | N
     return _lowest_reason(bits, AFTER_DISCARD_REASONS)
 
 
-# --- phase 2: bidding (RULES.md §4) ---------------------------------------------------
+# --- phase 2: bidding (docs/rules.md §4) ---------------------------------------------------
 def bid_cap(rules: Rules, hand: Sequence[int]) -> int:
-    """Highest bid allowed for a hand: 120 + its marriages, or ``MAX_BID`` (RULES.md §4)."""
+    """Highest bid allowed for a hand: 120 + its marriages, or ``MAX_BID`` (docs/rules.md §4)."""
     if rules.bid.cap_by_marriages:
         return 120 + marriage_sum(rules, hand)
     return MAX_BID
@@ -413,7 +414,7 @@ def bidding(
     on_barrel: Sequence[bool],
     undarkened_by: int | None = None,
 ) -> tuple[list[list[Any]], int, int]:
-    """Bid until all active players but one have passed (PROTOCOL.md §2, RULES.md §4).
+    """Bid until all active players but one have passed (PROTOCOL.md §2, docs/rules.md §4).
 
     Forehand's 100 is automatic; the turns go clockwise among the active seats from
     ``f+1``. After an undarkening by seat ``u`` (PROTOCOL.md "Dark") the log starts
@@ -453,7 +454,7 @@ def bidding(
     return log, high, bid
 
 
-# --- phase 0: dark (RULES.md §11) -----------------------------------------------------
+# --- phase 0: dark (docs/rules.md §11) -----------------------------------------------------
 def undarkening(
     rules: Rules,
     table: Table,
@@ -483,9 +484,9 @@ def undarkening(
     return None
 
 
-# --- phases 3, 4, 6, 7: talon, discard, contract, concession (RULES.md §5) -----------
+# --- phases 3, 4, 6, 7: talon, discard, contract, concession (docs/rules.md §5) -----------
 def talon_shown(rules: Rules, at_100: bool, special: str | None = None) -> bool:
-    """Whether the talon is shown to all (RULES.md §5): never in a golden or dark deal."""
+    """Whether the talon is shown to all (docs/rules.md §5): never in a golden or dark deal."""
     if special is not None:
         return False
     return not (rules.talon.hide_at_100 and at_100)
@@ -519,7 +520,7 @@ def discard(
 
 
 def contract_options(rules: Rules, winning_bid: int, hand: Sequence[int]) -> list[int]:
-    """Contracts the declarer may name after the discard (PROTOCOL.md §6, RULES.md §5)."""
+    """Contracts the declarer may name after the discard (PROTOCOL.md §6, docs/rules.md §5)."""
     limit = bid_cap(rules, hand)
     step = rules.bid.step
     return [winning_bid, *range((winning_bid // step + 1) * step, limit + 1, step)]
@@ -528,7 +529,7 @@ def contract_options(rules: Rules, winning_bid: int, hand: Sequence[int]) -> lis
 def concession_deltas(
     rules: Rules, table: Table, declarer: int, contract: int, special: str | None = None
 ) -> list[int]:
-    """Score deltas of a conceded deal (роспись, RULES.md §5), one per seat.
+    """Score deltas of a conceded deal (роспись, docs/rules.md §5), one per seat.
 
     The declarer ``-contract`` (0 with ``rospis.no_subtract``), each other active
     seat half the contract rounded up to a multiple of 5, or 60; all doubled in a
@@ -547,7 +548,7 @@ def concession_deltas(
     return deltas
 
 
-# --- phase 9: play (RULES.md §6) ------------------------------------------------------
+# --- phase 9: play (docs/rules.md §6) ------------------------------------------------------
 def beats(card: int, best: int, trump: int) -> bool:
     """Whether ``card`` beats the trick's current ``best`` card under ``trump``."""
     if suit(card) == suit(best):
@@ -606,7 +607,7 @@ def legal_leads(
         base = others
     declaring: list[int] = []
     m = rules.marriage
-    if (trick > 0 or m.first_lead) and (not m.only_declarer or leader == st.declarer):
+    if trick > 0 or m.first_lead:  # defenders declare too (marriage.only_declarer: for 0)
         for s in marriages_held(held):
             declaring += [s * N_RANKS + Rank.QUEEN, s * N_RANKS + Rank.KING]
         aces = [c for c in held if rank(c) == Rank.ACE]
@@ -639,17 +640,24 @@ def legal_follows(rules: Rules, hand: Sequence[int], led: int, best: int, trump:
 
 
 def _declare(rules: Rules, st: PlayState, leader: int, card: int) -> str:
-    """Apply a declaring lead of ``card``; return the trace's marriage letter."""
+    """Apply a declaring lead of ``card``; return the trace's marriage letter.
+
+    With ``marriage.only_declarer`` a defender's declaration scores 0 (it still sets
+    trump). With ``marriage.changes_trump`` off only the deal's first trump is set:
+    a declaration changes nothing once a trump is set or pending.
+    """
     m = rules.marriage
     if rank(card) == Rank.ACE:
-        st.declared_value[leader] += ACE_MARRIAGE_VALUE
-        st.declared[leader] |= ACE_BIT
+        value, bit = ACE_MARRIAGE_VALUE, ACE_BIT
         sets_trump, letter = m.ace_sets_trump, "A"
     else:
-        st.declared_value[leader] += rules.marriage_values[suit(card)]
-        st.declared[leader] |= 1 << suit(card)
-        sets_trump, letter = m.changes_trump, SUIT_LETTERS[suit(card)]
-    if sets_trump:
+        value, bit = rules.marriage_values[suit(card)], 1 << suit(card)
+        sets_trump, letter = True, SUIT_LETTERS[suit(card)]
+    if not m.only_declarer or leader == st.declarer:
+        st.declared_value[leader] += value
+    st.declared[leader] |= bit
+    no_trump_yet = st.trump == NO_TRUMP and st.pending == NO_TRUMP
+    if sets_trump and (m.changes_trump or no_trump_yet):
         if m.trump_from == "this_trick":
             st.trump = suit(card)
         else:
@@ -713,7 +721,7 @@ def play_tricks(
     return tricks, captured
 
 
-# --- phase 10: scoring (RULES.md §7, §10, §11) ----------------------------------------
+# --- phase 10: scoring (docs/rules.md §7, §10, §11) ----------------------------------------
 def round_points(rules: Rules, x: int) -> int:
     """Round a total to ``score.round_to``: to 5, remainders 1-2 down and 3-4 up; to 10, 5 up."""
     if rules.score.round_to == 10:
@@ -722,9 +730,14 @@ def round_points(rules: Rules, x: int) -> int:
 
 
 def marriage_points(
-    rules: Rules, declared: int, declared_value: int, captured: Sequence[int]
+    rules: Rules, declared: int, declared_value: int, captured: Sequence[int], is_declarer: bool
 ) -> int:
-    """A player's marriage points; with ``marriage.requires_capture`` only captured ones."""
+    """A player's marriage points; with ``marriage.requires_capture`` only captured ones.
+
+    With ``marriage.only_declarer`` a defender's marriages score 0.
+    """
+    if rules.marriage.only_declarer and not is_declarer:
+        return 0
     if not rules.marriage.requires_capture:
         return declared_value
     got = set(captured)
@@ -736,6 +749,18 @@ def marriage_points(
     if declared & ACE_BIT and any(rank(c) == Rank.ACE for c in got):
         total += ACE_MARRIAGE_VALUE
     return total
+
+
+def four_nines_bonus(rules: Rules, after_discard: Sequence[int], special: str | None) -> int:
+    """``bonus.four_nines`` of a hand that holds four nines after the discard (§6).
+
+    A separate entry of the deal score whatever the deal's result (played or
+    conceded): not part of the deal total, not rounded, doubled in golden and dark
+    deals.
+    """
+    if rules.bonus.four_nines == 0 or count_rank(after_discard, Rank.NINE) != 4:
+        return 0
+    return rules.bonus.four_nines * (1 if special is None else 2)
 
 
 def declarer_delta(
@@ -781,7 +806,7 @@ def score_played(
     after_discard: list[list[int]],
     special: str | None = None,
 ) -> dict[str, Any]:
-    """Points, deltas, ``made`` and bolts of a played deal (PROTOCOL.md §10, RULES.md §7).
+    """Points, deltas, ``made`` and bolts of a played deal (PROTOCOL.md §10, docs/rules.md §7).
 
     Every list has one entry per seat of the game; a seat that sits out gets 0s
     here (:func:`sitter_score` scores it).
@@ -790,9 +815,9 @@ def score_played(
     marriage_pts = table.zeros()
     for s in table.active:
         card_pts[s] = points(captured[s])
-        marriage_pts[s] = marriage_points(rules, st.declared[s], st.declared_value[s], captured[s])
-        if rules.bonus.four_nines > 0 and count_rank(after_discard[s], Rank.NINE) == 4:
-            marriage_pts[s] += rules.bonus.four_nines
+        marriage_pts[s] = marriage_points(
+            rules, st.declared[s], st.declared_value[s], captured[s], s == st.declarer
+        )
     total = [card_pts[s] + marriage_pts[s] for s in range(table.players)]
     decl = st.declarer
     compared = round_points(rules, total[decl]) if rules.score.round_declarer else total[decl]
@@ -804,10 +829,11 @@ def score_played(
             deltas[s] = declarer_delta(rules, made, contract, total[s], special)
         else:
             deltas[s] = opponent_delta(rules, total[s], marriage_pts[s], special)
+        deltas[s] += four_nines_bonus(rules, after_discard[s], special)
         if rules.bolt.on == "no_tricks":
             bolt = tricks_taken[s] == 0
-        else:
-            bolt = total[s] == 0
+        else:  # "zero_points": a deal total that rounds to 0
+            bolt = round_points(rules, total[s]) == 0
         if s == decl and rules.bolt.declarer_exempt:
             bolt = False
         bolts[s] = int(bolt)
@@ -870,6 +896,157 @@ def deal_cards(
         cards += sorted(row[start : start + size])
         start += size
     return cards
+
+
+# --- dealing from a deck: the cut and the bottom-card ritual (docs/rules.md §2) ---------------
+CUT_MIN = 3  # each part of a cut keeps at least 3 cards: 3..21 cards are lifted
+TALON_FIRST, TALON_LAST = 3, 20  # deal positions (0-based) the talon cards may take
+MIDDLE_FIRST, MIDDLE_LAST = 3, 20  # where a bottom jack is put back
+RITUAL_NINES = 3  # the third bottom nine in a row: the cutter pays, the deal goes ahead
+
+
+def talon_positions(state: int, counter: int, k: int) -> tuple[list[int], int]:
+    """``k`` distinct deal positions in 3..20 (partial Fisher-Yates), ascending."""
+    pos = list(range(TALON_FIRST, TALON_LAST + 1))
+    for i in range(k):
+        j, counter = bounded(state, counter, len(pos) - i)
+        pos[i], pos[i + j] = pos[i + j], pos[i]
+    return sorted(pos[:k]), counter
+
+
+def place_of_deal_position(hands: int, forehand: int, talon_pos: Sequence[int]) -> list[int]:
+    """The place each of the 24 deal positions goes to (one card at a time).
+
+    Hand places from forehand clockwise (``hands`` of them; the 4-player dealer sits
+    out), the talon positions to place ``hands`` (with 2 players the first two
+    positions to place 2, the last two to place 3).
+    """
+    place_of = []
+    j = 0
+    for p in range(N_CARDS):
+        if p in talon_pos:
+            t = talon_pos.index(p)
+            place_of.append(hands + (t // 2 if len(talon_pos) == 4 else 0))
+        else:
+            place_of.append((forehand + j) % hands)
+            j += 1
+    return place_of
+
+
+def cut_deck(deck: Sequence[int], c: int) -> list[int]:
+    """The deck after lifting its top ``c`` cards and putting them under the rest."""
+    return list(deck[c:]) + list(deck[:c])
+
+
+def deck_of_places(
+    places: list[list[int]], place_of: list[int], state: int, counter: int
+) -> tuple[list[int], int]:
+    """A deck that deals ``places`` by ``place_of``: each place's cards shuffled.
+
+    Each place's cards (ascending) are shuffled by Fisher-Yates, places 0..3 in turn,
+    and laid on that place's deal positions in order.
+    """
+    deck = [0] * N_CARDS
+    for q, cards in enumerate(places):
+        cards = list(cards)
+        for i in range(len(cards) - 1, 0, -1):
+            j, counter = bounded(state, counter, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        spots = [p for p in range(N_CARDS) if place_of[p] == q]
+        for p, c in zip(spots, cards, strict=True):
+            deck[p] = c
+    return deck, counter
+
+
+def bottom_ritual(
+    rules: Rules, deck: list[int], state: int, counter: int
+) -> tuple[list[int], int, bool, int]:
+    """The bottom-card ritual: recuts on a bottom nine, then a bottom jack to the middle.
+
+    Returns the deck, the bottom nines seen (0..3; 3: the cutter pays), whether a jack
+    was moved, and the next counter.
+    """
+    nines = 0
+    while rules.deal.nine_cut_penalty > 0 and rank(deck[-1]) == Rank.NINE:
+        nines += 1
+        if nines == RITUAL_NINES:
+            break
+        c, counter = bounded(state, counter, N_CARDS - 2 * CUT_MIN + 1)
+        deck = cut_deck(deck, CUT_MIN + c)
+    moved = False
+    if rules.deal.jack_to_middle and rank(deck[-1]) == Rank.JACK:
+        at, counter = bounded(state, counter, MIDDLE_LAST - MIDDLE_FIRST + 1)
+        deck = [*deck[: MIDDLE_FIRST + at], deck[-1], *deck[MIDDLE_FIRST + at : -1]]
+        moved = True
+    return deck, nines, moved, counter
+
+
+@dataclass
+class Dealt:
+    """One dealt deal: its 24 card ids by place, and what the ritual did."""
+
+    cards: list[int]
+    bottom_nines: int = 0
+    jack_moved: bool = False
+
+
+def deal_hand(
+    rules: Rules,
+    seed: int,
+    number: int,
+    dealer: int,
+    stream: Stream = Stream.DEALS,
+    deck: Sequence[int] | None = None,
+) -> Dealt:
+    """Deal ``number`` as docs/rules.md §2 says (PROTOCOL.md, dealing).
+
+    Without ``deck``: the shuffled deal ``number`` of ``stream`` (:func:`deal_cards`).
+    With ``deck`` (the previous deal gathered, top first, under ``deal.method =
+    "cut"``): the player on the dealer's right cuts it and the dealer deals it one
+    card at a time, the talon at drawn positions. The bottom-card ritual applies to
+    either; a shuffled deal is then laid out as a deck first, so a deal where the
+    ritual does nothing stays the same.
+    """
+    n = rules.players
+    if deck is None:
+        cards = deal_cards(seed, number, stream, players=n)
+        if not ritual_on(rules):
+            return Dealt(cards)
+    hands = 2 if n == 2 else 3
+    hand_dealer = 2 if n == 4 else dealer  # the 4-player dealer sits out
+    state = item_state(_stream_key(seed, Stream.CUT), number)
+    talon_pos, counter = talon_positions(state, 0, 4 if n == 2 else 3)
+    place_of = place_of_deal_position(hands, (hand_dealer + 1) % hands, talon_pos)
+    if deck is None:
+        sizes = place_sizes(n)
+        bounds = [sum(sizes[:q]) for q in range(5)]
+        places = [cards[bounds[q] : bounds[q + 1]] for q in range(4)]
+        laid, counter = deck_of_places(places, place_of, state, counter)
+    else:
+        c, counter = bounded(state, counter, N_CARDS - 2 * CUT_MIN + 1)
+        laid = cut_deck(deck, CUT_MIN + c)
+    laid, nines, moved, counter = bottom_ritual(rules, laid, state, counter)
+    by_place: list[list[int]] = [[], [], [], []]
+    for p, c in enumerate(laid):
+        by_place[place_of[p]].append(c)
+    return Dealt([c for q in by_place for c in sorted(q)], nines, moved)
+
+
+def gather(table: Table, held: list[list[int]], pile: Sequence[int] | None = None) -> list[int]:
+    """The next deck (top first): a deal's cards gathered as they lie (docs/rules.md §2).
+
+    ``pile``: a played deal's cards in play order (the first trick at the bottom);
+    then any card neither in the pile nor in a hand (2 players: the set-aside talon)
+    ascending on top. Without a pile (a redealt or conceded deal) the hands in
+    ``held`` (by seat) from forehand clockwise, each ascending, then the cards in no
+    hand (the talon) ascending.
+    """
+    bottom_up: list[int] = list(pile) if pile is not None else []
+    if pile is None:
+        for s in table.active:
+            bottom_up += sorted(held[s])
+    bottom_up += sorted(set(range(N_CARDS)) - set(bottom_up))
+    return bottom_up[::-1]
 
 
 def seat_cards(table: Table, ids: Sequence[int]) -> tuple[list[list[int]], list[list[int]]]:
@@ -955,8 +1132,9 @@ def play_hand(
     on_barrel: Sequence[bool] | None = None,
     item: int | None = None,
     special: str = "none",
+    gathered: list[int] | None = None,
 ) -> dict[str, Any]:
-    """Play one dealt deal and return its trace object (PROTOCOL.md, CLI.md).
+    """Play one dealt deal and return its trace object (PROTOCOL.md, docs/cli.md).
 
     Per-seat inputs (``scores``, ``strategies``, ``no_concede``, ``on_barrel``) take
     one entry per seat of the game (``rules.players``: 2, 3 or 4); None means 0,
@@ -988,6 +1166,8 @@ def play_hand(
             games pass their own deal number (GAME_PROTOCOL.md, randomness).
         special: ``"none"``, ``"golden"`` (the game says this deal is golden) or
             ``"dark_allowed"`` (forehand is offered the dark declaration).
+        gathered: a list that receives the next deck, the deal's cards gathered as
+            they lie (:func:`gather`), for ``deal.method = "cut"``.
 
     Returns:
         The trace: ``deal_id, dealer, hands, talon, reshuffle`` and, when not redealt,
@@ -1039,8 +1219,13 @@ def play_hand(
         trace.update(tail)
         return trace
 
-    def redeal(seat: int, reason: str) -> dict[str, Any]:
+    def gather_into(held: list[list[int]], pile: list[int] | None = None) -> None:
+        if gathered is not None:
+            gathered[:] = gather(table, held, pile)
+
+    def redeal(seat: int, reason: str, held: list[list[int]]) -> dict[str, Any]:
         trace["reshuffle"] = {"seat": seat, "reason": reason}
+        gather_into(held)
         return finish({}, {})
 
     # 0. dark: forehand declares before looking at its cards
@@ -1053,7 +1238,7 @@ def play_hand(
         reason = hand_reshuffle_reason(rules, hands[s])
         if may_redeal and reason is not None:
             if chooser.choose(Decision.RESHUFFLE_HAND, s, [0, 1], f" ({reason})"):
-                return redeal(s, reason)
+                return redeal(s, reason, hands)
 
     # 2. bidding; none in a golden deal or a dark one that nobody undarkened
     kind = "golden" if special == "golden" else None  # the trace's ``special``
@@ -1082,7 +1267,7 @@ def play_hand(
     reason = talon_reshuffle_reason(rules, talon)
     if may_redeal and reason is not None and (not rules.reshuffle.talon_only_at_100 or at_100):
         if chooser.choose(Decision.RESHUFFLE_TALON, declarer, [0, 1], f" ({reason})"):
-            return redeal(declarer, reason)
+            return redeal(declarer, reason, hands)
     shown = talon_shown(rules, at_100, kind)
 
     # 4. discard
@@ -1098,7 +1283,7 @@ def play_hand(
             reason = after_discard_reshuffle_reason(rules, after[s])
             if may_redeal and reason is not None:
                 if chooser.choose(Decision.RESHUFFLE_AFTER, s, [0, 1], f" ({reason})"):
-                    return redeal(s, reason)
+                    return redeal(s, reason, after)
 
     # 6. contract; 120 in a dark deal and a blind golden one
     if kind == "dark" or (kind == "golden" and rules.golden.blind):
@@ -1137,10 +1322,14 @@ def play_hand(
                 "card_points": table.zeros(),
                 "marriage_points": table.zeros(),
                 "tricks_taken": table.zeros(),
-                "score_deltas": concession_deltas(rules, table, declarer, contract, kind),
+                "score_deltas": [
+                    d + (four_nines_bonus(rules, after[s], kind) if s in table.active else 0)
+                    for s, d in enumerate(concession_deltas(rules, table, declarer, contract, kind))
+                ],
                 "bolts": table.zeros(),
             }
             _sits_out(rules, table, talon, result, kind)
+            gather_into(after)
             return finish({**body, **result}, tail(False, None, None))
 
     # 8. trump named by the declarer
@@ -1153,6 +1342,7 @@ def play_hand(
 
     # 9. play; with 2 players the last trick's winner also captures the other talon
     tricks, captured = play_tricks(rules, table, [list(h) for h in after], st, chooser)
+    gather_into(after, [parse_card(c) for t in tricks for c in t["cards"]])
     tricks_taken = [sum(1 for t in tricks if t["winner"] == s) for s in range(n)]
     last_talon_to = None
     if n == 2:
@@ -1182,32 +1372,59 @@ def play_slot(
     Attempt ``a`` uses deal number ``deal_id + a * REDEAL_STRIDE`` of
     :func:`sim.deal.generate_deals` with ``players = rules.players`` (computed by
     :func:`deal_cards`, its pure-Python twin); the dealer ``deal_id % players`` deals
-    every attempt. A ``hands`` run has no golden or dark deals.
+    every attempt. A ``hands`` run has no golden or dark deals. Under ``deal.method =
+    "cut"`` the slot's chain is played from its start (:func:`play_slots`).
 
     Returns:
         The traces of all attempts, the redealt ones first; the last one was played
         (or conceded).
     """
-    n = rules.players
-    traces = []
-    for attempt in range(MAX_REDEALS + 1):
-        cards = deal_cards(seed, deal_id + attempt * REDEAL_STRIDE, players=n)
-        trace = play_hand(
-            rules,
-            cards,
-            deal_id % n,
-            seed=seed,
-            deal_id=deal_id,
-            attempt=attempt,
-            scores=scores,
-            strategies=strategies,
-            barrel=barrel,
-            no_concede=no_concede,
-            on_barrel=on_barrel,
-        )
-        traces.append(trace)
-        if trace["reshuffle"] is None:
-            break
+    kw = {"scores": scores, "strategies": strategies, "barrel": barrel}
+    return play_slots(rules, seed, deal_id, 1, no_concede=no_concede, on_barrel=on_barrel, **kw)
+
+
+def play_slots(rules: Rules, seed: int, start: int, n: int, **kw: Any) -> list[dict[str, Any]]:
+    """Play slots ``start .. start+n-1`` of a run; every dealt deal's trace, in order.
+
+    Under ``deal.method = "cut"`` the deals come in chains of ``deal.cut_chain``
+    slots: a chain's first deal is the shuffled deal of its first slot, and every
+    later deal (redeals included) is dealt from the deck gathered from the deal
+    before (:func:`deal_hand`, :func:`gather`). A chain that began before ``start``
+    is played from its beginning, unrecorded. ``kw`` are the per-seat inputs of
+    :func:`play_hand` (``scores``, ``strategies``, ``barrel``, ``no_concede``,
+    ``on_barrel``).
+    """
+    cut = rules.deal.method == "cut"
+    first = start - start % rules.deal.cut_chain if cut else start
+    deck: list[int] | None = None
+    traces: list[dict[str, Any]] = []
+    for deal_id in range(first, start + n):
+        if cut and deal_id % rules.deal.cut_chain == 0:
+            deck = None  # a new chain: a shuffled deck
+        for attempt in range(MAX_REDEALS + 1):
+            dealer = deal_id % rules.players
+            number = deal_id + attempt * REDEAL_STRIDE
+            dealt = deal_hand(rules, seed, number, dealer, deck=deck)
+            gathered: list[int] = []
+            trace = play_hand(
+                rules,
+                dealt.cards,
+                dealer,
+                seed=seed,
+                deal_id=deal_id,
+                attempt=attempt,
+                gathered=gathered,
+                **kw,
+            )
+            if ritual_on(rules):
+                trace["bottom_nines"] = dealt.bottom_nines
+                trace["jack_moved"] = dealt.jack_moved
+            if cut:
+                deck = gathered
+            if deal_id >= start:
+                traces.append(trace)
+            if trace["reshuffle"] is None:
+                break
     return traces
 
 

@@ -4,7 +4,7 @@ This module implements ``sim/engine/GAME_PROTOCOL.md`` literally and readably on
 of the reference hand engine (:func:`sim.reference.play_hand`). The compiled game
 loop (``sim/game.py``) is checked against it: the same deals, the same decisions and
 the same game trace. The game-level rule tests drive :func:`apply_deal` with
-synthetic hand results, so every rule of RULES.md §7–§12 can be tested without
+synthetic hand results, so every rule of docs/rules.md §7–§12 can be tested without
 playing cards.
 
 * :class:`GameState` — scores, dealer, and per player bolts, concessions, barrel
@@ -12,10 +12,10 @@ playing cards.
   plus the tallies of the ``games.parquet`` row and the barrel stints.
 * :func:`hand_inputs`, :func:`deal_special` — what the game passes to the hand
   engine (``no_concede``, ``on_barrel``; ``special``: golden, dark allowed or none).
-* :func:`apply_deal` — one deal's game-level effects, in the order of RULES.md §9:
+* :func:`apply_deal` — one deal's game-level effects, in the order of docs/rules.md §9:
   deal deltas and concessions, bolts, 555, the barrel (win, attempts, climbers and
   falls), the end of the game; then the end of a golden round.
-* :func:`bank_payoffs` — the bank of a finished game (RULES.md §8).
+* :func:`bank_payoffs` — the bank of a finished game (docs/rules.md §8).
 * :func:`play_game` — one whole game from its seed and number.
 
 A *hand result* (the input of :func:`apply_deal`) is a dict with one entry per seat
@@ -72,9 +72,11 @@ from typing import Any
 from sim.engine.actions import MAX_REDEALS
 from sim.reference import (
     PLAYERS,
+    RITUAL_NINES,
     STRATEGIES,
+    Dealt,
     bounded,
-    deal_cards,
+    deal_hand,
     item_state,
     play_hand,
 )
@@ -137,6 +139,7 @@ PER_SEAT = (
     "samosvals",
     "dark_won",
     "dark_lost",
+    "nine_cut_penalties",
 )
 
 
@@ -168,6 +171,7 @@ class GameState:
         golden_reset: the scores were reset after a golden round nobody made.
         golden_deals, dark_deals: golden and dark deals played (or conceded).
         dark_won, dark_lost: dark deals made, and failed or conceded, by declarer.
+        nine_cut_penalties: times each seat paid ``deal.nine_cut_penalty``.
         contracts, contracts_made, contracts_conceded, contract_sum: the game's
             contracts (played or conceded deals), those made, those conceded, and the
             sum of their amounts.
@@ -194,6 +198,7 @@ class GameState:
     dark_deals: int = 0
     dark_won: list[int] = field(default_factory=list)
     dark_lost: list[int] = field(default_factory=list)
+    nine_cut_penalties: list[int] = field(default_factory=list)
     contracts: int = 0
     contracts_made: int = 0
     contracts_conceded: int = 0
@@ -288,7 +293,7 @@ def reached(rules: Rules, score: int) -> bool:
 def pick_winner(
     cands: Sequence[int], scores: Sequence[int], declarer: int, dealer: int, players: int = PLAYERS
 ) -> int:
-    """The winner among several seats at the target (RULES.md §8).
+    """The winner among several seats at the target (docs/rules.md §8).
 
     The highest score; ties go to the declarer, then to the seat first from the
     dealer's left.
@@ -312,7 +317,7 @@ def hand_inputs(state: GameState, rules: Rules) -> tuple[list[bool], list[bool]]
 
 
 def is_golden(state: GameState, rules: Rules) -> bool:
-    """Whether the next played deal belongs to a golden round (RULES.md §10).
+    """Whether the next played deal belongs to a golden round (docs/rules.md §10).
 
     The first ``n`` played deals of a game, and ``n`` more after each round that
     repeats (``golden.repeat_if_none``).
@@ -658,6 +663,25 @@ def _end_golden_round(state: GameState, rules: Rules, events: list) -> None:
 
 
 # --- whole games ------------------------------------------------------------------------
+def nine_cut_penalty(state: GameState, rules: Rules, dealt: Dealt) -> list[list[Any]]:
+    """The cutter pays ``deal.nine_cut_penalty`` after a third bottom nine (docs/rules.md §2).
+
+    The cutter sits on the dealer's right. Nothing happens while it sits on the
+    barrel (its score is pinned); the charge has no other effect (no 555, no climb).
+    Returns the events, applied before the deal's own (``["nine_cut_penalty", seat,
+    points]``).
+    """
+    penalty = rules.deal.nine_cut_penalty
+    if dealt.bottom_nines < RITUAL_NINES or penalty == 0:
+        return []
+    cutter = (state.dealer + rules.players - 1) % rules.players
+    if state.on_barrel[cutter]:
+        return []
+    state.scores[cutter] -= penalty
+    state.nine_cut_penalties[cutter] += 1
+    return [["nine_cut_penalty", cutter, penalty]]
+
+
 def game_deal_number(game_id: int, d: int, attempt: int) -> int:
     """Deal number of game ``g``, played deal ``d``, attempt ``a`` (GAME_PROTOCOL.md)."""
     return game_id * GAME_STRIDE + d * ATTEMPT_STRIDE + attempt
@@ -677,7 +701,7 @@ def close_game(state: GameState) -> None:
 
 
 def bank_payoffs(state: GameState, rules: Rules) -> list[float]:
-    """What each seat gets from the bank (RULES.md §8, GAME_PROTOCOL.md "The bank").
+    """What each seat gets from the bank (docs/rules.md §8, GAME_PROTOCOL.md "The bank").
 
     With ``game.bank`` and a finished game: the winner ``+bank``; the seat with the
     lowest final score ``-bank``, or ``-bank / k`` each when ``k`` seats tie for it;
@@ -731,7 +755,11 @@ def game_row(
     row["contracts_made"] = state.contracts_made
     row["contracts_conceded"] = state.contracts_conceded
     row["contract_sum"] = state.contract_sum
-    for name, values in (("dark_won", state.dark_won), ("dark_lost", state.dark_lost)):
+    for name, values in (
+        ("dark_won", state.dark_won),
+        ("dark_lost", state.dark_lost),
+        ("nine_cut_penalties", state.nine_cut_penalties),
+    ):
         for s in range(state.players):
             row[f"{name}_{s}"] = values[s]
     return row
@@ -778,13 +806,17 @@ def play_game(
         raise ValueError(f"first_dealer must be a seat 0..{n - 1}, got {first_dealer!r}")
     state = GameState(dealer=first_dealer, players=n)
     deals: list[dict[str, Any]] = []
+    deck: list[int] | None = None  # under deal.method = "cut": the last deal gathered
     while state.winner is None and state.deals < max_deals:
         for attempt in range(MAX_REDEALS + 1):
             number = game_deal_number(game_id, state.deals, attempt)
+            dealt = deal_hand(rules, seed, number, state.dealer, Stream.GAME_DEALS, deck)
+            cut_events = nine_cut_penalty(state, rules, dealt)
             no_concede, on_barrel = hand_inputs(state, rules)
+            gathered: list[int] = []
             trace = play_hand(
                 rules,
-                deal_cards(seed, number, Stream.GAME_DEALS, players=n),
+                dealt.cards,
                 state.dealer,
                 seed=seed,
                 deal_id=number,
@@ -795,8 +827,13 @@ def play_game(
                 on_barrel=on_barrel,
                 item=number,
                 special=deal_special(state, rules),
+                gathered=gathered,
             )
-            deals.append(apply_deal(state, hand_result(trace), rules))
+            if rules.deal.method == "cut":
+                deck = gathered
+            entry = apply_deal(state, hand_result(trace), rules)
+            entry["events"][:0] = cut_events
+            deals.append(entry)
             if trace["reshuffle"] is None:
                 break
     close_game(state)

@@ -1,9 +1,9 @@
 """Counter-based random numbers for compiled code.
 
 Results must depend only on ``(seed, rules, strategies, n)``, never on how the
-work is chunked or how many threads or workers run it (ARCHITECTURE.md, data flow
-4). So no compiled loop draws from a stateful generator: every random word is a
-pure function of ``(stream key, item index, word number)``.
+work is chunked or how many threads or workers run it. So no compiled loop draws
+from a stateful generator: every random word is a pure function of ``(stream key,
+item index, word number)``.
 
 The mixer is SplitMix64's output function. For item ``i`` the words are
 ``mix(s_i + (j + 1) * GAMMA)`` with ``s_i = mix(key + (i + 1) * GAMMA2)``: the
@@ -40,6 +40,7 @@ class Stream(IntEnum):
     TIEBREAK = 2
     GAME = 3  # per-game draws (the first dealer)
     GAME_DEALS = 4  # the cards of whole games' deals
+    CUT = 5  # the cut, the talon's deal positions and the bottom-card ritual (docs/rules.md §2)
 
 
 def stream_key(seed: int, stream: Stream | int) -> np.uint64:

@@ -1,6 +1,6 @@
 """House rules as data: the frozen :class:`Rules` and its TOML presets.
 
-Every option of RULES.md is one field of a section dataclass below, with its
+Every option of docs/rules.md is one field of a section dataclass below, with its
 default (the defaults together are the ``classic`` preset) and a one-line comment
 citing the clause. Rules are loaded from a preset name (``sim/presets/*.toml``) or a
 user's TOML file, which may start from another one with ``base = "classic"``.
@@ -42,21 +42,34 @@ def _opt(default: Any, doc: str, **meta: Any) -> Any:
 
 @dataclass(frozen=True)
 class DealRules:
-    """RULES.md §2: how cards are dealt."""
+    """docs/rules.md §2: how cards are dealt."""
 
     method: str = _opt(
         "shuffle",
-        "§2 shuffle: all permutations equal; cut: table practice",
+        "§2 shuffle: every deal from a freshly shuffled deck; cut: the next deck is the"
+        " previous deal's cards gathered as they lie, cut and dealt one at a time",
         choices=("shuffle", "cut"),
     )
     nine_cut_penalty: int = _opt(
-        0, "§2 points the cutter loses for a bottom nine 3 times (0 off)", lo=0
+        0,
+        "§2 a bottom nine after the cut makes the cutter cut again; the third nine in a row"
+        " costs the cutter this many points (0: no recut at all)",
+        lo=0,
+    )
+    jack_to_middle: bool = _opt(
+        False, "§2 a jack at the bottom after the cut is moved into the middle of the deck"
+    )
+    cut_chain: int = _opt(
+        40,
+        "§2 with method cut, a hands run starts a new shuffled chain every this many deals",
+        lo=1,
+        hi=1_000_000,
     )
 
 
 @dataclass(frozen=True)
 class ReshuffleRules:
-    """RULES.md §3: conditions under which a player may demand a new deal."""
+    """docs/rules.md §3: conditions under which a player may demand a new deal."""
 
     hand_points_below: int = _opt(13, "§3 hand card points < N (0 off)", lo=0, hi=121)
     hand_nines: int = _opt(3, "§3 at least N nines in hand (0 off)", lo=0, hi=4)
@@ -74,7 +87,7 @@ class ReshuffleRules:
 
 @dataclass(frozen=True)
 class BidRules:
-    """RULES.md §4: bidding."""
+    """docs/rules.md §4: bidding."""
 
     step: int = _opt(5, "§4 every bid is a multiple of this", choices=(5, 10))
     jumps: bool = _opt(True, "§4 a raise may be any multiple of step (false: exactly +step)")
@@ -86,7 +99,7 @@ class BidRules:
 
 @dataclass(frozen=True)
 class TalonRules:
-    """RULES.md §5: the talon and the discard."""
+    """docs/rules.md §5: the talon and the discard."""
 
     hide_at_100: bool = _opt(True, "§5 talon not shown when won at 100 without bidding")
     discard_face_down: bool = _opt(False, "§5 opponents do not see each other's discard")
@@ -94,7 +107,7 @@ class TalonRules:
 
 @dataclass(frozen=True)
 class RospisRules:
-    """RULES.md §5: concession (роспись)."""
+    """docs/rules.md §5: concession (роспись)."""
 
     allowed: bool = _opt(True, "§5 the declarer may concede instead of playing")
     no_subtract: bool = _opt(False, "§5 a conceding declarer scores 0 instead of -contract")
@@ -110,7 +123,7 @@ class RospisRules:
 
 @dataclass(frozen=True)
 class PlayRules:
-    """RULES.md §6: duties in play."""
+    """docs/rules.md §6: duties in play."""
 
     must_trump: bool = _opt(True, "§6 a void player must trump if able")
     must_beat: bool = _opt(False, "§6 head the trick whenever possible")
@@ -120,7 +133,7 @@ class PlayRules:
 
 @dataclass(frozen=True)
 class MarriageRules:
-    """RULES.md §1 and §6: marriages and the trump they set."""
+    """docs/rules.md §1 and §6: marriages and the trump they set."""
 
     values: str = _opt(
         "standard",
@@ -142,21 +155,21 @@ class MarriageRules:
 
 @dataclass(frozen=True)
 class TrumpRules:
-    """RULES.md §6: trump named by the declarer (501)."""
+    """docs/rules.md §6: trump named by the declarer (501)."""
 
     named_by_declarer: bool = _opt(False, "§6 the declarer names trump after the discard")
 
 
 @dataclass(frozen=True)
 class BonusRules:
-    """RULES.md §6: bonuses."""
+    """docs/rules.md §6: bonuses."""
 
     four_nines: int = _opt(0, "§6 points for holding four nines after the discard (0 off)", lo=0)
 
 
 @dataclass(frozen=True)
 class ScoreRules:
-    """RULES.md §7: scoring a deal."""
+    """docs/rules.md §7: scoring a deal."""
 
     round_declarer: bool = _opt(False, "§7 round the declarer's total before comparing")
     round_to: int = _opt(5, "§7 opponents' totals rounded to a multiple of this", choices=(5, 10))
@@ -167,20 +180,20 @@ class ScoreRules:
 
 @dataclass(frozen=True)
 class BoltRules:
-    """RULES.md §7 and §9: bolts."""
+    """docs/rules.md §7 and §9: bolts."""
 
     on: str = _opt("no_tricks", "§7 what earns a bolt", choices=("no_tricks", "zero_points"))
     count: int = _opt(3, "§7 every N-th bolt is penalised", lo=1, hi=100)
     penalty: int = _opt(120, "§7 points lost on every N-th bolt", lo=0)
     in_a_row: bool = _opt(False, "§7 only consecutive bolts count")
     declarer_exempt: bool = _opt(False, "§7 the declarer never gets a bolt")
-    double_in_special: bool = _opt(False, "§7 bolt penalty doubled in dark and golden deals")
+    double_in_special: bool = _opt(False, "§7 a bolt in a dark or golden deal counts as two bolts")
     on_barrel: bool = _opt(False, "§9 bolts are counted for a player on the barrel")
 
 
 @dataclass(frozen=True)
 class GameRules:
-    """RULES.md §8: winning the game."""
+    """docs/rules.md §8: winning the game."""
 
     target: int = _opt(1000, "§8 score that wins the game", lo=100, hi=100000)
     target_strict: bool = _opt(False, "§8 the score must exceed the target (the 1001 rule)")
@@ -191,7 +204,7 @@ class GameRules:
 
 @dataclass(frozen=True)
 class BarrelRules:
-    """RULES.md §9: the barrel."""
+    """docs/rules.md §9: the barrel."""
 
     at: int = _opt(880, "§9 reaching this puts a player on the barrel (0: no barrel)", lo=0)
     accumulate: bool = _opt(False, "§9 points taken on the barrel are added")
@@ -200,8 +213,8 @@ class BarrelRules:
     third_fall_zero: bool = _opt(False, "§9 a third fall in a game lands at 0")
     one_at_a_time: bool = _opt(True, "§9 a new climber knocks the one there off")
     simultaneous: str = _opt(
-        "all_fall",
-        "§9 two or more climb on in one deal",
+        "one_falls",
+        "§9 two or more climb on in one deal: the lower score falls, all fall, or all stay",
         choices=("all_fall", "one_falls", "both_stay"),
     )
     bid_from: int = _opt(0, "§9 the barrel player's bids start here (0 no limit)", lo=0)
@@ -209,7 +222,7 @@ class BarrelRules:
 
 @dataclass(frozen=True)
 class GoldenRules:
-    """RULES.md §10: the golden round."""
+    """docs/rules.md §10: the golden round."""
 
     enabled: bool = _opt(False, "§10 the first deals of a game are golden")
     blind: bool = _opt(True, "§10 golden deals are played blind")
@@ -220,7 +233,7 @@ class GoldenRules:
 
 @dataclass(frozen=True)
 class DarkRules:
-    """RULES.md §11: dark play."""
+    """docs/rules.md §11: dark play."""
 
     enabled: bool = _opt(False, "§11 forehand may play 120 dark")
     cap_240: bool = _opt(True, "§11 a dark result is doubled (+240/-240)")
@@ -247,7 +260,7 @@ SECTIONS: dict[str, type] = {
     "dark": DarkRules,
 }
 
-# Marriage values by suit (S, C, D, H) for each `marriage.values` table (RULES.md §1).
+# Marriage values by suit (S, C, D, H) for each `marriage.values` table (docs/rules.md §1).
 MARRIAGE_TABLES: dict[str, tuple[int, int, int, int]] = {
     "standard": (40, 60, 80, 100),
     "spades_high": (100, 60, 40, 80),

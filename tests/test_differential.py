@@ -43,16 +43,36 @@ VARIANTS = {
         "reshuffle__hand_nines": 2,
     },
     "talon_and_step": {"talon__hide_at_100": False, "bid__step": 10},
+    # the readings of issue 10, one option at a time
+    "changes_trump_off": {"marriage__changes_trump": False},
+    "changes_trump_off_next_trick": {
+        "marriage__changes_trump": False,
+        "marriage__trump_from": "next_trick",
+        "marriage__ace": True,
+        "marriage__ace_sets_trump": True,
+    },
+    "only_declarer": {"marriage__only_declarer": True},
+    "four_nines_bonus": {"bonus__four_nines": 120, "reshuffle__hand_nines": 0},
+    "bolt_zero_points": {"bolt__on": "zero_points"},
+    # dealing (docs/rules.md §2): the cut chains and the bottom-card ritual
+    "cut": {"deal__method": "cut"},
+    "cut_short_chains_ritual": {
+        "deal__method": "cut",
+        "deal__cut_chain": 7,
+        "deal__nine_cut_penalty": 120,
+        "deal__jack_to_middle": True,
+    },
+    "ritual": {"deal__nine_cut_penalty": 50, "deal__jack_to_middle": True},
 }
+# Presets played under the cut deal too (2 and 4 players deal and gather differently).
+CUT_PRESETS = ["classic", "two_players", "four_players", "ukraine_online"]
 
 
 def _compare(rules, n, seed, strategies=None, scores=None):
     strategies = strategies or ("random",) * rules.players
     scores = scores or (0,) * rules.players
     fast = play_hands(rules, n, seed, strategies, trace=True, scores=scores).traces()
-    ref = []
-    for i in range(n):
-        ref.extend(reference.play_slot(rules, seed, i, strategies=strategies, scores=scores))
+    ref = reference.play_slots(rules, seed, 0, n, strategies=strategies, scores=scores)
     assert len(fast) == len(ref)
     for a, b in zip(fast, ref, strict=True):
         assert a == b, f"deal {a['deal_id']} attempt {a['attempt']} differs"
@@ -71,6 +91,13 @@ def test_fast_engine_equals_reference_on_every_preset(preset):
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_fast_engine_equals_reference_under_option_variants(name):
     _compare(load_rules("classic").replace(**VARIANTS[name]), 3000, seed=7)
+
+
+@pytest.mark.parametrize("preset", CUT_PRESETS)
+def test_fast_engine_equals_reference_under_the_cut_deal(preset):
+    rules = load_rules(preset).replace(deal__method="cut", deal__nine_cut_penalty=120)
+    docs = _compare(rules, 3000, seed=9)
+    assert any(d["bottom_nines"] for d in docs)
 
 
 def test_fast_engine_equals_reference_with_silenced_players():

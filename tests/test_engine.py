@@ -29,6 +29,12 @@ def _round(x, to):
     return (x + 5) // 10 * 10 if to == 10 else (x + 2) // 5 * 5
 
 
+def _bonus(rules, after_discard):
+    """bonus.four_nines: a separate entry for four nines held after the discard."""
+    nines = sum(1 for c in after_discard if c % 6 == 0)
+    return rules.bonus.four_nines if nines == 4 else 0
+
+
 def check_trace(doc, rules):
     """Every invariant a dealt deal must satisfy, from its trace alone."""
     hands = [[parse_card(c) for c in h] for h in doc["hands"]]
@@ -63,7 +69,8 @@ def check_trace(doc, rules):
         assert "tricks" not in doc
         opp = 60 if rules.rospis.opponents_get == "sixty" else -(-doc["contract"] // 10) * 5
         expect_decl = 0 if rules.rospis.no_subtract else -doc["contract"]
-        assert deltas == [expect_decl if s == decl else opp for s in range(3)]
+        want = [expect_decl if s == decl else opp for s in range(3)]
+        assert deltas == [want[s] + _bonus(rules, after[s]) for s in range(3)]
         assert doc["bolts"] == [0, 0, 0]
         return
     tricks = doc["tricks"]
@@ -88,10 +95,15 @@ def check_trace(doc, rules):
         if s == decl:
             compared = _round(total, rules.score.round_to) if rules.score.round_declarer else total
             assert doc["made"] == (compared >= doc["contract"])
-            assert deltas[s] == (doc["contract"] if doc["made"] else -doc["contract"])
+            want = doc["contract"] if doc["made"] else -doc["contract"]
         else:
-            assert deltas[s] == _round(total, rules.score.round_to)
-        bolt = won[s] == 0 if rules.bolt.on == "no_tricks" else total == 0
+            want = _round(total, rules.score.round_to)
+        assert deltas[s] == want + _bonus(rules, after[s])
+        bolt = (
+            won[s] == 0
+            if rules.bolt.on == "no_tricks"
+            else _round(total, rules.score.round_to) == 0
+        )
         if s == decl and rules.bolt.declarer_exempt:
             bolt = False
         assert doc["bolts"][s] == int(bolt)

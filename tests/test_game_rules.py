@@ -1,4 +1,4 @@
-"""Game-level rule scenarios: one test per rule of RULES.md §7–§9 (GAME_PROTOCOL.md).
+"""Game-level rule scenarios: one test per rule of docs/rules.md §7–§9 (GAME_PROTOCOL.md).
 
 Each test scripts a short sequence of synthetic hand results through
 :func:`sim.reference_game.apply_deal` (no cards are played) and checks the scores,
@@ -463,9 +463,21 @@ def test_fall_from_attempts_happens_before_the_climb():
     assert stints(st) == [(1, 0, 3, "fell_attempts"), (2, 0, 0, None)]
 
 
-def test_simultaneous_all_fall():
+ALL_FALL = rules(barrel__simultaneous="all_fall")
+
+
+def test_simultaneous_default_is_one_falls():
+    # classic: two climbers in one deal, the lower score (seat 1, 890) falls
+    assert CLASSIC.barrel.simultaneous == "one_falls"
     st = game(scores=(800, 820, 0), dealer=0)
     e = deal(st, deltas=(100, 70, -170), declarer=2, contract=170, made=False)
+    assert e["events"] == [["barrel_fall", 1, "simultaneous"], ["barrel_on", 0]]
+    assert st.scores == [880, 760, -170] and st.on_barrel == [True, False, False]
+
+
+def test_simultaneous_all_fall():
+    st = game(scores=(800, 820, 0), dealer=0)
+    e = deal(st, ALL_FALL, deltas=(100, 70, -170), declarer=2, contract=170, made=False)
     # from the dealer's left: seat 1 first, then seat 0
     assert e["events"] == [["barrel_fall", 1, "simultaneous"], ["barrel_fall", 0, "simultaneous"]]
     assert st.scores == [760, 760, -170] and st.on_barrel == [False] * 3
@@ -475,7 +487,7 @@ def test_simultaneous_all_fall():
 
 def test_simultaneous_all_fall_leaves_the_barrel_player():
     st = game(scores=(800, 820, 880), barrel=[2], dealer=0)
-    e = deal(st, deltas=(100, 70, 0), declarer=2, contract=120, made=False)
+    e = deal(st, ALL_FALL, deltas=(100, 70, 0), declarer=2, contract=120, made=False)
     assert e["events"] == [["barrel_fall", 1, "simultaneous"], ["barrel_fall", 0, "simultaneous"]]
     assert st.on_barrel == [False, False, True] and st.scores == [760, 760, 880]
 
@@ -672,6 +684,9 @@ def test_game_row_counts():
         "dark_lost_0": 0,
         "dark_lost_1": 0,
         "dark_lost_2": 0,
+        "nine_cut_penalties_0": 0,
+        "nine_cut_penalties_1": 0,
+        "nine_cut_penalties_2": 0,
         "bank_0": 0.0,
         "bank_1": 0.0,
         "bank_2": 0.0,

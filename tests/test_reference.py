@@ -123,6 +123,7 @@ def check_play(rules: Rules, tr: dict[str, Any], held: list[set[int]]) -> list[l
     setter = decl if named else -1
     captured: list[list[int]] = [[], [], []]
     leader = decl
+    first_pending = -1  # a trump pending from a next_trick declaration
     assert len(tr["tricks"]) == 8
     for t, trick in enumerate(tr["tricks"]):
         assert trick["leader"] == leader
@@ -144,19 +145,19 @@ def check_play(rules: Rules, tr: dict[str, Any], held: list[set[int]]) -> list[l
                 assert suit(lead) != trump
         else:
             assert t > 0 or m.first_lead
-            assert not m.only_declarer or leader == decl
             if letter == "A":
                 assert m.ace and rank(lead) == 5 and sum(rank(c) == 5 for c in hand) == 4
                 sets = m.ace_sets_trump
             else:
                 s = SUIT_LETTERS.index(letter)
                 assert suit(lead) == s and rank(lead) in (2, 3) and {6 * s + 2, 6 * s + 3} <= hand
-                sets = m.changes_trump
-            if sets:
+                sets = True
+            # with changes_trump off only the deal's first trump (none set or pending)
+            if sets and (m.changes_trump or (trump < 0 and first_pending < 0)):
                 if m.trump_from == "this_trick":
                     trump = suit(lead)
                 else:
-                    pending = suit(lead)
+                    pending = first_pending = suit(lead)
                 setter = leader
         hand.discard(lead)
         best, winner = lead, leader
@@ -178,9 +179,16 @@ def check_play(rules: Rules, tr: dict[str, Any], held: list[set[int]]) -> list[l
         captured[winner] += cs
         if pending >= 0:
             trump = pending
+            first_pending = -1
         leader = winner
     assert all(not h for h in held)
     return captured
+
+
+def bonus(rules: Rules, after_discard: list[int]) -> int:
+    """The four-nines bonus: a separate entry of the deal score (ordinary deals)."""
+    four = sum(rank(c) == 0 for c in after_discard) == 4
+    return rules.bonus.four_nines if four else 0
 
 
 def check_trace(rules: Rules, tr: dict[str, Any], slot: int, attempt: int) -> None:
@@ -248,6 +256,7 @@ def check_trace(rules: Rules, tr: dict[str, Any], slot: int, attempt: int) -> No
         opp = half if rules.rospis.opponents_get == "half" else 60
         want = [opp] * 3
         want[decl] = 0 if rules.rospis.no_subtract else -contract
+        want = [want[s] + bonus(rules, after[s]) for s in range(3)]
         assert tr["score_deltas"] == want and tr["made"] is False
         assert tr["card_points"] == tr["marriage_points"] == tr["tricks_taken"] == [0, 0, 0]
         assert tr["bolts"] == [0, 0, 0] and tr["trump_named"] is None
@@ -258,7 +267,7 @@ def check_trace(rules: Rules, tr: dict[str, Any], slot: int, attempt: int) -> No
     assert sum(card_points) == 120 and tr["card_points"] == card_points
     taken = [sum(t["winner"] == s for t in tr["tricks"]) for s in range(3)]
     assert tr["tricks_taken"] == taken and sum(taken) == 8
-    # marriage points from the declared leads (and the four-nines bonus)
+    # marriage points from the declared leads (only the declarer's with only_declarer)
     mp = [0, 0, 0]
     for t in tr["tricks"]:
         letter, leader = t["marriage"], t["leader"]
@@ -269,21 +278,19 @@ def check_trace(rules: Rules, tr: dict[str, Any], slot: int, attempt: int) -> No
         else:
             s = SUIT_LETTERS.index(letter)
             value, cards_of = rules.marriage_values[s], {6 * s + 2, 6 * s + 3}
+        if rules.marriage.only_declarer and leader != decl:
+            continue
         if not rules.marriage.requires_capture or cards_of & set(captured[leader]):
             mp[leader] += value
-    if rules.bonus.four_nines:
-        for s in range(3):
-            if sum(rank(c) == 0 for c in after[s]) == 4:
-                mp[s] += rules.bonus.four_nines
     assert tr["marriage_points"] == mp
     total = [card_points[s] + mp[s] for s in range(3)]
     compared = rounded(rules, total[decl]) if rules.score.round_declarer else total[decl]
     assert tr["made"] == (compared >= contract)
     deltas = [rounded(rules, x) for x in total]
     deltas[decl] = contract if tr["made"] else -contract
-    assert tr["score_deltas"] == deltas
+    assert tr["score_deltas"] == [deltas[s] + bonus(rules, after[s]) for s in range(3)]
     for s in range(3):
-        bolt = taken[s] == 0 if rules.bolt.on == "no_tricks" else total[s] == 0
+        bolt = taken[s] == 0 if rules.bolt.on == "no_tricks" else rounded(rules, total[s]) == 0
         if s == decl and rules.bolt.declarer_exempt:
             bolt = False
         assert tr["bolts"][s] == int(bolt)

@@ -151,6 +151,33 @@ MORE_CONFIGS: dict[str, tuple[Rules, int, int]] = {
         12,
         200,
     ),
+    # the cut deal chains a game's deals; the ritual charges the cutter (docs/rules.md §2)
+    "cut_ritual": (
+        lowered(
+            "classic",
+            deal__method="cut",
+            deal__nine_cut_penalty=120,
+            deal__jack_to_middle=True,
+            bonus__four_nines=120,
+            marriage__changes_trump=False,
+        ),
+        25,
+        200,
+    ),
+    "cut_two_players": (lowered("two_players", deal__method="cut"), 12, 200),
+    "cut_four_players_special": (
+        lowered(
+            "four_players",
+            deal__method="cut",
+            deal__nine_cut_penalty=60,
+            golden__enabled=True,
+            dark__enabled=True,
+            marriage__only_declarer=True,
+            bolt__on="zero_points",
+        ),
+        12,
+        200,
+    ),
 }
 
 
@@ -547,6 +574,9 @@ def test_strategies_and_rules_are_checked():
         "golden_repeat_dark",
         "four_players_special",
         "two_players_special",
+        "cut_ritual",
+        "cut_two_players",
+        "cut_four_players_special",
     ],
 )
 def test_fast_game_loop_agrees_with_reference(name):

@@ -69,7 +69,11 @@ def test_classic_has_the_rules_md_defaults():
         "barrel.attempts": 3,
         "barrel.fall_penalty": 120,
         "barrel.one_at_a_time": True,
-        "barrel.simultaneous": "all_fall",
+        "barrel.simultaneous": "one_falls",
+        "deal.method": "shuffle",
+        "deal.nine_cut_penalty": 0,
+        "deal.jack_to_middle": False,
+        "deal.cut_chain": 40,
         "golden.enabled": False,
         "dark.enabled": False,
     }

@@ -1,4 +1,4 @@
-"""Rule scenarios: one test per clause of RULES.md §3–§7, run on every hand engine.
+"""Rule scenarios: one test per clause of docs/rules.md §3–§7, run on every hand engine.
 
 Every deal is written as card text and driven by a script (sim/engine/actions.py
 tokens, consumed at every NON-forced decision in order); after the script the seats
@@ -618,12 +618,34 @@ def test_trump_from_next_trick(play):
 
 
 @engines
-def test_changes_trump_off(play):
+def test_changes_trump_off_first_marriage_sets_trump(play):
     r = rules(marriage__changes_trump=False)
     prefix = [*P1_BASE, "AS", "QS", "9S", "KD!", "9D", "JH", "AC"]
-    # The marriage scores but sets no trump: seat 1 (void in clubs) plays anything.
-    assert legal(play, r, P1, prefix) == cards("KS JD TD AD KH QH")
+    # The deal's first marriage (♦, trick 2) makes diamonds trump: seat 1, void in
+    # clubs, must trump with a diamond.
+    assert legal(play, r, P1, prefix) == cards("JD TD AD")
     assert run(play, r, P1, prefix)["marriage_points"][0] == 80
+
+
+@engines
+def test_changes_trump_off_later_marriage_scores_but_keeps_trump(play):
+    r = rules(marriage__changes_trump=False)
+    # Line G: seat 1 declares ♥ on trick 4. It scores 100 but diamonds stay trump, so
+    # on trick 5 seat 1 (void in clubs) must trump TC with a diamond, not with QH.
+    prefix = [*G_TO_T3, "KH!", "AH", "TC"]
+    assert legal(play, r, P1, prefix) == cards("TD AD")
+    tr = run(play, r, P1, [*prefix, "TD", "9C"])
+    assert tr["marriage_points"][:2] == [80, 100]
+    assert tricks(tr)[4] == ("TC TD 9C", 1)
+    assert tricks(run(play, CLASSIC, P1, G))[4] == ("TC QH 9C", 1)  # classic: ♥ trump
+
+
+@engines
+def test_changes_trump_off_next_trick_timing(play):
+    # With trump_from = next_trick the first marriage's trump starts on trick 3.
+    r = rules(marriage__changes_trump=False, marriage__trump_from="next_trick")
+    prefix = [*P1_BASE, "AS", "QS", "9S", "KD!", "9D", "JH", "AC"]
+    assert legal(play, r, P1, prefix) == cards("JD TD AD")
 
 
 @engines
@@ -659,13 +681,25 @@ def test_requires_capture(play):
 
 
 @engines
-def test_only_declarer_marriages(play):
+def test_only_declarer_defender_declares_for_nothing(play):
     r = rules(marriage__only_declarer=True)
-    # Line G trick 4: seat 1 (not the declarer) may lead KH but not declare it.
-    assert legal(play, r, P1, G_TO_T3) == cards("KS TD AD QH KH")
-    assert legal(play, CLASSIC, P1, G_TO_T3) == cards("KS TD AD QH KH QH! KH!")
-    # The declarer still declares (trick 2 of the prefix).
-    assert run(play, r, P1, G_TO_T3)["marriage_points"][0] == 80
+    # Line G trick 4: seat 1 (a defender) may still declare its ♥ marriage.
+    assert legal(play, r, P1, G_TO_T3) == cards("KS TD AD QH KH QH! KH!")
+    tr = run(play, r, P1, G)
+    # The declaration changes trump as usual (the tricks are those of classic: on
+    # trick 5 seat 1 must trump with QH) but scores 0; the declarer's ♦ counts.
+    assert tricks(tr) == G_TRICKS
+    assert tr["tricks"][3]["marriage"] == "H"
+    assert tr["marriage_points"] == [80, 0, 0]
+    assert tr["score_deltas"] == [100, 45, 0]
+    assert run(play, CLASSIC, P1, G)["marriage_points"] == [80, 100, 0]
+
+
+@engines
+def test_only_declarer_with_requires_capture(play):
+    # Seat 1 captured QH of its own marriage (trick 5): still 0 for a defender.
+    r = rules(marriage__only_declarer=True, marriage__requires_capture=True)
+    assert run(play, r, P1, G)["marriage_points"] == [80, 0, 0]
 
 
 @engines
@@ -725,17 +759,33 @@ def test_must_lead_trump(play):
 
 
 @engines
-def test_four_nines_bonus(play):
+def test_four_nines_bonus_is_a_separate_entry(play):
     # P_NINES: seat 2 holds four nines after the discard and takes no trick.
     r = rules(bonus__four_nines=120)
     tr = run(play, r, P_NINES, NINES_BASE)
     assert tr["card_points"] == [120, 0, 0]
-    assert tr["marriage_points"] == [0, 0, 120]
+    assert tr["marriage_points"] == [0, 0, 0]  # not a marriage, not in the total
     assert tr["score_deltas"] == [120, 0, 120]
-    assert run(play, CLASSIC, P_NINES, NINES_BASE)["marriage_points"] == [0, 0, 0]
+    assert run(play, CLASSIC, P_NINES, NINES_BASE)["score_deltas"] == [120, 0, 0]
     # Holding only three nines after the discard (seat 0 keeps 9H): no bonus.
     script = ["keep", "pass", "pass", "KD", "AD", 100, "play"]
-    assert run(play, r, P_NINES, script)["marriage_points"][2] == 0
+    assert (
+        run(play, r, P_NINES, script)["score_deltas"]
+        == run(play, CLASSIC, P_NINES, script)["score_deltas"]
+    )
+
+
+@engines
+def test_four_nines_bonus_whatever_the_result(play):
+    # The deal is conceded: the bonus is paid on top of the half contract.
+    r = rules(bonus__four_nines=120)
+    script = ["keep", "pass", "pass", "KD", "9H", 120, "concede"]
+    assert run(play, r, P_NINES, script)["score_deltas"] == [-120, 60, 180]
+    # Doubled in a golden deal (contract 120 blind; no bidding).
+    golden = ["keep", "KD", "9H", "play"]
+    tr = run(play, r, P_NINES, golden, special="golden")
+    assert tr["special"] == "golden"
+    assert tr["score_deltas"] == [240, 0, 240]
 
 
 # =================================================================================
@@ -827,11 +877,33 @@ def test_bolt_no_tricks(play):
 
 @engines
 def test_bolt_zero_points(play):
-    # P_NINES with the four-nines bonus: seat 2 takes no trick but scores 120.
+    # P_NINES with the four-nines bonus: seat 2 takes no trick and 0 points; the
+    # bonus is not part of its deal total, so it has a bolt under either reading.
     r = rules(bonus__four_nines=120)
     assert run(play, r, P_NINES, NINES_BASE)["bolts"] == [0, 1, 1]
     tr = run(play, rules(bonus__four_nines=120, bolt__on="zero_points"), P_NINES, NINES_BASE)
-    assert tr["bolts"] == [0, 1, 0]
+    assert tr["bolts"] == [0, 1, 1]
+
+
+@engines
+def test_bolt_zero_points_counts_a_total_that_rounds_to_0(play):
+    # P_ZERO: seat 1 takes one trick, worth 2 points (JS 9S 9C); seat 2 none.
+    tr = run(play, CLASSIC, P_ZERO, ZERO_SCRIPT)
+    assert tricks(tr)[0] == ("9S JS 9C", 1) and tr["card_points"][1] == 2
+    assert tr["tricks_taken"][1] == 1 and tr["bolts"] == [0, 0, 1]
+    tr = run(play, rules(bolt__on="zero_points"), P_ZERO, ZERO_SCRIPT)
+    assert tr["bolts"] == [0, 1, 1]  # 2 points round to 0: a bolt
+
+
+# P_ZERO: seat 0 declares at 100 and loses only trick 1 (9S under JS, seat 2 throws 9C).
+#   seat 0: 9S TS AS AC TC AD TD   63 points (keeps them and AH; gives 9H and KD)
+#   seat 1: JS QS KS 9D JD QD JH   16 points, 3 jacks, ♠ (cap 160)
+#   seat 2: 9C JC QC KC TH QH KH   26 points, ♣+♥
+#   talon:  AH 9H KD               15 points, 1 nine
+# After trick 1 seat 1 leads QS ("first"), seat 0 takes it with TS and every later
+# trick with its aces and tens: seat 0 118 points, seat 1 2, seat 2 0.
+P_ZERO = (["9S TS AS AC TC AD TD", "JS QS KS 9D JD QD JH", "9C JC QC KC TH QH KH"], "AH 9H KD")
+ZERO_SCRIPT: list[Any] = ["pass", "pass", "9H", "KD", 100, "play", "9S", "JS", "9C"]
 
 
 P_WEAK = (["QS AS 9C JC QC 9D JD", "TS KS AC TC KC QD KD", "TD AD 9H JH QH KH TH"], "9S JS AH")

@@ -1,4 +1,4 @@
-"""Special deals and other player counts (RULES.md §8, §10–§12): both engines.
+"""Special deals and other player counts (docs/rules.md §8, §10–§12): both engines.
 
 One scenario per rule clause of PROTOCOL.md "Special deals, 2 and 4 players" and
 GAME_PROTOCOL.md "Golden round", "Dark play", "Two and four players", "The bank",
@@ -109,7 +109,7 @@ def test_deal_scripts_as_computed_by_hand(play):
 
 
 # =====================================================================================
-# Golden deals (PROTOCOL.md "Golden deal", RULES.md §10)
+# Golden deals (PROTOCOL.md "Golden deal", docs/rules.md §10)
 # =====================================================================================
 @pytest.mark.parametrize("double_marriages, seat1", [(True, 340), (False, 240)])
 @engines
@@ -174,7 +174,7 @@ def test_hands_runs_never_offer_dark(play):
 
 
 # =====================================================================================
-# Dark deals (PROTOCOL.md "Dark", RULES.md §11)
+# Dark deals (PROTOCOL.md "Dark", docs/rules.md §11)
 # =====================================================================================
 # Deal W played dark: trick 1 9S 9C QC, then seat 0 declares spades (+40) and wins all.
 W_DARK = ["dark", "9D", "9H", "9S", "9C", "QC", "KS!"]
@@ -537,7 +537,7 @@ def test_two_player_deals_and_slots(play):
 
 
 # =====================================================================================
-# The bank (RULES.md §8, GAME_PROTOCOL.md "The bank")
+# The bank (docs/rules.md §8, GAME_PROTOCOL.md "The bank")
 # =====================================================================================
 @pytest.mark.parametrize(
     "players, scores, winner, pay",

@@ -10,6 +10,7 @@ from sim.engine.state import (
     N_STATE,
     S_AFTER0,
     S_DEALT0,
+    S_DECL,
     S_GIVE1,
     S_GIVE2,
     S_HAND0,
@@ -26,17 +27,18 @@ from sim.strategies.heuristic import heuristic_choose
 from sim.strategies.registry import StrategyError, parse_params, parse_strategies
 
 
-def _redistribute(S, seat, rng):
+def _redistribute(S, seat, rng, face_up=True):
     """A copy of S where the cards ``seat`` cannot see are dealt anew between the others.
 
     Only hidden cards move: not the talon (it may have been shown), not the discards
-    (seen face up), and never into a hand that has shown out of the card's suit.
-    Returns None when no different valid redistribution was found.
+    when they lie face up (the declarer, who gave them, always knows them), and never
+    into a hand that has shown out of the card's suit. Returns None when no
+    different valid redistribution was found.
     """
     o1, o2 = [s for s in range(3) if s != seat]
     fixed = int(S[S_TALON])
     for g in (S_GIVE1, S_GIVE2):
-        if S[g] >= 0:
+        if S[g] >= 0 and (face_up or seat == S[S_DECL]):
             fixed |= 1 << int(S[g])
     h1 = [c for c in range(24) if S[S_HAND0 + o1] >> c & 1 and not fixed >> c & 1]
     h2 = [c for c in range(24) if S[S_HAND0 + o2] >> c & 1 and not fixed >> c & 1]
@@ -62,9 +64,15 @@ def _redistribute(S, seat, rng):
     return None
 
 
-@pytest.mark.parametrize("preset", ["classic", "ukraine_online", "five_hundred_one"])
+@pytest.mark.parametrize(
+    "preset", ["classic", "ukraine_online", "five_hundred_one", "classic_discards_face_down"]
+)
 def test_heuristic_choices_ignore_hidden_cards(preset):
-    rules = load_rules(preset)
+    if preset == "classic_discards_face_down":  # the other defender's card is hidden too
+        rules = load_rules("classic").replace(talon__discard_face_down=True)
+    else:
+        rules = load_rules(preset)
+    face_up = not rules.talon.discard_face_down
     P = engine_params(rules)
     params = parse_params(["heuristic"] * 3, [])[0]
     rng = np.random.default_rng(12)
@@ -88,7 +96,7 @@ def test_heuristic_choices_ignore_hidden_cards(preset):
             choice = heuristic_choose(kind, seat, S, P, legal, n, params, tb)
             assert choice in legal[:n]
             for _ in range(6):
-                T = _redistribute(S, seat, rng)
+                T = _redistribute(S, seat, rng, face_up)
                 if T is None:
                     continue
                 changed_state += 1

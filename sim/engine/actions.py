@@ -14,6 +14,7 @@ from sim.cards import SUIT_LETTERS, parse_card
 DECLARE = 24  # PLAY code offset of a declaring lead (marriage or ace marriage)
 PASS = 0  # BID code of a pass
 MAX_BID = 400  # 120 card points + all four marriages
+ACE_BIT = 16  # bit of the ace marriage in a player's ``declared`` suit mask
 MAX_REDEALS = 32
 REDEAL_STRIDE = 1 << 40  # deal number of attempt a of slot i: i + a * REDEAL_STRIDE
 
@@ -34,7 +35,7 @@ class Decision(IntEnum):
     CONCEDE = 6
     NAME_TRUMP = 7
     PLAY = 8
-    DARK = 9  # forehand plays 120 dark (RULES.md §11)
+    DARK = 9  # forehand plays 120 dark (docs/rules.md §11)
     UNDARKEN = 10  # an opponent with a marriage bids 125 against a dark declaration
     TALON_PICK = 11  # 2 players: which of the two talons the declarer takes
 

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from sim.cards import SUIT_LETTERS, card_str, mask_of, parse_cards
-from sim.deal import generate_deals, place_sizes
+from sim.deal import DECK_WORK, JACK_MOVED, place_sizes, ritual_on
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
-from sim.engine.driver import play_deal, slots_kernel
+from sim.engine.driver import gather_deck, play_deal, slots_kernel
 from sim.engine.state import (
     ERR_SCRIPT,
     FLAG_DARK_ALLOWED,
@@ -147,6 +147,8 @@ class HandsBatch:
     out: np.ndarray  # in hand seats (4 players: hand seat h is game seat dealer + 1 + h)
     redeal_seat: np.ndarray
     redeal_reason: np.ndarray
+    dealt: np.ndarray  # (n, attempts kept, 4) uint32 dealt places (hand seats), or (0, 1, 4)
+    ritual: np.ndarray  # (n, attempts kept) int8 ritual codes (sim.deal.deal_from_deck)
     bids_log: np.ndarray | None = None
     nbids: np.ndarray | None = None
     trick_log: np.ndarray | None = None
@@ -175,36 +177,60 @@ class HandsBatch:
         if self.bids_log is None or self.nbids is None or self.trick_log is None:
             raise ValueError("this batch was played without trace=True")
         docs: list[dict[str, Any]] = []
-        players = self.rules.players
-        first_deals = generate_deals(len(self), self.seed, players, start=self.start)
         P = engine_params(self.rules)
         for k in range(len(self)):
             i = self.start + k
             row = self.out[k]
             redeals = int(row[OUT["redeals"]])
             for a in range(redeals + 1):
-                if a == 0:
-                    cards = first_deals[k]
-                else:
-                    cards = generate_deals(1, self.seed, players, start=i + a * REDEAL_STRIDE)[0]
+                cards = cards_of_places(self.dealt[k, a])
                 if a < redeals:
                     red = (int(self.redeal_seat[k, a]), int(self.redeal_reason[k, a]))
-                    docs.append(_trace_head(self.rules, i, a, row, cards, red))
+                    doc = _trace_head(self.rules, i, a, row, cards, red)
                 else:
-                    docs.append(
-                        trace_of(
-                            self.rules,
-                            P,
-                            i,
-                            a,
-                            row,
-                            cards,
-                            self.bids_log[k],
-                            int(self.nbids[k]),
-                            self.trick_log[k],
-                        )
+                    doc = trace_of(
+                        self.rules,
+                        P,
+                        i,
+                        a,
+                        row,
+                        cards,
+                        self.bids_log[k],
+                        int(self.nbids[k]),
+                        self.trick_log[k],
                     )
+                docs.append(_with_ritual(self.rules, doc, int(self.ritual[k, a])))
         return docs
+
+    def first_deals(self) -> np.ndarray:
+        """``(n, 24)`` card ids by place of each slot's first deal (``first_deals=True``).
+
+        Under ``deal.method = "cut"`` these are the deals as the chains dealt them.
+        """
+        if self.dealt.shape[0] != len(self):
+            raise ValueError("this batch was played without first_deals=True or trace=True")
+        return cards_of_places(self.dealt[:, 0])
+
+
+def cards_of_places(masks: np.ndarray) -> np.ndarray:
+    """Card ids by place (each place ascending) from place masks: ``(..., 4)`` → ``(..., 24)``.
+
+    The 4 masks of a deal hold 24 bits in all; each place's cards come out ascending,
+    the places in order.
+    """
+    m = np.asarray(masks, dtype=np.int64)
+    bits = (m[..., :, None] >> np.arange(24)) & 1  # (..., 4, 24): card c in place q
+    flat = bits.reshape(-1, 96).astype(bool)
+    _, where = np.nonzero(flat)  # row-major: by place, then by card id
+    return (where % 24).astype(np.int8).reshape(*m.shape[:-1], 24)
+
+
+def _with_ritual(rules: Rules, doc: dict[str, Any], code: int) -> dict[str, Any]:
+    """Append the ritual's trace keys (only when the ritual is on): nines seen, jack moved."""
+    if ritual_on(rules):
+        doc["bottom_nines"] = code & 3
+        doc["jack_moved"] = bool(code & JACK_MOVED)
+    return doc
 
 
 def play_hands(
@@ -217,6 +243,7 @@ def play_hands(
     trace: bool = False,
     scores: Sequence[int] | None = None,
     seat_params: np.ndarray | None = None,
+    first_deals: bool = False,
 ) -> HandsBatch:
     """Play slots ``start .. start+n-1`` of the run seeded ``seed``.
 
@@ -232,6 +259,7 @@ def play_hands(
             zeros by default.
         seat_params: a ``(players, N_STRATEGY_PARAMS)`` table of strategy parameters
             by seat, replacing ``params`` (duels of two settings of one strategy).
+        first_deals: keep each slot's first dealt deal (:meth:`HandsBatch.first_deals`).
     """
     players = rules.players
     names, sp = seat_lineup(players, strategies, params, seat_params)
@@ -245,9 +273,14 @@ def play_hands(
     bids_log = np.zeros((tn, MAX_BIDS_LOG, 2), dtype=np.int16)
     nbids = np.zeros(tn, dtype=np.int32)
     trick_log = np.zeros((tn, MAX_TRICKS, 6), dtype=np.int8)
+    kept = MAX_REDEALS + 1 if trace else 1
+    dn = n if trace or first_deals else 0
+    dealt = np.zeros((dn, kept, 4), dtype=np.uint32)
+    ritual = np.zeros((dn, kept), dtype=np.int8)
     slots_kernel(
         start,
         stream_key(seed, Stream.DEALS),
+        stream_key(seed, Stream.CUT),
         stream_key(seed, Stream.STRATEGY),
         stream_key(seed, Stream.TIEBREAK),
         engine_params(rules),
@@ -257,6 +290,8 @@ def play_hands(
         out,
         rs,
         rr,
+        dealt,
+        ritual,
         trace,
         bids_log,
         nbids,
@@ -264,8 +299,10 @@ def play_hands(
         players,
     )
     if trace:
-        return HandsBatch(start, seed, rules, out, rs, rr, bids_log, nbids, trick_log)
-    return HandsBatch(start, seed, rules, out, rs, rr)
+        return HandsBatch(
+            start, seed, rules, out, rs, rr, dealt, ritual, bids_log, nbids, trick_log
+        )
+    return HandsBatch(start, seed, rules, out, rs, rr, dealt, ritual)
 
 
 def _place_cards(cards: np.ndarray, players: int) -> list[list[str]]:
@@ -328,7 +365,7 @@ def trace_of(
     nbids: int,
     trick_log: np.ndarray,
 ) -> dict[str, Any]:
-    """The CLI.md trace object of one played (or conceded) deal from engine logs.
+    """The docs/cli.md trace object of one played (or conceded) deal from engine logs.
 
     ``row`` is in hand seats (PROTOCOL.md); the trace is in game seats.
     """
@@ -369,7 +406,7 @@ def trace_of(
     ):
         doc[key] = [int(cols[f"{col}_{s}"][0]) for s in range(players)]
     trump = int(row[O_TRUMP_NAMED])
-    doc["attempt"] = attempt  # keys beyond CLI.md's come last
+    doc["attempt"] = attempt  # keys beyond docs/cli.md's come last
     doc["made"] = bool(row[O_MADE])
     doc["trump_named"] = SUIT_LETTERS[trump] if trump >= 0 else None
     doc["special"] = SPECIALS[int(row[O_SPECIAL])]
@@ -400,6 +437,7 @@ def play_hand_text(
     no_concede: Sequence[bool] | None = None,
     on_barrel: Sequence[bool] | None = None,
     special: str = "none",
+    gathered: list[int] | None = None,
 ) -> dict[str, Any]:
     """Play one deal written as card strings and return its trace (scenario tests).
 
@@ -412,7 +450,9 @@ def play_hand_text(
     ``barrel`` says someone sits on the barrel (it blocks a concession unless
     ``rospis.on_barrel``); ``no_concede`` and ``on_barrel`` are the per-seat hand
     inputs of GAME_PROTOCOL.md; ``special`` is ``"none"``, ``"golden"`` or
-    ``"dark_allowed"`` (PROTOCOL.md, special deals).
+    ``"dark_allowed"`` (PROTOCOL.md, special deals). ``gathered`` receives the next
+    deck under ``deal.method = "cut"``: the deal's cards gathered as they lie (top
+    first, :func:`sim.engine.driver.gather_deck`).
     """
     players = rules.players
     scores = [0] * players if scores is None else list(scores)
@@ -472,6 +512,10 @@ def play_hand_text(
         snap,
     )
     row[OUT["dealer"]] = dealer
+    if gathered is not None:
+        deck = np.zeros(DECK_WORK, dtype=np.int64)
+        gather_deck(S, P, bool(redealt), deck)
+        gathered[:] = [int(c) for c in deck[:24]]
     if snapshot_at is not None:
         return {"snapshot": snap if snap[SNAP_KIND] >= 0 else None}
     if S[S_ERROR]:

@@ -1,4 +1,4 @@
-"""Bidding (RULES.md §4): the cap on bids and contracts set by marriages held."""
+"""Bidding (docs/rules.md §4): the cap on bids and contracts set by marriages held."""
 
 from __future__ import annotations
 

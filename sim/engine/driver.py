@@ -13,7 +13,9 @@ import numpy as np
 from numba import prange
 
 from sim.deal import (
+    DECK_WORK,
     _place_of_position,
+    deal_from_deck,
     deal_into,
     hand_reshuffle_bits,
     marriages_of,
@@ -21,7 +23,14 @@ from sim.deal import (
     rank_count,
     talon_reshuffle_bits,
 )
-from sim.engine.actions import DECLARE, MAX_REDEALS, PASS, REDEAL_STRIDE, Decision
+from sim.engine.actions import (
+    ACE_BIT,
+    DECLARE,
+    MAX_REDEALS,
+    PASS,
+    REDEAL_STRIDE,
+    Decision,
+)
 from sim.engine.bidding import bid_cap
 from sim.engine.play import (
     beats,
@@ -68,13 +77,18 @@ from sim.engine.state import (
     P_AFTER_POINTS_BELOW,
     P_BID_FROM,
     P_CHANGES_TRUMP,
+    P_CUT,
+    P_CUT_CHAIN,
     P_GOLDEN_BLIND,
     P_HIDE_AT_100,
+    P_JACK_MIDDLE,
     P_JUMPS,
     P_MV_S,
     P_NAMED_TRUMP,
     P_NEXT_TRICK,
+    P_NINE_PENALTY,
     P_NP,
+    P_ONLY_DECLARER,
     P_ROSPIS,
     P_SILENCE_BELOW,
     P_SILENCE_ON,
@@ -111,6 +125,7 @@ from sim.engine.state import (
     S_NPLAYED,
     S_PASSED,
     S_PENDING,
+    S_PILE0,
     S_PLAYED,
     S_REDEAL_REASON,
     S_REDEAL_SEAT,
@@ -144,6 +159,7 @@ from sim.engine.state import (
 )
 from sim.jit import hot, hot_call, kernel
 from sim.rng import bounded, item_state
+from sim.rules import ACE_MARRIAGE_VALUE
 from sim.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.strategies.registry import HEURISTIC, RANDOM
 
@@ -331,6 +347,35 @@ def _set_trump(S: np.ndarray, P: np.ndarray, suit: int, seat: int) -> None:
 
 
 @hot
+def _declare(S: np.ndarray, P: np.ndarray, leader: int, card: int) -> int:
+    """Apply a declaring lead of ``card`` (docs/rules.md §6); the trick log's marriage code.
+
+    The value goes to the leader unless ``marriage.only_declarer`` keeps it for the
+    declarer (a defender's declaration then scores 0 but still sets trump). Trump
+    changes with every declaration, or with ``marriage.changes_trump`` off only while
+    the deal has no trump yet (none set and none pending).
+    """
+    suit = card // 6
+    if card % 6 == 5:  # an ace: the ace marriage (four aces)
+        value = ACE_MARRIAGE_VALUE
+        bit = ACE_BIT
+        code = 4
+        sets_trump = P[P_ACE_SETS_TRUMP] != 0
+    else:
+        value = P[P_MV_S + suit]
+        bit = 1 << suit
+        code = suit
+        sets_trump = True
+    if not P[P_ONLY_DECLARER] or leader == S[S_DECL]:
+        S[S_MPTS0 + leader] += value
+    S[S_DECLARED0 + leader] |= bit
+    no_trump_yet = S[S_TRUMP] == NO_SUIT and S[S_PENDING] < 0
+    if sets_trump and (P[P_CHANGES_TRUMP] or no_trump_yet):
+        _set_trump(S, P, suit, leader)
+    return code
+
+
+@hot
 def play_deal(
     masks: np.ndarray,
     dealer: int,
@@ -410,7 +455,7 @@ def play_deal(
             special = SPECIAL_DARK
     S[S_SPECIAL] = special
 
-    # 1. hand reshuffle (RULES.md §3)
+    # 1. hand reshuffle (docs/rules.md §3)
     if allow_redeal:
         for k in range(NP):
             s = (f + k) % NP
@@ -608,21 +653,11 @@ def play_deal(
         hand_before = S[S_HAND0 + leader]
         S[S_HAND0 + leader] = hand_before ^ (np.int64(1) << c)
         S[S_PLAYED] |= np.int64(1) << c
+        S[S_PILE0 + t * NP] = c
         suit = c // 6
         marriage = -1
         if code >= DECLARE:
-            if c % 6 == 5:  # an ace: the ace marriage (four aces)
-                S[S_MPTS0 + leader] += 200
-                S[S_DECLARED0 + leader] |= 16
-                marriage = 4
-                if P[P_ACE_SETS_TRUMP]:
-                    _set_trump(S, P, suit, leader)
-            else:
-                S[S_MPTS0 + leader] += P[P_MV_S + suit]
-                S[S_DECLARED0 + leader] |= 1 << suit
-                marriage = suit
-                if P[P_CHANGES_TRUMP]:
-                    _set_trump(S, P, suit, leader)
+            marriage = _declare(S, P, leader, c)
         S[S_LED_SUIT] = suit
         S[S_TC0] = c
         S[S_TC0 + 2] = -1
@@ -636,6 +671,7 @@ def play_deal(
             c2 = decide_play(s, S, P, allowed, 0, legal, SP, script, rng, snap)
             S[S_HAND0 + s] ^= np.int64(1) << c2
             S[S_PLAYED] |= np.int64(1) << c2
+            S[S_PILE0 + t * NP + j] = c2
             trick |= np.int64(1) << c2
             if c2 // 6 != suit:
                 S[S_VOID0 + s] |= 1 << suit
@@ -692,6 +728,78 @@ def deal_cards_into(
 
 
 @hot
+def deal_hand(
+    deal_key: np.uint64,
+    cut_key: np.uint64,
+    number: int,
+    players: int,
+    hand_dealer: int,
+    P: np.ndarray,
+    has_deck: bool,
+    deck: np.ndarray,
+    cards: np.ndarray,
+    masks: np.ndarray,
+) -> int:
+    """Deal ``number`` into ``masks`` (hand places) as docs/rules.md §2 says; the ritual code.
+
+    ``has_deck``: under ``deal.method = "cut"``, ``deck`` (a DECK_WORK buffer) holds
+    the previous deal's cards gathered (:func:`gather_deck`) and is cut and dealt;
+    otherwise the deal is
+    the shuffled deal ``number`` of the stream. The bottom-card ritual applies to
+    either (:func:`sim.deal.deal_from_deck`).
+    """
+    if not has_deck:
+        deal_cards_into(deal_key, number, players, cards, masks)
+    nine_penalty = P[P_NINE_PENALTY] > 0
+    if not has_deck and not nine_penalty and not P[P_JACK_MIDDLE]:
+        return 0  # a shuffled deal untouched: no cut random numbers are drawn
+    return deal_from_deck(
+        not has_deck,
+        deck,
+        masks,
+        players,
+        hand_dealer,
+        nine_penalty,
+        P[P_JACK_MIDDLE] != 0,
+        item_state(cut_key, number),
+    )
+
+
+@hot
+def gather_deck(S: np.ndarray, P: np.ndarray, redealt: bool, deck: np.ndarray) -> None:
+    """The next deck (top first): this deal's cards gathered as they lie (docs/rules.md §2).
+
+    A played deal: the tricks in the order taken, each in play order, the first trick
+    at the bottom (2 players: the set-aside talon on top). A redealt or conceded deal:
+    the hands from forehand clockwise, each in ascending order, then the cards in no
+    hand (the talon) ascending, the first at the bottom.
+    """
+    NP = P[P_NP]
+    n = 0  # cards laid so far, from the bottom
+    rest = np.int64((1 << 24) - 1)
+    if not redealt and not S[S_CONCEDED]:
+        n_played = 24 if NP == 3 else 22
+        for k in range(n_played):
+            c = S[S_PILE0 + k]
+            deck[23 - k] = c
+            rest ^= np.int64(1) << c
+        n = n_played
+    else:
+        f = S[S_FOREHAND]
+        for k in range(NP):
+            m = S[S_HAND0 + (f + k) % NP]
+            rest &= ~m
+            while m:
+                deck[23 - n] = lowest(m)
+                n += 1
+                m &= m - 1
+    while rest:
+        deck[23 - n] = lowest(rest)
+        n += 1
+        rest &= rest - 1
+
+
+@hot
 def hand_seats(
     players: int,
     dealer: int,
@@ -726,10 +834,12 @@ def hand_seats(
 
 @hot_call
 def play_block(
+    first: int,
     lo: int,
     hi: int,
     start: int,
     deal_key: np.uint64,
+    cut_key: np.uint64,
     rng_key: np.uint64,
     tb_key: np.uint64,
     P: np.ndarray,
@@ -739,6 +849,8 @@ def play_block(
     out: np.ndarray,
     redeal_seat: np.ndarray,
     redeal_reason: np.ndarray,
+    dealt: np.ndarray,
+    ritual: np.ndarray,
     trace: bool,
     bids_log: np.ndarray,
     nbids: np.ndarray,
@@ -747,6 +859,7 @@ def play_block(
     legal: np.ndarray,
     cards: np.ndarray,
     masks: np.ndarray,
+    deck: np.ndarray,
     script: np.ndarray,
     row: np.ndarray,
     no_bids: np.ndarray,
@@ -760,22 +873,40 @@ def play_block(
     """Play rows ``lo .. hi-1`` of a batch (slots ``start + k``), redealing as demanded.
 
     One call per block of slots: array arguments cross into compiled code once per
-    block, not once per deal (each crossing costs reference-count updates). Rows of a
-    4-player run are in hand seats (hand seat ``h`` is game seat ``dealer + 1 + h``);
-    their ``dealer`` column is the game seat.
+    block, not once per deal (each crossing costs reference-count updates). Under
+    ``deal.method = "cut"`` a block is whole chains of ``deal.cut_chain`` slots, and
+    the slots ``first .. start+lo-1`` of its first chain are played again (unrecorded)
+    to gather the deck, so a chunk's rows never depend on where the chunk starts.
+    Rows of a 4-player run are in hand seats (hand seat ``h`` is game seat ``dealer +
+    1 + h``); their ``dealer`` column is the game seat. ``dealt[k, a]`` and
+    ``ritual[k, a]`` keep the dealt places and the ritual code of attempt ``a`` while
+    ``k`` and ``a`` fit their shape (traces; the first deals for ``odds``).
     """
-    for k in range(lo, hi):
-        i = start + k
+    cut = P[P_CUT] != 0
+    chain = P[P_CUT_CHAIN]
+    has_deck = False
+    for i in range(first, start + hi):
+        k = i - start
+        keep = k >= lo  # a slot of this block, not a replayed one
+        if cut and i % chain == 0:
+            has_deck = False  # a new chain starts from a shuffled deck
         dealer = i % players
         hand_dealer = hand_seats(players, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
         attempt = 0
         while True:
             number = i + attempt * REDEAL_STRIDE
-            deal_cards_into(deal_key, number, players, cards, masks)
+            code = deal_hand(
+                deal_key, cut_key, number, players, hand_dealer, P, has_deck, deck, cards, masks
+            )
+            if keep and k < dealt.shape[0] and attempt < dealt.shape[1]:
+                for q in range(4):
+                    dealt[k, attempt, q] = masks[q]
+                ritual[k, attempt] = code
             rng = item_state(rng_key, number)
             tiebreak = item_state(tb_key, number)
-            bl = bids_log[k] if trace else no_bids
-            tl = trick_log[k] if trace else no_tricks
+            logged = trace and keep
+            bl = bids_log[k] if logged else no_bids
+            tl = trick_log[k] if logged else no_tricks
             redealt = play_deal(
                 masks,
                 hand_dealer,
@@ -791,16 +922,22 @@ def play_block(
                 S,
                 legal,
                 row,
-                trace,
+                logged,
                 bl,
                 tl,
                 snap,
             )
+            if cut:
+                gather_deck(S, P, redealt == 1, deck)
+                has_deck = True
             if not redealt:
                 break
-            redeal_seat[k, attempt] = S[S_REDEAL_SEAT]
-            redeal_reason[k, attempt] = S[S_REDEAL_REASON]
+            if keep:
+                redeal_seat[k, attempt] = S[S_REDEAL_SEAT]
+                redeal_reason[k, attempt] = S[S_REDEAL_REASON]
             attempt += 1
+        if not keep:
+            continue
         for j in range(N_OUT):
             out[k, j] = row[j]
         out[k, O_DEALER] = dealer
@@ -814,6 +951,7 @@ def play_block(
 def slots_kernel(
     start: int,
     deal_key: np.uint64,
+    cut_key: np.uint64,
     rng_key: np.uint64,
     tb_key: np.uint64,
     P: np.ndarray,
@@ -823,20 +961,44 @@ def slots_kernel(
     out: np.ndarray,
     redeal_seat: np.ndarray,
     redeal_reason: np.ndarray,
+    dealt: np.ndarray,
+    ritual: np.ndarray,
     trace: bool,
     bids_log: np.ndarray,
     nbids: np.ndarray,
     trick_log: np.ndarray,
     players: int,
 ) -> None:
-    """Play slots ``start .. start+n-1``: each redealt until a deal is played."""
+    """Play slots ``start .. start+n-1``: each redealt until a deal is played.
+
+    Blocks of ``_BLOCK`` slots run in parallel; under ``deal.method = "cut"`` a block
+    is whole chains of ``deal.cut_chain`` slots (PROTOCOL.md, dealing).
+    """
     n = out.shape[0]
-    n_blocks = (n + _BLOCK - 1) // _BLOCK
+    chain = P[P_CUT_CHAIN] if P[P_CUT] else 0
+    per = 1
+    c0 = 0
+    if chain > 0:
+        per = max(1, _BLOCK // chain)  # chains per block
+        c0 = start // chain
+        n_chains = (start + n - 1) // chain + 1 - c0 if n > 0 else 0
+        n_blocks = (n_chains + per - 1) // per
+    else:
+        n_blocks = (n + _BLOCK - 1) // _BLOCK
     for b in prange(n_blocks):
+        if chain > 0:
+            first = (c0 + b * per) * chain
+            lo = max(first, start) - start
+            hi = min(first + per * chain, start + n) - start
+        else:
+            lo = b * _BLOCK
+            hi = min(n, (b + 1) * _BLOCK)
+            first = start + lo
         S = np.zeros(N_STATE, dtype=np.int64)
         legal = np.zeros(64, dtype=np.int64)
         cards = np.zeros(24, dtype=np.int8)
         masks = np.zeros(4, dtype=np.uint32)
+        deck = np.zeros(DECK_WORK, dtype=np.int64)
         script = np.zeros((0, 2), dtype=np.int64)
         row = np.zeros(N_OUT, dtype=np.int64)
         no_bids = np.zeros((0, 2), dtype=np.int16)
@@ -846,10 +1008,12 @@ def slots_kernel(
         sp_h = np.zeros((3, SP.shape[1]), dtype=np.float64)
         scores_h = np.zeros(3, dtype=np.int64)
         play_block(
-            b * _BLOCK,
-            min(n, (b + 1) * _BLOCK),
+            first,
+            lo,
+            hi,
             start,
             deal_key,
+            cut_key,
             rng_key,
             tb_key,
             P,
@@ -859,6 +1023,8 @@ def slots_kernel(
             out,
             redeal_seat,
             redeal_reason,
+            dealt,
+            ritual,
             trace,
             bids_log,
             nbids,
@@ -867,6 +1033,7 @@ def slots_kernel(
             legal,
             cards,
             masks,
+            deck,
             script,
             row,
             no_bids,

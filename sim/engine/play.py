@@ -1,4 +1,4 @@
-"""Trick play (RULES.md §6): legal leads and follows, beating, trick winner.
+"""Trick play (docs/rules.md §6): legal leads and follows, beating, trick winner.
 
 Hands are masks (bit = card id ``suit * 6 + rank``), so "cards of suit s in H" is
 ``H & SUIT_BITS[s]`` and the rank order 9 < J < Q < K < 10 < A is the bit order
@@ -21,9 +21,7 @@ from sim.engine.state import (
     P_MUST_LEAD_TRUMP,
     P_MUST_TRUMP,
     P_NO_LEAD_FOREIGN,
-    P_ONLY_DECLARER,
     S_BEST,
-    S_DECL,
     S_HAND0,
     S_LED_SUIT,
     S_TRICK_NO,
@@ -99,7 +97,7 @@ def lead_masks(S: np.ndarray, P: np.ndarray, seat: int) -> tuple[int, int]:
         elif P[P_NO_LEAD_FOREIGN] and S[S_TRUMP_SETTER] != seat and hand & ~SUIT_BITS[trump]:
             base = hand & ~SUIT_BITS[trump]
     declaring = 0
-    if (S[S_TRICK_NO] > 0 or P[P_FIRST_LEAD]) and (not P[P_ONLY_DECLARER] or seat == S[S_DECL]):
+    if S[S_TRICK_NO] > 0 or P[P_FIRST_LEAD]:  # defenders declare too (only_declarer: for 0)
         for s in range(4):
             if hand & KQ[s] == KQ[s]:
                 declaring |= KQ[s]

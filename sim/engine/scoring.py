@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md §7), a concession (§5) and the 4-player sitter's talon (§12).
+"""Scoring a deal (docs/rules.md §7), a concession (§5) and the 4-player sitter's talon (§12).
 
 Golden and dark deals (§10, §11) double the deltas as PROTOCOL.md says.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.deal import mask_points, rank_count
+from sim.engine.actions import ACE_BIT
 from sim.engine.play import ACES, KQ
 from sim.engine.state import (
     O_BOLT0,
@@ -26,6 +27,7 @@ from sim.engine.state import (
     P_GOLDEN_DOUBLE_MARR,
     P_MV_S,
     P_NP,
+    P_ONLY_DECLARER,
     P_REQUIRES_CAPTURE,
     P_ROSPIS_NO_SUBTRACT,
     P_ROSPIS_SIXTY,
@@ -44,6 +46,7 @@ from sim.engine.state import (
     SPECIAL_NONE,
 )
 from sim.jit import hot
+from sim.rules import ACE_MARRIAGE_VALUE
 
 
 @hot
@@ -104,9 +107,23 @@ def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
         out[O_DECLARED0 + s] = 0
         out[O_DELTA0 + s] = mult * opp
     out[O_DELTA0 + decl] = 0 if P[P_ROSPIS_NO_SUBTRACT] else -mult * contract
+    for s in range(P[P_NP]):
+        out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
     out[O_CONCEDED] = 1
     out[O_MADE] = 0
     out[O_DECL_TOTAL] = 0
+
+
+@hot
+def four_nines_bonus(S: np.ndarray, P: np.ndarray, seat: int) -> int:
+    """``bonus.four_nines`` for a seat that held four nines after the discard (§6).
+
+    A separate entry of the deal score, whatever the deal's result: not part of the
+    deal total, not rounded, doubled in a golden or dark deal.
+    """
+    if P[P_FOUR_NINES] == 0 or rank_count(S[S_AFTER0 + seat], 0) != 4:
+        return 0
+    return P[P_FOUR_NINES] * (1 if S[S_SPECIAL] == SPECIAL_NONE else 2)
 
 
 @hot
@@ -125,10 +142,10 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
             for suit in range(4):
                 if declared >> suit & 1 and capt & KQ[suit]:
                     mp += P[P_MV_S + suit]
-            if declared & 16 and capt & ACES:
-                mp += 200
-        if P[P_FOUR_NINES] > 0 and rank_count(S[S_AFTER0 + s], 0) == 4:
-            mp += P[P_FOUR_NINES]
+            if declared & ACE_BIT and capt & ACES:
+                mp += ACE_MARRIAGE_VALUE
+        if P[P_ONLY_DECLARER] and s != decl:
+            mp = 0  # a defender's declaration sets trump but scores nothing
         total = cp + mp
         out[O_CARD_POINTS0 + s] = cp
         out[O_MARR_POINTS0 + s] = mp
@@ -147,8 +164,9 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
                 out[O_DELTA0 + s] = 2 * contract if made else -2 * contract
         else:
             out[O_DELTA0 + s] = opponent_delta(total, mp, special, P)
+        out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
         if P[P_BOLT_ZERO_POINTS]:
-            bolt = total == 0
+            bolt = round_score(total, P[P_ROUND_TO]) == 0  # a total that rounds to 0
         else:
             bolt = S[S_TRICKS0 + s] == 0
         if s == decl and P[P_BOLT_DECLARER_EXEMPT]:

@@ -63,8 +63,13 @@ NO_SUIT = -1
     P_GOLDEN_DOUBLE_MARR,
     P_UNDARKEN,
     P_CAP_240,
+    P_CUT,  # deal.method = "cut": each deal's deck is the previous deal gathered
+    P_CUT_CHAIN,  # deal.cut_chain: deals per chain of a hands run under "cut"
+    P_NINE_PENALTY,  # deal.nine_cut_penalty (0: no bottom-nine recut)
+    P_JACK_MIDDLE,  # deal.jack_to_middle
+    P_DISCARD_FACE_DOWN,  # talon.discard_face_down: defenders do not see each other's card
     N_PARAMS,
-) = range(47)
+) = range(52)
 
 # The first six slots are laid out as sim.deal.reshuffle_params, so the hand engine can
 # hand P straight to hand_reshuffle_bits / talon_reshuffle_bits.
@@ -73,7 +78,7 @@ assert (P_HAND_POINTS_BELOW, P_HAND_NINES, P_HAND_FOUR_JACKS, P_TALON_POINTS_BEL
 
 
 def engine_params(rules: Rules) -> np.ndarray:
-    """The hand rules of RULES.md §3–§7 as the flat vector the engine reads."""
+    """The hand rules of docs/rules.md §3–§7 as the flat vector the engine reads."""
     r = rules
     p = np.zeros(N_PARAMS, dtype=np.int64)
     p[P_HAND_POINTS_BELOW] = r.reshuffle.hand_points_below
@@ -119,6 +124,11 @@ def engine_params(rules: Rules) -> np.ndarray:
     p[P_GOLDEN_DOUBLE_MARR] = r.golden.double_marriages
     p[P_UNDARKEN] = r.dark.undarken
     p[P_CAP_240] = r.dark.cap_240
+    p[P_CUT] = r.deal.method == "cut"
+    p[P_CUT_CHAIN] = r.deal.cut_chain
+    p[P_NINE_PENALTY] = r.deal.nine_cut_penalty
+    p[P_JACK_MIDDLE] = r.deal.jack_to_middle
+    p[P_DISCARD_FACE_DOWN] = r.talon.discard_face_down
     return p
 
 
@@ -199,8 +209,9 @@ def engine_params(rules: Rules) -> np.ndarray:
     S_TALON_OTHER,  # 2 players: the talon set aside for the last trick
     S_TALON_PICK,  # 2 players: which talon the declarer took (-1 before)
     S_LAST_TALON_TO,  # 2 players: who captured the set-aside talon (-1 before)
-    N_STATE,
+    S_PILE0,  # S_PILE0 + k: the k-th card played in the deal (24 slots; docs/rules.md §2 cut)
 ) = range(76)
+N_STATE = S_PILE0 + 24
 
 # --- special deals (S_SPECIAL, the ``special`` output column) and hand-input flags -------
 SPECIAL_NONE, SPECIAL_GOLDEN, SPECIAL_DARK = 0, 1, 2

@@ -2,8 +2,10 @@
 
 It sees only what a player at the table sees: its own hand, the cards played so
 far and who showed out of which suit, the current trick, trump, declarer, bids and
-contract. It never reads another seat's hand (``tests/test_strategies.py`` swaps
-hidden cards and checks its choices do not change).
+contract, and as a defender the card the declarer gave the other defender when the
+discards lie face up (``talon.discard_face_down`` false). It never reads another
+seat's hand (``tests/test_strategies.py`` swaps hidden cards and checks its choices
+do not change).
 
 Parameters (``--param heuristic.NAME=VALUE``):
 
@@ -34,6 +36,7 @@ from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.play import ACES, KQ, SUIT_BITS, highest, lowest, popcount
 from sim.engine.state import (
     NO_SUIT,
+    P_DISCARD_FACE_DOWN,
     P_MV_S,
     P_NP,
     P_STEP,
@@ -41,6 +44,8 @@ from sim.engine.state import (
     S_BEST_SEAT,
     S_CONTRACT,
     S_DECL,
+    S_GIVE1,
+    S_GIVE2,
     S_HAND0,
     S_LED_SUIT,
     S_NPLAYED,
@@ -93,6 +98,23 @@ def estimate(hand: int, P: np.ndarray) -> int:
 
 
 @hot
+def _partner_card(seat: int, S: np.ndarray, P: np.ndarray) -> int:
+    """The card a defender saw the declarer give the other defender, still unplayed.
+
+    Only with the discards face up (``talon.discard_face_down`` false) and three
+    players in the hand; 0 otherwise and for the declarer.
+    """
+    decl = S[S_DECL]
+    if P[P_DISCARD_FACE_DOWN] or P[P_NP] != 3 or seat == decl:
+        return 0
+    partner = 3 - seat - decl  # the hand's seats are 0, 1, 2
+    given = S[S_GIVE1] if partner == (decl + 1) % 3 else S[S_GIVE2]
+    if given < 0:
+        return 0
+    return (np.int64(1) << given) & ~S[S_PLAYED]
+
+
+@hot
 def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
     # declare the most valuable marriage (lead its queen); the ace marriage beats all
     if declaring:
@@ -105,7 +127,9 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         return DECLARE + 6 * best_suit + 2
     hand = S[S_HAND0 + seat]
     trump = S[S_TRUMP]
-    outside = ~(hand | S[S_PLAYED]) & 0xFFFFFF
+    # cards that could beat ours: those unseen and unplayed, but not the card the
+    # declarer gave the other defender when the discards lie face up (it wins for us)
+    outside = ~(hand | S[S_PLAYED]) & 0xFFFFFF & ~_partner_card(seat, S, P)
     trumps_out = 0 if trump == NO_SUIT else outside & SUIT_BITS[trump]
     voids = 0
     for o in range(3):
