@@ -16,13 +16,13 @@ Both interval widths are reported, so the gain of pairing is visible.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
-from analysis.stats import Z95
+from analysis.stats import Z95, wilson_interval
 
 COLUMNS = (
     "metric",
@@ -205,3 +205,76 @@ def compare_markdown(table: pl.DataFrame, header: str) -> str:
         sub = table.filter(pl.col("vs") == vs).drop("rules", "vs", "games")
         parts += [f"## {table['rules'][0]} → {vs}", "", to_markdown(sub), ""]
     return "\n".join(parts)
+
+
+RATE_COLUMNS = (
+    "metric",
+    "meaning",
+    "rules",
+    "vs",
+    "base",
+    "base_ci_low",
+    "base_ci_high",
+    "other",
+    "other_ci_low",
+    "other_ci_high",
+    "diff",
+    "diff_ci_low",
+    "diff_ci_high",
+    "n_base",
+    "n_other",
+)
+
+
+def compare_rates(
+    base_name: str,
+    base: tuple[int, Mapping[str, int]],
+    other_name: str,
+    other: tuple[int, Mapping[str, int]],
+    meanings: Mapping[str, str],
+) -> pl.DataFrame:
+    """Per-deal rates of two runs side by side: each with its Wilson interval, and the gap.
+
+    ``base`` and ``other`` are ``(deals, hits by key)`` (an odds run's counts). The
+    difference ``other − base`` has the normal interval of two independent samples,
+    ``±1.96 √(p₀(1−p₀)/n₀ + p₁(1−p₁)/n₁)``; where the runs share some deals (the
+    same seed) the true interval is narrower, so this one is conservative.
+
+    Args:
+        base_name: the base run's label.
+        base: its deals and hits by key.
+        other_name: the other run's label.
+        other: its deals and hits by key.
+        meanings: the keys to compare, in order, each with its meaning.
+
+    Returns:
+        One row per key, columns :data:`RATE_COLUMNS`.
+    """
+    keys = list(meanings)
+    n0, n1 = base[0], other[0]
+    k0 = np.array([base[1][k] for k in keys], dtype=np.float64)
+    k1 = np.array([other[1][k] for k in keys], dtype=np.float64)
+    p0, p1 = k0 / n0, k1 / n1
+    lo0, hi0 = wilson_interval(k0, n0)
+    lo1, hi1 = wilson_interval(k1, n1)
+    se = np.sqrt(p0 * (1 - p0) / n0 + p1 * (1 - p1) / n1)
+    diff = p1 - p0
+    return pl.DataFrame(
+        {
+            "metric": keys,
+            "meaning": [meanings[k] for k in keys],
+            "rules": [base_name] * len(keys),
+            "vs": [other_name] * len(keys),
+            "base": p0,
+            "base_ci_low": lo0,
+            "base_ci_high": hi0,
+            "other": p1,
+            "other_ci_low": lo1,
+            "other_ci_high": hi1,
+            "diff": diff,
+            "diff_ci_low": diff - Z95 * se,
+            "diff_ci_high": diff + Z95 * se,
+            "n_base": np.full(len(keys), n0, dtype=np.int64),
+            "n_other": np.full(len(keys), n1, dtype=np.int64),
+        }
+    ).select(RATE_COLUMNS)

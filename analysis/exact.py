@@ -49,7 +49,7 @@ _NINE, _JACK, _ACE = int(Rank.NINE), int(Rank.JACK), int(Rank.ACE)
 # --- layouts and reshuffle conditions --------------------------------------------------
 @dataclass(frozen=True)
 class Layout:
-    """Sizes of the places cards are dealt to (RULES.md §2, §12).
+    """Sizes of the places cards are dealt to (docs/rules.md §2, §12).
 
     Attributes:
         hand: cards in one player's hand.
@@ -101,7 +101,7 @@ def rank_points(counts: RankCounts) -> int:
 
 @dataclass(frozen=True)
 class HandCondition:
-    """The hand reshuffle condition of RULES.md §3 (hashable, usable as a cache key).
+    """The hand reshuffle condition of docs/rules.md §3 (hashable, usable as a cache key).
 
     Attributes:
         points_below: triggers when the hand's points are below this (0 = off).
@@ -135,7 +135,7 @@ class HandCondition:
 
 @dataclass(frozen=True)
 class TalonCondition:
-    """The talon reshuffle condition of RULES.md §3 (hashable, usable as a cache key).
+    """The talon reshuffle condition of docs/rules.md §3 (hashable, usable as a cache key).
 
     Attributes:
         points_below: triggers when the talon's points are below this (0 = off).
@@ -488,6 +488,7 @@ def exact_odds(rules: Rules) -> dict[str, Fraction | None]:
         **{f"hand.marriage.{s.name}": specific for s in Suit},
         "hand_talon.any_marriage": prob_marriages_at_least(1, ht),
         "hand_talon.marriages_ge_2": prob_marriages_at_least(2, ht),
+        **{f"hand_talon.marriage.{s.name}": prob_specific_marriage(ht) for s in Suit},
         "hand.points_below_13": prob_hand(lambda c: rank_points(c) < 13, h),
         "hand.points_below_14": prob_hand(lambda c: rank_points(c) < 14, h),
         "hand.points_below_15": prob_hand(lambda c: rank_points(c) < 15, h),

@@ -5,8 +5,8 @@ come?", one row per view and suit in :func:`marriage_table`:
 
 - ``hand``: forehand's dealt hand holds it (``hand.marriage.*`` of ``thousand
   odds``, exact value beside);
-- ``hand_talon``: forehand's hand plus the talon hold it, counted here over the
-  very deals of the odds run (same seed, same deal indices), exact value beside;
+- ``hand_talon``: forehand's hand plus the talon hold it (``hand_talon.marriage.*``
+  of ``thousand odds``, over the same deals), exact value beside;
 - ``declared``: some player declared it in a deal that was played out (not
   redealt, not conceded), from ``declared_{seat}`` of a hands run. No closed form.
 
@@ -23,57 +23,17 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.exact import layout, prob_marriages_at_least, prob_specific_marriage
 from analysis.runs import read_manifest, scan_checked
 from analysis.stats import wilson_interval
-from sim.cards import MARRIAGE_MASK, SUIT_LETTERS
-from sim.deal import DealStream
-from sim.rules import Rules
+from sim.cards import SUIT_LETTERS
 
-ACE_MARRIAGE_BIT = 16  # declared_{seat}: bit 4 is the ace marriage (RULES.md §6)
+ACE_MARRIAGE_BIT = 16  # declared_{seat}: bit 4 is the ace marriage (docs/rules.md §6)
 WHERE = {
     "hand": "forehand's dealt hand holds it",
     "hand_talon": "forehand's hand plus the talon hold it",
     "declared": "declared by some player in a deal played out",
 }
 COLUMNS = ("where", "suit", "hits", "n", "rate", "ci_low", "ci_high", "exact")
-
-
-def hand_talon_counts(
-    rules: Rules, deals: int, seed: int, chunk_size: int = 1 << 20
-) -> dict[str, int]:
-    """Deals whose forehand hand plus talon hold each suit's marriage (and any).
-
-    Deals ``0 .. deals-1`` of the run seeded ``seed``: the deals of ``thousand odds``
-    with the same seed, so ``any`` equals its ``hand_talon.any_marriage`` hits.
-
-    Args:
-        rules: house rules (the player count fixes the layout).
-        deals: number of deals (positive).
-        seed: the run's seed.
-        chunk_size: deals per chunk; changes memory use, never the result.
-
-    Returns:
-        ``{"S": hits, "C": ..., "D": ..., "H": ..., "any": hits}``.
-    """
-    stream = DealStream(seed, rules, chunk_size=min(chunk_size, max(deals, 1)))
-    players = rules.players
-    talon = stream.batch(0, 0).n_hands  # the first talon's place
-    hits = np.zeros(len(SUIT_LETTERS) + 1, dtype=np.int64)
-    marriage = MARRIAGE_MASK.astype(np.int64)
-    for start in range(0, deals, stream.chunk_size):
-        n = min(stream.chunk_size, deals - start)
-        batch = stream.batch(start, n)
-        ids = start + np.arange(n, dtype=np.int64)
-        # Forehand sits left of the dealer (seat deal id % players); with 4 players
-        # the deal lists the three active players from forehand (as sim.odds does).
-        fore = np.zeros(n, np.int64) if players == 4 else (ids % players + 1) % players
-        masks = batch.masks.astype(np.int64)
-        both = masks[np.arange(n), fore] | masks[:, talon]
-        held = (both[:, None] & marriage[None, :]) == marriage[None, :]
-        hits[:-1] += held.sum(axis=0)
-        hits[-1] += int(held.any(axis=1).sum())
-    return {**{s: int(hits[i]) for i, s in enumerate(SUIT_LETTERS)}, "any": int(hits[-1])}
 
 
 def declared_counts(hands_dir: Path) -> tuple[int, dict[str, int]]:
@@ -121,37 +81,26 @@ def declared_counts(hands_dir: Path) -> tuple[int, dict[str, int]]:
 
 
 def marriage_table(
-    odds: dict[str, Any],
-    hand_talon: dict[str, int],
-    declared: tuple[int, dict[str, int]] | None = None,
+    odds: dict[str, Any], declared: tuple[int, dict[str, int]] | None = None
 ) -> pl.DataFrame:
     """One row per view (``where``) and suit: hits, n, rate, 95 % Wilson interval, exact.
 
     Args:
-        odds: the document of :func:`sim.cli.run_odds` (``odds``, ``deals``, ``_rules``).
-        hand_talon: :func:`hand_talon_counts` over the odds run's deals.
+        odds: the document of :func:`sim.cli.run_odds` (``odds``, ``deals``).
         declared: :func:`declared_counts` of a hands run, or None to leave it out.
 
     Returns:
         Columns ``where, suit, hits, n, rate, ci_low, ci_high, exact`` (``exact``
         null where there is no closed form).
     """
-    rules: Rules = odds["_rules"]
     deals = int(odds["deals"])
-    lay = layout(rules.players)
     rows: list[tuple[str, str, int, int, float | None]] = []
-    for s in (*SUIT_LETTERS, "any"):
-        key = "hand.any_marriage" if s == "any" else f"hand.marriage.{s}"
-        entry = odds["odds"][key]
-        count = int(entry.get("hits", round(entry["estimate"] * deals)))
-        rows.append(("hand", s, count, deals, entry["exact"]))
-    for s in (*SUIT_LETTERS, "any"):
-        exact = (
-            prob_marriages_at_least(1, lay.hand_talon)
-            if s == "any"
-            else prob_specific_marriage(lay.hand_talon)
-        )
-        rows.append(("hand_talon", s, hand_talon[s], deals, float(exact)))
+    for where in ("hand", "hand_talon"):
+        for s in (*SUIT_LETTERS, "any"):
+            key = f"{where}.any_marriage" if s == "any" else f"{where}.marriage.{s}"
+            entry = odds["odds"][key]
+            count = int(entry.get("hits", round(entry["estimate"] * deals)))
+            rows.append((where, s, count, deals, entry["exact"]))
     if declared is not None:
         played, hits_by = declared
         for suit, count in hits_by.items():

@@ -11,6 +11,7 @@ outputs of the existing pipelines (nothing is re-derived here):
 - barrel falls and game length, from :func:`analysis.barrel.barrel_tables`
   (:func:`barrel_section`);
 - seat advantage, from the same tables (:func:`seat_section`);
+- shuffled or cut: the same rules dealt both ways (:func:`dealing_section`);
 - the house-rule comparison of ``thousand compare`` (:func:`compare_section`).
 
 A section holds its text, tables and figures as *blocks*, rendered once to Markdown
@@ -42,10 +43,12 @@ from analysis import plots
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
-from analysis.marriages import WHERE, declared_counts, hand_talon_counts, marriage_table
+from analysis.compare import compare_rates
+from analysis.marriages import WHERE, declared_counts, marriage_table
 from analysis.runs import read_manifest
 from analysis.stats import Z95
 from analysis.tables import to_markdown
+from sim.odds_keys import ODDS_KEYS
 from sim.output import StagedDir, now_iso, run_manifest, write_json
 from sim.rules import Rules
 
@@ -299,7 +302,7 @@ def _number_column(df: pl.DataFrame, column: str, name: str | None = None) -> pl
 
 # --- sections ------------------------------------------------------------------------
 def _reshuffle_text(rules: Rules) -> str:
-    """The rules' reshuffle conditions (RULES.md §3) in words."""
+    """The rules' reshuffle conditions (docs/rules.md §3) in words."""
     r = rules.reshuffle
     hand = []
     if r.hand_points_below > 0:
@@ -371,7 +374,7 @@ def odds_section(odds: Mapping[str, Any]) -> Section:
     sec.blocks.append(
         Text(
             f"Probabilities per deal of the conditions players argue about, over "
-            f"{odds['deals']:,} simulated deals: marriages, reshuffle conditions (RULES.md "
+            f"{odds['deals']:,} simulated deals: marriages, reshuffle conditions (docs/rules.md "
             f"§3) and card counts. Under **{rules.name}** {_reshuffle_text(rules)}. A deal "
             f"meets some reshuffle condition with probability "
             f"{fmt_interval(any_resh['estimate'], any_resh['ci_low'], any_resh['ci_high'])} "
@@ -410,9 +413,8 @@ def marriage_section(odds: Mapping[str, Any], hands_dir: Path | None) -> Section
         hands_dir: a hands run folder for the declared marriages, or None.
     """
     rules: Rules = odds["_rules"]
-    hand_talon = hand_talon_counts(rules, int(odds["deals"]), int(odds["seed"]))
     declared = declared_counts(hands_dir) if hands_dir is not None else None
-    table = marriage_table(dict(odds), hand_talon, declared)
+    table = marriage_table(dict(odds), declared)
     sec = Section("marriages", "Marriage frequencies")
     played = "" if declared is None else f"; declared: {declared[0]:,} deals played out"
     sec.blocks.append(
@@ -583,7 +585,7 @@ def barrel_section(tables: Mapping[str, pl.DataFrame]) -> Section:
             f"From {info['games']:,} simulated games to {info['target']} "
             f"({info['finished']:,} finished, {info['unfinished']:,} unfinished; "
             f"{info['deals']:,} played deals; {info['stints']:,} barrel stints). A player "
-            f"at {info['barrel_at']} or more sits on the barrel (RULES.md §9) and has "
+            f"at {info['barrel_at']} or more sits on the barrel (docs/rules.md §9) and has "
             f"{info['barrel_attempts']} deals to win; stint tables count every stint, game "
             "tables finished games only."
         )
@@ -819,6 +821,131 @@ def compare_section(compare: pl.DataFrame) -> Section:
     return sec
 
 
+# The deal odds and game metrics the "Shuffled or cut?" figure shows, in this order.
+DEALING_HEADLINES = (
+    "hand.any_marriage",
+    "hand_talon.any_marriage",
+    "hand.reshuffle",
+    "talon.reshuffle",
+    "deal.any_reshuffle",
+    "game_length",
+    "declarer_make_rate",
+    "concession_rate",
+)
+
+
+def _excludes_zero(row: Mapping[str, Any]) -> bool:
+    low, high = row["diff_ci_low"], row["diff_ci_high"]
+    return not (_missing(low) or _missing(high)) and (low > 0 or high < 0)
+
+
+def _gap(row: Mapping[str, Any]) -> str:
+    """``a against b (diff [low, high])`` for one compared row."""
+    other = fmt_interval(row["other"], row["other_ci_low"], row["other_ci_high"])
+    base = fmt_interval(row["base"], row["base_ci_low"], row["base_ci_high"])
+    d, lo, hi = row["diff"], row["diff_ci_low"], row["diff_ci_high"]
+    places = max(_decimals(v) for v in (d, lo, hi) if not _missing(v))
+    return f"{other} against {base} ({d:+.{places}f} [{lo:+.{places}f}, {hi:+.{places}f}])"
+
+
+def dealing_section(
+    names: tuple[str, str],
+    odds: tuple[Mapping[str, Any], Mapping[str, Any]],
+    games: pl.DataFrame,
+    strategies: str,
+) -> Section:
+    """Shuffled or cut? The same rules dealt from a shuffled and from a cut deck.
+
+    Args:
+        names: labels of the shuffled and the cut run.
+        odds: their :func:`sim.cli.run_odds` documents (shuffled first).
+        games: the :func:`analysis.compare.compare_games` table of their games runs
+            (base: shuffled).
+        strategies: who played (under the cut their play makes the next deck).
+    """
+    shuffled, cut = names
+    rates = compare_rates(
+        shuffled,
+        (int(odds[0]["deals"]), {k: v["hits"] for k, v in odds[0]["odds"].items()}),
+        cut,
+        (int(odds[1]["deals"]), {k: v["hits"] for k, v in odds[1]["odds"].items()}),
+        ODDS_KEYS,
+    )
+    by_key = {r["metric"]: r for r in rates.iter_rows(named=True)}
+    by_metric = {r["metric"]: r for r in games.iter_rows(named=True)}
+    differing = sum(_excludes_zero(r) for r in by_key.values())
+    game_diffs = sum(_excludes_zero(r) for r in by_metric.values())
+    changed = differing + game_diffs > 0
+    verdict = (
+        "**Not shuffling changes the game.**"
+        if changed
+        else "**At these sample sizes, not shuffling does not measurably change the game.**"
+    )
+    sec = Section("dealing", "Shuffled or cut?")
+    sec.blocks.append(
+        Text(
+            f"{verdict} Dealt from the previous deal's cards as they lie (cut once, dealt one "
+            "card at a time), a deal meets some reshuffle condition in "
+            f"{_gap(by_key['deal.any_reshuffle'])} of deals, cut against shuffled; forehand "
+            f"holds a marriage in {_gap(by_key['hand.any_marriage'])}; forehand's hand and "
+            f"the talon hold one in {_gap(by_key['hand_talon.any_marriage'])}. "
+            f"{differing} of {len(by_key)} deal quantities and {game_diffs} of "
+            f"{len(by_metric)} game measures differ by more than their 95 % interval. In "
+            f"whole games, games last {_gap(by_metric['game_length'])} played deals and "
+            f"declarers make {_gap(by_metric['declarer_make_rate'])} of played contracts."
+        )
+    )
+    sec.blocks.append(
+        Text(
+            f"How it was measured: the same rules, seed and sizes under `deal.method = "
+            f'"shuffle"` ({shuffled}) and `"cut"` ({cut}); every deal played by '
+            f"**{strategies}** on every seat — under the cut their play decides the next "
+            "deck, so the cut numbers describe this player's games. Deal odds count each "
+            f"deal of {int(odds[0]['deals']):,} (under the cut: chains of "
+            f"{odds[1]['_rules'].deal.cut_chain} deals from one shuffle, as `thousand "
+            "odds` deals them); their differences carry the interval of two independent "
+            "samples, which is conservative (the two runs share every chain's first deal). "
+            "The game measures are those of `thousand compare` on the same games (common "
+            "random numbers: each game's first deal is the same)."
+        )
+    )
+    figure_rows = pl.concat(
+        [
+            rates.filter(pl.col("metric").is_in(DEALING_HEADLINES)).select(
+                "metric", "meaning", "rules", "vs", "diff", "diff_ci_low", "diff_ci_high"
+            ),
+            games.filter(pl.col("metric").is_in(DEALING_HEADLINES)).select(
+                "metric", "meaning", "rules", "vs", "diff", "diff_ci_low", "diff_ci_high"
+            ),
+        ]
+    )
+    order = {m: i for i, m in enumerate(DEALING_HEADLINES)}
+    figure_rows = figure_rows.sort(pl.col("metric").replace_strict(order, return_dtype=pl.Int64))
+    sec.add_figure(
+        "dealing.png",
+        plots.plot_compare(figure_rows, f"Cut against shuffled deck: {cut} − {shuffled}"),
+        "Cut against shuffled deck: differences with 95 % intervals",
+    )
+    odds_shown = rates.select(
+        "metric",
+        "meaning",
+        interval_column(rates, "base", "base_ci_low", "base_ci_high", "shuffled [95 % CI]"),
+        interval_column(rates, "other", "other_ci_low", "other_ci_high", "cut [95 % CI]"),
+        interval_column(rates, "diff", "diff_ci_low", "diff_ci_high", "cut − shuffled [95 % CI]"),
+    )
+    sec.add_table("Deal odds, shuffled against cut", "", odds_shown, "dealing_odds.csv", rates)
+    games_shown = games.select(
+        "metric",
+        "meaning",
+        interval_column(games, "base", "base_ci_low", "base_ci_high", "shuffled [95 % CI]"),
+        interval_column(games, "other", "other_ci_low", "other_ci_high", "cut [95 % CI]"),
+        interval_column(games, "diff", "diff_ci_low", "diff_ci_high", "cut − shuffled [95 % CI]"),
+        "games",
+    )
+    sec.add_table("Whole games, shuffled against cut", "", games_shown, "dealing_games.csv", games)
+    return sec
+
+
 # --- the report ----------------------------------------------------------------------
 def _part_manifest(run_dir: Path | None) -> dict[str, Any] | None:
     """The parts of a run's ``run.json`` the report repeats (not the rules again)."""
@@ -835,6 +962,7 @@ def build_report(
     hands_dir: Path | None = None,
     games_dir: Path | None = None,
     compare: pl.DataFrame | None = None,
+    dealing: Any = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -847,6 +975,8 @@ def build_report(
             seat advantage), or None to leave those out.
         compare: the house-rule comparison table (columns :data:`COMPARE_COLUMNS`),
             or None for no comparison section.
+        dealing: the shuffled-or-cut comparison (:class:`sim.compare.DealingComparison`:
+            ``names``, ``odds``, ``games``, ``strategies``), or None to leave it out.
 
     Returns:
         The sections, in report order.
@@ -874,6 +1004,10 @@ def build_report(
     if games_dir is not None:
         games_tables = barrel_tables(games_dir)
         sections += [barrel_section(games_tables), seat_section(games_tables)]
+    if dealing is not None:
+        sections.append(
+            dealing_section(dealing.names, dealing.odds, dealing.games, dealing.strategies)
+        )
     if compare is not None:
         sections.append(compare_section(compare))
 

@@ -1,4 +1,4 @@
-"""The ``thousand`` command line (contract: ../shared/CLI.md).
+"""The ``thousand`` command line (contract: docs/cli.md).
 
 Thin by design: parse and validate, call library functions, print or write.
 Bad input exits with code 2 and one line on stderr naming the culprit.
@@ -22,7 +22,7 @@ import sim
 from sim.cards import CardParseError
 from sim.output import UsageError, check_out_dir, now_iso
 from sim.parallel import keep_freed_memory
-from sim.rules import RulesError, load_rules, preset_names
+from sim.rules import Rules, RulesError, load_rules, preset_names
 from sim.runner import Backend, open_partial, start_workers
 from sim.strategies.registry import StrategyError
 
@@ -90,29 +90,40 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
 
 # --- odds -------------------------------------------------------------------------
 def run_odds(
-    rules_spec: str,
+    rules_spec: str | Rules,
     deals: int,
     seed: int,
     quiet: bool = True,
     backend: Backend | None = None,
+    strategies: Sequence[str] = ("heuristic",),
 ) -> dict[str, Any]:
     """Simulate and compute exactly every odds key; return the ``odds --json`` document.
+
+    Deals are independent shuffles, unless the rules cut the deck (``deal.method =
+    "cut"``: each slot's first deal comes from the previous deal as ``strategies``
+    played it, in chains of ``deal.cut_chain``) or hold the bottom-card ritual; the
+    document's ``deals_from`` says which. ``exact`` values are those of shuffled deals.
 
     Without ``backend`` the deals are counted in this process (compiled threads);
     with one, in chunks on its workers (:mod:`sim.runner`); the counts are the same.
     """
     from analysis.exact import exact_odds
     from analysis.tables import odds_table
+    from sim.deal import dealt_by_play
     from sim.odds import run_odds_chunks, simulate_odds
+    from sim.strategies.registry import parse_strategies
 
     rules = load_rules(rules_spec)
+    names = parse_strategies(",".join(strategies), rules.players)
     started = now_iso()
     t0 = time.perf_counter()
     with _progress(deals, quiet, "deal") as bar:
         if backend is None:
-            counts = simulate_odds(rules, deals, seed, progress=bar.update)
+            counts = simulate_odds(rules, deals, seed, progress=bar.update, strategies=names)
         else:
-            counts = run_odds_chunks(rules, deals, seed, backend, progress=bar.update)
+            counts = run_odds_chunks(
+                rules, deals, seed, backend, progress=bar.update, strategies=names
+            )
     seconds = time.perf_counter() - t0
     exact = exact_odds(rules)
     table = odds_table(counts.deals, counts.hits, exact)
@@ -127,12 +138,23 @@ def run_odds(
         }
         for row in table.iter_rows(named=True)
     }
+    if rules.deal.method == "cut":
+        deals_from = (
+            f"cut deck: each deal dealt from the previous one as {','.join(names)} played it,"
+            f" in chains of {rules.deal.cut_chain} deals from one shuffle"
+        )
+    elif dealt_by_play(rules):
+        deals_from = "shuffled deck with the bottom-card ritual"
+    else:
+        deals_from = "independently shuffled deals"
     return {
         "rules": rules.name,
         "rules_hash": rules.rules_hash,
         "players": rules.players,
         "deals": deals,
         "seed": seed,
+        "deals_from": deals_from,
+        "strategies": names if rules.deal.method == "cut" else None,
         "odds": odds,
         "_table": table,
         "_rules": rules,
@@ -156,8 +178,9 @@ def write_odds_dir(doc: dict[str, Any], out: Path) -> None:
         table.write_csv(staged.path / "odds.csv")
         title = (
             f"# Deal odds — rules `{rules.name}` (hash {rules.rules_hash})\n\n"
-            f"{doc['deals']:,} simulated deals, seed {doc['seed']}; 95 % Wilson intervals; "
-            "`exact` by combinatorics; `z` = (estimate − exact) / standard error.\n\n"
+            f"{doc['deals']:,} simulated deals ({doc['deals_from']}), seed {doc['seed']}; "
+            "95 % Wilson intervals; `exact` by combinatorics for independently shuffled "
+            "deals; `z` = (estimate − exact) / standard error.\n\n"
         )
         (staged.path / "odds.md").write_text(title + to_markdown(table), encoding="utf-8")
         write_json(staged.path / "odds.json", public(doc))
@@ -179,13 +202,21 @@ def cmd_odds(args: argparse.Namespace) -> int:
     """``thousand odds``: deal-level odds, simulated beside exact."""
     if args.out is not None:
         check_out_dir(args.out, args.force)
-    load_rules(args.rules)  # fail on bad rules before any work
+    from sim.strategies.registry import parse_strategies
+
+    rules = load_rules(args.rules)  # fail on bad rules and strategies before any work
+    parse_strategies(args.strategies, rules.players)
     _set_workers(args.workers)
     backend = _backend(args)
     # counting deals returns a few numbers: compiled threads in this process beat worker
     # processes (no start-up, no copies); the counts are the same either way
     doc = run_odds(
-        args.rules, args.deals, args.seed, args.quiet, backend if backend.scheduler else None
+        args.rules,
+        args.deals,
+        args.seed,
+        args.quiet,
+        backend if backend.scheduler else None,
+        strategies=args.strategies.split(","),
     )
     if args.out is not None:
         write_odds_dir(doc, Path(args.out))
@@ -208,6 +239,7 @@ def _json_safe(obj: Any) -> Any:
 
 def _print_odds(doc: dict[str, Any]) -> None:
     print(f"rules {doc['rules']} ({doc['rules_hash']}), {doc['deals']:,} deals, seed {doc['seed']}")
+    print(f"deals: {doc['deals_from']}; exact values are those of independently shuffled deals")
     print(f"{'key':<32} {'estimate':>9} {'95% interval':>21} {'exact':>9} {'z':>6}")
     for key, v in doc["odds"].items():
         exact = "—" if v["exact"] is None else f"{v['exact']:.6f}"
@@ -479,6 +511,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         backend=backend,
         parts=parts,
     )
+    from sim.compare import dealing_comparison
+
+    with _progress(args.games, args.quiet, "game") as bar:
+        dealing = dealing_comparison(
+            rules, doc, runs.games_dir, args.games, args.seed, work / "dealing",
+            odds_of=lambda r: run_odds(r, args.deals, args.seed, quiet=args.quiet),
+            backend=backend, progress=bar.update, parts=parts / "dealing",
+        )  # fmt: skip
     compare = None
     if sets is not None:  # the house-rule comparison on the same deals
         from sim.compare import play_rule_sets
@@ -494,6 +534,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         hands_dir=runs.hands_dir,
         games_dir=runs.games_dir,
         compare=compare,
+        dealing=dealing,
     )
     shutil.rmtree(parts, ignore_errors=True)
     if not args.quiet:
@@ -578,6 +619,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_odds.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p_odds.add_argument("--out", default=None, help="folder for odds.csv, odds.md, run.json")
     p_odds.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_odds.add_argument(
+        "--strategies",
+        default="heuristic",
+        help="under deal.method = cut, who plays the deals (their play makes the next deck):"
+        " one name for every seat, or one per seat comma-separated; ignored otherwise",
+    )
     p_odds.add_argument(
         "--scheduler",
         default=None,

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,68 @@ def play_rule_sets(
         [(name, frames[name]) for name, _ in sets[1:]],
         {name: r.players for name, r in sets},
     )
+
+
+@dataclass(frozen=True)
+class DealingComparison:
+    """The same rules dealt from a shuffled and from a cut deck (docs/rules.md §2).
+
+    ``odds`` are the two :func:`sim.cli.run_odds` documents (shuffled first), ``games``
+    the :func:`analysis.compare.compare_games` table of the two games runs (base: the
+    shuffled deal), ``names`` their labels.
+    """
+
+    names: tuple[str, str]
+    odds: tuple[dict[str, Any], dict[str, Any]]
+    games: pl.DataFrame
+    strategies: str
+
+
+def dealing_comparison(
+    rules: Rules,
+    odds: dict[str, Any],
+    games_dir: Path,
+    games: int,
+    seed: int,
+    work_dir: Path,
+    odds_of: Callable[[Rules], dict[str, Any]],
+    strategies: str = "heuristic",
+    backend: Backend | None = None,
+    progress: Callable[[int], None] | None = None,
+    parts: Path | None = None,
+) -> DealingComparison:
+    """Shuffled or cut? The rules' own runs beside the same rules with the other method.
+
+    ``odds`` and ``games_dir`` are the runs already made under ``rules`` (a games run
+    of ``games`` games, ``seed``, ``strategies``); the other method's odds come from
+    ``odds_of`` and its games are played into ``work_dir`` (chunks kept in ``parts``).
+    The same seed deals the same first deal of every game and chain under both, so
+    ``thousand compare --rules R --vs R_cut.toml`` with these sizes shows the same
+    game effects.
+    """
+    from analysis.compare import compare_games
+    from sim.runfolder import play_into
+    from sim.runner import PartStore
+
+    other_method = "shuffle" if rules.deal.method == "cut" else "cut"
+    other = rules.replace(deal__method=other_method)
+    other_odds = odds_of(other)
+    store = PartStore(parts) if parts is not None else None
+    play_into(
+        "games", other, games, seed, work_dir, strategies, backend=backend,
+        progress=progress, store=store,
+    )  # fmt: skip
+    mine = pl.read_parquet(games_dir / "games.parquet")
+    theirs = pl.read_parquet(work_dir / "games.parquet")
+    names = (f"{rules.name} (shuffled)", f"{rules.name} (cut)")
+    if other_method == "cut":
+        pair, frames = (odds, other_odds), (mine, theirs)
+    else:
+        pair, frames = (other_odds, odds), (theirs, mine)
+    table = compare_games(
+        names[0], frames[0], [(names[1], frames[1])], dict.fromkeys(names, rules.players)
+    )
+    return DealingComparison(names, pair, table, strategies)
 
 
 def add_compare_parser(subparsers: Any) -> argparse.ArgumentParser:

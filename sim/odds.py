@@ -7,13 +7,20 @@ deals, and the counts of a run depend only on ``(seed, rules, deals)``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit, prange
 
-from sim.deal import DealBatch, DealStream, deal_batch, marriages_of
+from sim.deal import (
+    DealBatch,
+    DealStream,
+    deal_batch,
+    deal_features,
+    dealt_by_play,
+    marriages_of,
+)
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import Rules
 from sim.runner import (
@@ -78,22 +85,26 @@ def _count_kernel(
             c[5] += (fm >> 3) & 1  # hand.marriage.H
             c[6] += ht != 0  # hand_talon.any_marriage
             c[7] += _popcount4(ht) >= 2  # hand_talon.marriages_ge_2
-            c[8] += fp < 13  # hand.points_below_13
-            c[9] += fp < 14  # hand.points_below_14
-            c[10] += fp < 15  # hand.points_below_15
-            c[11] += f9 >= 3  # hand.nines_ge_3
-            c[12] += f9 == 4  # hand.nines_eq_4
-            c[13] += jacks[k, f] == 4  # hand.jacks_eq_4
-            c[14] += aces[k, f] == 4  # hand.aces_eq_4
-            c[15] += reshuffle[k, f] != 0  # hand.reshuffle
-            c[16] += points[k, talon] < 5  # talon.points_below_5
-            c[17] += nines[k, talon] >= 2  # talon.nines_ge_2
-            c[18] += jacks[k, talon] == 3  # talon.jacks_eq_3
-            c[19] += talon_resh  # talon.reshuffle
-            c[20] += some_marriage  # deal.some_player_has_marriage
-            c[21] += hand_any  # deal.any_hand_reshuffle
-            c[22] += talon_resh  # deal.talon_reshuffle
-            c[23] += hand_any or talon_resh  # deal.any_reshuffle
+            c[8] += ht & 1  # hand_talon.marriage.S
+            c[9] += (ht >> 1) & 1  # hand_talon.marriage.C
+            c[10] += (ht >> 2) & 1  # hand_talon.marriage.D
+            c[11] += (ht >> 3) & 1  # hand_talon.marriage.H
+            c[12] += fp < 13  # hand.points_below_13
+            c[13] += fp < 14  # hand.points_below_14
+            c[14] += fp < 15  # hand.points_below_15
+            c[15] += f9 >= 3  # hand.nines_ge_3
+            c[16] += f9 == 4  # hand.nines_eq_4
+            c[17] += jacks[k, f] == 4  # hand.jacks_eq_4
+            c[18] += aces[k, f] == 4  # hand.aces_eq_4
+            c[19] += reshuffle[k, f] != 0  # hand.reshuffle
+            c[20] += points[k, talon] < 5  # talon.points_below_5
+            c[21] += nines[k, talon] >= 2  # talon.nines_ge_2
+            c[22] += jacks[k, talon] == 3  # talon.jacks_eq_3
+            c[23] += talon_resh  # talon.reshuffle
+            c[24] += some_marriage  # deal.some_player_has_marriage
+            c[25] += hand_any  # deal.any_hand_reshuffle
+            c[26] += talon_resh  # deal.talon_reshuffle
+            c[27] += hand_any or talon_resh  # deal.any_reshuffle
 
 
 def count_batch(batch: DealBatch) -> dict[str, int]:
@@ -131,24 +142,63 @@ class OddsCounts:
             self.hits[k] += v
 
 
+PLAYED_CHUNK = 1 << 18  # deals per chunk when the hand engine deals (memory per chunk)
+
+
+def played_first_deals(
+    rules: Rules, seed: int, start: int, n: int, strategies: Sequence[str]
+) -> DealBatch:
+    """Deals ``start .. start+n-1`` as the hand engine deals them, with features.
+
+    For rules whose deals are not independent shuffles (:func:`sim.deal.dealt_by_play`):
+    each slot's first deal of a ``hands`` run played by ``strategies``. Under
+    ``deal.method = "cut"`` it is dealt from the previous deal gathered (chains of
+    ``deal.cut_chain``), so the players' play shapes it; the bottom-card ritual acts
+    under either method.
+    """
+    from sim.engine import play_hands
+
+    batch = play_hands(rules, n, seed, strategies, start=start, first_deals=True)
+    return deal_features(batch.first_deals(), rules, start=start)
+
+
+def deals_for_odds(
+    rules: Rules, seed: int, start: int, n: int, strategies: Sequence[str]
+) -> DealBatch:
+    """The deals an odds run counts: shuffled ones, or the engine's (cut, ritual)."""
+    if dealt_by_play(rules):
+        return played_first_deals(rules, seed, start, n, strategies)
+    return deal_batch(n, seed, rules, start=start)
+
+
 def simulate_odds(
     rules: Rules,
     deals: int,
     seed: int,
     chunk_size: int = 1 << 20,
     progress: Callable[[int], None] | None = None,
+    strategies: Sequence[str] = ("heuristic",),
 ) -> OddsCounts:
     """Count every odds key over deals ``0 .. deals-1`` of the run seeded ``seed``.
 
     Args:
-        rules: house rules (player count, reshuffle conditions).
+        rules: house rules (player count, reshuffle conditions, dealing).
         deals: number of deals (positive).
         seed: the run's seed.
         chunk_size: deals per chunk; changes memory use, never the result.
         progress: called with the number of deals finished after each chunk.
+        strategies: who plays the deals under ``deal.method = "cut"``, where the play
+            of one deal makes the next deck (:func:`played_first_deals`).
     """
-    stream = DealStream(seed, rules, chunk_size=min(chunk_size, max(deals, 1)))
     counts = OddsCounts()
+    if dealt_by_play(rules):
+        for start in range(0, deals, PLAYED_CHUNK):
+            n = min(PLAYED_CHUNK, deals - start)
+            counts.add(n, count_batch(played_first_deals(rules, seed, start, n, strategies)))
+            if progress is not None:
+                progress(n)
+        return counts
+    stream = DealStream(seed, rules, chunk_size=min(chunk_size, max(deals, 1)))
     for start in range(0, deals, stream.chunk_size):
         n = min(stream.chunk_size, deals - start)
         counts.add(n, count_batch(stream.batch(start, n)))
@@ -163,11 +213,13 @@ class OddsJob:
 
     rules: Rules
     seed: int
+    strategies: tuple[str, ...] = ("heuristic",)
 
 
 def odds_chunk(job: OddsJob, chunk: Chunk) -> dict[str, bytes]:
     """Count every odds key over one chunk of deals; the counts as a JSON part."""
-    hits = count_batch(deal_batch(chunk.n, job.seed, job.rules, start=chunk.start))
+    batch = deals_for_odds(job.rules, job.seed, chunk.start, chunk.n, job.strategies)
+    hits = count_batch(batch)
     return {"counts.json": json_part({"deals": chunk.n, "hits": hits})}
 
 
@@ -179,12 +231,16 @@ def run_odds_chunks(
     store: PartStore | None = None,
     chunk_size: int = 1 << 22,
     progress: Callable[[int], None] | None = None,
+    strategies: Sequence[str] = ("heuristic",),
 ) -> OddsCounts:
     """:func:`simulate_odds` on the runner's backend, chunk by chunk (sim.runner)."""
+    if dealt_by_play(rules):
+        chunk_size = min(chunk_size, PLAYED_CHUNK)
     chunks = plan_chunks(deals, chunk_size)
     counts = OddsCounts()
+    job = OddsJob(rules, seed, tuple(strategies))
     with parts_in(store) as part_store:
-        run_chunks(odds_chunk, OddsJob(rules, seed), chunks, part_store, backend, progress)
+        run_chunks(odds_chunk, job, chunks, part_store, backend, progress)
         for doc in read_json_parts(part_store, "counts.json", chunks):
             counts.add(doc["deals"], doc["hits"])
     return counts

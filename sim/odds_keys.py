@@ -1,11 +1,11 @@
-"""The deal-level quantities reported by ``thousand odds`` (CLI.md), one place for all.
+"""The deal-level quantities reported by ``thousand odds`` (docs/cli.md), one place for all.
 
-Layouts (RULES.md §2, §12): with 3 or 4 players a *hand* is 7 cards, the *talon* 3
+Layouts (docs/rules.md §2, §12): with 3 or 4 players a *hand* is 7 cards, the *talon* 3
 cards and *hand_talon* those 10 together; with 2 players a hand is 10 cards, the
 talon is the first of the two 2-card talons (the one the declarer takes; both have
 the same distribution) and hand_talon is 12 cards. ``hand.*`` is forehand's hand
 (the player left of the dealer). ``deal.*`` looks at every dealt hand and the talon
-under the rules' reshuffle settings (RULES.md §3); conditions that depend on the
+under the rules' reshuffle settings (docs/rules.md §3); conditions that depend on the
 bidding (``talon_only_at_100``) or on the discard (``after_discard_*``) are not
 deal-level and are left out of them.
 
@@ -28,6 +28,10 @@ ODDS_KEYS: dict[str, str] = {
     "hand.marriage.H": "forehand's hand holds the ♥ marriage",
     "hand_talon.any_marriage": "forehand's hand plus the talon hold at least one marriage",
     "hand_talon.marriages_ge_2": "forehand's hand plus the talon hold two or more marriages",
+    "hand_talon.marriage.S": "forehand's hand plus the talon hold the ♠ marriage",
+    "hand_talon.marriage.C": "forehand's hand plus the talon hold the ♣ marriage",
+    "hand_talon.marriage.D": "forehand's hand plus the talon hold the ♦ marriage",
+    "hand_talon.marriage.H": "forehand's hand plus the talon hold the ♥ marriage",
     "hand.points_below_13": "forehand's hand has fewer than 13 card points",
     "hand.points_below_14": "forehand's hand has fewer than 14 card points",
     "hand.points_below_15": "forehand's hand has fewer than 15 card points",

@@ -121,6 +121,7 @@ def test_hand_values_by_hand_3_players() -> None:
     t1, t2, t3, t4 = 4 * C(22, 8), 6 * C(20, 6), 4 * C(18, 4), 1 * C(16, 2)
     assert o["hand_talon.any_marriage"] == Fraction(t1 - t2 + t3 - t4, C(24, 10))
     assert o["hand_talon.marriages_ge_2"] == Fraction(t2 - 2 * t3 + 3 * t4, C(24, 10))
+    assert o["hand_talon.marriage.H"] == Fraction(C(22, 8), C(24, 10)) == Fraction(15, 92)
 
 
 def test_talon_values_by_hand_3_players() -> None:
@@ -281,6 +282,7 @@ def brute_single_keys(rules: Rules) -> dict[str, Fraction]:
     }
     for s, letter in enumerate("SCDH"):
         out[f"hand.marriage.{letter}"] = share(hs, married(s))
+        out[f"hand_talon.marriage.{letter}"] = share(hts, married(s))
     out["deal.talon_reshuffle"] = out["talon.reshuffle"]
     return out
 

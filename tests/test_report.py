@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from analysis import plots
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
-from analysis.marriages import hand_talon_counts, marriage_table
+from analysis.marriages import marriage_table
 from analysis.report import COMPARE_COLUMNS, Section, Table, build_report, compare_section
 from analysis.report_runs import simulate_report
 from sim.cli import run_odds
@@ -197,12 +197,17 @@ def test_every_rate_shown_has_its_interval(report):
     assert shown >= 20
 
 
-def test_hand_talon_marriages_count_the_odds_deals(runs):
+def test_hand_talon_marriages_come_from_the_odds_deals(runs):
     odds = runs["odds"]
-    counts = hand_talon_counts(odds["_rules"], ODDS_DEALS, SEED)
-    assert counts["any"] == odds["odds"]["hand_talon.any_marriage"]["hits"]
-    table = marriage_table(odds, counts)
+    table = marriage_table(odds)
     ht = table.filter(pl.col("where") == "hand_talon")
+    assert (
+        ht.filter(pl.col("suit") == "any")["hits"].item()
+        == (odds["odds"]["hand_talon.any_marriage"]["hits"])
+    )
+    for suit in "SCDH":
+        got = ht.filter(pl.col("suit") == suit)["hits"].item()
+        assert got == odds["odds"][f"hand_talon.marriage.{suit}"]["hits"]
     # Each suit is held with the exact probability C(22, 8) / C(24, 10) = 15/92.
     assert ht.filter(pl.col("suit") != "any")["exact"].to_list() == pytest.approx([15 / 92] * 4)
     se = (ht["exact"] * (1 - ht["exact"]) / ht["n"]).sqrt()
@@ -226,7 +231,7 @@ def test_every_figure_has_labelled_axes(runs):
     odds = runs["odds"]
     bids = bid_tables(runs["hands"])
     games = barrel_tables(runs["games"])
-    marriages = marriage_table(odds, hand_talon_counts(odds["_rules"], 2_000, SEED))
+    marriages = marriage_table(odds)
     figures = [
         plots.plot_odds(odds["_table"], "t"),
         plots.plot_odds_z(odds["_table"], "t"),

@@ -1,0 +1,91 @@
+"""Shuffled or cut? The report's comparison of the two ways of dealing (docs/rules.md §2)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.compare import RATE_COLUMNS, Z95, compare_rates
+from analysis.report import dealing_section
+from sim.cli import run_odds
+from sim.compare import dealing_comparison, play_rule_sets
+from sim.odds_keys import ODDS_KEYS
+from sim.rules import load_rules
+from sim.runfolder import play_into
+
+CLASSIC = load_rules("classic")
+CUT = CLASSIC.replace(deal__method="cut")
+
+
+def test_compare_rates_wilson_and_independent_difference():
+    table = compare_rates("a", (1000, {"k": 100}), "b", (2000, {"k": 300}), {"k": "a key"})
+    assert table.columns == list(RATE_COLUMNS)
+    r = table.row(0, named=True)
+    assert r["base"] == pytest.approx(0.1) and r["other"] == pytest.approx(0.15)
+    se = np.sqrt(0.1 * 0.9 / 1000 + 0.15 * 0.85 / 2000)
+    assert r["diff"] == pytest.approx(0.05)
+    assert r["diff_ci_low"] == pytest.approx(0.05 - Z95 * se)
+    assert r["base_ci_low"] < 0.1 < r["base_ci_high"]  # Wilson, around the estimate
+    assert (r["n_base"], r["n_other"]) == (1000, 2000)
+
+
+@pytest.fixture(scope="module")
+def dealing(tmp_path_factory):
+    root = tmp_path_factory.mktemp("dealing")
+    games, seed = 300, 4
+    play_into("games", CLASSIC, games, seed, root / "games", ["heuristic"] * 3)
+    odds = run_odds(CLASSIC, 20_000, seed)
+    result = dealing_comparison(
+        CLASSIC, odds, root / "games", games, seed, root / "cut",
+        odds_of=lambda r: run_odds(r, 20_000, seed),
+    )  # fmt: skip
+    return root, games, seed, result
+
+
+def test_dealing_games_are_those_of_thousand_compare(dealing):
+    root, games, seed, result = dealing
+    table = play_rule_sets([("s", CLASSIC), ("c", CUT)], games, seed, root / "compare")
+    numbers = [c for c in table.columns if table[c].dtype == pl.Float64]
+    assert result.games.select(numbers).equals(table.select(numbers))
+    assert result.names == ("classic (shuffled)", "classic (cut)")
+
+
+def test_dealing_odds_are_those_of_thousand_odds(dealing):
+    _, _, seed, result = dealing
+    shuffled, cut = result.odds
+    assert shuffled["deals_from"] == "independently shuffled deals"
+    assert cut["deals_from"].startswith("cut deck")
+    assert cut["odds"] == run_odds(CUT, 20_000, seed)["odds"]
+    # cut decks make reshuffle conditions more common (+4 points at 2M deals)
+    diff = (
+        cut["odds"]["deal.any_reshuffle"]["estimate"]
+        - (shuffled["odds"]["deal.any_reshuffle"]["estimate"])
+    )
+    assert diff > 0
+
+
+def test_dealing_section_says_what_changed(dealing):
+    _, _, _, result = dealing
+    sec = dealing_section(result.names, result.odds, result.games, result.strategies)
+    text = sec.blocks[0].text
+    assert text.startswith("**Not shuffling changes the game.**")
+    counts = [(int(o["deals"]), {k: v["hits"] for k, v in o["odds"].items()}) for o in result.odds]
+    rates = compare_rates(result.names[0], counts[0], result.names[1], counts[1], ODDS_KEYS)
+    differing = int(((rates["diff_ci_low"] > 0) | (rates["diff_ci_high"] < 0)).sum())
+    assert f"{differing} of {len(ODDS_KEYS)} deal quantities" in text
+    assert {"dealing_odds.csv", "dealing_games.csv"} <= set(sec.csvs)
+
+
+def test_dealing_section_without_a_difference_says_so(dealing):
+    _, _, _, result = dealing
+    same = (result.odds[0], result.odds[0])  # the shuffled odds against themselves
+    flat = result.games.with_columns(
+        pl.lit(0.0).alias("diff"),
+        pl.lit(-1.0).alias("diff_ci_low"),
+        pl.lit(1.0).alias("diff_ci_high"),
+    )
+    text = dealing_section(result.names, same, flat, result.strategies).blocks[0].text
+    assert text.startswith("**At these sample sizes, not shuffling does not measurably")
+    n_games = result.games.height
+    assert f"0 of {len(ODDS_KEYS)} deal quantities and 0 of {n_games} game measures" in text
