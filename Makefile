@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test report bench lint clean golden
+.PHONY: setup test report bench lint docs clean golden
 
 setup: $(STAMP)
 
@@ -27,6 +27,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check sim analysis tests benchmarks
 	$(BIN)/ruff format --check sim analysis tests benchmarks
 	$(BIN)/mypy
+
+docs: $(STAMP)  ## regenerate the options table of docs/rules.md from sim/rules.py
+	$(BIN)/python -m sim.docs
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -2,12 +2,12 @@
 
 The run folder of ``thousand games`` holds ``games.parquet`` (one row per game),
 ``barrel.parquet`` (one row per barrel stint) and ``run.json`` (the resolved rules
-and the sizes); the columns are listed in CLI.md. Two kinds of table come out:
+and the sizes); the columns are listed in docs/data.md. Two kinds of table come out:
 
 - *Stint tables* (``barrel_outcomes``, ``barrel_summary``, ``attempts_used``) use
   every row of ``barrel.parquet``, unfinished games included: a stint that ended in
   a fall is a fall whatever happened later. A ``fell_simultaneous`` row is a player
-  who fell while trying to climb on together with another (RULES.md §9): a stint
+  who fell while trying to climb on together with another (docs/rules.md §9): a stint
   of no deals.
 - *Game tables* (``climb_back``, ``game_length``, ``length_histogram``, the seat
   tables and ``events_per_game``) use finished games only. Unfinished games (still
@@ -41,7 +41,7 @@ GAMES_FILE = "games.parquet"
 BARREL_FILE = "barrel.parquet"
 MARKDOWN_FILE = "barrel.md"
 
-# How a stint ends (CLI.md, barrel.parquet), in the order the tables list them.
+# How a stint ends (docs/data.md, barrel.parquet), in the order the tables list them.
 OUTCOMES = ("won", "fell_attempts", "knocked_off", "fell_simultaneous", "game_over")
 FALL_OUTCOMES = ("fell_attempts", "knocked_off", "fell_simultaneous")
 # The one outcome that is not a climb: the player fell without getting on.

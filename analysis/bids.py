@@ -1,8 +1,8 @@
 """Bid-success tables and safe bid levels from a ``thousand hands`` run folder.
 
-The run folder holds ``hands.parquet`` (one row per deal, columns in CLI.md) and
+The run folder holds ``hands.parquet`` (one row per deal, columns in docs/data.md) and
 ``run.json`` (the resolved rules). Only deals that were not redealt count; each such
-deal is one *contract* of its declarer, which was either conceded (RULES.md §5,
+deal is one *contract* of its declarer, which was either conceded (docs/rules.md §5,
 роспись) or *played*. Every table reports, per group:
 
 - ``n, made, rate, ci_low, ci_high``: the make rate among played contracts;
@@ -55,7 +55,7 @@ THRESHOLDS = (0.5, 0.75, 0.9)  # make rates asked of a safe bid level
 HAND_CLASS = ("marriages", "band_low", "points_band")  # the safe-bid hand class
 
 # Name of the declarer's position by (declarer - dealer) mod players: forehand sits
-# left of the dealer and bids first (RULES.md §2, §4).
+# left of the dealer and bids first (docs/rules.md §2, §4).
 POSITION_NAMES = {1: "forehand", 2: "middle", 3: "rear", 0: "dealer"}
 
 # Columns every rate table ends with, in this order.

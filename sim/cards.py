@@ -1,6 +1,6 @@
 """Cards of the 24-card Thousand deck: ids, masks, points and text notation.
 
-Two layers (RULES.md §1):
+Two layers (docs/rules.md §1):
 
 * for people, tests and reports: :class:`Suit`, :class:`Rank` and :class:`Card`,
   parsed from and printed to both ``A♥ 10♦`` and ``AH TD`` notations;
@@ -58,7 +58,7 @@ class Rank(IntEnum):
 SUIT_LETTERS = "SCDH"
 SUIT_SYMBOLS = "♠♣♦♥"
 RANK_LETTERS = "9JQKTA"
-RANK_POINTS = (0, 2, 3, 4, 10, 11)  # RULES.md §1: 9=0 J=2 Q=3 K=4 10=10 A=11
+RANK_POINTS = (0, 2, 3, 4, 10, 11)  # docs/rules.md §1: 9=0 J=2 Q=3 K=4 10=10 A=11
 
 # --- engine tables (index = card id) -------------------------------------------------
 CARD_SUIT = np.repeat(np.arange(N_SUITS, dtype=np.int8), N_RANKS)

@@ -56,7 +56,7 @@ _PLAYED_BOOL_COLUMNS = ["at_100", "conceded", "made", "talon_shown"]
 def hands_frame(batch: HandsBatch) -> pl.DataFrame:
     """Tidy rows of a batch: one per dealt deal, redealt ones with nulls after the reason.
 
-    Columns: those of CLI.md's ``hands.parquet`` plus ``attempt`` (0 for the first
+    Columns: those of docs/cli.md's ``hands.parquet`` plus ``attempt`` (0 for the first
     deal of a slot), ``talon_shown``, ``trump_named`` (-1 none), ``discard_1`` and
     ``discard_2`` (card ids given to the declarer's left and right; -1 none),
     ``talon_marriages`` (suit bitmask), and for 2 players ``talon_pick`` and

@@ -1,4 +1,4 @@
-"""The shipped presets as the tests refer to them (RULES.md §13)."""
+"""The shipped presets as the tests refer to them (docs/rules.md §13)."""
 
 from sim.rules import load_rules, preset_names
 

@@ -36,7 +36,7 @@ STRATEGIES: dict[str, StrategySpec] = {
             "talon_hope": (12.0, "points the unseen talon is expected to add when bidding"),
             "dark_behind": (
                 400.0,
-                "as forehand, declare dark (RULES.md §11) when this far behind the leader",
+                "as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
             ),
         },
     ),
