@@ -207,23 +207,9 @@ def compare_markdown(table: pl.DataFrame, header: str) -> str:
     return "\n".join(parts)
 
 
-RATE_COLUMNS = (
-    "metric",
-    "meaning",
-    "rules",
-    "vs",
-    "base",
-    "base_ci_low",
-    "base_ci_high",
-    "other",
-    "other_ci_low",
-    "other_ci_high",
-    "diff",
-    "diff_ci_low",
-    "diff_ci_high",
-    "n_base",
-    "n_other",
-)
+# The columns of :func:`compare_rates`: those of a games comparison up to the
+# difference, then the two sample sizes.
+RATE_COLUMNS = (*COLUMNS[: COLUMNS.index("width_crn")], "n_base", "n_other")
 
 
 def compare_rates(

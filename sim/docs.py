@@ -14,9 +14,8 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from sim.rules import _FIELD_META, OFF, RULE_KEYS, Rules, rule_doc
+from sim.rules import _FIELD_META, RULE_KEYS, Rules, rule_doc, toml_value
 
 OPTIONS_START = "<!-- options:start -->"
 OPTIONS_END = "<!-- options:end -->"
@@ -31,17 +30,6 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _toml(value: Any) -> str:
-    """A value as a rules TOML file spells it."""
-    if value is None:
-        return f'"{OFF}"'
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
-
-
 def option_type(key: str) -> str:
     """``bool``, ``int``, ``str``, or ``int or off`` for an option that may be switched off."""
     meta = _FIELD_META[key]
@@ -53,7 +41,7 @@ def option_values(key: str) -> str:
     """The values an option accepts: its choices, its range, or an empty string."""
     meta = _FIELD_META[key]
     if "choices" in meta:
-        return " | ".join(f"`{_toml(c)}`" for c in meta["choices"])
+        return " | ".join(f"`{toml_value(c)}`" for c in meta["choices"])
     lo, hi = meta.get("lo"), meta.get("hi")
     if lo is not None and hi is not None:
         return f"{lo} to {hi}"
@@ -85,12 +73,25 @@ def options_table() -> str:
             f"`{key}`",
             section,
             option_type(key),
-            f"`{_toml(defaults[key])}`",
+            f"`{toml_value(defaults[key])}`",
             values,
             meaning,
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _markers(text: str) -> tuple[int, int]:
+    """Where the option markers of ``text`` start.
+
+    Raises:
+        ValueError: when the markers are missing or out of order.
+    """
+    start = text.find(OPTIONS_START)
+    end = text.find(OPTIONS_END)
+    if start < 0 or end < start:
+        raise ValueError(f"expected the lines {OPTIONS_START} and {OPTIONS_END}, in that order")
+    return start, end
 
 
 def render(text: str) -> str:
@@ -99,12 +100,8 @@ def render(text: str) -> str:
     Raises:
         ValueError: when the markers are missing or out of order.
     """
-    start = text.find(OPTIONS_START)
-    end = text.find(OPTIONS_END)
-    if start < 0 or end < start:
-        raise ValueError(f"expected the lines {OPTIONS_START} and {OPTIONS_END}, in that order")
-    head = text[: start + len(OPTIONS_START)]
-    return f"{head}\n{options_table()}{text[end:]}"
+    start, end = _markers(text)
+    return f"{text[: start + len(OPTIONS_START)]}\n{options_table()}{text[end:]}"
 
 
 def options_block(text: str) -> str:
@@ -113,10 +110,7 @@ def options_block(text: str) -> str:
     Raises:
         ValueError: when the markers are missing or out of order.
     """
-    start = text.find(OPTIONS_START)
-    end = text.find(OPTIONS_END)
-    if start < 0 or end < start:
-        raise ValueError(f"expected the lines {OPTIONS_START} and {OPTIONS_END}, in that order")
+    start, end = _markers(text)
     return text[start + len(OPTIONS_START) : end].lstrip("\n")
 
 

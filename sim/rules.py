@@ -325,14 +325,14 @@ class Rules:
         """The fully resolved rules as TOML (every key, ``"off"`` for unset options)."""
         lines = [f"# rules {self.name!r}, rules_hash {self.rules_hash}"]
         if self.description:
-            lines.append(f"description = {_toml_value(self.description)}")
+            lines.append(f"description = {toml_value(self.description)}")
         lines.append(f"players = {self.players}")
         for sec in SECTIONS:
             lines.append("")
             lines.append(f"[{sec}]")
             obj = getattr(self, sec)
             for f in dataclasses.fields(obj):
-                assignment = f"{f.name} = {_toml_value(getattr(obj, f.name))}"
+                assignment = f"{f.name} = {toml_value(getattr(obj, f.name))}"
                 lines.append(f"{assignment:<38} # {f.metadata['doc']}")
         return "\n".join(lines) + "\n"
 
@@ -365,7 +365,8 @@ class Rules:
         return rules_from_dict(data, source="<replace>", base=self)
 
 
-def _toml_value(v: Any) -> str:
+def toml_value(v: Any) -> str:
+    """An option value as a rules TOML file spells it (``"off"`` for an unset option)."""
     if v is None:
         return f'"{OFF}"'
     if isinstance(v, bool):
