@@ -309,3 +309,28 @@ def test_games_count_nine_cut_penalties_per_seat():
     plain = games_frame(play_games(CLASSIC, 300, 2, ("heuristic",)))
     assert plain.select("nine_cut_penalties_0").sum().item() == 0
     assert not frame.equals(plain)
+
+
+def test_hands_and_games_commands_under_a_cut_rules_file(cli, tmp_path):
+    """A user's ``base = "classic"`` file with ``[deal] method = "cut"``, end to end."""
+    import polars as pl
+
+    cut = tmp_path / "cut.toml"
+    cut.write_text('base = "classic"\n[deal]\nmethod = "cut"\n', encoding="utf-8")
+    files = {}
+    for name, rules in (("classic", "classic"), ("cut", str(cut))):
+        for command, size in (("hands", "--deals"), ("games", "--games")):
+            out = tmp_path / f"{name}_{command}"
+            r = cli(command, "--rules", rules, size, "400", "--seed", "6", "--out", str(out),
+                    "--workers", "1", "--quiet")  # fmt: skip
+            assert r.returncode == 0, r.stderr
+            files[name, command] = pl.read_parquet(out / f"{command}.parquet")
+    for command in ("hands", "games"):
+        a, b = files["classic", command], files["cut", command]
+        assert a.columns == b.columns and not a.equals(b)
+    hands = files["cut", "hands"]
+    assert hands.filter(~pl.col("reshuffled")).height == 400
+    played = hands.filter(~pl.col("reshuffled") & ~pl.col("conceded"))
+    assert (sum(played[f"card_points_{s}"] for s in range(3)) == 120).all()
+    games = files["cut", "games"]
+    assert games.height == 400 and (games["winner"] >= 0).mean() > 0.95
