@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.engine.strategies.registry import parse_strategies
 from sim.rules import Rules
 from sim.runner import Backend
-from sim.strategies.registry import parse_strategies
 
 # A progress bar factory: (total, unit) -> a context manager whose value has .update(n).
 Progress = Callable[[int, str], AbstractContextManager[Any]]

@@ -96,7 +96,7 @@ def bench_games(
     rules_name: str = "classic", n: int = 4096, chunks: int = 4, repeats: int = 3
 ) -> dict[str, float]:
     """Whole games per second with the heuristic on every seat, per thread count."""
-    from sim.game import play_games
+    from sim.engine.game import play_games
 
     rules = load_rules(rules_name)
     deals = [0.0]

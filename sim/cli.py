@@ -20,11 +20,11 @@ from typing import IO, Any, NoReturn
 
 import sim
 from sim.cards import CardParseError
+from sim.engine.strategies.registry import StrategyError
 from sim.output import UsageError, check_out_dir, now_iso
 from sim.parallel import keep_freed_memory
 from sim.rules import Rules, RulesError, load_rules, preset_names
 from sim.runner import Backend, open_partial, start_workers
-from sim.strategies.registry import StrategyError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -110,8 +110,8 @@ def run_odds(
     from analysis.exact import exact_odds
     from analysis.tables import odds_table
     from sim.deal import dealt_by_play
+    from sim.engine.strategies.registry import parse_strategies
     from sim.odds import run_odds_chunks, simulate_odds
-    from sim.strategies.registry import parse_strategies
 
     rules = load_rules(rules_spec)
     names = parse_strategies(",".join(strategies), rules.players)
@@ -202,7 +202,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     """``thousand odds``: deal-level odds, simulated beside exact."""
     if args.out is not None:
         check_out_dir(args.out, args.force)
-    from sim.strategies.registry import parse_strategies
+    from sim.engine.strategies.registry import parse_strategies
 
     rules = load_rules(args.rules)  # fail on bad rules and strategies before any work
     parse_strategies(args.strategies, rules.players)
@@ -265,8 +265,8 @@ def _simulate(
     Validates the input, plays into a staged ``--out`` (and ``--trace``), writes
     ``run.json``; returns the run's counts and seconds.
     """
+    from sim.engine.strategies.registry import parse_params, parse_strategies
     from sim.output import StagedDir, run_manifest, write_json
-    from sim.strategies.registry import parse_params, parse_strategies
 
     check_out_dir(args.out, args.force)
     rules = load_rules(args.rules)

@@ -179,8 +179,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """``thousand compare``: effects of house rules with CRN and independent intervals."""
     from analysis.compare import compare_markdown
     from sim.cli import _backend, _json_safe, _progress, _set_workers
+    from sim.engine.strategies.registry import parse_params, parse_strategies
     from sim.output import StagedDir, run_manifest, write_json
-    from sim.strategies.registry import parse_params, parse_strategies
 
     if args.out is not None:
         check_out_dir(args.out, args.force)

@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from sim.engine.strategies.registry import STRATEGIES, StrategyError, parse_params
 from sim.rules import Rules
-from sim.strategies.registry import STRATEGIES, StrategyError, parse_params
 
 CHUNK = 1 << 17  # slots or games per engine call (bounds memory, drives the progress bar)
 FORMATS = ("hands", "games")
@@ -307,7 +307,7 @@ def duel_games(
     Returns:
         The :class:`DuelResult` (``items``: one row per game id).
     """
-    from sim.game import play_games
+    from sim.engine.game import play_games
 
     _check_size("games", games)
     players = rules.players

@@ -1,7 +1,7 @@
 """A ``games`` run: play N whole games in chunks; ``games.parquet`` and ``barrel.parquet``.
 
 The run's driver, on the side of the process that starts it: it imports no compiled
-code (the workers play the chunks with :mod:`sim.game`), so a run on worker
+code (the workers play the chunks with :mod:`sim.engine.game`), so a run on worker
 processes does not spend its own time loading the engine.
 """
 
@@ -41,7 +41,7 @@ def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
     """Play one chunk of games; its part files as bytes (sim.runner)."""
     import numpy as np
 
-    from sim.game import MAX_STINTS, games_frame, play_games, stints_frame
+    from sim.engine.game import MAX_STINTS, games_frame, play_games, stints_frame
 
     batch = play_games(
         job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,

@@ -2,7 +2,7 @@
 
 This module implements ``sim/engine/GAME_PROTOCOL.md`` literally and readably on top
 of the reference hand engine (:func:`sim.reference.play_hand`). The compiled game
-loop (``sim/game.py``) is checked against it: the same deals, the same decisions and
+loop (``sim/engine/game.py``) is checked against it: the same deals, the same decisions and
 the same game trace. The game-level rule tests drive :func:`apply_deal` with
 synthetic hand results, so every rule of docs/rules.md §7–§12 can be tested without
 playing cards.

@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from sim.engine.strategies.registry import parse_strategies
 from sim.output import now_iso, run_manifest, write_json
 from sim.rules import Rules
 from sim.runner import Backend
-from sim.strategies.registry import parse_strategies
 
 KINDS = ("hands", "games")
 

@@ -242,7 +242,7 @@ def _init_worker(ours: bool = True) -> None:  # pragma: no cover - runs in worke
         _exit_without_teardown()
         _no_leak_restarts()
     numba.set_num_threads(1)
-    for module in ("sim.hands", "sim.game"):
+    for module in ("sim.hands", "sim.engine.game"):
         importlib.import_module(module)
 
 

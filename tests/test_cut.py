@@ -18,7 +18,7 @@ from sim import reference as ref
 from sim.cards import card_str, parse_card
 from sim.deal import DECK_WORK, JACK_MOVED, deal_from_deck
 from sim.engine import play_hands
-from sim.game import games_frame, play_games
+from sim.engine.game import games_frame, play_games
 from sim.reference_game import GameState, nine_cut_penalty
 from sim.rng import Stream
 from sim.rules import Rules, load_rules

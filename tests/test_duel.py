@@ -9,8 +9,8 @@ import pytest
 
 from analysis.stats import Z95
 from sim.duel import Contestant, add_duel_parser, duel_games, duel_hands, duel_json, duel_markdown
+from sim.engine.strategies.registry import StrategyError
 from sim.rules import load_rules
-from sim.strategies.registry import StrategyError
 
 BOLD = Contestant("heuristic", ("heuristic.aggression=0.3",))
 PLAIN = Contestant("heuristic")

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from sim.engine import play_hands
-from sim.game import games_frame, play_games
+from sim.engine.game import games_frame, play_games
 from sim.rules import _FIELD_META, RULE_KEYS, Rules, load_rules
 
 SEED = 3

@@ -581,7 +581,7 @@ def test_strategies_and_rules_are_checked():
 )
 def test_fast_game_loop_agrees_with_reference(name):
     """Game traces, barrel stints and game rows of both loops are identical."""
-    from sim import game
+    from sim.engine import game
 
     r, n, _ = {**CONFIGS, **MORE_CONFIGS}[name]
     n = min(n, 12)

@@ -22,9 +22,9 @@ from sim.engine.state import (
     SNAP_SEAT,
     engine_params,
 )
+from sim.engine.strategies.heuristic import heuristic_choose
+from sim.engine.strategies.registry import StrategyError, parse_params, parse_strategies
 from sim.rules import load_rules
-from sim.strategies.heuristic import heuristic_choose
-from sim.strategies.registry import StrategyError, parse_params, parse_strategies
 
 
 def _redistribute(S, seat, rng, face_up=True):

@@ -47,9 +47,9 @@ from sim.engine.state import (
     SPECIALS,
     engine_params,
 )
+from sim.engine.strategies.registry import parse_params, seat_lineup, strategy_ids
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
-from sim.strategies.registry import parse_params, seat_lineup, strategy_ids
 
 SEAT_BASES = (
     "hand_points",

@@ -157,11 +157,11 @@ from sim.engine.state import (
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
 )
+from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
+from sim.engine.strategies.registry import HEURISTIC, RANDOM
 from sim.jit import hot, hot_call, kernel
 from sim.rng import bounded, item_state
 from sim.rules import ACE_MARRIAGE_VALUE
-from sim.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
-from sim.strategies.registry import HEURISTIC, RANDOM
 
 _PLACE_OF = _place_of_position(3)  # also 4 players: three active hands from forehand
 _PLACE_OF_2 = _place_of_position(2)

@@ -46,10 +46,10 @@ from sim.engine.state import (
     SPECIALS,
     engine_params,
 )
+from sim.engine.strategies.registry import seat_lineup, strategy_ids
 from sim.jit import hot_call, kernel
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules
-from sim.strategies.registry import seat_lineup, strategy_ids
 
 MAX_DEALS = 1000  # played deals before a game is marked unfinished
 MAX_STINTS = 64  # barrel stints recorded per game
