@@ -27,15 +27,17 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.cards import MARRIAGE_MASK, N_CARDS, RANK_MASK, RANK_POINTS
+from sim.cards import N_CARDS
+from sim.engine.bits import marriages_of, mask_points, rank_count
+from sim.engine.params import rules_vector
+from sim.engine.reshuffle import (
+    hand_reshuffle_bits,
+    talon_reshuffle_bits,
+)
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules, RulesError
 
 N_PLACES = 4
-
-# Reason bits of the reshuffle conditions (docs/rules.md §3), hands and talons apart.
-HAND_REASONS = ("hand_points_below", "hand_nines", "hand_four_jacks")
-TALON_REASONS = ("talon_points_below", "talon_two_nines", "talon_three_jacks")
 
 
 def place_sizes(players: int) -> tuple[int, int, int, int]:
@@ -54,87 +56,6 @@ def n_hands(players: int) -> int:
 
 def _place_of_position(players: int) -> np.ndarray:
     return np.repeat(np.arange(N_PLACES, dtype=np.int8), place_sizes(players))
-
-
-# Points of every 6-bit suit pattern (bit r = rank r held).
-_SUIT_POINTS = np.array(
-    [sum(RANK_POINTS[r] for r in range(6) if p >> r & 1) for p in range(64)], dtype=np.int16
-)
-_RANK_MASK = RANK_MASK.copy()
-_MARRIAGE_MASK = MARRIAGE_MASK.copy()
-
-
-def reshuffle_params(rules: Rules) -> np.ndarray:
-    """The reshuffle thresholds of docs/rules.md §3 as a flat ``int64`` vector for kernels."""
-    r = rules.reshuffle
-    return np.array(
-        [
-            r.hand_points_below,
-            r.hand_nines,
-            int(r.hand_four_jacks),
-            r.talon_points_below,
-            int(r.talon_two_nines),
-            int(r.talon_three_jacks),
-        ],
-        dtype=np.int64,
-    )
-
-
-@njit(cache=True, inline="always")
-def rank_count(mask: int, rank: int) -> int:
-    """Number of cards of one rank in a hand mask (bits of a rank are 6 apart)."""
-    x = (int(mask) & int(_RANK_MASK[rank])) >> rank
-    return int((x * 0x41041 >> 18) & 7)
-
-
-@njit(cache=True, inline="always")
-def mask_points(mask: int) -> int:
-    """Card points of a hand mask."""
-    m = int(mask)
-    return int(
-        _SUIT_POINTS[m & 63]
-        + _SUIT_POINTS[(m >> 6) & 63]
-        + _SUIT_POINTS[(m >> 12) & 63]
-        + _SUIT_POINTS[(m >> 18) & 63]
-    )
-
-
-@njit(cache=True, inline="always")
-def marriages_of(mask: int) -> int:
-    """Suit bitmask of the marriages (K+Q of one suit) held in a hand mask."""
-    m = int(mask)
-    out = 0
-    for s in range(4):
-        mm = int(_MARRIAGE_MASK[s])
-        if m & mm == mm:
-            out |= 1 << s
-    return out
-
-
-@njit(cache=True, inline="always")
-def hand_reshuffle_bits(points: int, nines: int, jacks: int, params: np.ndarray) -> int:
-    """Bitmask of :data:`HAND_REASONS` met by a hand (docs/rules.md §3)."""
-    bits = 0
-    if params[0] > 0 and points < params[0]:
-        bits |= 1
-    if params[1] > 0 and nines >= params[1]:
-        bits |= 2
-    if params[2] != 0 and jacks == 4:
-        bits |= 4
-    return bits
-
-
-@njit(cache=True, inline="always")
-def talon_reshuffle_bits(points: int, nines: int, jacks: int, params: np.ndarray) -> int:
-    """Bitmask of :data:`TALON_REASONS` met by a talon (docs/rules.md §3)."""
-    bits = 0
-    if params[3] > 0 and points < params[3]:
-        bits |= 1
-    if params[4] != 0 and nines >= 2:
-        bits |= 2
-    if params[5] != 0 and jacks >= 3:
-        bits |= 4
-    return bits
 
 
 @njit(cache=True, inline="always")
@@ -329,7 +250,7 @@ class DealStream:
         self._key = stream_key(seed, Stream.DEALS)
         self._place_of = _place_of_position(self.players)
         self._sizes = np.array(place_sizes(self.players), np.int64)
-        self._params = reshuffle_params(self.rules)
+        self._params = rules_vector(self.rules)
         self._cards = np.empty((self.chunk_size, N_CARDS), dtype=np.int8)
         self._feats = _empty_features(self.chunk_size)
 
@@ -385,7 +306,7 @@ def generate_deals(n: int, seed: int, players: int = 3, start: int = 0) -> np.nd
         _place_of_position(players),
         np.array(place_sizes(players), np.int64),
         n_hands(players),
-        reshuffle_params(Rules()),
+        rules_vector(Rules()),
         False,
         cards,
         *feats,
@@ -404,7 +325,7 @@ def deal_features(cards: np.ndarray, rules: Rules | None = None, start: int = 0)
         cards,
         _place_of_position(rules.players),
         n_hands(rules.players),
-        reshuffle_params(rules),
+        rules_vector(rules),
         *feats,
     )
     return DealBatch(start, rules.players, cards, *feats)

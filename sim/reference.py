@@ -74,7 +74,7 @@ from sim.cards import (
     parse_card,
     parse_cards,
 )
-from sim.deal import HAND_REASONS, TALON_REASONS, ritual_on
+from sim.deal import ritual_on
 from sim.engine.actions import (
     DECLARE,
     MAX_BID,
@@ -85,6 +85,7 @@ from sim.engine.actions import (
     ScriptError,
     encode_token,
 )
+from sim.engine.reshuffle import HAND_REASONS, TALON_REASONS
 from sim.rng import Stream, stream_key
 from sim.rules import ACE_MARRIAGE_VALUE, Rules
 

@@ -396,6 +396,11 @@ RULE_KEYS: tuple[str, ...] = tuple(_FIELD_META)
 RULE_INDEX: dict[str, int] = {k: i for i, k in enumerate(RULE_KEYS)}
 
 
+def rule_choices(key: str) -> tuple[str, ...]:
+    """The allowed values of an enumerated option, in the order :meth:`Rules.to_array` codes."""
+    return tuple(_FIELD_META[key]["choices"])
+
+
 def rule_doc(key: str) -> str:
     """One-line description of an option key."""
     return str(_FIELD_META[key]["doc"])

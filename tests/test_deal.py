@@ -8,14 +8,13 @@ import pytest
 
 from sim.cards import CARD_POINTS, MARRIAGE_MASK, mask_marriages, mask_of
 from sim.deal import (
-    HAND_REASONS,
-    TALON_REASONS,
     DealStream,
     deal_batch,
     deal_features,
     generate_deals,
     place_sizes,
 )
+from sim.engine.reshuffle import HAND_REASONS, TALON_REASONS
 from sim.parallel import max_threads
 from sim.rules import Rules, RulesError, load_rules
 

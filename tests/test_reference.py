@@ -17,8 +17,9 @@ from presets import PRESETS_3P as PRESETS
 from sim import reference as ref
 from sim import rng
 from sim.cards import RANK_POINTS, SUIT_LETTERS, card_str, parse_card
-from sim.deal import HAND_REASONS, TALON_REASONS, generate_deals
+from sim.deal import generate_deals
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE
+from sim.engine.reshuffle import HAND_REASONS, TALON_REASONS
 from sim.rules import Rules, load_rules
 
 SLOTS = 3000

@@ -6,6 +6,7 @@ import pytest
 from sim.cards import cards_str
 from sim.deal import generate_deals
 from sim.engine import play_hand_text
+from sim.engine.params import rules_vector
 from sim.engine.state import (
     N_STATE,
     S_AFTER0,
@@ -20,7 +21,6 @@ from sim.engine.state import (
     SNAP_LEGAL,
     SNAP_N,
     SNAP_SEAT,
-    engine_params,
 )
 from sim.engine.strategies.heuristic import heuristic_choose
 from sim.engine.strategies.registry import StrategyError, parse_params, parse_strategies
@@ -73,7 +73,7 @@ def test_heuristic_choices_ignore_hidden_cards(preset):
     else:
         rules = load_rules(preset)
     face_up = not rules.talon.discard_face_down
-    P = engine_params(rules)
+    P = rules_vector(rules)
     params = parse_params(["heuristic"] * 3, [])[0]
     rng = np.random.default_rng(12)
     deals = generate_deals(150, seed=31)

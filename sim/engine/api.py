@@ -9,9 +9,15 @@ from typing import Any
 import numpy as np
 
 from sim.cards import SUIT_LETTERS, card_str, mask_of, parse_cards
-from sim.deal import DECK_WORK, JACK_MOVED, place_sizes, ritual_on
+from sim.deal import (
+    DECK_WORK,
+    JACK_MOVED,
+    place_sizes,
+    ritual_on,
+)
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
 from sim.engine.driver import gather_deck, play_deal, slots_kernel
+from sim.engine.params import rules_vector
 from sim.engine.state import (
     ERR_SCRIPT,
     FLAG_DARK_ALLOWED,
@@ -45,7 +51,6 @@ from sim.engine.state import (
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
     SPECIALS,
-    engine_params,
 )
 from sim.engine.strategies.registry import parse_params, seat_lineup, strategy_ids
 from sim.rng import Stream, item_state, stream_key
@@ -177,7 +182,7 @@ class HandsBatch:
         if self.bids_log is None or self.nbids is None or self.trick_log is None:
             raise ValueError("this batch was played without trace=True")
         docs: list[dict[str, Any]] = []
-        P = engine_params(self.rules)
+        P = rules_vector(self.rules)
         for k in range(len(self)):
             i = self.start + k
             row = self.out[k]
@@ -283,7 +288,7 @@ def play_hands(
         stream_key(seed, Stream.CUT),
         stream_key(seed, Stream.STRATEGY),
         stream_key(seed, Stream.TIEBREAK),
-        engine_params(rules),
+        rules_vector(rules),
         strategy_ids(names),
         sp,
         sc,
@@ -490,7 +495,7 @@ def play_hand_text(
     flags = _seat_flags(
         rules, barrel, [no_concede[s] for s in h], [on_barrel[s] for s in h], special
     )
-    P = engine_params(rules)
+    P = rules_vector(rules)
     redealt = play_deal(
         masks,
         2 if players == 4 else dealer,

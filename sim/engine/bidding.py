@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.deal import marriages_of
 from sim.engine.actions import MAX_BID
-from sim.engine.state import P_CAP, P_MV_S
+from sim.engine.bits import (
+    marriages_of,
+)
+from sim.engine.params import (
+    P_CAP_BY_MARRIAGES,
+    P_MV_S,
+)
 from sim.jit import hot
 
 
@@ -24,6 +29,6 @@ def marriage_sum(mask: int, P: np.ndarray) -> int:
 @hot
 def bid_cap(mask: int, P: np.ndarray) -> int:
     """Highest bid or contract a hand allows: 120 + its marriages, or MAX_BID uncapped."""
-    if P[P_CAP]:
+    if P[P_CAP_BY_MARRIAGES]:
         return 120 + marriage_sum(mask, P)
     return MAX_BID

@@ -17,11 +17,6 @@ from sim.deal import (
     _place_of_position,
     deal_from_deck,
     deal_into,
-    hand_reshuffle_bits,
-    marriages_of,
-    mask_points,
-    rank_count,
-    talon_reshuffle_bits,
 )
 from sim.engine.actions import (
     ACE_BIT,
@@ -32,15 +27,47 @@ from sim.engine.actions import (
     Decision,
 )
 from sim.engine.bidding import bid_cap
+from sim.engine.bits import (
+    lowest,
+    marriages_of,
+    mask_points,
+    popcount,
+    rank_count,
+)
+from sim.engine.params import (
+    CUT,
+    NEXT_TRICK,
+    P_ACE_SETS_TRUMP,
+    P_AFTER_FOUR_NINES,
+    P_AFTER_POINTS_BELOW,
+    P_BID_FROM,
+    P_CHANGES_TRUMP,
+    P_CUT_CHAIN,
+    P_DEAL_METHOD,
+    P_GOLDEN_BLIND,
+    P_HIDE_AT_100,
+    P_JACK_MIDDLE,
+    P_JUMPS,
+    P_MV_S,
+    P_NAMED_TRUMP,
+    P_NINE_PENALTY,
+    P_NP,
+    P_ONLY_DECLARER,
+    P_ROSPIS_ALLOWED,
+    P_SILENCE_BELOW,
+    P_STEP,
+    P_TALON_ONLY_AT_100,
+    P_TRUMP_FROM,
+    P_UNDARKEN,
+)
 from sim.engine.play import (
     beats,
     follow_mask,
     kth_code,
     lead_masks,
-    lowest,
     play_codes,
-    popcount,
 )
+from sim.engine.reshuffle import after_discard_bits, hand_reshuffle_bits, talon_reshuffle_bits
 from sim.engine.scoring import score_conceded, score_played
 from sim.engine.state import (
     ERR_SCRIPT,
@@ -72,29 +99,6 @@ from sim.engine.state import (
     O_TRUMP_NAMED,
     O_UNDARK,
     O_WIN_BID,
-    P_ACE_SETS_TRUMP,
-    P_AFTER_FOUR_NINES,
-    P_AFTER_POINTS_BELOW,
-    P_BID_FROM,
-    P_CHANGES_TRUMP,
-    P_CUT,
-    P_CUT_CHAIN,
-    P_GOLDEN_BLIND,
-    P_HIDE_AT_100,
-    P_JACK_MIDDLE,
-    P_JUMPS,
-    P_MV_S,
-    P_NAMED_TRUMP,
-    P_NEXT_TRICK,
-    P_NINE_PENALTY,
-    P_NP,
-    P_ONLY_DECLARER,
-    P_ROSPIS,
-    P_SILENCE_BELOW,
-    P_SILENCE_ON,
-    P_STEP,
-    P_TALON_ONLY_AT_100,
-    P_UNDARKEN,
     R_AFTER0,
     R_TALON0,
     S_AFTER0,
@@ -339,7 +343,7 @@ def _redeal(S: np.ndarray, seat: int, reason: int, out: np.ndarray) -> int:
 
 @hot
 def _set_trump(S: np.ndarray, P: np.ndarray, suit: int, seat: int) -> None:
-    if P[P_NEXT_TRICK]:
+    if P[P_TRUMP_FROM] == NEXT_TRICK:
         S[S_PENDING] = suit * 4 + seat  # applied when the trick is over
     else:
         S[S_TRUMP] = suit
@@ -476,7 +480,7 @@ def play_deal(
             s = (f + k) % NP
             if marriages_of(S[S_DEALT0 + s]) == 0:
                 continue
-            if P[P_SILENCE_ON] and S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
+            if S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
                 continue
             if seat_flags >> (3 + s) & 1 and P[P_BID_FROM] > 125:
                 continue
@@ -517,7 +521,7 @@ def play_deal(
             S[S_BID] = bid
             S[S_HIGH] = high
             S[S_PASSED] = passed
-            if P[P_SILENCE_ON] and S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
+            if S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
                 code = PASS
             else:
                 lo = bid + P[P_STEP]
@@ -597,12 +601,7 @@ def play_deal(
     if allow_redeal and (P[P_AFTER_FOUR_NINES] or P[P_AFTER_POINTS_BELOW] > 0):
         for k in range(NP):
             s = (f + k) % NP
-            h = S[S_HAND0 + s]
-            bits = 0
-            if P[P_AFTER_FOUR_NINES] and rank_count(h, 0) == 4:
-                bits |= 1
-            if P[P_AFTER_POINTS_BELOW] > 0 and mask_points(h) < P[P_AFTER_POINTS_BELOW]:
-                bits |= 2
+            bits = after_discard_bits(S[S_HAND0 + s], P)
             if bits:
                 legal[0] = 0
                 legal[1] = 1
@@ -622,7 +621,7 @@ def play_deal(
     out[O_CONTRACT] = contract
 
     # 7. concession (§5)
-    if P[P_ROSPIS] and not seat_flags >> decl & 1:
+    if P[P_ROSPIS_ALLOWED] and not seat_flags >> decl & 1:
         legal[0] = 0
         legal[1] = 1
         if decide(Decision.CONCEDE, decl, S, P, legal, 2, SP, script, rng, tiebreak, snap):
@@ -882,7 +881,7 @@ def play_block(
     ``ritual[k, a]`` keep the dealt places and the ritual code of attempt ``a`` while
     ``k`` and ``a`` fit their shape (traces; the first deals for ``odds``).
     """
-    cut = P[P_CUT] != 0
+    cut = P[P_DEAL_METHOD] == CUT != 0
     chain = P[P_CUT_CHAIN]
     has_deck = False
     for i in range(first, start + hi):
@@ -975,7 +974,7 @@ def slots_kernel(
     is whole chains of ``deal.cut_chain`` slots (PROTOCOL.md, dealing).
     """
     n = out.shape[0]
-    chain = P[P_CUT_CHAIN] if P[P_CUT] else 0
+    chain = P[P_CUT_CHAIN] if P[P_DEAL_METHOD] == CUT else 0
     per = 1
     c0 = 0
     if chain > 0:

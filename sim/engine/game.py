@@ -19,9 +19,47 @@ import numpy as np
 import polars as pl
 from numba import prange
 
-from sim.deal import DECK_WORK, RITUAL_NINES
+from sim.deal import (
+    DECK_WORK,
+    RITUAL_NINES,
+)
 from sim.engine.actions import MAX_REDEALS
 from sim.engine.driver import deal_hand, gather_deck, hand_seats, play_deal
+from sim.engine.params import (
+    ALL_FALL,
+    CUT,
+    ONE_FALLS,
+    P_ACCUMULATE,
+    P_ATTEMPTS,
+    P_BARREL_AT,
+    P_BOLT_COUNT,
+    P_BOLT_DOUBLE_IN_SPECIAL,
+    P_BOLT_IN_A_ROW,
+    P_BOLT_ON_BARREL,
+    P_BOLT_PENALTY,
+    P_DARK,
+    P_DARK_MIN_SCORE,
+    P_DARK_NOT_ON_BARREL,
+    P_DEAL_METHOD,
+    P_DEALER_PENALTY,
+    P_FALL_PENALTY,
+    P_GOLDEN,
+    P_GOLDEN_REPEAT,
+    P_GOLDEN_RESET,
+    P_NINE_PENALTY,
+    P_ONE_AT_A_TIME,
+    P_ROSPIS_MAX_PER_GAME,
+    P_ROSPIS_ON_BARREL,
+    P_ROSPIS_THIRD_PENALTY,
+    P_SAMOSVAL,
+    P_SAMOSVAL_NEGATIVE,
+    P_SAMOSVAL_TO,
+    P_SIMULTANEOUS,
+    P_TARGET,
+    P_TARGET_STRICT,
+    P_THIRD_FALL_ZERO,
+    rules_vector,
+)
 from sim.engine.scoring import sitter_delta
 from sim.engine.state import (
     FLAG_DARK_ALLOWED,
@@ -37,14 +75,12 @@ from sim.engine.state import (
     O_DELTA0,
     O_MADE,
     O_SPECIAL,
-    P_CUT,
     REASONS,
     S_REDEAL_REASON,
     SNAP_LEN,
     SPECIAL_DARK,
     SPECIAL_NONE,
     SPECIALS,
-    engine_params,
 )
 from sim.engine.strategies.registry import seat_lineup, strategy_ids
 from sim.jit import hot_call, kernel
@@ -58,53 +94,6 @@ MAX_EVENTS = 4096
 _GAME_STRIDE = 1 << 32
 _DEAL_STRIDE = 64
 _REASON_HAND_NINES = REASONS.index("hand_nines")
-
-# --- game rule parameters Q ----------------------------------------------------------
-(
-    Q_TARGET, Q_STRICT, Q_SAMOSVAL, Q_SAMOSVAL_NEG, Q_SAMOSVAL_TO, Q_BOLT_COUNT,
-    Q_BOLT_PENALTY, Q_BOLT_IN_A_ROW, Q_BOLT_ON_BARREL, Q_BARREL_AT, Q_ACCUMULATE,
-    Q_ATTEMPTS, Q_FALL_PENALTY, Q_THIRD_FALL_ZERO, Q_ONE_AT_A_TIME, Q_SIMULTANEOUS,
-    Q_ROSPIS_MAX, Q_THIRD_PENALTY, Q_ROSPIS_ON_BARREL, Q_DEALER_PENALTY, Q_BOLT_DOUBLE,
-    Q_GOLDEN, Q_GOLDEN_RESET, Q_GOLDEN_REPEAT, Q_DARK, Q_DARK_MIN_SCORE,
-    Q_DARK_NOT_ON_BARREL, Q_NINE_PENALTY, N_Q,
-) = range(29)  # fmt: skip
-SIMULTANEOUS = ("all_fall", "one_falls", "both_stay")
-
-
-def game_params(rules: Rules) -> np.ndarray:
-    """The game-level rules (docs/rules.md §7–§9) as the vector the game loop reads."""
-    r = rules
-    q = np.zeros(N_Q, dtype=np.int64)
-    q[Q_TARGET] = r.game.target
-    q[Q_STRICT] = r.game.target_strict
-    q[Q_SAMOSVAL] = r.score.samosval
-    q[Q_SAMOSVAL_NEG] = r.score.samosval_negative
-    q[Q_SAMOSVAL_TO] = r.score.samosval_to
-    q[Q_BOLT_COUNT] = r.bolt.count
-    q[Q_BOLT_PENALTY] = r.bolt.penalty
-    q[Q_BOLT_IN_A_ROW] = r.bolt.in_a_row
-    q[Q_BOLT_ON_BARREL] = r.bolt.on_barrel
-    q[Q_BARREL_AT] = r.barrel.at
-    q[Q_ACCUMULATE] = r.barrel.accumulate
-    q[Q_ATTEMPTS] = r.barrel.attempts
-    q[Q_FALL_PENALTY] = r.barrel.fall_penalty
-    q[Q_THIRD_FALL_ZERO] = r.barrel.third_fall_zero
-    q[Q_ONE_AT_A_TIME] = r.barrel.one_at_a_time
-    q[Q_SIMULTANEOUS] = SIMULTANEOUS.index(r.barrel.simultaneous)
-    q[Q_ROSPIS_MAX] = r.rospis.max_per_game
-    q[Q_THIRD_PENALTY] = r.rospis.third_penalty
-    q[Q_ROSPIS_ON_BARREL] = r.rospis.on_barrel
-    q[Q_DEALER_PENALTY] = r.reshuffle.dealer_penalty
-    q[Q_BOLT_DOUBLE] = r.bolt.double_in_special
-    q[Q_GOLDEN] = r.golden.enabled
-    q[Q_GOLDEN_RESET] = r.golden.reset_if_none
-    q[Q_GOLDEN_REPEAT] = r.golden.repeat_if_none
-    q[Q_DARK] = r.dark.enabled
-    q[Q_DARK_MIN_SCORE] = r.dark.min_score
-    q[Q_DARK_NOT_ON_BARREL] = r.dark.not_on_barrel
-    q[Q_NINE_PENALTY] = r.deal.nine_cut_penalty
-    return q
-
 
 # --- per-seat game state G[s, :] ------------------------------------------------------
 (
@@ -209,7 +198,7 @@ def _open_stint(
 @hot_call
 def _fall(
     G: np.ndarray,
-    Q: np.ndarray,
+    P: np.ndarray,
     s: int,
     cause: int,
     stints: np.ndarray,
@@ -222,10 +211,10 @@ def _fall(
 ) -> None:
     """Seat ``s`` falls off (or, for a simultaneous climb, never gets on) the barrel."""
     G[s, G_FALLS] += 1
-    if Q[Q_THIRD_FALL_ZERO] and G[s, G_FALLS] == 3:
+    if P[P_THIRD_FALL_ZERO] and G[s, G_FALLS] == 3:
         G[s, G_SCORE] = 0
     else:
-        G[s, G_SCORE] = Q[Q_BARREL_AT] - Q[Q_FALL_PENALTY]
+        G[s, G_SCORE] = P[P_BARREL_AT] - P[P_FALL_PENALTY]
     if G[s, G_ON]:
         _end_stint(G, s, 1 + cause, stints)  # fell_attempts, knocked_off, fell_simultaneous
     else:  # a simultaneous climber that never sat on the barrel: a stint of 0 deals
@@ -238,7 +227,7 @@ def _fall(
 @hot_call
 def _climb(
     G: np.ndarray,
-    Q: np.ndarray,
+    P: np.ndarray,
     s: int,
     stints: np.ndarray,
     ns: np.ndarray,
@@ -248,7 +237,7 @@ def _climb(
     trace: bool,
     row: int,
 ) -> None:
-    G[s, G_SCORE] = Q[Q_BARREL_AT]
+    G[s, G_SCORE] = P[P_BARREL_AT]
     G[s, G_ON] = 1
     G[s, G_BDEALS] = 0
     G[s, G_STINT] = ns[0]
@@ -259,7 +248,7 @@ def _climb(
 @hot_call
 def _bolt(
     G: np.ndarray,
-    Q: np.ndarray,
+    P: np.ndarray,
     s: int,
     events: np.ndarray,
     ne: np.ndarray,
@@ -269,17 +258,17 @@ def _bolt(
     """One bolt counted for seat ``s`` and, at every ``bolt.count``-th, its penalty."""
     _record(events, ne, trace, row, E_BOLT, s, 0)
     G[s, G_BOLTS] += 1
-    if G[s, G_BOLTS] == Q[Q_BOLT_COUNT]:
-        G[s, G_SCORE] -= Q[Q_BOLT_PENALTY]
+    if G[s, G_BOLTS] == P[P_BOLT_COUNT]:
+        G[s, G_SCORE] -= P[P_BOLT_PENALTY]
         G[s, G_BOLT_PEN] += 1
         G[s, G_BOLTS] = 0
-        _record(events, ne, trace, row, E_BOLT_PENALTY, s, Q[Q_BOLT_PENALTY])
+        _record(events, ne, trace, row, E_BOLT_PENALTY, s, P[P_BOLT_PENALTY])
 
 
 @hot_call
 def _nine_cut_penalty(
     G: np.ndarray,
-    Q: np.ndarray,
+    P: np.ndarray,
     s: int,
     events: np.ndarray,
     ne: np.ndarray,
@@ -292,15 +281,15 @@ def _nine_cut_penalty(
     """
     if G[s, G_ON]:
         return
-    G[s, G_SCORE] -= Q[Q_NINE_PENALTY]
+    G[s, G_SCORE] -= P[P_NINE_PENALTY]
     G[s, G_NINE_PEN] += 1
-    _record(events, ne, trace, row, E_NINE_CUT_PENALTY, s, Q[Q_NINE_PENALTY])
+    _record(events, ne, trace, row, E_NINE_CUT_PENALTY, s, P[P_NINE_PENALTY])
 
 
 @hot_call
 def apply_deal(
     G: np.ndarray,
-    Q: np.ndarray,
+    P: np.ndarray,
     n: int,
     D: np.ndarray,
     dealer: int,
@@ -317,7 +306,7 @@ def apply_deal(
     ``D`` is the deal in game seats (``D_*``); ``n`` the number of seats. Returns the
     winner's seat, or -1 while the game goes on.
     """
-    barrel_on = Q[Q_BARREL_AT] > 0
+    barrel_on = P[P_BARREL_AT] > 0
     sitter = D[D_SITTER]
     was_on = 0
     for s in range(n):
@@ -331,43 +320,44 @@ def apply_deal(
             G[decl, G_DARK_LOST] += 1
     # 1. deal deltas (barrel players pinned) and concessions
     for s in range(n):
-        if not (was_on >> s & 1) or Q[Q_ACCUMULATE]:
+        if not (was_on >> s & 1) or P[P_ACCUMULATE]:
             G[s, G_SCORE] += D[D_DELTA0 + s]
     if D[D_CONCEDED]:
         G[decl, G_CONCESSIONS] += 1
-        if G[decl, G_CONCESSIONS] == 3 and Q[Q_THIRD_PENALTY] > 0 and not (was_on >> decl & 1):
-            G[decl, G_SCORE] -= Q[Q_THIRD_PENALTY]
-            _record(events, ne, trace, row, E_CONCESSION_PENALTY, decl, Q[Q_THIRD_PENALTY])
+        third = G[decl, G_CONCESSIONS] == 3 and P[P_ROSPIS_THIRD_PENALTY] > 0
+        if third and not (was_on >> decl & 1):
+            G[decl, G_SCORE] -= P[P_ROSPIS_THIRD_PENALTY]
+            _record(events, ne, trace, row, E_CONCESSION_PENALTY, decl, P[P_ROSPIS_THIRD_PENALTY])
     # 2. bolts (two in a special deal with bolt.double_in_special)
-    times = 2 if D[D_SPECIAL] != SPECIAL_NONE and Q[Q_BOLT_DOUBLE] else 1
+    times = 2 if D[D_SPECIAL] != SPECIAL_NONE and P[P_BOLT_DOUBLE_IN_SPECIAL] else 1
     for s in range(n):
-        if s == sitter or (was_on >> s & 1 and not Q[Q_BOLT_ON_BARREL]):
+        if s == sitter or (was_on >> s & 1 and not P[P_BOLT_ON_BARREL]):
             continue
         if D[D_BOLT0 + s]:
             for _ in range(times):
-                _bolt(G, Q, s, events, ne, trace, row)
-        elif Q[Q_BOLT_IN_A_ROW]:
+                _bolt(G, P, s, events, ne, trace, row)
+        elif P[P_BOLT_IN_A_ROW]:
             G[s, G_BOLTS] = 0
     # 3. 555
     for s in range(n):
         sc = G[s, G_SCORE]
-        if (sc == 555 and Q[Q_SAMOSVAL]) or (sc == -555 and Q[Q_SAMOSVAL_NEG]):
-            G[s, G_SCORE] = Q[Q_SAMOSVAL_TO]
+        if (sc == 555 and P[P_SAMOSVAL]) or (sc == -555 and P[P_SAMOSVAL_NEGATIVE]):
+            G[s, G_SCORE] = P[P_SAMOSVAL_TO]
             G[s, G_SAMOSVALS] += 1
             _record(events, ne, trace, row, E_SAMOSVAL, s, 0)
-    target = Q[Q_TARGET]
+    target = P[P_TARGET]
     if barrel_on:
         # 4a. barrel win: the declarer's made contract, or (accumulate) the target
         winners = 0
         if was_on >> decl & 1 and D[D_MADE]:
-            total = Q[Q_BARREL_AT] + D[D_CONTRACT]
-            if total > target or (total == target and not Q[Q_STRICT]):
+            total = P[P_BARREL_AT] + D[D_CONTRACT]
+            if total > target or (total == target and not P[P_TARGET_STRICT]):
                 G[decl, G_SCORE] = total
                 winners |= 1 << decl
-        if Q[Q_ACCUMULATE]:
+        if P[P_ACCUMULATE]:
             for s in range(n):
                 sc = G[s, G_SCORE]
-                if was_on >> s & 1 and (sc > target or (sc == target and not Q[Q_STRICT])):
+                if was_on >> s & 1 and (sc > target or (sc == target and not P[P_TARGET_STRICT])):
                     winners |= 1 << s
         if winners:
             w = _pick_winner(G, n, winners, decl, dealer)
@@ -382,8 +372,8 @@ def apply_deal(
         for s in range(n):
             if was_on >> s & 1 and s != sitter:
                 G[s, G_BDEALS] += 1
-                if G[s, G_BDEALS] >= Q[Q_ATTEMPTS]:
-                    _fall(G, Q, s, 0, stints, ns, d, events, ne, trace, row)
+                if G[s, G_BDEALS] >= P[P_ATTEMPTS]:
+                    _fall(G, P, s, 0, stints, ns, d, events, ne, trace, row)
         # 4c. climbers, in seat order from the dealer's left: simultaneous falls first,
         # then the climbs, then the knock-offs of those already on the barrel
         climbers = 0
@@ -393,13 +383,13 @@ def apply_deal(
             s = (dealer + 1 + k) % n
             if G[s, G_ON]:
                 already |= 1 << s
-            elif G[s, G_SCORE] >= Q[Q_BARREL_AT]:
+            elif G[s, G_SCORE] >= P[P_BARREL_AT]:
                 climbers |= 1 << s
                 n_climb += 1
         down = 0
-        if n_climb >= 2 and Q[Q_SIMULTANEOUS] == 0:  # all_fall
+        if n_climb >= 2 and P[P_SIMULTANEOUS] == ALL_FALL:  # all_fall
             down = climbers
-        elif n_climb >= 2 and Q[Q_SIMULTANEOUS] == 1:  # one_falls: the lower score
+        elif n_climb >= 2 and P[P_SIMULTANEOUS] == ONE_FALLS:  # one_falls: the lower score
             loser = -1
             for k in range(n):
                 s = (dealer + 1 + k) % n
@@ -410,22 +400,22 @@ def apply_deal(
         for k in range(n):
             s = (dealer + 1 + k) % n
             if down >> s & 1:
-                _fall(G, Q, s, 2, stints, ns, d, events, ne, trace, row)
+                _fall(G, P, s, 2, stints, ns, d, events, ne, trace, row)
         for k in range(n):
             s = (dealer + 1 + k) % n
             if up >> s & 1:
-                _climb(G, Q, s, stints, ns, d, events, ne, trace, row)
-        if up and Q[Q_ONE_AT_A_TIME]:
+                _climb(G, P, s, stints, ns, d, events, ne, trace, row)
+        if up and P[P_ONE_AT_A_TIME]:
             for k in range(n):
                 s = (dealer + 1 + k) % n
                 if already >> s & 1:
-                    _fall(G, Q, s, 1, stints, ns, d, events, ne, trace, row)
+                    _fall(G, P, s, 1, stints, ns, d, events, ne, trace, row)
         return -1
     # 5. end without the barrel: whoever reached the target
     reached = 0
     for s in range(n):
         sc = G[s, G_SCORE]
-        if sc > target or (sc == target and not Q[Q_STRICT]):
+        if sc > target or (sc == target and not P[P_TARGET_STRICT]):
             reached |= 1 << s
     return _pick_winner(G, n, reached, decl, dealer) if reached else -1
 
@@ -487,7 +477,6 @@ def play_game(
     g: int,
     first_dealer: int,
     n: int,
-    Q: np.ndarray,
     P: np.ndarray,
     strategies: np.ndarray,
     SP: np.ndarray,
@@ -534,7 +523,7 @@ def play_game(
     winner = -1
     d = 0
     redeals = 0
-    golden_left = n if Q[Q_GOLDEN] else 0  # golden deals left in the current round
+    golden_left = n if P[P_GOLDEN] else 0  # golden deals left in the current round
     golden_made = 0
     golden_reset = 0
     golden_deals = 0
@@ -556,8 +545,8 @@ def play_game(
             code = deal_hand(
                 deal_key, cut_key, number, n, hand_dealer, P, has_deck, deck, cards, masks
             )
-            if (code & 3) == RITUAL_NINES and Q[Q_NINE_PENALTY] > 0:
-                _nine_cut_penalty(G, Q, (dealer + n - 1) % n, events, ne, trace, ndl[0])
+            if (code & 3) == RITUAL_NINES and P[P_NINE_PENALTY] > 0:
+                _nine_cut_penalty(G, P, (dealer + n - 1) % n, events, ne, trace, ndl[0])
             any_on = False
             for s in range(n):
                 any_on = any_on or G[s, G_ON] != 0
@@ -565,9 +554,9 @@ def play_game(
             for h in range(3 if n == 4 else n):
                 s = (dealer + 1 + h) % 4 if n == 4 else h
                 scores_h[h] = G[s, G_SCORE]
-                if any_on and not Q[Q_ROSPIS_ON_BARREL]:
+                if any_on and not P[P_ROSPIS_ON_BARREL]:
                     flags |= 1 << h
-                if Q[Q_ROSPIS_MAX] > 0 and G[s, G_CONCESSIONS] >= Q[Q_ROSPIS_MAX]:
+                if P[P_ROSPIS_MAX_PER_GAME] > 0 and G[s, G_CONCESSIONS] >= P[P_ROSPIS_MAX_PER_GAME]:
                     flags |= 1 << h
                 if G[s, G_ON]:
                     flags |= 1 << (3 + h)
@@ -575,9 +564,9 @@ def play_game(
             if golden_left > 0:
                 flags |= FLAG_GOLDEN
             elif (
-                Q[Q_DARK]
-                and G[fore, G_SCORE] >= Q[Q_DARK_MIN_SCORE]
-                and not (Q[Q_DARK_NOT_ON_BARREL] and any_on)
+                P[P_DARK]
+                and G[fore, G_SCORE] >= P[P_DARK_MIN_SCORE]
+                and not (P[P_DARK_NOT_ON_BARREL] and any_on)
             ):
                 flags |= FLAG_DARK_ALLOWED
             redealt = play_deal(
@@ -600,7 +589,7 @@ def play_game(
                 tl,
                 snap,
             )
-            if P[P_CUT]:
+            if P[P_DEAL_METHOD] == CUT:
                 gather_deck(S, P, redealt == 1, deck)
                 has_deck = True
             r = ndl[0]
@@ -613,11 +602,11 @@ def play_game(
             redeals += 1
             if (
                 S[S_REDEAL_REASON] == _REASON_HAND_NINES
-                and Q[Q_DEALER_PENALTY] > 0
+                and P[P_DEALER_PENALTY] > 0
                 and not G[dealer, G_ON]
             ):
-                G[dealer, G_SCORE] -= Q[Q_DEALER_PENALTY]
-                _record(events, ne, trace, r, E_DEALER_PENALTY, dealer, Q[Q_DEALER_PENALTY])
+                G[dealer, G_SCORE] -= P[P_DEALER_PENALTY]
+                _record(events, ne, trace, r, E_DEALER_PENALTY, dealer, P[P_DEALER_PENALTY])
             if trace and r < deal_log.shape[0]:
                 for s in range(n):
                     deal_log[r, L_SCORE0 + s] = G[s, G_SCORE]
@@ -625,7 +614,7 @@ def play_game(
             attempt += 1
         r = ndl[0]
         _hand_to_game(row, n, dealer, int(masks[3]), P, D)
-        winner = apply_deal(G, Q, n, D, dealer, d, stints, ns, events, ne, trace, r)
+        winner = apply_deal(G, P, n, D, dealer, d, stints, ns, events, ne, trace, r)
         contracts += 1
         made += D[D_MADE]
         conceded += D[D_CONCEDED]
@@ -638,10 +627,10 @@ def play_game(
             if D[D_MADE]:
                 golden_made = 1
             if golden_left == 0 and winner < 0 and not golden_made:
-                if Q[Q_GOLDEN_RESET]:
+                if P[P_GOLDEN_RESET]:
                     _golden_reset(G, n, stints, events, ne, trace, r)
                     golden_reset = 1
-                elif Q[Q_GOLDEN_REPEAT]:
+                elif P[P_GOLDEN_REPEAT]:
                     golden_left = n
         if trace and r < deal_log.shape[0]:
             deal_log[r, L_DECL] = D[D_DECL]
@@ -682,7 +671,6 @@ def games_kernel(
     start: int,
     first_dealers: np.ndarray,
     n_players: int,
-    Q: np.ndarray,
     P: np.ndarray,
     strategies: np.ndarray,
     SP: np.ndarray,
@@ -722,7 +710,6 @@ def games_kernel(
             start + k,
             first_dealers[k],
             n_players,
-            Q,
             P,
             strategies,
             SP,
@@ -886,8 +873,7 @@ def play_games(
         start,
         fd,
         players,
-        game_params(rules),
-        engine_params(rules),
+        rules_vector(rules),
         strategy_ids(names),
         sp,
         stream_key(seed, Stream.GAME_DEALS),

@@ -9,18 +9,19 @@ within a suit. Every function works on one deal's state and is callable on its o
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from sim.cards import SUIT_MASK
 from sim.engine.actions import DECLARE
-from sim.engine.state import (
-    NO_SUIT,
+from sim.engine.bits import ACES, KQ, SUIT_BITS, lowest, mask_to_list
+from sim.engine.params import (
     P_ACE,
     P_FIRST_LEAD,
     P_MUST_BEAT,
     P_MUST_LEAD_TRUMP,
     P_MUST_TRUMP,
     P_NO_LEAD_FOREIGN,
+)
+from sim.engine.state import (
+    NO_SUIT,
     S_BEST,
     S_HAND0,
     S_LED_SUIT,
@@ -29,31 +30,6 @@ from sim.engine.state import (
     S_TRUMP_SETTER,
 )
 from sim.jit import hot
-
-SUIT_BITS = SUIT_MASK.astype(np.int64)
-ACES = np.int64(sum(1 << (6 * s + 5) for s in range(4)))
-KQ = np.array([(1 << (6 * s + 2)) | (1 << (6 * s + 3)) for s in range(4)], dtype=np.int64)
-
-
-@hot
-def lowest(mask: int) -> int:
-    """Lowest card id in a non-empty mask."""
-    return np.int64(trailing_zeros(np.uint64(mask)))  # type: ignore[call-arg]
-
-
-@hot
-def highest(mask: int) -> int:
-    """Highest card id in a non-empty mask."""
-    return 63 - np.int64(leading_zeros(np.uint64(mask)))  # type: ignore[call-arg]
-
-
-@hot
-def popcount(x: int) -> int:
-    """Number of set bits of a 24-bit mask."""
-    x = x - ((x >> 1) & 0x555555)
-    x = (x & 0x333333) + ((x >> 2) & 0x333333)
-    x = (x + (x >> 4)) & 0x0F0F0F
-    return int((x * 0x010101) >> 16) & 0xFF
 
 
 @hot
@@ -64,19 +40,6 @@ def beats(c: int, best: int, trump: int) -> bool:
     if sc == sb:
         return c > best
     return sc == trump
-
-
-@hot
-def mask_to_list(mask: int, out: np.ndarray, start: int, offset: int) -> int:
-    """Append the card ids of ``mask`` (plus ``offset``) to ``out`` ascending; new length."""
-    n = start
-    m = mask
-    while m:
-        c = lowest(m)
-        out[n] = c + offset
-        n += 1
-        m &= m - 1
-    return n
 
 
 @hot

@@ -7,9 +7,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.deal import mask_points, rank_count
 from sim.engine.actions import ACE_BIT
-from sim.engine.play import ACES, KQ
+from sim.engine.bits import (
+    ACES,
+    KQ,
+    mask_points,
+    rank_count,
+)
+from sim.engine.params import (
+    P_BOLT_DECLARER_EXEMPT,
+    P_BOLT_ON,
+    P_CAP_240,
+    P_FOUR_NINES,
+    P_GOLDEN_DOUBLE_MARR,
+    P_MV_S,
+    P_NP,
+    P_ONLY_DECLARER,
+    P_OPPONENTS_GET,
+    P_REQUIRES_CAPTURE,
+    P_ROSPIS_NO_SUBTRACT,
+    P_ROUND_DECLARER,
+    P_ROUND_TO,
+    SIXTY,
+    ZERO_POINTS,
+)
 from sim.engine.state import (
     O_BOLT0,
     O_CARD_POINTS0,
@@ -20,19 +41,6 @@ from sim.engine.state import (
     O_MADE,
     O_MARR_POINTS0,
     O_TRICKS0,
-    P_BOLT_DECLARER_EXEMPT,
-    P_BOLT_ZERO_POINTS,
-    P_CAP_240,
-    P_FOUR_NINES,
-    P_GOLDEN_DOUBLE_MARR,
-    P_MV_S,
-    P_NP,
-    P_ONLY_DECLARER,
-    P_REQUIRES_CAPTURE,
-    P_ROSPIS_NO_SUBTRACT,
-    P_ROSPIS_SIXTY,
-    P_ROUND_DECLARER,
-    P_ROUND_TO,
     S_AFTER0,
     S_CAPT0,
     S_CONTRACT,
@@ -97,7 +105,7 @@ def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
     """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
-    opp = 60 if P[P_ROSPIS_SIXTY] else (contract + 9) // 10 * 5  # half, up to a 5
+    opp = 60 if P[P_OPPONENTS_GET] == SIXTY else (contract + 9) // 10 * 5  # half, up to a 5
     mult = 1 if S[S_SPECIAL] == SPECIAL_NONE else 2
     for s in range(P[P_NP]):
         out[O_CARD_POINTS0 + s] = 0
@@ -165,7 +173,7 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
         else:
             out[O_DELTA0 + s] = opponent_delta(total, mp, special, P)
         out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
-        if P[P_BOLT_ZERO_POINTS]:
+        if P[P_BOLT_ON] == ZERO_POINTS:
             bolt = round_score(total, P[P_ROUND_TO]) == 0  # a total that rounds to 0
         else:
             bolt = S[S_TRICKS0 + s] == 0

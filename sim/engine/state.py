@@ -2,135 +2,14 @@
 
 The compiled engine holds no Python objects. Everything it knows about one deal
 lives in one ``int64`` state vector ``S`` whose slots are named below; rules arrive
-as the ``int64`` vector of :func:`engine_params`; results leave as one row of the
+as the ``int64`` rules vector of :mod:`sim.engine.params`; results leave as one row of the
 ``int32`` output table whose columns are :data:`OUT_COLUMNS`. Index constants are
 module globals, which numba freezes into the compiled code.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.rules import Rules
-
 NO_SUIT = -1
-
-# --- rule parameters (engine_params) ------------------------------------------------
-(
-    P_HAND_POINTS_BELOW,
-    P_HAND_NINES,
-    P_HAND_FOUR_JACKS,
-    P_TALON_POINTS_BELOW,
-    P_TALON_TWO_NINES,
-    P_TALON_THREE_JACKS,
-    P_TALON_ONLY_AT_100,
-    P_AFTER_FOUR_NINES,
-    P_AFTER_POINTS_BELOW,
-    P_STEP,
-    P_JUMPS,
-    P_CAP,
-    P_SILENCE_ON,
-    P_SILENCE_BELOW,
-    P_HIDE_AT_100,
-    P_ROSPIS,
-    P_ROSPIS_NO_SUBTRACT,
-    P_ROSPIS_SIXTY,
-    P_MUST_TRUMP,
-    P_MUST_BEAT,
-    P_NO_LEAD_FOREIGN,
-    P_MUST_LEAD_TRUMP,
-    P_MV_S,
-    P_MV_C,
-    P_MV_D,
-    P_MV_H,
-    P_NEXT_TRICK,
-    P_FIRST_LEAD,
-    P_CHANGES_TRUMP,
-    P_REQUIRES_CAPTURE,
-    P_ONLY_DECLARER,
-    P_ACE,
-    P_ACE_SETS_TRUMP,
-    P_NAMED_TRUMP,
-    P_FOUR_NINES,
-    P_ROUND_DECLARER,
-    P_ROUND_TO,
-    P_BOLT_ZERO_POINTS,
-    P_BOLT_DECLARER_EXEMPT,
-    P_ROSPIS_ON_BARREL,
-    P_BID_FROM,
-    P_NP,  # players in the hand: 2, or 3 (also for 4-player games: the dealer sits out)
-    P_GOLDEN_BLIND,
-    P_GOLDEN_DOUBLE_MARR,
-    P_UNDARKEN,
-    P_CAP_240,
-    P_CUT,  # deal.method = "cut": each deal's deck is the previous deal gathered
-    P_CUT_CHAIN,  # deal.cut_chain: deals per chain of a hands run under "cut"
-    P_NINE_PENALTY,  # deal.nine_cut_penalty (0: no bottom-nine recut)
-    P_JACK_MIDDLE,  # deal.jack_to_middle
-    P_DISCARD_FACE_DOWN,  # talon.discard_face_down: defenders do not see each other's card
-    N_PARAMS,
-) = range(52)
-
-# The first six slots are laid out as sim.deal.reshuffle_params, so the hand engine can
-# hand P straight to hand_reshuffle_bits / talon_reshuffle_bits.
-assert (P_HAND_POINTS_BELOW, P_HAND_NINES, P_HAND_FOUR_JACKS, P_TALON_POINTS_BELOW,
-        P_TALON_TWO_NINES, P_TALON_THREE_JACKS) == tuple(range(6))  # fmt: skip
-
-
-def engine_params(rules: Rules) -> np.ndarray:
-    """The hand rules of docs/rules.md §3–§7 as the flat vector the engine reads."""
-    r = rules
-    p = np.zeros(N_PARAMS, dtype=np.int64)
-    p[P_HAND_POINTS_BELOW] = r.reshuffle.hand_points_below
-    p[P_HAND_NINES] = r.reshuffle.hand_nines
-    p[P_HAND_FOUR_JACKS] = r.reshuffle.hand_four_jacks
-    p[P_TALON_POINTS_BELOW] = r.reshuffle.talon_points_below
-    p[P_TALON_TWO_NINES] = r.reshuffle.talon_two_nines
-    p[P_TALON_THREE_JACKS] = r.reshuffle.talon_three_jacks
-    p[P_TALON_ONLY_AT_100] = r.reshuffle.talon_only_at_100
-    p[P_AFTER_FOUR_NINES] = r.reshuffle.after_discard_four_nines
-    p[P_AFTER_POINTS_BELOW] = r.reshuffle.after_discard_points_below
-    p[P_STEP] = r.bid.step
-    p[P_JUMPS] = r.bid.jumps
-    p[P_CAP] = r.bid.cap_by_marriages
-    p[P_SILENCE_ON] = r.bid.silence_below is not None
-    p[P_SILENCE_BELOW] = r.bid.silence_below or 0
-    p[P_HIDE_AT_100] = r.talon.hide_at_100
-    p[P_ROSPIS] = r.rospis.allowed
-    p[P_ROSPIS_NO_SUBTRACT] = r.rospis.no_subtract
-    p[P_ROSPIS_SIXTY] = r.rospis.opponents_get == "sixty"
-    p[P_ROSPIS_ON_BARREL] = r.rospis.on_barrel
-    p[P_MUST_TRUMP] = r.play.must_trump
-    p[P_MUST_BEAT] = r.play.must_beat
-    p[P_NO_LEAD_FOREIGN] = r.play.no_lead_foreign_trump
-    p[P_MUST_LEAD_TRUMP] = r.play.must_lead_trump
-    p[P_MV_S : P_MV_H + 1] = r.marriage_values
-    p[P_NEXT_TRICK] = r.marriage.trump_from == "next_trick"
-    p[P_FIRST_LEAD] = r.marriage.first_lead
-    p[P_CHANGES_TRUMP] = r.marriage.changes_trump
-    p[P_REQUIRES_CAPTURE] = r.marriage.requires_capture
-    p[P_ONLY_DECLARER] = r.marriage.only_declarer
-    p[P_ACE] = r.marriage.ace
-    p[P_ACE_SETS_TRUMP] = r.marriage.ace_sets_trump
-    p[P_NAMED_TRUMP] = r.trump.named_by_declarer
-    p[P_FOUR_NINES] = r.bonus.four_nines
-    p[P_ROUND_DECLARER] = r.score.round_declarer
-    p[P_ROUND_TO] = r.score.round_to
-    p[P_BOLT_ZERO_POINTS] = r.bolt.on == "zero_points"
-    p[P_BOLT_DECLARER_EXEMPT] = r.bolt.declarer_exempt
-    p[P_BID_FROM] = r.barrel.bid_from
-    p[P_NP] = 2 if r.players == 2 else 3
-    p[P_GOLDEN_BLIND] = r.golden.blind
-    p[P_GOLDEN_DOUBLE_MARR] = r.golden.double_marriages
-    p[P_UNDARKEN] = r.dark.undarken
-    p[P_CAP_240] = r.dark.cap_240
-    p[P_CUT] = r.deal.method == "cut"
-    p[P_CUT_CHAIN] = r.deal.cut_chain
-    p[P_NINE_PENALTY] = r.deal.nine_cut_penalty
-    p[P_JACK_MIDDLE] = r.deal.jack_to_middle
-    p[P_DISCARD_FACE_DOWN] = r.talon.discard_face_down
-    return p
-
 
 # --- deal state vector S ---------------------------------------------------------------
 (

@@ -33,13 +33,22 @@ import numpy as np
 
 from sim.cards import CARD_POINTS
 from sim.engine.actions import DECLARE, PASS, Decision
-from sim.engine.play import ACES, KQ, SUIT_BITS, highest, lowest, popcount
-from sim.engine.state import (
-    NO_SUIT,
+from sim.engine.bits import (
+    ACES,
+    KQ,
+    SUIT_BITS,
+    highest,
+    lowest,
+    popcount,
+)
+from sim.engine.params import (
     P_DISCARD_FACE_DOWN,
     P_MV_S,
     P_NP,
     P_STEP,
+)
+from sim.engine.state import (
+    NO_SUIT,
     S_BEST,
     S_BEST_SEAT,
     S_CONTRACT,

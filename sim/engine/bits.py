@@ -1,0 +1,89 @@
+"""Every mask helper and card table of the compiled code, in one place.
+
+A hand is a mask: bit ``suit * 6 + rank`` is set when the card is held (ranks 9 J Q
+K 10 A = 0..5, suits S C D H = 0..3), so "the cards of suit s in H" is
+``H & SUIT_BITS[s]`` and the rank order within a suit is the bit order. The tables
+are built once at import; numba freezes them into the compiled code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from sim.cards import MARRIAGE_MASK, RANK_MASK, RANK_POINTS, SUIT_MASK
+from sim.jit import hot
+
+SUIT_BITS = SUIT_MASK.astype(np.int64)  # SUIT_BITS[s]: the six cards of suit s
+RANK_BITS = RANK_MASK.astype(np.int64)  # RANK_BITS[r]: the four cards of rank r
+KQ = MARRIAGE_MASK.astype(np.int64)  # KQ[s]: the king and queen of suit s (a marriage)
+ACES = np.int64(RANK_MASK[5])  # the four aces (the ace marriage)
+ALL_CARDS = np.int64((1 << 24) - 1)
+NINE, JACK, QUEEN, KING, TEN, ACE = range(6)  # ranks
+# Points of every 6-bit suit pattern (bit r = rank r held).
+_SUIT_POINTS = np.array(
+    [sum(RANK_POINTS[r] for r in range(6) if p >> r & 1) for p in range(64)], dtype=np.int64
+)
+
+
+@hot
+def lowest(mask: int) -> int:
+    """Lowest card id in a non-empty mask."""
+    return np.int64(trailing_zeros(np.uint64(mask)))  # type: ignore[call-arg]
+
+
+@hot
+def highest(mask: int) -> int:
+    """Highest card id in a non-empty mask."""
+    return 63 - np.int64(leading_zeros(np.uint64(mask)))  # type: ignore[call-arg]
+
+
+@hot
+def popcount(x: int) -> int:
+    """Number of set bits of a 24-bit mask."""
+    x = x - ((x >> 1) & 0x555555)
+    x = (x & 0x333333) + ((x >> 2) & 0x333333)
+    x = (x + (x >> 4)) & 0x0F0F0F
+    return int((x * 0x010101) >> 16) & 0xFF
+
+
+@hot
+def rank_count(mask: int, rank: int) -> int:
+    """Number of cards of one rank in a mask (the bits of a rank are 6 apart)."""
+    x = (int(mask) & int(RANK_BITS[rank])) >> rank
+    return int((x * 0x41041 >> 18) & 7)
+
+
+@hot
+def mask_points(mask: int) -> int:
+    """Card points of a mask."""
+    m = int(mask)
+    return int(
+        _SUIT_POINTS[m & 63]
+        + _SUIT_POINTS[(m >> 6) & 63]
+        + _SUIT_POINTS[(m >> 12) & 63]
+        + _SUIT_POINTS[(m >> 18) & 63]
+    )
+
+
+@hot
+def marriages_of(mask: int) -> int:
+    """Suit bitmask of the marriages (K+Q of one suit) in a mask."""
+    m = int(mask)
+    out = 0
+    for s in range(4):
+        if m & KQ[s] == KQ[s]:
+            out |= 1 << s
+    return out
+
+
+@hot
+def mask_to_list(mask: int, out: np.ndarray, start: int, offset: int) -> int:
+    """Append the card ids of ``mask`` (plus ``offset``) to ``out`` ascending; new length."""
+    n = start
+    m = mask
+    while m:
+        out[n] = lowest(m) + offset
+        n += 1
+        m &= m - 1
+    return n
