@@ -28,8 +28,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check sim analysis tests benchmarks
 	$(BIN)/mypy
 
-docs: $(STAMP)  ## regenerate the options table of docs/rules.md from sim/rules.py
-	$(BIN)/python -m sim.docs
+docs: $(STAMP)  ## regenerate docs/rules.md's options table and docs/data.md's column tables
+	$(BIN)/python -m sim.docs docs/rules.md docs/data.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

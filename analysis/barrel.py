@@ -36,6 +36,7 @@ from analysis.runs import RUN_FILE, read_manifest, scan_checked
 from analysis.stats import wilson_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
 from sim.output import UsageError
+from sim.schema import BARREL, GAMES
 
 GAMES_FILE = "games.parquet"
 BARREL_FILE = "barrel.parquet"
@@ -53,7 +54,9 @@ QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 LENGTH_BIN = 5  # game-length histogram bins: 0-4, 5-9, ... deals
 
 # Columns of games.parquet the pipeline reads; PER_SEAT ones as NAME_{seat} per seat.
-GAME_COLUMNS = ("game_id", "first_dealer", "n_deals", "winner", "unfinished", "golden_reset")
+GAME_COLUMNS = GAMES.pick(
+    "game_id", "first_dealer", "n_deals", "winner", "unfinished", "golden_reset"
+)
 PER_SEAT_COLUMNS = (
     "barrel_entries",
     "barrel_falls",
@@ -61,7 +64,7 @@ PER_SEAT_COLUMNS = (
     "samosvals",
     "concessions",
 )
-BARREL_COLUMNS = ("game_id", "seat", "entered_deal", "deals_on_barrel", "outcome")
+BARREL_COLUMNS = tuple(BARREL.names())  # every column of barrel.parquet
 
 # Events counted per game: (name in the table, source column stem, meaning). A stem
 # is read as the sum of STEM_{seat} over the seats when those columns exist, else as
@@ -511,7 +514,7 @@ def barrel_tables(run_dir: Path) -> dict[str, pl.DataFrame]:
     games_path = run_dir / GAMES_FILE
     raw_games, schema = scan_checked(games_path, GAME_COLUMNS, "games")
     players = _players(rules, schema, run_dir / RUN_FILE)
-    per_seat = [f"{stem}_{s}" for stem in PER_SEAT_COLUMNS for s in range(players)]
+    per_seat = [c for stem in PER_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players)]
     for column in per_seat:
         if column not in schema:
             raise UsageError(f"{games_path}: missing column {column!r}")

@@ -32,22 +32,15 @@ from analysis.stats import wilson_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
 from sim.output import UsageError
 from sim.rules import MARRIAGE_TABLES
+from sim.schema import BID_KEYS, BID_RATE_COLUMNS, HANDS, HANDS_AGG
 
 HANDS_FILE = "hands.parquet"
 AGG_FILE = "hands_agg.parquet"  # `thousand hands --aggregate-only`: counts per key
 MARKDOWN_FILE = "bids.md"
 
-# Columns of hands.parquet the pipeline reads, besides hand_points_{seat} per seat.
-REQUIRED_COLUMNS = (
-    "dealer",
-    "reshuffled",
-    "declarer",
-    "at_100",
-    "contract",
-    "conceded",
-    "made",
-    "declarer_marriages_after",
-)
+# Columns of hands.parquet the pipeline reads, besides hand_points_{seat} per seat (the
+# keys of hands_agg.parquet, sim/schema.py).
+REQUIRED_COLUMNS = BID_KEYS
 
 SUIT_LETTERS = "SCDH"  # bit s of a marriage mask is suit s: S=1, C=2, D=4, H=8
 POINTS_BAND_WIDTH = 10  # hand points bands 0-9, 10-19, ...
@@ -59,21 +52,7 @@ HAND_CLASS = ("marriages", "band_low", "points_band")  # the safe-bid hand class
 POSITION_NAMES = {1: "forehand", 2: "middle", 3: "rear", 0: "dealer"}
 
 # Columns every rate table ends with, in this order.
-STAT_COLUMNS = (
-    "n",
-    "made",
-    "rate",
-    "ci_low",
-    "ci_high",
-    "contracts",
-    "conceded",
-    "concession_rate",
-    "concession_ci_low",
-    "concession_ci_high",
-    "rate_all",
-    "ci_low_all",
-    "ci_high_all",
-)
+STAT_COLUMNS = BID_RATE_COLUMNS
 
 # Title and explanation of each table, in the order bid_tables returns them.
 TABLE_NOTES: dict[str, tuple[str, str]] = {
@@ -315,10 +294,10 @@ def bid_tables(run_dir: Path, min_n: int = 30) -> dict[str, pl.DataFrame]:
     values = MARRIAGE_TABLES[table_name]
     aggregated = not (run_dir / HANDS_FILE).exists() and (run_dir / AGG_FILE).exists()
     if aggregated:
-        needed = [*REQUIRED_COLUMNS, "declarer_hand_points", "count"]
+        needed = HANDS_AGG.names()
         hands, _ = scan_checked(run_dir / AGG_FILE, needed, "hands --aggregate-only")
     else:
-        needed = [*REQUIRED_COLUMNS, *(f"hand_points_{seat}" for seat in range(players))]
+        needed = [*REQUIRED_COLUMNS, *HANDS.seat_columns("hand_points", players)]
         hands, _ = scan_checked(run_dir / HANDS_FILE, needed, "hands")
     contracts = _contracts(hands, players, values, aggregated)
 

@@ -3,8 +3,14 @@
 ``docs/rules.md`` holds a table of every rule option between two marker lines. The
 table is made from the option metadata of :mod:`sim.rules` (each field's
 ``_opt(default, doc, **meta)``), so the rule book cannot drift from the code:
-:func:`options_table` renders it, :func:`render` puts it between the markers and
-``python -m sim.docs`` rewrites the file (``--check`` only reports a stale table).
+:func:`options_table` renders it and :func:`render` puts it between the markers.
+
+``docs/data.md`` holds one table of columns per output file, each between
+``<!-- columns:KEY -->`` and ``<!-- columns:end -->``: the table of
+``sim.schema.TABLES[KEY]`` (:func:`render_columns`), so the data reference is the
+schema the code and the tests use.
+
+``python -m sim.docs`` rewrites both files (``--check`` only reports a stale table).
 """
 
 from __future__ import annotations
@@ -16,11 +22,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sim.rules import _FIELD_META, RULE_KEYS, Rules, rule_doc, toml_value
+from sim.schema import TABLES
 
 OPTIONS_START = "<!-- options:start -->"
 OPTIONS_END = "<!-- options:end -->"
-RULES_DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+COLUMNS_START = re.compile(r"^<!-- columns:(?!end -->)(?P<key>[^ ]+) -->$", re.M)
+COLUMNS_END = "<!-- columns:end -->"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+RULES_DOC = DOCS / "rules.md"
 """The rule book in a source checkout (the package does not ship ``docs/``)."""
+DATA_DOC = DOCS / "data.md"
+"""The reference of every output column in a source checkout."""
 
 _SECTION = re.compile(r"^(§\d+)\s+")
 
@@ -114,27 +126,74 @@ def options_block(text: str) -> str:
     return text[start + len(OPTIONS_START) : end].lstrip("\n")
 
 
+def column_blocks(text: str) -> list[tuple[str, int, int]]:
+    """The column blocks of ``text``: ``(key, start, end)`` of the text between the markers.
+
+    Raises:
+        ValueError: a block without its end marker, or a key the schema does not declare.
+    """
+    out = []
+    for m in COLUMNS_START.finditer(text):
+        key = m.group("key")
+        if key not in TABLES:
+            raise ValueError(f"<!-- columns:{key} -->: no such table in sim/schema.py")
+        end = text.find(COLUMNS_END, m.end())
+        nxt = COLUMNS_START.search(text, m.end())
+        if end < 0 or (nxt is not None and nxt.start() < end):
+            raise ValueError(f"<!-- columns:{key} -->: no {COLUMNS_END} after it")
+        out.append((key, m.end(), end))
+    return out
+
+
+def render_columns(text: str) -> str:
+    """``text`` with every column block replaced by its table of :mod:`sim.schema`.
+
+    Raises:
+        ValueError: a block without its end marker, or a key the schema does not declare.
+    """
+    parts, last = [], 0
+    for key, start, end in column_blocks(text):
+        parts += [text[last:start], "\n", TABLES[key].markdown()]
+        last = end
+    return "".join(parts) + text[last:]
+
+
+def render_file(text: str) -> str:
+    """Every generated block of a document rewritten: options table and column tables."""
+    if OPTIONS_START in text or OPTIONS_END in text:
+        text = render(text)
+    return render_columns(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Rewrite the options table of the rule book; with ``--check`` only compare it.
+    """Rewrite the generated tables of the docs; with ``--check`` only compare them.
 
     Returns:
-        0 when the file is (now) current; 1 with ``--check`` when it is stale.
+        0 when every file is (now) current; 1 with ``--check`` when one is stale.
     """
     parser = argparse.ArgumentParser(prog="python -m sim.docs", description=__doc__)
-    parser.add_argument("path", nargs="?", default=str(RULES_DOC), help="the rule book")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        default=[str(RULES_DOC), str(DATA_DOC)],
+        help="the documents (default: docs/rules.md and docs/data.md)",
+    )
     parser.add_argument("--check", action="store_true", help="report a stale table, change nothing")
     args = parser.parse_args(argv)
-    path = Path(args.path)
-    text = path.read_text(encoding="utf-8")
-    new = render(text)
-    if new == text:
-        return 0
-    if args.check:
-        print(f"{path}: the options table is stale; run `make docs`", file=sys.stderr)
-        return 1
-    path.write_text(new, encoding="utf-8")
-    print(f"{path}: options table rewritten", file=sys.stderr)
-    return 0
+    stale = 0
+    for name in args.paths:
+        path = Path(name)
+        text = path.read_text(encoding="utf-8")
+        new = render_file(text)
+        if new == text:
+            continue
+        if args.check:
+            print(f"{path}: a generated table is stale; run `make docs`", file=sys.stderr)
+            stale = 1
+            continue
+        path.write_text(new, encoding="utf-8")
+        print(f"{path}: generated tables rewritten", file=sys.stderr)
+    return stale
 
 
 if __name__ == "__main__":

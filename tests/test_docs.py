@@ -2,8 +2,9 @@
 
 * ``docs/rules.md`` carries the table of every rule option generated from
   ``sim/rules.py`` (``make docs``);
-* ``docs/data.md`` documents every column of every file the commands write: small
-  real runs of every command are checked against its tables;
+* ``docs/data.md`` carries the column tables of ``sim/schema.py`` (``make docs``), and
+  the schema declares every column of every file the commands write, with its type:
+  small real runs of every command are checked against it;
 * ``docs/cli.md`` names every key of the hand and game traces;
 * no file of the project points to documents outside the repository.
 """
@@ -17,8 +18,19 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from sim import schema
 from sim.cli import main
-from sim.docs import OPTIONS_END, OPTIONS_START, options_block, options_table, render
+from sim.docs import (
+    COLUMNS_END,
+    OPTIONS_END,
+    OPTIONS_START,
+    column_blocks,
+    options_block,
+    options_table,
+    render,
+    render_columns,
+    render_file,
+)
 from sim.docs import main as docs_main
 from sim.rules import RULE_KEYS
 
@@ -62,63 +74,102 @@ def test_render_needs_both_markers():
         render("no markers here")
 
 
-# --- docs/data.md: every column of every output file -----------------------------------------
-def documented_columns(markdown: str) -> dict[tuple[str, str], set[str]]:
-    """``{(command, file): column names}`` from the tables of docs/data.md.
-
-    A ``##`` heading naming `` `thousand CMD` `` sets the command (none: ``""``); a
-    ``###`` heading names the file(s) its tables describe; the first cell of each
-    table row holds the column names in backticks.
-    """
-    out: dict[tuple[str, str], set[str]] = {}
-    command, files = "", []
-    for line in markdown.splitlines():
-        if line.startswith("## "):
-            m = re.search(r"`thousand (\w+)", line)
-            command, files = (m.group(1) if m else ""), []
-        elif line.startswith("### "):
-            names = re.findall(r"`([^`]+)`", line)
-            files = [n for n in names if re.search(r"\.(csv|parquet|json)$", n)]
-            for f in files:
-                out.setdefault((command, f), set())
-        elif line.startswith("|") and files:
-            first = re.split(r"(?<!\\)\|", line)[1]
-            for f in files:
-                out[(command, f)].update(re.findall(r"`([^`]+)`", first))
-    return out
+# --- docs/data.md and sim/schema.py: every column of every output file ----------------------
+def test_data_md_column_tables_are_generated_from_the_schema():
+    text = (DOCS / "data.md").read_text(encoding="utf-8")
+    assert render_file(text) == text, "docs/data.md: a column table is stale; run `make docs`"
+    keys = [key for key, _, _ in column_blocks(text)]
+    assert sorted(keys) == sorted(schema.TABLES), "every declared table is shown exactly once"
+    assert docs_main([str(DOCS / "data.md"), "--check"]) == 0
 
 
-def _per_seat(column: str) -> str:
-    """``delta_2`` → ``delta_{s}``: how data.md writes a per-seat column."""
-    return re.sub(r"_\d$", "_{s}", column)
+def test_column_blocks_need_known_keys_and_end_markers(tmp_path):
+    good = f"# t\n\n{columns_marker('odds.csv')}\nstale\n{COLUMNS_END}\nend\n"
+    new = render_columns(good)
+    assert "stale" not in new and schema.ODDS.markdown() in new and new.endswith("end\n")
+    doc = tmp_path / "data.md"
+    doc.write_text(good)
+    assert docs_main([str(doc), "--check"]) == 1 and docs_main([str(doc)]) == 0
+    assert doc.read_text() == new
+    with pytest.raises(ValueError, match="no such table"):
+        render_columns(f"{columns_marker('nope.csv')}\n{COLUMNS_END}\n")
+    with pytest.raises(ValueError, match="columns:end"):
+        render_columns(f"{columns_marker('odds.csv')}\n| x |\n")
 
 
-def _columns(path: Path) -> list[str]:
+def columns_marker(key: str) -> str:
+    return f"<!-- columns:{key} -->"
+
+
+def test_schema_tables_render_per_seat_columns_once():
+    md = schema.HANDS.markdown()
+    assert "| `delta_{s}` | Int32 |" in md and "delta_0" not in md
+    assert schema.HANDS.names(4).count("delta_3") == 1 and "delta_3" not in schema.HANDS.names(3)
+    assert schema.HANDS.column("delta_2").name == "delta_{s}"
+    assert schema.HANDS.seat_columns("declared", 2) == ["declared_0", "declared_1"]
+    with pytest.raises(KeyError):
+        schema.HANDS.pick("delta_{s}")
+    with pytest.raises(KeyError):
+        schema.GAMES.column("no_such_column")
+    rates = schema.BIDS_BY_SEAT.markdown().splitlines()[-1]
+    assert rates.startswith("| `n`, `made`, `rate`") and rates.endswith("| | the rate columns |")
+
+
+JSON_TYPES = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "object": dict,
+    "array": list,
+    "null": type(None),
+}
+
+
+def _json_type_ok(value: object, declared: str) -> bool:
+    """Whether a ``run.json`` value has the declared JSON type (``integer or null`` …)."""
+    kinds = [JSON_TYPES[t.strip()] for t in declared.split(" or ")]
+    if isinstance(value, bool):
+        return bool in kinds
+    return any(isinstance(value, k) for k in kinds)
+
+
+def _checked_columns(path: Path, table: schema.Table) -> list[str]:
+    """The columns of a real file that are not declared in ``table``, or of another type."""
+    wrong = []
+    if path.suffix == ".json":
+        for key, value in json.loads(path.read_text(encoding="utf-8")).items():
+            if not table.declares(key):
+                wrong.append(f"key {key!r} is not declared")
+            elif not _json_type_ok(value, table.column(key).dtype):
+                wrong.append(f"key {key!r}: {value!r} is not {table.column(key).dtype}")
+        return wrong
     if path.suffix == ".parquet":
-        return list(pl.read_parquet_schema(path))
-    if path.suffix == ".csv":
-        with path.open(encoding="utf-8", newline="") as fh:
-            return next(csv.reader(fh))
-    return list(json.loads(path.read_text(encoding="utf-8")))  # run.json: its keys
+        types = dict(pl.read_parquet_schema(path))
+        frame = None
+    else:  # a CSV has no types: those polars reads back, where the column has values
+        frame = pl.read_csv(path, infer_schema_length=None)
+        types = dict(frame.schema)
+    for column, dtype in types.items():
+        if not table.declares(column):
+            wrong.append(f"column {column!r} is not declared")
+            continue
+        declared = table.column(column).dtype
+        if str(dtype) == declared:
+            continue
+        if frame is not None and frame[column].null_count() == frame.height:
+            continue  # an empty CSV column reads back as String
+        if frame is not None and declared == "String" and dtype.is_numeric():
+            continue  # text that happens to be all digits (`0`, `1`) reads back as a number
+        wrong.append(f"column {column!r} is {dtype}, declared {declared}")
+    return wrong
 
 
-def _doc_key(command: str, path: Path) -> tuple[str, str]:
-    """The data.md section of a file written by ``command`` (the report renames tables)."""
-    name = path.name
-    if name == "run.json":
-        return "", name
-    if "runs" in path.parts:  # compare keeps each rule set's games run in runs/NAME/
-        return "games", name
-    if command == "report":
-        if name.startswith("bids_"):
-            return "bids", name.removeprefix("bids_")
-        if name.startswith("games_"):
-            return "barrel", name.removeprefix("games_")
-        if name in ("odds.csv", "compare.csv"):
-            return name.removesuffix(".csv"), name
-        if name == "dealing_games.csv":  # the compare table of shuffled against cut
-            return "compare", "compare.csv"
-    return command, name
+def _table_of(command: str, path: Path) -> schema.Table:
+    """The declared table of a file written by ``command``."""
+    if "runs" in path.parts and path.name != "run.json":  # compare keeps games runs in runs/NAME
+        command = "games"
+    return schema.table_of(command, path.name)
 
 
 @pytest.fixture(scope="module")
@@ -160,36 +211,45 @@ def outputs(tmp_path_factory):
     return root, traces
 
 
-def test_every_output_column_is_documented_in_data_md(outputs):
+def test_every_output_column_is_declared_with_its_type(outputs):
     root, _ = outputs
-    documented = documented_columns((DOCS / "data.md").read_text(encoding="utf-8"))
-    missing: list[str] = []
+    wrong: list[str] = []
+    seen: dict[str, set[str]] = {}
     checked = 0
     for path in sorted(root.rglob("*")):
         if path.suffix not in (".parquet", ".csv") and path.name != "run.json":
             continue
         command = path.relative_to(root).parts[0]
-        key = _doc_key(command, path)
-        if key not in documented:
-            missing.append(f"{path.relative_to(root)}: no section for {key[1]!r}")
+        try:
+            table = _table_of(command, path)
+        except KeyError:
+            wrong.append(f"{path.relative_to(root)}: no table declared in sim/schema.py")
             continue
-        names = documented[key]
-        for column in _columns(path):
-            checked += 1
-            if column not in names and _per_seat(column) not in names:
-                missing.append(f"{path.relative_to(root)}: column {column!r}")
+        wrong += [f"{path.relative_to(root)}: {w}" for w in _checked_columns(path, table)]
+        names = _columns(path)
+        checked += len(names)
+        seen.setdefault(table.key, set()).update(
+            table.column(n).name for n in names if table.declares(n)
+        )
     assert checked > 300
-    assert not missing, "not documented in docs/data.md:\n" + "\n".join(sorted(set(missing)))
+    assert not wrong, "against sim/schema.py:\n" + "\n".join(sorted(set(wrong)))
+    # and every declared column turns up in some real file (the odd ones named here)
+    rare = {"run.json": {"scheduler"}}
+    unseen = {
+        key: {c.name for c in t.columns} - seen.get(key, set()) - rare.get(key, set())
+        for key, t in schema.TABLES.items()
+        if t.file
+    }
+    assert not {k: v for k, v in unseen.items() if v}, unseen
 
 
-def test_data_md_parser_reads_sections_by_command():
-    md = (
-        "## Runs: `thousand hands`\n### `a.csv`, `b.parquet`\n| column | type |\n"
-        "| --- | --- |\n| `x`, `y_{s}` | Int8 |\n## `run.json`\n### `run.json`\n| `k` | s |\n"
-    )
-    doc = documented_columns(md)
-    assert doc == {("hands", "a.csv"): {"x", "y_{s}"}, ("hands", "b.parquet"): {"x", "y_{s}"},
-                   ("", "run.json"): {"k"}}  # fmt: skip
+def _columns(path: Path) -> list[str]:
+    if path.suffix == ".parquet":
+        return list(pl.read_parquet_schema(path))
+    if path.suffix == ".csv":
+        with path.open(encoding="utf-8", newline="") as fh:
+            return next(csv.reader(fh))
+    return list(json.loads(path.read_text(encoding="utf-8")))  # run.json: its keys
 
 
 def _cli_words() -> set[str]:
