@@ -18,30 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from analysis.stats import Z95, wilson_interval
+from sim import schema
 
-COLUMNS = (
-    "metric",
-    "meaning",
-    "rules",
-    "vs",
-    "base",
-    "base_ci_low",
-    "base_ci_high",
-    "other",
-    "other_ci_low",
-    "other_ci_high",
-    "diff",
-    "diff_ci_low",
-    "diff_ci_high",
-    "width_crn",
-    "width_independent",
-    "games",
-)
+COLUMNS = tuple(schema.COMPARE.names())
+"""The columns of a comparison table (``compare.csv``), in order."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +174,55 @@ def compare_games(
     return frame_out.select(COLUMNS).with_columns(pl.col(pl.Float64).fill_nan(None))
 
 
+# Columns of games.parquet the metrics read; the per-seat ones as STEM_{seat}.
+GAME_COLUMNS = schema.GAMES.pick(
+    "game_id",
+    "n_deals",
+    "winner",
+    "first_dealer",
+    "contracts",
+    "contracts_made",
+    "contracts_conceded",
+    "contract_sum",
+)
+PER_SEAT_COLUMNS = ("barrel_falls", "barrel_entries", "bolt_penalties", "samosvals")
+
+
+def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
+    """Effects of every games run against the first, from their run folders.
+
+    Args:
+        runs: ``(name, folder)`` of ``thousand games`` runs of the same size and seed
+            (the games of a comparison, :func:`sim.compare.play_rule_sets`), the
+            base first. Each folder holds ``games.parquet`` and ``run.json`` (for the
+            number of players).
+
+    Returns:
+        :func:`compare_games` of the base against every other run.
+
+    Raises:
+        UsageError: a missing or unreadable ``games.parquet`` or a missing column.
+    """
+    from analysis.runs import read_manifest, scan_checked
+
+    frames: list[tuple[str, pl.DataFrame]] = []
+    players: dict[str, int] = {}
+    for name, folder in runs:
+        players[name] = int((read_manifest(folder).get("rules") or {}).get("players", 3))
+        needed = [
+            *GAME_COLUMNS,
+            *(
+                c
+                for stem in PER_SEAT_COLUMNS
+                for c in schema.GAMES.seat_columns(stem, players[name])
+            ),
+        ]
+        frame, _ = scan_checked(folder / "games.parquet", needed, "games")
+        frames.append((name, frame.collect()))
+    (base_name, base), others = frames[0], frames[1:]
+    return compare_games(base_name, base, others, players)
+
+
 def compare_markdown(table: pl.DataFrame, header: str) -> str:
     """The comparison as Markdown: a header and one table per other rule set."""
     from analysis.tables import to_markdown
@@ -207,9 +242,9 @@ def compare_markdown(table: pl.DataFrame, header: str) -> str:
     return "\n".join(parts)
 
 
-# The columns of :func:`compare_rates`: those of a games comparison up to the
-# difference, then the two sample sizes.
-RATE_COLUMNS = (*COLUMNS[: COLUMNS.index("width_crn")], "n_base", "n_other")
+# The columns of :func:`compare_rates` (``dealing_odds.csv``): those of a games
+# comparison up to the difference, then the two sample sizes.
+RATE_COLUMNS = tuple(schema.DEALING_ODDS.names())
 
 
 def compare_rates(

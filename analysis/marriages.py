@@ -25,6 +25,7 @@ import polars as pl
 
 from analysis.runs import read_manifest, scan_checked
 from analysis.stats import wilson_interval
+from sim import schema
 from sim.cards import SUIT_LETTERS
 
 ACE_MARRIAGE_BIT = 16  # declared_{seat}: bit 4 is the ace marriage (docs/rules.md §6)
@@ -33,7 +34,7 @@ WHERE = {
     "hand_talon": "forehand's hand plus the talon hold it",
     "declared": "declared by some player in a deal played out",
 }
-COLUMNS = ("where", "suit", "hits", "n", "rate", "ci_low", "ci_high", "exact")
+COLUMNS = tuple(schema.MARRIAGES.names())
 
 
 def declared_counts(hands_dir: Path) -> tuple[int, dict[str, int]]:
@@ -53,9 +54,9 @@ def declared_counts(hands_dir: Path) -> tuple[int, dict[str, int]]:
     manifest = read_manifest(hands_dir)
     rules = manifest.get("rules") or {}
     players = int(rules.get("players", 3))
-    seats = [f"declared_{s}" for s in range(players)]
+    seats = schema.HANDS.seat_columns("declared", players)
     frame, _ = scan_checked(
-        hands_dir / "hands.parquet", ["reshuffled", "conceded", *seats], "hands"
+        hands_dir / "hands.parquet", [*schema.HANDS.pick("reshuffled", "conceded"), *seats], "hands"
     )
     played = frame.filter(
         ~pl.col("reshuffled").cast(pl.Boolean) & ~pl.col("conceded").cast(pl.Boolean)
@@ -86,7 +87,8 @@ def marriage_table(
     """One row per view (``where``) and suit: hits, n, rate, 95 % Wilson interval, exact.
 
     Args:
-        odds: the document of :func:`sim.cli.run_odds` (``odds``, ``deals``).
+        odds: an ``odds --json`` document (``odds``, ``deals``;
+            :meth:`analysis.odds.OddsResult.document`).
         declared: :func:`declared_counts` of a hands run, or None to leave it out.
 
     Returns:
@@ -121,14 +123,5 @@ def marriage_table(
             "ci_high": high,
             "exact": [r[4] for r in rows],
         },
-        schema={
-            "where": pl.String,
-            "suit": pl.String,
-            "hits": pl.Int64,
-            "n": pl.Int64,
-            "rate": pl.Float64,
-            "ci_low": pl.Float64,
-            "ci_high": pl.Float64,
-            "exact": pl.Float64,
-        },
+        schema=schema.MARRIAGES.polars_schema(),
     ).with_columns(pl.col(pl.Float64).fill_nan(None))

@@ -34,7 +34,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import polars as pl
 from matplotlib.figure import Figure
@@ -43,8 +43,9 @@ from analysis import plots
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
-from analysis.compare import compare_rates
+from analysis.compare import compare_folders, compare_rates
 from analysis.marriages import WHERE, declared_counts, marriage_table
+from analysis.odds import OddsCounts, OddsResult
 from analysis.runs import read_manifest
 from analysis.stats import Z95
 from analysis.tables import to_markdown
@@ -361,20 +362,20 @@ def run_section(info: Mapping[str, Any]) -> Section:
     return sec
 
 
-def odds_section(odds: Mapping[str, Any]) -> Section:
+def odds_section(odds: OddsResult) -> Section:
     """Deal odds: reshuffle conditions, marriages and card counts, simulated vs exact.
 
     Args:
-        odds: the document of :func:`sim.cli.run_odds` (with its private entries).
+        odds: an odds run with its statistics (:func:`analysis.odds.odds_result`).
     """
-    rules: Rules = odds["_rules"]
-    table: pl.DataFrame = odds["_table"]
+    rules = odds.rules
+    table = odds.table
     sec = Section("odds", "Deal odds and reshuffle conditions: exact vs simulated")
-    any_resh = odds["odds"]["deal.any_reshuffle"]
+    any_resh = odds.entries()["deal.any_reshuffle"]
     sec.blocks.append(
         Text(
             f"Probabilities per deal of the conditions players argue about, over "
-            f"{odds['deals']:,} simulated deals: marriages, reshuffle conditions (docs/rules.md "
+            f"{odds.run.deals:,} simulated deals: marriages, reshuffle conditions (docs/rules.md "
             f"§3) and card counts. Under **{rules.name}** {_reshuffle_text(rules)}. A deal "
             f"meets some reshuffle condition with probability "
             f"{fmt_interval(any_resh['estimate'], any_resh['ci_low'], any_resh['ci_high'])} "
@@ -404,17 +405,18 @@ def odds_section(odds: Mapping[str, Any]) -> Section:
     return sec
 
 
-def marriage_section(odds: Mapping[str, Any], hands_dir: Path | None) -> Section:
+def marriage_section(odds: OddsResult, hands_dir: Path | None) -> Section:
     """Marriage frequencies by suit: held, in hand plus talon, declared in play.
 
     Args:
-        odds: the document of :func:`sim.cli.run_odds` (the hand+talon counts run
-            over the same deals).
+        odds: an odds run with its statistics (the hand+talon counts run over the
+            same deals).
         hands_dir: a hands run folder for the declared marriages, or None.
     """
-    rules: Rules = odds["_rules"]
+    rules = odds.rules
+    deals = odds.run.deals
     declared = declared_counts(hands_dir) if hands_dir is not None else None
-    table = marriage_table(dict(odds), declared)
+    table = marriage_table(odds.document(), declared)
     sec = Section("marriages", "Marriage frequencies")
     played = "" if declared is None else f"; declared: {declared[0]:,} deals played out"
     sec.blocks.append(
@@ -422,12 +424,12 @@ def marriage_section(odds: Mapping[str, Any], hands_dir: Path | None) -> Section
             "How often a marriage (K+Q of one suit) comes, by suit. `hand`: forehand's "
             "dealt hand holds it; `hand_talon`: forehand's hand plus the talon hold it "
             "(the cards the declarer sees after taking the talon), over the same "
-            f"{odds['deals']:,} deals as the odds section, exact value beside; `declared`: "
+            f"{deals:,} deals as the odds section, exact value beside; `declared`: "
             "some player declared it in a deal played out (neither redealt nor conceded), "
             "under the run's strategies — no closed form, and a selected sample: declarers "
             "without a marriage mostly concede, so played-out deals are rich in marriages. "
             "`any` is at least one marriage "
-            f"of any suit. Sample sizes (`n`): {odds['deals']:,} deals{played}."
+            f"of any suit. Sample sizes (`n`): {deals:,} deals{played}."
         )
     )
     sec.add_figure(
@@ -850,7 +852,7 @@ def _gap(row: Mapping[str, Any]) -> str:
 
 def dealing_section(
     names: tuple[str, str],
-    odds: tuple[Mapping[str, Any], Mapping[str, Any]],
+    odds: tuple[OddsCounts, OddsCounts],
     games: pl.DataFrame,
     strategies: str,
 ) -> Section:
@@ -858,18 +860,14 @@ def dealing_section(
 
     Args:
         names: labels of the shuffled and the cut run.
-        odds: their :func:`sim.cli.run_odds` documents (shuffled first).
+        odds: their odds runs (:func:`sim.odds.run_odds`), shuffled first.
         games: the :func:`analysis.compare.compare_games` table of their games runs
             (base: shuffled).
         strategies: who played (under the cut their play makes the next deck).
     """
     shuffled, cut = names
     rates = compare_rates(
-        shuffled,
-        (int(odds[0]["deals"]), {k: v["hits"] for k, v in odds[0]["odds"].items()}),
-        cut,
-        (int(odds[1]["deals"]), {k: v["hits"] for k, v in odds[1]["odds"].items()}),
-        ODDS_KEYS,
+        shuffled, (odds[0].deals, odds[0].hits), cut, (odds[1].deals, odds[1].hits), ODDS_KEYS
     )
     by_key = {r["metric"]: r for r in rates.iter_rows(named=True)}
     by_metric = {r["metric"]: r for r in games.iter_rows(named=True)}
@@ -901,8 +899,8 @@ def dealing_section(
             f'"shuffle"` ({shuffled}) and `"cut"` ({cut}); every deal played by '
             f"**{strategies}** on every seat — under the cut their play decides the next "
             "deck, so the cut numbers describe this player's games. Deal odds count each "
-            f"deal of {int(odds[0]['deals']):,} (under the cut: chains of "
-            f"{odds[1]['_rules'].deal.cut_chain} deals from one shuffle, as `thousand "
+            f"deal of {odds[0].deals:,} (under the cut: chains of "
+            f"{odds[1].rules.deal.cut_chain} deals from one shuffle, as `thousand "
             "odds` deals them); their differences carry the interval of two independent "
             "samples, which is conservative (the two runs share every chain's first deal). "
             "The game measures are those of `thousand compare` on the same games (common "
@@ -956,42 +954,64 @@ def _part_manifest(run_dir: Path | None) -> dict[str, Any] | None:
     return {k: doc[k] for k in keep if k in doc}
 
 
+class DealingPlay(Protocol):
+    """The runs of "Shuffled or cut?" (:class:`sim.compare.DealingRuns` is one)."""
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The labels of the shuffled and the cut run."""
+
+    @property
+    def odds(self) -> tuple[OddsCounts, OddsCounts]:
+        """Their odds runs, shuffled first."""
+
+    @property
+    def games_dirs(self) -> tuple[Path, Path]:
+        """Their games run folders, shuffled first."""
+
+    @property
+    def strategies(self) -> str:
+        """Who played."""
+
+
 def build_report(
     out: Path,
-    odds: dict[str, Any],
+    odds: OddsResult,
     hands_dir: Path | None = None,
     games_dir: Path | None = None,
     compare: pl.DataFrame | None = None,
-    dealing: Any = None,
+    dealing: DealingPlay | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
     Args:
         out: the report folder (created; existing files of the same names replaced).
-        odds: the document of :func:`sim.cli.run_odds` (with its private entries).
+        odds: the odds run with its statistics (:func:`analysis.odds.odds_result`).
         hands_dir: a ``thousand hands`` run of the same rules (bid tables, declared
             marriages), or None to leave those out.
         games_dir: a ``thousand games`` run of the same rules (barrel, game length,
             seat advantage), or None to leave those out.
         compare: the house-rule comparison table (columns :data:`COMPARE_COLUMNS`),
             or None for no comparison section.
-        dealing: the shuffled-or-cut comparison (:class:`sim.compare.DealingComparison`:
-            ``names``, ``odds``, ``games``, ``strategies``), or None to leave it out.
+        dealing: the shuffled-or-cut runs (:class:`sim.compare.DealingRuns`: ``names``,
+            ``odds``, ``games_dirs``, ``strategies``), or None to leave it out; their
+            games are compared here (:func:`analysis.compare.compare_folders`).
 
     Returns:
         The sections, in report order.
     """
-    rules: Rules = odds["_rules"]
+    rules = odds.rules
+    seed, deals = odds.run.seed, odds.run.deals
     hands = _part_manifest(hands_dir)
     games = _part_manifest(games_dir)
     strategies = next((p["strategies"] for p in (hands, games) if p and "strategies" in p), None)
     built = now_iso()
     import sim
 
-    info = {
+    info: dict[str, Any] = {
         "rules": rules,
-        "seed": odds["seed"],
-        "odds_deals": odds["deals"],
+        "seed": seed,
+        "odds_deals": deals,
         "hands_deals": None if hands is None else hands.get("sizes", {}).get("deals"),
         "games": None if games is None else games.get("sizes", {}).get("games"),
         "strategies": strategies,
@@ -1005,13 +1025,14 @@ def build_report(
         games_tables = barrel_tables(games_dir)
         sections += [barrel_section(games_tables), seat_section(games_tables)]
     if dealing is not None:
+        pairs = list(zip(dealing.names, dealing.games_dirs, strict=True))
         sections.append(
-            dealing_section(dealing.names, dealing.odds, dealing.games, dealing.strategies)
+            dealing_section(dealing.names, dealing.odds, compare_folders(pairs), dealing.strategies)
         )
     if compare is not None:
         sections.append(compare_section(compare))
 
-    sizes = [f"odds: {odds['deals']:,} simulated deals"]
+    sizes = [f"odds: {deals:,} simulated deals"]
     if info["hands_deals"] is not None:
         sizes.append(f"hands: {info['hands_deals']:,} deals played")
     if info["games"] is not None:
@@ -1019,7 +1040,7 @@ def build_report(
     who = f"; strategies {', '.join(strategies)}" if strategies else ""
     header = (
         f"Rules **{rules.name}** (`rules_hash` {rules.rules_hash}, {rules.players} players) "
-        f"— seed {odds['seed']}; {'; '.join(sizes)}{who}. Built {built}."
+        f"— seed {seed}; {'; '.join(sizes)}{who}. Built {built}."
     )
     title = f"Thousand report — {rules.name}"
     with StagedDir(out) as staged:
@@ -1033,15 +1054,15 @@ def build_report(
             d / "run.json",
             run_manifest(
                 rules,
-                odds["seed"],
+                seed,
                 {
-                    "odds_deals": odds["deals"],
+                    "odds_deals": deals,
                     "hands_deals": info["hands_deals"],
                     "games": info["games"],
                 },
                 command="report",
                 strategies=strategies,
-                started=odds["_timing"]["started"],
+                started=odds.run.started,
                 ended=now_iso(),
                 parts={"hands": hands, "games": games},
             ),

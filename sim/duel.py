@@ -1,28 +1,27 @@
-"""Strategy duels: two strategies (or two settings of one) in duplicate format.
+"""Strategy duels: two strategies (or two settings of one) played in duplicate format.
 
 Contestant A is tried at every seat in turn with B at all the others, on the same
 deals (the same seed, so the same cards and random streams, PROTOCOL.md "Inputs");
 
 * ``hands``: every deal is also played with B at every seat; the per-deal score
   difference is the mean over seats ``s`` of [seat ``s``'s delta with A at ``s``]
-  minus [seat ``s``'s delta with B everywhere]. Deals are independent, so its mean
-  gets a normal interval; declaring and making rates get Wilson intervals.
-* ``games``: game ``g`` is played once per seat of A. A's win rate over all
-  rotations is compared with the fair share ``1 / players``; the final score
-  difference A minus the mean of the B seats is averaged per game id.
+  minus [seat ``s``'s delta with B everywhere].
+* ``games``: game ``g`` is played once per seat of A; the final score difference is
+  A minus the mean of the B seats, averaged per game id, and every rotation's winner
+  is kept.
 
 With A = B every rotation replays the same deal or game, so the score difference is
 exactly 0 and A wins exactly one rotation of each finished game (``1 / players``).
+
+This module plays and writes (``duel_deals.parquet`` or ``duel_games.parquet`` and
+``run.json``); the statistics (intervals, rates, the verdict) are
+:mod:`analysis.duel`.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +88,8 @@ class Contestant:
 
 
 @dataclass(frozen=True)
-class DuelResult:
-    """A duel's outcome.
+class DuelRun:
+    """A duel as played: the paired differences and the tallies the statistics need.
 
     Attributes:
         format: ``"hands"`` or ``"games"``.
@@ -100,11 +99,15 @@ class DuelResult:
         size: deals (hands) or games per rotation.
         seed: the run's seed.
         first_dealer: the fixed first dealer of every game, or None (drawn per game).
-        summary: one row per measure: ``measure, value, ci_low, ci_high, n, reference,
-            difference, excludes_reference, meaning``.
-        seats: one row per seat of A.
         items: one row per deal (``deal_id``) or game (``game_id``) with the paired
-            score differences.
+            score differences: the rows of ``duel_deals.parquet`` or
+            ``duel_games.parquet`` (:data:`sim.schema.DUEL_DEALS`, ``DUEL_GAMES``).
+        tallies: one row per seat of A. Hands: ``a_declared, a_made, a_conceded``
+            (A's contracts from that seat with A there) and ``b_declared, b_made,
+            b_conceded`` (B's from that seat with B everywhere). Games: ``games``,
+            ``finished`` and ``a_wins`` of the rotation with A there.
+        a_contracts: hands: the contracts A declared, by seat of A then deal.
+        b_contracts: hands: the contracts declared with B everywhere, by deal.
     """
 
     format: str
@@ -114,16 +117,20 @@ class DuelResult:
     size: int
     seed: int
     first_dealer: int | None
-    summary: pl.DataFrame
-    seats: pl.DataFrame
     items: pl.DataFrame
+    tallies: pl.DataFrame
+    a_contracts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    b_contracts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
-    def measure(self, name: str) -> dict[str, Any]:
-        """The summary row of one measure as a dict."""
-        rows = self.summary.filter(pl.col("measure") == name)
-        if rows.is_empty():
-            raise KeyError(name)
-        return rows.row(0, named=True)
+    @property
+    def item_file(self) -> str:
+        """``duel_deals.parquet`` or ``duel_games.parquet``."""
+        return f"duel_{'deals' if self.format == 'hands' else 'games'}.parquet"
+
+    @property
+    def sizes(self) -> dict[str, int]:
+        """The ``sizes`` of ``run.json``: ``{"deals": n}`` or ``{"games": n}``."""
+        return {("deals" if self.format == "hands" else "games"): self.size}
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -179,7 +186,7 @@ def duel_hands(
     *,
     chunk: int = CHUNK,
     progress: Callable[[int], None] | None = None,
-) -> DuelResult:
+) -> DuelRun:
     """Duplicate duel of single deals: A at each seat in turn against B everywhere.
 
     Every deal id is played ``players + 1`` times (B at every seat, then A at seat
@@ -198,14 +205,14 @@ def duel_hands(
             in all).
 
     Returns:
-        The :class:`DuelResult` (``items``: one row per deal id).
+        The :class:`DuelRun` (``items``: one row per deal id).
     """
     _check_size("deals", deals)
     players = rules.players
     base = _hands_columns(rules, *seat_setup(players, a, b, None), deals, seed, chunk, progress)
     diff = np.zeros((deals, players), dtype=np.float64)
-    a_stats = np.zeros((players, 4), dtype=np.int64)  # declared, made, conceded, contract sum
-    b_stats = np.zeros((players, 4), dtype=np.int64)
+    a_stats = np.zeros((players, 3), dtype=np.int64)  # declared, made, conceded
+    b_stats = np.zeros((players, 3), dtype=np.int64)
     a_contracts: list[np.ndarray] = []
     for s in range(players):
         run = _hands_columns(rules, *seat_setup(players, a, b, s), deals, seed, chunk, progress)
@@ -216,63 +223,32 @@ def duel_hands(
                 mine.sum(),
                 (mine & (cols["made"] == 1)).sum(),
                 (mine & (cols["conceded"] == 1)).sum(),
-                cols["contract"][mine].sum(),
             )
         a_contracts.append(run["contract"][run["declarer"] == s])
-    b_contracts = base["contract"][base["declarer"] >= 0]
-    per_deal = diff.mean(axis=1)
     items = pl.DataFrame(
         {
             "deal_id": np.arange(deals, dtype=np.int64),
             "dealer": base["dealer"],
-            "score_diff": per_deal,
+            "score_diff": diff.mean(axis=1),
             **{f"score_diff_{s}": diff[:, s] for s in range(players)},
         }
     )
-    from analysis.stats import wilson_interval
-
-    seat_rows = []
-    for s in range(players):
-        m, lo, hi = _mean_interval(diff[:, s])
-        ad, am, _, _ = (int(x) for x in a_stats[s])
-        bd, bm, _, _ = (int(x) for x in b_stats[s])
-        (a_lo, b_lo), (a_hi, b_hi) = wilson_interval([am, bm], [ad, bd])
-        seat_rows.append(
-            {
-                "seat": s,
-                "score_diff": m,
-                "ci_low": lo,
-                "ci_high": hi,
-                "a_declared": ad,
-                "a_made": am,
-                "a_make_rate": _rate(am, ad),
-                "a_ci_low": _num(a_lo),
-                "a_ci_high": _num(a_hi),
-                "b_declared": bd,
-                "b_made": bm,
-                "b_make_rate": _rate(bm, bd),
-                "b_ci_low": _num(b_lo),
-                "b_ci_high": _num(b_hi),
-            }
-        )
-    seats_n = deals * players
-    at, bt = a_stats.sum(axis=0), b_stats.sum(axis=0)
-    rows = [
-        _mean_row("score_diff", per_deal, 0.0, "points per deal: A's seat with A there − with B"),
-        _rate_row(
-            "a_declare_rate", int(at[0]), seats_n, None, "share of A's seat-deals A declared"
-        ),
-        _rate_row("b_declare_rate", int(bt[0]), seats_n, None, "the same seat-deals declared by B"),
-        _rate_row("a_make_rate", int(at[1]), int(at[0]), None, "A's contracts made"),
-        _rate_row("b_make_rate", int(bt[1]), int(bt[0]), None, "B's contracts made"),
-        _rate_row("a_concede_rate", int(at[2]), int(at[0]), None, "A's contracts conceded"),
-        _rate_row("b_concede_rate", int(bt[2]), int(bt[0]), None, "B's contracts conceded"),
-        _mean_row("a_mean_contract", np.concatenate(a_contracts), None, "A's mean contract"),
-        _mean_row("b_mean_contract", b_contracts, None, "B's mean contract"),
-    ]
-    return DuelResult(
-        "hands", rules, a, b, deals, seed, None, _summary(rows), _seats(seat_rows), items
+    tallies = pl.DataFrame(
+        {
+            "seat": np.arange(players, dtype=np.int64),
+            "a_declared": a_stats[:, 0],
+            "a_made": a_stats[:, 1],
+            "a_conceded": a_stats[:, 2],
+            "b_declared": b_stats[:, 0],
+            "b_made": b_stats[:, 1],
+            "b_conceded": b_stats[:, 2],
+        }
     )
+    return DuelRun(
+        "hands", rules, a, b, deals, seed, None, items, tallies,
+        a_contracts=np.concatenate(a_contracts),
+        b_contracts=base["contract"][base["declarer"] >= 0],
+    )  # fmt: skip
 
 
 def duel_games(
@@ -285,7 +261,7 @@ def duel_games(
     first_dealer: int | None = None,
     chunk: int = CHUNK,
     progress: Callable[[int], None] | None = None,
-) -> DuelResult:
+) -> DuelRun:
     """Duplicate duel of whole games: game ``g`` played once with A at each seat.
 
     A's win rate counts finished games only; unfinished games (no winner after the
@@ -305,7 +281,7 @@ def duel_games(
         progress: called with the number of games just played (``players * games`` in all).
 
     Returns:
-        The :class:`DuelResult` (``items``: one row per game id).
+        The :class:`DuelRun` (``items``: one row per game id).
     """
     from sim.engine.game import play_games
 
@@ -332,374 +308,51 @@ def duel_games(
             dealers[sl] = batch.column("first_dealer")
             if progress is not None:
                 progress(n)
-    per_game = diff.mean(axis=1)
     items = pl.DataFrame(
         {
             "game_id": np.arange(games, dtype=np.int64),
             "first_dealer": dealers,
-            "score_diff": per_game,
+            "score_diff": diff.mean(axis=1),
             "a_wins": won.sum(axis=1).astype(np.int64),
             "finished": finished.sum(axis=1).astype(np.int64),
             **{f"score_diff_{s}": diff[:, s] for s in range(players)},
         }
     )
-    from analysis.stats import wilson_interval
-
-    fair = 1.0 / players
-    seat_rows = []
-    for s in range(players):
-        w, f = int(won[:, s].sum()), int(finished[:, s].sum())
-        lo, hi = wilson_interval(w, f)
-        m, mlo, mhi = _mean_interval(diff[:, s])
-        seat_rows.append(
-            {
-                "seat": s,
-                "games": games,
-                "finished": f,
-                "a_wins": w,
-                "a_win_rate": _rate(w, f),
-                "ci_low": _num(lo),
-                "ci_high": _num(hi),
-                "score_diff": m,
-                "score_ci_low": mlo,
-                "score_ci_high": mhi,
-            }
-        )
-    rows = [
-        _rate_row(
-            "a_win_rate",
-            int(won.sum()),
-            int(finished.sum()),
-            fair,
-            "A's wins / finished games, all seats of A (fair share 1/players)",
-        ),
-        _mean_row("score_diff", per_game, 0.0, "final score: A − mean of the B seats, per game"),
-        _rate_row(
-            "unfinished_rate",
-            int((~finished).sum()),
-            games * players,
-            None,
-            "games without a winner (not counted as losses)",
-        ),
-    ]
-    return DuelResult(
-        "games",
-        rules,
-        a,
-        b,
-        games,
-        seed,
-        first_dealer,
-        _summary(rows),
-        _seats(seat_rows),
-        items,
+    tallies = pl.DataFrame(
+        {
+            "seat": np.arange(players, dtype=np.int64),
+            "games": np.full(players, games, dtype=np.int64),
+            "finished": finished.sum(axis=0).astype(np.int64),
+            "a_wins": won.sum(axis=0).astype(np.int64),
+        }
     )
+    return DuelRun("games", rules, a, b, games, seed, first_dealer, items, tallies)
 
 
-# --- statistics ------------------------------------------------------------------------
-def _num(x: Any) -> float | None:
-    v = float(x)
-    return v if np.isfinite(v) else None
-
-
-def _rate(hits: int, n: int) -> float | None:
-    return hits / n if n else None
-
-
-def _mean_interval(values: np.ndarray) -> tuple[float | None, float | None, float | None]:
-    """Mean and its 95 % normal interval ``mean ± z·sd/√n`` (None where undefined)."""
-    from analysis.stats import Z95
-
-    n = len(values)
-    if n == 0:
-        return None, None, None
-    m = float(values.mean())
-    if n < 2:
-        return m, None, None
-    half = Z95 * float(values.std(ddof=1)) / np.sqrt(n)
-    return m, m - half, m + half
-
-
-def _row(
-    measure: str,
-    value: float | None,
-    lo: float | None,
-    hi: float | None,
-    n: int,
-    reference: float | None,
-    meaning: str,
-) -> dict[str, Any]:
-    difference = excludes = None
-    if reference is not None and value is not None:
-        difference = value - reference
-        if lo is not None and hi is not None:
-            excludes = not lo <= reference <= hi
-    return {
-        "measure": measure,
-        "value": value,
-        "ci_low": lo,
-        "ci_high": hi,
-        "n": n,
-        "reference": reference,
-        "difference": difference,
-        "excludes_reference": excludes,
-        "meaning": meaning,
-    }
-
-
-def _rate_row(
-    measure: str, hits: int, n: int, reference: float | None, meaning: str
-) -> dict[str, Any]:
-    from analysis.stats import wilson_interval
-
-    lo, hi = wilson_interval(hits, n)
-    return _row(measure, _rate(hits, n), _num(lo), _num(hi), n, reference, meaning)
-
-
-def _mean_row(
-    measure: str, values: np.ndarray, reference: float | None, meaning: str
-) -> dict[str, Any]:
-    m, lo, hi = _mean_interval(np.asarray(values, dtype=np.float64))
-    return _row(measure, m, lo, hi, len(values), reference, meaning)
-
-
-def _summary(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    schema = {
-        "measure": pl.String,
-        "value": pl.Float64,
-        "ci_low": pl.Float64,
-        "ci_high": pl.Float64,
-        "n": pl.Int64,
-        "reference": pl.Float64,
-        "difference": pl.Float64,
-        "excludes_reference": pl.Boolean,
-        "meaning": pl.String,
-    }
-    return pl.DataFrame(rows, schema=schema)
-
-
-def _seats(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    ints = {"seat", "games", "finished", "a_wins", "a_declared", "a_made", "b_declared", "b_made"}
-    schema = {k: (pl.Int64 if k in ints else pl.Float64) for k in rows[0]}
-    return pl.DataFrame(rows, schema=schema)
-
-
-# --- documents ---------------------------------------------------------------------------
-def duel_json(result: DuelResult) -> dict[str, Any]:
-    """The ``duel --json`` document (JSON-safe: no NaN)."""
-    from analysis.tables import tables_json
-
-    measures = {
-        row["measure"]: {k: v for k, v in row.items() if k != "measure"}
-        for row in tables_json({"s": result.summary})["s"]
-    }
-    doc: dict[str, Any] = {
-        "command": "duel",
-        "format": result.format,
-        "rules": result.rules.name,
-        "rules_hash": result.rules.rules_hash,
-        "players": result.rules.players,
-        "seed": result.seed,
-        ("deals" if result.format == "hands" else "games"): result.size,
-        "a": result.a.to_json(),
-        "b": result.b.to_json(),
-        "measures": measures,
-        "seats": tables_json({"s": result.seats})["s"],
-    }
-    if result.format == "games":
-        doc["first_dealer"] = result.first_dealer
-    return doc
-
-
-def _verdict(result: DuelResult) -> str:
-    """One sentence on the headline measure."""
-    m = result.measure("score_diff")
-    lo, hi = m["ci_low"], m["ci_high"]
-    unit = "per deal" if result.format == "hands" else "per game (final score)"
-    if lo is None or hi is None:
-        return f"Score difference A − B {unit}: {m['value']:+.2f} (too few items for an interval)."
-    text = f"Score difference A − B {unit}: {m['value']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
-    if result.format == "games":
-        w = result.measure("a_win_rate")
-        if w["value"] is not None:
-            text += (
-                f"; A's win rate {w['value']:.4f} [{w['ci_low']:.4f}, {w['ci_high']:.4f}] "
-                f"against the fair share {w['reference']:.4f} ({w['difference']:+.4f}, "
-                + ("interval excludes it" if w["excludes_reference"] else "compatible with it")
-                + ")"
-            )
-    elif m["excludes_reference"]:
-        text += " — the interval excludes 0"
-    else:
-        text += " — compatible with 0"
-    return text + "."
-
-
-def duel_markdown(result: DuelResult) -> str:
-    """The Markdown report of a duel: verdict, summary measures, seats."""
-    from analysis.tables import to_markdown
-
-    r = result
-    size = f"{r.size:,} {'deals' if r.format == 'hands' else 'games'}"
-    rotations = r.rules.players + (1 if r.format == "hands" else 0)
-    dealer = ""
-    if r.format == "games":
-        dealer = (
-            "; first dealer drawn per game"
-            if r.first_dealer is None
-            else f"; first dealer seat {r.first_dealer}"
-        )
-    head = (
-        f"# Strategy duel — A `{r.a.label}` vs B `{r.b.label}`\n\n"
-        f"Rules `{r.rules.name}` (hash {r.rules.rules_hash}), {r.rules.players} players, "
-        f"{r.format} format: {size} × {rotations} replays, seed {r.seed}{dealer}. "
-        "A sits at each seat in turn with B at the others, on the same deals. "
-        "Rates: 95 % Wilson intervals; means: mean ± 1.96·sd/√n over deal or game ids."
-    )
-    note = (
-        "Win-rate intervals treat the rotations of one game as independent; rotations "
-        "of a game are negatively correlated (one seat's win is another's loss), so the "
-        "interval is conservative."
-        if r.format == "games"
-        else "`score_diff_s` in the seat table is the difference when A sits at seat s "
-        "(with 4 players A sits out as dealer in a quarter of the deals)."
-    )
-    parts = [
-        head,
-        _verdict(r),
-        "## Summary\n\n" + to_markdown(r.summary, floats="{:.4f}").rstrip(),
-        "## By seat of A\n\n" + note + "\n\n" + to_markdown(r.seats, floats="{:.4f}").rstrip(),
-    ]
-    return "\n\n".join(parts) + "\n"
-
-
-def write_duel_dir(
-    result: DuelResult, out: Path, manifest_extra: dict[str, Any] | None = None
+def write_duel_run(
+    run: DuelRun, folder: Path, manifest_extra: dict[str, Any] | None = None
 ) -> None:
-    """Write ``duel_summary.csv``, ``duel_seats.csv``, ``duel.md``, ``duel.json``,
-    ``duel_deals.parquet`` or ``duel_games.parquet``, and ``run.json`` (never half-written).
-    """  # noqa: D205
-    from sim.output import StagedDir, run_manifest, write_json
+    """Write the duel's items (``duel_deals.parquet`` or ``duel_games.parquet``) and ``run.json``.
 
-    sizes = {("deals" if result.format == "hands" else "games"): result.size}
-    with StagedDir(out) as staged:
-        result.summary.write_csv(staged.path / "duel_summary.csv")
-        result.seats.write_csv(staged.path / "duel_seats.csv")
-        result.items.write_parquet(staged.path / f"duel_{next(iter(sizes))}.parquet")
-        (staged.path / "duel.md").write_text(duel_markdown(result), encoding="utf-8")
-        write_json(staged.path / "duel.json", duel_json(result))
-        write_json(
-            staged.path / "run.json",
-            run_manifest(
-                result.rules,
-                result.seed,
-                sizes,
-                command="duel",
-                format=result.format,
-                a=result.a.to_json(),
-                b=result.b.to_json(),
-                first_dealer=result.first_dealer,
-                **(manifest_extra or {}),
-            ),
-        )
+    Args:
+        run: the duel.
+        folder: an existing folder (a staged one: :class:`sim.output.StagedDir`).
+        manifest_extra: more keys of ``run.json`` (``started``, ``ended``, ``seconds``).
+    """
+    from sim.output import run_manifest, write_json
 
-
-# --- command line ------------------------------------------------------------------------
-def add_duel_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``duel`` subcommand to the ``thousand`` subparsers; return its parser."""
-    from sim.cli import _common, _positive_int, _seed
-
-    p = subparsers.add_parser(
-        "duel",
-        help="compare two strategies or settings in duplicate format",
-        description=(
-            "Play the same deals or games with contestant A at each seat in turn and B at "
-            "the others; report the score difference per deal and A's game win rate."
+    run.items.write_parquet(folder / run.item_file)
+    write_json(
+        folder / "run.json",
+        run_manifest(
+            run.rules,
+            run.seed,
+            run.sizes,
+            command="duel",
+            format=run.format,
+            a=run.a.to_json(),
+            b=run.b.to_json(),
+            first_dealer=run.first_dealer,
+            **(manifest_extra or {}),
         ),
     )
-    _common(p)
-    p.add_argument("--a", required=True, metavar="STRATEGY", help="contestant A's strategy")
-    p.add_argument(
-        "--a-param",
-        action="append",
-        default=[],
-        metavar="[STRATEGY.]NAME=VALUE",
-        help="A's parameter, e.g. heuristic.aggression=0.3 (repeatable)",
-    )
-    p.add_argument(
-        "--b", default="heuristic", metavar="STRATEGY", help="contestant B (default: heuristic)"
-    )
-    p.add_argument(
-        "--b-param",
-        action="append",
-        default=[],
-        metavar="[STRATEGY.]NAME=VALUE",
-        help="B's parameter (repeatable)",
-    )
-    size = p.add_mutually_exclusive_group(required=True)
-    size.add_argument("--deals", type=_positive_int, help="duel on N single deals")
-    size.add_argument("--games", type=_positive_int, help="duel on N whole games")
-    p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument(
-        "--first-dealer",
-        type=int,
-        default=None,
-        help="games: fix the first dealer of every game (default: drawn per game)",
-    )
-    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p.add_argument("--out", default=None, help="folder for CSV, Markdown, JSON and run.json")
-    p.add_argument("--force", action="store_true", help="write into a non-empty --out")
-    p.set_defaults(func=cmd_duel)
-    return p
-
-
-def _contestant(flag: str, strategy: str, params: Sequence[str]) -> Contestant:
-    """A validated contestant; errors name the flag."""
-    c = Contestant(strategy.strip(), tuple(params))
-    try:
-        c.row()
-    except StrategyError as exc:
-        raise StrategyError(f"--{flag}: {exc}") from None
-    return c
-
-
-def cmd_duel(args: argparse.Namespace) -> int:
-    """``thousand duel``: A against B in duplicate format; Markdown or JSON on stdout."""
-    from sim.cli import _json_safe, _progress, _set_workers
-    from sim.output import UsageError, check_out_dir, now_iso
-    from sim.rules import load_rules
-
-    if args.out is not None:
-        check_out_dir(args.out, args.force)
-    rules = load_rules(args.rules)
-    a = _contestant("a", args.a, args.a_param)
-    b = _contestant("b", args.b, args.b_param)
-    first = args.first_dealer
-    if first is not None and args.games is None:
-        raise UsageError("--first-dealer: only with --games")
-    if first is not None and first not in range(rules.players):
-        raise UsageError(
-            f"--first-dealer {first}: a seat 0..{rules.players - 1} of {rules.players} players"
-        )
-    _set_workers(args.workers)
-    started = now_iso()
-    t0 = time.perf_counter()
-    if args.deals is not None:
-        with _progress((rules.players + 1) * args.deals, args.quiet, "deal") as bar:
-            result = duel_hands(rules, a, b, args.deals, args.seed, progress=bar.update)
-    else:
-        with _progress(rules.players * args.games, args.quiet, "game") as bar:
-            result = duel_games(
-                rules, a, b, args.games, args.seed, first_dealer=first, progress=bar.update
-            )
-    seconds = time.perf_counter() - t0
-    if args.out is not None:
-        extra = {"started": started, "ended": now_iso(), "seconds": seconds}
-        write_duel_dir(result, Path(args.out), extra)
-    if args.json:
-        print(json.dumps(_json_safe(duel_json(result))))
-    else:
-        print(duel_markdown(result), end="")
-    if not args.quiet and args.out is not None:
-        print(f"duel written to {args.out}/duel.md", file=sys.stderr)
-    return 0

@@ -3,11 +3,15 @@
 The meaning of every key is in :mod:`sim.odds_keys`. Counting streams over chunks
 of deals (:class:`sim.deal.DealStream`), so memory stays flat in the number of
 deals, and the counts of a run depend only on ``(seed, rules, deals)``.
+:func:`run_odds` is an odds run as the commands make it: the counts and what they
+were counted over, as an :class:`OddsRun`; the estimates, intervals and exact values
+are :mod:`analysis.odds`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -244,3 +248,94 @@ def run_odds_chunks(
         for doc in read_json_parts(part_store, "counts.json", chunks):
             counts.add(doc["deals"], doc["hits"])
     return counts
+
+
+@dataclass(frozen=True)
+class OddsRun:
+    """An odds run: how many of its deals met each odds key, and over which deals.
+
+    The estimates, intervals and exact values are computed from it by
+    :func:`analysis.odds.odds_result`.
+
+    Attributes:
+        rules: the house rules.
+        deals: deals counted.
+        seed: the run's seed.
+        hits: deals that met each key of :data:`sim.odds_keys.ODDS_KEYS`, in that order.
+        deals_from: how the deals were made, in words (the ``deals_from`` of ``odds --json``).
+        strategies: under ``deal.method = "cut"`` the strategy of each seat that played
+            the deals (their play makes the next deck); None otherwise.
+        started: when the run started (UTC, ISO 8601).
+        seconds: how long it took.
+    """
+
+    rules: Rules
+    deals: int
+    seed: int
+    hits: Mapping[str, int]
+    deals_from: str
+    strategies: tuple[str, ...] | None
+    started: str
+    seconds: float
+
+
+def deals_from(rules: Rules, strategies: Sequence[str]) -> str:
+    """How an odds run under ``rules`` makes its deals, in words."""
+    if rules.deal.method == "cut":
+        return (
+            f"cut deck: each deal dealt from the previous one as {','.join(strategies)} played"
+            f" it, in chains of {rules.deal.cut_chain} deals from one shuffle"
+        )
+    if dealt_by_play(rules):
+        return "shuffled deck with the bottom-card ritual"
+    return "independently shuffled deals"
+
+
+def run_odds(
+    rules: Rules,
+    deals: int,
+    seed: int,
+    strategies: str | Sequence[str] = "heuristic",
+    backend: Backend | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> OddsRun:
+    """Count every odds key over deals ``0 .. deals-1`` of the run seeded ``seed``.
+
+    Deals are independent shuffles, unless the rules cut the deck (``deal.method =
+    "cut"``: each slot's first deal comes from the previous deal as ``strategies``
+    played it, in chains of ``deal.cut_chain``) or hold the bottom-card ritual; the
+    run's ``deals_from`` says which.
+
+    Args:
+        rules: the house rules.
+        deals: deals to count (positive).
+        seed: the run's seed.
+        strategies: one strategy for every seat, or one per seat (a comma-separated
+            string or a sequence); they play the deals where the deals are played.
+        backend: None counts in this process on compiled threads; a backend counts in
+            chunks on its workers (:mod:`sim.runner`). The counts are the same.
+        progress: called with the deals finished after each chunk.
+
+    Raises:
+        StrategyError: an unknown strategy or a wrong number of them.
+    """
+    from sim.engine.strategies.registry import parse_strategies
+    from sim.output import now_iso
+
+    names = parse_strategies(strategies, rules.players)
+    started = now_iso()
+    t0 = time.perf_counter()
+    if backend is None:
+        counts = simulate_odds(rules, deals, seed, progress=progress, strategies=names)
+    else:
+        counts = run_odds_chunks(rules, deals, seed, backend, progress=progress, strategies=names)
+    return OddsRun(
+        rules=rules,
+        deals=deals,
+        seed=seed,
+        hits=dict(counts.hits),
+        deals_from=deals_from(rules, names),
+        strategies=tuple(names) if rules.deal.method == "cut" else None,
+        started=started,
+        seconds=time.perf_counter() - t0,
+    )

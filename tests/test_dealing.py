@@ -6,10 +6,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.compare import RATE_COLUMNS, Z95, compare_rates
+from analysis.compare import RATE_COLUMNS, Z95, compare_folders, compare_rates
 from analysis.report import dealing_section
-from sim.cli import run_odds
 from sim.compare import dealing_comparison, play_rule_sets
+from sim.odds import run_odds
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import load_rules
 from sim.runfolder import play_into
@@ -40,37 +40,38 @@ def dealing(tmp_path_factory):
         CLASSIC, odds, root / "games", games, seed, root / "cut",
         odds_of=lambda r: run_odds(r, 20_000, seed),
     )  # fmt: skip
-    return root, games, seed, result
+    table = compare_folders(list(zip(result.names, result.games_dirs, strict=True)))
+    return root, games, seed, result, table
 
 
 def test_dealing_games_are_those_of_thousand_compare(dealing):
-    root, games, seed, result = dealing
-    table = play_rule_sets([("s", CLASSIC), ("c", CUT)], games, seed, root / "compare")
+    root, games, seed, result, dealt = dealing
+    assert result.games_dirs == (root / "games", root / "cut")
+    runs = play_rule_sets([("s", CLASSIC), ("c", CUT)], games, seed, root / "compare")
+    assert runs == [("s", root / "compare" / "runs" / "s"), ("c", root / "compare" / "runs" / "c")]
+    table = compare_folders(runs)
     numbers = [c for c in table.columns if table[c].dtype == pl.Float64]
-    assert result.games.select(numbers).equals(table.select(numbers))
+    assert dealt.select(numbers).equals(table.select(numbers))
     assert result.names == ("classic (shuffled)", "classic (cut)")
 
 
 def test_dealing_odds_are_those_of_thousand_odds(dealing):
-    _, _, seed, result = dealing
+    _, _, seed, result, _ = dealing
     shuffled, cut = result.odds
-    assert shuffled["deals_from"] == "independently shuffled deals"
-    assert cut["deals_from"].startswith("cut deck")
-    assert cut["odds"] == run_odds(CUT, 20_000, seed)["odds"]
+    assert shuffled.deals_from == "independently shuffled deals" and shuffled.strategies is None
+    assert cut.deals_from.startswith("cut deck") and cut.strategies == ("heuristic",) * 3
+    assert cut.hits == run_odds(CUT, 20_000, seed).hits
     # cut decks make reshuffle conditions more common (+4 points at 2M deals)
-    diff = (
-        cut["odds"]["deal.any_reshuffle"]["estimate"]
-        - (shuffled["odds"]["deal.any_reshuffle"]["estimate"])
-    )
-    assert diff > 0
+    key = "deal.any_reshuffle"
+    assert cut.hits[key] / cut.deals > shuffled.hits[key] / shuffled.deals
 
 
 def test_dealing_section_says_what_changed(dealing):
-    _, _, _, result = dealing
-    sec = dealing_section(result.names, result.odds, result.games, result.strategies)
+    _, _, _, result, games = dealing
+    sec = dealing_section(result.names, result.odds, games, result.strategies)
     text = sec.blocks[0].text
     assert text.startswith("**Not shuffling changes the game.**")
-    counts = [(int(o["deals"]), {k: v["hits"] for k, v in o["odds"].items()}) for o in result.odds]
+    counts = [(o.deals, o.hits) for o in result.odds]
     rates = compare_rates(result.names[0], counts[0], result.names[1], counts[1], ODDS_KEYS)
     differing = int(((rates["diff_ci_low"] > 0) | (rates["diff_ci_high"] < 0)).sum())
     assert f"{differing} of {len(ODDS_KEYS)} deal quantities" in text
@@ -78,14 +79,14 @@ def test_dealing_section_says_what_changed(dealing):
 
 
 def test_dealing_section_without_a_difference_says_so(dealing):
-    _, _, _, result = dealing
+    _, _, _, result, games = dealing
     same = (result.odds[0], result.odds[0])  # the shuffled odds against themselves
-    flat = result.games.with_columns(
+    flat = games.with_columns(
         pl.lit(0.0).alias("diff"),
         pl.lit(-1.0).alias("diff_ci_low"),
         pl.lit(1.0).alias("diff_ci_high"),
     )
     text = dealing_section(result.names, same, flat, result.strategies).blocks[0].text
     assert text.startswith("**At these sample sizes, not shuffling does not measurably")
-    n_games = result.games.height
+    n_games = games.height
     assert f"0 of {len(ODDS_KEYS)} deal quantities and 0 of {n_games} game measures" in text

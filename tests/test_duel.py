@@ -1,16 +1,30 @@
-"""Strategy duels in duplicate format: exact ties, a clear winner, determinism, CLI."""
+"""Strategy duels in duplicate format: exact ties, a clear winner, determinism, CLI.
 
-import argparse
+The duel is played by :mod:`sim.duel` and its statistics are :mod:`analysis.duel`;
+``duel_hands`` and ``duel_games`` here do both.
+"""
+
 import json
 
 import numpy as np
 import polars as pl
 import pytest
 
+from analysis.duel import DuelResult, duel_json, duel_markdown, duel_result
 from analysis.stats import Z95
-from sim.duel import Contestant, add_duel_parser, duel_games, duel_hands, duel_json, duel_markdown
+from sim import duel
+from sim.duel import Contestant
 from sim.engine.strategies.registry import StrategyError
 from sim.rules import load_rules
+
+
+def duel_hands(*args, **kwargs) -> DuelResult:
+    return duel_result(duel.duel_hands(*args, **kwargs))
+
+
+def duel_games(*args, **kwargs) -> DuelResult:
+    return duel_result(duel.duel_games(*args, **kwargs))
+
 
 BOLD = Contestant("heuristic", ("heuristic.aggression=0.3",))
 PLAIN = Contestant("heuristic")
@@ -121,20 +135,9 @@ def test_contestant_settings_and_label():
 
 # --- command line --------------------------------------------------------------------------
 @pytest.fixture
-def duel_cli(monkeypatch, capsys):
+def duel_cli(capsys):
     """Run ``thousand duel ARGS`` in-process through ``sim.cli.main`` → (rc, out, err)."""
     import sim.cli as cli
-
-    original = cli.build_parser
-
-    def build() -> argparse.ArgumentParser:
-        parser = original()
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        if "duel" not in sub.choices:  # until sim/cli.py registers it
-            add_duel_parser(sub)
-        return parser
-
-    monkeypatch.setattr(cli, "build_parser", build)
 
     def run(*argv: str) -> tuple[int, str, str]:
         try:

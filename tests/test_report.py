@@ -15,10 +15,11 @@ from analysis import plots
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.marriages import marriage_table
+from analysis.odds import odds_result
 from analysis.report import COMPARE_COLUMNS, Section, Table, build_report, compare_section
-from analysis.report_runs import simulate_report
-from sim.cli import run_odds
+from sim.odds import run_odds
 from sim.rules import load_rules
+from sim.runfolder import simulate_report
 
 SEED = 3
 ODDS_DEALS, HANDS, GAMES = 20_000, 20_000, 500
@@ -106,7 +107,7 @@ def hand_made_compare() -> pl.DataFrame:
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     work = tmp_path_factory.mktemp("runs")
     rules = load_rules("classic")
-    odds = run_odds("classic", ODDS_DEALS, SEED)
+    odds = odds_result(run_odds(rules, ODDS_DEALS, SEED))
     parts = simulate_report(rules, HANDS, GAMES, SEED, work)
     return {"odds": odds, "hands": parts.hands_dir, "games": parts.games_dir}
 
@@ -159,7 +160,7 @@ def test_every_csv_is_written_and_referenced(report):
 
 def test_top_states_rules_seed_sizes_and_strategies(report, runs):
     out, _ = report
-    rules = runs["odds"]["_rules"]
+    rules = runs["odds"].rules
     md = (out / "report.md").read_text(encoding="utf-8")
     top = md.split("## ", 1)[0]
     for text in (
@@ -199,15 +200,13 @@ def test_every_rate_shown_has_its_interval(report):
 
 def test_hand_talon_marriages_come_from_the_odds_deals(runs):
     odds = runs["odds"]
-    table = marriage_table(odds)
+    table = marriage_table(odds.document())
     ht = table.filter(pl.col("where") == "hand_talon")
-    assert (
-        ht.filter(pl.col("suit") == "any")["hits"].item()
-        == (odds["odds"]["hand_talon.any_marriage"]["hits"])
-    )
+    hits = odds.run.hits
+    assert ht.filter(pl.col("suit") == "any")["hits"].item() == hits["hand_talon.any_marriage"]
     for suit in "SCDH":
         got = ht.filter(pl.col("suit") == suit)["hits"].item()
-        assert got == odds["odds"][f"hand_talon.marriage.{suit}"]["hits"]
+        assert got == hits[f"hand_talon.marriage.{suit}"]
     # Each suit is held with the exact probability C(22, 8) / C(24, 10) = 15/92.
     assert ht.filter(pl.col("suit") != "any")["exact"].to_list() == pytest.approx([15 / 92] * 4)
     se = (ht["exact"] * (1 - ht["exact"]) / ht["n"]).sqrt()
@@ -231,10 +230,10 @@ def test_every_figure_has_labelled_axes(runs):
     odds = runs["odds"]
     bids = bid_tables(runs["hands"])
     games = barrel_tables(runs["games"])
-    marriages = marriage_table(odds)
+    marriages = marriage_table(odds.document())
     figures = [
-        plots.plot_odds(odds["_table"], "t"),
-        plots.plot_odds_z(odds["_table"], "t"),
+        plots.plot_odds(odds.table, "t"),
+        plots.plot_odds_z(odds.table, "t"),
         plots.plot_marriages(marriages, "t"),
         plots.plot_make_rate(bids["by_contract"], "t", 30),
         plots.plot_safe_bids(bids["safe_bids"], "t"),

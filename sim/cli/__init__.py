@@ -1,0 +1,67 @@
+"""The ``thousand`` command line (contract: docs/cli.md).
+
+Thin by design: parse and validate, call library functions, print or write.
+Bad input exits with code 2 and one line on stderr naming the culprit.
+
+One module per command (:mod:`sim.cli.rules`, :mod:`sim.cli.odds`,
+:mod:`sim.cli.hands`, :mod:`sim.cli.bids`, :mod:`sim.cli.games`,
+:mod:`sim.cli.barrel`, :mod:`sim.cli.report`, :mod:`sim.cli.bench`,
+:mod:`sim.cli.compare`, :mod:`sim.cli.duel`), each with its ``add_parser`` and
+command function; what they share is :mod:`sim.cli.common`. The command line sits
+on top of every other layer (tests/test_layers.py): it calls the runs
+(:mod:`sim`) and the analysis (:mod:`analysis`), and nothing imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from sim.cards import CardParseError
+from sim.cli import barrel, bench, bids, compare, duel, games, hands, odds, report, rules
+from sim.cli.common import Parser
+from sim.engine.strategies.registry import StrategyError
+from sim.output import UsageError
+from sim.parallel import keep_freed_memory
+from sim.rules import RulesError
+
+# The commands, in the order ``thousand --help`` lists them.
+COMMANDS = (rules, odds, hands, bids, games, barrel, report, bench, compare, duel)
+
+# Errors that are bad input: one line on stderr, exit code 2.
+USAGE_ERRORS = (RulesError, CardParseError, UsageError, StrategyError)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``thousand`` argument parser."""
+    parser = Parser(prog="thousand", description=__doc__.splitlines()[0])
+    from sim import __version__
+
+    parser.add_argument("--version", action="version", version=f"thousand {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for command in COMMANDS:
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``thousand``; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    keep_freed_memory()
+    try:
+        return func(args)
+    except USAGE_ERRORS as exc:
+        print(f"thousand {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"thousand {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+    finally:
+        from sim.runner import stop_workers
+
+        stop_workers()

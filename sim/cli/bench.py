@@ -1,0 +1,27 @@
+"""``thousand bench``: throughput of this machine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """``thousand bench``: throughput of this machine (deals/s per core and all cores)."""
+    from sim.bench import format_bench, run_all
+
+    doc = run_all()
+    if args.json:
+        print(json.dumps(doc))
+        return 0
+    print("\n".join(format_bench(doc)))
+    return 0
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``bench`` to the ``thousand`` subparsers; return its parser."""
+    p_bench = subparsers.add_parser("bench", help="throughput on this machine")
+    p_bench.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p_bench.set_defaults(func=cmd_bench)
+    return p_bench

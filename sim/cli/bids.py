@@ -1,0 +1,36 @@
+"""``thousand bids DIR``: bid-success tables and safe bid levels of a hands run."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from sim.cli.common import emit_tables, positive_int
+
+
+def cmd_bids(args: argparse.Namespace) -> int:
+    """``thousand bids DIR``: bid-success tables and safe bid levels of a hands run."""
+    from analysis.bids import bid_tables, bid_tables_json, bids_markdown, write_bid_tables
+
+    tables = bid_tables(Path(args.dir), min_n=args.min_n)
+    emit_tables(args, tables, write_bid_tables, bid_tables_json, bids_markdown)
+    return 0
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``bids`` to the ``thousand`` subparsers; return its parser."""
+    p_bids = subparsers.add_parser("bids", help="bid-success tables and safe bid levels")
+    p_bids.add_argument("dir", help="folder of a hands run")
+    p_bids.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p_bids.add_argument(
+        "--min-n",
+        type=positive_int,
+        default=30,
+        help="played contracts a level needs to count as safe (default 30)",
+    )
+    p_bids.add_argument("--out", default=None, help="also write CSV tables and bids.md here")
+    p_bids.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_bids.add_argument("--quiet", action="store_true")
+    p_bids.set_defaults(func=cmd_bids)
+    return p_bids

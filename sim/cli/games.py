@@ -1,0 +1,63 @@
+"""``thousand games``: play N whole games; ``games.parquet``, ``barrel.parquet``, ``run.json``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from sim.cli.common import common_flags, lazy, play_run, positive_int, runner_flags, seed_value
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """``thousand games``: play N whole games; games.parquet, barrel.parquet, run.json."""
+    counts, seconds = play_run(
+        args,
+        "games",
+        args.games,
+        "game",
+        lazy("sim.games", "run_games"),
+        lambda c: {"games": args.games, "stints": c["stints"], "unfinished": c["unfinished"]},
+        first_dealer=args.first_dealer,
+    )
+    if not args.quiet:
+        rate = args.games / seconds if seconds > 0 else float("inf")
+        print(
+            f"{args.games:,} games ({counts['unfinished']:,} unfinished) in {seconds:.1f} s "
+            f"({rate:,.0f} games/s) → {args.out}/games.parquet",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``games`` to the ``thousand`` subparsers; return its parser."""
+    p_games = subparsers.add_parser(
+        "games", help="play N whole games; games.parquet + barrel.parquet"
+    )
+    common_flags(p_games)
+    p_games.add_argument("--games", type=positive_int, required=True)
+    p_games.add_argument("--seed", type=seed_value, default=0)
+    p_games.add_argument("--out", required=True, help="folder for the Parquet files and run.json")
+    p_games.add_argument(
+        "--strategies",
+        default="heuristic",
+        help="one name for every seat or one comma-separated name per seat",
+    )
+    p_games.add_argument("--param", action="append", default=[], metavar="STRATEGY.NAME=VALUE")
+    p_games.add_argument(
+        "--first-dealer",
+        type=int,
+        default=None,
+        help="fix the first dealer of every game (default: drawn per game)",
+    )
+    p_games.add_argument(
+        "--trace",
+        default=None,
+        metavar="FILE.jsonl",
+        help="write every game's score history, one JSON object per line",
+    )
+    p_games.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    runner_flags(p_games)
+    p_games.set_defaults(func=cmd_games)
+    return p_games

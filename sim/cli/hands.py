@@ -1,0 +1,67 @@
+"""``thousand hands``: play N deals; ``hands.parquet`` (or ``hands_agg.parquet``) + ``run.json``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from sim.cli.common import common_flags, lazy, play_run, positive_int, runner_flags, seed_value
+
+
+def cmd_hands(args: argparse.Namespace) -> int:
+    """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
+    counts, seconds = play_run(
+        args,
+        "hands",
+        args.deals,
+        "deal",
+        lazy("sim.hands", "run_hands"),
+        lambda c: {"deals": args.deals, "rows": c["rows"]},
+        aggregate_only=args.aggregate_only,
+    )
+    if not args.quiet:
+        rate = args.deals / seconds if seconds > 0 else float("inf")
+        name = "hands_agg.parquet" if args.aggregate_only else "hands.parquet"
+        print(
+            f"{args.deals:,} deals ({counts['redealt']:,} redealt) in {seconds:.1f} s "
+            f"({rate:,.0f} deals/s) → {args.out}/{name}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``hands`` to the ``thousand`` subparsers; return its parser."""
+    p_hands = subparsers.add_parser("hands", help="play N deals; write hands.parquet + run.json")
+    common_flags(p_hands)
+    p_hands.add_argument("--deals", type=positive_int, required=True)
+    p_hands.add_argument("--seed", type=seed_value, default=0)
+    p_hands.add_argument("--out", required=True, help="folder for hands.parquet and run.json")
+    p_hands.add_argument(
+        "--strategies",
+        default="heuristic",
+        help="one name for every seat, or one per seat comma-separated (random, first, heuristic)",
+    )
+    p_hands.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="STRATEGY.NAME=VALUE",
+        help="strategy parameter, e.g. heuristic.aggression=0.3",
+    )
+    p_hands.add_argument(
+        "--trace",
+        default=None,
+        metavar="FILE.jsonl",
+        help="write every deal as one JSON object per line",
+    )
+    p_hands.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_hands.add_argument(
+        "--aggregate-only",
+        action="store_true",
+        help="keep only the counts the bid tables need (hands_agg.parquet), for huge runs",
+    )
+    runner_flags(p_hands)
+    p_hands.set_defaults(func=cmd_hands)
+    return p_hands

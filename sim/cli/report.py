@@ -1,0 +1,149 @@
+"""``thousand report``: odds, a hands run and a games run, then the report folder.
+
+The runs are played by the runs layer (:func:`sim.odds.run_odds`,
+:func:`sim.runfolder.simulate_report`, :func:`sim.compare.dealing_comparison`,
+:func:`sim.compare.play_rule_sets`); the report is built from them by
+:func:`analysis.report.build_report`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+import sim
+from sim.cli.common import (
+    backend_of,
+    common_flags,
+    positive_int,
+    progress,
+    runner_flags,
+    seed_value,
+    set_workers,
+)
+from sim.cli.compare import rule_sets
+from sim.output import check_out_dir
+from sim.rules import Rules, load_rules
+from sim.runner import open_partial, start_workers
+
+if TYPE_CHECKING:
+    from sim.odds import OddsRun
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """``thousand report``: odds, a hands run and a games run, then the report folder.
+
+    The hands and games runs are played into the run's partial folder beside
+    ``--out`` (with their chunks, for ``--resume``; removed afterwards); the report
+    folder is written only when everything worked.
+    """
+    from analysis.compare import compare_folders
+    from analysis.odds import odds_result
+    from analysis.report import build_report
+    from sim.compare import dealing_comparison, play_rule_sets
+    from sim.odds import run_odds
+    from sim.runfolder import simulate_report
+
+    out = check_out_dir(args.out, args.force)
+    rules = load_rules(args.rules)
+    sets = rule_sets(args.rules, args.vs) if args.vs is not None else None
+    set_workers(args.workers)
+    backend = backend_of(args)
+    plan = {
+        "command": "report",
+        "rules_hash": rules.rules_hash,
+        "vs": [[name, r.rules_hash] for name, r in sets] if sets else None,
+        "deals": args.deals,
+        "hands": args.hands,
+        "games": args.games,
+        "seed": args.seed,
+        "engine_version": sim.ENGINE_VERSION,
+    }
+    parts = open_partial(out, plan, args.resume).folder  # each run's chunks, for --resume
+    t0 = time.perf_counter()
+
+    def odds_of(r: Rules) -> OddsRun:
+        with progress(args.deals, args.quiet, "deal") as bar:
+            return run_odds(r, args.deals, args.seed, progress=bar.update)
+
+    odds = odds_of(rules)
+    start_workers(backend)
+    work = parts / "runs"  # the joined run folders, made again from the chunks on --resume
+    work.mkdir(exist_ok=True)
+    runs = simulate_report(
+        rules,
+        args.hands,
+        args.games,
+        args.seed,
+        work,
+        progress=lambda total, unit: progress(total, args.quiet, unit),
+        backend=backend,
+        parts=parts,
+    )
+    with progress(args.games, args.quiet, "game") as bar:
+        dealing = dealing_comparison(
+            rules, odds, runs.games_dir, args.games, args.seed, work / "dealing",
+            odds_of=odds_of, backend=backend, progress=bar.update, parts=parts / "dealing",
+        )  # fmt: skip
+    compare = None
+    if sets is not None:  # the house-rule comparison on the same deals
+        with progress(args.games * len(sets), args.quiet, "game") as bar:
+            compared = play_rule_sets(
+                sets, args.games, args.seed, work / "compare", backend=backend,
+                progress=bar.update, parts=parts / "compare",
+            )  # fmt: skip
+        compare = compare_folders(compared)
+    build_report(
+        out,
+        odds=odds_result(odds),
+        hands_dir=runs.hands_dir,
+        games_dir=runs.games_dir,
+        compare=compare,
+        dealing=dealing,
+    )
+    shutil.rmtree(parts, ignore_errors=True)
+    if not args.quiet:
+        print(
+            f"report written to {out}/index.html in {time.perf_counter() - t0:.1f} s",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``report`` to the ``thousand`` subparsers; return its parser."""
+    p_rep = subparsers.add_parser("report", help="the full report: HTML + Markdown + PNG + CSV")
+    common_flags(p_rep)
+    p_rep.add_argument("--out", required=True, help="the report folder")
+    p_rep.add_argument(
+        "--deals",
+        type=positive_int,
+        default=2_000_000,
+        help="simulated deals for the deal odds and marriages (default 2,000,000)",
+    )
+    p_rep.add_argument(
+        "--hands",
+        type=positive_int,
+        default=1_000_000,
+        help="deals played for the bid tables and declared marriages (default 1,000,000)",
+    )
+    p_rep.add_argument(
+        "--games",
+        type=positive_int,
+        default=50_000,
+        help="whole games for the barrel, game length and seat tables (default 50,000)",
+    )
+    p_rep.add_argument("--seed", type=seed_value, default=0)
+    p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    runner_flags(p_rep, chunk=False)
+    p_rep.add_argument(
+        "--vs",
+        default=None,
+        metavar="R2[,R3...]",
+        help="add the house-rule comparison with these rule sets (--games each, same deals)",
+    )
+    p_rep.set_defaults(func=cmd_report)
+    return p_rep
