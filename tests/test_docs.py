@@ -243,6 +243,45 @@ def test_every_output_column_is_declared_with_its_type(outputs):
     assert not {k: v for k, v in unseen.items() if v}, unseen
 
 
+def test_tables_have_the_declared_types_before_they_are_written(outputs):
+    """A CSV keeps no types: the frames the commands write are checked in memory."""
+    from analysis.barrel import barrel_tables
+    from analysis.bids import bid_tables
+    from analysis.compare import compare_folders, compare_rates
+    from analysis.duel import duel_result
+    from analysis.marriages import declared_counts, marriage_table
+    from analysis.odds import odds_result
+    from sim.duel import Contestant, duel_games, duel_hands
+    from sim.odds import run_odds
+    from sim.odds_keys import ODDS_KEYS
+    from sim.rules import load_rules
+
+    root, _ = outputs
+    classic = load_rules("classic")
+    frames = {f"bids/{n}.csv": t for n, t in bid_tables(root / "hands" / "classic").items()}
+    frames |= {f"barrel/{n}.csv": t for n, t in barrel_tables(root / "games" / "classic").items()}
+    runs = root / "compare" / "classic" / "runs"
+    frames["compare.csv"] = compare_folders([("classic", runs / "classic"), ("app", runs / "app")])
+    odds = odds_result(run_odds(classic, 2000, 1))
+    frames["odds.csv"] = odds.table
+    declared = declared_counts(root / "hands" / "classic")
+    frames["marriages.csv"] = marriage_table(odds.document(), declared)
+    counts = (odds.run.deals, odds.run.hits)
+    frames["dealing_odds.csv"] = compare_rates("a", counts, "b", counts, ODDS_KEYS)
+    a, b = Contestant("random"), Contestant("heuristic")
+    for run in (duel_hands(classic, a, b, 20, 1), duel_games(classic, a, b, 2, 1)):
+        result = duel_result(run)
+        frames[f"duel_summary.csv ({run.format})"] = result.summary
+        frames[f"duel_seats.csv ({run.format})"] = result.seats
+    wrong = []
+    for key, frame in frames.items():
+        table = schema.TABLES[key.split(" ")[0]]
+        for column, dtype in frame.schema.items():
+            if not table.declares(column) or str(dtype) != table.column(column).dtype:
+                wrong.append(f"{key}: {column} {dtype}")
+    assert not wrong, wrong
+
+
 def _columns(path: Path) -> list[str]:
     if path.suffix == ".parquet":
         return list(pl.read_parquet_schema(path))
