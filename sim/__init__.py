@@ -13,6 +13,8 @@ _NOT_COMPILED = frozenset(
         "__main__.py",
         "bench.py",
         "cli.py",
+        "cli/",
+        "docs.py",
         "compare.py",
         "duel.py",
         "games.py",
@@ -20,8 +22,7 @@ _NOT_COMPILED = frozenset(
         "output.py",
         "parallel.py",
         "parquet_concat.py",
-        "reference.py",
-        "reference_game.py",
+        "reference/",
         "runfolder.py",
         "runner.py",
     }
@@ -42,9 +43,10 @@ def _numba_cache_dir() -> str:
     root = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
-        if path.relative_to(root).as_posix() in _NOT_COMPILED:
+        name = path.relative_to(root).as_posix()
+        if name in _NOT_COMPILED or name.split("/")[0] + "/" in _NOT_COMPILED:
             continue
-        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(name.encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
     return str(base / "thousand-sim" / f"numba-{digest.hexdigest()[:16]}")

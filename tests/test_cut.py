@@ -19,8 +19,8 @@ from sim.cards import card_str, parse_card
 from sim.deal import DECK_WORK, JACK_MOVED, deal_from_deck
 from sim.engine import play_hands
 from sim.engine.game import games_frame, play_games
-from sim.reference_game import GameState, nine_cut_penalty
-from sim.rng import Stream
+from sim.reference.game import GameState, nine_cut_penalty
+from sim.rng import Stream, stream_key
 from sim.rules import Rules, load_rules
 from tests.engines import ENGINES
 from tests.test_engine import check_trace
@@ -210,7 +210,7 @@ def test_compiled_dealing_equals_the_reference(players, ritual):
                 masks[q] = sum(1 << c for c in cards[at[q] : at[q + 1]])
         else:
             work[:24] = prev
-        state = np.uint64(ref.item_state(ref._stream_key(5, Stream.CUT), item))
+        state = np.uint64(ref.item_state(int(stream_key(5, Stream.CUT)), item))
         code = deal_from_deck(
             shuffled, work, masks, players, hand_dealer, ritual[0] > 0, ritual[1], state
         )

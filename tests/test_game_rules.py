@@ -1,7 +1,7 @@
 """Game-level rule scenarios: one test per rule of docs/rules.md §7–§9 (GAME_PROTOCOL.md).
 
 Each test scripts a short sequence of synthetic hand results through
-:func:`sim.reference_game.apply_deal` (no cards are played) and checks the scores,
+:func:`sim.reference.game.apply_deal` (no cards are played) and checks the scores,
 the events and the counters exactly. The hand inputs the game passes to the hand
 engine (``no_concede``, ``on_barrel``) are checked on scripted deals of
 :func:`sim.reference.play_hand_text`, and a few tests play whole games.
@@ -18,7 +18,7 @@ import pytest
 from engines import ENGINES
 
 from sim.reference import ScriptError, play_hand_text
-from sim.reference_game import (
+from sim.reference.game import (
     GameState,
     Stint,
     apply_deal,

@@ -1,4 +1,4 @@
-"""Whole games of the reference game loop (sim/reference_game.py, GAME_PROTOCOL.md).
+"""Whole games of the reference game loop (sim/reference/game.py, GAME_PROTOCOL.md).
 
 * The wiring: the cards, strategy items and first dealer come from the streams and
   deal numbers of GAME_PROTOCOL.md "Randomness", and each hand gets the right inputs.
@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sim import reference_game
 from sim.deal import _place_of_position, deal_into
 from sim.engine.actions import MAX_REDEALS
 from sim.reference import deal_cards
-from sim.reference_game import play_game
+from sim.reference import game as reference_game
+from sim.reference.game import play_game
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules, load_rules
 

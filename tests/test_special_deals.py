@@ -4,7 +4,7 @@ One scenario per rule clause of PROTOCOL.md "Special deals, 2 and 4 players" and
 GAME_PROTOCOL.md "Golden round", "Dark play", "Two and four players", "The bank",
 with outcomes computed by hand: hands are scripted through both engines'
 ``play_hand_text`` (``tests/engines.py``), game rules through
-:func:`sim.reference_game.apply_deal` with synthetic hand results. Then invariants
+:func:`sim.reference.game.apply_deal` with synthetic hand results. Then invariants
 over random 2- and 4-player hands and random games with golden and dark deals.
 
 Unless said otherwise the hands use ``QUIET`` rules: classic without reshuffle
@@ -23,7 +23,7 @@ from sim import reference as ref
 from sim.cards import RANK_POINTS, card_str, parse_card
 from sim.deal import generate_deals
 from sim.engine.actions import ScriptError
-from sim.reference_game import (
+from sim.reference.game import (
     GameState,
     Stint,
     apply_deal,

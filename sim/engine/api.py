@@ -16,7 +16,7 @@ from sim.deal import (
     ritual_on,
 )
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
-from sim.engine.driver import gather_deck, play_deal, slots_kernel
+from sim.engine.driver import gather_deck, play_one, slots_kernel, workspace
 from sim.engine.params import rules_vector
 from sim.engine.state import (
     ERR_SCRIPT,
@@ -25,7 +25,6 @@ from sim.engine.state import (
     MAX_BIDS_LOG,
     MAX_TRICKS,
     N_OUT,
-    N_STATE,
     O_CONCEDED,
     O_CONTRACT,
     O_DECLARER,
@@ -45,9 +44,9 @@ from sim.engine.state import (
     S_ERROR,
     S_NBIDS,
     S_SCRIPT_POS,
+    S_TRACE,
     SNAP_AT,
     SNAP_KIND,
-    SNAP_LEN,
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
     SPECIALS,
@@ -282,12 +281,13 @@ def play_hands(
     dn = n if trace or first_deals else 0
     dealt = np.zeros((dn, kept, 4), dtype=np.uint32)
     ritual = np.zeros((dn, kept), dtype=np.int8)
+    keys = np.array(
+        [stream_key(seed, s) for s in (Stream.DEALS, Stream.CUT, Stream.STRATEGY, Stream.TIEBREAK)],
+        dtype=np.uint64,
+    )
     slots_kernel(
         start,
-        stream_key(seed, Stream.DEALS),
-        stream_key(seed, Stream.CUT),
-        stream_key(seed, Stream.STRATEGY),
-        stream_key(seed, Stream.TIEBREAK),
+        keys,
         rules_vector(rules),
         strategy_ids(names),
         sp,
@@ -297,7 +297,6 @@ def play_hands(
         rr,
         dealt,
         ritual,
-        trace,
         bids_log,
         nbids,
         trick_log,
@@ -482,13 +481,6 @@ def play_hand_text(
     cards = np.array([c for x in ids for c in x], dtype=np.int8)
     codes = script_codes(script or [])
     number = deal_id + attempt * REDEAL_STRIDE
-    S = np.zeros(N_STATE, dtype=np.int64)
-    row = np.zeros(N_OUT, dtype=np.int64)
-    bids_log = np.zeros((MAX_BIDS_LOG, 2), dtype=np.int16)
-    trick_log = np.zeros((MAX_TRICKS, 6), dtype=np.int8)
-    snap = np.full(SNAP_LEN, -1, dtype=np.int64)
-    if snapshot_at is not None:
-        snap[SNAP_AT] = snapshot_at
     sp = parse_params(strategies, list(params))
     masks = np.array([mask_of(x) for x in ids], dtype=np.uint32)
     h = hand_seat
@@ -496,26 +488,25 @@ def play_hand_text(
         rules, barrel, [no_concede[s] for s in h], [on_barrel[s] for s in h], special
     )
     P = rules_vector(rules)
-    redealt = play_deal(
-        masks,
+    W = workspace(sp)
+    W.masks[:] = masks
+    W = W._replace(script=codes)  # the scenario's tokens
+    W.strat[: len(h)] = strategy_ids([strategies[s] for s in h])
+    W.scores[: len(h)] = [scores[s] for s in h]
+    W.SP[: len(h)] = sp[h]
+    if snapshot_at is not None:
+        W.snap[SNAP_AT] = snapshot_at
+    W.S[S_TRACE] = 1
+    redealt = play_one(
+        P,
+        W,
         2 if players == 4 else dealer,
-        np.array([scores[s] for s in h], dtype=np.int64),
         attempt < MAX_REDEALS,
         flags,
-        P,
-        strategy_ids([strategies[s] for s in h]),
-        sp[h],
-        codes,
         np.uint64(item_state(stream_key(seed, Stream.STRATEGY), number)),
         np.uint64(item_state(stream_key(seed, Stream.TIEBREAK), number)),
-        S,
-        np.zeros(64, dtype=np.int64),
-        row,
-        True,
-        bids_log,
-        trick_log,
-        snap,
     )
+    S, row, snap, bids_log, trick_log = W.S, W.out, W.snap, W.bids, W.tricks
     row[OUT["dealer"]] = dealer
     if gathered is not None:
         deck = np.zeros(DECK_WORK, dtype=np.int64)

@@ -1,16 +1,18 @@
-"""One deal from reshuffle check to score, and the parallel kernels over many deals.
+"""One deal from the dark offer to the score, and the parallel kernels over many deals.
 
-:func:`play_deal` follows ``PROTOCOL.md`` phase by phase on one state vector ``S``;
-:func:`decide` is the single place where a strategy (or a test script) picks an
-action. The kernels run ``play_deal`` over blocks of deals in parallel; each deal's
-randomness is keyed by its deal number, so results never depend on threads or
-chunking.
+:func:`play_deal` reads like the table of contents of ``PROTOCOL.md``: each phase
+asks :func:`sim.engine.choose.choose` between the legal actions of its module
+(``reshuffle``, ``bidding``, ``talon``, ``play``) and applies the answer there;
+``scoring`` closes the deal. Everything one deal reads and writes besides the rules
+vector travels in one :class:`sim.engine.state.Workspace` ``W``. The kernels run
+``play_deal`` over blocks of deals in parallel; each deal's randomness is keyed by
+its deal number, so results never depend on threads or chunking.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
+from numba import njit, prange
 
 from sim.deal import (
     DECK_WORK,
@@ -18,62 +20,57 @@ from sim.deal import (
     deal_from_deck,
     deal_into,
 )
-from sim.engine.actions import (
-    ACE_BIT,
-    DECLARE,
-    MAX_REDEALS,
-    PASS,
-    REDEAL_STRIDE,
-    Decision,
+from sim.engine.actions import MAX_REDEALS, PASS, REDEAL_STRIDE, Decision
+from sim.engine.bidding import (
+    apply_bid,
+    apply_dark,
+    apply_undarken,
+    may_undarken,
+    open_bidding,
+    raise_range,
+    silenced,
 )
-from sim.engine.bidding import bid_cap
 from sim.engine.bits import (
+    JACK,
+    NINE,
     lowest,
     marriages_of,
     mask_points,
     popcount,
     rank_count,
 )
+from sim.engine.choose import LIST, MASKS, RANGE, choose, choose_yes
 from sim.engine.params import (
     CUT,
-    NEXT_TRICK,
-    P_ACE_SETS_TRUMP,
-    P_AFTER_FOUR_NINES,
-    P_AFTER_POINTS_BELOW,
-    P_BID_FROM,
-    P_CHANGES_TRUMP,
     P_CUT_CHAIN,
     P_DEAL_METHOD,
-    P_GOLDEN_BLIND,
-    P_HIDE_AT_100,
     P_JACK_MIDDLE,
-    P_JUMPS,
-    P_MV_S,
     P_NAMED_TRUMP,
     P_NINE_PENALTY,
     P_NP,
-    P_ONLY_DECLARER,
-    P_ROSPIS_ALLOWED,
-    P_SILENCE_BELOW,
-    P_STEP,
     P_TALON_ONLY_AT_100,
-    P_TRUMP_FROM,
-    P_UNDARKEN,
 )
 from sim.engine.play import (
-    beats,
-    follow_mask,
-    kth_code,
-    lead_masks,
-    play_codes,
+    apply_follow,
+    apply_lead,
+    finish_trick,
+    legal_follows,
+    legal_leads,
+    name_trump,
+    start_trick,
 )
-from sim.engine.reshuffle import after_discard_bits, hand_reshuffle_bits, talon_reshuffle_bits
+from sim.engine.reshuffle import (
+    after_discard_bits,
+    apply_redeal,
+    hand_reshuffle_bits,
+    talon_reshuffle_bits,
+)
 from sim.engine.scoring import score_conceded, score_played
 from sim.engine.state import (
-    ERR_SCRIPT,
     FLAG_DARK_ALLOWED,
     FLAG_GOLDEN,
     MAX_BIDS_LOG,
+    MAX_TRICKS,
     N_OUT,
     N_STATE,
     NO_SUIT,
@@ -101,10 +98,7 @@ from sim.engine.state import (
     O_WIN_BID,
     R_AFTER0,
     R_TALON0,
-    S_AFTER0,
     S_AT100,
-    S_BEST,
-    S_BEST_SEAT,
     S_BID,
     S_CAPT0,
     S_CONCEDED,
@@ -112,30 +106,24 @@ from sim.engine.state import (
     S_DEALER,
     S_DEALT0,
     S_DECL,
-    S_DECLARED0,
     S_ERROR,
+    S_FLAGS,
     S_FOREHAND,
     S_GIVE1,
     S_GIVE2,
     S_HAND0,
-    S_HIGH,
     S_LAST_TALON_TO,
-    S_LEADER,
-    S_LED_SUIT,
+    S_LEAD_MARRIAGE,
     S_MAXBID0,
-    S_MPTS0,
+    S_MAY_REDEAL,
     S_NBIDS,
-    S_NDEC,
-    S_NPLAYED,
     S_PASSED,
     S_PENDING,
     S_PILE0,
-    S_PLAYED,
     S_REDEAL_REASON,
     S_REDEAL_SEAT,
-    S_RNG_CTR,
+    S_RNG,
     S_SCORE0,
-    S_SCRIPT_POS,
     S_SPECIAL,
     S_STRAT0,
     S_TALON,
@@ -143,287 +131,77 @@ from sim.engine.state import (
     S_TALON_PICK,
     S_TALON_SHOWN,
     S_TC0,
-    S_TRICK_NO,
-    S_TRICKS0,
+    S_TIEBREAK,
+    S_TRACE,
     S_TRUMP,
     S_TRUMP_NAMED,
     S_TRUMP_SETTER,
     S_UNDARK,
-    S_VOID0,
     S_WIN_BID,
-    SNAP_AT,
-    SNAP_KIND,
-    SNAP_LEGAL,
     SNAP_LEN,
-    SNAP_N,
-    SNAP_SEAT,
     SPECIAL_DARK,
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
+    Workspace,
 )
-from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
-from sim.engine.strategies.registry import HEURISTIC, RANDOM
+from sim.engine.talon import (
+    apply_discard,
+    apply_talon_pick,
+    close_bidding,
+    close_discard,
+    contract_range,
+    legal_discards,
+    may_concede,
+    take_talon,
+)
 from sim.jit import hot, hot_call, kernel
-from sim.rng import bounded, item_state
-from sim.rules import ACE_MARRIAGE_VALUE
+from sim.rng import item_state
 
 _PLACE_OF = _place_of_position(3)  # also 4 players: three active hands from forehand
 _PLACE_OF_2 = _place_of_position(2)
 _BLOCK = 256
 
 
+# --- one deal --------------------------------------------------------------------------
 @hot
-def decide(
-    kind: int,
-    seat: int,
-    S: np.ndarray,
+def begin_deal(
     P: np.ndarray,
-    legal: np.ndarray,
-    n: int,
-    SP: np.ndarray,
-    script: np.ndarray,
-    rng: np.uint64,
-    tiebreak: np.uint64,
-    snap: np.ndarray,
-) -> int:
-    """Pick one of ``legal[:n]`` for ``seat``: forced, scripted, or by its strategy.
-
-    ``snap[SNAP_AT]`` numbers a non-forced decision whose state is copied into
-    ``snap`` (tests of what strategies may see); -1 copies nothing.
-    """
-    if n == 1:
-        return int(legal[0])  # forced: no strategy call, no random number
-    _count_decision(kind, seat, S, legal, n, snap)
-    pos = S[S_SCRIPT_POS]
-    if pos < script.shape[0]:
-        S[S_SCRIPT_POS] = pos + 1
-        code = script[pos, 1]
-        if script[pos, 0] >> kind & 1:  # the token fits this kind of decision
-            for k in range(n):
-                if legal[k] == code:
-                    return int(code)
-        if S[S_ERROR] == 0:
-            S[S_ERROR] = ERR_SCRIPT + pos
-        return int(legal[0])
-    strategy = S[S_STRAT0 + seat]
-    if strategy == RANDOM:
-        k, ctr = bounded(rng, S[S_RNG_CTR], n)
-        S[S_RNG_CTR] = ctr
-        return int(legal[k])
-    if strategy == HEURISTIC:
-        return heuristic_choose(kind, seat, S, P, legal, n, SP[seat], tiebreak)
-    return int(legal[0])  # FIRST
-
-
-@hot
-def _count_decision(
-    kind: int, seat: int, S: np.ndarray, legal: np.ndarray, n: int, snap: np.ndarray
-) -> None:
-    """Number a non-forced decision; copy the state when it is the one asked for."""
-    nd = S[S_NDEC]
-    S[S_NDEC] = nd + 1
-    if nd == snap[SNAP_AT]:
-        for j in range(N_STATE):
-            snap[j] = S[j]
-        snap[SNAP_KIND] = kind
-        snap[SNAP_SEAT] = seat
-        snap[SNAP_N] = n
-        for j in range(n):
-            snap[SNAP_LEGAL + j] = legal[j]
-
-
-@hot
-def decide_play(
-    seat: int,
-    S: np.ndarray,
-    P: np.ndarray,
-    plain: int,
-    declaring: int,
-    legal: np.ndarray,
-    SP: np.ndarray,
-    script: np.ndarray,
-    rng: np.uint64,
-    snap: np.ndarray,
-) -> int:
-    """:func:`decide` for a PLAY decision whose legal codes are given as two masks.
-
-    Same order of legal codes, same random numbers, same script handling; the masks
-    spare listing the codes at each of the 24 card plays of a deal.
-    """
-    n = popcount(plain) + popcount(declaring)
-    if n == 1:
-        return kth_code(plain, declaring, 0)
-    if S[S_NDEC] == snap[SNAP_AT]:
-        play_codes(plain, declaring, legal)
-    _count_decision(Decision.PLAY, seat, S, legal, n, snap)
-    pos = S[S_SCRIPT_POS]
-    if pos < script.shape[0]:
-        S[S_SCRIPT_POS] = pos + 1
-        code = script[pos, 1]
-        if script[pos, 0] >> Decision.PLAY & 1:
-            if code < DECLARE and plain >> code & 1:
-                return int(code)
-            if code >= DECLARE and declaring >> (code - DECLARE) & 1:
-                return int(code)
-        if S[S_ERROR] == 0:
-            S[S_ERROR] = ERR_SCRIPT + pos
-        return kth_code(plain, declaring, 0)
-    strategy = S[S_STRAT0 + seat]
-    if strategy == RANDOM:
-        k, ctr = bounded(rng, S[S_RNG_CTR], n)
-        S[S_RNG_CTR] = ctr
-        return kth_code(plain, declaring, k)
-    if strategy == HEURISTIC:
-        return heuristic_play(seat, S, P, plain, declaring)
-    return kth_code(plain, declaring, 0)  # FIRST
-
-
-@hot
-def decide_range(
-    kind: int,
-    seat: int,
-    S: np.ndarray,
-    P: np.ndarray,
-    with_pass: bool,
-    lo: int,
-    count: int,
-    legal: np.ndarray,
-    SP: np.ndarray,
-    script: np.ndarray,
-    rng: np.uint64,
-    snap: np.ndarray,
-) -> int:
-    """:func:`decide` for a BID or CONTRACT decision given as an arithmetic range.
-
-    The legal codes are pass (0) when ``with_pass``, then ``count`` amounts
-    ``lo, lo + step, ...``; the list itself is never built.
-    """
-    step = P[P_STEP]
-    n = count + with_pass
-    if n == 1:
-        return 0 if with_pass else lo
-    if S[S_NDEC] == snap[SNAP_AT]:
-        if with_pass:
-            legal[0] = PASS
-        for j in range(count):
-            legal[with_pass + j] = lo + j * step
-    _count_decision(kind, seat, S, legal, n, snap)
-    pos = S[S_SCRIPT_POS]
-    if pos < script.shape[0]:
-        S[S_SCRIPT_POS] = pos + 1
-        code = script[pos, 1]
-        if script[pos, 0] >> kind & 1:
-            if with_pass and code == PASS:
-                return PASS
-            if lo <= code < lo + count * step and (code - lo) % step == 0:
-                return int(code)
-        if S[S_ERROR] == 0:
-            S[S_ERROR] = ERR_SCRIPT + pos
-        return 0 if with_pass else lo
-    strategy = S[S_STRAT0 + seat]
-    if strategy == RANDOM:
-        k, ctr = bounded(rng, S[S_RNG_CTR], n)
-        S[S_RNG_CTR] = ctr
-        if with_pass:
-            return PASS if k == 0 else lo + (k - 1) * step
-        return lo + k * step
-    if strategy == HEURISTIC:
-        return heuristic_range(kind, seat, S, P, with_pass, lo, count, SP[seat])
-    return 0 if with_pass else lo  # FIRST
-
-
-@hot
-def _redeal(S: np.ndarray, seat: int, reason: int, out: np.ndarray) -> int:
-    S[S_REDEAL_SEAT] = seat
-    S[S_REDEAL_REASON] = reason
-    out[O_REDEAL_SEAT] = seat
-    out[O_REDEAL_REASON] = reason
-    return 1
-
-
-@hot
-def _set_trump(S: np.ndarray, P: np.ndarray, suit: int, seat: int) -> None:
-    if P[P_TRUMP_FROM] == NEXT_TRICK:
-        S[S_PENDING] = suit * 4 + seat  # applied when the trick is over
-    else:
-        S[S_TRUMP] = suit
-        S[S_TRUMP_SETTER] = seat
-
-
-@hot
-def _declare(S: np.ndarray, P: np.ndarray, leader: int, card: int) -> int:
-    """Apply a declaring lead of ``card`` (docs/rules.md §6); the trick log's marriage code.
-
-    The value goes to the leader unless ``marriage.only_declarer`` keeps it for the
-    declarer (a defender's declaration then scores 0 but still sets trump). Trump
-    changes with every declaration, or with ``marriage.changes_trump`` off only while
-    the deal has no trump yet (none set and none pending).
-    """
-    suit = card // 6
-    if card % 6 == 5:  # an ace: the ace marriage (four aces)
-        value = ACE_MARRIAGE_VALUE
-        bit = ACE_BIT
-        code = 4
-        sets_trump = P[P_ACE_SETS_TRUMP] != 0
-    else:
-        value = P[P_MV_S + suit]
-        bit = 1 << suit
-        code = suit
-        sets_trump = True
-    if not P[P_ONLY_DECLARER] or leader == S[S_DECL]:
-        S[S_MPTS0 + leader] += value
-    S[S_DECLARED0 + leader] |= bit
-    no_trump_yet = S[S_TRUMP] == NO_SUIT and S[S_PENDING] < 0
-    if sets_trump and (P[P_CHANGES_TRUMP] or no_trump_yet):
-        _set_trump(S, P, suit, leader)
-    return code
-
-
-@hot
-def play_deal(
+    W: Workspace,
     masks: np.ndarray,
     dealer: int,
-    scores: np.ndarray,
-    allow_redeal: bool,
-    seat_flags: int,
-    P: np.ndarray,
-    strategies: np.ndarray,
-    SP: np.ndarray,
-    script: np.ndarray,
+    may_redeal: bool,
+    flags: int,
     rng: np.uint64,
     tiebreak: np.uint64,
-    S: np.ndarray,
-    legal: np.ndarray,
-    out: np.ndarray,
-    trace: bool,
-    bids_log: np.ndarray,
-    trick_log: np.ndarray,
-    snap: np.ndarray,
-) -> int:
-    """Play one dealt deal (PROTOCOL.md); fill ``out``; return 1 if it was redealt.
+) -> None:
+    """Set up ``W`` for a dealt deal: the hands (``masks``, hand places), the game's inputs.
 
-    ``masks`` are the dealt hands of the hand's seats and the talon (3 seats), or the
-    two hands and the two talons (2 seats, ``P[P_NP] == 2``). ``seat_flags`` bit
-    ``s`` forbids seat ``s`` to concede, bit ``3 + s`` says seat ``s`` sits on the
-    barrel (its raises start at ``barrel.bid_from``); ``FLAG_GOLDEN`` makes the deal
-    golden, ``FLAG_DARK_ALLOWED`` offers forehand the dark declaration. ``bids_log``
-    rows are ``(seat, amount or 0 for pass)``; ``trick_log`` rows are
-    ``(leader, card, card, card or -1, marriage code or -1, winner)``.
+    ``dealer`` is the hand's dealer (4 players: hand seat 2); ``flags`` the game's
+    hand inputs (``S_FLAGS``); the seats' strategies, scores and parameters are in
+    ``W.strat``, ``W.scores``, ``W.SP``. The state starts from zeros (the script
+    from its first token) except the trace flag ``S[S_TRACE]``, set by the caller.
     """
+    S = W.S
+    out = W.out
     NP = P[P_NP]
+    trace = S[S_TRACE]
     S[:] = 0
     out[:] = 0
+    S[S_TRACE] = trace
     for s in range(NP):
         m = np.int64(masks[s])
         S[S_HAND0 + s] = m
         S[S_DEALT0 + s] = m
-        S[S_SCORE0 + s] = scores[s]
-        S[S_STRAT0 + s] = strategies[s]
+        S[S_SCORE0 + s] = W.scores[s]
+        S[S_STRAT0 + s] = W.strat[s]
     talon = np.int64(masks[NP])  # 2 players: the first talon until the declarer picks
     S[S_TALON] = talon
     S[S_DEALER] = dealer
-    f = (dealer + 1) % NP
-    S[S_FOREHAND] = f
+    S[S_FOREHAND] = (dealer + 1) % NP
+    S[S_FLAGS] = flags
+    S[S_MAY_REDEAL] = may_redeal
+    S[S_RNG] = np.int64(rng)
+    S[S_TIEBREAK] = np.int64(tiebreak)
     S[S_TRUMP] = NO_SUIT
     S[S_TRUMP_SETTER] = -1
     S[S_PENDING] = -1
@@ -450,271 +228,260 @@ def play_deal(
     out[O_TALON_POINTS] = mask_points(talon)
     out[O_TALON_MARR] = marriages_of(talon)
 
-    # 0. dark declaration (§11), before anyone looks at the cards
-    special = SPECIAL_GOLDEN if seat_flags & FLAG_GOLDEN else SPECIAL_NONE
-    if seat_flags & FLAG_DARK_ALLOWED:
-        legal[0] = 0
-        legal[1] = 1
-        if decide(Decision.DARK, f, S, P, legal, 2, SP, script, rng, tiebreak, snap):
-            special = SPECIAL_DARK
-    S[S_SPECIAL] = special
 
-    # 1. hand reshuffle (docs/rules.md §3)
-    if allow_redeal:
-        for k in range(NP):
-            s = (f + k) % NP
-            h = S[S_DEALT0 + s]
-            bits = hand_reshuffle_bits(mask_points(h), rank_count(h, 0), rank_count(h, 1), P)
-            if bits:
-                legal[0] = 0
-                legal[1] = 1
-                if decide(
-                    Decision.RESHUFFLE_HAND, s, S, P, legal, 2, SP, script, rng, tiebreak, snap
-                ):
-                    return _redeal(S, s, lowest(bits), out)
+@hot
+def _redealt(W: Workspace, seat: int, reason: int) -> int:
+    apply_redeal(W.S, seat, reason)
+    W.out[O_REDEAL_SEAT] = seat
+    W.out[O_REDEAL_REASON] = reason
+    return 1
 
-    # 1b. undarkening: an opponent holding a marriage bids 125
-    undark = -1
-    if special == SPECIAL_DARK and P[P_UNDARKEN]:
-        for k in range(1, NP):
-            s = (f + k) % NP
-            if marriages_of(S[S_DEALT0 + s]) == 0:
-                continue
-            if S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
-                continue
-            if seat_flags >> (3 + s) & 1 and P[P_BID_FROM] > 125:
-                continue
-            legal[0] = 0
-            legal[1] = 1
-            if decide(Decision.UNDARKEN, s, S, P, legal, 2, SP, script, rng, tiebreak, snap):
-                undark = s
-                special = SPECIAL_NONE
-                S[S_SPECIAL] = special
-                S[S_UNDARK] = s
-                out[O_UNDARK] = s
-                break
 
-    # 2. bidding (§4): forehand's obligatory 100, then clockwise until all but one passed
-    passed = 0
-    bid = 100 if special == SPECIAL_NONE else 120  # golden or dark: 120 without bidding
-    high = f
-    S[S_MAXBID0 + f] = bid
-    if trace:
-        bids_log[0, 0] = f
-        bids_log[0, 1] = bid
-    nbids = 1
-    if special == SPECIAL_NONE:
-        s = f
-        if undark >= 0:
-            bid = 125
-            high = undark
-            S[S_MAXBID0 + undark] = 125
-            if trace:
-                bids_log[1, 0] = undark
-                bids_log[1, 1] = 125
-            nbids = 2
-            s = undark
-        while popcount(passed) < NP - 1:
-            s = (s + 1) % NP
-            if passed >> s & 1:
-                continue
-            S[S_BID] = bid
-            S[S_HIGH] = high
-            S[S_PASSED] = passed
-            if S[S_SCORE0 + s] < P[P_SILENCE_BELOW]:
-                code = PASS
-            else:
-                lo = bid + P[P_STEP]
-                raises = (bid_cap(S[S_DEALT0 + s], P) - bid) // P[P_STEP]
-                if not P[P_JUMPS]:
-                    raises = min(raises, 1)
-                if seat_flags >> (3 + s) & 1 and lo < P[P_BID_FROM]:  # on the barrel
-                    skip = (P[P_BID_FROM] - lo + P[P_STEP] - 1) // P[P_STEP]
-                    raises = 0 if not P[P_JUMPS] else raises - skip
-                    lo += skip * P[P_STEP]
-                code = decide_range(
-                    Decision.BID, s, S, P, True, lo, max(raises, 0), legal, SP, script, rng, snap
-                )
-            if code == PASS:
-                passed |= 1 << s
-            else:
-                bid = code
-                high = s
-                S[S_MAXBID0 + s] = code
-            if trace and nbids < MAX_BIDS_LOG:
-                bids_log[nbids, 0] = s
-                bids_log[nbids, 1] = code
-            nbids += 1
-    S[S_NBIDS] = nbids
-    S[S_BID] = bid
-    S[S_HIGH] = high
-    S[S_PASSED] = passed
-    decl = high
-    S[S_DECL] = decl
-    S[S_WIN_BID] = bid
-    at100 = bid == 100
-    S[S_AT100] = at100
-    shown = special == SPECIAL_NONE and not (P[P_HIDE_AT_100] and at100)
-    S[S_TALON_SHOWN] = shown
-    out[O_DECLARER] = decl
-    out[O_WIN_BID] = bid
-    out[O_AT100] = at100
-    out[O_TALON_SHOWN] = shown
-    out[O_SPECIAL] = special
+@hot
+def dark_offer(P: np.ndarray, W: Workspace) -> None:
+    """Phase 0 (§11): forehand may declare dark before looking at its cards."""
+    S = W.S
+    S[S_SPECIAL] = SPECIAL_GOLDEN if S[S_FLAGS] & FLAG_GOLDEN else SPECIAL_NONE
+    if S[S_FLAGS] & FLAG_DARK_ALLOWED:
+        apply_dark(S, choose_yes(Decision.DARK, S[S_FOREHAND], P, W))
+
+
+@hot
+def hand_reshuffle(P: np.ndarray, W: Workspace) -> int:
+    """Phase 1 (§3): from forehand, a seat whose hand meets a condition may demand a redeal."""
+    S = W.S
+    if not S[S_MAY_REDEAL]:
+        return 0
+    NP = P[P_NP]
     for k in range(NP):
-        out[O_MAXBID0 + k] = S[S_MAXBID0 + k]
-
-    # 3. talon (§5; 2 players: one of two, blind) and the declarer's talon reshuffle (§3)
-    if NP == 2:
-        legal[0] = 0
-        legal[1] = 1
-        pick = decide(Decision.TALON_PICK, decl, S, P, legal, 2, SP, script, rng, tiebreak, snap)
-        talon = np.int64(masks[2 + pick])
-        S[S_TALON] = talon
-        S[S_TALON_OTHER] = np.int64(masks[3 - pick])
-        S[S_TALON_PICK] = pick
-        out[O_TALON_PICK] = pick
-        out[O_TALON_POINTS] = mask_points(talon)
-        out[O_TALON_MARR] = marriages_of(talon)
-    bits = talon_reshuffle_bits(mask_points(talon), rank_count(talon, 0), rank_count(talon, 1), P)
-    if allow_redeal and bits and (not P[P_TALON_ONLY_AT_100] or at100):
-        legal[0] = 0
-        legal[1] = 1
-        if decide(Decision.RESHUFFLE_TALON, decl, S, P, legal, 2, SP, script, rng, tiebreak, snap):
-            return _redeal(S, decl, R_TALON0 + lowest(bits), out)
-    S[S_HAND0 + decl] |= talon
-
-    # 4. discard: one card to each opponent, left first
-    for j in range(1, NP):
-        n = _cards_to_list(S[S_HAND0 + decl], legal)
-        c = decide(Decision.DISCARD, decl, S, P, legal, n, SP, script, rng, tiebreak, snap)
-        bit = np.int64(1) << c
-        S[S_HAND0 + decl] ^= bit
-        S[S_HAND0 + (decl + j) % NP] |= bit
-        S[S_GIVE1 + j - 1] = c
-        out[O_DISCARD1 + j - 1] = c
-    for k in range(NP):
-        S[S_AFTER0 + k] = S[S_HAND0 + k]
-    out[O_DECL_MARR_AFTER] = marriages_of(S[S_HAND0 + decl])
-
-    # 5. after-discard reshuffle (§3)
-    if allow_redeal and (P[P_AFTER_FOUR_NINES] or P[P_AFTER_POINTS_BELOW] > 0):
-        for k in range(NP):
-            s = (f + k) % NP
-            bits = after_discard_bits(S[S_HAND0 + s], P)
-            if bits:
-                legal[0] = 0
-                legal[1] = 1
-                if decide(
-                    Decision.RESHUFFLE_AFTER, s, S, P, legal, 2, SP, script, rng, tiebreak, snap
-                ):
-                    return _redeal(S, s, R_AFTER0 + lowest(bits), out)
-
-    # 6. contract (§5): raise only up to 120 + marriages kept; fixed at 120 when blind
-    raises = max((bid_cap(S[S_HAND0 + decl], P) - bid) // P[P_STEP], 0)
-    if special == SPECIAL_DARK or (special == SPECIAL_GOLDEN and P[P_GOLDEN_BLIND]):
-        raises = 0
-    contract = decide_range(
-        Decision.CONTRACT, decl, S, P, False, bid, 1 + raises, legal, SP, script, rng, snap
-    )
-    S[S_CONTRACT] = contract
-    out[O_CONTRACT] = contract
-
-    # 7. concession (§5)
-    if P[P_ROSPIS_ALLOWED] and not seat_flags >> decl & 1:
-        legal[0] = 0
-        legal[1] = 1
-        if decide(Decision.CONCEDE, decl, S, P, legal, 2, SP, script, rng, tiebreak, snap):
-            S[S_CONCEDED] = 1
-            score_conceded(S, P, out)
-            return 0
-
-    # 8. trump named by the declarer (§6, 501)
-    if P[P_NAMED_TRUMP]:
-        for k in range(4):
-            legal[k] = k
-        t = decide(Decision.NAME_TRUMP, decl, S, P, legal, 4, SP, script, rng, tiebreak, snap)
-        S[S_TRUMP] = t
-        S[S_TRUMP_SETTER] = decl
-        S[S_TRUMP_NAMED] = t
-        out[O_TRUMP_NAMED] = t
-
-    # 9. play (§6): 8 tricks of 3 cards, or 11 of 2
-    leader = decl
-    n_tricks = 8 if NP == 3 else 11
-    for t in range(n_tricks):
-        S[S_TRICK_NO] = t
-        S[S_LEADER] = leader
-        S[S_NPLAYED] = 0
-        plain, declaring = lead_masks(S, P, leader)
-        code = decide_play(leader, S, P, plain, declaring, legal, SP, script, rng, snap)
-        c = code - DECLARE if code >= DECLARE else code
-        hand_before = S[S_HAND0 + leader]
-        S[S_HAND0 + leader] = hand_before ^ (np.int64(1) << c)
-        S[S_PLAYED] |= np.int64(1) << c
-        S[S_PILE0 + t * NP] = c
-        suit = c // 6
-        marriage = -1
-        if code >= DECLARE:
-            marriage = _declare(S, P, leader, c)
-        S[S_LED_SUIT] = suit
-        S[S_TC0] = c
-        S[S_TC0 + 2] = -1
-        S[S_BEST] = c
-        S[S_BEST_SEAT] = leader
-        S[S_NPLAYED] = 1
-        trick = np.int64(1) << c
-        for j in range(1, NP):
-            s = (leader + j) % NP
-            allowed = follow_mask(S, P, s)
-            c2 = decide_play(s, S, P, allowed, 0, legal, SP, script, rng, snap)
-            S[S_HAND0 + s] ^= np.int64(1) << c2
-            S[S_PLAYED] |= np.int64(1) << c2
-            S[S_PILE0 + t * NP + j] = c2
-            trick |= np.int64(1) << c2
-            if c2 // 6 != suit:
-                S[S_VOID0 + s] |= 1 << suit
-            if beats(c2, S[S_BEST], S[S_TRUMP]):
-                S[S_BEST] = c2
-                S[S_BEST_SEAT] = s
-            S[S_TC0 + j] = c2
-            S[S_NPLAYED] = j + 1
-        winner = S[S_BEST_SEAT]
-        S[S_CAPT0 + winner] |= trick
-        S[S_TRICKS0 + winner] += 1
-        if trace:
-            trick_log[t, 0] = leader
-            trick_log[t, 1] = S[S_TC0]
-            trick_log[t, 2] = S[S_TC0 + 1]
-            trick_log[t, 3] = S[S_TC0 + 2]
-            trick_log[t, 4] = marriage
-            trick_log[t, 5] = winner
-        if S[S_PENDING] >= 0:
-            S[S_TRUMP] = S[S_PENDING] // 4
-            S[S_TRUMP_SETTER] = S[S_PENDING] % 4
-            S[S_PENDING] = -1
-        leader = winner
-    if NP == 2:  # the last trick's winner takes the talon set aside
-        S[S_CAPT0 + leader] |= S[S_TALON_OTHER]
-        S[S_LAST_TALON_TO] = leader
-        out[O_LAST_TALON_TO] = leader
-
-    # 10. scoring (§7)
-    score_played(S, P, out)
+        s = (S[S_FOREHAND] + k) % NP
+        h = S[S_DEALT0 + s]
+        bits = hand_reshuffle_bits(mask_points(h), rank_count(h, NINE), rank_count(h, JACK), P)
+        if bits and choose_yes(Decision.RESHUFFLE_HAND, s, P, W):
+            return _redealt(W, s, lowest(bits))
     return 0
 
 
 @hot
-def _cards_to_list(mask: int, out: np.ndarray) -> int:
-    n = 0
-    m = mask
-    while m:
-        out[n] = lowest(m)
-        n += 1
-        m &= m - 1
-    return n
+def undarkening(P: np.ndarray, W: Workspace) -> int:
+    """Phase 1b (§11): an opponent holding a marriage may bid 125; the seat, or -1."""
+    S = W.S
+    if S[S_SPECIAL] != SPECIAL_DARK:
+        return -1
+    NP = P[P_NP]
+    for k in range(1, NP):
+        s = (S[S_FOREHAND] + k) % NP
+        if may_undarken(S, P, s) and choose_yes(Decision.UNDARKEN, s, P, W):
+            apply_undarken(S, s)
+            W.out[O_UNDARK] = s
+            return s
+    return -1
 
 
+@hot
+def _log_bid(W: Workspace, k: int, seat: int, code: int) -> None:
+    if W.S[S_TRACE] and k < MAX_BIDS_LOG:
+        W.bids[k, 0] = seat
+        W.bids[k, 1] = code
+
+
+@hot
+def bidding(P: np.ndarray, W: Workspace, undark: int) -> None:
+    """Phase 2 (§4): forehand's 100, then raises clockwise until all but one passed.
+
+    None in a golden deal or a dark one nobody undarkened (120 without bidding).
+    """
+    S = W.S
+    NP = P[P_NP]
+    f = S[S_FOREHAND]
+    open_bidding(S, f, -1)
+    _log_bid(W, 0, f, S[S_BID])
+    nbids = 1
+    if S[S_SPECIAL] == SPECIAL_NONE:
+        s = f
+        if undark >= 0:
+            open_bidding(S, f, undark)
+            _log_bid(W, 1, undark, S[S_BID])
+            nbids = 2
+            s = undark
+        while popcount(S[S_PASSED]) < NP - 1:
+            s = (s + 1) % NP
+            if S[S_PASSED] >> s & 1:
+                continue
+            if silenced(S, P, s):
+                code = PASS
+            else:
+                lo, count = raise_range(S, P, s)
+                code = choose(Decision.BID, s, P, W, RANGE, 1, lo, count)
+            apply_bid(S, s, code)
+            _log_bid(W, nbids, s, code)
+            nbids += 1
+    S[S_NBIDS] = nbids
+    close_bidding(S, P)
+    out = W.out
+    out[O_DECLARER] = S[S_DECL]
+    out[O_WIN_BID] = S[S_WIN_BID]
+    out[O_AT100] = S[S_AT100]
+    out[O_TALON_SHOWN] = S[S_TALON_SHOWN]
+    out[O_SPECIAL] = S[S_SPECIAL]
+    for k in range(NP):
+        out[O_MAXBID0 + k] = S[S_MAXBID0 + k]
+
+
+@hot
+def talon(P: np.ndarray, W: Workspace, masks: np.ndarray) -> int:
+    """Phase 3 (§5, §12): the talon (2 players: one of two, blind), its reshuffle, taken."""
+    S = W.S
+    decl = S[S_DECL]
+    if P[P_NP] == 2:
+        pick = 1 if choose_yes(Decision.TALON_PICK, decl, P, W) else 0
+        apply_talon_pick(S, masks, pick)
+        W.out[O_TALON_PICK] = pick
+        W.out[O_TALON_POINTS] = mask_points(S[S_TALON])
+        W.out[O_TALON_MARR] = marriages_of(S[S_TALON])
+    t = S[S_TALON]
+    bits = talon_reshuffle_bits(mask_points(t), rank_count(t, NINE), rank_count(t, JACK), P)
+    if S[S_MAY_REDEAL] and bits and (not P[P_TALON_ONLY_AT_100] or S[S_AT100]):
+        if choose_yes(Decision.RESHUFFLE_TALON, decl, P, W):
+            return _redealt(W, decl, R_TALON0 + lowest(bits))
+    take_talon(S)
+    return 0
+
+
+@hot
+def discard(P: np.ndarray, W: Workspace) -> None:
+    """Phase 4 (§5): the declarer gives one card to each opponent, left first."""
+    S = W.S
+    for j in range(1, P[P_NP]):
+        n = legal_discards(S, W.legal)
+        card = choose(Decision.DISCARD, S[S_DECL], P, W, LIST, n, 0, 0)
+        apply_discard(S, P, j, card)
+        W.out[O_DISCARD1 + j - 1] = card
+    close_discard(S, P)
+    W.out[O_DECL_MARR_AFTER] = marriages_of(S[S_HAND0 + S[S_DECL]])
+
+
+@hot
+def after_discard_reshuffle(P: np.ndarray, W: Workspace) -> int:
+    """Phase 5 (§3): from forehand, a seat whose 8 cards meet a condition may demand one."""
+    S = W.S
+    if not S[S_MAY_REDEAL]:
+        return 0
+    NP = P[P_NP]
+    for k in range(NP):
+        s = (S[S_FOREHAND] + k) % NP
+        bits = after_discard_bits(S[S_HAND0 + s], P)
+        if bits and choose_yes(Decision.RESHUFFLE_AFTER, s, P, W):
+            return _redealt(W, s, R_AFTER0 + lowest(bits))
+    return 0
+
+
+@hot
+def contract(P: np.ndarray, W: Workspace) -> None:
+    """Phase 6 (§5): at least the winning bid, raised only as far as the marriages kept."""
+    S = W.S
+    lo, count = contract_range(S, P)
+    S[S_CONTRACT] = choose(Decision.CONTRACT, S[S_DECL], P, W, RANGE, 0, lo, count)
+    W.out[O_CONTRACT] = S[S_CONTRACT]
+
+
+@hot
+def concession(P: np.ndarray, W: Workspace) -> int:
+    """Phase 7 (§5): the declarer may concede instead of playing; 1 if it did."""
+    S = W.S
+    if may_concede(S, P) and choose_yes(Decision.CONCEDE, S[S_DECL], P, W):
+        S[S_CONCEDED] = 1
+        score_conceded(S, P, W.out)
+        return 1
+    return 0
+
+
+@hot
+def named_trump(P: np.ndarray, W: Workspace) -> None:
+    """Phase 8 (§6, 501): with ``trump.named_by_declarer`` the declarer names a suit."""
+    if not P[P_NAMED_TRUMP]:
+        return
+    for k in range(4):
+        W.legal[k] = k
+    suit = choose(Decision.NAME_TRUMP, W.S[S_DECL], P, W, LIST, 4, 0, 0)
+    name_trump(W.S, suit)
+    W.out[O_TRUMP_NAMED] = suit
+
+
+@hot
+def tricks(P: np.ndarray, W: Workspace) -> None:
+    """Phase 9 (§6): 8 tricks of 3 cards (11 of 2), the declarer leading the first.
+
+    With 2 players the last trick's winner also takes the talon set aside.
+    """
+    S = W.S
+    NP = P[P_NP]
+    leader = S[S_DECL]
+    for t in range(8 if NP == 3 else 11):
+        start_trick(S, t, leader)
+        plain, declaring = legal_leads(S, P, leader)
+        apply_lead(S, P, choose(Decision.PLAY, leader, P, W, MASKS, plain, declaring, 0))
+        for j in range(1, NP):
+            s = (leader + j) % NP
+            card = choose(Decision.PLAY, s, P, W, MASKS, legal_follows(S, P, s), 0, 0)
+            apply_follow(S, P, s, card)
+        winner = finish_trick(S, P)
+        if S[S_TRACE]:
+            W.tricks[t, 0] = leader
+            W.tricks[t, 1] = S[S_TC0]
+            W.tricks[t, 2] = S[S_TC0 + 1]
+            W.tricks[t, 3] = S[S_TC0 + 2]
+            W.tricks[t, 4] = S[S_LEAD_MARRIAGE]
+            W.tricks[t, 5] = winner
+        leader = winner
+    if NP == 2:
+        S[S_CAPT0 + leader] |= S[S_TALON_OTHER]
+        S[S_LAST_TALON_TO] = leader
+        W.out[O_LAST_TALON_TO] = leader
+
+
+@hot
+def play_deal(P: np.ndarray, W: Workspace, masks: np.ndarray) -> int:
+    """Play the dealt deal set up by :func:`begin_deal` (PROTOCOL.md, phase by phase).
+
+    Fills ``W.out`` (and the logs with ``S[S_TRACE]``); returns 1 if it was redealt.
+    ``masks`` are the dealt places (2 players: the two talons are places 2 and 3).
+    """
+    dark_offer(P, W)  # 0.
+    if hand_reshuffle(P, W):  # 1.
+        return 1
+    undark = undarkening(P, W)  # 1b.
+    bidding(P, W, undark)  # 2.
+    if talon(P, W, masks):  # 3.
+        return 1
+    discard(P, W)  # 4.
+    if after_discard_reshuffle(P, W):  # 5.
+        return 1
+    contract(P, W)  # 6.
+    if concession(P, W):  # 7.
+        return 0
+    named_trump(P, W)  # 8.
+    tricks(P, W)  # 9.
+    score_played(W.S, P, W.out)  # 10.
+    return 0
+
+
+@hot_call
+def play_one(
+    P: np.ndarray,
+    W: Workspace,
+    dealer: int,
+    may_redeal: bool,
+    flags: int,
+    rng: np.uint64,
+    tiebreak: np.uint64,
+) -> int:
+    """:func:`begin_deal` and :func:`play_deal` on the places in ``W.masks`` (one deal)."""
+    begin_deal(P, W, W.masks, dealer, may_redeal, flags, rng, tiebreak)
+    return play_deal(P, W, W.masks)
+
+
+# --- dealing ------------------------------------------------------------------------
 @hot
 def deal_cards_into(
     deal_key: np.uint64, number: int, players: int, cards: np.ndarray, masks: np.ndarray
@@ -798,6 +565,7 @@ def gather_deck(S: np.ndarray, P: np.ndarray, redealt: bool, deck: np.ndarray) -
         rest &= rest - 1
 
 
+# --- many deals ----------------------------------------------------------------------
 @hot
 def hand_seats(
     players: int,
@@ -805,129 +573,84 @@ def hand_seats(
     strategies: np.ndarray,
     SP: np.ndarray,
     scores: np.ndarray,
-    strat_h: np.ndarray,
-    sp_h: np.ndarray,
-    scores_h: np.ndarray,
+    W: Workspace,
 ) -> int:
-    """Fill the per-seat inputs of the hand engine; return the dealer it sees.
+    """Fill the hand seats' inputs ``W.strat``, ``W.scores``, ``W.SP``; the dealer it sees.
 
     With 4 players the dealer sits out and hand seat ``h`` is game seat
     ``dealer + 1 + h`` (mod 4), so the hand's dealer is its seat 2 and its forehand
     seat 0 (PROTOCOL.md, four players). Otherwise hand seats are game seats.
     """
-    if players == 4:
-        for h in range(3):
-            s = (dealer + 1 + h) % 4
-            strat_h[h] = strategies[s]
-            scores_h[h] = scores[s]
-            for j in range(SP.shape[1]):
-                sp_h[h, j] = SP[s, j]
-        return 2
-    for h in range(players):
-        strat_h[h] = strategies[h]
-        scores_h[h] = scores[h]
+    hand_dealer = dealer
+    for h in range(3 if players == 4 else players):
+        s = (dealer + 1 + h) % 4 if players == 4 else h
+        W.strat[h] = strategies[s]
+        W.scores[h] = scores[s]
         for j in range(SP.shape[1]):
-            sp_h[h, j] = SP[h, j]
-    return dealer
+            W.SP[h, j] = SP[s, j]
+    if players == 4:
+        hand_dealer = 2
+    return hand_dealer
 
 
 @hot_call
 def play_block(
-    first: int,
-    lo: int,
-    hi: int,
+    span: np.ndarray,
     start: int,
-    deal_key: np.uint64,
-    cut_key: np.uint64,
-    rng_key: np.uint64,
-    tb_key: np.uint64,
     P: np.ndarray,
-    strategies: np.ndarray,
-    SP: np.ndarray,
-    scores: np.ndarray,
-    out: np.ndarray,
-    redeal_seat: np.ndarray,
-    redeal_reason: np.ndarray,
-    dealt: np.ndarray,
-    ritual: np.ndarray,
-    trace: bool,
-    bids_log: np.ndarray,
-    nbids: np.ndarray,
-    trick_log: np.ndarray,
-    S: np.ndarray,
-    legal: np.ndarray,
-    cards: np.ndarray,
-    masks: np.ndarray,
-    deck: np.ndarray,
-    script: np.ndarray,
-    row: np.ndarray,
-    no_bids: np.ndarray,
-    no_tricks: np.ndarray,
-    snap: np.ndarray,
+    keys: np.ndarray,
+    seats: tuple,
+    outs: tuple,
+    W: Workspace,
     players: int,
-    strat_h: np.ndarray,
-    sp_h: np.ndarray,
-    scores_h: np.ndarray,
 ) -> None:
-    """Play rows ``lo .. hi-1`` of a batch (slots ``start + k``), redealing as demanded.
+    """Play rows ``span[1] .. span[2]-1`` of a batch (slots ``start + k``), redealing as asked.
 
     One call per block of slots: array arguments cross into compiled code once per
-    block, not once per deal (each crossing costs reference-count updates). Under
-    ``deal.method = "cut"`` a block is whole chains of ``deal.cut_chain`` slots, and
-    the slots ``first .. start+lo-1`` of its first chain are played again (unrecorded)
-    to gather the deck, so a chunk's rows never depend on where the chunk starts.
-    Rows of a 4-player run are in hand seats (hand seat ``h`` is game seat ``dealer +
-    1 + h``); their ``dealer`` column is the game seat. ``dealt[k, a]`` and
-    ``ritual[k, a]`` keep the dealt places and the ritual code of attempt ``a`` while
-    ``k`` and ``a`` fit their shape (traces; the first deals for ``odds``).
+    block. ``keys`` are the stream keys (deals, cut, strategy, tie-break), ``seats``
+    the run's ``(strategies, SP, scores)`` by game seat, ``outs`` the batch's outputs
+    ``(out, redeal_seat, redeal_reason, dealt, ritual, bids_log, nbids, trick_log)``.
+    Under ``deal.method = "cut"`` a block is whole chains of ``deal.cut_chain`` slots,
+    and the slots ``span[0] .. start+span[1]-1`` of its first chain are played again
+    (unrecorded) to gather the deck, so a chunk's rows never depend on where the
+    chunk starts. Rows of a 4-player run are in hand seats (hand seat ``h`` is game
+    seat ``dealer + 1 + h``); their ``dealer`` column is the game seat. ``dealt[k,
+    a]`` and ``ritual[k, a]`` keep the dealt places and the ritual code of attempt
+    ``a`` while ``k`` and ``a`` fit their shape (traces; the first deals for ``odds``).
     """
-    cut = P[P_DEAL_METHOD] == CUT != 0
+    out, redeal_seat, redeal_reason, dealt, ritual, bids_log, nbids, trick_log = outs
+    strategies, SP, scores = seats
+    S = W.S
+    cut = P[P_DEAL_METHOD] == CUT
     chain = P[P_CUT_CHAIN]
+    trace = bids_log.shape[0] > 0
     has_deck = False
-    for i in range(first, start + hi):
+    for i in range(span[0], start + span[2]):
         k = i - start
-        keep = k >= lo  # a slot of this block, not a replayed one
+        keep = k >= span[1]  # a slot of this block, not a replayed one
         if cut and i % chain == 0:
             has_deck = False  # a new chain starts from a shuffled deck
         dealer = i % players
-        hand_dealer = hand_seats(players, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
+        hand_dealer = hand_seats(players, dealer, strategies, SP, scores, W)
         attempt = 0
         while True:
             number = i + attempt * REDEAL_STRIDE
             code = deal_hand(
-                deal_key, cut_key, number, players, hand_dealer, P, has_deck, deck, cards, masks
-            )
+                keys[0], keys[1], number, players, hand_dealer, P, has_deck, W.deck, W.cards,
+                W.masks,
+            )  # fmt: skip
             if keep and k < dealt.shape[0] and attempt < dealt.shape[1]:
                 for q in range(4):
-                    dealt[k, attempt, q] = masks[q]
+                    dealt[k, attempt, q] = W.masks[q]
                 ritual[k, attempt] = code
-            rng = item_state(rng_key, number)
-            tiebreak = item_state(tb_key, number)
-            logged = trace and keep
-            bl = bids_log[k] if logged else no_bids
-            tl = trick_log[k] if logged else no_tricks
-            redealt = play_deal(
-                masks,
-                hand_dealer,
-                scores_h,
-                attempt < MAX_REDEALS,
-                0,
-                P,
-                strat_h,
-                sp_h,
-                script,
-                rng,
-                tiebreak,
-                S,
-                legal,
-                row,
-                logged,
-                bl,
-                tl,
-                snap,
-            )
+            S[S_TRACE] = trace and keep
+            begin_deal(
+                P, W, W.masks, hand_dealer, attempt < MAX_REDEALS, 0,
+                item_state(keys[2], number), item_state(keys[3], number),
+            )  # fmt: skip
+            redealt = play_deal(P, W, W.masks)
             if cut:
-                gather_deck(S, P, redealt == 1, deck)
+                gather_deck(S, P, redealt == 1, W.deck)
                 has_deck = True
             if not redealt:
                 break
@@ -938,21 +661,44 @@ def play_block(
         if not keep:
             continue
         for j in range(N_OUT):
-            out[k, j] = row[j]
+            out[k, j] = W.out[j]
         out[k, O_DEALER] = dealer
         out[k, O_REDEALS] = attempt
         out[k, O_ERROR] = S[S_ERROR]
         if trace:
             nbids[k] = S[S_NBIDS]
+            for r in range(MAX_BIDS_LOG):
+                bids_log[k, r, 0] = W.bids[r, 0]
+                bids_log[k, r, 1] = W.bids[r, 1]
+            for r in range(MAX_TRICKS):
+                for q in range(6):
+                    trick_log[k, r, q] = W.tricks[r, q]
+
+
+@njit(cache=True)
+def workspace(SP: np.ndarray) -> Workspace:
+    """A fresh :class:`Workspace` for one block of deals (``SP`` gives the parameter width)."""
+    return Workspace(
+        np.zeros(N_STATE, dtype=np.int64),
+        np.zeros(64, dtype=np.int64),
+        np.zeros(N_OUT, dtype=np.int64),
+        np.zeros((MAX_BIDS_LOG, 2), dtype=np.int16),
+        np.zeros((MAX_TRICKS, 6), dtype=np.int8),
+        np.full(SNAP_LEN, -1, dtype=np.int64),
+        np.zeros((0, 2), dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        np.zeros((3, SP.shape[1]), dtype=np.float64),
+        np.zeros(4, dtype=np.uint32),
+        np.zeros(24, dtype=np.int8),
+        np.zeros(DECK_WORK, dtype=np.int64),
+    )
 
 
 @kernel
 def slots_kernel(
     start: int,
-    deal_key: np.uint64,
-    cut_key: np.uint64,
-    rng_key: np.uint64,
-    tb_key: np.uint64,
+    keys: np.ndarray,
     P: np.ndarray,
     strategies: np.ndarray,
     SP: np.ndarray,
@@ -962,7 +708,6 @@ def slots_kernel(
     redeal_reason: np.ndarray,
     dealt: np.ndarray,
     ritual: np.ndarray,
-    trace: bool,
     bids_log: np.ndarray,
     nbids: np.ndarray,
     trick_log: np.ndarray,
@@ -970,8 +715,10 @@ def slots_kernel(
 ) -> None:
     """Play slots ``start .. start+n-1``: each redealt until a deal is played.
 
-    Blocks of ``_BLOCK`` slots run in parallel; under ``deal.method = "cut"`` a block
-    is whole chains of ``deal.cut_chain`` slots (PROTOCOL.md, dealing).
+    The outer boundary of the hands engine (flat arguments). Blocks of ``_BLOCK``
+    slots run in parallel; under ``deal.method = "cut"`` a block is whole chains of
+    ``deal.cut_chain`` slots (PROTOCOL.md, dealing). The logs are kept when
+    ``bids_log`` has a row per slot.
     """
     n = out.shape[0]
     chain = P[P_CUT_CHAIN] if P[P_DEAL_METHOD] == CUT else 0
@@ -984,62 +731,17 @@ def slots_kernel(
         n_blocks = (n_chains + per - 1) // per
     else:
         n_blocks = (n + _BLOCK - 1) // _BLOCK
+    outs = (out, redeal_seat, redeal_reason, dealt, ritual, bids_log, nbids, trick_log)
+    seats = (strategies, SP, scores)
     for b in prange(n_blocks):
+        span = np.zeros(3, dtype=np.int64)  # first slot played, first and last row kept
         if chain > 0:
             first = (c0 + b * per) * chain
-            lo = max(first, start) - start
-            hi = min(first + per * chain, start + n) - start
+            span[0] = first
+            span[1] = max(first, start) - start
+            span[2] = min(first + per * chain, start + n) - start
         else:
-            lo = b * _BLOCK
-            hi = min(n, (b + 1) * _BLOCK)
-            first = start + lo
-        S = np.zeros(N_STATE, dtype=np.int64)
-        legal = np.zeros(64, dtype=np.int64)
-        cards = np.zeros(24, dtype=np.int8)
-        masks = np.zeros(4, dtype=np.uint32)
-        deck = np.zeros(DECK_WORK, dtype=np.int64)
-        script = np.zeros((0, 2), dtype=np.int64)
-        row = np.zeros(N_OUT, dtype=np.int64)
-        no_bids = np.zeros((0, 2), dtype=np.int16)
-        no_tricks = np.zeros((0, 6), dtype=np.int8)
-        snap = np.full(SNAP_LEN, -1, dtype=np.int64)
-        strat_h = np.zeros(3, dtype=np.int64)
-        sp_h = np.zeros((3, SP.shape[1]), dtype=np.float64)
-        scores_h = np.zeros(3, dtype=np.int64)
-        play_block(
-            first,
-            lo,
-            hi,
-            start,
-            deal_key,
-            cut_key,
-            rng_key,
-            tb_key,
-            P,
-            strategies,
-            SP,
-            scores,
-            out,
-            redeal_seat,
-            redeal_reason,
-            dealt,
-            ritual,
-            trace,
-            bids_log,
-            nbids,
-            trick_log,
-            S,
-            legal,
-            cards,
-            masks,
-            deck,
-            script,
-            row,
-            no_bids,
-            no_tricks,
-            snap,
-            players,
-            strat_h,
-            sp_h,
-            scores_h,
-        )
+            span[1] = b * _BLOCK
+            span[2] = min(n, (b + 1) * _BLOCK)
+            span[0] = start + span[1]
+        play_block(span, start, P, keys, seats, outs, workspace(SP), players)

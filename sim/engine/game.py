@@ -11,6 +11,7 @@ the last sections of GAME_PROTOCOL.md.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,11 +21,10 @@ import polars as pl
 from numba import prange
 
 from sim.deal import (
-    DECK_WORK,
     RITUAL_NINES,
 )
 from sim.engine.actions import MAX_REDEALS
-from sim.engine.driver import deal_hand, gather_deck, hand_seats, play_deal
+from sim.engine.driver import deal_hand, gather_deck, hand_seats, play_one, workspace
 from sim.engine.params import (
     ALL_FALL,
     CUT,
@@ -64,10 +64,6 @@ from sim.engine.scoring import sitter_delta
 from sim.engine.state import (
     FLAG_DARK_ALLOWED,
     FLAG_GOLDEN,
-    MAX_BIDS_LOG,
-    MAX_TRICKS,
-    N_OUT,
-    N_STATE,
     O_BOLT0,
     O_CONCEDED,
     O_CONTRACT,
@@ -77,10 +73,10 @@ from sim.engine.state import (
     O_SPECIAL,
     REASONS,
     S_REDEAL_REASON,
-    SNAP_LEN,
     SPECIAL_DARK,
     SPECIAL_NONE,
     SPECIALS,
+    Workspace,
 )
 from sim.engine.strategies.registry import seat_lineup, strategy_ids
 from sim.jit import hot_call, kernel
@@ -94,6 +90,14 @@ MAX_EVENTS = 4096
 _GAME_STRIDE = 1 << 32
 _DEAL_STRIDE = 64
 _REASON_HAND_NINES = REASONS.index("hand_nines")
+
+# --- the per-game bundle ------------------------------------------------------------------
+GameWorkspace = namedtuple(
+    "GameWorkspace", ["G", "D", "out", "stints", "log", "events", "counts", "trace"]
+)
+"""One game's state and outputs: ``G`` per-seat state (``G_*``), ``D`` the last deal in
+game seats (``D_*``), ``out`` the game's row, ``stints`` its barrel stints, ``log`` and
+``events`` its trace (kept when ``trace``), ``counts`` (stints, events, dealt deals)."""
 
 # --- per-seat game state G[s, :] ------------------------------------------------------
 (
@@ -478,40 +482,22 @@ def play_game(
     first_dealer: int,
     n: int,
     P: np.ndarray,
-    strategies: np.ndarray,
-    SP: np.ndarray,
-    deal_key: np.uint64,
-    cut_key: np.uint64,
-    rng_key: np.uint64,
-    tb_key: np.uint64,
-    G: np.ndarray,
-    S: np.ndarray,
-    legal: np.ndarray,
-    cards: np.ndarray,
-    masks: np.ndarray,
-    deck: np.ndarray,
-    script: np.ndarray,
-    row: np.ndarray,
-    bl: np.ndarray,
-    tl: np.ndarray,
-    snap: np.ndarray,
-    scores: np.ndarray,
-    strat_h: np.ndarray,
-    sp_h: np.ndarray,
-    scores_h: np.ndarray,
-    D: np.ndarray,
-    game_out: np.ndarray,
-    stints: np.ndarray,
-    trace: bool,
-    deal_log: np.ndarray,
-    events: np.ndarray,
-    counts: np.ndarray,
+    keys: np.ndarray,
+    seats: tuple,
+    W: Workspace,
+    GW: GameWorkspace,
 ) -> None:
     """Play game ``g`` of ``n`` players to its end (or MAX_DEALS played deals).
 
-    The game's first deal is shuffled; under ``deal.method = "cut"`` every later deal
-    is dealt from the previous one gathered (``deck``, a DECK_WORK buffer).
+    ``keys`` are the stream keys (deals, cut, strategy, tie-break), ``seats`` the
+    run's ``(strategies, SP, scores)``, ``W`` the hand engine's :class:`Workspace`,
+    ``GW`` the game's :data:`GameWorkspace`. The game's first deal is shuffled; under
+    ``deal.method = "cut"`` every later deal is dealt from the previous one gathered.
     """
+    G, D, game_out, stints, deal_log, events, counts, trace = GW
+    strategies, SP, scores = seats
+    S = W.S
+    row = W.out
     G[:, :] = 0
     ns = counts[0:1]
     ne = counts[1:2]
@@ -533,17 +519,17 @@ def play_game(
     conceded = 0
     contract_sum = 0
     if n != 4:  # hand seats are game seats: fill the hand's inputs once
-        hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
+        hand_seats(n, dealer, strategies, SP, scores, W)
     has_deck = False
     while d < MAX_DEALS and winner < 0:
         attempt = 0
         hand_dealer = dealer
         if n == 4:  # the dealer sits out: the hand's seats turn with it
-            hand_dealer = hand_seats(n, dealer, strategies, SP, scores, strat_h, sp_h, scores_h)
+            hand_dealer = hand_seats(n, dealer, strategies, SP, scores, W)
         while True:
             number = g * _GAME_STRIDE + d * _DEAL_STRIDE + attempt
             code = deal_hand(
-                deal_key, cut_key, number, n, hand_dealer, P, has_deck, deck, cards, masks
+                keys[0], keys[1], number, n, hand_dealer, P, has_deck, W.deck, W.cards, W.masks
             )
             if (code & 3) == RITUAL_NINES and P[P_NINE_PENALTY] > 0:
                 _nine_cut_penalty(G, P, (dealer + n - 1) % n, events, ne, trace, ndl[0])
@@ -553,7 +539,7 @@ def play_game(
             flags = 0
             for h in range(3 if n == 4 else n):
                 s = (dealer + 1 + h) % 4 if n == 4 else h
-                scores_h[h] = G[s, G_SCORE]
+                W.scores[h] = G[s, G_SCORE]
                 if any_on and not P[P_ROSPIS_ON_BARREL]:
                     flags |= 1 << h
                 if P[P_ROSPIS_MAX_PER_GAME] > 0 and G[s, G_CONCESSIONS] >= P[P_ROSPIS_MAX_PER_GAME]:
@@ -569,28 +555,17 @@ def play_game(
                 and not (P[P_DARK_NOT_ON_BARREL] and any_on)
             ):
                 flags |= FLAG_DARK_ALLOWED
-            redealt = play_deal(
-                masks,
+            redealt = play_one(
+                P,
+                W,
                 hand_dealer,
-                scores_h,
                 attempt < MAX_REDEALS,
                 flags,
-                P,
-                strat_h,
-                sp_h,
-                script,
-                item_state(rng_key, number),
-                item_state(tb_key, number),
-                S,
-                legal,
-                row,
-                False,
-                bl,
-                tl,
-                snap,
+                item_state(keys[2], number),
+                item_state(keys[3], number),
             )
             if P[P_DEAL_METHOD] == CUT:
-                gather_deck(S, P, redealt == 1, deck)
+                gather_deck(S, P, redealt == 1, W.deck)
                 has_deck = True
             r = ndl[0]
             if trace and r < deal_log.shape[0]:
@@ -613,7 +588,7 @@ def play_game(
             ndl[0] += 1
             attempt += 1
         r = ndl[0]
-        _hand_to_game(row, n, dealer, int(masks[3]), P, D)
+        _hand_to_game(row, n, dealer, int(W.masks[3]), P, D)
         winner = apply_deal(G, P, n, D, dealer, d, stints, ns, events, ne, trace, r)
         contracts += 1
         made += D[D_MADE]
@@ -672,12 +647,9 @@ def games_kernel(
     first_dealers: np.ndarray,
     n_players: int,
     P: np.ndarray,
+    keys: np.ndarray,
     strategies: np.ndarray,
     SP: np.ndarray,
-    deal_key: np.uint64,
-    cut_key: np.uint64,
-    rng_key: np.uint64,
-    tb_key: np.uint64,
     out: np.ndarray,
     stints: np.ndarray,
     trace: bool,
@@ -685,61 +657,24 @@ def games_kernel(
     events: np.ndarray,
     counts: np.ndarray,
 ) -> None:
-    """Play games ``start .. start+n-1`` in parallel (one game per iteration)."""
+    """Play games ``start .. start+n-1`` in parallel (one game per iteration).
+
+    The outer boundary of the game loop (flat arguments).
+    """
     n = out.shape[0]
+    seats = (strategies, SP, np.zeros(MAX_SEATS, dtype=np.int64))
     for k in prange(n):
-        G = np.zeros((MAX_SEATS, N_G), dtype=np.int64)
-        S = np.zeros(N_STATE, dtype=np.int64)
-        legal = np.zeros(64, dtype=np.int64)
-        cards = np.zeros(24, dtype=np.int8)
-        masks = np.zeros(4, dtype=np.uint32)
-        deck = np.zeros(DECK_WORK, dtype=np.int64)
-        script = np.zeros((0, 2), dtype=np.int64)
-        row = np.zeros(N_OUT, dtype=np.int64)
-        bl = np.zeros((MAX_BIDS_LOG, 2), dtype=np.int16)
-        tl = np.zeros((MAX_TRICKS, 6), dtype=np.int8)
-        snap = np.full(SNAP_LEN, -1, dtype=np.int64)
-        scores = np.zeros(MAX_SEATS, dtype=np.int64)
-        strat_h = np.zeros(3, dtype=np.int64)
-        sp_h = np.zeros((3, SP.shape[1]), dtype=np.float64)
-        scores_h = np.zeros(3, dtype=np.int64)
-        D = np.zeros(N_D, dtype=np.int64)
-        dl = deal_log[k] if trace else deal_log[0]
-        ev = events[k] if trace else events[0]
-        play_game(
-            start + k,
-            first_dealers[k],
-            n_players,
-            P,
-            strategies,
-            SP,
-            deal_key,
-            cut_key,
-            rng_key,
-            tb_key,
-            G,
-            S,
-            legal,
-            cards,
-            masks,
-            deck,
-            script,
-            row,
-            bl,
-            tl,
-            snap,
-            scores,
-            strat_h,
-            sp_h,
-            scores_h,
-            D,
+        GW = GameWorkspace(
+            np.zeros((MAX_SEATS, N_G), dtype=np.int64),
+            np.zeros(N_D, dtype=np.int64),
             out[k],
             stints[k],
-            trace,
-            dl,
-            ev,
+            deal_log[k] if trace else deal_log[0],
+            events[k] if trace else events[0],
             counts[k],
+            trace,
         )
+        play_game(start + k, first_dealers[k], n_players, P, keys, seats, workspace(SP), GW)
 
 
 @dataclass
@@ -874,12 +809,15 @@ def play_games(
         fd,
         players,
         rules_vector(rules),
+        np.array(
+            [
+                stream_key(seed, s)
+                for s in (Stream.GAME_DEALS, Stream.CUT, Stream.STRATEGY, Stream.TIEBREAK)
+            ],
+            dtype=np.uint64,
+        ),
         strategy_ids(names),
         sp,
-        stream_key(seed, Stream.GAME_DEALS),
-        stream_key(seed, Stream.CUT),
-        stream_key(seed, Stream.STRATEGY),
-        stream_key(seed, Stream.TIEBREAK),
         out,
         stints,
         trace,

@@ -1,35 +1,69 @@
-"""Trick play (docs/rules.md §6): legal leads and follows, beating, trick winner.
+"""Trick play (docs/rules.md §6): legal leads and follows, marriages and trump, tricks.
+
+Everything works on one deal's state ``S`` and is callable on its own, in the order
+a trick runs (the open-card solver drives the same steps):
+
+* :func:`start_trick` — trick ``t`` led by ``leader``;
+* :func:`legal_leads` — the leader's plain leads and declaring leads, as masks;
+* :func:`apply_lead` — the lead, with a declared marriage's value and its trump;
+* :func:`legal_follows` — what a follower may play: follow suit, must trump, must beat;
+* :func:`apply_follow` — a follower's card: voids shown, the trick's best card;
+* :func:`finish_trick` — the winner captures, a pending trump takes effect.
 
 Hands are masks (bit = card id ``suit * 6 + rank``), so "cards of suit s in H" is
 ``H & SUIT_BITS[s]`` and the rank order 9 < J < Q < K < 10 < A is the bit order
-within a suit. Every function works on one deal's state and is callable on its own
-(for the double-dummy solver and sampling players planned later).
+within a suit. A declaring lead is the action code ``DECLARE + card``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.actions import DECLARE
-from sim.engine.bits import ACES, KQ, SUIT_BITS, lowest, mask_to_list
+from sim.engine.actions import ACE_BIT, DECLARE
+from sim.engine.bits import ACE, ACES, KQ, SUIT_BITS, lowest
 from sim.engine.params import (
+    NEXT_TRICK,
     P_ACE,
+    P_ACE_SETS_TRUMP,
+    P_CHANGES_TRUMP,
     P_FIRST_LEAD,
     P_MUST_BEAT,
     P_MUST_LEAD_TRUMP,
     P_MUST_TRUMP,
+    P_MV_S,
     P_NO_LEAD_FOREIGN,
+    P_NP,
+    P_ONLY_DECLARER,
+    P_TRUMP_FROM,
 )
 from sim.engine.state import (
     NO_SUIT,
     S_BEST,
+    S_BEST_SEAT,
+    S_CAPT0,
+    S_DECL,
+    S_DECLARED0,
     S_HAND0,
+    S_LEAD_MARRIAGE,
+    S_LEADER,
     S_LED_SUIT,
+    S_MPTS0,
+    S_NPLAYED,
+    S_PENDING,
+    S_PILE0,
+    S_PLAYED,
+    S_TC0,
     S_TRICK_NO,
+    S_TRICKS0,
     S_TRUMP,
+    S_TRUMP_NAMED,
     S_TRUMP_SETTER,
+    S_VOID0,
 )
 from sim.jit import hot
+from sim.rules import ACE_MARRIAGE_VALUE
+
+ACE_MARRIAGE = 4  # the trick log's code of the ace marriage (a suit's marriage: its suit)
 
 
 @hot
@@ -43,12 +77,31 @@ def beats(c: int, best: int, trump: int) -> bool:
 
 
 @hot
-def lead_masks(S: np.ndarray, P: np.ndarray, seat: int) -> tuple[int, int]:
-    """Legal leads of ``seat`` as masks: plain leads, and declaring leads.
+def name_trump(S: np.ndarray, suit: int) -> None:
+    """``trump.named_by_declarer``: the declarer's suit is trump from the first trick."""
+    S[S_TRUMP] = suit
+    S[S_TRUMP_SETTER] = S[S_DECL]
+    S[S_TRUMP_NAMED] = suit
 
-    A declaring lead (a K or Q of a held marriage, an ace of four aces) has action
-    code ``DECLARE + card id``; with the plain ones in ascending code order this is
-    the legal action list of PROTOCOL.md §9.
+
+@hot
+def start_trick(S: np.ndarray, t: int, leader: int) -> None:
+    """Trick ``t`` (0-based) begins; ``leader`` is to lead."""
+    S[S_TRICK_NO] = t
+    S[S_LEADER] = leader
+    S[S_NPLAYED] = 0
+
+
+@hot
+def legal_leads(S: np.ndarray, P: np.ndarray, seat: int) -> tuple[int, int]:
+    """Legal leads of ``seat`` as masks: the plain leads, and the declaring leads.
+
+    Plain leads are restricted by ``play.must_lead_trump`` and
+    ``play.no_lead_foreign_trump``. Declaring leads (a K or Q of a held marriage, an
+    ace of four aces with ``marriage.ace``) are open to every seat from the second
+    trick on (from the first with ``marriage.first_lead``), whatever the lead rules
+    say; ``marriage.only_declarer`` makes a defender's declaration score 0, not
+    illegal. With the plain ones first, ascending codes are PROTOCOL.md's legal list.
     """
     hand = S[S_HAND0 + seat]
     trump = S[S_TRUMP]
@@ -60,7 +113,7 @@ def lead_masks(S: np.ndarray, P: np.ndarray, seat: int) -> tuple[int, int]:
         elif P[P_NO_LEAD_FOREIGN] and S[S_TRUMP_SETTER] != seat and hand & ~SUIT_BITS[trump]:
             base = hand & ~SUIT_BITS[trump]
     declaring = 0
-    if S[S_TRICK_NO] > 0 or P[P_FIRST_LEAD]:  # defenders declare too (only_declarer: for 0)
+    if S[S_TRICK_NO] > 0 or P[P_FIRST_LEAD]:
         for s in range(4):
             if hand & KQ[s] == KQ[s]:
                 declaring |= KQ[s]
@@ -70,7 +123,62 @@ def lead_masks(S: np.ndarray, P: np.ndarray, seat: int) -> tuple[int, int]:
 
 
 @hot
-def follow_mask(S: np.ndarray, P: np.ndarray, seat: int) -> int:
+def _set_trump(S: np.ndarray, P: np.ndarray, suit: int, seat: int) -> None:
+    if P[P_TRUMP_FROM] == NEXT_TRICK:
+        S[S_PENDING] = suit * 4 + seat  # applied when the trick is over
+    else:
+        S[S_TRUMP] = suit
+        S[S_TRUMP_SETTER] = seat
+
+
+@hot
+def _declare(S: np.ndarray, P: np.ndarray, leader: int, card: int) -> int:
+    """A declaring lead of ``card``: the marriage's value and trump; its log code.
+
+    The value goes to the leader unless ``marriage.only_declarer`` keeps it for the
+    declarer (a defender's declaration then scores 0 but still sets trump). Trump
+    changes with every declaration, or with ``marriage.changes_trump`` off only while
+    the deal has no trump yet (none set and none pending).
+    """
+    suit = card // 6
+    if card % 6 == ACE:  # an ace: the ace marriage (four aces)
+        value = ACE_MARRIAGE_VALUE
+        bit = ACE_BIT
+        code = ACE_MARRIAGE
+        sets_trump = P[P_ACE_SETS_TRUMP] != 0
+    else:
+        value = P[P_MV_S + suit]
+        bit = 1 << suit
+        code = suit
+        sets_trump = True
+    if not P[P_ONLY_DECLARER] or leader == S[S_DECL]:
+        S[S_MPTS0 + leader] += value
+    S[S_DECLARED0 + leader] |= bit
+    no_trump_yet = S[S_TRUMP] == NO_SUIT and S[S_PENDING] < 0
+    if sets_trump and (P[P_CHANGES_TRUMP] or no_trump_yet):
+        _set_trump(S, P, suit, leader)
+    return code
+
+
+@hot
+def apply_lead(S: np.ndarray, P: np.ndarray, code: int) -> None:
+    """The leader plays action ``code`` (a card, or ``DECLARE + card`` to declare)."""
+    leader = S[S_LEADER]
+    c = code - DECLARE if code >= DECLARE else code
+    S[S_HAND0 + leader] ^= np.int64(1) << c
+    S[S_PLAYED] |= np.int64(1) << c
+    S[S_PILE0 + S[S_TRICK_NO] * P[P_NP]] = c
+    S[S_LEAD_MARRIAGE] = _declare(S, P, leader, c) if code >= DECLARE else -1
+    S[S_LED_SUIT] = c // 6
+    S[S_TC0] = c
+    S[S_TC0 + 2] = -1
+    S[S_BEST] = c
+    S[S_BEST_SEAT] = leader
+    S[S_NPLAYED] = 1
+
+
+@hot
+def legal_follows(S: np.ndarray, P: np.ndarray, seat: int) -> int:
     """Legal cards of a follower as a mask (follow suit, must trump, must beat)."""
     hand = S[S_HAND0 + seat]
     led = S[S_LED_SUIT]
@@ -96,25 +204,32 @@ def follow_mask(S: np.ndarray, P: np.ndarray, seat: int) -> int:
 
 
 @hot
-def kth_code(plain: int, declaring: int, k: int) -> int:
-    """The ``k``-th legal code (ascending) of a play decision given by its masks."""
-    m = plain
-    while m:
-        if k == 0:
-            return lowest(m)
-        k -= 1
-        m &= m - 1
-    m = declaring
-    while m:
-        if k == 0:
-            return DECLARE + lowest(m)
-        k -= 1
-        m &= m - 1
-    return -1
+def apply_follow(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
+    """``seat`` plays ``card`` to the trick: a void shown, perhaps the new best card."""
+    j = S[S_NPLAYED]
+    S[S_HAND0 + seat] ^= np.int64(1) << card
+    S[S_PLAYED] |= np.int64(1) << card
+    S[S_PILE0 + S[S_TRICK_NO] * P[P_NP] + j] = card
+    if card // 6 != S[S_LED_SUIT]:
+        S[S_VOID0 + seat] |= 1 << S[S_LED_SUIT]
+    if beats(card, S[S_BEST], S[S_TRUMP]):
+        S[S_BEST] = card
+        S[S_BEST_SEAT] = seat
+    S[S_TC0 + j] = card
+    S[S_NPLAYED] = j + 1
 
 
 @hot
-def play_codes(plain: int, declaring: int, out: np.ndarray) -> int:
-    """Write the legal codes of a play decision into ``out`` (ascending); how many."""
-    n = mask_to_list(plain, out, 0, 0)
-    return mask_to_list(declaring, out, n, DECLARE)
+def finish_trick(S: np.ndarray, P: np.ndarray) -> int:
+    """The best card's holder captures the trick; a pending trump takes effect; the winner."""
+    winner = S[S_BEST_SEAT]
+    trick = np.int64(0)
+    for j in range(P[P_NP]):
+        trick |= np.int64(1) << S[S_TC0 + j]
+    S[S_CAPT0 + winner] |= trick
+    S[S_TRICKS0 + winner] += 1
+    if S[S_PENDING] >= 0:
+        S[S_TRUMP] = S[S_PENDING] // 4
+        S[S_TRUMP_SETTER] = S[S_PENDING] % 4
+        S[S_PENDING] = -1
+    return winner

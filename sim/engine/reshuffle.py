@@ -20,6 +20,7 @@ from sim.engine.params import (
     P_TALON_THREE_JACKS,
     P_TALON_TWO_NINES,
 )
+from sim.engine.state import S_REDEAL_REASON, S_REDEAL_SEAT
 from sim.jit import hot
 
 HAND_REASONS = ("hand_points_below", "hand_nines", "hand_four_jacks")
@@ -62,3 +63,10 @@ def after_discard_bits(hand: int, P: np.ndarray) -> int:
     if P[P_AFTER_POINTS_BELOW] > 0 and mask_points(hand) < P[P_AFTER_POINTS_BELOW]:
         bits |= 2
     return bits
+
+
+@hot
+def apply_redeal(S: np.ndarray, seat: int, reason: int) -> None:
+    """``seat`` demands a new deal for ``reason`` (a code of ``REASONS``): the deal ends."""
+    S[S_REDEAL_SEAT] = seat
+    S[S_REDEAL_REASON] = reason

@@ -9,6 +9,8 @@ module globals, which numba freezes into the compiled code.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 NO_SUIT = -1
 
 # --- deal state vector S ---------------------------------------------------------------
@@ -88,13 +90,22 @@ NO_SUIT = -1
     S_TALON_OTHER,  # 2 players: the talon set aside for the last trick
     S_TALON_PICK,  # 2 players: which talon the declarer took (-1 before)
     S_LAST_TALON_TO,  # 2 players: who captured the set-aside talon (-1 before)
+    S_FLAGS,  # the deal's hand inputs: no-concede bits, barrel bits, FLAG_GOLDEN, FLAG_DARK_ALLOWED
+    S_MAY_REDEAL,  # 1 while reshuffle demands are offered (0 at attempt MAX_REDEALS)
+    S_TRACE,  # 1 when the bidding and trick logs are kept
+    S_RNG,  # the random strategy's item state (uint64 bits)
+    S_TIEBREAK,  # the tie-break stream's item state (uint64 bits)
+    S_LEAD_MARRIAGE,  # the current trick's declaration: suit, 4 for the aces, -1 none
     S_PILE0,  # S_PILE0 + k: the k-th card played in the deal (24 slots; docs/rules.md §2 cut)
-) = range(76)
+) = range(82)
 N_STATE = S_PILE0 + 24
 
 # --- special deals (S_SPECIAL, the ``special`` output column) and hand-input flags -------
 SPECIAL_NONE, SPECIAL_GOLDEN, SPECIAL_DARK = 0, 1, 2
 SPECIALS = (None, "golden", "dark")
+# S_FLAGS (the game's hand inputs): bit s forbids hand seat s to concede, bit
+# FLAG_BARREL0 + s says it sits on the barrel, and two bits say what deal it is.
+FLAG_BARREL0 = 3
 FLAG_GOLDEN = 1 << 6  # seat_flags bit: this deal is golden
 FLAG_DARK_ALLOWED = 1 << 7  # seat_flags bit: forehand may declare dark
 MAX_TRICKS = 11  # 2 players play 11 tricks
@@ -233,3 +244,23 @@ SNAP_AT = N_STATE + 3 + 64
 SNAP_LEN = SNAP_AT + 1
 
 MAX_BIDS_LOG = 80  # bidding entries kept for traces (100..400 by 5 is 61 raises + passes)
+
+# --- the per-deal bundle ------------------------------------------------------------------
+Workspace = namedtuple(
+    "Workspace",
+    [
+        "S", "legal", "out", "bids", "tricks", "snap", "script", "strat", "scores", "SP",
+        "masks", "cards", "deck",
+    ],
+)  # fmt: skip
+"""Everything one deal reads and writes besides the rules vector, in one argument.
+
+``S`` the state vector; ``legal`` (int64[64]) the legal codes of a listed decision;
+``out`` the deal's output row (:data:`OUT_COLUMNS`); ``bids`` (int16[MAX_BIDS_LOG, 2])
+and ``tricks`` (int8[MAX_TRICKS, 6]) the bidding and trick logs (written when
+``S[S_TRACE]``); ``snap`` a decision snapshot (tests; ``SNAP_*``); ``script`` the
+scripted tokens (``(kinds, code)`` rows, scenario tests); ``strat``, ``scores`` and
+``SP`` the strategy id, game score and strategy parameters of each hand seat;
+``masks`` (uint32[4]) the dealt places, ``cards`` (int8[24]) and ``deck``
+(int64[DECK_WORK]) the dealer's scratch.
+"""

@@ -2,10 +2,10 @@
 
 This module implements ``sim/engine/GAME_PROTOCOL.md`` literally and readably on top
 of the reference hand engine (:func:`sim.reference.play_hand`). The compiled game
-loop (``sim/engine/game.py``) is checked against it: the same deals, the same decisions and
-the same game trace. The game-level rule tests drive :func:`apply_deal` with
-synthetic hand results, so every rule of docs/rules.md §7–§12 can be tested without
-playing cards.
+loop (``sim/engine/game.py``, the same file name) is checked against it: the same
+deals, the same decisions and the same game trace. The game-level rule tests drive
+:func:`apply_deal` with synthetic hand results, so every rule of docs/rules.md §7–§12
+can be tested without playing cards.
 
 * :class:`GameState` — scores, dealer, and per player bolts, concessions, barrel
   status, barrel attempts and falls (GAME_PROTOCOL.md "State"); the golden round;
@@ -70,16 +70,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.engine.actions import MAX_REDEALS
-from sim.reference import (
-    PLAYERS,
-    RITUAL_NINES,
-    STRATEGIES,
-    Dealt,
-    bounded,
-    deal_hand,
-    item_state,
-    play_hand,
-)
+from sim.reference.choose import STRATEGIES
+from sim.reference.deal import RITUAL_NINES, Dealt, deal_hand
+from sim.reference.driver import play_hand
+from sim.reference.rng import bounded, item_state
+from sim.reference.state import PLAYERS
 from sim.rng import Stream, stream_key
 from sim.rules import Rules
 
