@@ -12,7 +12,6 @@ _NOT_COMPILED = frozenset(
     {
         "__main__.py",
         "bench.py",
-        "cli.py",
         "cli/",
         "docs.py",
         "compare.py",
@@ -25,6 +24,7 @@ _NOT_COMPILED = frozenset(
         "reference/",
         "runfolder.py",
         "runner.py",
+        "schema.py",
     }
 )
 

@@ -34,7 +34,7 @@ from sim.engine.reshuffle import (
     hand_reshuffle_bits,
     talon_reshuffle_bits,
 )
-from sim.rng import Stream, bounded, item_state, stream_key
+from sim.rng import Stream, bounded, bounded_next, item_state, stream_key
 from sim.rules import Rules, RulesError
 
 N_PLACES = 4
@@ -119,10 +119,11 @@ def deal_into(
         row[c] = c
     state = item_state(key, np.int64(index))
     counter = np.int64(0)
+    w = np.uint64(0)
     # Fisher-Yates from the top: positions first_hand..23 receive a uniform
     # random ordered sample; positions below only reorder the first hand.
     for p in range(N_CARDS - 1, first_hand - 1, -1):
-        j, counter = bounded(state, counter, np.int64(p + 1))
+        j, counter, w = bounded_next(state, counter, np.int64(p + 1), w)
         t = row[p]
         row[p] = row[j]
         row[j] = t

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -53,7 +54,7 @@ _SEAT_VALUED = ["declarer", "last_talon_to"]
 _PLAYED_BOOL_COLUMNS = ["at_100", "conceded", "made", "talon_shown"]
 
 
-def hands_frame(batch: HandsBatch) -> pl.DataFrame:
+def hands_frame(batch: HandsBatch, columns: Sequence[str] | None = None) -> pl.DataFrame:
     """Tidy rows of a batch: one per dealt deal, redealt ones with nulls after the reason.
 
     Columns: those of docs/cli.md's ``hands.parquet`` plus ``attempt`` (0 for the first
@@ -63,67 +64,87 @@ def hands_frame(batch: HandsBatch) -> pl.DataFrame:
     ``last_talon_to``. Per-seat columns run over the game's seats; a 2-player run's
     ``_2`` columns are null; with 4 players the dealer sits out and scores the talon
     (``card_points``, ``marriage_points``, ``delta`` of the dealer's seat).
+
+    Rows come in ``(deal_id, attempt)`` order: each slot's redealt deals, then its
+    played one. Each column is laid out in that order at once (a played deal's value
+    at its row, null at the redealt rows), so no frame is reordered afterwards.
+    ``columns`` builds only those (the aggregate of ``--aggregate-only`` needs few).
     """
+    import pyarrow as pa
+
     from sim.engine.api import SEAT_BASES, game_seat_columns
     from sim.engine.state import OUT, REASONS, SPECIALS
 
-    seat_int_bases = [b for b in SEAT_BASES if b != "bolt"]
+    assert SEAT_BASES[-1] == "bolt"  # the bolts come after the other per-seat columns
     out = np.ascontiguousarray(batch.out.T).T  # column-major: each column contiguous
     n = len(batch)
     players = batch.rules.players
     seats = game_seat_columns(batch.rules, out)
     redeals = out[:, OUT["redeals"]].astype(np.int64)
-    deal_ids = batch.start + np.arange(n, dtype=np.int64)
-    per_seat = [f"{b}_{s}" for b in seat_int_bases for s in range(players)]
-    bolts = [f"bolt_{s}" for s in range(players)]
-    frame = pl.DataFrame(
-        {
-            "deal_id": deal_ids,
-            "attempt": redeals.astype(np.int16),
-            "dealer": out[:, OUT["dealer"]].astype(np.int8),
-            "reshuffled": np.zeros(n, dtype=bool),
-        }
-    ).with_columns(
-        pl.lit(None, dtype=pl.Int8).alias("reshuffle_seat"),
-        pl.lit(None, dtype=pl.String).alias("reshuffle_reason"),
-        *[pl.Series(c, seats[c].astype(np.int32)) for c in _SEAT_VALUED[:1]],
-        *[pl.Series(c, out[:, OUT[c]].astype(np.int32)) for c in _PLAYED_INT_COLUMNS],
-        *[pl.Series(c, seats[c].astype(np.int32)) for c in per_seat],
-        *[pl.Series(c, out[:, OUT[c]].astype(bool)) for c in _PLAYED_BOOL_COLUMNS],
-        *[pl.Series(c, seats[c].astype(bool)) for c in bolts],
-        pl.Series("special", out[:, OUT["special"]].astype(np.int8)).replace_strict(
-            dict(enumerate(SPECIALS)), return_dtype=pl.String
+    slot, attempt = np.nonzero(np.arange(batch.redeal_seat.shape[1])[None, :] < redeals[:, None])
+    total = n + len(slot)
+    rows_of_slot = redeals + 1
+    first = np.cumsum(rows_of_slot) - rows_of_slot  # each slot's first row
+    at_played = first + redeals
+    is_played = np.zeros(total, dtype=bool)
+    is_played[at_played] = True
+    at_redealt = first[slot] + attempt
+
+    def played(name: str, values: np.ndarray, dtype: type) -> pl.Series:
+        """A played deal's value at its row, null at the redealt rows."""
+        if len(slot) == 0:
+            return pl.Series(name, values.astype(dtype))
+        full: np.ndarray = np.zeros(total, dtype=dtype)
+        full[at_played] = values
+        return pl.Series(name, pa.array(full, mask=~is_played))
+
+    def redealt(name: str, values: np.ndarray, dtype: type) -> pl.Series:
+        """A redealt deal's value at its row, null at the played rows."""
+        full: np.ndarray = np.zeros(total, dtype=dtype)
+        full[at_redealt] = values
+        return pl.Series(name, pa.array(full, mask=is_played))
+
+    builders: dict[str, Callable[[], pl.Series]] = {
+        "deal_id": lambda: pl.Series(
+            "deal_id", np.repeat(batch.start + np.arange(n, dtype=np.int64), rows_of_slot)
         ),
+        "attempt": lambda: pl.Series(
+            "attempt", (np.arange(total) - np.repeat(first, rows_of_slot)).astype(np.int16)
+        ),
+        "dealer": lambda: pl.Series(
+            "dealer", np.repeat(out[:, OUT["dealer"]].astype(np.int8), rows_of_slot)
+        ),
+        "reshuffled": lambda: pl.Series("reshuffled", ~is_played),
+        "reshuffle_seat": lambda: redealt(
+            "reshuffle_seat", batch.redeal_seats()[slot, attempt], np.int8
+        ),
+        "reshuffle_reason": lambda: redealt(
+            "reshuffle_reason", batch.redeal_reason[slot, attempt], np.int8
+        ).replace_strict(dict(enumerate(REASONS)), return_dtype=pl.String),
+        "declarer": lambda: played("declarer", seats["declarer"], np.int32),
+    }
+    for c in _PLAYED_INT_COLUMNS:
+        builders[c] = partial(played, c, out[:, OUT[c]], np.int32)
+    for b in SEAT_BASES[:-1]:
+        for s in range(players):
+            builders[f"{b}_{s}"] = partial(played, f"{b}_{s}", seats[f"{b}_{s}"], np.int32)
+    for c in _PLAYED_BOOL_COLUMNS:
+        builders[c] = partial(played, c, out[:, OUT[c]], np.bool_)
+    for s in range(players):
+        builders[f"bolt_{s}"] = partial(played, f"bolt_{s}", seats[f"bolt_{s}"], np.bool_)
+    builders["special"] = lambda: played("special", out[:, OUT["special"]], np.int8).replace_strict(
+        dict(enumerate(SPECIALS)), return_dtype=pl.String
     )
     if players == 2:
-        frame = frame.with_columns(
-            pl.Series("last_talon_to", seats["last_talon_to"].astype(np.int32)),
-            *[pl.lit(None, dtype=pl.Int32).alias(f"{b}_2") for b in seat_int_bases],
-            pl.lit(None, dtype=pl.Boolean).alias("bolt_2"),
+        builders["last_talon_to"] = lambda: played(
+            "last_talon_to", seats["last_talon_to"], np.int32
         )
+        for b in SEAT_BASES:
+            kind = pl.Boolean if b == "bolt" else pl.Int32
+            builders[f"{b}_2"] = partial(pl.Series, f"{b}_2", [None] * total, kind)
     else:
-        frame = frame.drop("talon_pick")
-    slot, attempt = np.nonzero(np.arange(batch.redeal_seat.shape[1])[None, :] < redeals[:, None])
-    if len(slot) == 0:
-        return frame
-    reasons = np.array(REASONS, dtype=object)[batch.redeal_reason[slot, attempt]]
-    redealt = pl.DataFrame(
-        {
-            "deal_id": deal_ids[slot],
-            "attempt": attempt.astype(np.int16),
-            "dealer": out[slot, OUT["dealer"]].astype(np.int8),
-            "reshuffled": np.ones(len(slot), dtype=bool),
-            "reshuffle_seat": batch.redeal_seats()[slot, attempt].astype(np.int8),
-            "reshuffle_reason": pl.Series(reasons.tolist(), dtype=pl.String),
-        }
-    )
-    both = pl.concat([frame, redealt], how="diagonal_relaxed")
-    # rows in (deal_id, attempt) order: each slot's redealt deals, then its played one
-    first = np.arange(n) + np.concatenate(([0], np.cumsum(redeals)[:-1]))
-    order = np.empty(n + len(slot), dtype=np.int64)
-    order[first + redeals] = np.arange(n)
-    order[first[slot] + attempt] = n + np.arange(len(slot))
-    return both[order]
+        del builders["talon_pick"]
+    return pl.DataFrame([builders[c]() for c in (builders if columns is None else columns)])
 
 
 AGG_KEYS = [
@@ -210,10 +231,15 @@ def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
         job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,
         trace=job.trace,
     )  # fmt: skip
-    frame = hands_frame(batch)
+    players = job.rules.players
+    if job.aggregate_only:  # only the columns the counts need
+        points = [f"hand_points_{s}" for s in range(players)]
+        frame = hands_frame(batch, [k for k in AGG_KEYS if k != "declarer_hand_points"] + points)
+    else:
+        frame = hands_frame(batch)
     out: dict[str, bytes] = {}
     if job.aggregate_only:
-        out["hands_agg.parquet"] = frame_part(aggregate_hands(frame, job.rules.players))
+        out["hands_agg.parquet"] = frame_part(aggregate_hands(frame, players))
     else:
         out["hands.parquet"] = frame_part(frame)
     if job.trace:

@@ -91,3 +91,31 @@ def bounded(state: np.uint64, counter: int, bound: int) -> tuple[int, int]:
         threshold = ((_LOW32 + _ONE) - s) % s
         if low >= threshold:
             return np.int64(m >> _S32), counter
+
+
+@njit(cache=True, inline="always")
+def bounded_next(
+    state: np.uint64, counter: int, bound: int, w: np.uint64
+) -> tuple[int, int, np.uint64]:
+    """:func:`bounded`, the same numbers, for callers that draw many in a row.
+
+    ``w`` is the word of the last half-word drawn (anything before the first draw):
+    an odd ``counter`` reads its high half instead of mixing the word again, so a
+    run of draws costs one mix per two. Returns the value, the next counter and the
+    word to pass on.
+    """
+    s = np.uint64(bound)
+    while True:
+        if counter & 1:
+            x = w >> _S32
+        else:
+            w = word(state, counter >> 1)
+            x = w & _LOW32
+        counter += 1
+        m = x * s
+        low = m & _LOW32
+        if low >= s:
+            return np.int64(m >> _S32), counter, w
+        threshold = ((_LOW32 + _ONE) - s) % s
+        if low >= threshold:
+            return np.int64(m >> _S32), counter, w

@@ -41,7 +41,7 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.registry import HEURISTIC, RANDOM
-from sim.jit import hot
+from sim.jit import hot, hot_call
 from sim.rng import bounded
 
 LIST, MASKS, RANGE = 0, 1, 2
@@ -125,7 +125,7 @@ def _count_decision(
             snap[SNAP_LEGAL + j] = legal[j]
 
 
-@hot
+@hot_call
 def choose(
     kind: int, seat: int, P: np.ndarray, W: Workspace, form: int, a: int, b: int, c: int
 ) -> int:
