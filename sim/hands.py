@@ -72,15 +72,14 @@ def hands_frame(batch: HandsBatch, columns: Sequence[str] | None = None) -> pl.D
     """
     import pyarrow as pa
 
-    from sim.engine.api import SEAT_BASES, game_seat_columns
-    from sim.engine.state import OUT, REASONS, SPECIALS
+    from sim.engine.state import REASONS, ROW, SEAT_BASES, SPECIALS
 
     assert SEAT_BASES[-1] == "bolt"  # the bolts come after the other per-seat columns
     out = np.ascontiguousarray(batch.out.T).T  # column-major: each column contiguous
     n = len(batch)
     players = batch.rules.players
-    seats = game_seat_columns(batch.rules, out)
-    redeals = out[:, OUT["redeals"]].astype(np.int64)
+    cols = {c: out[:, ROW[c]] for c in ROW}  # rows are in game seats
+    redeals = out[:, ROW["redeals"]].astype(np.int64)
     slot, attempt = np.nonzero(np.arange(batch.redeal_seat.shape[1])[None, :] < redeals[:, None])
     total = n + len(slot)
     rows_of_slot = redeals + 1
@@ -112,33 +111,31 @@ def hands_frame(batch: HandsBatch, columns: Sequence[str] | None = None) -> pl.D
             "attempt", (np.arange(total) - np.repeat(first, rows_of_slot)).astype(np.int16)
         ),
         "dealer": lambda: pl.Series(
-            "dealer", np.repeat(out[:, OUT["dealer"]].astype(np.int8), rows_of_slot)
+            "dealer", np.repeat(out[:, ROW["dealer"]].astype(np.int8), rows_of_slot)
         ),
         "reshuffled": lambda: pl.Series("reshuffled", ~is_played),
         "reshuffle_seat": lambda: redealt(
-            "reshuffle_seat", batch.redeal_seats()[slot, attempt], np.int8
+            "reshuffle_seat", batch.redeal_seat[slot, attempt], np.int8
         ),
         "reshuffle_reason": lambda: redealt(
             "reshuffle_reason", batch.redeal_reason[slot, attempt], np.int8
         ).replace_strict(dict(enumerate(REASONS)), return_dtype=pl.String),
-        "declarer": lambda: played("declarer", seats["declarer"], np.int32),
+        "declarer": lambda: played("declarer", cols["declarer"], np.int32),
     }
     for c in _PLAYED_INT_COLUMNS:
-        builders[c] = partial(played, c, out[:, OUT[c]], np.int32)
+        builders[c] = partial(played, c, out[:, ROW[c]], np.int32)
     for b in SEAT_BASES[:-1]:
         for s in range(players):
-            builders[f"{b}_{s}"] = partial(played, f"{b}_{s}", seats[f"{b}_{s}"], np.int32)
+            builders[f"{b}_{s}"] = partial(played, f"{b}_{s}", cols[f"{b}_{s}"], np.int32)
     for c in _PLAYED_BOOL_COLUMNS:
-        builders[c] = partial(played, c, out[:, OUT[c]], np.bool_)
+        builders[c] = partial(played, c, out[:, ROW[c]], np.bool_)
     for s in range(players):
-        builders[f"bolt_{s}"] = partial(played, f"bolt_{s}", seats[f"bolt_{s}"], np.bool_)
-    builders["special"] = lambda: played("special", out[:, OUT["special"]], np.int8).replace_strict(
+        builders[f"bolt_{s}"] = partial(played, f"bolt_{s}", cols[f"bolt_{s}"], np.bool_)
+    builders["special"] = lambda: played("special", out[:, ROW["special"]], np.int8).replace_strict(
         dict(enumerate(SPECIALS)), return_dtype=pl.String
     )
     if players == 2:
-        builders["last_talon_to"] = lambda: played(
-            "last_talon_to", seats["last_talon_to"], np.int32
-        )
+        builders["last_talon_to"] = lambda: played("last_talon_to", cols["last_talon_to"], np.int32)
         for b in SEAT_BASES:
             kind = pl.Boolean if b == "bolt" else pl.Int32
             builders[f"{b}_2"] = partial(pl.Series, f"{b}_2", [None] * total, kind)

@@ -16,7 +16,7 @@ from sim.deal import (
     ritual_on,
 )
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
-from sim.engine.driver import gather_deck, play_one, slots_kernel, workspace
+from sim.engine.driver import game_row, gather_deck, play_one, slots_kernel, workspace
 from sim.engine.params import rules_vector
 from sim.engine.state import (
     ERR_SCRIPT,
@@ -24,123 +24,31 @@ from sim.engine.state import (
     FLAG_GOLDEN,
     MAX_BIDS_LOG,
     MAX_TRICKS,
-    N_OUT,
-    O_CONCEDED,
-    O_CONTRACT,
-    O_DECLARER,
-    O_DISCARD1,
-    O_LAST_TALON_TO,
-    O_MADE,
-    O_REDEAL_REASON,
-    O_REDEAL_SEAT,
-    O_SPECIAL,
-    O_TALON_PICK,
-    O_TALON_SHOWN,
-    O_TRUMP_NAMED,
-    O_UNDARK,
-    O_WIN_BID,
-    OUT,
+    N_ROW,
     REASONS,
+    ROW,
     S_ERROR,
     S_NBIDS,
+    S_REDEAL_REASON,
+    S_REDEAL_SEAT,
     S_SCRIPT_POS,
     S_TRACE,
     SNAP_AT,
     SNAP_KIND,
-    SPECIAL_GOLDEN,
-    SPECIAL_NONE,
     SPECIALS,
 )
 from sim.engine.strategies.registry import parse_params, seat_lineup, strategy_ids
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
 
-SEAT_BASES = (
-    "hand_points",
-    "marriages_held",
-    "max_bid",
-    "card_points",
-    "marriage_points",
-    "declared",
-    "tricks",
-    "delta",
-    "bolt",
-)
-SEAT_VALUED = ("declarer", "undarkened_by", "last_talon_to")
-
-
-def hand_to_game_seats(players: int, dealer: np.ndarray) -> np.ndarray:
-    """``(n, 3)``: the game seat of each hand seat (4 players: ``dealer + 1 + h``)."""
-    h = np.arange(3, dtype=np.int64)[None, :]
-    if players == 4:
-        return (dealer.astype(np.int64)[:, None] + 1 + h) % 4
-    return np.broadcast_to(h, (len(dealer), 3)).copy()
-
-
-def sitter_scores(
-    rules: Rules, talon_points: np.ndarray, talon_marriages: np.ndarray, special: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Marriage points and delta of the 4-player dealer who scores the talon (§12)."""
-    values = np.array(rules.marriage_values, dtype=np.int64)
-    bits = (talon_marriages.astype(np.int64)[:, None] >> np.arange(4)) & 1
-    mp = bits @ values
-    x = talon_points.astype(np.int64) + mp
-    r = (x + 5) // 10 * 10 if rules.score.round_to == 10 else (x + 2) // 5 * 5
-    doubled_marr = (special == SPECIAL_GOLDEN) & rules.golden.double_marriages
-    delta = np.where(special == SPECIAL_NONE, r, np.where(doubled_marr, 2 * r, 2 * r - mp))
-    return mp, delta
-
-
-def game_seat_columns(rules: Rules, out: np.ndarray) -> dict[str, np.ndarray]:
-    """Per-seat and seat-valued columns of engine rows, by game seat.
-
-    Rows of a 4-player run are kept in hand seats; here they become game seats,
-    with the sitting-out dealer's talon score (PROTOCOL.md, four players). A 2-player
-    run has no ``_2`` columns.
-    """
-    players = rules.players
-    n = out.shape[0]
-    cols: dict[str, np.ndarray] = {}
-    if players != 4:
-        for base in SEAT_BASES:
-            for s in range(players):
-                cols[f"{base}_{s}"] = out[:, OUT[f"{base}_{s}"]]
-        for name in SEAT_VALUED:
-            cols[name] = out[:, OUT[name]]
-        return cols
-    dealer = out[:, OUT["dealer"]].astype(np.int64)
-    game_of = hand_to_game_seats(4, dealer)
-    rows = np.arange(n)
-    mp, delta = sitter_scores(
-        rules,
-        out[:, OUT["talon_points"]],
-        out[:, OUT["talon_marriages"]],
-        out[:, OUT["special"]],
-    )
-    for base in SEAT_BASES:
-        table = np.zeros((n, 4), dtype=out.dtype)
-        for h in range(3):
-            table[rows, game_of[:, h]] = out[:, OUT[f"{base}_{h}"]]
-        if base == "card_points":
-            table[rows, dealer] = out[:, OUT["talon_points"]]
-        elif base == "marriage_points":
-            table[rows, dealer] = mp
-        elif base == "delta":
-            table[rows, dealer] = delta
-        for s in range(4):
-            cols[f"{base}_{s}"] = table[:, s]
-    for name in SEAT_VALUED:
-        v = out[:, OUT[name]].astype(np.int64)
-        cols[name] = np.where(v >= 0, game_of[rows, np.maximum(v, 0)], -1).astype(out.dtype)
-    return cols
-
 
 @dataclass
 class HandsBatch:
     """Slots ``start .. start+n-1`` of a hands run: one played deal per slot.
 
-    ``out`` has the columns :data:`sim.engine.state.OUT_COLUMNS`; slot ``k`` was
-    redealt ``out[k, redeals]`` times first, by ``redeal_seat[k, a]`` for reason
+    ``out`` has the columns :data:`sim.engine.state.ROW_COLUMNS`, in game seats (the
+    4-player dealer's talon score at its seat); slot ``k`` was redealt ``out[k,
+    redeals]`` times first, by game seat ``redeal_seat[k, a]`` for reason
     ``REASONS[redeal_reason[k, a]]``. With ``trace`` the bidding and trick logs of
     the played deals are kept too.
     """
@@ -148,7 +56,7 @@ class HandsBatch:
     start: int
     seed: int
     rules: Rules
-    out: np.ndarray  # in hand seats (4 players: hand seat h is game seat dealer + 1 + h)
+    out: np.ndarray  # (n, N_ROW) rows in game seats
     redeal_seat: np.ndarray
     redeal_reason: np.ndarray
     dealt: np.ndarray  # (n, attempts kept, 4) uint32 dealt places (hand seats), or (0, 1, 4)
@@ -161,20 +69,8 @@ class HandsBatch:
         return int(self.out.shape[0])
 
     def column(self, name: str) -> np.ndarray:
-        """One output column by name (per-seat and seat-valued ones by game seat)."""
-        if self.rules.players == 4 and (
-            name in SEAT_VALUED or (name[-2:-1] == "_" and name[:-2] in SEAT_BASES)
-        ):
-            return game_seat_columns(self.rules, self.out)[name]
-        return self.out[:, OUT[name]]
-
-    def redeal_seats(self) -> np.ndarray:
-        """``redeal_seat`` by game seat (-1 where no redeal)."""
-        rs = self.redeal_seat.astype(np.int64)
-        if self.rules.players != 4:
-            return rs
-        dealer = self.out[:, OUT["dealer"]].astype(np.int64)[:, None]
-        return np.where(rs >= 0, (dealer + 1 + rs) % 4, -1)
+        """One output column by name (:data:`sim.engine.state.ROW_COLUMNS`)."""
+        return self.out[:, ROW[name]]
 
     def traces(self) -> list[dict[str, Any]]:
         """Trace objects of every dealt deal (redealt ones first in each slot)."""
@@ -185,7 +81,7 @@ class HandsBatch:
         for k in range(len(self)):
             i = self.start + k
             row = self.out[k]
-            redeals = int(row[OUT["redeals"]])
+            redeals = int(row[ROW["redeals"]])
             for a in range(redeals + 1):
                 cards = cards_of_places(self.dealt[k, a])
                 if a < redeals:
@@ -270,7 +166,7 @@ def play_hands(
     sc = np.zeros(players, dtype=np.int64) if scores is None else np.array(scores, np.int64)
     if sc.shape != (players,):
         raise ValueError(f"{players} scores needed (one per seat), got {len(sc)}")
-    out = np.zeros((n, N_OUT), dtype=np.int32)
+    out = np.zeros((n, N_ROW), dtype=np.int32)
     rs = np.full((n, MAX_REDEALS), -1, dtype=np.int8)
     rr = np.full((n, MAX_REDEALS), -1, dtype=np.int8)
     tn = n if trace else 0
@@ -335,7 +231,7 @@ def _trace_head(
     redeal: tuple[int, int] | None,
 ) -> dict[str, Any]:
     players = rules.players
-    dealer = int(row[OUT["dealer"]])
+    dealer = int(row[ROW["dealer"]])
     places = _place_cards(cards, players)
     if players == 4:
         hands: list[list[str]] = [[] for _ in range(4)]
@@ -352,8 +248,7 @@ def _trace_head(
     if redeal is None:
         doc["reshuffle"] = None
     else:  # a redealt deal: nothing follows the reason but the attempt number
-        seat = _seat_of(players, dealer)[redeal[0]]
-        doc["reshuffle"] = {"seat": seat, "reason": REASONS[redeal[1]]}
+        doc["reshuffle"] = {"seat": redeal[0], "reason": REASONS[redeal[1]]}
         doc["attempt"] = attempt
     return doc
 
@@ -371,25 +266,27 @@ def trace_of(
 ) -> dict[str, Any]:
     """The docs/cli.md trace object of one played (or conceded) deal from engine logs.
 
-    ``row`` is in hand seats (PROTOCOL.md); the trace is in game seats.
+    ``row`` is in game seats (:data:`ROW_COLUMNS`); the logs are in hand seats
+    (PROTOCOL.md), mapped to game seats here.
     """
     players = rules.players
     doc = _trace_head(rules, deal_id, attempt, row, cards, None)
     dealer = doc["dealer"]
     seat = _seat_of(players, dealer)
     nh = len(seat)  # seats in the hand
-    decl_h = int(row[O_DECLARER])
+    decl = int(row[ROW["declarer"]])
+    decl_h = seat.index(decl)
     log = bids_log[: min(nbids, len(bids_log))]
     doc["bids"] = [[seat[int(s)], int(b) if b else "pass"] for s, b in log]
-    doc["declarer"] = seat[decl_h]
-    doc["winning_bid"] = int(row[O_WIN_BID])
-    doc["talon_shown"] = bool(row[O_TALON_SHOWN])
+    doc["declarer"] = decl
+    doc["winning_bid"] = int(row[ROW["winning_bid"]])
+    doc["talon_shown"] = bool(row[ROW["talon_shown"]])
     doc["discards"] = [
-        [seat[(decl_h + j) % nh], card_str(int(row[O_DISCARD1 + j - 1]))] for j in range(1, nh)
+        [seat[(decl_h + j) % nh], card_str(int(row[ROW[f"discard_{j}"]]))] for j in range(1, nh)
     ]
-    doc["contract"] = int(row[O_CONTRACT])
-    doc["conceded"] = bool(row[O_CONCEDED])
-    if not row[O_CONCEDED]:
+    doc["contract"] = int(row[ROW["contract"]])
+    doc["conceded"] = bool(row[ROW["conceded"]])
+    if not row[ROW["conceded"]]:
         n_tricks = 8 if nh == 3 else 11
         doc["tricks"] = [
             {
@@ -400,7 +297,6 @@ def trace_of(
             }
             for tr in trick_log[:n_tricks]
         ]
-    cols = game_seat_columns(rules, row[None, :])
     for key, col in (
         ("card_points", "card_points"),
         ("marriage_points", "marriage_points"),
@@ -408,17 +304,17 @@ def trace_of(
         ("score_deltas", "delta"),
         ("bolts", "bolt"),
     ):
-        doc[key] = [int(cols[f"{col}_{s}"][0]) for s in range(players)]
-    trump = int(row[O_TRUMP_NAMED])
+        doc[key] = [int(row[ROW[f"{col}_{s}"]]) for s in range(players)]
+    trump = int(row[ROW["trump_named"]])
     doc["attempt"] = attempt  # keys beyond docs/cli.md's come last
-    doc["made"] = bool(row[O_MADE])
+    doc["made"] = bool(row[ROW["made"]])
     doc["trump_named"] = SUIT_LETTERS[trump] if trump >= 0 else None
-    doc["special"] = SPECIALS[int(row[O_SPECIAL])]
-    undark = int(row[O_UNDARK])
-    doc["undarkened_by"] = seat[undark] if undark >= 0 else None
+    doc["special"] = SPECIALS[int(row[ROW["special"]])]
+    undark = int(row[ROW["undarkened_by"]])
+    doc["undarkened_by"] = undark if undark >= 0 else None
     if players == 2:
-        doc["talon_pick"] = int(row[O_TALON_PICK])
-        last = int(row[O_LAST_TALON_TO])
+        doc["talon_pick"] = int(row[ROW["talon_pick"]])
+        last = int(row[ROW["last_talon_to"]])
         doc["last_talon_to"] = last if last >= 0 else None
     return doc
 
@@ -506,8 +402,10 @@ def play_hand_text(
         np.uint64(item_state(stream_key(seed, Stream.STRATEGY), number)),
         np.uint64(item_state(stream_key(seed, Stream.TIEBREAK), number)),
     )
-    S, row, snap, bids_log, trick_log = W.S, W.out, W.snap, W.bids, W.tricks
-    row[OUT["dealer"]] = dealer
+    S, snap, bids_log, trick_log = W.S, W.snap, W.bids, W.tricks
+    row = np.zeros(N_ROW, dtype=np.int64)
+    game_row(P, W, row, dealer, players)
+    row[ROW["dealer"]] = dealer
     if gathered is not None:
         deck = np.zeros(DECK_WORK, dtype=np.int64)
         gather_deck(S, P, bool(redealt), deck)
@@ -528,7 +426,7 @@ def play_hand_text(
             attempt,
             row,
             cards,
-            (int(row[O_REDEAL_SEAT]), int(row[O_REDEAL_REASON])),
+            (hand_seat[int(S[S_REDEAL_SEAT])], int(S[S_REDEAL_REASON])),
         )
     return trace_of(rules, P, deal_id, attempt, row, cards, bids_log, int(S[S_NBIDS]), trick_log)
 

@@ -65,13 +65,19 @@ from sim.engine.reshuffle import (
     hand_reshuffle_bits,
     talon_reshuffle_bits,
 )
-from sim.engine.scoring import score_conceded, score_played
+from sim.engine.scoring import score_conceded, score_played, sitter_score
 from sim.engine.state import (
+    B_CARD_POINTS,
+    B_DELTA,
+    B_MARRIAGE_POINTS,
     FLAG_DARK_ALLOWED,
     FLAG_GOLDEN,
     MAX_BIDS_LOG,
+    MAX_SEATS,
     MAX_TRICKS,
     N_OUT,
+    N_ROW,
+    N_SCALAR,
     N_STATE,
     NO_SUIT,
     O_AT100,
@@ -80,14 +86,13 @@ from sim.engine.state import (
     O_DECL_MARR_AFTER,
     O_DECLARER,
     O_DISCARD1,
-    O_ERROR,
     O_HAND_POINTS0,
     O_LAST_TALON_TO,
     O_MARR_HELD0,
     O_MAXBID0,
     O_REDEAL_REASON,
     O_REDEAL_SEAT,
-    O_REDEALS,
+    O_SEAT0,
     O_SPECIAL,
     O_TALON_MARR,
     O_TALON_PICK,
@@ -97,7 +102,12 @@ from sim.engine.state import (
     O_UNDARK,
     O_WIN_BID,
     R_AFTER0,
+    R_DEALER,
+    R_ERROR,
+    R_REDEALS,
+    R_SEAT0,
     R_TALON0,
+    ROW_FROM_OUT,
     S_AT100,
     S_BID,
     S_CAPT0,
@@ -138,6 +148,9 @@ from sim.engine.state import (
     S_TRUMP_SETTER,
     S_UNDARK,
     S_WIN_BID,
+    SEAT_BASES,
+    SEAT_VALUED,
+    SEAT_VALUED_AT,
     SNAP_LEN,
     SPECIAL_DARK,
     SPECIAL_GOLDEN,
@@ -481,6 +494,36 @@ def play_one(
     return play_deal(P, W, W.masks)
 
 
+@hot
+def game_row(P: np.ndarray, W: Workspace, row: np.ndarray, dealer: int, players: int) -> None:
+    """The deal's row in game seats (:data:`ROW_COLUMNS`) from the hand row ``W.out``.
+
+    Hand seats are game seats, except with 4 players: hand seat ``h`` is game seat
+    ``dealer + 1 + h``, and the dealer, who sits out, scores the talon here (its card
+    points, the marriages lying in it, an opponent's delta; no tricks, no bolt).
+    """
+    h = W.out
+    for j in range(N_SCALAR):
+        row[j] = h[ROW_FROM_OUT[j]]
+    for j in range(N_ROW - N_SCALAR):
+        row[N_SCALAR + j] = 0
+    offset = dealer + 1 if players == 4 else 0
+    seats = 3 if players == 4 else players
+    for k in range(seats):
+        g = (offset + k) % MAX_SEATS  # the game seat of hand seat k
+        for b in range(len(SEAT_BASES)):
+            row[R_SEAT0 + b * MAX_SEATS + g] = h[O_SEAT0 + b * 3 + k]
+    if players == 4:
+        for j in range(len(SEAT_VALUED)):
+            v = row[SEAT_VALUED_AT[j]]
+            if v >= 0:
+                row[SEAT_VALUED_AT[j]] = (offset + v) % 4
+        mp, delta = sitter_score(h[O_TALON_POINTS], h[O_TALON_MARR], h[O_SPECIAL], P)
+        row[R_SEAT0 + B_CARD_POINTS * MAX_SEATS + dealer] = h[O_TALON_POINTS]
+        row[R_SEAT0 + B_MARRIAGE_POINTS * MAX_SEATS + dealer] = mp
+        row[R_SEAT0 + B_DELTA * MAX_SEATS + dealer] = delta
+
+
 # --- dealing ------------------------------------------------------------------------
 @hot
 def deal_cards_into(
@@ -610,11 +653,11 @@ def play_block(
     block. ``keys`` are the stream keys (deals, cut, strategy, tie-break), ``seats``
     the run's ``(strategies, SP, scores)`` by game seat, ``outs`` the batch's outputs
     ``(out, redeal_seat, redeal_reason, dealt, ritual, bids_log, nbids, trick_log)``.
+    Rows are in game seats (:func:`game_row`), and so are the redealing seats.
     Under ``deal.method = "cut"`` a block is whole chains of ``deal.cut_chain`` slots,
     and the slots ``span[0] .. start+span[1]-1`` of its first chain are played again
     (unrecorded) to gather the deck, so a chunk's rows never depend on where the
-    chunk starts. Rows of a 4-player run are in hand seats (hand seat ``h`` is game
-    seat ``dealer + 1 + h``); their ``dealer`` column is the game seat. ``dealt[k,
+    chunk starts. ``dealt[k,
     a]`` and ``ritual[k, a]`` keep the dealt places and the ritual code of attempt
     ``a`` while ``k`` and ``a`` fit their shape (traces; the first deals for ``odds``).
     """
@@ -654,17 +697,17 @@ def play_block(
                 has_deck = True
             if not redealt:
                 break
-            if keep:
-                redeal_seat[k, attempt] = S[S_REDEAL_SEAT]
+            if keep:  # in game seats (4 players: hand seat h is dealer + 1 + h)
+                seat = S[S_REDEAL_SEAT]
+                redeal_seat[k, attempt] = (dealer + 1 + seat) % 4 if players == 4 else seat
                 redeal_reason[k, attempt] = S[S_REDEAL_REASON]
             attempt += 1
         if not keep:
             continue
-        for j in range(N_OUT):
-            out[k, j] = W.out[j]
-        out[k, O_DEALER] = dealer
-        out[k, O_REDEALS] = attempt
-        out[k, O_ERROR] = S[S_ERROR]
+        game_row(P, W, out[k], dealer, players)
+        out[k, R_DEALER] = dealer
+        out[k, R_REDEALS] = attempt
+        out[k, R_ERROR] = S[S_ERROR]
         if trace:
             nbids[k] = S[S_NBIDS]
             for r in range(MAX_BIDS_LOG):

@@ -24,7 +24,7 @@ from sim.deal import (
     RITUAL_NINES,
 )
 from sim.engine.actions import MAX_REDEALS
-from sim.engine.driver import deal_hand, gather_deck, hand_seats, play_one, workspace
+from sim.engine.driver import deal_hand, game_row, gather_deck, hand_seats, play_one, workspace
 from sim.engine.params import (
     ALL_FALL,
     CUT,
@@ -60,17 +60,19 @@ from sim.engine.params import (
     P_THIRD_FALL_ZERO,
     rules_vector,
 )
-from sim.engine.scoring import sitter_delta
 from sim.engine.state import (
+    B_BOLT,
+    B_DELTA,
     FLAG_DARK_ALLOWED,
     FLAG_GOLDEN,
-    O_BOLT0,
-    O_CONCEDED,
-    O_CONTRACT,
-    O_DECLARER,
-    O_DELTA0,
-    O_MADE,
-    O_SPECIAL,
+    MAX_SEATS,
+    N_ROW,
+    R_CONCEDED,
+    R_CONTRACT,
+    R_DECLARER,
+    R_MADE,
+    R_SEAT0,
+    R_SPECIAL,
     REASONS,
     S_REDEAL_REASON,
     SPECIAL_DARK,
@@ -93,10 +95,11 @@ _REASON_HAND_NINES = REASONS.index("hand_nines")
 
 # --- the per-game bundle ------------------------------------------------------------------
 GameWorkspace = namedtuple(
-    "GameWorkspace", ["G", "D", "out", "stints", "log", "events", "counts", "trace"]
+    "GameWorkspace", ["G", "D", "row", "out", "stints", "log", "events", "counts", "trace"]
 )
 """One game's state and outputs: ``G`` per-seat state (``G_*``), ``D`` the last deal in
-game seats (``D_*``), ``out`` the game's row, ``stints`` its barrel stints, ``log`` and
+game seats (``D_*``), ``row`` that deal's game-seat row (``ROW_COLUMNS``), ``out`` the
+game's row, ``stints`` its barrel stints, ``log`` and
 ``events`` its trace (kept when ``trace``), ``counts`` (stints, events, dealt deals)."""
 
 # --- per-seat game state G[s, :] ------------------------------------------------------
@@ -104,7 +107,6 @@ game seats (``D_*``), ``out`` the game's row, ``stints`` its barrel stints, ``lo
     G_SCORE, G_BOLTS, G_CONCESSIONS, G_ON, G_BDEALS, G_FALLS, G_ENTRIES, G_BOLT_PEN,
     G_SAMOSVALS, G_ENTERED, G_STINT, G_DARK_WON, G_DARK_LOST, G_NINE_PEN, N_G,
 ) = range(15)  # fmt: skip
-MAX_SEATS = 4
 
 # --- one played or conceded deal in game seats (the input of apply_deal) --------------
 D_DECL, D_MADE, D_CONTRACT, D_CONCEDED, D_SPECIAL, D_SITTER, D_DELTA0 = range(7)
@@ -445,35 +447,19 @@ def _golden_reset(
 
 
 @hot_call
-def _hand_to_game(
-    row: np.ndarray,
-    n: int,
-    dealer: int,
-    talon: int,
-    P: np.ndarray,
-    D: np.ndarray,
-) -> None:
-    """The hand engine's row (hand seats) as the deal vector ``D`` (game seats)."""
+def _deal_vector(row: np.ndarray, n: int, dealer: int, D: np.ndarray) -> None:
+    """The deal's game row (:func:`sim.engine.driver.game_row`) as the vector ``D``."""
     for j in range(N_D):
         D[j] = 0
-    D[D_SITTER] = -1
-    D[D_MADE] = row[O_MADE]
-    D[D_CONTRACT] = row[O_CONTRACT]
-    D[D_CONCEDED] = row[O_CONCEDED]
-    D[D_SPECIAL] = row[O_SPECIAL]
-    if n == 4:
-        D[D_SITTER] = dealer
-        D[D_DECL] = (dealer + 1 + row[O_DECLARER]) % 4
-        for h in range(3):
-            s = (dealer + 1 + h) % 4
-            D[D_DELTA0 + s] = row[O_DELTA0 + h]
-            D[D_BOLT0 + s] = row[O_BOLT0 + h]
-        D[D_DELTA0 + dealer] = sitter_delta(talon, P, row[O_SPECIAL])
-    else:
-        D[D_DECL] = row[O_DECLARER]
-        for s in range(n):
-            D[D_DELTA0 + s] = row[O_DELTA0 + s]
-            D[D_BOLT0 + s] = row[O_BOLT0 + s]
+    D[D_SITTER] = dealer if n == 4 else -1
+    D[D_DECL] = row[R_DECLARER]
+    D[D_MADE] = row[R_MADE]
+    D[D_CONTRACT] = row[R_CONTRACT]
+    D[D_CONCEDED] = row[R_CONCEDED]
+    D[D_SPECIAL] = row[R_SPECIAL]
+    for s in range(n):
+        D[D_DELTA0 + s] = row[R_SEAT0 + B_DELTA * MAX_SEATS + s]
+        D[D_BOLT0 + s] = row[R_SEAT0 + B_BOLT * MAX_SEATS + s]
 
 
 @hot_call
@@ -494,10 +480,9 @@ def play_game(
     ``GW`` the game's :data:`GameWorkspace`. The game's first deal is shuffled; under
     ``deal.method = "cut"`` every later deal is dealt from the previous one gathered.
     """
-    G, D, game_out, stints, deal_log, events, counts, trace = GW
+    G, D, _, game_out, stints, deal_log, events, counts, trace = GW
     strategies, SP, scores = seats
     S = W.S
-    row = W.out
     G[:, :] = 0
     ns = counts[0:1]
     ne = counts[1:2]
@@ -588,7 +573,8 @@ def play_game(
             ndl[0] += 1
             attempt += 1
         r = ndl[0]
-        _hand_to_game(row, n, dealer, int(W.masks[3]), P, D)
+        game_row(P, W, GW.row, dealer, n)
+        _deal_vector(GW.row, n, dealer, D)
         winner = apply_deal(G, P, n, D, dealer, d, stints, ns, events, ne, trace, r)
         contracts += 1
         made += D[D_MADE]
@@ -667,6 +653,7 @@ def games_kernel(
         GW = GameWorkspace(
             np.zeros((MAX_SEATS, N_G), dtype=np.int64),
             np.zeros(N_D, dtype=np.int64),
+            np.zeros(N_ROW, dtype=np.int64),
             out[k],
             stints[k],
             deal_log[k] if trace else deal_log[0],

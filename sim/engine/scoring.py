@@ -81,20 +81,17 @@ def opponent_delta(total: int, marriages: int, special: int, P: np.ndarray) -> i
 
 
 @hot
-def talon_marriage_points(talon: int, P: np.ndarray) -> int:
-    """The values of the marriages (K+Q) lying in a talon (the 4-player sitter's)."""
-    v = 0
+def sitter_score(talon_points: int, talon_marriages: int, special: int, P: np.ndarray) -> tuple:
+    """The 4-player dealer's marriage points and deal delta from the talon (§12).
+
+    The marriages (K+Q) lying in the talon (suit bits ``talon_marriages``) count with
+    its card points; the delta is an opponent's: rounded, doubled in a special deal.
+    """
+    mp = 0
     for suit in range(4):
-        if talon & KQ[suit] == KQ[suit]:
-            v += P[P_MV_S + suit]
-    return v
-
-
-@hot
-def sitter_delta(talon: int, P: np.ndarray, special: int) -> int:
-    """The deal delta of a 4-player dealer sitting out: the talon's points and marriages."""
-    mp = talon_marriage_points(talon, P)
-    return opponent_delta(mask_points(talon) + mp, mp, special, P)
+        if talon_marriages >> suit & 1:
+            mp += P[P_MV_S + suit]
+    return mp, opponent_delta(talon_points + mp, mp, special, P)
 
 
 @hot

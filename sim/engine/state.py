@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numpy as np
+
 NO_SUIT = -1
 
 # --- deal state vector S ---------------------------------------------------------------
@@ -141,13 +143,13 @@ OUT_COLUMNS = (
     "talon_points",
     "talon_shown",
     "trump_named",
+    "declarer_marriages_after",
     "hand_points_0",
     "hand_points_1",
     "hand_points_2",
     "marriages_held_0",
     "marriages_held_1",
     "marriages_held_2",
-    "declarer_marriages_after",
     "max_bid_0",
     "max_bid_1",
     "max_bid_2",
@@ -181,59 +183,78 @@ OUT_COLUMNS = (
     "talon_marriages",
 )
 OUT = {name: i for i, name in enumerate(OUT_COLUMNS)}
-(
-    O_DEALER,
-    O_REDEALS,
-    O_DECLARER,
-    O_WIN_BID,
-    O_AT100,
-    O_CONTRACT,
-    O_CONCEDED,
-    O_MADE,
-    O_DECL_TOTAL,
-    O_TALON_POINTS,
-    O_TALON_SHOWN,
-    O_TRUMP_NAMED,
-    O_HAND_POINTS0,
-    _,
-    _,
-    O_MARR_HELD0,
-    _,
-    _,
-    O_DECL_MARR_AFTER,
-    O_MAXBID0,
-    _,
-    _,
-    O_CARD_POINTS0,
-    _,
-    _,
-    O_MARR_POINTS0,
-    _,
-    _,
-    O_DECLARED0,
-    _,
-    _,
-    O_TRICKS0,
-    _,
-    _,
-    O_DELTA0,
-    _,
-    _,
-    O_BOLT0,
-    _,
-    _,
-    O_ERROR,
-    O_REDEAL_SEAT,
-    O_REDEAL_REASON,
-    O_DISCARD1,
-    O_DISCARD2,
-    O_SPECIAL,
-    O_UNDARK,
-    O_TALON_PICK,
-    O_LAST_TALON_TO,
-    O_TALON_MARR,
-) = range(len(OUT_COLUMNS))
+O_DEALER = OUT["dealer"]
+O_REDEALS = OUT["redeals"]
+O_DECLARER = OUT["declarer"]
+O_WIN_BID = OUT["winning_bid"]
+O_AT100 = OUT["at_100"]
+O_CONTRACT = OUT["contract"]
+O_CONCEDED = OUT["conceded"]
+O_MADE = OUT["made"]
+O_DECL_TOTAL = OUT["declarer_total"]
+O_TALON_POINTS = OUT["talon_points"]
+O_TALON_SHOWN = OUT["talon_shown"]
+O_TRUMP_NAMED = OUT["trump_named"]
+O_DECL_MARR_AFTER = OUT["declarer_marriages_after"]
+O_HAND_POINTS0 = OUT["hand_points_0"]
+O_MARR_HELD0 = OUT["marriages_held_0"]
+O_MAXBID0 = OUT["max_bid_0"]
+O_CARD_POINTS0 = OUT["card_points_0"]
+O_MARR_POINTS0 = OUT["marriage_points_0"]
+O_DECLARED0 = OUT["declared_0"]
+O_TRICKS0 = OUT["tricks_0"]
+O_DELTA0 = OUT["delta_0"]
+O_BOLT0 = OUT["bolt_0"]
+O_ERROR = OUT["error"]
+O_REDEAL_SEAT = OUT["redeal_seat"]
+O_REDEAL_REASON = OUT["redeal_reason"]
+O_DISCARD1 = OUT["discard_1"]
+O_DISCARD2 = OUT["discard_2"]
+O_SPECIAL = OUT["special"]
+O_UNDARK = OUT["undarkened_by"]
+O_TALON_PICK = OUT["talon_pick"]
+O_LAST_TALON_TO = OUT["last_talon_to"]
+O_TALON_MARR = OUT["talon_marriages"]
 N_OUT = len(OUT_COLUMNS)
+
+# --- the rows a batch returns: game seats --------------------------------------------------
+# The hand engine's row (OUT_COLUMNS) is in hand seats; a batch's rows are in game seats:
+# the per-seat columns run over four seats (4 players: the dealer sits out and scores the
+# talon there; 2 players: seat 2 and 3 stay 0) and the seat-valued columns name game seats.
+SEAT_BASES = (
+    "hand_points",
+    "marriages_held",
+    "max_bid",
+    "card_points",
+    "marriage_points",
+    "declared",
+    "tricks",
+    "delta",
+    "bolt",
+)
+SEAT_VALUED = ("declarer", "undarkened_by", "last_talon_to")
+MAX_SEATS = 4
+_PER_SEAT = {f"{b}_{s}" for b in SEAT_BASES for s in range(3)}
+ROW_COLUMNS = tuple(c for c in OUT_COLUMNS if c not in _PER_SEAT) + tuple(
+    f"{b}_{s}" for b in SEAT_BASES for s in range(MAX_SEATS)
+)
+ROW = {name: i for i, name in enumerate(ROW_COLUMNS)}
+N_ROW = len(ROW_COLUMNS)
+N_SCALAR = len(OUT_COLUMNS) - len(_PER_SEAT)  # the columns a row copies as they are
+ROW_FROM_OUT = np.array([OUT[c] for c in ROW_COLUMNS[:N_SCALAR]], dtype=np.int64)
+SEAT_VALUED_AT = np.array([ROW[c] for c in SEAT_VALUED], dtype=np.int64)
+R_SEAT0 = N_SCALAR  # ROW index of ``{base}_{s}`` is R_SEAT0 + base * MAX_SEATS + s
+R_DEALER, R_REDEALS, R_ERROR = ROW["dealer"], ROW["redeals"], ROW["error"]
+R_DECLARER, R_MADE, R_CONTRACT = ROW["declarer"], ROW["made"], ROW["contract"]
+R_CONCEDED, R_SPECIAL = ROW["conceded"], ROW["special"]
+(
+    B_HAND_POINTS, B_MARRIAGES_HELD, B_MAX_BID, B_CARD_POINTS, B_MARRIAGE_POINTS,
+    B_DECLARED, B_TRICKS, B_DELTA, B_BOLT,
+) = range(len(SEAT_BASES))  # fmt: skip
+O_SEAT0 = OUT["hand_points_0"]  # OUT index of ``{base}_{h}`` is O_SEAT0 + base * 3 + h
+assert all(
+    OUT[f"{b}_{h}"] == O_SEAT0 + i * 3 + h for i, b in enumerate(SEAT_BASES) for h in range(3)
+)
 
 # --- decision snapshots (tests): S, then kind, seat, n, legal[64], then the target ---
 SNAP_KIND = N_STATE
