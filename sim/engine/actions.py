@@ -13,6 +13,7 @@ from sim.cards import SUIT_LETTERS, parse_card
 
 DECLARE = 24  # PLAY code offset of a declaring lead (marriage or ace marriage)
 PASS = 0  # BID code of a pass
+CARD_POINTS_TOTAL = 120  # the deck's card points; also the bid cap without a marriage
 MAX_BID = 400  # 120 card points + all four marriages
 ACE_BIT = 16  # bit of the ace marriage in a player's ``declared`` suit mask
 MAX_REDEALS = 32

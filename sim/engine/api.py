@@ -36,6 +36,8 @@ from sim.engine.state import (
     SNAP_AT,
     SNAP_KIND,
     SPECIALS,
+    TRICKS_2,
+    TRICKS_3,
 )
 from sim.engine.strategies.registry import parse_params, seat_lineup, strategy_ids
 from sim.rng import Stream, item_state, stream_key
@@ -287,7 +289,7 @@ def trace_of(
     doc["contract"] = int(row[ROW["contract"]])
     doc["conceded"] = bool(row[ROW["conceded"]])
     if not row[ROW["conceded"]]:
-        n_tricks = 8 if nh == 3 else 11
+        n_tricks = TRICKS_3 if nh == 3 else TRICKS_2
         doc["tricks"] = [
             {
                 "leader": seat[int(tr[0])],

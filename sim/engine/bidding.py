@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.actions import MAX_BID, PASS
+from sim.engine.actions import CARD_POINTS_TOTAL, MAX_BID, PASS
 from sim.engine.bits import marriages_of
 from sim.engine.params import (
     P_BID_FROM,
@@ -56,7 +56,7 @@ def marriage_sum(mask: int, P: np.ndarray) -> int:
 def bid_cap(mask: int, P: np.ndarray) -> int:
     """Highest bid or contract a hand allows: 120 + its marriages, or MAX_BID uncapped."""
     if P[P_CAP_BY_MARRIAGES]:
-        return 120 + marriage_sum(mask, P)
+        return CARD_POINTS_TOTAL + marriage_sum(mask, P)
     return MAX_BID
 
 

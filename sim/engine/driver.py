@@ -155,6 +155,8 @@ from sim.engine.state import (
     SPECIAL_DARK,
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
+    TRICKS_2,
+    TRICKS_3,
     Workspace,
 )
 from sim.engine.talon import (
@@ -430,7 +432,7 @@ def tricks(P: np.ndarray, W: Workspace) -> None:
     S = W.S
     NP = P[P_NP]
     leader = S[S_DECL]
-    for t in range(8 if NP == 3 else 11):
+    for t in range(TRICKS_3 if NP == 3 else TRICKS_2):
         start_trick(S, t, leader)
         plain, declaring = legal_leads(S, P, leader)
         apply_lead(S, P, choose(Decision.PLAY, leader, P, W, MASKS, plain, declaring, 0))
@@ -587,7 +589,7 @@ def gather_deck(S: np.ndarray, P: np.ndarray, redealt: bool, deck: np.ndarray) -
     n = 0  # cards laid so far, from the bottom
     rest = np.int64((1 << 24) - 1)
     if not redealt and not S[S_CONCEDED]:
-        n_played = 24 if NP == 3 else 22
+        n_played = NP * (TRICKS_3 if NP == 3 else TRICKS_2)
         for k in range(n_played):
             c = S[S_PILE0 + k]
             deck[23 - k] = c

@@ -56,6 +56,8 @@ from sim.engine.state import (
 from sim.jit import hot
 from sim.rules import ACE_MARRIAGE_VALUE
 
+SIXTY_POINTS = 60  # rospis.opponents_get = "sixty": what each opponent of a concession gets
+
 
 @hot
 def round_score(x: int, to: int) -> int:
@@ -102,7 +104,8 @@ def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
     """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
-    opp = 60 if P[P_OPPONENTS_GET] == SIXTY else (contract + 9) // 10 * 5  # half, up to a 5
+    # each opponent: a flat 60, or half the contract rounded up to a multiple of 5
+    opp = SIXTY_POINTS if P[P_OPPONENTS_GET] == SIXTY else (contract + 9) // 10 * 5
     mult = 1 if S[S_SPECIAL] == SPECIAL_NONE else 2
     for s in range(P[P_NP]):
         out[O_CARD_POINTS0 + s] = 0

@@ -110,7 +110,8 @@ SPECIALS = (None, "golden", "dark")
 FLAG_BARREL0 = 3
 FLAG_GOLDEN = 1 << 6  # seat_flags bit: this deal is golden
 FLAG_DARK_ALLOWED = 1 << 7  # seat_flags bit: forehand may declare dark
-MAX_TRICKS = 11  # 2 players play 11 tricks
+TRICKS_3, TRICKS_2 = 8, 11  # tricks in a deal of three players, of two
+MAX_TRICKS = TRICKS_2
 
 # --- redeal reasons (codes of S_REDEAL_REASON) --------------------------------------------
 REASONS = (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.bidding import bid_cap
+from sim.engine.bidding import OPENING_BID, bid_cap
 from sim.engine.bits import mask_to_list
 from sim.engine.params import P_GOLDEN_BLIND, P_HIDE_AT_100, P_NP, P_ROSPIS_ALLOWED, P_STEP
 from sim.engine.state import (
@@ -39,7 +39,7 @@ def close_bidding(S: np.ndarray, P: np.ndarray) -> None:
     bid = S[S_BID]
     S[S_DECL] = S[S_HIGH]
     S[S_WIN_BID] = bid
-    at100 = bid == 100
+    at100 = bid == OPENING_BID
     S[S_AT100] = at100
     S[S_TALON_SHOWN] = S[S_SPECIAL] == SPECIAL_NONE and not (P[P_HIDE_AT_100] and at100)
 
