@@ -24,7 +24,7 @@ from sim.deal import (
     RITUAL_NINES,
 )
 from sim.engine.actions import MAX_REDEALS
-from sim.engine.driver import deal_hand, game_row, gather_deck, hand_seats, play_one, workspace
+from sim.engine.driver import deal_hand, gather_deck, hand_seats, play_one, workspace
 from sim.engine.params import (
     ALL_FALL,
     CUT,
@@ -60,19 +60,20 @@ from sim.engine.params import (
     P_THIRD_FALL_ZERO,
     rules_vector,
 )
+from sim.engine.scoring import sitter_score
 from sim.engine.state import (
-    B_BOLT,
-    B_DELTA,
     FLAG_DARK_ALLOWED,
     FLAG_GOLDEN,
     MAX_SEATS,
-    N_ROW,
-    R_CONCEDED,
-    R_CONTRACT,
-    R_DECLARER,
-    R_MADE,
-    R_SEAT0,
-    R_SPECIAL,
+    O_BOLT0,
+    O_CONCEDED,
+    O_CONTRACT,
+    O_DECLARER,
+    O_DELTA0,
+    O_MADE,
+    O_SPECIAL,
+    O_TALON_MARR,
+    O_TALON_POINTS,
     REASONS,
     S_REDEAL_REASON,
     SPECIAL_DARK,
@@ -95,11 +96,10 @@ _REASON_HAND_NINES = REASONS.index("hand_nines")
 
 # --- the per-game bundle ------------------------------------------------------------------
 GameWorkspace = namedtuple(
-    "GameWorkspace", ["G", "D", "row", "out", "stints", "log", "events", "counts", "trace"]
+    "GameWorkspace", ["G", "D", "out", "stints", "log", "events", "counts", "trace"]
 )
 """One game's state and outputs: ``G`` per-seat state (``G_*``), ``D`` the last deal in
-game seats (``D_*``), ``row`` that deal's game-seat row (``ROW_COLUMNS``), ``out`` the
-game's row, ``stints`` its barrel stints, ``log`` and
+game seats (``D_*``), ``out`` the game's row, ``stints`` its barrel stints, ``log`` and
 ``events`` its trace (kept when ``trace``), ``counts`` (stints, events, dealt deals)."""
 
 # --- per-seat game state G[s, :] ------------------------------------------------------
@@ -447,19 +447,28 @@ def _golden_reset(
 
 
 @hot_call
-def _deal_vector(row: np.ndarray, n: int, dealer: int, D: np.ndarray) -> None:
-    """The deal's game row (:func:`sim.engine.driver.game_row`) as the vector ``D``."""
+def _deal_vector(P: np.ndarray, h: np.ndarray, n: int, dealer: int, D: np.ndarray) -> None:
+    """The hand engine's row ``h`` (hand seats) as the deal vector ``D`` (game seats).
+
+    The 4-player dealer's talon score is :func:`sim.engine.scoring.sitter_score`, as in
+    the rows of a hands run (:func:`sim.engine.driver.game_row`).
+    """
     for j in range(N_D):
         D[j] = 0
-    D[D_SITTER] = dealer if n == 4 else -1
-    D[D_DECL] = row[R_DECLARER]
-    D[D_MADE] = row[R_MADE]
-    D[D_CONTRACT] = row[R_CONTRACT]
-    D[D_CONCEDED] = row[R_CONCEDED]
-    D[D_SPECIAL] = row[R_SPECIAL]
-    for s in range(n):
-        D[D_DELTA0 + s] = row[R_SEAT0 + B_DELTA * MAX_SEATS + s]
-        D[D_BOLT0 + s] = row[R_SEAT0 + B_BOLT * MAX_SEATS + s]
+    D[D_SITTER] = -1
+    D[D_MADE] = h[O_MADE]
+    D[D_CONTRACT] = h[O_CONTRACT]
+    D[D_CONCEDED] = h[O_CONCEDED]
+    D[D_SPECIAL] = h[O_SPECIAL]
+    offset = dealer + 1 if n == 4 else 0
+    D[D_DECL] = (offset + h[O_DECLARER]) % MAX_SEATS
+    for k in range(3 if n == 4 else n):
+        s = (offset + k) % MAX_SEATS
+        D[D_DELTA0 + s] = h[O_DELTA0 + k]
+        D[D_BOLT0 + s] = h[O_BOLT0 + k]
+    if n == 4:
+        D[D_SITTER] = dealer
+        D[D_DELTA0 + dealer] = sitter_score(h[O_TALON_POINTS], h[O_TALON_MARR], h[O_SPECIAL], P)[1]
 
 
 @hot_call
@@ -480,7 +489,7 @@ def play_game(
     ``GW`` the game's :data:`GameWorkspace`. The game's first deal is shuffled; under
     ``deal.method = "cut"`` every later deal is dealt from the previous one gathered.
     """
-    G, D, _, game_out, stints, deal_log, events, counts, trace = GW
+    G, D, game_out, stints, deal_log, events, counts, trace = GW
     strategies, SP, scores = seats
     S = W.S
     G[:, :] = 0
@@ -573,8 +582,7 @@ def play_game(
             ndl[0] += 1
             attempt += 1
         r = ndl[0]
-        game_row(P, W, GW.row, dealer, n)
-        _deal_vector(GW.row, n, dealer, D)
+        _deal_vector(P, W.out, n, dealer, D)
         winner = apply_deal(G, P, n, D, dealer, d, stints, ns, events, ne, trace, r)
         contracts += 1
         made += D[D_MADE]
@@ -653,7 +661,6 @@ def games_kernel(
         GW = GameWorkspace(
             np.zeros((MAX_SEATS, N_G), dtype=np.int64),
             np.zeros(N_D, dtype=np.int64),
-            np.zeros(N_ROW, dtype=np.int64),
             out[k],
             stints[k],
             deal_log[k] if trace else deal_log[0],
