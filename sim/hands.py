@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from sim.rules import Rules
+from sim.schema import BID_KEYS
 from sim.runner import (
     Backend,
     Chunk,
@@ -144,17 +145,7 @@ def hands_frame(batch: HandsBatch, columns: Sequence[str] | None = None) -> pl.D
     return pl.DataFrame([builders[c]() for c in (builders if columns is None else columns)])
 
 
-AGG_KEYS = [
-    "dealer",
-    "reshuffled",
-    "declarer",
-    "at_100",
-    "contract",
-    "conceded",
-    "made",
-    "declarer_marriages_after",
-    "declarer_hand_points",
-]
+AGG_KEYS = [*BID_KEYS, "declarer_hand_points"]  # what the bid tables count deals by
 
 
 def aggregate_hands(frame: pl.DataFrame, players: int) -> pl.DataFrame:
