@@ -22,7 +22,6 @@ import numpy as np
 import polars as pl
 
 from sim.rules import Rules
-from sim.schema import BID_KEYS
 from sim.runner import (
     Backend,
     Chunk,
@@ -33,6 +32,7 @@ from sim.runner import (
     run_joined,
     traces_part,
 )
+from sim.schema import BID_KEYS
 
 if TYPE_CHECKING:
     from sim.engine import HandsBatch
