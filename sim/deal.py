@@ -359,16 +359,6 @@ def dealt_by_play(rules: Rules) -> bool:
     return rules.deal.method == "cut" or ritual_on(rules)
 
 
-def talon_cards(players: int) -> int:
-    """Talon cards dealt from the deck: 3, or two talons of 2 with 2 players."""
-    return 4 if players == 2 else 3
-
-
-def cutter_of(players: int, dealer: int) -> int:
-    """The game seat that cuts: the player on the dealer's right."""
-    return (dealer + players - 1) % players
-
-
 @njit(cache=True, inline="always")
 def _draw_talon_positions(state: np.uint64, counter: int, k: int, pos: np.ndarray) -> int:
     """``pos[:k]``: ``k`` distinct deal positions in TALON_FIRST..TALON_LAST, ascending.

@@ -31,6 +31,7 @@ from sim.engine.bidding import (
     silenced,
 )
 from sim.engine.bits import (
+    ALL_CARDS,
     JACK,
     NINE,
     lowest,
@@ -587,7 +588,7 @@ def gather_deck(S: np.ndarray, P: np.ndarray, redealt: bool, deck: np.ndarray) -
     """
     NP = P[P_NP]
     n = 0  # cards laid so far, from the bottom
-    rest = np.int64((1 << 24) - 1)
+    rest = ALL_CARDS
     if not redealt and not S[S_CONCEDED]:
         n_played = NP * (TRICKS_3 if NP == 3 else TRICKS_2)
         for k in range(n_played):
