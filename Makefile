@@ -22,6 +22,7 @@ report: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/solver.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check sim analysis tests benchmarks

@@ -79,7 +79,9 @@ def layer_of(module: str) -> str | None:
         return "runs"
     if module == "sim.engine" or module.startswith("sim.engine."):
         return "engine"
-    if module in ("sim.deal", "sim.reference") or module.startswith("sim.reference"):
+    if module in ("sim.deal", "sim.reference", "sim.solver") or module.startswith(
+        ("sim.reference.", "sim.solver.")
+    ):
         return "engine"
     if module in ("sim.cli", "sim.__main__") or module.startswith("sim.cli."):
         return "cli"

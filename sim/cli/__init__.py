@@ -6,7 +6,7 @@ Bad input exits with code 2 and one line on stderr naming the culprit.
 One module per command (:mod:`sim.cli.rules`, :mod:`sim.cli.odds`,
 :mod:`sim.cli.hands`, :mod:`sim.cli.bids`, :mod:`sim.cli.games`,
 :mod:`sim.cli.barrel`, :mod:`sim.cli.report`, :mod:`sim.cli.bench`,
-:mod:`sim.cli.compare`, :mod:`sim.cli.duel`), each with its ``add_parser`` and
+:mod:`sim.cli.compare`, :mod:`sim.cli.duel`, :mod:`sim.cli.solve`), each with its ``add_parser`` and
 command function; what they share is :mod:`sim.cli.common`. The command line sits
 on top of every other layer (tests/test_layers.py): it calls the runs
 (:mod:`sim`) and the analysis (:mod:`analysis`), and nothing imports it.
@@ -19,7 +19,19 @@ import sys
 from collections.abc import Callable, Sequence
 
 from sim.cards import CardParseError
-from sim.cli import barrel, bench, bids, compare, duel, games, hands, odds, report, rules
+from sim.cli import (
+    barrel,
+    bench,
+    bids,
+    compare,
+    duel,
+    games,
+    hands,
+    odds,
+    report,
+    rules,
+    solve,
+)
 from sim.cli.common import Parser
 from sim.engine.strategies.registry import StrategyError
 from sim.output import UsageError
@@ -27,7 +39,7 @@ from sim.parallel import keep_freed_memory
 from sim.rules import RulesError
 
 # The commands, in the order ``thousand --help`` lists them.
-COMMANDS = (rules, odds, hands, bids, games, barrel, report, bench, compare, duel)
+COMMANDS = (rules, odds, hands, bids, games, barrel, report, bench, compare, duel, solve)
 
 # Errors that are bad input: one line on stderr, exit code 2.
 USAGE_ERRORS = (RulesError, CardParseError, UsageError, StrategyError)

@@ -135,29 +135,42 @@ def four_nines_bonus(S: np.ndarray, P: np.ndarray, seat: int) -> int:
 
 
 @hot
+def deal_points(S: np.ndarray, P: np.ndarray, s: int) -> tuple[int, int]:
+    """Seat ``s``'s card points captured so far and the marriage points they count.
+
+    A declaration's value counts at once, or with ``marriage.requires_capture`` only
+    once the seat has captured a card of it; with ``marriage.only_declarer`` a
+    defender's declarations count 0. The deal's total is their sum after the last
+    trick; the open-card solver reads it after every trick.
+    """
+    capt = S[S_CAPT0 + s]
+    cp = mask_points(capt)
+    mp = S[S_MPTS0 + s]
+    if P[P_REQUIRES_CAPTURE]:
+        declared = S[S_DECLARED0 + s]
+        mp = 0
+        for suit in range(4):
+            if declared >> suit & 1 and capt & KQ[suit]:
+                mp += P[P_MV_S + suit]
+        if declared & ACE_BIT and capt & ACES:
+            mp += ACE_MARRIAGE_VALUE
+    if P[P_ONLY_DECLARER] and s != S[S_DECL]:
+        mp = 0  # a defender's declaration sets trump but scores nothing
+    return cp, mp
+
+
+@hot
 def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
     """Totals, deltas, made flag and bolts of a played deal."""
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
     special = S[S_SPECIAL]
     for s in range(P[P_NP]):
-        capt = S[S_CAPT0 + s]
-        cp = mask_points(capt)
-        mp = S[S_MPTS0 + s]
-        declared = S[S_DECLARED0 + s]
-        if P[P_REQUIRES_CAPTURE]:
-            mp = 0
-            for suit in range(4):
-                if declared >> suit & 1 and capt & KQ[suit]:
-                    mp += P[P_MV_S + suit]
-            if declared & ACE_BIT and capt & ACES:
-                mp += ACE_MARRIAGE_VALUE
-        if P[P_ONLY_DECLARER] and s != decl:
-            mp = 0  # a defender's declaration sets trump but scores nothing
+        cp, mp = deal_points(S, P, s)
         total = cp + mp
         out[O_CARD_POINTS0 + s] = cp
         out[O_MARR_POINTS0 + s] = mp
-        out[O_DECLARED0 + s] = declared
+        out[O_DECLARED0 + s] = S[S_DECLARED0 + s]
         out[O_TRICKS0 + s] = S[S_TRICKS0 + s]
         if s == decl:
             out[O_DECL_TOTAL] = total

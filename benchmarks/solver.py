@@ -1,0 +1,109 @@
+"""`make bench` (solver part): open-card solve and probe times per core, and the check.
+
+Positions: the play positions of classic deals the `heuristic` players bid and
+discarded (seed 0, the first N played deals; conceded ones included, as played), each
+solved exactly (``value``) and probed against its contract (``probe``), on one core
+after a warm-up. Also random 8-card deals (the declarer leading, no trump yet).
+Printed: median, 90th and 99th percentile and mean in milliseconds, nodes per solve.
+
+``--check N`` also compares the solver with the unpruned compiled search
+(:func:`sim.solver.search.exhaustive`) on N full random deals (about 3 s each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sim.engine.api import play_hands
+from sim.rules import load_rules
+from sim.solver import search
+from sim.solver.deals import deal_cards
+from sim.solver.position import OpenCardSolver, Position, play_state
+from sim.solver.talon import min_total
+
+OUT = Path(__file__).with_name("results_solver.json")
+
+
+def _stats(ms: list[float]) -> dict[str, float]:
+    a = np.array(ms)
+    return {
+        "median_ms": float(np.median(a)),
+        "p90_ms": float(np.percentile(a, 90)),
+        "p99_ms": float(np.percentile(a, 99)),
+        "mean_ms": float(a.mean()),
+        "n": len(a),
+    }
+
+
+def timed(positions: list[tuple], solver: OpenCardSolver) -> dict[str, dict[str, float]]:
+    value_ms, probe_ms, nodes = [], [], []
+    for S, P, target in positions:
+        n0 = solver.nodes
+        t = time.perf_counter()
+        solver.value(S, P)
+        value_ms.append((time.perf_counter() - t) * 1e3)
+        nodes.append(solver.nodes - n0)
+        t = time.perf_counter()
+        solver.probe(S, P, target)
+        probe_ms.append((time.perf_counter() - t) * 1e3)
+    return {
+        "value": _stats(value_ms),
+        "probe": _stats(probe_ms),
+        "nodes": {"median": float(np.median(nodes)), "mean": float(np.mean(nodes))},
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--check", type=int, default=0, metavar="N")
+    args = ap.parse_args()
+    rules = load_rules("classic")
+    solver = OpenCardSolver()
+    batch = play_hands(rules, args.deals, 0, trace=True)
+    played = []
+    for d in deal_cards(batch):
+        S, P = play_state(d.played_position(), rules)
+        played.append((S, P, min_total(d.contract, rules)))
+    rng = np.random.default_rng(0)
+    random_deals = []
+    for _ in range(args.deals):
+        deck = rng.permutation(24)
+        hands = tuple(sum(1 << int(c) for c in deck[i * 8 : (i + 1) * 8]) for i in range(3))
+        S, P = play_state(Position(hands), rules)
+        random_deals.append((S, P, 60))
+    timed(played[:5], solver)  # compile
+    doc = {
+        "heuristic_deals": timed(played, solver),
+        "random_deals": timed(random_deals, solver),
+    }
+    for name, part in doc.items():
+        for kind in ("value", "probe"):
+            s = part[kind]
+            print(
+                f"{name:<16} {kind:<6} median {s['median_ms']:7.3f} ms  p90 {s['p90_ms']:7.2f}"
+                f"  p99 {s['p99_ms']:7.2f}  mean {s['mean_ms']:6.2f}  (n={s['n']})"
+            )
+        print(f"{name:<16} nodes per exact solve: median {part['nodes']['median']:.0f}")
+    if args.check:
+        memo_keys = np.zeros((1 << 23, 4), dtype=np.int64)
+        memo_vals = np.zeros(1 << 23, dtype=np.int64)
+        bad = 0
+        t = time.perf_counter()
+        for S, P, _ in random_deals[: args.check]:
+            memo_keys[:] = 0
+            if search.exhaustive(solver.ws, P, S, memo_keys, memo_vals) != solver.value(S, P):
+                bad += 1
+        doc["check"] = {"deals": args.check, "mismatches": bad, "seconds": time.perf_counter() - t}
+        print(f"check against the unpruned search: {args.check} full deals, {bad} mismatches")
+    OUT.write_text(json.dumps(doc, indent=2) + "\n")
+    print(f"saved {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Open-card par of a deal: the declarer's best talon pick, discard and trump name.
+
+Every card face up, the declarer takes the talon (two players: the better of the two,
+the other set aside), gives one card to each opponent (two players: one card), names
+a trump where ``trump.named_by_declarer`` says so, and then the play is solved. The
+*par* of a discard is the open-card value of that position; the deal's par is the
+best over every pick, discard and trump: an upper bound on what any declarer could
+make of these cards against any defence that sees them too.
+
+Finding the best discard does not solve all 90 positions exactly: each next one is
+first probed against the best value so far among discards of the same bid cap (the
+contracts it allows) and solved only when it beats it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sim.engine.bidding import bid_cap
+from sim.engine.params import rules_vector
+from sim.rules import Rules
+from sim.solver.position import OpenCardSolver, Position, play_state
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One way to play the deal: the talon taken, the cards given, the trump named.
+
+    Attributes:
+        talon: which talon the declarer took (two players: 0 or 1; else 0).
+        gives: the card given to each opponent, clockwise from the declarer's left.
+        trump: the suit named (``trump.named_by_declarer``), else -1.
+        position: the play position that follows.
+        value: its open-card value (the declarer's deal total with best play).
+    """
+
+    talon: int
+    gives: tuple[int, ...]
+    trump: int
+    position: Position
+    value: int
+
+
+@dataclass(frozen=True)
+class Par:
+    """The open-card par of a deal for one declarer.
+
+    Attributes:
+        declarer: the declarer's hand seat.
+        best: the best discard of all.
+        by_cap: for each bid cap a discard allows (120 + the marriages kept; the
+            maximum bid without ``bid.cap_by_marriages``), the best discard among
+            those with that cap: a contract is made if some discard allowed to name
+            it reaches it.
+    """
+
+    declarer: int
+    best: Discard
+    by_cap: dict[int, Discard]
+
+    def makes(self, contract: int, rules: Rules) -> bool:
+        """Whether some discard allowed to name ``contract`` reaches it with best play."""
+        need = min_total(contract, rules)
+        return any(cap >= contract and d.value >= need for cap, d in self.by_cap.items())
+
+
+def min_total(contract: int, rules: Rules) -> int:
+    """The smallest deal total that makes ``contract`` (``score.round_declarer``)."""
+    if not rules.score.round_declarer:
+        return contract
+    low = contract - (5 if rules.score.round_to == 10 else 2)
+    return low if low > 0 else contract
+
+
+def after_discard(
+    hands: Sequence[int],
+    talon: int,
+    declarer: int,
+    gives: Sequence[int],
+    trump: int = -1,
+    set_aside: int = 0,
+) -> Position:
+    """The play position once the declarer took ``talon`` and gave ``gives`` clockwise."""
+    n = len(hands)
+    out = list(hands)
+    out[declarer] |= talon
+    for j, card in enumerate(gives, start=1):
+        bit = 1 << card
+        out[declarer] &= ~bit
+        out[(declarer + j) % n] |= bit
+    return Position(
+        tuple(out), declarer=declarer, leader=declarer, trump=trump, set_aside=set_aside
+    )
+
+
+def solve_par(
+    rules: Rules,
+    hands: Sequence[int],
+    talons: Sequence[int],
+    declarer: int,
+    solver: OpenCardSolver | None = None,
+) -> Par:
+    """The deal's open-card par for ``declarer`` (hand seats; masks).
+
+    ``talons`` is the talon (one mask), or for two players the two talons of two.
+    Ties keep the first found (talon, then the cards given in ascending order, then
+    the trump named).
+    """
+    solver = solver or OpenCardSolver()
+    P = rules_vector(rules)
+    n = len(hands)
+    names = range(4) if rules.trump.named_by_declarer else (-1,)
+    by_cap: dict[int, Discard] = {}
+    for t, talon in enumerate(talons):
+        set_aside = talons[1 - t] if len(talons) == 2 else 0
+        hand = hands[declarer] | talon
+        cards = [c for c in range(24) if hand >> c & 1]
+        for gives in _gives(cards, n - 1):
+            for trump in names:
+                pos = after_discard(hands, talon, declarer, gives, trump, set_aside)
+                cap = int(bid_cap(pos.hands[declarer], P))
+                S, P2 = play_state(pos, rules)
+                known = by_cap.get(cap)
+                if known is not None and not solver.probe(S, P2, known.value + 1):
+                    continue  # no better than the best of its cap
+                by_cap[cap] = Discard(t, gives, trump, pos, solver.value(S, P2))
+    best = max(by_cap.values(), key=lambda d: d.value)
+    return Par(declarer, best, by_cap)
+
+
+def _gives(cards: Sequence[int], k: int) -> list[tuple[int, ...]]:
+    """Every ordered choice of ``k`` distinct cards (one per opponent)."""
+    if k == 1:
+        return [(c,) for c in cards]
+    return [(a, b) for a in cards for b in cards if a != b]

@@ -1,0 +1,190 @@
+"""The open-card solver against the plain minimax and an unpruned compiled search.
+
+* Endgames of 1–4 tricks, random hands, trump, leader, declarer and earlier
+  declarations, under every preset and a seeded set of play-option mixes: the
+  compiled solver's value and every lead's value equal :mod:`sim.reference.solver`
+  (plain Python, the reference engine's rules, no pruning).
+* Positions of 5–6 tricks and a few full deals: the solver equals
+  :func:`sim.solver.search.exhaustive` (compiled, unpruned); the benchmark runs
+  hundreds of full deals (``benchmarks/solver.py --check``).
+* Probes agree with values; scenario tests pin what a defender's marriage does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.cards import hand_mask, parse_card
+from sim.engine.actions import DECLARE
+from sim.reference.solver import lead_values, minimax
+from sim.rules import Rules, load_rules
+from sim.solver import search
+from sim.solver.position import OpenCardSolver, Position, play_state
+from tests.presets import PRESETS
+
+PLAY_OPTIONS = {
+    "play.must_trump": (True, False),
+    "play.must_beat": (True, False),
+    "play.no_lead_foreign_trump": (True, False),
+    "play.must_lead_trump": (True, False),
+    "marriage.trump_from": ("this_trick", "next_trick"),
+    "marriage.first_lead": (True, False),
+    "marriage.changes_trump": (True, False),
+    "marriage.requires_capture": (True, False),
+    "marriage.only_declarer": (True, False),
+    "marriage.ace": (True, False),
+    "marriage.values": ("standard", "spades_high", "five_hundred_one"),
+}
+
+
+def option_mixes(n: int, seed: int = 11) -> list[dict[str, object]]:
+    """``n`` seeded random settings of every play option (valid ones only)."""
+    rng = np.random.default_rng(seed)
+    out: list[dict[str, object]] = []
+    while len(out) < n:
+        mix = {k: v[int(rng.integers(len(v)))] for k, v in PLAY_OPTIONS.items()}
+        if mix["marriage.ace"] and rng.integers(2):
+            mix["marriage.ace_sets_trump"] = True
+        out.append(mix)
+    return out
+
+
+MIXES = option_mixes(12)
+CONFIGS = (
+    [pytest.param(p, {}, id=p) for p in PRESETS]
+    + [pytest.param("classic", m, id=f"mix{i}") for i, m in enumerate(MIXES)]
+    + [pytest.param("two_players", m, id=f"2p-mix{i}") for i, m in enumerate(MIXES[:3])]
+)
+
+
+def rules_of(preset: str, mix: dict[str, object]) -> Rules:
+    rules = load_rules(preset)
+    return rules.replace(**{k.replace(".", "__"): v for k, v in mix.items()}) if mix else rules
+
+
+def random_position(rng: np.random.Generator, rules: Rules, tricks: int) -> tuple:
+    """A random trick start with ``tricks`` cards in each hand, and its plain form."""
+    n = 2 if rules.players == 2 else 3
+    deck = rng.permutation(24)
+    hands = [sorted(int(c) for c in deck[i * tricks : (i + 1) * tricks]) for i in range(n)]
+    rest = deck[n * tricks :]
+    set_aside = sorted(int(c) for c in rest[:2]) if n == 2 and rng.integers(2) else []
+    trump = int(rng.integers(-1, 4))
+    declarer = int(rng.integers(n))
+    kw = dict(
+        declarer=declarer,
+        leader=int(rng.integers(n)),
+        trump=trump,
+        trump_setter=int(rng.integers(n)) if trump >= 0 else -1,
+        marriage_allowed=bool(rng.integers(4)),  # mostly past the first trick
+        declared=int(rng.integers(32)) if rng.integers(3) == 0 else 0,
+    )
+    pos = Position(
+        tuple(sum(1 << c for c in h) for h in hands),
+        set_aside=sum(1 << c for c in set_aside),
+        **kw,  # type: ignore[arg-type]
+    )
+    return pos, hands, set_aside, kw
+
+
+@pytest.mark.parametrize(("preset", "mix"), CONFIGS)
+def test_endgames_equal_plain_minimax(preset: str, mix: dict[str, object]) -> None:
+    rules = rules_of(preset, mix)
+    rng = np.random.default_rng(abs(hash((preset, str(sorted(mix.items()))))) % 2**32)
+    solver = OpenCardSolver(tt_bits=12)
+    sizes = [1] * 30 + [2] * 40 + [3] * 40 + [4] * 6
+    for k in sizes:
+        pos, hands, set_aside, kw = random_position(rng, rules, k)
+        S, P = play_state(pos, rules)
+        want = minimax(rules, hands, set_aside=set_aside, **kw)
+        assert solver.value(S, P) == want, (pos, rules.players)
+        if k <= 2:
+            leads = lead_values(rules, hands, set_aside=set_aside, **kw)
+            got = {m.code: m.value for m in solver.moves(S, P)}
+            assert got == leads, pos
+            # the probe agrees with the value on both sides of it
+            assert solver.probe(S, P, want)
+            assert not solver.probe(S, P, want + 1)
+
+
+@pytest.mark.parametrize("preset", ["classic", "ukraine_online", "two_players"])
+def test_deeper_positions_equal_unpruned_search(preset: str) -> None:
+    rules = load_rules(preset)
+    rng = np.random.default_rng(5)
+    solver = OpenCardSolver(tt_bits=14)
+    memo_keys = np.zeros((1 << 18, 4), dtype=np.int64)
+    memo_vals = np.zeros(1 << 18, dtype=np.int64)
+    for k in [5] * 12 + [6] * 6:
+        pos, *_ = random_position(rng, rules, k)
+        S, P = play_state(pos, rules)
+        memo_keys[:] = 0
+        want = search.exhaustive(solver.ws, P, S, memo_keys, memo_vals)
+        assert solver.value(S, P) == want, pos
+
+
+def test_full_deals_equal_unpruned_search() -> None:
+    rules = load_rules("classic")
+    rng = np.random.default_rng(8)
+    solver = OpenCardSolver()
+    memo_keys = np.zeros((1 << 22, 4), dtype=np.int64)
+    memo_vals = np.zeros(1 << 22, dtype=np.int64)
+    for _ in range(2):
+        deck = rng.permutation(24)
+        hands = tuple(sum(1 << int(c) for c in deck[i * 8 : (i + 1) * 8]) for i in range(3))
+        S, P = play_state(Position(hands, declarer=0, leader=0), rules)
+        memo_keys[:] = 0
+        assert solver.value(S, P) == search.exhaustive(solver.ws, P, S, memo_keys, memo_vals)
+
+
+def _hands(*texts: str) -> tuple[int, ...]:
+    return tuple(hand_mask(t) for t in texts)
+
+
+def test_a_defenders_marriage_changes_trump_and_scores_nothing_for_the_declarer() -> None:
+    # Defender 1 leads from its heart marriage; the declarer's AH takes the trick
+    # (KH + JH + AH = 17). Declared, hearts are trump and defender 1 ruffs the AS
+    # with its last heart; led plainly, the AS takes the last trick too (+14).
+    rules = load_rules("classic")
+    pos = Position(_hands("AH AS", "KH QH", "JH 9S"), declarer=0, leader=1, marriage_allowed=True)
+    S, P = play_state(pos, rules)
+    solver = OpenCardSolver()
+    moves = {m.code: m.value for m in solver.moves(S, P)}
+    kh, qh = parse_card("KH"), parse_card("QH")
+    assert moves == {kh: 31, qh: 31, DECLARE + qh: 16, DECLARE + kh: 17}
+    assert solver.value(S, P) == 16  # the defenders' 100 is not the declarer's
+
+
+def test_only_declarer_and_requires_capture_change_the_declarers_marriage() -> None:
+    pos = Position(_hands("KS QS", "AS 9S", "TS JS"), declarer=0, leader=0, marriage_allowed=True)
+    classic = load_rules("classic")
+    S, P = play_state(pos, classic)
+    # KS! scores 40 at once; the ace and ten then take both tricks: 40 only
+    assert OpenCardSolver().value(S, P) == 40
+    capture = classic.replace(marriage__requires_capture=True)
+    S, P = play_state(pos, capture)
+    # under requires_capture the declarer never captures KS or QS: nothing counts
+    assert OpenCardSolver().value(S, P) == 0
+
+
+def test_two_players_last_trick_takes_the_set_aside_talon() -> None:
+    rules = load_rules("two_players")
+    pos = Position(_hands("AS", "9S"), declarer=0, leader=0, set_aside=hand_mask("TH AH"))
+    S, P = play_state(pos, rules)
+    assert OpenCardSolver().value(S, P) == 11 + 0 + 21
+    pos = Position(_hands("9S", "AS"), declarer=0, leader=0, set_aside=hand_mask("TH AH"))
+    S, P = play_state(pos, rules)
+    assert OpenCardSolver().value(S, P) == 0
+
+
+@pytest.mark.parametrize(
+    ("hands", "error"),
+    [
+        (("AS", "AS", "9S"), "given twice"),
+        (("AS TS", "9S", "JS"), "one size"),
+        (("AS",), "2 or 3 hands"),
+    ],
+)
+def test_bad_positions_name_the_culprit(hands: tuple[str, ...], error: str) -> None:
+    with pytest.raises(ValueError, match=error):
+        Position(tuple(hand_mask(h) for h in hands)).check()
