@@ -31,8 +31,10 @@ from analysis.runs import RUN_FILE, read_manifest, scan_checked
 from analysis.stats import wilson_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
 from sim.output import UsageError
-from sim.rules import MARRIAGE_TABLES
-from sim.schema import BID_KEYS, BID_RATE_COLUMNS, HANDS, HANDS_AGG
+from sim.rules import MARRIAGE_TABLES, rules_from_dict
+from sim.schema import BID_KEYS, BID_RATE_COLUMNS, BIDS_PAR, HANDS, HANDS_AGG
+
+BID_TABLES_PAR = BIDS_PAR.names()
 
 HANDS_FILE = "hands.parquet"
 AGG_FILE = "hands_agg.parquet"  # `thousand hands --aggregate-only`: counts per key
@@ -104,6 +106,15 @@ TABLE_NOTES: dict[str, tuple[str, str]] = {
         "by one: a lower level need not qualify too. Null where no level qualifies. "
         "Concessions are left out here, as declarers concede their worst hands, so "
         "these levels are for contracts one intends to play.",
+    ),
+    "par": (
+        "Made against the open-card par",
+        "Only for a run made with `thousand hands --par`. By contract level: how often "
+        "the run's declarers made it (`rate_all`, a concession counting as a failure) "
+        "beside how often the open-card par reaches it: `par_rate` after the declarer's "
+        "own discard, `par_best_rate` after the best one, every card face up and both "
+        "sides playing best. The par is what the declarer can force against a defence "
+        "that sees every card; weak defenders can give more than that.",
     ),
 }
 
@@ -351,7 +362,55 @@ def bid_tables(run_dir: Path, min_n: int = 30) -> dict[str, pl.DataFrame]:
     tables = {"summary": summary}
     tables.update({name: _with_rates(frame) for name, frame in frames.items()})
     tables["safe_bids"] = _safe_bids(levels, min_n)
+    if not aggregated and "par_total" in hands.collect_schema():
+        tables["par"] = _par_table(hands, rules)
     return tables
+
+
+def _par_table(hands: pl.LazyFrame, rules_doc: Mapping[str, Any]) -> pl.DataFrame:
+    """Made rates of the run's declarers beside the open-card par, by contract level.
+
+    A contract counts as made at par when ``par_total`` (``par_best``) reaches the
+    least total that makes it (:meth:`sim.rules.Rules.least_total_making`); conceded
+    contracts count as failures of the run's declarers, and at par as any other.
+    """
+    rules = rules_from_dict(dict(rules_doc), source="run.json") if rules_doc else None
+    frame = (
+        hands.filter(~pl.col("reshuffled"))
+        .select(
+            pl.col("contract").cast(pl.Int64),
+            (pl.col("made").fill_null(False) & ~pl.col("conceded")).alias("made"),
+            pl.col("par_total"),
+            pl.col("par_best"),
+        )
+        .collect()
+    )
+    levels = sorted(set(frame["contract"].to_list()))
+    least = {c: rules.least_total_making(c) if rules else c for c in levels}
+    need = frame["contract"].replace_strict(least, return_dtype=pl.Int64)
+    counts = (
+        frame.with_columns(
+            (pl.col("par_total") >= need).alias("par_made"),
+            (pl.col("par_best") >= need).alias("par_best_made"),
+        )
+        .group_by("contract")
+        .agg(
+            pl.len().cast(pl.Int64).alias("contracts"),
+            pl.col("made").sum().cast(pl.Int64),
+            pl.col("par_made").sum().cast(pl.Int64),
+            pl.col("par_best_made").sum().cast(pl.Int64),
+        )
+        .sort("contract")
+    )
+    cols = {}
+    for hits, prefix in (("made", ""), ("par_made", "par_"), ("par_best_made", "par_best_")):
+        rate, low, high = _rate(counts[hits], counts["contracts"])
+        if prefix:
+            cols.update({f"{prefix}rate": rate, f"{prefix}ci_low": low, f"{prefix}ci_high": high})
+        else:
+            cols.update({"rate_all": rate, "ci_low_all": low, "ci_high_all": high})
+    table = counts.with_columns(pl.Series(k, v) for k, v in cols.items())
+    return table.select(BID_TABLES_PAR).with_columns(pl.col(pl.Float64).fill_nan(None))
 
 
 def bids_markdown(tables: Mapping[str, pl.DataFrame]) -> str:

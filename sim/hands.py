@@ -55,7 +55,11 @@ _SEAT_VALUED = ["declarer", "last_talon_to"]
 _PLAYED_BOOL_COLUMNS = ["at_100", "conceded", "made", "talon_shown"]
 
 
-def hands_frame(batch: HandsBatch, columns: Sequence[str] | None = None) -> pl.DataFrame:
+def hands_frame(
+    batch: HandsBatch,
+    columns: Sequence[str] | None = None,
+    par: tuple[np.ndarray, np.ndarray] | None = None,
+) -> pl.DataFrame:
     """Tidy rows of a batch: one per dealt deal, redealt ones with nulls after the reason.
 
     Columns: those of docs/cli.md's ``hands.parquet`` plus ``attempt`` (0 for the first
@@ -70,6 +74,8 @@ def hands_frame(batch: HandsBatch, columns: Sequence[str] | None = None) -> pl.D
     played one. Each column is laid out in that order at once (a played deal's value
     at its row, null at the redealt rows), so no frame is reordered afterwards.
     ``columns`` builds only those (the aggregate of ``--aggregate-only`` needs few).
+    ``par`` (``par_total``, ``par_best`` per slot, :func:`sim.solver.deals.par_columns`)
+    adds those two columns at the end.
     """
     import pyarrow as pa
 
@@ -142,6 +148,9 @@ def hands_frame(batch: HandsBatch, columns: Sequence[str] | None = None) -> pl.D
             builders[f"{b}_2"] = partial(pl.Series, f"{b}_2", [None] * total, kind)
     else:
         del builders["talon_pick"]
+    if par is not None:
+        builders["par_total"] = partial(played, "par_total", par[0], np.int32)
+        builders["par_best"] = partial(played, "par_best", par[1], np.int32)
     return pl.DataFrame([builders[c]() for c in (builders if columns is None else columns)])
 
 
@@ -209,6 +218,7 @@ class HandsJob:
     params: tuple[str, ...]
     trace: bool
     aggregate_only: bool
+    par: bool = False
 
 
 def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
@@ -217,14 +227,19 @@ def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
 
     batch = play_hands(
         job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,
-        trace=job.trace,
+        trace=job.trace or job.par,
     )  # fmt: skip
     players = job.rules.players
+    par = None
+    if job.par:
+        from sim.solver.deals import deal_cards, par_columns
+
+        par = par_columns(job.rules, deal_cards(batch))
     if job.aggregate_only:  # only the columns the counts need
         points = [f"hand_points_{s}" for s in range(players)]
         frame = hands_frame(batch, [k for k in AGG_KEYS if k != "declarer_hand_points"] + points)
     else:
-        frame = hands_frame(batch)
+        frame = hands_frame(batch, par=par)
     out: dict[str, bytes] = {}
     if job.aggregate_only:
         out["hands_agg.parquet"] = frame_part(aggregate_hands(frame, players))
@@ -250,16 +265,21 @@ def run_hands(
     backend: Backend | None = None,
     store: PartStore | None = None,
     aggregate_only: bool = False,
+    par: bool = False,
 ) -> dict[str, Any]:
     """Play ``deals`` slots and write ``out_dir/hands.parquet``; return summary counts.
 
     Chunks of ``chunk`` slots run on ``backend`` (this process by default) and are
     kept in ``store`` until the end (a temporary one by default; the CLI passes the
     run's partial folder so that ``--resume`` can finish an interrupted run). With
-    ``aggregate_only`` the file is ``hands_agg.parquet`` (:func:`aggregate_hands`).
+    ``aggregate_only`` the file is ``hands_agg.parquet`` (:func:`aggregate_hands`);
+    with ``par`` each played deal also gets its open-card par (``par_total``,
+    ``par_best``).
     """
     chunks = plan_chunks(deals, chunk)
-    job = HandsJob(rules, seed, tuple(strategies), tuple(params), trace is not None, aggregate_only)
+    job = HandsJob(
+        rules, seed, tuple(strategies), tuple(params), trace is not None, aggregate_only, par
+    )
     folded = _AggregateFold() if aggregate_only else None
     counts = run_joined(
         hands_chunk, job, chunks, out_dir,

@@ -316,6 +316,24 @@ class Rules:
         blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
+    def round_total(self, total: int) -> int:
+        """A deal total rounded by ``score.round_to`` (to 5: 1-2 down, 3-4 up; to 10: 5 up)."""
+        if self.score.round_to == 10:
+            return (total + 5) // 10 * 10
+        return (total + 2) // 5 * 5
+
+    def least_total_making(self, contract: int) -> int:
+        """The smallest deal total that makes ``contract``, as the engine's scoring judges it.
+
+        With ``score.round_declarer`` the total is rounded before the comparison.
+        """
+        if not self.score.round_declarer:
+            return contract
+        x = contract - 10
+        while self.round_total(x) < contract:
+            x += 1
+        return x
+
     @property
     def marriage_values(self) -> tuple[int, int, int, int]:
         """Marriage value by suit id (S, C, D, H) under ``marriage.values``."""

@@ -309,6 +309,18 @@ HANDS = _table(
             "String",
             "null for an ordinary deal; `golden` or `dark` (never in a `hands` run)",
         ),
+        (
+            "par_total",
+            "Int32",
+            "only with `--par`: the declarer's open-card total after its own discard "
+            "(every card face up, best play by both sides; `thousand solve`)",
+        ),
+        (
+            "par_best",
+            "Int32",
+            "only with `--par`: the open-card total after the best talon pick, discard "
+            "and trump name (an upper bound on what any declarer could make)",
+        ),
     ),
 )
 
@@ -446,6 +458,7 @@ RUN_JSON = _table(
         ),
         ("params", "array", "the `--param` settings", "hands, games, compare"),
         ("aggregate_only", "boolean", "whether only `hands_agg.parquet` was kept", "hands"),
+        ("par", "boolean", "present (true) when `--par` added the par columns", "hands"),
         (
             "first_dealer",
             "integer or null",
@@ -601,6 +614,31 @@ BIDS_BY_RELATIVE_SEAT = _with_rates(
 )
 BIDS_BY_SEAT = _with_rates(
     "bids/by_seat.csv", Column("seat", "Int64", "the declarer's seat number")
+)
+BIDS_PAR = _table(
+    "bids/par.csv",
+    "bids",
+    _cols(
+        ("contract", "Int64", "the contract level"),
+        ("contracts", "Int64", "contracts at that level (played or conceded)"),
+        ("made", "Int64", "contracts the run's declarers made"),
+        ("rate_all", "Float64", "`made / contracts`: a concession counts as a failure"),
+        ("ci_low_all", "Float64", "95 % Wilson interval of `rate_all`, lower end"),
+        ("ci_high_all", "Float64", "95 % Wilson interval of `rate_all`, upper end"),
+        (
+            "par_made",
+            "Int64",
+            "contracts whose `par_total` reaches them: the declarer's own discard, then "
+            "best open-card play by both sides",
+        ),
+        ("par_rate", "Float64", "`par_made / contracts`"),
+        ("par_ci_low", "Float64", "its 95 % Wilson interval, lower end"),
+        ("par_ci_high", "Float64", "its 95 % Wilson interval, upper end"),
+        ("par_best_made", "Int64", "contracts whose `par_best` reaches them (the best discard)"),
+        ("par_best_rate", "Float64", "`par_best_made / contracts`"),
+        ("par_best_ci_low", "Float64", "its 95 % Wilson interval, lower end"),
+        ("par_best_ci_high", "Float64", "its 95 % Wilson interval, upper end"),
+    ),
 )
 BIDS_SAFE_BIDS = _table(
     "bids/safe_bids.csv",
@@ -970,6 +1008,7 @@ TABLES: dict[str, Table] = {
         BIDS_BY_RELATIVE_SEAT,
         BIDS_BY_SEAT,
         BIDS_SAFE_BIDS,
+        BIDS_PAR,
         BARREL_SUMMARY,
         BARREL_OUTCOMES,
         BARREL_BARREL_SUMMARY,

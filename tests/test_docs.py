@@ -187,6 +187,7 @@ def outputs(tmp_path_factory):
                        "--trace", str(traces / "hands2.jsonl")]),
         ("hands/four", ["hands", "--rules", "four_players", "--deals", "40"]),
         ("hands/agg", ["hands", "--deals", "60", "--aggregate-only"]),
+        ("hands/par", ["hands", "--deals", "12", "--par"]),
         ("games/classic", ["games", "--games", "6", "--trace", str(traces / "games.jsonl")]),
         ("games/two", ["games", "--rules", "two_players", "--games", "3"]),
         ("games/four", ["games", "--rules", "four_players", "--games", "3"]),
@@ -202,9 +203,9 @@ def outputs(tmp_path_factory):
     try:
         for folder, args in runs:
             assert main([*args, *one, "--out", str(root / folder)]) == 0, folder
-        for kind in ("bids", "barrel"):
-            source = root / ("hands" if kind == "bids" else "games") / "classic"
-            out = root / kind / "classic"
+        for kind, name in (("bids", "classic"), ("bids", "par"), ("barrel", "classic")):
+            source = root / ("hands" if kind == "bids" else "games") / name
+            out = root / kind / name
             assert main([kind, str(source), "--out", str(out), "--quiet"]) == 0, kind
     finally:
         numba.set_num_threads(threads)

@@ -95,3 +95,32 @@ def test_bad_input_as_a_subprocess(cli):
     r = cli("solve", "--hands", "AH TH", "KH QH", "JH AH")
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip() == "thousand solve: error: AH is given twice (hand 0 and hand 2)"
+
+
+def test_hands_par_columns_are_the_solvers_values(cli, tmp_path):
+    out = tmp_path / "p"
+    r = cli("hands", "--deals", "16", "--seed", "2", "--par", "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    import polars as pl
+
+    frame = pl.read_parquet(out / "hands.parquet")
+    played = frame.filter(~pl.col("reshuffled"))
+    assert played["par_total"].null_count() == 0
+    assert (played["par_best"] >= played["par_total"]).all()
+    assert frame.filter(pl.col("reshuffled"))["par_total"].null_count() == (
+        frame["reshuffled"].sum()
+    )
+    assert json.loads((out / "run.json").read_text())["par"] is True
+    # deal 0 as `thousand solve --run` replays it: the same two numbers
+    row = played.row(0, named=True)
+    r = cli("solve", "--run", str(out), "--deal", str(row["deal_id"]), "--json")
+    doc = json.loads(r.stdout)
+    assert doc["played"]["value"] == row["par_total"]
+    assert doc["best"]["value"] == row["par_best"]
+
+
+def test_par_with_aggregate_only_is_refused(capsys, tmp_path):
+    args = ["hands", "--deals", "5", "--par", "--aggregate-only", "--out", str(tmp_path / "x")]
+    code = main(args)
+    assert code == 2
+    assert "--aggregate-only" in capsys.readouterr().err

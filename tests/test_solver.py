@@ -188,3 +188,17 @@ def test_two_players_last_trick_takes_the_set_aside_talon() -> None:
 def test_bad_positions_name_the_culprit(hands: tuple[str, ...], error: str) -> None:
     with pytest.raises(ValueError, match=error):
         Position(tuple(hand_mask(h) for h in hands)).check()
+
+
+@pytest.mark.parametrize(("round_declarer", "round_to"), [(False, 5), (True, 5), (True, 10)])
+def test_least_total_making_agrees_with_the_engines_rounding(round_declarer, round_to) -> None:
+    from sim.engine.scoring import round_score
+
+    rules = load_rules("classic").replace(
+        score__round_declarer=round_declarer, score__round_to=round_to
+    )
+    for contract in range(100, 405, 5):
+        least = rules.least_total_making(contract)
+        for total in range(least - 12, least + 12):
+            compared = round_score(total, round_to) if round_declarer else total
+            assert (compared >= contract) == (total >= least), (contract, total)

@@ -7,10 +7,14 @@ import sys
 from typing import Any
 
 from sim.cli.common import common_flags, lazy, play_run, positive_int, runner_flags, seed_value
+from sim.output import UsageError
 
 
 def cmd_hands(args: argparse.Namespace) -> int:
     """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
+    if args.par and args.aggregate_only:
+        raise UsageError("--par needs hands.parquet; it cannot go with --aggregate-only")
+    extra = {"par": True} if args.par else {}
     counts, seconds = play_run(
         args,
         "hands",
@@ -19,6 +23,7 @@ def cmd_hands(args: argparse.Namespace) -> int:
         lazy("sim.hands", "run_hands"),
         lambda c: {"deals": args.deals, "rows": c["rows"]},
         aggregate_only=args.aggregate_only,
+        **extra,
     )
     if not args.quiet:
         rate = args.deals / seconds if seconds > 0 else float("inf")
@@ -61,6 +66,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--aggregate-only",
         action="store_true",
         help="keep only the counts the bid tables need (hands_agg.parquet), for huge runs",
+    )
+    p_hands.add_argument(
+        "--par",
+        action="store_true",
+        help="add each deal's open-card par: par_total (the declarer's own discard) and "
+        "par_best (the best discard), upper bounds on what any player could make",
     )
     runner_flags(p_hands)
     p_hands.set_defaults(func=cmd_hands)

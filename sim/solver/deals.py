@@ -17,7 +17,7 @@ from sim.engine.api import HandsBatch
 from sim.engine.state import ROW
 from sim.rules import Rules
 from sim.solver.position import OpenCardSolver, Position, play_state
-from sim.solver.talon import after_discard, solve_par
+from sim.solver.talon import after_discard, best_value
 
 
 @dataclass(frozen=True)
@@ -85,5 +85,5 @@ def par_columns(
         S, P = play_state(d.played_position(), rules)
         total[i] = solver.value(S, P)
         if best:
-            top[i] = solve_par(rules, d.hands, d.talons, d.declarer, solver).best.value
+            top[i] = best_value(rules, d.hands, d.talons, d.declarer, int(total[i]), solver)
     return total, top

@@ -67,10 +67,7 @@ class Par:
 
 def min_total(contract: int, rules: Rules) -> int:
     """The smallest deal total that makes ``contract`` (``score.round_declarer``)."""
-    if not rules.score.round_declarer:
-        return contract
-    low = contract - (5 if rules.score.round_to == 10 else 2)
-    return low if low > 0 else contract
+    return rules.least_total_making(contract)
 
 
 def after_discard(
@@ -127,6 +124,35 @@ def solve_par(
                 by_cap[cap] = Discard(t, gives, trump, pos, solver.value(S, P2))
     best = max(by_cap.values(), key=lambda d: d.value)
     return Par(declarer, best, by_cap)
+
+
+def best_value(
+    rules: Rules,
+    hands: Sequence[int],
+    talons: Sequence[int],
+    declarer: int,
+    floor: int,
+    solver: OpenCardSolver | None = None,
+) -> int:
+    """The best open-card total over every pick, discard and trump, given one of them.
+
+    ``floor`` is the exact value of some discard (the one the declarer made): every
+    other is only probed against the best so far, and solved when it beats it.
+    """
+    solver = solver or OpenCardSolver()
+    best = floor
+    names = range(4) if rules.trump.named_by_declarer else (-1,)
+    for t, talon in enumerate(talons):
+        set_aside = talons[1 - t] if len(talons) == 2 else 0
+        hand = hands[declarer] | talon
+        cards = [c for c in range(24) if hand >> c & 1]
+        for gives in _gives(cards, len(hands) - 1):
+            for trump in names:
+                pos = after_discard(hands, talon, declarer, gives, trump, set_aside)
+                S, P = play_state(pos, rules)
+                if solver.probe(S, P, best + 1):
+                    best = solver.value(S, P)
+    return best
 
 
 def _gives(cards: Sequence[int], k: int) -> list[tuple[int, ...]]:
