@@ -46,7 +46,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p_hands.add_argument(
         "--strategies",
         default="heuristic",
-        help="one name for every seat, or one per seat comma-separated (random, first, heuristic)",
+        help="one name for every seat, or one per seat comma-separated "
+        "(random, first, heuristic, pimc)",
     )
     p_hands.add_argument(
         "--param",

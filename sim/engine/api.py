@@ -39,6 +39,7 @@ from sim.engine.state import (
     TRICKS_2,
     TRICKS_3,
 )
+from sim.engine.strategies.hook import hooks_for
 from sim.engine.strategies.registry import parse_params, seat_lineup, strategy_ids
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
@@ -189,6 +190,7 @@ def play_hands(
         rules_vector(rules),
         strategy_ids(names),
         sp,
+        hooks_for(strategy_ids(names)),
         sc,
         out,
         rs,
@@ -386,7 +388,8 @@ def play_hand_text(
         rules, barrel, [no_concede[s] for s in h], [on_barrel[s] for s in h], special
     )
     P = rules_vector(rules)
-    W = workspace(sp)
+    seat_ids = strategy_ids([strategies[s] for s in hand_seat])
+    W = workspace(sp, seat_ids, hooks_for(seat_ids))
     W.masks[:] = masks
     W = W._replace(script=codes)  # the scenario's tokens
     W.strat[: len(h)] = strategy_ids([strategies[s] for s in h])

@@ -12,14 +12,15 @@ three forms, so that the codes are listed only when someone needs the list:
 :func:`choose` then applies PROTOCOL.md's rules: one legal action is forced (no
 random number, no script token); else the next script token decides (scenario
 tests), else the seat's strategy (``random``: the counter-based stream; ``first``:
-the lowest code; ``heuristic``).
+the lowest code; ``heuristic``; ``pimc``, the sampling player, for card play, the
+contract and the concession, the heuristic for the rest).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.actions import DECLARE, PASS
+from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.bits import lowest, mask_to_list, popcount
 from sim.engine.params import P_STEP
 from sim.engine.state import (
@@ -40,7 +41,8 @@ from sim.engine.state import (
     Workspace,
 )
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
-from sim.engine.strategies.registry import HEURISTIC, RANDOM
+from sim.engine.strategies.hook import HOOK_PIMC, call_hook
+from sim.engine.strategies.registry import HEURISTIC, PIMC, RANDOM
 from sim.jit import hot, hot_call
 from sim.rng import bounded
 
@@ -158,6 +160,23 @@ def choose(
         k, ctr = bounded(np.uint64(S[S_RNG]), S[S_RNG_CTR], n)
         S[S_RNG_CTR] = ctr
         return legal_code(form, a, b, k, W.legal, step)
+    if strategy == PIMC:
+        hook = W.hooks[HOOK_PIMC]
+        if hook != 0 and (form == MASKS or kind == Decision.CONTRACT or kind == Decision.CONCEDE):
+            return call_hook(  # type: ignore[call-arg]
+                hook,
+                np.int64(kind),
+                np.int64(seat),
+                np.int64(S.ctypes.data),
+                np.int64(P.ctypes.data),
+                np.int64(W.arena.ctypes.data),
+                np.int64(W.arena.shape[0]),
+                np.int64(W.SP[seat].ctypes.data),
+                np.int64(a),
+                np.int64(b),
+                np.int64(c),
+            )
+        strategy = HEURISTIC  # the rest as the heuristic decides it
     if strategy == HEURISTIC:
         if form == MASKS:
             return heuristic_play(seat, S, P, a, b)

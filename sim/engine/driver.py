@@ -160,6 +160,7 @@ from sim.engine.state import (
     TRICKS_3,
     Workspace,
 )
+from sim.engine.strategies.registry import PIMC
 from sim.engine.talon import (
     apply_discard,
     apply_talon_pick,
@@ -172,6 +173,11 @@ from sim.engine.talon import (
 )
 from sim.jit import hot, hot_call, kernel
 from sim.rng import item_state
+from sim.solver.search import arena_size
+
+PIMC_TT_BITS = 16  # the sampling player's table: 65,536 entries (3 MiB a block)
+PIMC_ARENA = arena_size(PIMC_TT_BITS)
+SMALL_ARENA = arena_size(1)
 
 _PLACE_OF = _place_of_position(3)  # also 4 players: three active hands from forehand
 _PLACE_OF_2 = _place_of_position(2)
@@ -722,8 +728,16 @@ def play_block(
 
 
 @njit(cache=True)
-def workspace(SP: np.ndarray) -> Workspace:
-    """A fresh :class:`Workspace` for one block of deals (``SP`` gives the parameter width)."""
+def workspace(SP: np.ndarray, strategies: np.ndarray, hooks: np.ndarray) -> Workspace:
+    """A fresh :class:`Workspace` for one block of deals (``SP`` gives the parameter width).
+
+    The open-card solver's table is sized for the sampling player when a seat plays
+    it (``strategies``), and one entry otherwise.
+    """
+    size = SMALL_ARENA
+    for s in range(strategies.shape[0]):
+        if strategies[s] == PIMC:
+            size = PIMC_ARENA
     return Workspace(
         np.zeros(N_STATE, dtype=np.int64),
         np.zeros(64, dtype=np.int64),
@@ -738,6 +752,8 @@ def workspace(SP: np.ndarray) -> Workspace:
         np.zeros(4, dtype=np.uint32),
         np.zeros(24, dtype=np.int8),
         np.zeros(DECK_WORK, dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        hooks,
     )
 
 
@@ -748,6 +764,7 @@ def slots_kernel(
     P: np.ndarray,
     strategies: np.ndarray,
     SP: np.ndarray,
+    hooks: np.ndarray,
     scores: np.ndarray,
     out: np.ndarray,
     redeal_seat: np.ndarray,
@@ -790,4 +807,4 @@ def slots_kernel(
             span[1] = b * _BLOCK
             span[2] = min(n, (b + 1) * _BLOCK)
             span[0] = start + span[1]
-        play_block(span, start, P, keys, seats, outs, workspace(SP), players)
+        play_block(span, start, P, keys, seats, outs, workspace(SP, strategies, hooks), players)

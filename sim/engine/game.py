@@ -81,6 +81,7 @@ from sim.engine.state import (
     SPECIALS,
     Workspace,
 )
+from sim.engine.strategies.hook import hooks_for
 from sim.engine.strategies.registry import seat_lineup, strategy_ids
 from sim.jit import hot_call, kernel
 from sim.rng import Stream, bounded, item_state, stream_key
@@ -644,6 +645,7 @@ def games_kernel(
     keys: np.ndarray,
     strategies: np.ndarray,
     SP: np.ndarray,
+    hooks: np.ndarray,
     out: np.ndarray,
     stints: np.ndarray,
     trace: bool,
@@ -668,7 +670,16 @@ def games_kernel(
             counts[k],
             trace,
         )
-        play_game(start + k, first_dealers[k], n_players, P, keys, seats, workspace(SP), GW)
+        play_game(
+            start + k,
+            first_dealers[k],
+            n_players,
+            P,
+            keys,
+            seats,
+            workspace(SP, strategies, hooks),
+            GW,
+        )
 
 
 @dataclass
@@ -812,6 +823,7 @@ def play_games(
         ),
         strategy_ids(names),
         sp,
+        hooks_for(strategy_ids(names)),
         out,
         stints,
         trace,

@@ -48,6 +48,7 @@ from sim.engine.state import (
     S_LEADER,
     S_LED_SUIT,
     S_MPTS0,
+    S_NOT0,
     S_NPLAYED,
     S_PENDING,
     S_PILE0,
@@ -204,9 +205,39 @@ def legal_follows(S: np.ndarray, P: np.ndarray, seat: int) -> int:
 
 
 @hot
+def reveal(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
+    """What a follower's ``card`` shows everyone it does not hold (``S_NOT``).
+
+    Not following suit shows a void in the led suit, and under ``play.must_trump`` in
+    trump too when the card is no trump. Under ``play.must_beat`` a card that does not
+    beat the trick shows that no card the follower was allowed to play beats it: no
+    higher card of the led suit, or (void in it) no trump that would win.
+    """
+    led = S[S_LED_SUIT]
+    trump = S[S_TRUMP]
+    best = S[S_BEST]
+    suit = card // 6
+    shown = np.int64(0)
+    if suit != led:
+        shown |= SUIT_BITS[led]
+        if P[P_MUST_TRUMP] and trump != NO_SUIT and suit != trump:
+            shown |= SUIT_BITS[trump]
+    if P[P_MUST_BEAT] and not beats(card, best, trump):
+        above = ~((np.int64(2) << best) - 1)  # the cards above the best one
+        if suit == led:
+            if best // 6 == led:
+                shown |= SUIT_BITS[led] & above
+        elif trump != NO_SUIT:
+            # void in the led suit: no trump (above the best one, if that is a trump)
+            shown |= SUIT_BITS[trump] & (above if best // 6 == trump else ~np.int64(0))
+    S[S_NOT0 + seat] |= shown
+
+
+@hot
 def apply_follow(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     """``seat`` plays ``card`` to the trick: a void shown, perhaps the new best card."""
     j = S[S_NPLAYED]
+    reveal(S, P, seat, card)
     S[S_HAND0 + seat] ^= np.int64(1) << card
     S[S_PLAYED] |= np.int64(1) << card
     S[S_PILE0 + S[S_TRICK_NO] * P[P_NP] + j] = card

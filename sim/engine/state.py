@@ -98,8 +98,12 @@ NO_SUIT = -1
     S_RNG,  # the random strategy's item state (uint64 bits)
     S_TIEBREAK,  # the tie-break stream's item state (uint64 bits)
     S_LEAD_MARRIAGE,  # the current trick's declaration: suit, 4 for the aces, -1 none
+    S_NOT0,
+    S_NOT1,
+    S_NOT2,  # cards each seat has shown it does not hold (voids, must trump, must beat)
+    S_PIMC_CTR,  # half-word counter of the sampling player's stream
     S_PILE0,  # S_PILE0 + k: the k-th card played in the deal (24 slots; docs/rules.md §2 cut)
-) = range(82)
+) = range(86)
 N_STATE = S_PILE0 + 24
 
 # --- special deals (S_SPECIAL, the ``special`` output column) and hand-input flags -------
@@ -272,7 +276,7 @@ Workspace = namedtuple(
     "Workspace",
     [
         "S", "legal", "out", "bids", "tricks", "snap", "script", "strat", "scores", "SP",
-        "masks", "cards", "deck",
+        "masks", "cards", "deck", "arena", "hooks",
     ],
 )  # fmt: skip
 """Everything one deal reads and writes besides the rules vector, in one argument.
@@ -284,5 +288,8 @@ and ``tricks`` (int8[MAX_TRICKS, 6]) the bidding and trick logs (written when
 scripted tokens (``(kinds, code)`` rows, scenario tests); ``strat``, ``scores`` and
 ``SP`` the strategy id, game score and strategy parameters of each hand seat;
 ``masks`` (uint32[4]) the dealt places, ``cards`` (int8[24]) and ``deck``
-(int64[DECK_WORK]) the dealer's scratch.
+(int64[DECK_WORK]) the dealer's scratch; ``arena`` the one array holding the
+open-card solver of the sampling player (``pimc``, :func:`sim.solver.search.solver_view`),
+with a table of two entries when no seat plays it; ``hooks`` the addresses of the
+compiled callbacks the run's seats need (:mod:`sim.engine.strategies.hook`).
 """

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from numba import njit
 
 from sim.engine.actions import ACE_BIT, DECLARE
 from sim.engine.bits import ACES, KQ, SUIT_BITS, lowest, mask_points, mask_to_list, popcount
@@ -68,6 +69,8 @@ from sim.jit import hot, hot_call
 from sim.rules import ACE_MARRIAGE_VALUE
 
 MAX_PLY = 24  # cards in play: 8 tricks of 3, or 11 tricks of 2 (22)
+WORLD = MAX_PLY + 1  # the stack's spare row: the sampling player builds its worlds there
+MAX_WORLDS = 200
 MAX_MOVES = 32  # plain cards and declaring leads of one hand
 INF = 1 << 20
 TT_BITS_DEFAULT = 18
@@ -96,35 +99,74 @@ N_FRAME = 15
 Solver = namedtuple(
     "Solver",
     [
-        "stack",  # int64[MAX_PLY + 1, N_STATE]: the state at each ply
+        "stack",  # int64[MAX_PLY + 2, N_STATE]: the state at each ply, then a world
         "moves",  # int64[MAX_PLY + 1, MAX_MOVES]: the ordered moves at each ply
         "order",  # int64[MAX_PLY + 1, MAX_MOVES]: their ordering keys
         "frame",  # int64[MAX_PLY + 1, N_FRAME]: each ply's window, best, move index
         "group",  # int64[MAX_PLY + 1, MAX_MOVES]: each move's class of equivalent cards
         "vals",  # int64[MAX_PLY + 1, MAX_MOVES]: each searched move's value (a bound)
         "keys",  # int64[TT, 2]: the transposition table's two key words
-        "bounds",  # int32[TT, 4]: lower bound, upper bound, best lead, generation
+        "bounds",  # int64[TT, 4]: lower bound, upper bound, best lead, generation
         "meta",  # int64[8]: generation, node count, table mask, table hits
+        "scratch",  # int64[5, MAX_WORLDS]: the sampling player's facts, values, moves
+        "probe_out",  # int64[MAX_MOVES, 2]: root moves with their results
     ],
 )
 
 
-def workspace(tt_bits: int = TT_BITS_DEFAULT) -> Solver:
-    """A solver workspace with a table of ``2**tt_bits`` entries (32 bytes each)."""
-    size = 1 << tt_bits
-    meta = np.zeros(8, dtype=np.int64)
+_FIXED = (
+    (MAX_PLY + 2) * N_STATE  # stack
+    + 4 * (MAX_PLY + 1) * MAX_MOVES  # moves, order, group, vals
+    + (MAX_PLY + 1) * N_FRAME  # frame
+    + 8  # meta
+    + 5 * MAX_WORLDS  # scratch
+    + 2 * MAX_MOVES  # probe_out
+)
+
+
+def arena_size(tt_bits: int) -> int:
+    """Length of the one ``int64`` array that holds a solver with ``2**tt_bits`` entries."""
+    return _FIXED + 6 * (1 << tt_bits)
+
+
+@njit(cache=True)
+def solver_view(arena: np.ndarray) -> Solver:
+    """The solver held in ``arena`` (views, no copy); the table fills what is left.
+
+    The engine's per-block workspace carries the solver as this one array, so that
+    every function passing the workspace passes one array more, not eleven.
+    """
+    k = 0
+    stack = arena[k : k + (MAX_PLY + 2) * N_STATE].reshape((MAX_PLY + 2, N_STATE))
+    k += (MAX_PLY + 2) * N_STATE
+    plies = (MAX_PLY + 1) * MAX_MOVES
+    moves = arena[k : k + plies].reshape((MAX_PLY + 1, MAX_MOVES))
+    k += plies
+    order = arena[k : k + plies].reshape((MAX_PLY + 1, MAX_MOVES))
+    k += plies
+    group = arena[k : k + plies].reshape((MAX_PLY + 1, MAX_MOVES))
+    k += plies
+    vals = arena[k : k + plies].reshape((MAX_PLY + 1, MAX_MOVES))
+    k += plies
+    frame = arena[k : k + (MAX_PLY + 1) * N_FRAME].reshape((MAX_PLY + 1, N_FRAME))
+    k += (MAX_PLY + 1) * N_FRAME
+    meta = arena[k : k + 8]
+    k += 8
+    scratch = arena[k : k + 5 * MAX_WORLDS].reshape((5, MAX_WORLDS))
+    k += 5 * MAX_WORLDS
+    probe_out = arena[k : k + 2 * MAX_MOVES].reshape((MAX_MOVES, 2))
+    k += 2 * MAX_MOVES
+    size = (arena.shape[0] - k) // 6
+    keys = arena[k : k + 2 * size].reshape((size, 2))
+    k += 2 * size
+    bounds = arena[k : k + 4 * size].reshape((size, 4))
     meta[M_TT_MASK] = size - 1
-    return Solver(
-        np.zeros((MAX_PLY + 1, N_STATE), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, N_FRAME), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64),
-        np.zeros((size, 2), dtype=np.int64),
-        np.zeros((size, 4), dtype=np.int32),
-        meta,
-    )
+    return Solver(stack, moves, order, frame, group, vals, keys, bounds, meta, scratch, probe_out)
+
+
+def workspace(tt_bits: int = TT_BITS_DEFAULT) -> Solver:
+    """A solver workspace with a table of ``2**tt_bits`` entries (48 bytes each)."""
+    return solver_view(np.zeros(arena_size(tt_bits), dtype=np.int64))
 
 
 # --- what the declarer has and can still get ------------------------------------------------

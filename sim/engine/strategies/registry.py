@@ -10,6 +10,7 @@ import numpy as np
 RANDOM = 0
 FIRST = 1
 HEURISTIC = 2
+PIMC = 3
 
 N_STRATEGY_PARAMS = 8
 
@@ -23,20 +24,32 @@ class StrategySpec:
     params: dict[str, tuple[float, str]] = field(default_factory=dict)
 
 
+_HEURISTIC_PARAMS: dict[str, tuple[float, str]] = {
+    "aggression": (0.0, "bid up to estimate * (1 + aggression); -0.5 timid, 0.5 bold"),
+    "concede_margin": (25.0, "concede when the estimate is this far below the contract"),
+    "reshuffle_below": (90.0, "demand an allowed reshuffle when the estimate is below"),
+    "talon_hope": (12.0, "points the unseen talon is expected to add when bidding"),
+    "dark_behind": (
+        400.0,
+        "as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
+    ),
+}
+# The sampling player keeps the heuristic's parameters in the same slots (it bids,
+# discards and decides reshuffles as the heuristic does) and adds its own after them.
+WORLDS = len(_HEURISTIC_PARAMS)  # the parameter slot of pimc.worlds
+
 STRATEGIES: dict[str, StrategySpec] = {
     "random": StrategySpec("random", RANDOM),
     "first": StrategySpec("first", FIRST),
-    "heuristic": StrategySpec(
-        "heuristic",
-        HEURISTIC,
+    "heuristic": StrategySpec("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS)),
+    "pimc": StrategySpec(
+        "pimc",
+        PIMC,
         {
-            "aggression": (0.0, "bid up to estimate * (1 + aggression); -0.5 timid, 0.5 bold"),
-            "concede_margin": (25.0, "concede when the estimate is this far below the contract"),
-            "reshuffle_below": (90.0, "demand an allowed reshuffle when the estimate is below"),
-            "talon_hope": (12.0, "points the unseen talon is expected to add when bidding"),
-            "dark_behind": (
-                400.0,
-                "as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
+            **_HEURISTIC_PARAMS,
+            "worlds": (
+                10.0,
+                "worlds sampled at each card play, contract and concession (1 to 200)",
             ),
         },
     ),
@@ -85,6 +98,9 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
             values[(strat, pname)] = float(raw)
         except ValueError:
             raise StrategyError(f"--param {item!r}: value {raw!r} is not a number") from None
+        v = values[(strat, pname)]
+        if (strat, pname) == ("pimc", "worlds") and not (1 <= v <= 200 and v == int(v)):
+            raise StrategyError(f"--param {item!r}: worlds must be a whole number 1 to 200")
     for seat, name in enumerate(names):
         for j, (pname, (default, _)) in enumerate(STRATEGIES[name].params.items()):
             table[seat, j] = values.get((name, pname), default)

@@ -1,0 +1,378 @@
+"""The sampling player ``pimc``: perfect-information Monte Carlo over the open-card solver.
+
+At a decision it deals the cards it cannot see in ``worlds`` ways consistent with
+what it has seen (:func:`sample_world`), solves each world with every card face up
+(:mod:`sim.solver.search`, the engine's own play steps) and takes the action that
+does best over the same worlds:
+
+* **card play**: the declarer takes the move that reaches the contract in the most
+  worlds, a defender the one that lets it in the fewest (null-window probes at the
+  points the declarer still needs); ties go to the best mean open-card total (the
+  declarer's highest, a defender's lowest), then to the lowest code;
+* **contract** (after the discard): the amount with the best expected deal score
+  over the worlds' exact open-card totals (``+c`` made, ``-c`` failed);
+* **concession**: conceded when the expected score of playing is below the
+  concession's (``rospis.no_subtract``: 0; otherwise minus the contract, so a player
+  who pays the contract either way plays on).
+
+Bidding, reshuffle demands, the talon pick, the discard, the trump name and dark play
+are the heuristic's (:mod:`sim.engine.strategies.heuristic`, its parameters in the
+same slots).
+
+**What a world keeps** (the information set of the seat deciding): its own hand; the
+cards played; each seat's hand size; the cards every seat has shown it lacks
+(``S_NOT``: voids, and what ``play.must_trump`` and ``play.must_beat`` reveal); the
+unplayed partner of every declared marriage (and the other aces of an ace marriage)
+in the declarer of it; the cards given at the discard when they lie face up (or when
+the seat gave them); a shown talon's cards in the declarer's hand (with the discards
+face down, a defender allows the other defender one of them); with two players the
+set-aside talon, which nobody has seen. Cards forced by these facts are placed first;
+the rest are split uniformly at random, so every world consistent with them is
+equally likely.
+
+The three entry points run with numba's reference counting (plain ``njit``, not the
+engine's ``hot``): they take the solver's views out of the workspace's one array.
+
+**Randomness** comes from the deal's own stream: the tie-break sub-seed of the deal
+mixed with a constant, drawn by the counter ``S_PIMC_CTR``; so a run is the same
+whatever the chunks and workers, and the worlds of one decision are re-dealt exactly
+(the counter is rewound) when ties need exact values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.engine.actions import ACE_BIT, DECLARE
+from sim.engine.bits import ACES, ALL_CARDS, KQ, lowest, popcount
+from sim.engine.params import (
+    P_DISCARD_FACE_DOWN,
+    P_NAMED_TRUMP,
+    P_NP,
+    P_ROSPIS_NO_SUBTRACT,
+    P_ROUND_DECLARER,
+    P_ROUND_TO,
+    P_STEP,
+)
+from sim.engine.scoring import round_score
+from sim.engine.state import (
+    NO_SUIT,
+    S_CONTRACT,
+    S_DECL,
+    S_DECLARED0,
+    S_GIVE1,
+    S_HAND0,
+    S_LEADER,
+    S_NOT0,
+    S_NPLAYED,
+    S_PENDING,
+    S_PIMC_CTR,
+    S_PLAYED,
+    S_TALON,
+    S_TALON_OTHER,
+    S_TALON_SHOWN,
+    S_TIEBREAK,
+    S_TRICK_NO,
+    S_TRUMP,
+    S_TRUMP_SETTER,
+)
+from sim.engine.strategies.registry import WORLDS
+from sim.jit import hot
+from sim.rng import bounded, mix64
+from sim.solver.search import (
+    WORLD,
+    Solver,
+    declarer_total,
+    exact,
+    new_position,
+    play_move,
+    root_probes,
+    set_root,
+    solver_view,
+)
+
+PIMC_SALT = np.uint64(0x50494D4357524C44)  # mixes the deal's tie-break sub-seed: own stream
+MAX_RESAMPLE = 20  # worlds re-dealt for the soft talon fact before one is kept anyway
+
+
+@hot
+def _draw(S: np.ndarray, n: int) -> int:
+    """A uniform integer in ``[0, n)`` from the deal's pimc stream."""
+    state = mix64(np.uint64(S[S_TIEBREAK]) ^ PIMC_SALT)
+    k, ctr = bounded(state, S[S_PIMC_CTR], n)
+    S[S_PIMC_CTR] = ctr
+    return k
+
+
+@hot
+def least_total(contract: int, P: np.ndarray) -> int:
+    """The smallest deal total that makes ``contract`` (``score.round_declarer``)."""
+    if not P[P_ROUND_DECLARER]:
+        return contract
+    x = contract - 10
+    while round_score(x, P[P_ROUND_TO]) < contract:
+        x += 1
+    return x
+
+
+@hot
+def _facts(S: np.ndarray, P: np.ndarray, me: int, known: np.ndarray, banned: np.ndarray) -> int:
+    """What ``me`` knows of the other places: ``known[p]`` held, ``banned[p]`` not held.
+
+    Places are the hand seats, and with two players place 2 is the set-aside talon.
+    Returns the soft fact's cards: a shown talon's unplayed cards that a defender
+    (discards face down) allows the other defender one of (0 when none).
+    """
+    NP = P[P_NP]
+    decl = S[S_DECL]
+    played = S[S_PLAYED]
+    for p in range(3):
+        known[p] = 0
+        banned[p] = 0
+    for s in range(NP):
+        if s != me:
+            banned[s] = S[S_NOT0 + s]
+            declared = S[S_DECLARED0 + s]
+            for suit in range(4):
+                if declared >> suit & 1:
+                    known[s] |= KQ[suit] & ~played
+            if declared & ACE_BIT:
+                known[s] |= ACES & ~played
+    # the declarer knows what it gave; so does everyone when the cards lie face up,
+    # and with two players the only opponent, who got the only card
+    gives_known = me == decl or not P[P_DISCARD_FACE_DOWN] or NP == 2
+    if gives_known:
+        for j in range(1, NP):
+            card = S[S_GIVE1 + j - 1]
+            if card >= 0 and not played >> card & 1:
+                known[(decl + j) % NP] |= np.int64(1) << card
+    soft = np.int64(0)
+    if me != decl and S[S_TALON_SHOWN]:
+        talon = S[S_TALON] & ~played & ~S[S_HAND0 + me]
+        if gives_known:
+            for j in range(1, NP):
+                card = S[S_GIVE1 + j - 1]
+                if card >= 0:
+                    talon &= ~(np.int64(1) << card)
+            known[decl] |= talon
+        else:
+            soft = talon
+    hand = S[S_HAND0 + me]
+    for p in range(3):
+        known[p] &= ~hand  # never what I hold (a card I was given)
+    return soft
+
+
+@hot
+def sample_world(S: np.ndarray, P: np.ndarray, me: int, T: np.ndarray, scratch: np.ndarray) -> None:
+    """Write into ``T`` (a copy of ``S``) one world consistent with what ``me`` knows.
+
+    ``scratch`` (int64[8]) holds the facts. Only ``me``'s hand, the sizes of the other
+    hands and public facts are read: the other seats' cards in ``S`` are never looked at.
+    """
+    NP = P[P_NP]
+    known = scratch[0:3]
+    banned = scratch[3:6]
+    soft = _facts(S, P, me, known, banned)
+    # the places to fill (two players: the set-aside talon is place 2)
+    place = scratch[6:8]
+    k = 0
+    for s in range(NP):
+        if s != me:
+            place[k] = s
+            k += 1
+    if NP == 2:
+        place[1] = 2
+    size0 = popcount(S[S_HAND0 + place[0]])  # the rest of the pool is place 1's
+    pool = ALL_CARDS & ~S[S_HAND0 + me] & ~S[S_PLAYED]
+    for i in range(len(T)):
+        T[i] = S[i]
+    other_defender = place[0] if place[0] != S[S_DECL] else place[1]
+    for _attempt in range(MAX_RESAMPLE):
+        a = known[place[0]] & pool & ~known[place[1]]
+        b = known[place[1]] & pool & ~a
+        free = pool & ~a & ~b
+        # forced by what a place shows it lacks
+        only_b = free & banned[place[0]] & ~banned[place[1]]
+        only_a = free & banned[place[1]] & ~banned[place[0]]
+        a |= only_a
+        b |= only_b
+        free &= ~(only_a | only_b)
+        room = size0 - popcount(a)
+        n_free = popcount(free)
+        if room < 0 or room > n_free:  # facts that do not add up: split what is left
+            room = max(0, min(n_free, size0 - popcount(a)))
+        # choose `room` of the free cards for place 0, uniformly (selection sampling)
+        m = free
+        left = n_free
+        need = room
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if need > 0 and _draw(S, left) < need:
+                a |= np.int64(1) << c
+                need -= 1
+            else:
+                b |= np.int64(1) << c
+            left -= 1
+        if soft and popcount(soft & (a if place[0] == other_defender else b)) > 1:
+            continue  # the other defender got two cards of the shown talon: deal again
+        break
+    T[S_HAND0 + place[0]] = a
+    if NP == 2:
+        T[S_TALON_OTHER] = b
+    else:
+        T[S_HAND0 + place[1]] = b
+
+
+@hot
+def _play_start(T: np.ndarray, trump: int) -> None:
+    """``T`` as the first trick starts (for contract and concession: before the play)."""
+    T[S_TRICK_NO] = 0
+    T[S_LEADER] = T[S_DECL]
+    T[S_NPLAYED] = 0
+    T[S_PENDING] = -1
+    if trump != NO_SUIT:
+        T[S_TRUMP] = trump
+        T[S_TRUMP_SETTER] = T[S_DECL]
+
+
+@njit(cache=True, error_model="numpy")
+def _world_values(S: np.ndarray, P: np.ndarray, C: Solver, worlds: int, out: np.ndarray) -> None:
+    """The declarer's exact open-card total in each of ``worlds`` worlds (before play).
+
+    With ``trump.named_by_declarer`` the best of the four trumps it could name.
+    """
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    base = declarer_total(S, P)
+    for w in range(worlds):
+        sample_world(S, P, S[S_DECL], T, scratch)
+        best = 0
+        for t in range(4 if P[P_NAMED_TRUMP] else 1):
+            _play_start(T, t if P[P_NAMED_TRUMP] else NO_SUIT)
+            new_position(C)
+            set_root(C, T)
+            best = max(best, exact(C, P, 0))
+        out[w] = base + best
+
+
+@njit(cache=True, error_model="numpy")
+def pimc_contract(
+    S: np.ndarray, P: np.ndarray, arena: np.ndarray, lo: int, count: int, params: np.ndarray
+) -> int:
+    """The contract (amounts ``lo, lo + step, …``) of the best expected deal score."""
+    C = solver_view(arena)
+    worlds = int(params[WORLDS])
+    values = C.scratch[1]
+    _world_values(S, P, C, worlds, values)
+    best = lo
+    best_score = -np.inf
+    for k in range(count):
+        c = lo + k * P[P_STEP]
+        need = least_total(c, P)
+        made = 0
+        for w in range(worlds):
+            if values[w] >= need:
+                made += 1
+        score = c * (2.0 * made - worlds)
+        if score > best_score:
+            best_score = score
+            best = c
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
+    """1 to concede: when playing is expected to score below the concession."""
+    C = solver_view(arena)
+    if not P[P_ROSPIS_NO_SUBTRACT]:
+        return 0  # the contract is lost either way: playing can only do better
+    worlds = int(params[WORLDS])
+    values = C.scratch[1]
+    _world_values(S, P, C, worlds, values)
+    need = least_total(S[S_CONTRACT], P)
+    made = 0
+    for w in range(worlds):
+        if values[w] >= need:
+            made += 1
+    return 1 if 2 * made < worlds else 0  # conceding scores 0, playing c(2p - 1)
+
+
+@njit(cache=True, error_model="numpy")
+def pimc_play(
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    plain: int,
+    declaring: int,
+    arena: np.ndarray,
+    params: np.ndarray,
+) -> int:
+    """A card (or a declaring lead) by the most worlds that make (or break) the contract."""
+    C = solver_view(arena)
+    worlds = int(params[WORLDS])
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    codes = C.scratch[2]
+    made = C.scratch[3]
+    means = C.scratch[4]
+    out = C.probe_out
+    n = 0
+    m = plain
+    while m:
+        codes[n] = lowest(m)
+        n += 1
+        m &= m - 1
+    m = declaring
+    while m:
+        codes[n] = DECLARE + lowest(m)
+        n += 1
+        m &= m - 1
+    for i in range(n):
+        made[i] = 0
+        means[i] = 0
+    need = least_total(S[S_CONTRACT], P) - declarer_total(S, P)
+    maxing = seat == S[S_DECL]
+    rewind = S[S_PIMC_CTR]
+    if need > 0:
+        for _w in range(worlds):
+            sample_world(S, P, seat, T, scratch)
+            new_position(C)
+            root_probes(C, P, T, need, out)  # the moves in ascending code order
+            for i in range(n):
+                made[i] += out[i, 1]
+    # the moves with the best count; their mean totals break ties
+    best_count = made[0]
+    for i in range(1, n):
+        if (made[i] > best_count) if maxing else (made[i] < best_count):
+            best_count = made[i]
+    tied = 0
+    first = -1
+    for i in range(n):
+        if made[i] == best_count:
+            tied += 1
+            if first < 0:
+                first = i
+    if tied == 1:
+        return codes[first]
+    S[S_PIMC_CTR] = rewind  # the same worlds again
+    for _w in range(worlds):
+        sample_world(S, P, seat, T, scratch)
+        for i in range(n):
+            if made[i] == best_count:
+                new_position(C)
+                set_root(C, T)
+                gain = play_move(C, P, 0, codes[i])
+                means[i] += gain + exact(C, P, 1)
+    pick = first
+    for i in range(n):
+        if made[i] == best_count:
+            better = means[i] > means[pick] if maxing else means[i] < means[pick]
+            if better:
+                pick = i
+    return codes[pick]
+
+
+__all__ = ["least_total", "pimc_concede", "pimc_contract", "pimc_play", "sample_world"]

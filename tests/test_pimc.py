@@ -1,0 +1,159 @@
+"""The sampling player ``pimc``: its worlds keep what it has seen; it peeks at nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.cards import cards_str
+from sim.deal import generate_deals
+from sim.engine import play_hand_text, play_hands
+from sim.engine.actions import DECLARE, Decision
+from sim.engine.params import rules_vector
+from sim.engine.state import (
+    N_STATE,
+    S_CONTRACT,
+    S_DECL,
+    S_GIVE1,
+    S_HAND0,
+    S_NOT0,
+    S_PLAYED,
+    SNAP_KIND,
+    SNAP_LEGAL,
+    SNAP_N,
+    SNAP_SEAT,
+)
+from sim.engine.strategies.pimc import pimc_contract, pimc_play, sample_world
+from sim.engine.strategies.registry import WORLDS, parse_params
+from sim.rules import load_rules
+from sim.solver.search import arena_size
+from tests.test_strategies import _redistribute
+
+
+def _snapshots(rules, n_deals, seed, kinds):
+    """Decision snapshots of random play (the most varied states), of the given kinds."""
+    deals = generate_deals(n_deals, seed=seed)
+    for k, cards in enumerate(deals):
+        hands = [cards_str(cards[7 * s : 7 * s + 7]) for s in range(3)]
+        talon = cards_str(cards[21:])
+        for d in range(60):
+            snap = play_hand_text(
+                rules, hands, talon, k % 3, strategies=("random",) * 3, seed=k, snapshot_at=d
+            )["snapshot"]
+            if snap is None:
+                break
+            if int(snap[SNAP_KIND]) in kinds:
+                yield k, snap
+
+
+def _decide(kind, seat, S, P, legal, n, params, arena):
+    if kind == Decision.PLAY:
+        plain = sum(1 << int(c) for c in legal[:n] if c < DECLARE)
+        declaring = sum(1 << int(c - DECLARE) for c in legal[:n] if c >= DECLARE)
+        return pimc_play(seat, S, P, plain, declaring, arena, params)
+    return pimc_contract(S, P, arena, int(legal[0]), n, params)
+
+
+@pytest.mark.parametrize("preset", ["classic", "classic_discards_face_down"])
+def test_pimc_choices_ignore_hidden_cards(preset):
+    if preset == "classic_discards_face_down":
+        rules = load_rules("classic").replace(talon__discard_face_down=True)
+    else:
+        rules = load_rules(preset)
+    face_up = not rules.talon.discard_face_down
+    P = rules_vector(rules)
+    params = parse_params(["pimc"] * 3, ["pimc.worlds=4"])[0]
+    arena = np.zeros(arena_size(12), dtype=np.int64)
+    rng = np.random.default_rng(3)
+    checked = moved = 0
+    for k, snap in _snapshots(rules, 40, 17, (Decision.PLAY, Decision.CONTRACT)):
+        S = snap[:N_STATE].copy()
+        kind, seat, n = int(snap[SNAP_KIND]), int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+        if n < 2:
+            continue
+        legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
+        choice = _decide(kind, seat, S.copy(), P, legal, n, params, arena)
+        assert choice in legal[:n]
+        for _ in range(3):
+            T = _redistribute(S, seat, rng, face_up)
+            if T is None:
+                continue
+            moved += 1
+            assert _decide(kind, seat, T, P, legal, n, params, arena) == choice, (k, kind)
+        checked += 1
+        if checked >= 120:
+            break
+    assert checked >= 100 and moved > checked
+
+
+def test_worlds_keep_what_the_seat_has_seen():
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    scratch = np.zeros(8, dtype=np.int64)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    seen = 0
+    for _k, snap in _snapshots(rules, 30, 5, (Decision.PLAY,)):
+        S = snap[:N_STATE].copy()
+        me = int(snap[SNAP_SEAT])
+        for _ in range(5):
+            sample_world(S, P, me, T, scratch)
+            assert T[S_HAND0 + me] == S[S_HAND0 + me]
+            others = [s for s in range(3) if s != me]
+            union = 0
+            for s in others:
+                # each hand keeps its size and holds nothing it has shown it lacks
+                assert bin(T[S_HAND0 + s]).count("1") == bin(S[S_HAND0 + s]).count("1")
+                assert T[S_HAND0 + s] & S[S_NOT0 + s] == 0
+                union |= int(T[S_HAND0 + s])
+            # the same unseen cards, none played
+            real = int(S[S_HAND0 + others[0]] | S[S_HAND0 + others[1]])
+            assert union == real and union & int(S[S_PLAYED]) == 0
+            seen += 1
+    assert seen > 500
+
+
+def test_worlds_are_uniform_where_nothing_is_known():
+    # the declarer at the first lead: the 16 unseen cards split 8/8; the two it gave
+    # away are where it put them, each other lands with either defender with
+    # probability 1/2 (tolerance 5 standard errors)
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    for _k, snap in _snapshots(rules, 3, 9, (Decision.PLAY,)):
+        S = snap[:N_STATE].copy()
+        if bin(int(S[S_PLAYED])).count("1") == 0:
+            break
+    me = int(S[S_DECL])
+    other = next(s for s in range(3) if s != me)
+    scratch = np.zeros(8, dtype=np.int64)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    n = 4000
+    hits = np.zeros(24)
+    for _ in range(n):
+        sample_world(S, P, me, T, scratch)
+        hits += [(int(T[S_HAND0 + other]) >> c) & 1 for c in range(24)]
+    gave = {int(S[S_GIVE1]), int(S[S_GIVE1 + 1])}
+    unseen = [c for c in range(24) if not (int(S[S_HAND0 + me]) >> c) & 1 and c not in gave]
+    assert len(unseen) == 14
+    se = np.sqrt(0.25 / n)
+    for c in unseen:
+        assert abs(hits[c] / n - 0.5) < 5 * se, c
+    for c in gave:  # where the declarer put it
+        holder = other if (int(S[S_HAND0 + other]) >> c) & 1 else None
+        assert hits[c] == (n if holder is not None else 0)
+
+
+def test_pimc_plays_whole_deals_and_runs_are_chunk_independent():
+    rules = load_rules("classic")
+    a = play_hands(rules, 6, 4, ("pimc", "heuristic", "heuristic"), ["pimc.worlds=3"])
+    b = play_hands(rules, 3, 4, ("pimc", "heuristic", "heuristic"), ["pimc.worlds=3"], start=3)
+    assert (a.out[3:] == b.out).all()
+    assert (a.column("error") == 0).all()
+
+
+def test_worlds_parameter_is_checked():
+    from sim.engine.strategies.registry import StrategyError
+
+    with pytest.raises(StrategyError, match="worlds"):
+        parse_params(["pimc"] * 3, ["pimc.worlds=0"])
+    assert parse_params(["pimc"] * 3, ["pimc.worlds=7"])[0, WORLDS] == 7
+    assert S_CONTRACT  # the contract slot the player reads
