@@ -23,7 +23,7 @@ from sim.engine.state import (
     SNAP_N,
     SNAP_SEAT,
 )
-from sim.engine.strategies.pimc import pimc_contract, pimc_play, sample_world
+from sim.engine.strategies.pimc import pimc_bid, pimc_contract, pimc_play, sample_world
 from sim.engine.strategies.registry import WORLDS, parse_params
 from sim.rules import load_rules
 from sim.solver.search import arena_size
@@ -51,6 +51,8 @@ def _decide(kind, seat, S, P, legal, n, params, arena):
         plain = sum(1 << int(c) for c in legal[:n] if c < DECLARE)
         declaring = sum(1 << int(c - DECLARE) for c in legal[:n] if c >= DECLARE)
         return pimc_play(seat, S, P, plain, declaring, arena, params)
+    if kind == Decision.BID:  # pass, then the raises from legal[1]
+        return pimc_bid(S, P, arena, seat, int(legal[1]), n - 1, params)
     return pimc_contract(S, P, arena, int(legal[0]), n, params)
 
 
@@ -62,11 +64,11 @@ def test_pimc_choices_ignore_hidden_cards(preset):
         rules = load_rules(preset)
     face_up = not rules.talon.discard_face_down
     P = rules_vector(rules)
-    params = parse_params(["pimc"] * 3, ["pimc.worlds=4"])[0]
+    params = parse_params(["pimc"] * 3, ["pimc.worlds=4", "pimc.bid_make=0.5"])[0]
     arena = np.zeros(arena_size(12), dtype=np.int64)
     rng = np.random.default_rng(3)
     checked = moved = 0
-    for k, snap in _snapshots(rules, 40, 17, (Decision.PLAY, Decision.CONTRACT)):
+    for k, snap in _snapshots(rules, 40, 17, (Decision.PLAY, Decision.CONTRACT, Decision.BID)):
         S = snap[:N_STATE].copy()
         kind, seat, n = int(snap[SNAP_KIND]), int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         if n < 2:
@@ -148,6 +150,26 @@ def test_pimc_plays_whole_deals_and_runs_are_chunk_independent():
     b = play_hands(rules, 3, 4, ("pimc", "heuristic", "heuristic"), ["pimc.worlds=3"], start=3)
     assert (a.out[3:] == b.out).all()
     assert (a.column("error") == 0).all()
+
+
+def test_the_cheater_sees_the_true_deal():
+    # its one world is the deal itself: the same choices as pimc given that world
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    cheat = parse_params(["cheater"] * 3, [])[0]
+    scratch = np.zeros(8, dtype=np.int64)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    for _k, snap in _snapshots(rules, 4, 2, (Decision.PLAY,)):
+        S = snap[:N_STATE].copy()
+        sample_world(S, P, int(snap[SNAP_SEAT]), T, scratch, True)
+        assert (T == S).all()
+    batch = play_hands(rules, 4, 1, ("cheater", "heuristic", "heuristic"))
+    assert (batch.column("error") == 0).all()
+    from sim.engine.strategies.registry import StrategyError
+
+    with pytest.raises(StrategyError, match="fixed at 1"):
+        parse_params(["cheater"] * 3, ["cheater.open=0"])
+    assert cheat[WORLDS] == 1
 
 
 def test_worlds_parameter_is_checked():

@@ -13,7 +13,8 @@ three forms, so that the codes are listed only when someone needs the list:
 random number, no script token); else the next script token decides (scenario
 tests), else the seat's strategy (``random``: the counter-based stream; ``first``:
 the lowest code; ``heuristic``; ``pimc``, the sampling player, for card play, the
-contract and the concession, the heuristic for the rest).
+contract, the concession and with ``pimc.bid_make`` the bids, the heuristic for the
+rest; ``cheater``, the same on the true deal).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.hook import HOOK_PIMC, call_hook
-from sim.engine.strategies.registry import HEURISTIC, PIMC, RANDOM
+from sim.engine.strategies.registry import BID_MAKE, CHEATER, HEURISTIC, PIMC, RANDOM
 from sim.jit import hot, hot_call
 from sim.rng import bounded
 
@@ -160,9 +161,12 @@ def choose(
         k, ctr = bounded(np.uint64(S[S_RNG]), S[S_RNG_CTR], n)
         S[S_RNG_CTR] = ctr
         return legal_code(form, a, b, k, W.legal, step)
-    if strategy == PIMC:
+    if strategy == PIMC or strategy == CHEATER:
         hook = W.hooks[HOOK_PIMC]
-        if hook != 0 and (form == MASKS or kind == Decision.CONTRACT or kind == Decision.CONCEDE):
+        searched = kind == Decision.CONTRACT or kind == Decision.CONCEDE
+        if kind == Decision.BID and W.SP[seat, BID_MAKE] > 0:
+            searched = True
+        if hook != 0 and (form == MASKS or searched):
             return call_hook(  # type: ignore[call-arg]
                 hook,
                 np.int64(kind),

@@ -24,7 +24,7 @@ from numba.extending import intrinsic
 from sim.engine.actions import Decision
 from sim.engine.params import N_PARAMS
 from sim.engine.state import N_STATE
-from sim.engine.strategies.pimc import pimc_concede, pimc_contract, pimc_play
+from sim.engine.strategies.pimc import pimc_bid, pimc_concede, pimc_contract, pimc_play
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
 
 HOOK_PIMC = 0  # the slot of the sampling player's address in ``W.hooks``
@@ -83,6 +83,8 @@ def _pimc_entry(  # type: ignore[no-untyped-def]
         return pimc_play(seat, S, P, a, b, arena, params)
     if kind == Decision.CONTRACT:
         return pimc_contract(S, P, arena, b, c, params)
+    if kind == Decision.BID:
+        return pimc_bid(S, P, arena, seat, b, c, params)
     return pimc_concede(S, P, arena, params)
 
 
@@ -94,9 +96,9 @@ def pimc_address() -> int:
 
 def hooks_for(strategy_ids: np.ndarray) -> np.ndarray:
     """The ``hooks`` array a run passes its kernels: the callbacks its seats need."""
-    from sim.engine.strategies.registry import PIMC
+    from sim.engine.strategies.registry import CHEATER, PIMC
 
     hooks = np.zeros(N_HOOKS, dtype=np.int64)
-    if (np.asarray(strategy_ids) == PIMC).any():
+    if np.isin(np.asarray(strategy_ids), (PIMC, CHEATER)).any():
         hooks[HOOK_PIMC] = pimc_address()
     return hooks

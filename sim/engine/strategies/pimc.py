@@ -15,9 +15,16 @@ does best over the same worlds:
   concession's (``rospis.no_subtract``: 0; otherwise minus the contract, so a player
   who pays the contract either way plays on).
 
-Bidding, reshuffle demands, the talon pick, the discard, the trump name and dark play
-are the heuristic's (:mod:`sim.engine.strategies.heuristic`, its parameters in the
-same slots).
+* **bidding**, with ``pimc.bid_make`` above 0 (default 0: the heuristic's bidding):
+  it raises when the hand, as the declarer's, makes the next level in at least that
+  share of ``worlds`` sampled deals (talon and other hands dealt at random, the talon
+  taken and cards given away as the heuristic does, the play solved open-card).
+  Measured (classic, duel against the heuristic, 600 deals, seed 1, worlds 10):
+  +15.1 [11.6, 18.6] points per deal at 0.5, against +16.9 [13.7, 20.1] bidding as the
+  heuristic; so it is off by default.
+
+Reshuffle demands, the talon pick, the discard, the trump name and dark play are the
+heuristic's (:mod:`sim.engine.strategies.heuristic`, its parameters in the same slots).
 
 **What a world keeps** (the information set of the seat deciding): its own hand; the
 cards played; each seat's hand size; the cards every seat has shown it lacks
@@ -44,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.actions import ACE_BIT, DECLARE
+from sim.engine.actions import ACE_BIT, DECLARE, PASS
 from sim.engine.bits import ACES, ALL_CARDS, KQ, lowest, popcount
 from sim.engine.params import (
     P_DISCARD_FACE_DOWN,
@@ -58,12 +65,14 @@ from sim.engine.params import (
 from sim.engine.scoring import round_score
 from sim.engine.state import (
     NO_SUIT,
+    S_CAPT0,
     S_CONTRACT,
     S_DECL,
     S_DECLARED0,
     S_GIVE1,
     S_HAND0,
     S_LEADER,
+    S_MPTS0,
     S_NOT0,
     S_NPLAYED,
     S_PENDING,
@@ -77,7 +86,8 @@ from sim.engine.state import (
     S_TRUMP,
     S_TRUMP_SETTER,
 )
-from sim.engine.strategies.registry import WORLDS
+from sim.engine.strategies.heuristic import _discard
+from sim.engine.strategies.registry import BID_MAKE, OPEN, WORLDS
 from sim.jit import hot
 from sim.rng import bounded, mix64
 from sim.solver.search import (
@@ -165,13 +175,26 @@ def _facts(S: np.ndarray, P: np.ndarray, me: int, known: np.ndarray, banned: np.
 
 
 @hot
-def sample_world(S: np.ndarray, P: np.ndarray, me: int, T: np.ndarray, scratch: np.ndarray) -> None:
+def sample_world(
+    S: np.ndarray,
+    P: np.ndarray,
+    me: int,
+    T: np.ndarray,
+    scratch: np.ndarray,
+    open_cards: bool = False,
+) -> None:
     """Write into ``T`` (a copy of ``S``) one world consistent with what ``me`` knows.
+
+    ``open_cards`` (the ``cheater``) copies the true deal instead.
 
     ``scratch`` (int64[8]) holds the facts. Only ``me``'s hand, the sizes of the other
     hands and public facts are read: the other seats' cards in ``S`` are never looked at.
     """
     NP = P[P_NP]
+    if open_cards:  # the cheater: the one true deal
+        for i in range(len(T)):
+            T[i] = S[i]
+        return
     known = scratch[0:3]
     banned = scratch[3:6]
     soft = _facts(S, P, me, known, banned)
@@ -239,7 +262,9 @@ def _play_start(T: np.ndarray, trump: int) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _world_values(S: np.ndarray, P: np.ndarray, C: Solver, worlds: int, out: np.ndarray) -> None:
+def _world_values(
+    S: np.ndarray, P: np.ndarray, C: Solver, worlds: int, out: np.ndarray, params: np.ndarray
+) -> None:
     """The declarer's exact open-card total in each of ``worlds`` worlds (before play).
 
     With ``trump.named_by_declarer`` the best of the four trumps it could name.
@@ -248,7 +273,7 @@ def _world_values(S: np.ndarray, P: np.ndarray, C: Solver, worlds: int, out: np.
     scratch = C.scratch[0]
     base = declarer_total(S, P)
     for w in range(worlds):
-        sample_world(S, P, S[S_DECL], T, scratch)
+        sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0)
         best = 0
         for t in range(4 if P[P_NAMED_TRUMP] else 1):
             _play_start(T, t if P[P_NAMED_TRUMP] else NO_SUIT)
@@ -256,6 +281,126 @@ def _world_values(S: np.ndarray, P: np.ndarray, C: Solver, worlds: int, out: np.
             set_root(C, T)
             best = max(best, exact(C, P, 0))
         out[w] = base + best
+
+
+@hot
+def _draw_subset(S: np.ndarray, pool: int, k: int) -> int:
+    """``k`` cards of ``pool`` chosen uniformly (selection sampling)."""
+    out = np.int64(0)
+    left = popcount(pool)
+    m = pool
+    while m and k > 0:
+        c = lowest(m)
+        m &= m - 1
+        if _draw(S, left) < k:
+            out |= np.int64(1) << c
+            k -= 1
+        left -= 1
+    return out
+
+
+@hot
+def _heuristic_discard(hand: int, legal: np.ndarray) -> int:
+    """The heuristic's card to give away from ``hand`` (its ``_discard``)."""
+    n = 0
+    m = hand
+    while m:
+        legal[n] = lowest(m)
+        n += 1
+        m &= m - 1
+    return _discard(hand, legal, n)
+
+
+@hot
+def _bid_world(
+    S: np.ndarray, P: np.ndarray, me: int, T: np.ndarray, legal: np.ndarray, open_cards: bool
+) -> None:
+    """A deal as ``me`` sees it in the auction, with ``me`` the declarer, into ``T``.
+
+    Its own cards; the talon and the other hands dealt uniformly from the rest; it
+    takes the talon (two players: the first, as the heuristic does) and gives cards
+    away as the heuristic does; the play about to start.
+    """
+    NP = P[P_NP]
+    hand = S[S_HAND0 + me]
+    pool = ALL_CARDS & ~hand
+    for i in range(len(T)):
+        T[i] = S[i]
+    if open_cards:  # the cheater: the true talon (two players: the first) and hands
+        talon = S[S_TALON]
+        set_aside = np.int64(0)
+        if NP == 2:  # before the pick: the cards in no hand and not in the first talon
+            set_aside = pool & ~talon & ~S[S_HAND0 + 1 - me]
+    else:
+        talon = _draw_subset(S, pool, 2 if NP == 2 else 3)
+        pool &= ~talon
+        set_aside = np.int64(0)
+        if NP == 2:
+            set_aside = _draw_subset(S, pool, 2)
+            pool &= ~set_aside
+        for j in range(1, NP):
+            s = (me + j) % NP
+            size = popcount(S[S_HAND0 + s])
+            h = pool if j == NP - 1 else _draw_subset(S, pool, size)
+            pool &= ~h
+            T[S_HAND0 + s] = h
+    hand |= talon
+    for j in range(1, NP):
+        card = _heuristic_discard(hand, legal)
+        hand &= ~(np.int64(1) << card)
+        T[S_HAND0 + (me + j) % NP] |= np.int64(1) << card
+    T[S_HAND0 + me] = hand
+    T[S_TALON_OTHER] = set_aside
+    T[S_DECL] = me
+    T[S_PLAYED] = 0
+    T[S_TRUMP] = NO_SUIT
+    T[S_TRUMP_SETTER] = -1
+    for s in range(3):
+        T[S_CAPT0 + s] = 0
+        T[S_MPTS0 + s] = 0
+        T[S_DECLARED0 + s] = 0
+        T[S_NOT0 + s] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def pimc_bid(
+    S: np.ndarray,
+    P: np.ndarray,
+    arena: np.ndarray,
+    seat: int,
+    lo: int,
+    count: int,
+    params: np.ndarray,
+) -> int:
+    """Raise to ``lo`` when the hand makes it in at least ``bid_make`` of the sampled deals.
+
+    Each world deals the talon and the other hands at random, lets this seat take the
+    talon and discard as the heuristic does, and solves the play with every card
+    face up (the best trump, if the declarer names one): an estimate of what the hand
+    is worth as the declarer's. At ``bid_make`` 0.5 a raise is taken when its expected
+    score, ``lo (2p - 1)``, beats passing's 0; the open-card estimate is optimistic
+    (it assumes the play of a player who sees every card), so a higher share is the
+    cautious setting. Only used with ``bid_make`` above 0.
+    """
+    if count == 0:
+        return PASS
+    C = solver_view(arena)
+    worlds = int(params[WORLDS])
+    T = C.stack[WORLD]
+    legal = C.scratch[2]
+    need = least_total(lo, P)
+    made = 0
+    for _w in range(worlds):
+        _bid_world(S, P, seat, T, legal, params[OPEN] != 0)
+        best = 0
+        for t in range(4 if P[P_NAMED_TRUMP] else 1):
+            _play_start(T, t if P[P_NAMED_TRUMP] else NO_SUIT)
+            new_position(C)
+            set_root(C, T)
+            best = max(best, exact(C, P, 0))
+        if best >= need:
+            made += 1
+    return lo if made >= params[BID_MAKE] * worlds else PASS
 
 
 @njit(cache=True, error_model="numpy")
@@ -266,7 +411,7 @@ def pimc_contract(
     C = solver_view(arena)
     worlds = int(params[WORLDS])
     values = C.scratch[1]
-    _world_values(S, P, C, worlds, values)
+    _world_values(S, P, C, worlds, values, params)
     best = lo
     best_score = -np.inf
     for k in range(count):
@@ -291,7 +436,7 @@ def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
         return 0  # the contract is lost either way: playing can only do better
     worlds = int(params[WORLDS])
     values = C.scratch[1]
-    _world_values(S, P, C, worlds, values)
+    _world_values(S, P, C, worlds, values, params)
     need = least_total(S[S_CONTRACT], P)
     made = 0
     for w in range(worlds):
@@ -338,7 +483,7 @@ def pimc_play(
     rewind = S[S_PIMC_CTR]
     if need > 0:
         for _w in range(worlds):
-            sample_world(S, P, seat, T, scratch)
+            sample_world(S, P, seat, T, scratch, params[OPEN] != 0)
             new_position(C)
             root_probes(C, P, T, need, out)  # the moves in ascending code order
             for i in range(n):
@@ -359,7 +504,7 @@ def pimc_play(
         return codes[first]
     S[S_PIMC_CTR] = rewind  # the same worlds again
     for _w in range(worlds):
-        sample_world(S, P, seat, T, scratch)
+        sample_world(S, P, seat, T, scratch, params[OPEN] != 0)
         for i in range(n):
             if made[i] == best_count:
                 new_position(C)
@@ -375,4 +520,4 @@ def pimc_play(
     return codes[pick]
 
 
-__all__ = ["least_total", "pimc_concede", "pimc_contract", "pimc_play", "sample_world"]
+__all__ = ["least_total", "pimc_bid", "pimc_concede", "pimc_contract", "pimc_play", "sample_world"]

@@ -11,6 +11,7 @@ RANDOM = 0
 FIRST = 1
 HEURISTIC = 2
 PIMC = 3
+CHEATER = 4  # the sampling player's code on the one true deal: it sees every card
 
 N_STRATEGY_PARAMS = 8
 
@@ -37,6 +38,8 @@ _HEURISTIC_PARAMS: dict[str, tuple[float, str]] = {
 # The sampling player keeps the heuristic's parameters in the same slots (it bids,
 # discards and decides reshuffles as the heuristic does) and adds its own after them.
 WORLDS = len(_HEURISTIC_PARAMS)  # the parameter slot of pimc.worlds
+BID_MAKE = WORLDS + 1  # the slot of pimc.bid_make
+OPEN = WORLDS + 2  # the slot that makes the sampling player see every card (cheater)
 
 STRATEGIES: dict[str, StrategySpec] = {
     "random": StrategySpec("random", RANDOM),
@@ -51,6 +54,21 @@ STRATEGIES: dict[str, StrategySpec] = {
                 10.0,
                 "worlds sampled at each card play, contract and concession (1 to 200)",
             ),
+            "bid_make": (
+                0.0,
+                "0: bid as the heuristic; above 0: raise when the hand makes the next level "
+                "in at least this share of sampled deals (open-card, as the declarer)",
+            ),
+        },
+    ),
+    "cheater": StrategySpec(
+        "cheater",
+        CHEATER,
+        {
+            **_HEURISTIC_PARAMS,
+            "worlds": (1.0, "fixed at 1: the one true deal"),
+            "bid_make": (0.5, "raise when the true deal makes the next level"),
+            "open": (1.0, "fixed at 1: sees every card (an upper bound, not a player)"),
         },
     ),
 }
@@ -101,6 +119,10 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
         v = values[(strat, pname)]
         if (strat, pname) == ("pimc", "worlds") and not (1 <= v <= 200 and v == int(v)):
             raise StrategyError(f"--param {item!r}: worlds must be a whole number 1 to 200")
+        if pname == "bid_make" and not 0 <= v <= 1:
+            raise StrategyError(f"--param {item!r}: bid_make must be a share, 0 to 1")
+        if strat == "cheater" and pname in ("worlds", "open") and v != 1:
+            raise StrategyError(f"--param {item!r}: the cheater's {pname} is fixed at 1")
     for seat, name in enumerate(names):
         for j, (pname, (default, _)) in enumerate(STRATEGIES[name].params.items()):
             table[seat, j] = values.get((name, pname), default)
