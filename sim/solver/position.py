@@ -10,12 +10,11 @@ there; positions inside a trick come from the engine (``S`` copied mid-trick).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from sim.cards import N_CARDS, cards_of, mask_points
+from sim.cards import N_CARDS, cards_of
 from sim.engine.actions import DECLARE
 from sim.engine.params import P_FIRST_LEAD, P_NP, rules_vector
 from sim.engine.state import (
@@ -107,10 +106,6 @@ class Position:
     def cards_left(self) -> int:
         """Cards in each hand."""
         return bin(self.hands[0]).count("1")
-
-    def points_left(self) -> int:
-        """Card points still to be captured (hands and the set-aside talon)."""
-        return sum(mask_points(h) for h in self.hands) + mask_points(self.set_aside)
 
 
 def play_state(position: Position, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -222,20 +217,3 @@ class OpenCardSolver:
             _search.set_root(self.ws, T)
             _search.play_move(self.ws, P, 0, best.code)
             T = self.ws.stack[1].copy()
-
-
-def solve_position(
-    position: Position, rules: Rules, solver: OpenCardSolver | None = None
-) -> tuple[int, list[MoveValue]]:
-    """The position's value and every legal move of the leader with its value."""
-    S, P = play_state(position, rules)
-    solver = solver or OpenCardSolver()
-    return solver.value(S, P), solver.moves(S, P)
-
-
-def mask(cards: Sequence[int]) -> int:
-    """The mask of card ids."""
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
