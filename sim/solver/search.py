@@ -660,6 +660,21 @@ def _sort(a: np.ndarray, n: int) -> None:
         a[j] = x
 
 
+@hot
+def _root_codes(C: Solver, P: np.ndarray, S: np.ndarray) -> int:
+    """``S`` as the root, its legal moves ascending in ``C.order[0]``; how many.
+
+    The ordering keys are not needed at the root, so their row holds the codes.
+    """
+    set_root(C, S)
+    n = gen_moves(C.stack[0], P, C.moves[0], C.order[0], -1)
+    codes = C.order[0]
+    for i in range(n):
+        codes[i] = C.moves[0, i]
+    _sort(codes, n)
+    return n
+
+
 @hot_call
 def root_moves(C: Solver, P: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     """Every legal move at ``S`` with its exact value: ``out[i] = (code, value)``; how many.
@@ -667,12 +682,8 @@ def root_moves(C: Solver, P: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     Moves come in ascending code order (plain cards, then declaring leads); a move's
     value counts the points it gains plus the best the declarer adds after it.
     """
-    set_root(C, S)
-    n = gen_moves(C.stack[0], P, C.moves[0], C.order[0], -1)
-    codes = C.order[0]  # the moves, ascending (the ordering keys are not needed here)
-    for i in range(n):
-        codes[i] = C.moves[0, i]
-    _sort(codes, n)
+    n = _root_codes(C, P, S)
+    codes = C.order[0]
     for i in range(n):
         gain = play_move(C, P, 0, codes[i])
         v = exact(C, P, 1)
@@ -687,12 +698,8 @@ def root_probes(C: Solver, P: np.ndarray, S: np.ndarray, target: int, out: np.nd
 
     ``out[i] = (code, 1 or 0)``, moves ascending as in :func:`root_moves`.
     """
-    set_root(C, S)
-    n = gen_moves(C.stack[0], P, C.moves[0], C.order[0], -1)
-    codes = C.order[0]  # the moves, ascending (the ordering keys are not needed here)
-    for i in range(n):
-        codes[i] = C.moves[0, i]
-    _sort(codes, n)
+    n = _root_codes(C, P, S)
+    codes = C.order[0]
     for i in range(n):
         gain = play_move(C, P, 0, codes[i])
         need = target - gain

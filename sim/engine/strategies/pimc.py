@@ -262,6 +262,21 @@ def _play_start(T: np.ndarray, trump: int) -> None:
 
 
 @njit(cache=True, error_model="numpy")
+def _open_value(C: Solver, P: np.ndarray, T: np.ndarray) -> int:
+    """What the declarer adds from the start of the play in world ``T``, cards face up.
+
+    With ``trump.named_by_declarer`` the best of the four trumps it could name.
+    """
+    best = 0
+    for t in range(4 if P[P_NAMED_TRUMP] else 1):
+        _play_start(T, t if P[P_NAMED_TRUMP] else NO_SUIT)
+        new_position(C)
+        set_root(C, T)
+        best = max(best, exact(C, P, 0))
+    return best
+
+
+@njit(cache=True, error_model="numpy")
 def _world_values(
     S: np.ndarray, P: np.ndarray, C: Solver, worlds: int, out: np.ndarray, params: np.ndarray
 ) -> None:
@@ -274,13 +289,7 @@ def _world_values(
     base = declarer_total(S, P)
     for w in range(worlds):
         sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0)
-        best = 0
-        for t in range(4 if P[P_NAMED_TRUMP] else 1):
-            _play_start(T, t if P[P_NAMED_TRUMP] else NO_SUIT)
-            new_position(C)
-            set_root(C, T)
-            best = max(best, exact(C, P, 0))
-        out[w] = base + best
+        out[w] = base + _open_value(C, P, T)
 
 
 @hot
@@ -392,13 +401,7 @@ def pimc_bid(
     made = 0
     for _w in range(worlds):
         _bid_world(S, P, seat, T, legal, params[OPEN] != 0)
-        best = 0
-        for t in range(4 if P[P_NAMED_TRUMP] else 1):
-            _play_start(T, t if P[P_NAMED_TRUMP] else NO_SUIT)
-            new_position(C)
-            set_root(C, T)
-            best = max(best, exact(C, P, 0))
-        if best >= need:
+        if _open_value(C, P, T) >= need:
             made += 1
     return lo if made >= params[BID_MAKE] * worlds else PASS
 
