@@ -25,7 +25,6 @@ from sim.rules import load_rules
 from sim.solver import search
 from sim.solver.deals import deal_cards
 from sim.solver.position import OpenCardSolver, Position, play_state
-from sim.solver.talon import min_total
 
 OUT = Path(__file__).with_name("results_solver.json")
 
@@ -70,7 +69,7 @@ def main() -> None:
     played = []
     for d in deal_cards(batch):
         S, P = play_state(d.played_position(), rules)
-        played.append((S, P, min_total(d.contract, rules)))
+        played.append((S, P, rules.least_total_making(d.contract)))
     rng = np.random.default_rng(0)
     random_deals = []
     for _ in range(args.deals):

@@ -88,8 +88,11 @@ def test_pimc_choices_ignore_hidden_cards(preset):
     assert checked >= 100 and moved > checked
 
 
-def test_worlds_keep_what_the_seat_has_seen():
-    rules = load_rules("classic")
+@pytest.mark.parametrize(
+    ("must_trump", "must_beat"), [(True, True), (True, False), (False, True), (False, False)]
+)
+def test_worlds_keep_what_the_seat_has_seen(must_trump, must_beat):
+    rules = load_rules("classic").replace(play__must_trump=must_trump, play__must_beat=must_beat)
     P = rules_vector(rules)
     scratch = np.zeros(8, dtype=np.int64)
     T = np.zeros(N_STATE, dtype=np.int64)
@@ -101,6 +104,8 @@ def test_worlds_keep_what_the_seat_has_seen():
             sample_world(S, P, me, T, scratch)
             assert T[S_HAND0 + me] == S[S_HAND0 + me]
             others = [s for s in range(3) if s != me]
+            for s in range(3):  # what play.reveal recorded is true of the real hands
+                assert S[S_HAND0 + s] & S[S_NOT0 + s] == 0
             union = 0
             for s in others:
                 # each hand keeps its size and holds nothing it has shown it lacks

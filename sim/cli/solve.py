@@ -141,7 +141,7 @@ def _deal(
     made: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     from sim.solver.position import OpenCardSolver, play_state
-    from sim.solver.talon import after_discard, min_total, solve_par
+    from sim.solver.talon import after_discard, solve_par
 
     solver = OpenCardSolver()
     par = solve_par(rules, hands, talons, declarer, solver)
@@ -184,7 +184,7 @@ def _deal(
             "gives": [card_str(x) for x in made["gives"]],
             "contract": made["contract"],
             "value": made_value,
-            "makes": made_value >= min_total(made["contract"], rules),
+            "makes": made_value >= rules.least_total_making(made["contract"]),
         }
     if not args.json:
         gives = ", ".join(

@@ -61,13 +61,8 @@ class Par:
 
     def makes(self, contract: int, rules: Rules) -> bool:
         """Whether some discard allowed to name ``contract`` reaches it with best play."""
-        need = min_total(contract, rules)
+        need = rules.least_total_making(contract)
         return any(cap >= contract and d.value >= need for cap, d in self.by_cap.items())
-
-
-def min_total(contract: int, rules: Rules) -> int:
-    """The smallest deal total that makes ``contract`` (``score.round_declarer``)."""
-    return rules.least_total_making(contract)
 
 
 def after_discard(
