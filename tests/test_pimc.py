@@ -184,3 +184,47 @@ def test_worlds_parameter_is_checked():
         parse_params(["pimc"] * 3, ["pimc.worlds=0"])
     assert parse_params(["pimc"] * 3, ["pimc.worlds=7"])[0, WORLDS] == 7
     assert S_CONTRACT  # the contract slot the player reads
+
+
+@pytest.mark.parametrize("preset", ["classic", "ukraine_online"])
+def test_contract_by_probes_is_the_best_expected_score_over_exact_totals(preset):
+    # pimc_contract probes each world at the contracts' targets; the same worlds solved
+    # exactly must give the same counts, so the same contract
+    from sim.engine.params import P_STEP
+    from sim.engine.state import S_PIMC_CTR
+    from sim.engine.strategies.pimc import _play_start, least_total
+    from sim.solver.search import declarer_total, exact, new_position, set_root, solver_view
+
+    rules = load_rules(preset)
+    P = rules_vector(rules)
+    worlds = 6
+    params = parse_params(["pimc"] * 3, [f"pimc.worlds={worlds}"])[0]
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    C = solver_view(arena)
+    checked = raised = 0
+    for _k, snap in _snapshots(rules, 50, 23, (Decision.CONTRACT,)):
+        S = snap[:N_STATE].copy()
+        lo, n = int(snap[SNAP_LEGAL]), int(snap[SNAP_N])
+        choice = pimc_contract(S.copy(), P, arena, lo, n, params)
+        totals = []
+        W = S.copy()
+        T = np.zeros(N_STATE, dtype=np.int64)
+        scratch = np.zeros(8, dtype=np.int64)
+        for _w in range(worlds):
+            sample_world(W, P, int(S[S_DECL]), T, scratch, False)
+            _play_start(T, -1)
+            new_position(C)
+            set_root(C, T)
+            totals.append(declarer_total(S, P) + exact(C, P, 0))
+        assert W[S_PIMC_CTR] != S[S_PIMC_CTR]  # the worlds came from the player's stream
+        scores = []
+        for k in range(n):
+            c = lo + k * int(P[P_STEP])
+            made = sum(t >= least_total(c, P) for t in totals)
+            scores.append(c * (2 * made - worlds))
+        assert choice == lo + int(np.argmax(scores)) * int(P[P_STEP]), (totals, scores)
+        checked += 1
+        raised += choice > lo
+        if checked >= 25:
+            break
+    assert checked >= 20 and raised > 0

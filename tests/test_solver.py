@@ -137,6 +137,26 @@ def test_full_deals_equal_unpruned_search() -> None:
         assert solver.value(S, P) == search.exhaustive(solver.ws, P, S, memo_keys, memo_vals)
 
 
+def test_a_search_past_its_node_limit_gives_up_and_leaves_the_table_sound() -> None:
+    rules = load_rules("classic")
+    rng = np.random.default_rng(11)
+    solver = OpenCardSolver(tt_bits=14)
+    fresh = OpenCardSolver(tt_bits=14)
+    C = solver.ws
+    for _ in range(5):
+        deck = rng.permutation(24)
+        hands = tuple(sum(1 << int(c) for c in deck[i * 8 : (i + 1) * 8]) for i in range(3))
+        S, P = play_state(Position(hands, declarer=0, leader=0), rules)
+        search.new_position(C)
+        search.set_root(C, S)
+        C.meta[search.M_LIMIT] = C.meta[search.M_NODES] + 50
+        assert search.exact(C, P, 0) == search.GAVE_UP
+        assert C.meta[search.M_NODES] > C.meta[search.M_LIMIT]
+        C.meta[search.M_LIMIT] = 0
+        search.set_root(C, S)  # the same generation: what the cut search stored is kept
+        assert search.exact(C, P, 0) == fresh.value(S, P)
+
+
 def _hands(*texts: str) -> tuple[int, ...]:
     return tuple(hand_mask(t) for t in texts)
 

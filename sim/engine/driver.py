@@ -175,7 +175,7 @@ from sim.jit import hot, hot_call, kernel
 from sim.rng import item_state
 from sim.solver.search import arena_size
 
-PIMC_TT_BITS = 16  # the sampling player's table: 65,536 entries (3 MiB a block)
+PIMC_TT_BITS = 18  # the sampling player's table: 262,144 entries (12 MiB a block)
 PIMC_ARENA = arena_size(PIMC_TT_BITS)
 SMALL_ARENA = arena_size(1)
 

@@ -75,7 +75,8 @@ MAX_MOVES = 32  # plain cards and declaring leads of one hand
 INF = 1 << 20
 TT_BITS_DEFAULT = 18
 # Workspace counters (``C.meta``).
-M_GEN, M_NODES, M_TT_MASK, M_TT_HITS, M_CUT_FIRST, M_CUT_LATE, M_ALL = range(7)
+M_GEN, M_NODES, M_TT_MASK, M_TT_HITS, M_CUT_FIRST, M_CUT_LATE, M_ALL, M_LIMIT = range(8)
+GAVE_UP = -(1 << 40)  # a search's result past the node limit ``meta[M_LIMIT]`` (0: none)
 # A ply's frame (``C.frame[d]``): the explicit recursion stack.
 (
     F_ALPHA,
@@ -554,6 +555,8 @@ def search(C: Solver, P: np.ndarray, d0: int, alpha: int, beta: int) -> int:
     The result ``v`` is exact when ``alpha < v < beta``; ``v <= alpha`` is an upper
     bound and ``v >= beta`` a lower bound of the true value. The recursion runs on
     the explicit stack of frames ``C.frame`` (numba cannot cache recursive code).
+    With a node limit set (``C.meta[M_LIMIT]``, a count of ``C.meta[M_NODES]``) a
+    search that passes it stops and returns ``GAVE_UP``.
     """
     d = d0
     settled, ret = _enter(C, P, d, alpha, beta)
@@ -562,6 +565,8 @@ def search(C: Solver, P: np.ndarray, d0: int, alpha: int, beta: int) -> int:
             settled = True
             ret = _close(C, d)
         if not settled:  # the node at d has moves: play its next one
+            if C.meta[M_LIMIT] and C.meta[M_NODES] > C.meta[M_LIMIT]:
+                return GAVE_UP  # nothing half-searched was stored
             F = C.frame[d]
             gain = play_move(C, P, d, C.moves[d, F[F_I]])
             F[F_GAIN] = gain
@@ -625,13 +630,15 @@ def exact(C: Solver, P: np.ndarray, d: int) -> int:
     value fail cheaply (every declarer move, one defence each); probes below it must
     refute every defence, which costs more. On the positions of ``benchmarks/solver.py``
     this takes about 7-9 probes and a third fewer nodes than MTD(f) from 0 (which takes
-    about 27 small steps up).
+    about 27 small steps up). ``GAVE_UP`` when a probe passes the node limit.
     """
     lo = 0
     hi = upper_bound(C.stack[d], P)
     while lo < hi:
         beta = min(lo + max(1, (3 * (hi - lo) + 2) // 4), hi)
         g = search(C, P, d, beta - 1, beta)
+        if g == GAVE_UP:
+            return GAVE_UP
         if g < beta:
             hi = g
         else:

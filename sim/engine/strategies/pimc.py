@@ -8,9 +8,13 @@ does best over the same worlds:
 * **card play**: the declarer takes the move that reaches the contract in the most
   worlds, a defender the one that lets it in the fewest (null-window probes at the
   points the declarer still needs); ties go to the best mean open-card total (the
-  declarer's highest, a defender's lowest), then to the lowest code;
+  declarer's highest, a defender's lowest), then to the lowest code. The means are
+  taken over the worlds solved within ``TIE_NODES`` search nodes (all of them in
+  most decisions; a hopeless hand's exact totals can cost millions of nodes a world),
+  and with none solved the tie goes to the solver's move ordering;
 * **contract** (after the discard): the amount with the best expected deal score
-  over the worlds' exact open-card totals (``+c`` made, ``-c`` failed);
+  over the worlds' open-card totals (``+c`` made, ``-c`` failed), each world probed
+  at the contracts' targets by bisection;
 * **concession**: conceded when the expected score of playing is below the
   concession's (``rospis.no_subtract``: 0; otherwise minus the contract, so a player
   who pays the contract either way plays on).
@@ -91,12 +95,17 @@ from sim.engine.strategies.registry import BID_MAKE, OPEN, WORLDS
 from sim.jit import hot
 from sim.rng import bounded, mix64
 from sim.solver.search import (
+    GAVE_UP,
+    M_LIMIT,
+    M_NODES,
     WORLD,
     Solver,
     declarer_total,
     exact,
+    gen_moves,
     new_position,
     play_move,
+    probe,
     root_probes,
     set_root,
     solver_view,
@@ -104,6 +113,7 @@ from sim.solver.search import (
 
 PIMC_SALT = np.uint64(0x50494D4357524C44)  # mixes the deal's tie-break sub-seed: own stream
 MAX_RESAMPLE = 20  # worlds re-dealt for the soft talon fact before one is kept anyway
+TIE_NODES = 300_000  # the solver's nodes for breaking one decision's tie (about 20 ms)
 
 
 @hot
@@ -262,34 +272,54 @@ def _play_start(T: np.ndarray, trump: int) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _open_value(C: Solver, P: np.ndarray, T: np.ndarray) -> int:
-    """What the declarer adds from the start of the play in world ``T``, cards face up.
+def _reaches(C: Solver, P: np.ndarray, T: np.ndarray, target: int) -> bool:
+    """Whether the declarer adds ``target`` from the start of the play in world ``T``.
 
-    With ``trump.named_by_declarer`` the best of the four trumps it could name.
+    Cards face up (a null-window probe); with ``trump.named_by_declarer``, under any of
+    the four trumps it could name.
     """
-    best = 0
+    if target <= 0:
+        return True
     for t in range(4 if P[P_NAMED_TRUMP] else 1):
         _play_start(T, t if P[P_NAMED_TRUMP] else NO_SUIT)
-        new_position(C)
-        set_root(C, T)
-        best = max(best, exact(C, P, 0))
-    return best
+        if probe(C, P, T, target):
+            return True
+    return False
 
 
 @njit(cache=True, error_model="numpy")
-def _world_values(
-    S: np.ndarray, P: np.ndarray, C: Solver, worlds: int, out: np.ndarray, params: np.ndarray
+def _made_counts(
+    S: np.ndarray,
+    P: np.ndarray,
+    C: Solver,
+    lo: int,
+    count: int,
+    made: np.ndarray,
+    params: np.ndarray,
 ) -> None:
-    """The declarer's exact open-card total in each of ``worlds`` worlds (before play).
+    """``made[k]``: the worlds where the declarer's open-card total reaches contract ``k``.
 
-    With ``trump.named_by_declarer`` the best of the four trumps it could name.
+    Contract ``k`` is ``lo + k * step``. A world's highest contract reached is found by
+    bisection over the contracts' targets, one probe at each step.
     """
     T = C.stack[WORLD]
     scratch = C.scratch[0]
     base = declarer_total(S, P)
-    for w in range(worlds):
+    for k in range(count):
+        made[k] = 0
+    for _w in range(int(params[WORLDS])):
         sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0)
-        out[w] = base + _open_value(C, P, T)
+        new_position(C)
+        reached = -1  # the highest contract reached: the answer lies in (reached, top]
+        top = count - 1
+        while reached < top:
+            mid = (reached + top + 1) // 2
+            if _reaches(C, P, T, least_total(lo + mid * P[P_STEP], P) - base):
+                reached = mid
+            else:
+                top = mid - 1
+        for k in range(reached + 1):
+            made[k] += 1
 
 
 @hot
@@ -401,7 +431,8 @@ def pimc_bid(
     made = 0
     for _w in range(worlds):
         _bid_world(S, P, seat, T, legal, params[OPEN] != 0)
-        if _open_value(C, P, T) >= need:
+        new_position(C)
+        if _reaches(C, P, T, need):
             made += 1
     return lo if made >= params[BID_MAKE] * worlds else PASS
 
@@ -413,18 +444,13 @@ def pimc_contract(
     """The contract (amounts ``lo, lo + step, …``) of the best expected deal score."""
     C = solver_view(arena)
     worlds = int(params[WORLDS])
-    values = C.scratch[1]
-    _world_values(S, P, C, worlds, values, params)
+    made = C.scratch[1]
+    _made_counts(S, P, C, lo, count, made, params)
     best = lo
     best_score = -np.inf
     for k in range(count):
         c = lo + k * P[P_STEP]
-        need = least_total(c, P)
-        made = 0
-        for w in range(worlds):
-            if values[w] >= need:
-                made += 1
-        score = c * (2.0 * made - worlds)
+        score = c * (2.0 * made[k] - worlds)
         if score > best_score:
             best_score = score
             best = c
@@ -438,14 +464,9 @@ def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
     if not P[P_ROSPIS_NO_SUBTRACT]:
         return 0  # the contract is lost either way: playing can only do better
     worlds = int(params[WORLDS])
-    values = C.scratch[1]
-    _world_values(S, P, C, worlds, values, params)
-    need = least_total(S[S_CONTRACT], P)
-    made = 0
-    for w in range(worlds):
-        if values[w] >= need:
-            made += 1
-    return 1 if 2 * made < worlds else 0  # conceding scores 0, playing c(2p - 1)
+    made = C.scratch[1]
+    _made_counts(S, P, C, S[S_CONTRACT], 1, made, params)
+    return 1 if 2 * made[0] < worlds else 0  # conceding scores 0, playing c(2p - 1)
 
 
 @njit(cache=True, error_model="numpy")
@@ -506,14 +527,35 @@ def pimc_play(
     if tied == 1:
         return codes[first]
     S[S_PIMC_CTR] = rewind  # the same worlds again
+    values = C.scratch[1]
+    C.meta[M_LIMIT] = C.meta[M_NODES] + TIE_NODES
+    counted = 0
     for _w in range(worlds):
         sample_world(S, P, seat, T, scratch, params[OPEN] != 0)
+        new_position(C)  # one table per world: its moves share their subtrees
+        set_root(C, T)
+        done = True
         for i in range(n):
             if made[i] == best_count:
-                new_position(C)
-                set_root(C, T)
                 gain = play_move(C, P, 0, codes[i])
-                means[i] += gain + exact(C, P, 1)
+                v = exact(C, P, 1)
+                if v == GAVE_UP:
+                    done = False
+                    break
+                values[i] = gain + v
+        if not done:
+            break
+        for i in range(n):
+            if made[i] == best_count:
+                means[i] += values[i]
+        counted += 1
+    C.meta[M_LIMIT] = 0
+    if counted == 0:  # not one world within the budget: the solver's move ordering
+        k = gen_moves(C.stack[0], P, C.moves[0], C.order[0], -1)
+        for j in range(k):
+            for i in range(n):
+                if made[i] == best_count and codes[i] == C.moves[0, j]:
+                    return codes[i]
     pick = first
     for i in range(n):
         if made[i] == best_count:
