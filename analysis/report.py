@@ -346,6 +346,7 @@ def run_section(info: Mapping[str, Any]) -> Section:
         ),
         ("games: whole games played", "—" if info.get("games") is None else f"{info['games']:,}"),
         ("strategies (by seat)", ", ".join(strategies) if strategies else "—"),
+        ("strategy parameters", ", ".join(info.get("params") or []) or "defaults"),
         ("engine version", str(info.get("engine_version", "—"))),
         ("built", str(info.get("built", "—"))),
     ]
@@ -447,6 +448,19 @@ def marriage_section(odds: OddsResult, hands_dir: Path | None) -> Section:
     )
     sec.add_table("Marriages by suit", "", shown, "marriages.csv", table)
     return sec
+
+
+def _par_display(t: pl.DataFrame) -> pl.DataFrame:
+    """The par table as shown: each rate as ``estimate [low, high]``."""
+    return t.select(
+        "contract",
+        "contracts",
+        interval_column(t, "rate_all", "ci_low_all", "ci_high_all", "made [95 % CI]"),
+        interval_column(t, "par_rate", "par_ci_low", "par_ci_high", "par, own discard"),
+        interval_column(
+            t, "par_best_rate", "par_best_ci_low", "par_best_ci_high", "par, best discard"
+        ),
+    )
 
 
 def _rate_display(t: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
@@ -565,6 +579,20 @@ def bids_section(hands_dir: Path) -> Section:
         "bids_safe_bids.csv",
         safe,
     )
+    if "par" in tables:  # a run played with the open-card par (--par)
+        par = tables["par"]
+        sec.add_table(
+            "Made against the open-card par",
+            "By contract level: how often the run's declarers made it (`rate_all`, a "
+            "concession counting as a failure) beside how often the open-card par reaches "
+            "it: `par_rate` after the declarer's own discard, `par_best_rate` after the best "
+            "one, with every card face up and both sides playing best. The par is what the "
+            "declarer can force against a defence that sees every card: an upper bound on "
+            "the make rate of any player who bids and gives cards away as these did.",
+            _par_display(par),
+            "bids_par.csv",
+            par,
+        )
     sec.add_csv(
         "bids_by_marriage_set.csv",
         tables["by_marriage_set"],
@@ -1005,6 +1033,7 @@ def build_report(
     hands = _part_manifest(hands_dir)
     games = _part_manifest(games_dir)
     strategies = next((p["strategies"] for p in (hands, games) if p and "strategies" in p), None)
+    params: list[str] = next((p["params"] for p in (hands, games) if p and p.get("params")), [])
     built = now_iso()
     import sim
 
@@ -1015,6 +1044,7 @@ def build_report(
         "hands_deals": None if hands is None else hands.get("sizes", {}).get("deals"),
         "games": None if games is None else games.get("sizes", {}).get("games"),
         "strategies": strategies,
+        "params": params,
         "built": built,
         "engine_version": sim.ENGINE_VERSION,
     }
@@ -1038,6 +1068,8 @@ def build_report(
     if info["games"] is not None:
         sizes.append(f"games: {info['games']:,} whole games")
     who = f"; strategies {', '.join(strategies)}" if strategies else ""
+    if params:
+        who += f" ({', '.join(params)})"
     header = (
         f"Rules **{rules.name}** (`rules_hash` {rules.rules_hash}, {rules.players} players) "
         f"— seed {seed}; {'; '.join(sizes)}{who}. Built {built}."
@@ -1062,6 +1094,7 @@ def build_report(
                 },
                 command="report",
                 strategies=strategies,
+                params=params,
                 started=odds.run.started,
                 ended=now_iso(),
                 parts={"hands": hands, "games": games},

@@ -11,7 +11,7 @@ the folders into effects with CRN and independent-run intervals.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,6 +82,7 @@ def dealing_comparison(
     work_dir: Path,
     odds_of: Callable[[Rules], OddsRun],
     strategies: str = "heuristic",
+    params: Sequence[str] = (),
     backend: Backend | None = None,
     progress: Callable[[int], None] | None = None,
     parts: Path | None = None,
@@ -100,7 +101,7 @@ def dealing_comparison(
     other_odds = odds_of(other)
     store = PartStore(parts) if parts is not None else None
     play_into(
-        "games", other, games, seed, work_dir, strategies, backend=backend,
+        "games", other, games, seed, work_dir, strategies, params, backend=backend,
         progress=progress, store=store,
     )  # fmt: skip
     names = (f"{rules.name} (shuffled)", f"{rules.name} (cut)")

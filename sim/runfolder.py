@@ -121,9 +121,11 @@ def _play_timed(
     seed: int,
     out_dir: Path,
     strategies: list[str],
+    params: Sequence[str],
     progress: Progress | None,
     backend: Backend | None,
     parts: Path | None,
+    **options: Any,
 ) -> float:
     """Play one run into ``out_dir`` with its ``run.json``; return its seconds."""
     from sim.runner import PartStore
@@ -133,8 +135,8 @@ def _play_timed(
     unit = "deal" if kind == "hands" else "game"
     with progress(total, unit) if progress is not None else nullcontext() as bar:
         play_into(
-            kind, rules, total, seed, out_dir, strategies, backend=backend,
-            progress=bar.update if bar is not None else None, store=store,
+            kind, rules, total, seed, out_dir, strategies, params, backend=backend,
+            progress=bar.update if bar is not None else None, store=store, **options,
         )  # fmt: skip
     return time.perf_counter() - t0
 
@@ -149,6 +151,8 @@ def simulate_report(
     progress: Progress | None = None,
     backend: Backend | None = None,
     parts: Path | None = None,
+    params: Sequence[str] = (),
+    par: bool = False,
 ) -> ReportRuns:
     """Play the hands and games runs of a report into ``work_dir/hands`` and ``/games``.
 
@@ -167,16 +171,19 @@ def simulate_report(
         backend: where the chunks run (this process by default).
         parts: a partial folder (:func:`sim.runner.open_partial`) that keeps each
             run's finished chunks, so that an interrupted report resumes; None: none.
+        params: ``STRATEGY.NAME=VALUE`` settings of the strategies.
+        par: add the open-card par columns to the hands run (``thousand hands --par``).
 
     Returns:
         The run folders and their durations.
     """
     names = parse_strategies(strategies, rules.players)
     hands_dir, games_dir = work_dir / "hands", work_dir / "games"
-    seconds = {
-        kind: _play_timed(
-            kind, rules, total, seed, work_dir / kind, names, progress, backend, parts
-        )
-        for kind, total in (("hands", hands), ("games", games))
-    }
+    seconds = {}
+    for kind, total in (("hands", hands), ("games", games)):
+        options = {"par": True} if par and kind == "hands" else {}
+        seconds[kind] = _play_timed(
+            kind, rules, total, seed, work_dir / kind, names, params, progress, backend, parts,
+            **options,
+        )  # fmt: skip
     return ReportRuns(hands_dir, games_dir, seconds)

@@ -23,7 +23,13 @@ from sim.engine.state import (
     SNAP_N,
     SNAP_SEAT,
 )
-from sim.engine.strategies.pimc import pimc_bid, pimc_contract, pimc_play, sample_world
+from sim.engine.strategies.pimc import (
+    pimc_bid,
+    pimc_contract,
+    pimc_discard,
+    pimc_play,
+    sample_world,
+)
 from sim.engine.strategies.registry import WORLDS, parse_params
 from sim.rules import load_rules
 from sim.solver.search import arena_size
@@ -53,6 +59,8 @@ def _decide(kind, seat, S, P, legal, n, params, arena):
         return pimc_play(seat, S, P, plain, declaring, arena, params)
     if kind == Decision.BID:  # pass, then the raises from legal[1]
         return pimc_bid(S, P, arena, seat, int(legal[1]), n - 1, params)
+    if kind == Decision.DISCARD:
+        return pimc_discard(S, P, arena, params)
     return pimc_contract(S, P, arena, int(legal[0]), n, params)
 
 
@@ -64,11 +72,13 @@ def test_pimc_choices_ignore_hidden_cards(preset):
         rules = load_rules(preset)
     face_up = not rules.talon.discard_face_down
     P = rules_vector(rules)
-    params = parse_params(["pimc"] * 3, ["pimc.worlds=4", "pimc.bid_make=0.5"])[0]
+    params = parse_params(["pimc"] * 3, ["pimc.worlds=4", "pimc.bid_make=0.5", "pimc.discard=1"])[0]
     arena = np.zeros(arena_size(12), dtype=np.int64)
     rng = np.random.default_rng(3)
     checked = moved = 0
-    for k, snap in _snapshots(rules, 40, 17, (Decision.PLAY, Decision.CONTRACT, Decision.BID)):
+    kinds = (Decision.PLAY, Decision.CONTRACT, Decision.BID, Decision.DISCARD)
+    seen = set()
+    for k, snap in _snapshots(rules, 40, 17, kinds):
         S = snap[:N_STATE].copy()
         kind, seat, n = int(snap[SNAP_KIND]), int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         if n < 2:
@@ -76,6 +86,7 @@ def test_pimc_choices_ignore_hidden_cards(preset):
         legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
         choice = _decide(kind, seat, S.copy(), P, legal, n, params, arena)
         assert choice in legal[:n]
+        seen.add(kind)
         for _ in range(3):
             T = _redistribute(S, seat, rng, face_up)
             if T is None:
@@ -86,6 +97,7 @@ def test_pimc_choices_ignore_hidden_cards(preset):
         if checked >= 120:
             break
     assert checked >= 100 and moved > checked
+    assert seen == set(kinds)
 
 
 @pytest.mark.parametrize(
@@ -228,3 +240,25 @@ def test_contract_by_probes_is_the_best_expected_score_over_exact_totals(preset)
         if checked >= 25:
             break
     assert checked >= 20 and raised > 0
+
+
+def test_the_discard_weighs_the_heuristics_cheapest_cards():
+    from sim.engine.strategies.heuristic import discard_cost
+    from sim.engine.strategies.pimc import DISCARD_CANDIDATES
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    params = parse_params(["pimc"] * 3, ["pimc.worlds=4"])[0]
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    checked = other = 0
+    for _k, snap in _snapshots(rules, 30, 29, (Decision.DISCARD,)):
+        S = snap[:N_STATE].copy()
+        hand = int(S[S_HAND0 + int(S[S_DECL])])
+        cards = [c for c in range(24) if hand >> c & 1]
+        shortlist = sorted(cards, key=lambda c: discard_cost(hand, c))[:DISCARD_CANDIDATES]
+        choice = pimc_discard(S.copy(), P, arena, params)
+        assert choice in shortlist
+        other += choice != shortlist[0]
+        checked += 1
+    assert checked >= 20
+    assert other > 0  # it does not always give what the heuristic gives

@@ -290,6 +290,25 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
     assert "House-rule comparison" not in (out / "report.md").read_text(encoding="utf-8")
 
 
+def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
+    out = tmp_path / "rep"
+    r = cli(
+        "report", "--out", str(out), "--deals", "2000", "--hands", "30", "--games", "2",
+        "--strategies", "pimc", "--param", "pimc.worlds=2", "--par", "--seed", "3", "--quiet",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert manifest["strategies"] == ["pimc"] * 3
+    assert manifest["params"] == ["pimc.worlds=2"]
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "pimc, pimc, pimc" in md
+    assert "Made against the open-card par" in md
+    par = pl.read_csv(out / "bids_par.csv")
+    assert par["contracts"].sum() > 0
+    # the par after the best discard is at least the par after the declarer's own
+    assert (par["par_best_made"] >= par["par_made"]).all()
+
+
 @pytest.mark.parametrize(
     ("args", "culprit"),
     [
@@ -300,6 +319,9 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
         (["--seed", "-1"], "--seed"),
         (["--resume"], "--resume"),  # no interrupted report to finish
         (["--scheduler", "nowhere"], "--scheduler"),
+        (["--strategies", "nobody"], "nobody"),
+        (["--param", "pimc.worlds=0"], "worlds"),
+        (["--strategies", "pimc,heuristic"], "--strategies"),
     ],
 )
 def test_cli_report_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, culprit):

@@ -25,6 +25,7 @@ from sim.cli.common import (
     set_workers,
 )
 from sim.cli.compare import rule_sets
+from sim.engine.strategies.registry import parse_params, parse_strategies
 from sim.output import check_out_dir
 from sim.rules import Rules, load_rules
 from sim.runner import open_partial, start_workers
@@ -50,6 +51,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = check_out_dir(args.out, args.force)
     rules = load_rules(args.rules)
     sets = rule_sets(args.rules, args.vs) if args.vs is not None else None
+    for r in [rules] + [r for _, r in sets or ()]:  # checked before anything runs
+        parse_params(parse_strategies(args.strategies, r.players), args.param)
     set_workers(args.workers)
     backend = backend_of(args)
     plan = {
@@ -60,6 +63,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         "hands": args.hands,
         "games": args.games,
         "seed": args.seed,
+        "strategies": args.strategies,
+        "params": args.param,
+        "par": args.par,
         "engine_version": sim.ENGINE_VERSION,
     }
     parts = open_partial(out, plan, args.resume).folder  # each run's chunks, for --resume
@@ -79,6 +85,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         args.games,
         args.seed,
         work,
+        strategies=args.strategies,
+        params=args.param,
+        par=args.par,
         progress=lambda total, unit: progress(total, args.quiet, unit),
         backend=backend,
         parts=parts,
@@ -86,14 +95,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     with progress(args.games, args.quiet, "game") as bar:
         dealing = dealing_comparison(
             rules, odds, runs.games_dir, args.games, args.seed, work / "dealing",
-            odds_of=odds_of, backend=backend, progress=bar.update, parts=parts / "dealing",
+            odds_of=odds_of, strategies=args.strategies, params=args.param, backend=backend,
+            progress=bar.update, parts=parts / "dealing",
         )  # fmt: skip
     compare = None
     if sets is not None:  # the house-rule comparison on the same deals
         with progress(args.games * len(sets), args.quiet, "game") as bar:
             compared = play_rule_sets(
-                sets, args.games, args.seed, work / "compare", backend=backend,
-                progress=bar.update, parts=parts / "compare",
+                sets, args.games, args.seed, work / "compare", strategies=args.strategies,
+                params=args.param, backend=backend, progress=bar.update,
+                parts=parts / "compare",
             )  # fmt: skip
         compare = compare_folders(compared)
     build_report(
@@ -138,6 +149,25 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p_rep.add_argument("--seed", type=seed_value, default=0)
     p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_rep.add_argument(
+        "--strategies",
+        default="heuristic",
+        help="who plays the hands and games runs: one name for every seat, or one per seat "
+        "comma-separated (random, first, heuristic, pimc, cheater)",
+    )
+    p_rep.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="STRATEGY.NAME=VALUE",
+        help="strategy parameter, e.g. pimc.worlds=30",
+    )
+    p_rep.add_argument(
+        "--par",
+        action="store_true",
+        help="play the hands run with the open-card par of every deal (thousand hands --par) "
+        "and show the made rates beside it",
+    )
     runner_flags(p_rep, chunk=False)
     p_rep.add_argument(
         "--vs",

@@ -43,7 +43,7 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.hook import HOOK_PIMC, call_hook
-from sim.engine.strategies.registry import BID_MAKE, CHEATER, HEURISTIC, PIMC, RANDOM
+from sim.engine.strategies.registry import BID_MAKE, CHEATER, DISCARD, HEURISTIC, PIMC, RANDOM
 from sim.jit import hot, hot_call
 from sim.rng import bounded
 
@@ -165,6 +165,8 @@ def choose(
         hook = W.hooks[HOOK_PIMC]
         searched = kind == Decision.CONTRACT or kind == Decision.CONCEDE
         if kind == Decision.BID and W.SP[seat, BID_MAKE] > 0:
+            searched = True
+        if kind == Decision.DISCARD and W.SP[seat, DISCARD] > 0:
             searched = True
         if hook != 0 and (form == MASKS or searched):
             return call_hook(  # type: ignore[call-arg]

@@ -251,34 +251,38 @@ def _choose_follow(seat: int, S: np.ndarray, P: np.ndarray, allowed: int) -> int
 
 
 @hot
+def discard_cost(hand: int, c: int) -> int:
+    """How much giving card ``c`` of ``hand`` away costs the heuristic (lowest goes).
+
+    Its points plus three per card of its suit held (a long suit's card goes first);
+    a paired marriage card, an ace, a ten guarded by its ace cost far more.
+    """
+    s = c // 6
+    r = c % 6
+    v = _POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
+    if (r == 2 or r == 3) and hand & KQ[s] == KQ[s]:
+        v += 100
+    elif r == 5:
+        v += 50
+    elif r == 4 and hand >> (6 * s + 5) & 1:
+        v += 30
+    return int(v)
+
+
+@hot
 def _discard(hand: int, legal: np.ndarray, n: int) -> int:
-    """The card to give away in the discard.
+    """The card to give away in the discard: the lowest :func:`discard_cost`.
 
     Fewest points, from a long suit; a paired marriage card, an ace or a ten guarded
     by its ace only when nothing else will do.
     """
-    lengths = (
-        popcount(hand & SUIT_BITS[0]),
-        popcount(hand & SUIT_BITS[1]),
-        popcount(hand & SUIT_BITS[2]),
-        popcount(hand & SUIT_BITS[3]),
-    )
     pick = legal[0]
     pick_value = 1 << 30
     for k in range(n):
-        c = legal[k]
-        s = c // 6
-        r = c % 6
-        v = _POINTS[c] + 3 * lengths[s]
-        if (r == 2 or r == 3) and hand & KQ[s] == KQ[s]:
-            v += 100
-        elif r == 5:
-            v += 50
-        elif r == 4 and hand >> (6 * s + 5) & 1:
-            v += 30
+        v = discard_cost(hand, legal[k])
         if v < pick_value:
             pick_value = v
-            pick = c
+            pick = legal[k]
     return int(pick)
 
 

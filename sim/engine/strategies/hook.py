@@ -24,7 +24,13 @@ from numba.extending import intrinsic
 from sim.engine.actions import Decision
 from sim.engine.params import N_PARAMS
 from sim.engine.state import N_STATE
-from sim.engine.strategies.pimc import pimc_bid, pimc_concede, pimc_contract, pimc_play
+from sim.engine.strategies.pimc import (
+    pimc_bid,
+    pimc_concede,
+    pimc_contract,
+    pimc_discard,
+    pimc_play,
+)
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
 
 HOOK_PIMC = 0  # the slot of the sampling player's address in ``W.hooks``
@@ -85,6 +91,8 @@ def _pimc_entry(  # type: ignore[no-untyped-def]
         return pimc_contract(S, P, arena, b, c, params)
     if kind == Decision.BID:
         return pimc_bid(S, P, arena, seat, b, c, params)
+    if kind == Decision.DISCARD:
+        return pimc_discard(S, P, arena, params)
     return pimc_concede(S, P, arena, params)
 
 

@@ -27,8 +27,12 @@ does best over the same worlds:
   +15.1 [11.6, 18.6] points per deal at 0.5, against +16.9 [13.7, 20.1] bidding as the
   heuristic; so it is off by default.
 
-Reshuffle demands, the talon pick, the discard, the trump name and dark play are the
-heuristic's (:mod:`sim.engine.strategies.heuristic`, its parameters in the same slots).
+* **discard**, with ``pimc.discard`` 1 (default 0: the heuristic's discard): of the few
+  cards the heuristic would rather give away, the one whose best contract over the
+  sampled worlds has the best expected deal score (:func:`pimc_discard`).
+
+Reshuffle demands, the talon pick, the trump name and dark play are the heuristic's
+(:mod:`sim.engine.strategies.heuristic`, its parameters in the same slots).
 
 **What a world keeps** (the information set of the seat deciding): its own hand; the
 cards played; each seat's hand size; the cards every seat has shown it lacks
@@ -90,14 +94,16 @@ from sim.engine.state import (
     S_TRUMP,
     S_TRUMP_SETTER,
 )
-from sim.engine.strategies.heuristic import _discard
+from sim.engine.strategies.heuristic import _discard, discard_cost
 from sim.engine.strategies.registry import BID_MAKE, OPEN, WORLDS
+from sim.engine.talon import contract_range, may_concede
 from sim.jit import hot
 from sim.rng import bounded, mix64
 from sim.solver.search import (
     GAVE_UP,
     M_LIMIT,
     M_NODES,
+    MAX_WORLDS,
     WORLD,
     Solver,
     declarer_total,
@@ -113,6 +119,7 @@ from sim.solver.search import (
 
 PIMC_SALT = np.uint64(0x50494D4357524C44)  # mixes the deal's tie-break sub-seed: own stream
 MAX_RESAMPLE = 20  # worlds re-dealt for the soft talon fact before one is kept anyway
+DISCARD_CANDIDATES = 5  # the cards the discard weighs: the heuristic's cheapest
 TIE_NODES = 300_000  # the solver's nodes for breaking one decision's tie (about 20 ms)
 
 
@@ -288,6 +295,26 @@ def _reaches(C: Solver, P: np.ndarray, T: np.ndarray, target: int) -> bool:
 
 
 @njit(cache=True, error_model="numpy")
+def _highest_reached(
+    C: Solver, P: np.ndarray, T: np.ndarray, lo: int, count: int, base: int
+) -> int:
+    """The highest contract ``k`` (``lo + k * step``, below ``count``) world ``T`` reaches.
+
+    The declarer, holding ``base`` points already, plays its open-card best; found by
+    bisection over the contracts' targets, one probe at each step; -1 when none.
+    """
+    reached = -1  # the answer lies in [reached, top]
+    top = count - 1
+    while reached < top:
+        mid = (reached + top + 1) // 2
+        if _reaches(C, P, T, least_total(lo + mid * P[P_STEP], P) - base):
+            reached = mid
+        else:
+            top = mid - 1
+    return reached
+
+
+@njit(cache=True, error_model="numpy")
 def _made_counts(
     S: np.ndarray,
     P: np.ndarray,
@@ -299,8 +326,7 @@ def _made_counts(
 ) -> None:
     """``made[k]``: the worlds where the declarer's open-card total reaches contract ``k``.
 
-    Contract ``k`` is ``lo + k * step``. A world's highest contract reached is found by
-    bisection over the contracts' targets, one probe at each step.
+    Contract ``k`` is ``lo + k * step``.
     """
     T = C.stack[WORLD]
     scratch = C.scratch[0]
@@ -310,16 +336,24 @@ def _made_counts(
     for _w in range(int(params[WORLDS])):
         sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0)
         new_position(C)
-        reached = -1  # the highest contract reached: the answer lies in (reached, top]
-        top = count - 1
-        while reached < top:
-            mid = (reached + top + 1) // 2
-            if _reaches(C, P, T, least_total(lo + mid * P[P_STEP], P) - base):
-                reached = mid
-            else:
-                top = mid - 1
-        for k in range(reached + 1):
+        for k in range(_highest_reached(C, P, T, lo, count, base) + 1):
             made[k] += 1
+
+
+@hot
+def _best_score(
+    lo: int, count: int, made: np.ndarray, worlds: int, P: np.ndarray
+) -> tuple[int, float]:
+    """The contract of the best expected deal score over the worlds, and that score."""
+    best = lo
+    best_score = -np.inf
+    for k in range(count):
+        c = lo + k * P[P_STEP]
+        score = c * (2.0 * made[k] - worlds)
+        if score > best_score:
+            best_score = score
+            best = c
+    return best, best_score / worlds
 
 
 @hot
@@ -443,17 +477,78 @@ def pimc_contract(
 ) -> int:
     """The contract (amounts ``lo, lo + step, …``) of the best expected deal score."""
     C = solver_view(arena)
-    worlds = int(params[WORLDS])
     made = C.scratch[1]
     _made_counts(S, P, C, lo, count, made, params)
-    best = lo
+    return _best_score(lo, count, made, int(params[WORLDS]), P)[0]
+
+
+@njit(cache=True, error_model="numpy")
+def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
+    """The card to give away next: the best expected deal score over the same worlds.
+
+    Of the ``DISCARD_CANDIDATES`` cards the heuristic would rather give (its
+    :func:`discard_cost`), each is given in every world (and any later give made as
+    the heuristic makes it); the worlds are probed at the contracts that the hand
+    left may name, and the card whose best contract scores most is given (ties: the
+    heuristic's order). Conceding, where it costs nothing, bounds a score below at 0.
+    """
+    C = solver_view(arena)
+    NP = P[P_NP]
+    decl = S[S_DECL]
+    j = 1 if S[S_GIVE1] < 0 else 2
+    hand = S[S_HAND0 + decl]
+    cands = C.scratch[2]
+    costs = C.scratch[3]
+    legal = C.scratch[4]
+    made = C.scratch[1]
+    n = 0
+    m = hand
+    while m:  # the hand by the heuristic's cost, cheapest first (stable)
+        c = lowest(m)
+        m &= m - 1
+        v = discard_cost(hand, c)
+        i = n
+        while i > 0 and costs[i - 1] > v:
+            costs[i] = costs[i - 1]
+            cands[i] = cands[i - 1]
+            i -= 1
+        costs[i] = v
+        cands[i] = c
+        n += 1
+    worlds = int(params[WORLDS])
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    rewind = S[S_PIMC_CTR]
+    best = cands[0]
     best_score = -np.inf
-    for k in range(count):
-        c = lo + k * P[P_STEP]
-        score = c * (2.0 * made[k] - worlds)
+    for i in range(min(n, DISCARD_CANDIDATES)):
+        x = cands[i]
+        kept = hand & ~(np.int64(1) << x)
+        later = -1
+        if j < NP - 1:
+            later = _heuristic_discard(kept, legal)
+            kept &= ~(np.int64(1) << later)
+        S[S_PIMC_CTR] = rewind  # the same worlds for every card
+        lo = 0
+        count = 0
+        for k in range(MAX_WORLDS):
+            made[k] = 0
+        for _w in range(worlds):
+            sample_world(S, P, decl, T, scratch, params[OPEN] != 0)
+            T[S_HAND0 + decl] = kept
+            T[S_HAND0 + (decl + j) % NP] |= np.int64(1) << x
+            if later >= 0:
+                T[S_HAND0 + (decl + j + 1) % NP] |= np.int64(1) << later
+            lo, count = contract_range(T, P)
+            new_position(C)
+            for k in range(_highest_reached(C, P, T, lo, count, declarer_total(T, P)) + 1):
+                made[k] += 1
+        score = _best_score(lo, count, made, worlds, P)[1]
+        if P[P_ROSPIS_NO_SUBTRACT] and may_concede(S, P):
+            score = max(score, 0.0)
         if score > best_score:
             best_score = score
-            best = c
+            best = x
     return best
 
 
@@ -565,4 +660,12 @@ def pimc_play(
     return codes[pick]
 
 
-__all__ = ["least_total", "pimc_bid", "pimc_concede", "pimc_contract", "pimc_play", "sample_world"]
+__all__ = [
+    "least_total",
+    "pimc_bid",
+    "pimc_concede",
+    "pimc_contract",
+    "pimc_discard",
+    "pimc_play",
+    "sample_world",
+]

@@ -13,7 +13,7 @@ HEURISTIC = 2
 PIMC = 3
 CHEATER = 4  # the sampling player's code on the one true deal: it sees every card
 
-N_STRATEGY_PARAMS = 8
+N_STRATEGY_PARAMS = 9
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,10 @@ _HEURISTIC_PARAMS: dict[str, tuple[float, str]] = {
 # discards and decides reshuffles as the heuristic does) and adds its own after them.
 WORLDS = len(_HEURISTIC_PARAMS)  # the parameter slot of pimc.worlds
 BID_MAKE = WORLDS + 1  # the slot of pimc.bid_make
-OPEN = WORLDS + 2  # the slot that makes the sampling player see every card (cheater)
+DISCARD = WORLDS + 2  # the slot of pimc.discard
+OPEN = WORLDS + 3  # the slot that makes the sampling player see every card (cheater)
+
+_DISCARD_DOC = "0: give cards away as the heuristic does; 1: by sampled deal scores"
 
 STRATEGIES: dict[str, StrategySpec] = {
     "random": StrategySpec("random", RANDOM),
@@ -59,6 +62,7 @@ STRATEGIES: dict[str, StrategySpec] = {
                 "0: bid as the heuristic; above 0: raise when the hand makes the next level "
                 "in at least this share of sampled deals (open-card, as the declarer)",
             ),
+            "discard": (0.0, _DISCARD_DOC),
         },
     ),
     "cheater": StrategySpec(
@@ -68,6 +72,7 @@ STRATEGIES: dict[str, StrategySpec] = {
             **_HEURISTIC_PARAMS,
             "worlds": (1.0, "fixed at 1: the one true deal"),
             "bid_make": (0.5, "raise when the true deal makes the next level"),
+            "discard": (1.0, _DISCARD_DOC),
             "open": (1.0, "fixed at 1: sees every card (an upper bound, not a player)"),
         },
     ),
@@ -121,6 +126,8 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
             raise StrategyError(f"--param {item!r}: worlds must be a whole number 1 to 200")
         if pname == "bid_make" and not 0 <= v <= 1:
             raise StrategyError(f"--param {item!r}: bid_make must be a share, 0 to 1")
+        if pname == "discard" and v not in (0, 1):
+            raise StrategyError(f"--param {item!r}: discard must be 0 or 1")
         if strat == "cheater" and pname in ("worlds", "open") and v != 1:
             raise StrategyError(f"--param {item!r}: the cheater's {pname} is fixed at 1")
     for seat, name in enumerate(names):
