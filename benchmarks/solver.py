@@ -6,6 +6,10 @@ solved exactly (``value``) and probed against its contract (``probe``), on one c
 after a warm-up. Also random 8-card deals (the declarer leading, no trump yet).
 Printed: median, 90th and 99th percentile and mean in milliseconds, nodes per solve.
 
+Then the sampling player: classic deals per second on one core with one ``pimc``
+seat (two ``heuristic``) and with three, default ``worlds`` (``--pimc N`` deals each,
+seed 0; the compile is done before the clock starts).
+
 ``--check N`` also compares the solver with the unpruned compiled search
 (:func:`sim.solver.search.exhaustive`) on N full random deals: seconds for most, but
 some deals have millions of trick starts and take minutes (one took 300 s).
@@ -21,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.engine.api import play_hands
-from sim.rules import load_rules
+from sim.rules import Rules, load_rules
 from sim.solver import search
 from sim.solver.deals import deal_cards
 from sim.solver.position import OpenCardSolver, Position, play_state
@@ -58,10 +62,25 @@ def timed(positions: list[tuple], solver: OpenCardSolver) -> dict[str, dict[str,
     }
 
 
+def pimc_rates(rules: Rules, deals: int) -> dict[str, float]:
+    """Deals per second on one core: one ``pimc`` seat, then three."""
+    out = {}
+    for name, seats in (
+        ("one seat (A,heuristic x2)", ("pimc", "heuristic", "heuristic")),
+        ("three seats", ("pimc",) * 3),
+    ):
+        play_hands(rules, 2, 99, seats)  # compile / load
+        t = time.perf_counter()
+        play_hands(rules, deals, 0, seats)
+        out[name] = deals / (time.perf_counter() - t)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--check", type=int, default=0, metavar="N")
+    ap.add_argument("--pimc", type=int, default=100, metavar="N")
     args = ap.parse_args()
     rules = load_rules("classic")
     solver = OpenCardSolver()
@@ -90,6 +109,10 @@ def main() -> None:
                 f"  p99 {s['p99_ms']:7.2f}  mean {s['mean_ms']:6.2f}  (n={s['n']})"
             )
         print(f"{name:<16} nodes per exact solve: median {part['nodes']['median']:.0f}")
+    if args.pimc:
+        doc["pimc"] = pimc_rates(rules, args.pimc)
+        for name, rate in doc["pimc"].items():
+            print(f"pimc {name:<24} {rate:6.1f} deals/s per core")
     if args.check:
         bad = 0
         t = time.perf_counter()

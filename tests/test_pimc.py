@@ -36,7 +36,7 @@ from sim.solver.search import arena_size
 from tests.test_strategies import _redistribute
 
 
-def _snapshots(rules, n_deals, seed, kinds):
+def _snapshots(rules, n_deals, seed, kinds, players=("random",) * 3):
     """Decision snapshots of random play (the most varied states), of the given kinds."""
     deals = generate_deals(n_deals, seed=seed)
     for k, cards in enumerate(deals):
@@ -44,7 +44,7 @@ def _snapshots(rules, n_deals, seed, kinds):
         talon = cards_str(cards[21:])
         for d in range(60):
             snap = play_hand_text(
-                rules, hands, talon, k % 3, strategies=("random",) * 3, seed=k, snapshot_at=d
+                rules, hands, talon, k % 3, strategies=players, seed=k, snapshot_at=d
             )["snapshot"]
             if snap is None:
                 break
@@ -262,3 +262,46 @@ def test_the_discard_weighs_the_heuristics_cheapest_cards():
         checked += 1
     assert checked >= 20
     assert other > 0  # it does not always give what the heuristic gives
+
+
+def test_card_play_by_counts_equals_probing_every_move_in_every_world():
+    # pimc_play stops searching moves that can no longer win; where the counts of all
+    # moves over all worlds have one best move, its choice and its stream agree with them
+    from sim.engine.state import S_PIMC_CTR
+    from sim.engine.strategies.pimc import least_total
+    from sim.solver.search import declarer_total, new_position, root_probes, solver_view
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    worlds = 8
+    params = parse_params(["pimc"] * 3, [f"pimc.worlds={worlds}"])[0]
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    C = solver_view(arena)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    scratch = np.zeros(8, dtype=np.int64)
+    out = np.zeros((32, 2), dtype=np.int64)
+    everything = np.ones(32, dtype=np.int64)
+    unique = 0
+    for _k, snap in _snapshots(rules, 30, 31, (Decision.PLAY,), ("heuristic",) * 3):
+        S = snap[:N_STATE].copy()
+        seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+        need = least_total(int(S[S_CONTRACT]), P) - declarer_total(S, P)
+        if n < 2 or need <= 0:
+            continue
+        W = S.copy()
+        made = np.zeros(n, dtype=np.int64)
+        for _w in range(worlds):
+            sample_world(W, P, seat, T, scratch, False)
+            new_position(C)
+            root_probes(C, P, T, need, out, everything)
+            made += out[:n, 1]
+        best = made.max() if seat == S[S_DECL] else made.min()
+        if (made == best).sum() != 1:
+            continue  # a tie: decided by mean totals, not by the counts
+        legal = snap[SNAP_LEGAL : SNAP_LEGAL + n]
+        T2 = S.copy()
+        choice = _decide(Decision.PLAY, seat, T2, P, legal, n, params, arena)
+        assert choice == out[int(np.flatnonzero(made == best)[0]), 0]
+        assert T2[S_PIMC_CTR] == W[S_PIMC_CTR]
+        unique += 1
+    assert unique >= 20

@@ -700,14 +700,21 @@ def root_moves(C: Solver, P: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
 
 
 @hot_call
-def root_probes(C: Solver, P: np.ndarray, S: np.ndarray, target: int, out: np.ndarray) -> int:
+def root_probes(
+    C: Solver, P: np.ndarray, S: np.ndarray, target: int, out: np.ndarray, active: np.ndarray
+) -> int:
     """Every legal move at ``S`` and whether it still lets the declarer add ``target``.
 
-    ``out[i] = (code, 1 or 0)``, moves ascending as in :func:`root_moves`.
+    ``out[i] = (code, 1 or 0)``, moves ascending as in :func:`root_moves`; a move with
+    ``active[i]`` 0 is not searched (its result reads 0).
     """
     n = _root_codes(C, P, S)
     codes = C.order[0]
     for i in range(n):
+        out[i, 0] = codes[i]
+        if not active[i]:
+            out[i, 1] = 0
+            continue
         gain = play_move(C, P, 0, codes[i])
         need = target - gain
         ok = need <= 0 or search(C, P, 1, need - 1, need) >= need

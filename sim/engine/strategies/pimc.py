@@ -601,10 +601,26 @@ def pimc_play(
     maxing = seat == S[S_DECL]
     rewind = S[S_PIMC_CTR]
     if need > 0:
-        for _w in range(worlds):
+        active = C.scratch[1]
+        for w in range(worlds):
             sample_world(S, P, seat, T, scratch, params[OPEN] != 0)
+            # a move whose count can no longer reach the best one's (nor tie it) is not
+            # searched again: the choice is the same, with fewer probes
+            top = made[0]
+            for i in range(1, n):
+                top = max(top, made[i]) if maxing else min(top, made[i])
+            left = worlds - w
+            alive = 0
+            for i in range(n):
+                hopeless = made[i] + left < top if maxing else made[i] > top + left
+                active[i] = 0 if hopeless else 1
+                alive += active[i]
+            if alive == 1:  # the one move left is the choice: deal out the rest of the
+                for _rest in range(w + 1, worlds):  # worlds, so the stream moves on as if
+                    sample_world(S, P, seat, T, scratch, params[OPEN] != 0)  # solved
+                break
             new_position(C)
-            root_probes(C, P, T, need, out)  # the moves in ascending code order
+            root_probes(C, P, T, need, out, active)  # the moves in ascending code order
             for i in range(n):
                 made[i] += out[i, 1]
     # the moves with the best count; their mean totals break ties
