@@ -427,8 +427,9 @@ def marriage_section(odds: OddsResult, hands_dir: Path | None) -> Section:
             "(the cards the declarer sees after taking the talon), over the same "
             f"{deals:,} deals as the odds section, exact value beside; `declared`: "
             "some player declared it in a deal played out (neither redealt nor conceded), "
-            "under the run's strategies — no closed form, and a selected sample: declarers "
-            "without a marriage mostly concede, so played-out deals are rich in marriages. "
+            "under the run's strategies — no closed form, and a selected sample: conceded "
+            "deals are left out, and a player who concedes hands without a marriage (as "
+            "the heuristic often does) leaves the played-out deals rich in marriages. "
             "`any` is at least one marriage "
             f"of any suit. Sample sizes (`n`): {deals:,} deals{played}."
         )
@@ -587,8 +588,9 @@ def bids_section(hands_dir: Path) -> Section:
             "concession counting as a failure) beside how often the open-card par reaches "
             "it: `par_rate` after the declarer's own discard, `par_best_rate` after the best "
             "one, with every card face up and both sides playing best. The par is what the "
-            "declarer can force against a defence that sees every card: an upper bound on "
-            "the make rate of any player who bids and gives cards away as these did.",
+            "declarer can force against a defence that sees every card, so it bounds what "
+            "a declarer can be sure of; defenders who cannot see the cards may give more, "
+            "and the played rate can then exceed the par.",
             _par_display(par),
             "bids_par.csv",
             par,

@@ -319,7 +319,7 @@ HANDS = _table(
             "par_best",
             "Int32",
             "only with `--par`: the open-card total after the best talon pick, discard "
-            "and trump name (an upper bound on what any declarer could make)",
+            "and trump name (what a declarer can force against a defence that sees every card)",
         ),
     ),
 )

@@ -72,7 +72,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--par",
         action="store_true",
         help="add each deal's open-card par: par_total (the declarer's own discard) and "
-        "par_best (the best discard), upper bounds on what any player could make",
+        "par_best (the best discard): what the declarer can force with every card face up",
     )
     runner_flags(p_hands)
     p_hands.set_defaults(func=cmd_hands)
