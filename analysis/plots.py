@@ -362,3 +362,76 @@ def plot_compare(compare: pl.DataFrame, title: str) -> Figure:
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle(title, fontsize=10)
     return fig
+
+
+def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> Figure:
+    """P(make L) against the bid level L, one panel per player, a line per marriage class.
+
+    Classes with fewer than ``min_n`` hands are left out (their intervals span most of
+    the axis); the shaded band is the 95 % Wilson interval.
+    """
+    players = list(dict.fromkeys(curve["player"].to_list()))
+    fig, axes = plt.subplots(
+        1,
+        len(players),
+        figsize=(3.4 * len(players) + 1.0, 3.8),
+        sharey=True,
+        layout="constrained",
+        squeeze=False,
+    )
+    classes = ["none", "♠", "♣", "♦", "♥"]
+    colors = dict(
+        zip(classes, ("tab:gray", "tab:blue", "tab:green", "tab:orange", "tab:red"), strict=True)
+    )
+    for ax, player in zip(axes[0], players, strict=True):
+        t = curve.filter((pl.col("player") == player) & (pl.col("n") >= min_n))
+        for cls in classes:
+            m = t.filter(pl.col("marriages") == cls).sort("level")
+            if m.is_empty():
+                continue
+            x = _nums(m, "level")
+            label = "no marriage" if cls == "none" else f"{cls} marriage"
+            ax.plot(x, _nums(m, "rate"), "-", color=colors[cls], label=label, lw=1.4)
+            ax.fill_between(
+                x, _nums(m, "ci_low"), _nums(m, "ci_high"), color=colors[cls], alpha=0.2
+            )
+        ax.set_title(player, fontsize=9)
+        ax.set_xlabel("bid level")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("P(the hand makes it)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    for ax in axes[0][1:]:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncol=5, fontsize=8, frameon=False)
+    fig.suptitle(
+        f"Make rate by bid level, hands with one marriage or none ({rules_name})", fontsize=10
+    )
+    return fig
+
+
+def plot_calibration(bins: pl.DataFrame, rules_name: str) -> Figure:
+    """Held-out make rate (95 % interval) against the rate the tables predicted."""
+    fig, ax = plt.subplots(figsize=(4.8, 4.4), layout="constrained")
+    ax.plot([0, 1], [0, 1], "--", color="gray", lw=1, label="perfect calibration")
+    for k, player in enumerate(dict.fromkeys(bins["player"].to_list())):
+        t = bins.filter(pl.col("player") == player)
+        x = _nums(t, "predicted") + 0.006 * k
+        est = _nums(t, "observed")
+        ax.errorbar(
+            x,
+            est,
+            yerr=_errorbar_args(est, _nums(t, "ci_low"), _nums(t, "ci_high")),
+            fmt="o",
+            ms=4,
+            capsize=2,
+            label=player,
+        )
+    ax.set_xlabel("make rate predicted by the tables (run seed)")
+    ax.set_ylabel("make rate of held-out hands")
+    ax.set_title(f"Held-out check of the safe-bid tables ({rules_name})", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig

@@ -47,6 +47,7 @@ from analysis.compare import compare_folders, compare_rates
 from analysis.marriages import WHERE, declared_counts, marriage_table
 from analysis.odds import OddsCounts, OddsResult
 from analysis.runs import read_manifest
+from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart
 from analysis.stats import Z95
 from analysis.tables import to_markdown
 from sim.odds_keys import ODDS_KEYS
@@ -484,23 +485,6 @@ def _rate_display(t: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
     )
 
 
-def _safe_display(safe: pl.DataFrame) -> pl.DataFrame:
-    """One row per hand class, the safe level per threshold (plain and conservative)."""
-    classes = safe.select("marriages", "band_low", "points_band", "n_class").unique(
-        maintain_order=True
-    )
-    out = classes
-    for threshold in sorted(set(safe["threshold"].to_list())):
-        t = safe.filter(pl.col("threshold") == threshold).select(
-            "marriages",
-            "band_low",
-            pl.col("level").alias(f"level ≥{threshold:.0%}"),
-            pl.col("level_conservative").alias(f"conservative ≥{threshold:.0%}"),
-        )
-        out = out.join(t, on=["marriages", "band_low"], how="left")
-    return out.filter(pl.col("n_class") > 0).sort("marriages", "band_low").drop("band_low")
-
-
 def bids_section(hands_dir: Path) -> Section:
     """Bid success by contract and hand class, and safe bid levels, from a hands run.
 
@@ -511,15 +495,17 @@ def bids_section(hands_dir: Path) -> Section:
     summary = tables["summary"]
     info = summary.row(0, named=True)
     min_n = int(info["min_n"])
-    sec = Section("bids", "Bid success and safe bid levels")
+    sec = Section("bids", "Contracts as the hands run played them")
     sec.blocks.append(
         Text(
             f"From {info['contracts']:,} contracts ({info['reshuffled']:,} redeals on the way). "
             "A *contract* is a deal that was not redealt; the declarer either "
             "conceded it (роспись) or played it. `made / played` is the make rate among "
             "played contracts, `made / contracts` counts a concession as a failure; all "
-            "with 95 % Wilson intervals. The make rates depend on the strategies of the "
-            "run (see the top)."
+            "with 95 % Wilson intervals. These rates describe the run's players (see the "
+            "top) and the contracts *they* chose after the talon: a level is made more "
+            "often when only strong hands name it, so read safe bids from the section "
+            "above, which plays every hand at every level."
         )
     )
     sec.add_figure(
@@ -562,24 +548,6 @@ def bids_section(hands_dir: Path) -> Section:
     ):
         t = tables[name]
         sec.add_table(title, note, _rate_display(t, keys), f"bids_{name}.csv", t)
-    safe = tables["safe_bids"]
-    sec.add_figure(
-        "bids_safe_levels.png",
-        plots.plot_safe_bids(safe, f"Safe bid levels, {info['rules']}"),
-        "Safe bid level against hand points",
-    )
-    sec.add_table(
-        "Safe bid levels",
-        "Hand class = marriages after the discard × the declarer's 7-card hand points "
-        "band (`n_class`: played contracts in the class). `level ≥T` is the highest "
-        "contract whose make rate among played contracts reaches T, counting only "
-        f"levels with at least {min_n} played contracts; `conservative ≥T` asks the "
-        "lower end of the 95 % Wilson interval to reach T. — where no level qualifies. "
-        "The rate, its lower bound and the sample at each level are in the CSV file.",
-        _safe_display(safe),
-        "bids_safe_bids.csv",
-        safe,
-    )
     if "par" in tables:  # a run played with the open-card par (--par)
         par = tables["par"]
         sec.add_table(
@@ -601,6 +569,118 @@ def bids_section(hands_dir: Path) -> Section:
         "rates by the set of marriages held after the discard",
     )
     sec.add_csv("bids_by_seat.csv", tables["by_seat"], "rates by the declarer's absolute seat")
+    return sec
+
+
+def safebids_section(result: SafeBidResult) -> Section:
+    """Safe bids from the hand before the talon, by player (:mod:`analysis.safebids`)."""
+    run = result.run
+    t = result.tables
+    sec = Section("safebids", "Safe bids from the hand before the talon")
+    first = run.players[0]
+    safe = t["safe_by_marriages"].filter(pl.col("player") == first)
+    heart = safe.filter(pl.col("marriages") == "♥").to_dicts()
+    none = safe.filter(pl.col("marriages") == "none").to_dicts()
+    answer = []
+    if heart:
+        h = heart[0]
+        lvl = h["safe_75"]
+        answer.append(
+            f"With a ♥ marriage (and nothing else known about the hand) `{first}` makes "
+            + (f"up to {lvl} at least 75 % of the time" if lvl else "no level 75 % of the time")
+            + f" ({h['n']:,} hands)"
+        )
+    if none:
+        r100 = none[0]["rate_100"]
+        answer.append(f"without a marriage it makes 100 in {r100:.0%} of hands")
+    if answer:
+        sec.blocks.append(Text("; ".join(answer) + "."))
+    sec.blocks.append(
+        Text(
+            "Every dealt hand is played as the declarer's, not only the hands that won an "
+            "auction: it takes the talon, gives cards away, names its contract and plays, "
+            "against opponents holding the rest of the deal (nothing said in an auction "
+            "narrows their hands). A hand makes level L when it may bid L (its cap), would "
+            "not concede at L and its deal total reaches L. Every level is read from the "
+            "same hands, so a curve falls as L rises; the safe bid at 50 / 75 / 90 % is the "
+            "highest level whose 95 % Wilson interval's lower end reaches that rate (— "
+            "where none does). The players:"
+        )
+    )
+    sec.add_table(
+        "Who played",
+        "`hands` = dealt hands played as the declarer's; `mean total` their mean deal "
+        "total (card points and marriages; the par's is its best total). The par is an "
+        "upper bound, not a player; `pimc` and the par run on a small sample by default "
+        "(`thousand report --safe-sample`, `thousand safebids --sample`).",
+        t["players"].select(
+            "player",
+            "deals",
+            "hands",
+            mean_interval_column(t["players"], "mean_total", "se_total", "mean total [95 % CI]"),
+            "who",
+        ),
+        "safebids_players.csv",
+        t["players"],
+    )
+    sec.add_figure(
+        "safebids_curves.png",
+        plots.plot_safe_curves(t["curve_by_marriages"], run.rules.name),
+        "Make rate by bid level for hands with one marriage or none",
+    )
+    sec.add_table(
+        "Bid chart: marriages in hand",
+        "Each cell: the safe bid at 50 / 75 / 90 % and (in brackets) the hands it rests "
+        "on. The cap differs by suit, so the classes are by suit.",
+        bid_chart(result),
+        "safebids_safe_by_marriages.csv",
+        t["safe_by_marriages"],
+    )
+    sec.add_table(
+        "Bid chart: marriages and aces",
+        "The same, by marriages and the number of aces in the 7 cards.",
+        bid_chart(result, "by_marriages_aces"),
+        "safebids_safe_by_marriages_aces.csv",
+        t["safe_by_marriages_aces"],
+    )
+    for name, what in (
+        ("by_aces_tens", "safe levels by aces and tens"),
+        ("by_points", "safe levels by card points in bands of 10"),
+        ("by_position", "safe levels by the declarer's seat"),
+    ):
+        sec.add_csv(f"safebids_safe_{name}.csv", t[f"safe_{name}"], what)
+    for name in CLASS_KEYS:
+        sec.add_csv(
+            f"safebids_curve_{name}.csv",
+            t[f"curve_{name}"],
+            f"P(make L) at every level, {name.removeprefix('by_').replace('_', ' and ')}",
+        )
+    if "calibration_summary" in t:
+        summary = t["calibration_summary"]
+        rows = summary.to_dicts()
+        words = "; ".join(
+            f"`{r['player']}` {r['share_within_2se']:.0%} of {r['cells']} cells" for r in rows
+        )
+        sec.add_figure(
+            "safebids_calibration.png",
+            plots.plot_calibration(t["calibration_bins"], run.rules.name),
+            "Held-out make rate against the predicted rate",
+        )
+        sec.add_table(
+            "Held-out check",
+            f"The tables (by marriages, every level) built on seed {run.seed}, checked on "
+            f"the hands of seed {run.holdout_seed}: the share of cells with 30 or more "
+            "held-out hands whose rate lies within 1.96 standard errors of the prediction "
+            f"(about 95 % when the tables are calibrated): {words or 'no cell large enough'}.",
+            summary.select(
+                "player",
+                "cells",
+                _wilson_column(summary, "within_2se", "cells", "share within 1.96 SE [95 % CI]"),
+                pl.col("max_abs_z").round(2).alias("largest |z|"),
+            ),
+            "safebids_calibration.csv",
+            t["calibration"],
+        )
     return sec
 
 
@@ -1011,6 +1091,7 @@ def build_report(
     games_dir: Path | None = None,
     compare: pl.DataFrame | None = None,
     dealing: DealingPlay | None = None,
+    safebids: SafeBidResult | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -1026,6 +1107,8 @@ def build_report(
         dealing: the shuffled-or-cut runs (:class:`sim.compare.DealingRuns`: ``names``,
             ``odds``, ``games_dirs``, ``strategies``), or None to leave it out; their
             games are compared here (:func:`analysis.compare.compare_folders`).
+        safebids: the safe-bid tables of every dealt hand played as the declarer's
+            (:func:`analysis.safebids.build_result`), or None to leave them out.
 
     Returns:
         The sections, in report order.
@@ -1051,6 +1134,8 @@ def build_report(
         "engine_version": sim.ENGINE_VERSION,
     }
     sections = [run_section(info), odds_section(odds), marriage_section(odds, hands_dir)]
+    if safebids is not None:
+        sections.append(safebids_section(safebids))
     if hands_dir is not None:
         sections.append(bids_section(hands_dir))
     if games_dir is not None:

@@ -268,6 +268,8 @@ MARRIAGE_TABLES: dict[str, tuple[int, int, int, int]] = {
     "five_hundred_one": (60, 20, 40, 80),
 }
 ACE_MARRIAGE_VALUE = 200
+OPENING_BID = 100  # forehand's automatic first bid, the lowest contract
+MAX_BID = 400  # 120 card points + all four marriages: the highest bid there is
 
 
 @dataclass(frozen=True)
@@ -321,6 +323,14 @@ class Rules:
         if self.score.round_to == 10:
             return (total + 5) // 10 * 10
         return (total + 2) // 5 * 5
+
+    def bid_levels(self) -> tuple[int, ...]:
+        """Every amount a bid or contract may name: 100, 100 + ``bid.step``, … up to 400.
+
+        400 is the highest bid there is (120 card points and all four marriages); a
+        hand's own cap (``bid.cap_by_marriages``) may stop it lower.
+        """
+        return tuple(range(OPENING_BID, MAX_BID + 1, self.bid.step))
 
     def least_total_making(self, contract: int) -> int:
         """The smallest deal total that makes ``contract``, as the engine's scoring judges it.

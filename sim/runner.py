@@ -330,6 +330,22 @@ def stop_workers() -> None:
         _POOL = None
 
 
+def local_map(fn: Callable[[Any], Any], items: Sequence[Any], workers: int) -> Iterator[Any]:
+    """``fn(item)`` of each item, in order, on the local worker processes.
+
+    In this process for one worker or one item. ``fn`` must be a module-level
+    function (it is pickled to the workers).
+    """
+    if workers <= 1 or len(items) <= 1:
+        for item in items:
+            yield fn(item)
+        return
+    pool = _pool(workers)
+    futures = [pool.submit(fn, item) for item in items]
+    for fut in futures:
+        yield fut.result()
+
+
 Done = tuple[Chunk, dict[str, Any] | None, Outputs | None]  # entry, or bytes to write
 
 

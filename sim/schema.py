@@ -438,7 +438,8 @@ RUN_JSON = _table(
             "object",
             "the run's sizes: `deals`, `rows` (hands); `games`, `stints`, "
             "`unfinished` (games); `deals` (odds); `games`, `rule_sets` (compare); `deals` or "
-            "`games` (duel); `odds_deals`, `hands_deals`, `games` (report)",
+            "`games` (duel); `odds_deals`, `hands_deals`, `games` (report); `deals_PLAYER` "
+            "(safebids)",
             "all",
         ),
         (
@@ -456,7 +457,14 @@ RUN_JSON = _table(
             "one strategy name per seat (compare: the one name)",
             "hands, games, compare, report",
         ),
-        ("params", "array", "the `--param` settings", "hands, games, compare"),
+        ("params", "array", "the `--param` settings", "hands, games, compare, safebids"),
+        ("players", "array", "the players of the tables (strategies and `par`)", "safebids"),
+        (
+            "holdout_seed",
+            "integer or null",
+            "the seed of the held-out check's hands (null: none)",
+            "safebids",
+        ),
         ("aggregate_only", "boolean", "whether only `hands_agg.parquet` was kept", "hands"),
         ("par", "boolean", "present (true) when `--par` added the par columns", "hands"),
         (
@@ -661,6 +669,147 @@ BIDS_SAFE_BIDS = _table(
         ("n_conservative", "Int64", "played contracts at that level"),
         ("rate_conservative", "Float64", "their make rate"),
         ("ci_low_conservative", "Float64", "the lower end of its interval"),
+    ),
+)
+
+# --- safe bids from the hand before the talon: thousand safebids ----------------------------
+_PLAYER = ("player", "String", "who played: a strategy at every seat, or `par` (open-card)")
+_CLASS_KEY_COLUMNS = {
+    "marriages": ("marriages", "String", "the marriages in the 7 cards: `none`, or suits (`♥♠`)"),
+    "aces": ("aces", "Int64", "aces in the 7 cards"),
+    "tens": ("tens", "Int64", "tens in the 7 cards"),
+    "points_band": (
+        "points_band",
+        "Int64",
+        "card points of the 7 cards, lower end of a band of 10",
+    ),
+    "position": ("position", "String", "the declarer's seat: `forehand`, `middle`, `dealer`"),
+}
+_SAFE_CLASSES = {
+    "by_marriages": ("marriages",),
+    "by_marriages_aces": ("marriages", "aces"),
+    "by_aces_tens": ("aces", "tens"),
+    "by_points": ("points_band",),
+    "by_position": ("position",),
+}
+_ITEM_COLUMNS = _cols(
+    _PLAYER,
+    ("deal", "Int64", "the deal's number in the run (its three hands share it)"),
+    _CLASS_KEY_COLUMNS["position"],
+    ("dealt", "Int64", "the declarer's dealt hand, a card mask (bit `suit * 6 + rank`)"),
+    _CLASS_KEY_COLUMNS["marriages"],
+    _CLASS_KEY_COLUMNS["aces"],
+    _CLASS_KEY_COLUMNS["tens"],
+    ("points", "Int64", "card points of the 7 cards"),
+    _CLASS_KEY_COLUMNS["points_band"],
+    ("cap", "Int64", "the highest bid the 7 cards allow (120 + marriages, `bid.cap_by_marriages`)"),
+    (
+        "made_to",
+        "Int64",
+        "the highest bid level the hand makes (0: none); it makes every level up to it",
+    ),
+    ("total", "Int64", "the deal total: card points and marriages (the par: its best total)"),
+    ("concede_from", "Int64", "the lowest level the player would concede (0: none; null: par)"),
+    ("contract", "Int64", "the contract the player named itself after the talon (null: par)"),
+)
+SAFEBIDS_ITEMS = _table("safebids/items.parquet", "safebids", _ITEM_COLUMNS)
+SAFEBIDS_HOLDOUT = _table("safebids/holdout_items.parquet", "safebids", _ITEM_COLUMNS)
+SAFEBIDS_PLAYERS = _table(
+    "safebids/players.csv",
+    "safebids",
+    _cols(
+        _PLAYER,
+        ("deals", "Int64", "deals played (each gives every dealt hand as the declarer's)"),
+        ("hands", "Int64", "dealt hands played as the declarer's"),
+        ("mean_total", "Float64", "their mean deal total"),
+        ("se_total", "Float64", "its standard error"),
+        ("who", "String", "the player in words"),
+    ),
+)
+
+
+def _safe_table(name: str, keys: tuple[str, ...]) -> Table:
+    return _table(
+        f"safebids/safe_{name}.csv",
+        "safebids",
+        _cols(
+            _PLAYER,
+            *(_CLASS_KEY_COLUMNS[k] for k in keys),
+            ("n", "Int64", "hands of the class"),
+            ("rate_100", "Float64", "the share that makes the lowest bid, 100"),
+            (
+                "safe_50",
+                "Int64",
+                "the highest level whose make rate's 95 % interval starts at or above 50 % "
+                "(null: none)",
+            ),
+            ("safe_75", "Int64", "the same at 75 %"),
+            ("safe_90", "Int64", "the same at 90 %"),
+        ),
+    )
+
+
+def _curve_table(name: str, keys: tuple[str, ...]) -> Table:
+    return _table(
+        f"safebids/curve_{name}.csv",
+        "safebids",
+        _cols(
+            _PLAYER,
+            *(_CLASS_KEY_COLUMNS[k] for k in keys),
+            ("level", "Int64", "the bid level, every legal one up to the class's highest cap"),
+            ("n", "Int64", "hands of the class (the same at every level)"),
+            ("made", "Int64", "hands that make the level"),
+            ("rate", "Float64", "`made / n`"),
+            ("ci_low", "Float64", "95 % Wilson interval, lower end"),
+            ("ci_high", "Float64", "95 % Wilson interval, upper end"),
+        ),
+    )
+
+
+SAFEBIDS_SAFE = {name: _safe_table(name, keys) for name, keys in _SAFE_CLASSES.items()}
+SAFEBIDS_CURVES = {name: _curve_table(name, keys) for name, keys in _SAFE_CLASSES.items()}
+SAFEBIDS_CALIBRATION = _table(
+    "safebids/calibration.csv",
+    "safebids",
+    _cols(
+        _PLAYER,
+        _CLASS_KEY_COLUMNS["marriages"],
+        ("level", "Int64", "the bid level"),
+        ("n_train", "Int64", "hands of the class in the run"),
+        ("made_train", "Int64", "of them, hands that make the level"),
+        ("predicted", "Float64", "the run's make rate: the prediction"),
+        ("pred_low", "Float64", "its 95 % Wilson interval, lower end"),
+        ("pred_high", "Float64", "its 95 % Wilson interval, upper end"),
+        ("n_test", "Int64", "hands of the class in the held-out run"),
+        ("made_test", "Int64", "of them, hands that make the level"),
+        ("observed", "Float64", "the held-out make rate"),
+        ("z", "Float64", "(observed − predicted) over the pooled standard error of the two"),
+        ("inside", "Boolean", "whether the observed rate lies in the predicted interval"),
+    ),
+)
+SAFEBIDS_CALIBRATION_SUMMARY = _table(
+    "safebids/calibration_summary.csv",
+    "safebids",
+    _cols(
+        _PLAYER,
+        ("cells", "Int64", "class-level cells with 30 or more held-out hands"),
+        ("within_2se", "Int64", "cells with `|z| <= 1.96`"),
+        ("share_within_2se", "Float64", "`within_2se / cells` (about 0.95 when calibrated)"),
+        ("max_abs_z", "Float64", "the largest `|z|`"),
+    ),
+)
+SAFEBIDS_CALIBRATION_BINS = _table(
+    "safebids/calibration_bins.csv",
+    "safebids",
+    _cols(
+        _PLAYER,
+        ("bin", "Float64", "lower end of the predicted-rate bin (width 0.1)"),
+        ("predicted", "Float64", "the cells' predicted rate, weighted by held-out hands"),
+        ("hands", "Int64", "held-out hands (summed over the bin's cells and levels)"),
+        ("made", "Int64", "of them, made"),
+        ("observed", "Float64", "`made / hands`"),
+        ("ci_low", "Float64", "95 % Wilson interval, lower end"),
+        ("ci_high", "Float64", "95 % Wilson interval, upper end"),
     ),
 )
 
@@ -1009,6 +1158,14 @@ TABLES: dict[str, Table] = {
         BIDS_BY_SEAT,
         BIDS_SAFE_BIDS,
         BIDS_PAR,
+        SAFEBIDS_ITEMS,
+        SAFEBIDS_HOLDOUT,
+        SAFEBIDS_PLAYERS,
+        *SAFEBIDS_SAFE.values(),
+        *SAFEBIDS_CURVES.values(),
+        SAFEBIDS_CALIBRATION,
+        SAFEBIDS_CALIBRATION_SUMMARY,
+        SAFEBIDS_CALIBRATION_BINS,
         BARREL_SUMMARY,
         BARREL_OUTCOMES,
         BARREL_BARREL_SUMMARY,
@@ -1048,6 +1205,10 @@ REPORT_FILES: dict[str, Table] = {
     "dealing_odds.csv": DEALING_ODDS,
     **{f"bids_{name}.csv": t for name, t in BID_TABLES.items()},
     **{f"games_{name}.csv": t for name, t in BARREL_TABLES.items() if name != "summary"},
+    "safebids_players.csv": SAFEBIDS_PLAYERS,
+    "safebids_calibration.csv": SAFEBIDS_CALIBRATION,
+    **{f"safebids_safe_{name}.csv": t for name, t in SAFEBIDS_SAFE.items()},
+    **{f"safebids_curve_{name}.csv": t for name, t in SAFEBIDS_CURVES.items()},
 }
 
 

@@ -141,7 +141,8 @@ def test_rules_list_and_show(cli):
 def test_report_has_the_odds_section(cli, tmp_path):
     out = tmp_path / "rep"
     r = cli("report", "--rules", "classic", "--out", str(out), "--deals", "50000", "--seed", "2",
-            "--hands", "5000", "--games", "200")  # fmt: skip
+            "--hands", "5000", "--games", "200", "--safe-deals", "3000",
+            "--safe-sample", "2")  # fmt: skip
     assert r.returncode == 0, r.stderr
     for name in ("index.html", "report.md", "odds.csv", "odds.png", "odds_z.png", "run.json"):
         assert (out / name).stat().st_size > 0, name

@@ -54,6 +54,8 @@ RUNS = {
     "sim.compare",
     "sim.duel",
     "sim.bench",
+    "sim.declarer",
+    "sim.advise",
 }
 # What each layer may import (its own layer included). analysis sits above runs but
 # does not use them: it reads what they wrote, and from sim only the base.

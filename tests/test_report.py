@@ -17,18 +17,22 @@ from analysis.bids import bid_tables
 from analysis.marriages import marriage_table
 from analysis.odds import odds_result
 from analysis.report import COMPARE_COLUMNS, Section, Table, build_report, compare_section
+from analysis.safebids import SafeBidRun, build_result
+from sim.declarer import PAR, run_items
 from sim.odds import run_odds
 from sim.rules import load_rules
 from sim.runfolder import simulate_report
 
 SEED = 3
 ODDS_DEALS, HANDS, GAMES = 20_000, 20_000, 500
+SAFE_DEALS, SAFE_SAMPLE = 5_000, 4
 
 SECTION_TITLES = (
     "The run",
     "Deal odds and reshuffle conditions: exact vs simulated",
     "Marriage frequencies",
-    "Bid success and safe bid levels",
+    "Safe bids from the hand before the talon",
+    "Contracts as the hands run played them",
     "Barrel falls and game length",
     "Seat advantage",
     "House-rule comparison",
@@ -37,8 +41,9 @@ FIGURES = (
     "odds.png",
     "odds_z.png",
     "marriages.png",
+    "safebids_curves.png",
+    "safebids_calibration.png",
     "bids_make_rate.png",
-    "bids_safe_levels.png",
     "barrel_outcomes.png",
     "game_length.png",
     "seat_advantage.png",
@@ -55,7 +60,18 @@ CSVS = (
     "bids_by_at_100.csv",
     "bids_by_relative_seat.csv",
     "bids_by_seat.csv",
-    "bids_safe_bids.csv",
+    "safebids_players.csv",
+    "safebids_safe_by_marriages.csv",
+    "safebids_safe_by_marriages_aces.csv",
+    "safebids_safe_by_aces_tens.csv",
+    "safebids_safe_by_points.csv",
+    "safebids_safe_by_position.csv",
+    "safebids_curve_by_marriages.csv",
+    "safebids_curve_by_marriages_aces.csv",
+    "safebids_curve_by_aces_tens.csv",
+    "safebids_curve_by_points.csv",
+    "safebids_curve_by_position.csv",
+    "safebids_calibration.csv",
     "games_barrel_summary.csv",
     "games_barrel_outcomes.csv",
     "games_climb_back.csv",
@@ -109,14 +125,26 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     rules = load_rules("classic")
     odds = odds_result(run_odds(rules, ODDS_DEALS, SEED))
     parts = simulate_report(rules, HANDS, GAMES, SEED, work)
-    return {"odds": odds, "hands": parts.hands_dir, "games": parts.games_dir}
+    items = {
+        (p, seed): run_items(rules, p, n, seed)
+        for seed in (SEED, SEED + 1)
+        for p, n in (("heuristic", SAFE_DEALS), (PAR, SAFE_SAMPLE))
+    }
+    sizes = {"heuristic": SAFE_DEALS, PAR: SAFE_SAMPLE}
+    safe = build_result(SafeBidRun(rules, ["heuristic", PAR], [], SEED, SEED + 1, sizes, items))
+    return {"odds": odds, "hands": parts.hands_dir, "games": parts.games_dir, "safe": safe}
 
 
 @pytest.fixture(scope="module")
 def report(runs: dict, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Section]]:
     out = tmp_path_factory.mktemp("report") / "classic"
     sections = build_report(
-        out, runs["odds"], runs["hands"], runs["games"], compare=hand_made_compare()
+        out,
+        runs["odds"],
+        runs["hands"],
+        runs["games"],
+        compare=hand_made_compare(),
+        safebids=runs["safe"],
     )
     return out, sections
 
@@ -281,6 +309,10 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
         "200",
         "--seed",
         "4",
+        "--safe-deals",
+        "2000",
+        "--safe-sample",
+        "2",
         "--quiet",
     )
     assert r.returncode == 0, r.stderr
@@ -295,6 +327,7 @@ def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
     r = cli(
         "report", "--out", str(out), "--deals", "2000", "--hands", "30", "--games", "2",
         "--strategies", "pimc", "--param", "pimc.worlds=2", "--par", "--seed", "3", "--quiet",
+        "--safe-players", "pimc", "--safe-sample", "2",
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
@@ -303,6 +336,7 @@ def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "pimc, pimc, pimc" in md
     assert "Made against the open-card par" in md
+    assert "| pimc | 2 | 6 |" in md  # the safe-bid section's player: 2 deals, 6 hands
     par = pl.read_csv(out / "bids_par.csv")
     assert par["contracts"].sum() > 0
     # the par after the best discard is at least the par after the declarer's own
@@ -322,6 +356,8 @@ def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
         (["--strategies", "nobody"], "nobody"),
         (["--param", "pimc.worlds=0"], "worlds"),
         (["--strategies", "pimc,heuristic"], "--strategies"),
+        (["--safe-players", "heuristic,nobody"], "nobody"),
+        (["--safe-sample", "0"], "--safe-sample"),
     ],
 )
 def test_cli_report_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, culprit):

@@ -338,6 +338,7 @@ def test_a_killed_compare_resumes_with_the_same_results(tmp_path):
 def test_a_killed_report_resumes_with_the_same_tables(tmp_path):
     args = ["report", "--rules", "classic", "--deals", "20000", "--hands", "20000"]
     args += ["--games", "20480", "--seed", "6", "--workers", "1", "--quiet"]
+    args += ["--safe-deals", "3000", "--safe-players", "heuristic"]
     out = tmp_path / "rep"
     proc = _thousand(*args, "--out", str(out))
     _kill_when(proc, tmp_path / ".rep.partial" / "games" / "manifest.jsonl", 1)

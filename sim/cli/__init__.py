@@ -30,6 +30,7 @@ from sim.cli import (
     odds,
     report,
     rules,
+    safebids,
     solve,
 )
 from sim.cli.common import Parser
@@ -39,7 +40,9 @@ from sim.parallel import keep_freed_memory
 from sim.rules import RulesError
 
 # The commands, in the order ``thousand --help`` lists them.
-COMMANDS = (rules, odds, hands, bids, games, barrel, report, bench, compare, duel, solve)
+COMMANDS = (
+    rules, odds, hands, bids, safebids, games, barrel, report, bench, compare, duel, solve,
+)  # fmt: skip
 
 # Errors that are bad input: one line on stderr, exit code 2.
 USAGE_ERRORS = (RulesError, CardParseError, UsageError, StrategyError)

@@ -25,6 +25,7 @@ from sim.cli.common import (
     set_workers,
 )
 from sim.cli.compare import rule_sets
+from sim.cli.safebids import DEFAULT_PLAYERS, parse_players
 from sim.engine.strategies.registry import parse_params, parse_strategies
 from sim.output import check_out_dir
 from sim.rules import Rules, load_rules
@@ -53,6 +54,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     sets = rule_sets(args.rules, args.vs) if args.vs is not None else None
     for r in [rules] + [r for _, r in sets or ()]:  # checked before anything runs
         parse_params(parse_strategies(args.strategies, r.players), args.param)
+    if not args.no_safe_bids:
+        parse_players(args.safe_players)
     set_workers(args.workers)
     backend = backend_of(args)
     plan = {
@@ -66,6 +69,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         "strategies": args.strategies,
         "params": args.param,
         "par": args.par,
+        "safe": [args.safe_players, args.safe_deals, args.safe_sample, args.no_safe_bids],
         "engine_version": sim.ENGINE_VERSION,
     }
     parts = open_partial(out, plan, args.resume).folder  # each run's chunks, for --resume
@@ -98,6 +102,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             odds_of=odds_of, strategies=args.strategies, params=args.param, backend=backend,
             progress=bar.update, parts=parts / "dealing",
         )  # fmt: skip
+    safebids = None
+    if not args.no_safe_bids:
+        safebids = safe_bids_run(rules, args)
     compare = None
     if sets is not None:  # the house-rule comparison on the same deals
         with progress(args.games * len(sets), args.quiet, "game") as bar:
@@ -114,6 +121,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         games_dir=runs.games_dir,
         compare=compare,
         dealing=dealing,
+        safebids=safebids,
     )
     shutil.rmtree(parts, ignore_errors=True)
     if not args.quiet:
@@ -122,6 +130,30 @@ def cmd_report(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def safe_bids_run(rules: Rules, args: argparse.Namespace) -> Any:
+    """The safe-bid tables of the report (``thousand safebids`` at the report's sizes)."""
+    from analysis.safebids import SafeBidRun, build_result
+    from sim.deal import n_hands
+    from sim.declarer import PAR, run_items
+    from sim.parallel import max_threads
+
+    players = parse_players(args.safe_players)
+    workers = args.workers or max_threads()
+    seeds = (args.seed, args.seed + 1)
+    sizes = {p: args.safe_deals if p == "heuristic" else args.safe_sample for p in players}
+    total = 2 * n_hands(rules.players) * sum(sizes.values())
+    items = {}
+    with progress(total, args.quiet, "hand") as bar:
+        for seed in seeds:
+            for p in players:
+                params = () if p == PAR else args.param
+                items[(p, seed)] = run_items(
+                    rules, p, sizes[p], seed, params, workers=workers, progress=bar.update
+                )
+    run = SafeBidRun(rules, players, list(args.param), args.seed, args.seed + 1, sizes, items)
+    return build_result(run)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -168,6 +200,24 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="play the hands run with the open-card par of every deal (thousand hands --par) "
         "and show the made rates beside it",
     )
+    p_rep.add_argument(
+        "--safe-players",
+        default=DEFAULT_PLAYERS,
+        help=f"players of the safe-bid section (thousand safebids; default {DEFAULT_PLAYERS})",
+    )
+    p_rep.add_argument(
+        "--safe-deals",
+        type=positive_int,
+        default=100_000,
+        help="deals whose hands the heuristic plays as the declarer's (default 100,000)",
+    )
+    p_rep.add_argument(
+        "--safe-sample",
+        type=positive_int,
+        default=40,
+        help="deals whose hands pimc and the par play as the declarer's (default 40)",
+    )
+    p_rep.add_argument("--no-safe-bids", action="store_true", help="leave the safe-bid section out")
     runner_flags(p_rep, chunk=False)
     p_rep.add_argument(
         "--vs",

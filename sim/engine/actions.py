@@ -10,11 +10,11 @@ from __future__ import annotations
 from enum import IntEnum
 
 from sim.cards import SUIT_LETTERS, parse_card
+from sim.rules import MAX_BID as MAX_BID  # the highest bid, re-exported for the engine
 
 DECLARE = 24  # PLAY code offset of a declaring lead (marriage or ace marriage)
 PASS = 0  # BID code of a pass
 CARD_POINTS_TOTAL = 120  # the deck's card points; also the bid cap without a marriage
-MAX_BID = 400  # 120 card points + all four marriages
 ACE_BIT = 16  # bit of the ace marriage in a player's ``declared`` suit mask
 MAX_REDEALS = 32
 REDEAL_STRIDE = 1 << 40  # deal number of attempt a of slot i: i + a * REDEAL_STRIDE

@@ -1,0 +1,161 @@
+"""``thousand safebids``: safe bids from the 7 cards a bidder sees, for several players.
+
+Every dealt hand is played as the declarer's (:mod:`sim.declarer`); the tables and the
+held-out check are :mod:`analysis.safebids`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from sim.cli.common import common_flags, json_safe, positive_int, progress, seed_value, set_workers
+from sim.output import UsageError, check_out_dir, now_iso
+from sim.rules import load_rules
+
+DEFAULT_PLAYERS = "heuristic,pimc,par"
+
+
+def parse_players(text: str) -> list[str]:
+    """``"heuristic,pimc,par"`` → the names, checked (a strategy or ``par``).
+
+    Raises:
+        UsageError: an unknown or repeated name.
+    """
+    from sim.declarer import PAR
+    from sim.engine.strategies.registry import STRATEGIES
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise UsageError("--players: give at least one player")
+    for name in names:
+        if name != PAR and name not in STRATEGIES:
+            known = ", ".join([*STRATEGIES, PAR])
+            raise UsageError(f"--players: unknown player {name!r} (known: {known})")
+    if len(set(names)) != len(names):
+        raise UsageError(f"--players: a player is named twice in {text!r}")
+    return names
+
+
+def cmd_safebids(args: argparse.Namespace) -> int:
+    """``thousand safebids``: tables on stdout (Markdown or JSON), files in ``--out``."""
+    from analysis.safebids import safebids_json, safebids_markdown, write_safebids
+    from sim.engine.strategies.registry import parse_params
+
+    if args.out is not None:
+        check_out_dir(args.out, args.force)
+    rules = load_rules(args.rules)
+    players = parse_players(args.players)
+    strategies = [p for p in players if p != "par"]
+    if strategies:
+        parse_params(strategies, args.param)  # validate before any work
+    if args.holdout_seed is not None and args.holdout_seed == args.seed:
+        raise UsageError("--holdout-seed: must differ from --seed")
+    set_workers(args.workers)
+    started = now_iso()
+    t0 = time.perf_counter()
+    result = run_safebids(rules, players, args)
+    seconds = time.perf_counter() - t0
+    if args.out is not None:
+        extra = {"started": started, "ended": now_iso(), "seconds": seconds}
+        write_safebids(result, Path(args.out), extra)
+    if args.json:
+        print(json.dumps(json_safe(safebids_json(result))))
+    else:
+        print(safebids_markdown(result), end="")
+    if not args.quiet and args.out is not None:
+        print(f"safe bids written to {args.out}/safebids.md", file=sys.stderr)
+    return 0
+
+
+def run_safebids(rules: Any, players: list[str], args: argparse.Namespace) -> Any:
+    """Play every player's items on the run and the held-out seeds; the tables."""
+    from analysis.safebids import SafeBidRun, build_result
+    from sim.deal import n_hands
+    from sim.declarer import PAR, run_items
+    from sim.parallel import max_threads
+
+    hands = n_hands(rules.players)
+    workers = args.workers or max_threads()
+    holdout = args.seed + 1 if args.holdout_seed is None else args.holdout_seed
+    seeds = [args.seed] if args.no_holdout else [args.seed, holdout]
+    sizes = {p: args.deals if p == "heuristic" else min(args.sample, args.deals) for p in players}
+    total = sum(sizes[p] * hands * len(seeds) for p in players)
+    items: dict[tuple[str, int], dict] = {}
+    with progress(total, args.quiet, "hand") as bar:
+        for seed in seeds:
+            for p in players:
+                params = args.param if p != PAR else ()
+                items[(p, seed)] = run_items(
+                    rules, p, sizes[p], seed, params, workers=workers, progress=bar.update
+                )
+    run = SafeBidRun(
+        rules=rules,
+        players=players,
+        params=list(args.param),
+        seed=args.seed,
+        holdout_seed=None if args.no_holdout else holdout,
+        deals=sizes,
+        items=items,
+    )
+    return build_result(run)
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``safebids`` to the ``thousand`` subparsers; return its parser."""
+    p = subparsers.add_parser(
+        "safebids",
+        help="safe bid levels of 7-card hands, played out as the declarer's",
+        description=(
+            "Deal random hands and play every dealt hand as the declarer's (talon, "
+            "discard, contract, concession, play) with each player; print the chance "
+            "of making every bid level by hand class (marriages by suit, aces, tens, "
+            "points, seat), with 95 %% intervals, and the safe bid at 50/75/90 %%. A "
+            "second seed checks the tables on hands they were not built on."
+        ),
+    )
+    common_flags(p)
+    p.add_argument(
+        "--players",
+        default=DEFAULT_PLAYERS,
+        help=(
+            "comma-separated players: strategies (heuristic, pimc, ...) and par, the "
+            f"open-card upper bound (default: {DEFAULT_PLAYERS})"
+        ),
+    )
+    p.add_argument(
+        "--deals",
+        type=positive_int,
+        default=20000,
+        help="deals for the heuristic (and any fast strategy) per seed (default 20000)",
+    )
+    p.add_argument(
+        "--sample",
+        type=positive_int,
+        default=100,
+        help="deals for pimc, cheater and par per seed, the first of the same run (default 100)",
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="STRATEGY.NAME=VALUE",
+        help="a strategy parameter, e.g. pimc.worlds=30 (repeatable)",
+    )
+    p.add_argument("--seed", type=seed_value, default=0)
+    p.add_argument(
+        "--holdout-seed",
+        type=seed_value,
+        default=None,
+        help="seed of the held-out hands the tables are checked on (default: --seed + 1)",
+    )
+    p.add_argument("--no-holdout", action="store_true", help="skip the held-out check")
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p.add_argument("--out", default=None, help="folder for CSV, Markdown, Parquet and run.json")
+    p.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p.set_defaults(func=cmd_safebids)
+    return p
