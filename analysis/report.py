@@ -40,6 +40,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analysis import plots
+from analysis.advise import Advice, examples_table
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
@@ -572,8 +573,11 @@ def bids_section(hands_dir: Path) -> Section:
     return sec
 
 
-def safebids_section(result: SafeBidResult) -> Section:
-    """Safe bids from the hand before the talon, by player (:mod:`analysis.safebids`)."""
+def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> Section:
+    """Safe bids from the hand before the talon, by player (:mod:`analysis.safebids`).
+
+    ``examples``: the advisor's answers for a few hands (``thousand advise``).
+    """
     run = result.run
     t = result.tables
     sec = Section("safebids", "Safe bids from the hand before the talon")
@@ -655,6 +659,19 @@ def safebids_section(result: SafeBidResult) -> Section:
             t[f"curve_{name}"],
             f"P(make L) at every level, {name.removeprefix('by_').replace('_', ' and ')}",
         )
+    if examples:
+        shown = examples_table(examples)
+        sec.add_table(
+            "Worked examples: the advisor",
+            "`thousand advise HAND --player P`: the cards the hand cannot see dealt at random "
+            "(`deals` times), each deal played with the hand as forehand's; the bid up to "
+            "which the 95 % interval's lower end stays at 75 %, the contract of the best "
+            "expected score if it beats passing, and what the hand scores as a defender when "
+            "it passes (deals played by the heuristic).",
+            shown,
+            "safebids_examples.csv",
+            shown,
+        )
     if "calibration_summary" in t:
         summary = t["calibration_summary"]
         rows = summary.to_dicts()
@@ -670,7 +687,7 @@ def safebids_section(result: SafeBidResult) -> Section:
             "Held-out check",
             f"The tables (by marriages, every level) built on seed {run.seed}, checked on "
             f"the hands of seed {run.holdout_seed}: the share of cells with 30 or more "
-            "held-out hands whose rate lies within 1.96 standard errors of the prediction "
+            "hands on both seeds whose rate lies within 1.96 standard errors of the prediction "
             f"(about 95 % when the tables are calibrated): {words or 'no cell large enough'}.",
             summary.select(
                 "player",
@@ -1092,6 +1109,7 @@ def build_report(
     compare: pl.DataFrame | None = None,
     dealing: DealingPlay | None = None,
     safebids: SafeBidResult | None = None,
+    examples: Sequence[Advice] = (),
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -1109,6 +1127,7 @@ def build_report(
             games are compared here (:func:`analysis.compare.compare_folders`).
         safebids: the safe-bid tables of every dealt hand played as the declarer's
             (:func:`analysis.safebids.build_result`), or None to leave them out.
+        examples: the advisor's answers shown as worked examples in that section.
 
     Returns:
         The sections, in report order.
@@ -1135,7 +1154,7 @@ def build_report(
     }
     sections = [run_section(info), odds_section(odds), marriage_section(odds, hands_dir)]
     if safebids is not None:
-        sections.append(safebids_section(safebids))
+        sections.append(safebids_section(safebids, examples))
     if hands_dir is not None:
         sections.append(bids_section(hands_dir))
     if games_dir is not None:

@@ -39,7 +39,14 @@ from sim.rules import Rules
 SUIT_SYMBOLS = "♠♣♦♥"  # suit ids S C D H = 0..3
 PAR = "par"  # the open-card par's name among the players (sim.declarer.PAR)
 RISKS = (0.5, 0.75, 0.9)
-POSITION_NAMES = {3: ("forehand", "middle", "dealer"), 2: ("forehand", "dealer")}
+MIN_CELL = 30  # hands a class needs on each seed to count in the held-out check
+# The declarer's hand seat in words, by players (four players: the dealer sits out and
+# the third active seat is the one before it).
+POSITION_NAMES = {
+    2: ("forehand", "dealer"),
+    3: ("forehand", "middle", "dealer"),
+    4: ("forehand", "middle", "rear"),
+}
 CLASS_KEYS: dict[str, tuple[str, ...]] = {
     "by_marriages": ("marriages",),
     "by_marriages_aces": ("marriages", "aces"),
@@ -139,7 +146,7 @@ def items_frame(
         made_to = np.minimum(made_to, cap)
         made_to = np.where(made_to < levels[0], 0, made_to)
     points = hand_points(dealt)
-    names = POSITION_NAMES[2 if rules.players == 2 else 3]
+    names = POSITION_NAMES[rules.players]
     return pl.DataFrame(
         {
             "player": [player] * len(dealt),
@@ -274,9 +281,12 @@ def calibration(
 
 
 def calibration_summary(cal: pl.DataFrame) -> pl.DataFrame:
-    """Per player: cells compared, the share with ``|z| <= 1.96`` (about 0.95 if calibrated)."""
+    """Per player: cells compared, the share with ``|z| <= 1.96`` (about 0.95 if calibrated).
+
+    Only cells with at least :data:`MIN_CELL` hands on both seeds count.
+    """
     return (
-        cal.filter(pl.col("n_test") >= 30)
+        cal.filter((pl.col("n_test") >= MIN_CELL) & (pl.col("n_train") >= MIN_CELL))
         .group_by("player", maintain_order=True)
         .agg(
             pl.len().cast(pl.Int64).alias("cells"),
@@ -395,9 +405,10 @@ def calibration_bins(cal: pl.DataFrame, width: float = 0.1) -> pl.DataFrame:
     """The held-out hands' make rate against the predicted rate, in bins of ``width``.
 
     Per player and bin: the cells' predicted rate (weighted by held-out hands), the
-    held-out hands and how many made it, their rate and 95 % interval.
+    held-out hands and how many made it, their rate and 95 % interval. Cells with fewer
+    than :data:`MIN_CELL` hands in the run are left out (their prediction is noise).
     """
-    binned = cal.with_columns(
+    binned = cal.filter(pl.col("n_train") >= MIN_CELL).with_columns(
         bin=(pl.col("predicted") / width).floor().clip(0, round(1 / width) - 1) * width
     )
     out = (
@@ -481,7 +492,7 @@ def safebids_markdown(result: SafeBidResult) -> str:
             f"## Held-out check (seed {run.holdout_seed})",
             "",
             "Rates by marriage class and level built on this run, against other hands: "
-            "the cells with 30 or more held-out hands, and the share whose difference is "
+            "the cells with 30 or more hands on both seeds, and the share whose difference is "
             "within 1.96 standard errors (about 0.95 when the tables are calibrated).",
             "",
             to_markdown(result.tables["calibration_summary"], floats="{:.3f}").rstrip(),

@@ -11,10 +11,12 @@ ENGINE_VERSION = "3"  # bump whenever simulated results change for the same seed
 _NOT_COMPILED = frozenset(
     {
         "__main__.py",
+        "advise.py",
         "bench.py",
         "cli/",
         "docs.py",
         "compare.py",
+        "declarer.py",
         "duel.py",
         "games.py",
         "hands.py",

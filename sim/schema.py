@@ -683,7 +683,11 @@ _CLASS_KEY_COLUMNS = {
         "Int64",
         "card points of the 7 cards, lower end of a band of 10",
     ),
-    "position": ("position", "String", "the declarer's seat: `forehand`, `middle`, `dealer`"),
+    "position": (
+        "position",
+        "String",
+        "the declarer's seat: `forehand`, `middle`, `dealer` (4 players: `rear`; 2: no `middle`)",
+    ),
 }
 _SAFE_CLASSES = {
     "by_marriages": ("marriages",),
@@ -792,7 +796,7 @@ SAFEBIDS_CALIBRATION_SUMMARY = _table(
     "safebids",
     _cols(
         _PLAYER,
-        ("cells", "Int64", "class-level cells with 30 or more held-out hands"),
+        ("cells", "Int64", "class-level cells with 30 or more hands on both seeds"),
         ("within_2se", "Int64", "cells with `|z| <= 1.96`"),
         ("share_within_2se", "Float64", "`within_2se / cells` (about 0.95 when calibrated)"),
         ("max_abs_z", "Float64", "the largest `|z|`"),
@@ -805,11 +809,29 @@ SAFEBIDS_CALIBRATION_BINS = _table(
         _PLAYER,
         ("bin", "Float64", "lower end of the predicted-rate bin (width 0.1)"),
         ("predicted", "Float64", "the cells' predicted rate, weighted by held-out hands"),
-        ("hands", "Int64", "held-out hands (summed over the bin's cells and levels)"),
+        ("hands", "Int64", "held-out hands (over the bin's cells and levels, each cell 30+ hands)"),
         ("made", "Int64", "of them, made"),
         ("observed", "Float64", "`made / hands`"),
         ("ci_low", "Float64", "95 % Wilson interval, lower end"),
         ("ci_high", "Float64", "95 % Wilson interval, upper end"),
+    ),
+)
+SAFEBIDS_EXAMPLES = _table(
+    "report/safebids_examples.csv",
+    "report",
+    _cols(
+        ("hand", "String", "the example hand (forehand's 7 cards)"),
+        ("player", "String", "who played the sampled deals: `heuristic` or `par`"),
+        ("deals", "Int64", "sampled deals of the unseen cards"),
+        ("P(make 100) [95 % CI]", "String", "the share of deals the hand makes 100, with interval"),
+        ("P(make 120) [95 % CI]", "String", "the same for 120"),
+        ("bid up to (75 %)", "String", "the highest level whose interval starts at 75 % or more"),
+        ("best contract", "String", "the contract of the best expected score, or `pass`"),
+        (
+            "passing scores [95 % CI]",
+            "String",
+            "the hand's mean deal score as a defender when it passes, with interval",
+        ),
     ),
 )
 
@@ -1166,6 +1188,7 @@ TABLES: dict[str, Table] = {
         SAFEBIDS_CALIBRATION,
         SAFEBIDS_CALIBRATION_SUMMARY,
         SAFEBIDS_CALIBRATION_BINS,
+        SAFEBIDS_EXAMPLES,
         BARREL_SUMMARY,
         BARREL_OUTCOMES,
         BARREL_BARREL_SUMMARY,
@@ -1207,6 +1230,7 @@ REPORT_FILES: dict[str, Table] = {
     **{f"games_{name}.csv": t for name, t in BARREL_TABLES.items() if name != "summary"},
     "safebids_players.csv": SAFEBIDS_PLAYERS,
     "safebids_calibration.csv": SAFEBIDS_CALIBRATION,
+    "safebids_examples.csv": SAFEBIDS_EXAMPLES,
     **{f"safebids_safe_{name}.csv": t for name, t in SAFEBIDS_SAFE.items()},
     **{f"safebids_curve_{name}.csv": t for name, t in SAFEBIDS_CURVES.items()},
 }

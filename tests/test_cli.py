@@ -141,8 +141,7 @@ def test_rules_list_and_show(cli):
 def test_report_has_the_odds_section(cli, tmp_path):
     out = tmp_path / "rep"
     r = cli("report", "--rules", "classic", "--out", str(out), "--deals", "50000", "--seed", "2",
-            "--hands", "5000", "--games", "200", "--safe-deals", "3000",
-            "--safe-sample", "2")  # fmt: skip
+            "--hands", "5000", "--games", "200", "--no-safe-bids")  # fmt: skip
     assert r.returncode == 0, r.stderr
     for name in ("index.html", "report.md", "odds.csv", "odds.png", "odds_z.png", "run.json"):
         assert (out / name).stat().st_size > 0, name
@@ -150,6 +149,7 @@ def test_report_has_the_odds_section(cli, tmp_path):
     assert "Deal odds" in html and "data:image/png;base64," in html and "seed 2" in html
     md = (out / "report.md").read_text()
     assert "50,000 simulated deals" in md and "| deal.any_reshuffle |" in md
+    assert "Safe bids from the hand" not in md  # --no-safe-bids
 
 
 def test_python_dash_m_sim_is_the_same_command(cli):

@@ -198,7 +198,8 @@ def outputs(tmp_path_factory):
         ("duel/deals", ["duel", "--a", "random", "--deals", "20"]),
         ("duel/games", ["duel", "--a", "random", "--games", "2"]),
         ("report/classic", ["report", "--deals", "2000", "--hands", "60", "--games", "6",
-                            "--vs", "app", "--safe-deals", "3000", "--safe-sample", "2"]),
+                            "--vs", "app", "--safe-deals", "3000", "--safe-sample", "2",
+                            "--safe-players", "heuristic,par"]),
         ("safebids/classic", ["safebids", "--deals", "3000", "--sample", "2"]),
     ]  # fmt: skip
     try:

@@ -58,6 +58,10 @@ KEY_OUTPUTS: dict[str, tuple[int, tuple[str, ...]]] = {
             "deals per game",
         ),
     ),
+    "04_bid_advisor.ipynb": (
+        2,
+        ("ci_low", "ci_high", "marriages", "share_within_2se", "bid up to", "to_left"),
+    ),
 }
 
 # Run first in the kernel (in memory only): which Python runs it, and where tempfile writes.

@@ -12,12 +12,15 @@ import pytest
 from matplotlib.figure import Figure
 
 from analysis import plots
+from analysis.advise import advise
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.marriages import marriage_table
 from analysis.odds import odds_result
 from analysis.report import COMPARE_COLUMNS, Section, Table, build_report, compare_section
 from analysis.safebids import SafeBidRun, build_result
+from sim.advise import bid_samples
+from sim.cards import hand_mask
 from sim.declarer import PAR, run_items
 from sim.odds import run_odds
 from sim.rules import load_rules
@@ -72,6 +75,7 @@ CSVS = (
     "safebids_curve_by_points.csv",
     "safebids_curve_by_position.csv",
     "safebids_calibration.csv",
+    "safebids_examples.csv",
     "games_barrel_summary.csv",
     "games_barrel_outcomes.csv",
     "games_climb_back.csv",
@@ -132,7 +136,16 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     }
     sizes = {"heuristic": SAFE_DEALS, PAR: SAFE_SAMPLE}
     safe = build_result(SafeBidRun(rules, ["heuristic", PAR], [], SEED, SEED + 1, sizes, items))
-    return {"odds": odds, "hands": parts.hands_dir, "games": parts.games_dir, "safe": safe}
+    hand = hand_mask("AH TH KH QH AS 9C JD")
+    cols = bid_samples(rules, hand, 0, "heuristic", 300, SEED, pass_samples=100)
+    examples = [advise(rules, hand, "forehand", "heuristic", 0.75, cols)]
+    return {
+        "odds": odds,
+        "hands": parts.hands_dir,
+        "games": parts.games_dir,
+        "safe": safe,
+        "examples": examples,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -145,6 +158,7 @@ def report(runs: dict, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, 
         runs["games"],
         compare=hand_made_compare(),
         safebids=runs["safe"],
+        examples=runs["examples"],
     )
     return out, sections
 

@@ -166,6 +166,20 @@ def test_run_items_for_a_strategy_and_the_par_line_up():
     assert frame["points"].to_list() == [mask_points(int(m)) for m in par["dealt"]]
 
 
+@pytest.mark.parametrize(
+    ("preset", "positions"),
+    [("two_players", {"forehand", "dealer"}), ("four_players", {"forehand", "middle", "rear"})],
+)
+def test_two_and_four_players(preset, positions):
+    rules = load_rules(preset)
+    cols = run_items(rules, "heuristic", 200, 1)
+    frame = frame_of(rules, "heuristic", cols)
+    hands = 2 if rules.players == 2 else 3
+    assert frame.height == 200 * hands and set(frame["position"]) == positions
+    assert [bits(m) for m in cols["dealt"][:4]] == [10 if hands == 2 else 7] * 4
+    assert (frame["made_to"] <= frame["cap"]).all() and frame["made_to"].max() >= 100
+
+
 def test_held_out_tables_are_calibrated():
     """Rates by marriage class built on one seed predict another's within 2 SE (95 % ± 5 %)."""
     items = {("heuristic", seed): run_items(CLASSIC, "heuristic", 6000, seed) for seed in (21, 22)}

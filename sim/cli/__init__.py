@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from sim.cards import CardParseError
 from sim.cli import (
+    advise,
     barrel,
     bench,
     bids,
@@ -41,7 +42,7 @@ from sim.rules import RulesError
 
 # The commands, in the order ``thousand --help`` lists them.
 COMMANDS = (
-    rules, odds, hands, bids, safebids, games, barrel, report, bench, compare, duel, solve,
+    rules, odds, hands, bids, safebids, advise, games, barrel, report, bench, compare, duel, solve,
 )  # fmt: skip
 
 # Errors that are bad input: one line on stderr, exit code 2.

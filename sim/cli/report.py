@@ -102,9 +102,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             odds_of=odds_of, strategies=args.strategies, params=args.param, backend=backend,
             progress=bar.update, parts=parts / "dealing",
         )  # fmt: skip
-    safebids = None
+    safebids, examples = None, []
     if not args.no_safe_bids:
         safebids = safe_bids_run(rules, args)
+        examples = advice_examples(rules, args)
     compare = None
     if sets is not None:  # the house-rule comparison on the same deals
         with progress(args.games * len(sets), args.quiet, "game") as bar:
@@ -122,6 +123,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         compare=compare,
         dealing=dealing,
         safebids=safebids,
+        examples=examples,
     )
     shutil.rmtree(parts, ignore_errors=True)
     if not args.quiet:
@@ -154,6 +156,26 @@ def safe_bids_run(rules: Rules, args: argparse.Namespace) -> Any:
                 )
     run = SafeBidRun(rules, players, list(args.param), args.seed, args.seed + 1, sizes, items)
     return build_result(run)
+
+
+def advice_examples(rules: Rules, args: argparse.Namespace) -> list[Any]:
+    """The advisor on the report's example hands: the heuristic (2,000 deals) and the par."""
+    from analysis.advise import EXAMPLE_HANDS, advise
+    from sim.advise import bid_samples
+    from sim.cards import hand_mask
+    from sim.deal import place_sizes
+
+    if place_sizes(rules.players)[0] != 7:  # the examples are 7-card hands
+        return []
+    players = [p for p in ("heuristic", "par") if p in parse_players(args.safe_players)]
+    out = []
+    for text in EXAMPLE_HANDS:
+        hand = hand_mask(text)
+        for p in players:
+            n = 2000 if p == "heuristic" else max(1, args.safe_sample // 2)
+            cols = bid_samples(rules, hand, 0, p, n, args.seed, pass_samples=1000)
+            out.append(advise(rules, hand, "forehand", p, 0.75, cols))
+    return out
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

@@ -1,0 +1,337 @@
+"""The advisor's answer for one hand: P(make) at every level, expected scores, the bid.
+
+From :mod:`sim.advise`'s samples (the hand's unseen cards dealt at random and played
+out). Every rate carries its 95 % Wilson interval; every mean its standard error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_label, marriage_mask
+from analysis.stats import Z95, wilson_interval
+from analysis.tables import to_markdown
+from sim.cards import cards_str
+from sim.rules import Rules
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What ``thousand advise`` prints (and ``--json`` gives)."""
+
+    rules: Rules
+    hand: int
+    seat: str
+    player: str
+    samples: int
+    risk: float
+    levels: pl.DataFrame  # level, n, made, p, ci_low, ci_high, expected, expected_low, ...
+    pass_mean: float
+    pass_se: float
+    pass_samples: int
+    recommended: int | None  # the highest level whose ci_low reaches the risk
+    best_expected: int | None  # the level of the best expected score, if above passing
+    discards: pl.DataFrame | None = None  # with --talon
+    talon: int = 0
+    bid: int = 100
+
+
+def level_table(rules: Rules, made_to: np.ndarray, cap: int) -> pl.DataFrame:
+    """P(make L) for every level up to ``cap``, with intervals and the expected scores.
+
+    ``expected`` is the declarer's expected deal score of a contract of ``L``:
+    ``+L`` made, ``-L`` failed (a concession costs the contract too, unless
+    ``rospis.no_subtract``, where the player concedes only when it scores more so).
+    """
+    levels = levels_of(rules)
+    levels = levels[levels <= cap]
+    n = len(made_to)
+    made = np.array([(made_to >= L).sum() for L in levels], dtype=np.int64)
+    low, high = wilson_interval(made, np.full(len(levels), n))
+    p = made / n
+    return pl.DataFrame(
+        {
+            "level": levels,
+            "n": np.full(len(levels), n, dtype=np.int64),
+            "made": made,
+            "p": p,
+            "ci_low": low,
+            "ci_high": high,
+            "expected": levels * (2 * p - 1),
+            "expected_low": levels * (2 * low - 1),
+            "expected_high": levels * (2 * high - 1),
+        }
+    )
+
+
+def advise(
+    rules: Rules,
+    hand: int,
+    seat: str,
+    player: str,
+    risk: float,
+    cols: Mapping[str, np.ndarray],
+) -> Advice:
+    """The answer from :func:`sim.advise.bid_samples`' columns."""
+    n = len(cols["dealt"])
+    frame = items_frame(
+        rules,
+        player,
+        cols["dealt"],
+        np.zeros(n, dtype=np.int64),
+        np.arange(n),
+        cols.get("total"),
+        cols.get("concede_from"),
+        par_level=cols.get("par_level") if player == PAR else None,
+    )
+    cap = int(bid_caps(rules, marriage_mask(np.array([hand])))[0])
+    table = level_table(rules, frame["made_to"].to_numpy(), cap)
+    passing = np.asarray(cols["pass_score"], dtype=np.float64)
+    pass_mean = float(passing.mean())
+    pass_se = float(passing.std(ddof=1) / np.sqrt(len(passing))) if len(passing) > 1 else 0.0
+    ok = table.filter(pl.col("ci_low") >= risk)["level"].to_list()
+    recommended = max(ok) if ok else None
+    best = table.sort("expected", descending=True).row(0, named=True)
+    best_expected = int(best["level"]) if best["expected"] > pass_mean else None
+    return Advice(
+        rules, hand, seat, player, n, risk, table, pass_mean, pass_se, len(passing),
+        recommended, best_expected,
+    )  # fmt: skip
+
+
+def discard_table(
+    rules: Rules,
+    gives: Sequence[tuple[int, int]],
+    made_to: np.ndarray,
+    caps: np.ndarray,
+    bid: int,
+    totals: np.ndarray | None = None,
+) -> pl.DataFrame:
+    """Each give's best contract over the samples, best first.
+
+    For every give, the contract from ``bid`` to its cap with the best expected deal
+    score over the samples (``+c`` made, ``-c`` failed; ``made_to[w, g]`` is the
+    highest contract sample ``w`` makes after give ``g``); ties keep the lower
+    contract. Columns: the cards, the contract, its P(make) with interval and the
+    expected score.
+    """
+    n = made_to.shape[0]
+    rows = []
+    for g, give in enumerate(gives):
+        best = None
+        for L in levels_of(rules):
+            if L < bid or L > caps[g]:
+                continue
+            made = int((made_to[:, g] >= L).sum())
+            score = float(L * (2 * made / n - 1))
+            if best is None or score > best[2]:
+                best = (int(L), made, score)
+        if best is None:
+            continue
+        low, high = wilson_interval(best[1], n)
+        rows.append(
+            {
+                "to_left": cards_str([give[0]]),
+                "to_right": cards_str([give[1]]),
+                "contract": best[0],
+                "n": n,
+                "made": best[1],
+                "p": best[1] / n,
+                "ci_low": float(low),
+                "ci_high": float(high),
+                "expected": best[2],
+                "mean_total": None if totals is None else float(totals[:, g].mean()),
+            }
+        )
+    out = pl.DataFrame(rows)
+    if not out.height:
+        return out
+    ties = "p" if totals is None else "mean_total"
+    return out.sort(["expected", ties], descending=True, maintain_order=True)
+
+
+def advise_talon(
+    rules: Rules,
+    hand: int,
+    seat: str,
+    talon: int,
+    bid: int,
+    risk: float,
+    gives: Sequence[tuple[int, int]],
+    made_to: np.ndarray,
+    caps: np.ndarray,
+    totals: np.ndarray | None = None,
+) -> Advice:
+    """The answer after winning the bid: the gives by their best contract (open-card)."""
+    table = discard_table(rules, gives, made_to, caps, bid, totals)
+    return Advice(
+        rules, hand, seat, "open-card", int(made_to.shape[0]), risk, pl.DataFrame(), 0.0, 0.0,
+        0, None, None, table, talon, bid,
+    )  # fmt: skip
+
+
+def _mean_interval(mean: float, se: float) -> str:
+    return f"{mean:.1f} [{mean - Z95 * se:.1f}, {mean + Z95 * se:.1f}]"
+
+
+def _interval(p: float, low: float, high: float, digits: int = 2) -> str:
+    return f"{p:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def advice_markdown(a: Advice) -> str:
+    """The answer in a few lines and one table (fits 100 columns)."""
+    marr = marriage_label(int(marriage_mask(np.array([a.hand]))[0]))
+    marr = "no marriage" if marr == "none" else f"{marr} marriage"
+    lines = [
+        f"Hand {cards_str(_cards(a.hand))} ({marr}) as {a.seat}, rules `{a.rules.name}`, "
+        f"player `{a.player}`, {a.samples} sampled deals.",
+        "",
+    ]
+    if a.discards is not None:
+        lines += _discard_lines(a)
+        return "\n".join(lines) + "\n"
+    rec = "no level" if a.recommended is None else f"bid up to {a.recommended}"
+    lines.append(
+        f"At risk {a.risk:.0%}: {rec} (the highest level whose 95 % interval's lower end "
+        f"reaches {a.risk:.0%})."
+    )
+    if a.best_expected is not None:
+        best = a.levels.filter(pl.col("level") == a.best_expected).row(0, named=True)
+        lines.append(
+            f"Best expected score: a contract of {a.best_expected}, {best['expected']:+.1f} "
+            f"[{best['expected_low']:+.1f}, {best['expected_high']:+.1f}] against "
+            f"{a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f} for passing."
+        )
+    else:
+        lines.append(
+            f"No contract beats passing ({a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f}, the "
+            "points a defender scores) in expectation."
+        )
+    lines.append("")
+    shown = a.levels.select(
+        "level",
+        pl.struct("p", "ci_low", "ci_high")
+        .map_elements(
+            lambda r: _interval(r["p"], r["ci_low"], r["ci_high"]), return_dtype=pl.String
+        )
+        .alias("P(make) [95 % CI]"),
+        pl.struct("expected", "expected_low", "expected_high")
+        .map_elements(
+            lambda r: f"{r['expected']:+.1f} [{r['expected_low']:+.1f}, {r['expected_high']:+.1f}]",
+            return_dtype=pl.String,
+        )
+        .alias("expected score [95 % CI]"),
+    )
+    lines.append(to_markdown(shown, floats="{:.1f}").rstrip())
+    lines += [
+        "",
+        f"Passing: {a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f} (the points this hand scores as "
+        f"a defender, {a.pass_samples} deals played by the heuristic). A hand makes a level "
+        "when it may bid it, would not concede it and its deal total reaches it.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(24) if mask >> c & 1]
+
+
+def _discard_lines(a: Advice) -> list[str]:
+    assert a.discards is not None
+    d = a.discards
+    if d.height == 0:
+        return ["No give leaves a contract at or above the bid."]
+    top = d.row(0, named=True)
+    lines = [
+        f"Talon {cards_str(_cards(a.talon))}, bid {a.bid}: give {top['to_left']} to the left and "
+        f"{top['to_right']} to the right, and name {top['contract']}: made in "
+        f"{_interval(top['p'], top['ci_low'], top['ci_high'])} of the samples, expected "
+        f"{top['expected']:+.1f} (every card face up, both sides playing best).",
+        "",
+    ]
+    shown = d.head(8).select(
+        "to_left",
+        "to_right",
+        "contract",
+        pl.struct("p", "ci_low", "ci_high")
+        .map_elements(
+            lambda r: _interval(r["p"], r["ci_low"], r["ci_high"]), return_dtype=pl.String
+        )
+        .alias("P(make) [95 % CI]"),
+        pl.col("expected").round(1),
+        pl.col("mean_total").round(1),
+    )
+    lines.append(to_markdown(shown, floats="{:.1f}").rstrip())
+    return lines
+
+
+EXAMPLE_HANDS = {
+    "AH TH KH QH AS 9C JD": "a ♥ marriage, two aces and a ten",
+    "KS QS AC 9C JD 9H JH": "a ♠ marriage and an ace",
+    "AS TS AC TC KD JH 9H": "two aces, two tens, no marriage",
+}
+
+
+def examples_table(answers: Sequence[Advice]) -> pl.DataFrame:
+    """Worked examples side by side: the chance of 100 and 120, the bid, the best contract."""
+    rows = []
+    for a in answers:
+        at = {r["level"]: r for r in a.levels.iter_rows(named=True)}
+
+        def rate(level: int, at: dict = at) -> str:
+            r = at.get(level)
+            return "—" if r is None else _interval(r["p"], r["ci_low"], r["ci_high"])
+
+        rows.append(
+            {
+                "hand": cards_str(_cards(a.hand), pretty=True),
+                "player": a.player,
+                "deals": a.samples,
+                "P(make 100) [95 % CI]": rate(100),
+                "P(make 120) [95 % CI]": rate(120),
+                "bid up to (75 %)": "—" if a.recommended is None else str(a.recommended),
+                "best contract": "pass" if a.best_expected is None else str(a.best_expected),
+                "passing scores [95 % CI]": _mean_interval(a.pass_mean, a.pass_se),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def advice_json(a: Advice) -> dict[str, Any]:
+    """The answer as one JSON document."""
+    doc: dict[str, Any] = {
+        "rules": a.rules.name,
+        "hand": cards_str(_cards(a.hand)),
+        "seat": a.seat,
+        "player": a.player,
+        "samples": a.samples,
+        "risk": a.risk,
+    }
+    if a.discards is not None:
+        doc.update(talon=cards_str(_cards(a.talon)), bid=a.bid, discards=a.discards.to_dicts())
+        return doc
+    doc.update(
+        levels=a.levels.to_dicts(),
+        recommended=a.recommended,
+        best_expected=a.best_expected,
+        passing={"mean": a.pass_mean, "se": a.pass_se, "samples": a.pass_samples},
+    )
+    return doc
+
+
+__all__ = [
+    "EXAMPLE_HANDS",
+    "Advice",
+    "advice_json",
+    "advice_markdown",
+    "advise",
+    "advise_talon",
+    "discard_table",
+    "examples_table",
+    "level_table",
+]

@@ -1,0 +1,169 @@
+"""What one hand is worth as the declarer's, by dealing the cards it cannot see.
+
+``thousand advise`` (and the report's worked examples) call these. The hand's owner
+sees its 7 cards (10 with two players) and, after winning the bid, the talon; every
+other card is dealt uniformly at random over the other places, so each sample is a
+deal consistent with what the owner knows and nothing else (no auction is assumed
+to have narrowed the other hands).
+
+* :func:`bid_samples`: each sample played as in ``thousand safebids`` with the hand
+  declaring (:func:`sim.declarer.play_as_declarer`, or the open-card par), and, for
+  the comparison with passing, the same samples played with an opponent declaring:
+  the owner's deal score as a defender.
+* :func:`discard_samples`: with the talon known, every ordered pair of cards to give
+  among the hand's cheapest few (the heuristic's :func:`discard_cost`) is solved
+  open-card in every sample: the declarer's total after that discard, both sides
+  playing best with every card face up (the sampling player's own way to judge a
+  discard and a contract).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from sim.deal import n_hands, place_sizes
+from sim.declarer import PAR, par_levels, play_as_declarer
+from sim.rules import Rules
+
+DISCARD_CANDIDATES = 5  # the hand's cheapest cards (the heuristic's order) tried as gives
+
+
+def sample_deals(
+    rules: Rules, hand: int, seat: int, n: int, seed: int, talon: int = 0
+) -> np.ndarray:
+    """``n`` deals (``(n, 4)`` place masks) with ``hand`` at hand seat ``seat``.
+
+    With ``talon`` (three active players) the talon place holds it; every other card
+    is dealt uniformly at random. Reproducible from ``(seed, hand, seat, talon)``.
+    """
+    sizes = place_sizes(rules.players)
+    hands = n_hands(rules.players)
+    rng = np.random.default_rng([seed, hand, seat, talon])
+    known = hand | talon
+    unseen = np.array([c for c in range(24) if not known >> c & 1], dtype=np.int64)
+    fill = [q for q in range(4) if q != seat and not (talon and q == hands)]
+    out = np.zeros((n, 4), dtype=np.uint32)
+    out[:, seat] = hand
+    if talon:
+        out[:, hands] = talon
+    for i in range(n):
+        perm = rng.permutation(unseen)
+        col = 0
+        for q in fill:
+            out[i, q] = int(np.bitwise_or.reduce(np.left_shift(1, perm[col : col + sizes[q]])))
+            col += sizes[q]
+    return out
+
+
+def bid_samples(
+    rules: Rules,
+    hand: int,
+    seat: int,
+    player: str,
+    n: int,
+    seed: int,
+    params: Sequence[str] = (),
+    pass_samples: int = 2000,
+) -> dict[str, np.ndarray]:
+    """The hand played as the declarer's in ``n`` sampled deals, and the pass baseline.
+
+    Returns ``dealt``, then ``total`` and ``concede_from`` (a strategy) or
+    ``par_level`` and ``par_best`` (:data:`PAR`), and ``pass_score``: the owner's deal
+    score as a defender in ``pass_samples`` sampled deals declared by an opponent
+    (each in turn), every seat played by the heuristic.
+    """
+    from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
+
+    masks = sample_deals(rules, hand, seat, n, seed)
+    decls = np.full(n, seat, dtype=np.int64)
+    cols: dict[str, np.ndarray] = {"dealt": np.full(n, hand, dtype=np.int64)}
+    if player == PAR:
+        par = par_levels(rules, masks, decls)
+        cols["par_best"], cols["par_level"] = par[:, 0], par[:, 1]
+    else:
+        rows = play_as_declarer(rules, masks, decls, seed, player, params)
+        cols["total"], cols["concede_from"] = rows[:, D_TOTAL], rows[:, D_CONCEDE_FROM]
+    hands = n_hands(rules.players)
+    others = np.array([(seat + j) % hands for j in range(1, hands)], dtype=np.int64)
+    masks = sample_deals(rules, hand, seat, pass_samples, seed + 1)
+    decls = others[np.arange(pass_samples) % len(others)]
+    rows = play_as_declarer(rules, masks, decls, seed + 1, "heuristic")
+    cols["pass_score"] = rows[:, D_DELTA0 + seat]
+    return cols
+
+
+def discard_candidates(hand: int, k: int = DISCARD_CANDIDATES) -> list[int]:
+    """The ``k`` cards of ``hand`` the heuristic would rather give away, cheapest first."""
+    from sim.engine.strategies.heuristic import discard_cost
+
+    cards = [c for c in range(24) if hand >> c & 1]
+    return sorted(cards, key=lambda c: (int(discard_cost(hand, c)), c))[:k]
+
+
+def _solve_gives(job: tuple[Rules, np.ndarray, int, int, list[tuple[int, int]]]) -> np.ndarray:
+    """Open-card totals of every give in each deal of ``masks`` (one worker's share)."""
+    from sim.solver.position import OpenCardSolver, play_state
+    from sim.solver.talon import after_discard
+
+    rules, masks, talon, seat, gives = job
+    solver = OpenCardSolver()
+    hands = n_hands(rules.players)
+    totals = np.zeros((masks.shape[0], len(gives)), dtype=np.int64)
+    for w in range(masks.shape[0]):
+        dealt = [int(m) for m in masks[w, :hands]]
+        for g, give in enumerate(gives):
+            S, P = play_state(after_discard(dealt, talon, seat, give), rules)
+            totals[w, g] = solver.value(S, P)
+    return totals
+
+
+def discard_samples(
+    rules: Rules,
+    hand: int,
+    talon: int,
+    seat: int,
+    bid: int,
+    n: int,
+    seed: int,
+    workers: int = 1,
+) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray, np.ndarray]:
+    """The open-card result of every candidate give in ``n`` sampled deals.
+
+    Three active players. Returns ``(gives, made_to, caps, totals)``: the ordered
+    gives (card to the left, card to the right); ``totals[w, g]``, the declarer's
+    open-card deal total in sample ``w`` after give ``g`` (both sides playing best
+    with every card face up); ``made_to[w, g]``, the highest contract from ``bid`` up
+    to the give's cap that total makes (0: none); each give's cap. The samples are
+    solved on ``workers`` local processes.
+    """
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import rules_vector
+    from sim.runner import local_map
+
+    masks = sample_deals(rules, hand, seat, n, seed, talon)
+    ten = hand | talon
+    cands = discard_candidates(ten)
+    gives = [(a, b) for a in cands for b in cands if a != b]
+    P = rules_vector(rules)
+    caps = np.array([bid_cap(ten & ~(1 << a) & ~(1 << b), P) for a, b in gives], dtype=np.int64)
+    parts = np.array_split(np.arange(n), max(1, min(workers, n)))
+    jobs = [(rules, masks[idx], talon, seat, gives) for idx in parts]
+    totals = np.concatenate(list(local_map(_solve_gives, jobs, workers)), axis=0)
+    made_to = np.zeros_like(totals)
+    for L in rules.bid_levels():
+        if L < bid:
+            continue
+        ok = (totals >= rules.least_total_making(L)) & (caps[None, :] >= L)
+        made_to = np.where(ok, L, made_to)
+    return gives, made_to, caps, totals
+
+
+__all__ = [
+    "DISCARD_CANDIDATES",
+    "bid_samples",
+    "discard_candidates",
+    "discard_samples",
+    "sample_deals",
+]

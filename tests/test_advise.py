@@ -1,0 +1,120 @@
+"""``thousand advise``: sampled deals around one hand, the levels it makes, the discard."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from analysis.advise import advise, advise_talon, level_table
+from analysis.stats import wilson_interval
+from sim.advise import bid_samples, discard_candidates, discard_samples, sample_deals
+from sim.cards import hand_mask
+from sim.rules import load_rules
+
+CLASSIC = load_rules("classic")
+HAND = hand_mask("AH TH KH QH AS 9C JD")
+
+
+def test_samples_keep_what_the_owner_sees_and_deal_the_rest_uniformly():
+    talon = hand_mask("KS QS 9H")
+    masks = sample_deals(CLASSIC, HAND, 1, 3000, 5)
+    assert (masks[:, 1] == HAND).all()
+    for row in masks[:50]:
+        assert [bin(int(m)).count("1") for m in row] == [7, 7, 7, 3]
+        assert int(row[0]) | int(row[1]) | int(row[2]) | int(row[3]) == (1 << 24) - 1
+    # one unseen card (the ace of clubs, id 11) lies in the talon 3 times in 17
+    in_talon = (masks[:, 3] >> 11) & 1
+    p = 3 / 17
+    assert abs(in_talon.mean() - p) < 4 * (p * (1 - p) / len(masks)) ** 0.5
+    with_talon = sample_deals(CLASSIC, HAND, 0, 20, 5, talon)
+    assert (with_talon[:, 3] == talon).all() and (with_talon[:, 0] == HAND).all()
+    assert (sample_deals(CLASSIC, HAND, 1, 20, 5) == masks[:20]).all()  # reproducible
+
+
+def test_level_table_and_the_recommended_bid():
+    made_to = np.array([0, 100, 120, 120, 140, 150, 150, 160, 160, 220] * 5)
+    table = level_table(CLASSIC, made_to, 220)
+    assert table["level"].to_list() == list(range(100, 225, 5))
+    p = table["p"].to_numpy()
+    assert (np.diff(p) <= 0).all()
+    assert np.allclose(table["expected"].to_numpy(), table["level"].to_numpy() * (2 * p - 1))
+    cols = {"dealt": np.full(50, HAND), "par_level": made_to, "pass_score": np.full(50, 20.0)}
+    answer = advise(CLASSIC, HAND, "forehand", "par", 0.6, cols)
+    want = None
+    for L in range(100, 225, 5):
+        if wilson_interval((made_to >= L).sum(), 50)[0] >= 0.6:
+            want = L
+    assert answer.recommended == want
+    best = table.sort("expected", descending=True).row(0, named=True)
+    assert answer.best_expected == best["level"]  # it beats passing's 20
+
+
+def test_a_hand_of_the_heuristic_and_of_the_par():
+    cols = bid_samples(CLASSIC, HAND, 0, "heuristic", 400, 3, pass_samples=200)
+    answer = advise(CLASSIC, HAND, "forehand", "heuristic", 0.75, cols)
+    # a heart marriage with two aces and a ten: 100 is made whenever the marriage counts
+    first = answer.levels.row(0, named=True)
+    assert first["level"] == 100 and first["p"] > 0.95
+    assert answer.levels["level"].max() == 220  # the heart marriage's cap
+    assert len(cols["pass_score"]) == 200
+    weak = hand_mask("KS QS AC 9C JD 9H JH")  # the par of a strong hand costs seconds a deal
+    par = bid_samples(CLASSIC, weak, 0, "par", 3, 3, pass_samples=50)
+    assert ((par["par_level"] == 0) | (par["par_level"] >= 100)).all()
+    assert (par["par_level"] <= 160).all()  # the spade marriage's cap
+
+
+def test_the_discard_table_solves_every_candidate_give():
+    talon = hand_mask("KS QS 9H")
+    ten = HAND | talon
+    cands = discard_candidates(ten)
+    assert len(cands) == 5 and all(ten >> c & 1 for c in cands)
+    gives, made_to, caps, totals = discard_samples(CLASSIC, HAND, talon, 0, 100, 4, 2)
+    assert len(gives) == 20 and made_to.shape == totals.shape == (4, 20)
+    assert ((made_to == 0) | ((made_to >= 100) & (made_to <= caps))).all()
+    # made_to is the highest level the open-card total reaches, within the cap
+    for w, g in np.ndindex(*totals.shape):
+        want = max([L for L in range(100, caps[g] + 1, 5) if totals[w, g] >= L], default=0)
+        assert made_to[w, g] == want
+    answer = advise_talon(CLASSIC, HAND, "forehand", talon, 100, 0.75, gives, made_to, caps, totals)
+    d = answer.discards
+    assert d is not None and d.height == 20
+    assert (np.diff(d["expected"].to_numpy()) <= 0).all()
+    top = d.row(0, named=True)
+    assert top["expected"] == top["contract"] * (2 * top["p"] - 1)
+
+
+def test_cli_advise_prints_a_short_answer_and_json(cli):
+    r = cli("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "500")
+    assert r.returncode == 0, r.stderr
+    assert "At risk 75%: bid up to" in r.stdout
+    assert max(len(line) for line in r.stdout.splitlines() if line.startswith("|")) <= 100
+    r = cli("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "300",
+            "--seat", "dealer", "--json")  # fmt: skip
+    doc = json.loads(r.stdout)
+    assert doc["seat"] == "dealer" and doc["levels"][0]["level"] == 100
+    assert set(doc["passing"]) == {"mean", "se", "samples"}
+    r = cli("advise", "AH TH KH QH AS 9C JD", "--talon", "KS QS 9H", "--samples", "3", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["talon"] and len(doc["discards"]) == 20
+
+
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (["AH TH KH QH AS 9C"], "7 cards"),
+        (["AH TH KH QH AS 9C XX"], "XX"),
+        (["AH TH KH QH AS 9C AH"], "twice"),
+        (["AH TH KH QH AS 9C JD", "--talon", "KS QS AH"], "already in the hand"),
+        (["AH TH KH QH AS 9C JD", "--talon", "KS QS"], "3 cards"),
+        (["AH TH KH QH AS 9C JD", "--seat", "north"], "--seat"),
+        (["AH TH KH QH AS 9C JD", "--player", "nobody"], "nobody"),
+        (["AH TH KH QH AS 9C JD", "--risk", "1.5"], "--risk"),
+        (["AH TH KH QH AS 9C JD", "--talon", "KS QS 9H", "--bid", "103"], "--bid"),
+    ],
+)
+def test_cli_advise_bad_input_is_one_line_and_exit_2(cli, args, culprit):
+    r = cli("advise", *args)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and culprit in r.stderr
