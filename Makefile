@@ -14,8 +14,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev,notebooks]"
 	touch $(STAMP)
 
+# The suite runs on two processes (pytest-xdist; whole files per process), after the
+# big kernels were compiled once each, in parallel (tests/warm_cache.py).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python tests/warm_cache.py
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 report: $(STAMP)
 	$(BIN)/thousand report --rules classic --out reports/classic --force

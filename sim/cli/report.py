@@ -25,7 +25,7 @@ from sim.cli.common import (
     set_workers,
 )
 from sim.cli.compare import rule_sets
-from sim.cli.safebids import DEFAULT_PLAYERS, parse_players
+from sim.cli.safebids import DEFAULT_PLAYERS, FAST, parse_players
 from sim.engine.strategies.registry import parse_params, parse_strategies
 from sim.output import check_out_dir
 from sim.rules import Rules, load_rules
@@ -144,7 +144,7 @@ def safe_bids_run(rules: Rules, args: argparse.Namespace) -> Any:
     players = parse_players(args.safe_players)
     workers = args.workers or max_threads()
     seeds = (args.seed, args.seed + 1)
-    sizes = {p: args.safe_deals if p == "heuristic" else args.safe_sample for p in players}
+    sizes = {p: args.safe_deals if p in FAST else args.safe_sample for p in players}
     total = 2 * n_hands(rules.players) * sum(sizes.values())
     items = {}
     with progress(total, args.quiet, "hand") as bar:

@@ -18,6 +18,7 @@ from sim.output import UsageError, check_out_dir, now_iso
 from sim.rules import load_rules
 
 DEFAULT_PLAYERS = "heuristic,pimc,par"
+FAST = ("heuristic", "random", "first")  # players run on --deals; the others on --sample
 
 
 def parse_players(text: str) -> list[str]:
@@ -83,7 +84,7 @@ def run_safebids(rules: Any, players: list[str], args: argparse.Namespace) -> An
     workers = args.workers or max_threads()
     holdout = args.seed + 1 if args.holdout_seed is None else args.holdout_seed
     seeds = [args.seed] if args.no_holdout else [args.seed, holdout]
-    sizes = {p: args.deals if p == "heuristic" else min(args.sample, args.deals) for p in players}
+    sizes = {p: args.deals if p in FAST else min(args.sample, args.deals) for p in players}
     total = sum(sizes[p] * hands * len(seeds) for p in players)
     items: dict[tuple[str, int], dict] = {}
     with progress(total, args.quiet, "hand") as bar:
@@ -131,7 +132,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--deals",
         type=positive_int,
         default=20000,
-        help="deals for the heuristic (and any fast strategy) per seed (default 20000)",
+        help="deals for heuristic, random and first per seed (default 20000)",
     )
     p.add_argument(
         "--sample",
