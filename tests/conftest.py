@@ -25,3 +25,19 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture
+def run_main(capsys):
+    """Run ``thousand ARGS`` in this process: ``(exit code, stderr)`` (bad-input checks)."""
+
+    def call(*args: str) -> tuple[int, str]:
+        from sim.cli import main
+
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's own errors
+            code = int(exc.code or 0)
+        return code, capsys.readouterr().err
+
+    return call

@@ -114,7 +114,12 @@ def test_cli_advise_prints_a_short_answer_and_json(cli):
         (["AH TH KH QH AS 9C JD", "--talon", "KS QS 9H", "--bid", "103"], "--bid"),
     ],
 )
-def test_cli_advise_bad_input_is_one_line_and_exit_2(cli, args, culprit):
-    r = cli("advise", *args)
-    assert r.returncode == 2
-    assert len(r.stderr.strip().splitlines()) == 1 and culprit in r.stderr
+def test_cli_advise_bad_input_is_one_line_and_exit_2(run_main, args, culprit):
+    code, err = run_main("advise", *args)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and culprit in err
+
+
+def test_cli_advise_bad_input_as_a_subprocess(cli):
+    r = cli("advise", "AH TH KH QH AS 9C XX")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "XX" in r.stderr

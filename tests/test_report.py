@@ -325,8 +325,8 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
         "4",
         "--safe-deals",
         "2000",
-        "--safe-sample",
-        "2",
+        "--safe-players",
+        "heuristic",
         "--quiet",
     )
     assert r.returncode == 0, r.stderr

@@ -232,9 +232,14 @@ def test_cli_safebids_writes_tables_and_prints_the_chart(cli, tmp_path):
         (["--rules", "no_such_rules"], "no_such_rules"),
     ],
 )
-def test_cli_safebids_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, culprit):
+def test_cli_safebids_bad_input_is_one_line_and_exit_2(run_main, tmp_path, args, culprit):
     out = tmp_path / "sb"
-    r = cli("safebids", "--out", str(out), *args)
-    assert r.returncode == 2
-    assert len(r.stderr.strip().splitlines()) == 1 and culprit in r.stderr
+    code, err = run_main("safebids", "--out", str(out), *args)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and culprit in err
     assert not out.exists()
+
+
+def test_cli_safebids_bad_input_as_a_subprocess(cli, tmp_path):
+    r = cli("safebids", "--out", str(tmp_path / "sb"), "--players", "heuristic,nobody")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "nobody" in r.stderr
