@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from sim.cli.common import json_safe, positive_int, seed_value, set_workers
+from sim.cli.common import common_flags, json_safe, positive_int, seed_value, set_workers
 from sim.output import UsageError
 from sim.rules import load_rules
 
@@ -112,7 +112,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="HAND",
         help='the 7 cards (10 with two players), e.g. "AH TH KH QH AS 9C JD"',
     )
-    p.add_argument("--rules", default="classic", help="preset name or rules file (default classic)")
+    common_flags(p)
     p.add_argument(
         "--seat", default="forehand", help="forehand, middle or dealer (default forehand)"
     )
@@ -141,12 +141,5 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="a parameter of the player, e.g. pimc.worlds=30 (repeatable)",
     )
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p.add_argument(
-        "--workers",
-        type=positive_int,
-        default=None,
-        help="compiled-code threads (default: all cores)",
-    )
-    p.add_argument("--quiet", action="store_true", help="nothing on stderr")
     p.set_defaults(func=cmd_advise)
     return p
