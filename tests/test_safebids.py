@@ -243,3 +243,19 @@ def test_cli_safebids_bad_input_is_one_line_and_exit_2(run_main, tmp_path, args,
 def test_cli_safebids_bad_input_as_a_subprocess(cli, tmp_path):
     r = cli("safebids", "--out", str(tmp_path / "sb"), "--players", "heuristic,nobody")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "nobody" in r.stderr
+
+
+def test_bid_caps_and_names_agree_with_the_engine():
+    """The analysis layer's cap rule and the par's name are the engine's and the runs'."""
+    from analysis.safebids import PAR
+    from sim.declarer import PAR as RUNS_PAR
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import rules_vector
+
+    assert PAR == RUNS_PAR
+    for preset in ("classic", "app", "ukraine_online"):
+        rules = load_rules(preset)
+        P = rules_vector(rules)
+        for mask in range(16):  # every set of marriages, as K+Q of each suit held
+            hand = sum(3 << (s * 6 + 2) for s in range(4) if mask >> s & 1)
+            assert bid_caps(rules, np.array([mask]))[0] == bid_cap(hand, P), (preset, mask)
