@@ -431,7 +431,8 @@ def marriage_section(odds: OddsResult, hands_dir: Path | None) -> Section:
             "some player declared it in a deal played out (neither redealt nor conceded), "
             "under the run's strategies — no closed form, and a selected sample: conceded "
             "deals are left out, and a player who concedes hands without a marriage (as "
-            "the heuristic often does) leaves the played-out deals rich in marriages. "
+            "the first heuristic, `heuristic_v1`, often did) leaves the played-out deals "
+            "rich in marriages. "
             "`any` is at least one marriage "
             f"of any suit. Sample sizes (`n`): {deals:,} deals{played}."
         )
@@ -1101,6 +1102,32 @@ class DealingPlay(Protocol):
         """Who played."""
 
 
+def render_pages(
+    title: str, header: str, sections: Sequence[Section], footer_md: str, files_html: str
+) -> tuple[str, str]:
+    """A report's Markdown and its HTML page: title, header, contents, the sections.
+
+    ``footer_md`` ends the Markdown; ``files_html`` lists the data files on the page.
+    """
+    contents_md = "\n".join(f"- [{s.title}](#{s.anchor})" for s in sections)
+    md = "\n".join([f"# {title}", "", header, "", contents_md, "", *(s.markdown for s in sections)])
+    md += f"\n{footer_md}\n"
+    contents_html = "".join(
+        f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in sections
+    )
+    body = "\n".join(s.html for s in sections)
+    page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{inline_html(header)}</p>
+<ul>{contents_html}</ul>
+{body}
+<p class="files">Data: {files_html}</p>
+</body></html>
+"""
+    return md, page
+
+
 def build_report(
     out: Path,
     odds: OddsResult,
@@ -1110,6 +1137,7 @@ def build_report(
     dealing: DealingPlay | None = None,
     safebids: SafeBidResult | None = None,
     examples: Sequence[Advice] = (),
+    guide: Section | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -1128,6 +1156,8 @@ def build_report(
         safebids: the safe-bid tables of every dealt hand played as the declarer's
             (:func:`analysis.safebids.build_result`), or None to leave them out.
         examples: the advisor's answers shown as worked examples in that section.
+        guide: the strategy guide's section (:func:`analysis.guide.guide_report_section`),
+            shown after the safe bids, or None to leave it out.
 
     Returns:
         The sections, in report order.
@@ -1155,6 +1185,8 @@ def build_report(
     sections = [run_section(info), odds_section(odds), marriage_section(odds, hands_dir)]
     if safebids is not None:
         sections.append(safebids_section(safebids, examples))
+    if guide is not None:
+        sections.append(guide)
     if hands_dir is not None:
         sections.append(bids_section(hands_dir))
     if games_dir is not None:
@@ -1206,25 +1238,14 @@ def build_report(
                 parts={"hands": hands, "games": games},
             ),
         )
-        contents_md = "\n".join(f"- [{s.title}](#{s.anchor})" for s in sections)
-        md = "\n".join(
-            [f"# {title}", "", header, "", contents_md, "", *(s.markdown for s in sections)]
+        md, page = render_pages(
+            title,
+            header,
+            sections,
+            "Rules, sizes and versions: `run.json`. The same report as a page: `index.html`.",
+            '<a href="run.json">run.json</a> (rules, sizes, versions),\n'
+            '<a href="report.md">report.md</a> (the same report in Markdown).',
         )
-        md += "\nRules, sizes and versions: `run.json`. The same report as a page: `index.html`.\n"
         (d / "report.md").write_text(md, encoding="utf-8")
-        contents_html = "".join(
-            f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in sections
-        )
-        body = "\n".join(s.html for s in sections)
-        page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p>{inline_html(header)}</p>
-<ul>{contents_html}</ul>
-{body}
-<p class="files">Data: <a href="run.json">run.json</a> (rules, sizes, versions),
-<a href="report.md">report.md</a> (the same report in Markdown).</p>
-</body></html>
-"""
         (d / "index.html").write_text(page, encoding="utf-8")
     return sections

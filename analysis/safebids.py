@@ -314,6 +314,8 @@ def tables_for(items: Mapping[str, pl.DataFrame], rules: Rules) -> dict[str, pl.
 
 PLAYER_WORDS = {
     "heuristic": "the fast scripted player (`heuristic`) at every seat",
+    "heuristic_v1": "the first scripted player (`heuristic_v1`, kept for comparisons) at "
+    "every seat",
     "pimc": "the sampling player (`pimc`: open-card solver over sampled deals) at every seat",
     "cheater": "the open-card cheater at every seat (sees every card; not a player)",
     "par": "the open-card par: the best talon use and play with every card face up, "

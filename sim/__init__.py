@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 __version__ = "0.1.0"
-ENGINE_VERSION = "3"  # bump whenever simulated results change for the same seed
+ENGINE_VERSION = "4"  # bump whenever simulated results change for the same seed
 
 
 _NOT_COMPILED = frozenset(

@@ -94,12 +94,20 @@ def bid_samples(
     return cols
 
 
-def discard_candidates(hand: int, k: int = DISCARD_CANDIDATES) -> list[int]:
-    """The ``k`` cards of ``hand`` the heuristic would rather give away, cheapest first."""
+def discard_candidates(
+    hand: int, rules: Rules | None = None, k: int = DISCARD_CANDIDATES
+) -> list[int]:
+    """The ``k`` cards of ``hand`` the heuristic would rather give away, cheapest first.
+
+    ``rules`` (default: the defaults) set the marriage values a lone king or queen
+    may complete for an opponent.
+    """
+    from sim.engine.params import rules_vector
     from sim.engine.strategies.heuristic import discard_cost
 
+    P = rules_vector(rules if rules is not None else Rules())
     cards = [c for c in range(24) if hand >> c & 1]
-    return sorted(cards, key=lambda c: (int(discard_cost(hand, c)), c))[:k]
+    return sorted(cards, key=lambda c: (int(discard_cost(hand, c, P)), c))[:k]
 
 
 def _solve_gives(job: tuple[Rules, np.ndarray, int, int, list[tuple[int, int]]]) -> np.ndarray:
@@ -144,7 +152,7 @@ def discard_samples(
 
     masks = sample_deals(rules, hand, seat, n, seed, talon)
     ten = hand | talon
-    cands = discard_candidates(ten)
+    cands = discard_candidates(ten, rules)
     gives = [(a, b) for a in cands for b in cands if a != b]
     P = rules_vector(rules)
     caps = np.array([bid_cap(ten & ~(1 << a) & ~(1 << b), P) for a, b in gives], dtype=np.int64)

@@ -93,9 +93,13 @@ def bench_hands(
 
 
 def bench_games(
-    rules_name: str = "classic", n: int = 4096, chunks: int = 4, repeats: int = 3
+    rules_name: str = "classic",
+    n: int = 4096,
+    chunks: int = 4,
+    repeats: int = 3,
+    strategies: tuple[str, ...] = ("heuristic",),
 ) -> dict[str, float]:
-    """Whole games per second with the heuristic on every seat, per thread count."""
+    """Whole games per second with ``strategies`` (default the heuristic), per thread count."""
     from sim.engine.game import play_games
 
     rules = load_rules(rules_name)
@@ -104,7 +108,7 @@ def bench_games(
     def run(rep: int) -> None:
         total = 0
         for c in range(chunks):
-            b = play_games(rules, n, seed=rep, start=c * n)
+            b = play_games(rules, n, seed=rep, strategies=strategies, start=c * n)
             total += int(b.column("n_deals").sum())
         deals[0] = total / (n * chunks)
 
@@ -120,7 +124,15 @@ def bench_games(
     return out
 
 
-_SECTIONS = ("deals", "deals_two_players", "hands_heuristic", "hands_random", "games_heuristic")
+_SECTIONS = (
+    "deals",
+    "deals_two_players",
+    "hands_heuristic",
+    "hands_random",
+    "games_heuristic",
+    "hands_heuristic_v1",
+    "games_heuristic_v1",
+)
 _PLAIN = ("redeals_per_deal", "deals_per_game")
 
 
@@ -143,4 +155,6 @@ def run_all() -> dict[str, Any]:
         "hands_heuristic": bench_hands("classic"),
         "hands_random": bench_hands("classic", ("random", "random", "random")),
         "games_heuristic": bench_games("classic"),
+        "hands_heuristic_v1": bench_hands("classic", ("heuristic_v1",) * 3),
+        "games_heuristic_v1": bench_games("classic", strategies=("heuristic_v1",)),
     }

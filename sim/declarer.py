@@ -151,12 +151,15 @@ def run_items(
     ``player`` is a strategy name (every seat plays it) or :data:`PAR`. Returns
     columns by item: ``deal``, ``decl`` (hand seat), ``dealt`` (the declarer's dealt
     hand), then ``total``, ``concede_from``, ``contract``, ``talon``, ``kept`` for a
-    strategy, or ``par_best``, ``par_level`` for the par. ``progress`` is called with
+    strategy (and ``opp_delta``, the opponents' mean deal score as the engine scored
+    the deal with the player's own contract), or ``par_best``, ``par_level`` for the
+    par. ``progress`` is called with
     the items done since the last call.
     """
     from sim.engine.declarer import (
         D_CONCEDE_FROM,
         D_CONTRACT,
+        D_DELTA0,
         D_KEPT,
         D_TALON,
         D_TOTAL,
@@ -195,6 +198,9 @@ def run_items(
     cols["contract"] = rows[:, D_CONTRACT]
     cols["talon"] = rows[:, D_TALON]
     cols["kept"] = rows[:, D_KEPT]
+    deltas = rows[:, D_DELTA0 : D_DELTA0 + hands].astype(np.float64)
+    mine = deltas[np.arange(n), decls]
+    cols["opp_delta"] = (deltas.sum(axis=1) - mine) / (hands - 1)
     return cols
 
 

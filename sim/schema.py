@@ -439,7 +439,7 @@ RUN_JSON = _table(
             "the run's sizes: `deals`, `rows` (hands); `games`, `stints`, "
             "`unfinished` (games); `deals` (odds); `games`, `rule_sets` (compare); `deals` or "
             "`games` (duel); `odds_deals`, `hands_deals`, `games` (report); `deals_PLAYER` "
-            "(safebids)",
+            "(safebids); `deals`, `hands`, `games`, `duel_deals` (guide)",
             "all",
         ),
         (
@@ -458,7 +458,18 @@ RUN_JSON = _table(
             "hands, games, compare, report",
         ),
         ("params", "array", "the `--param` settings", "hands, games, compare, safebids"),
-        ("players", "array", "the players of the tables (strategies and `par`)", "safebids"),
+        (
+            "players",
+            "array",
+            "the players of the tables (strategies and `par`)",
+            "safebids, guide",
+        ),
+        (
+            "risk",
+            "number",
+            "the make rate the guide player's bid chart needs",
+            "guide",
+        ),
         (
             "holdout_seed",
             "integer or null",
@@ -1160,6 +1171,132 @@ DEALING_ODDS = _table(
     ),
 )
 
+
+# --- the strategy guide: thousand guide (and the report's guide section) -------------------
+def _guide_copy(name: str, of: Table) -> Table:
+    """A guide file whose columns are another command's table's."""
+    return _table(f"guide/{name}", "guide", of.columns)
+
+
+_RATE_CI = _cols(
+    ("ci_low", "Float64", "95 % interval, lower end"),
+    ("ci_high", "Float64", "95 % interval, upper end"),
+)
+GUIDE_BID_CHART = _guide_copy("guide_bid_chart.csv", SAFEBIDS_SAFE["by_marriages"])
+GUIDE_BID_CURVE = _guide_copy("guide_bid_curve.csv", SAFEBIDS_CURVES["by_marriages"])
+GUIDE_TALON_POINTS = _table(
+    "guide/guide_talon_points.csv",
+    "guide",
+    _cols(
+        ("points_band", "Int64", "the dealt hand's card points, in bands of 10 (lower end)"),
+        ("n", "Int64", "hands of the band"),
+        ("measured", "Float64", "mean card points of the talon those hands took"),
+        ("exact", "Float64", "its exact value: talon size × (120 − hand points) / unseen cards"),
+    ),
+    _RATE_CI,
+)
+GUIDE_COMPLETION = _table(
+    "guide/guide_completion.csv",
+    "guide",
+    _cols(
+        ("lone_halves", "Int64", "kings and queens in the dealt hand without their partner"),
+        ("n", "Int64", "hands holding that many"),
+        ("measured", "Float64", "share whose talon held at least one partner"),
+    ),
+    _RATE_CI,
+    _cols(("exact", "Float64", "1 − C(unseen − h, talon) / C(unseen, talon)")),
+)
+GUIDE_TALON_RESHUFFLE = _table(
+    "guide/guide_talon_reshuffle.csv",
+    "guide",
+    _cols(
+        ("key", "String", "the odds key (`talon.*`, see `odds.csv`)"),
+        ("meaning", "String", "the key in words"),
+        ("estimate", "Float64", "simulated share of deals"),
+    ),
+    _RATE_CI,
+    _cols(("exact", "Float64", "the exact probability")),
+)
+GUIDE_DISCARDS = _table(
+    "guide/guide_discards.csv",
+    "guide",
+    _cols(
+        ("suit", "String", "the suit of the king or queen given away"),
+        ("gives", "Int64", "gives of a lone king or queen (its partner not among the 10 cards)"),
+        ("receiver_held", "Float64", "share whose receiver was dealt the partner"),
+        ("held_low", "Float64", "95 % interval, lower end"),
+        ("held_high", "Float64", "95 % interval, upper end"),
+        ("exact_held", "Float64", "the exact share: 1/2 (14 unseen cards, 7 to each opponent)"),
+        ("declared", "Float64", "share whose receiver declared that marriage"),
+        ("declared_low", "Float64", "95 % interval, lower end"),
+        ("declared_high", "Float64", "95 % interval, upper end"),
+        ("cost", "Float64", "the marriage's value × `declared`: points per give"),
+        ("cost_low", "Float64", "the same at `declared_low`"),
+        ("cost_high", "Float64", "the same at `declared_high`"),
+    ),
+)
+GUIDE_CONCEDE = _table(
+    "guide/guide_concede.csv",
+    "guide",
+    _cols(
+        ("kept", "String", "marriages kept after the discard: none, a suit's name, `two` or more"),
+        ("contract", "Int64", "the contract"),
+        ("n", "Int64", "hands of the class"),
+        ("p_make", "Float64", "share whose played total reaches the contract"),
+    ),
+    _RATE_CI,
+    _cols(
+        ("play", "Float64", "expected score of playing, minus the opponents' mean score"),
+        ("concede", "Float64", "the score of conceding, minus what each opponent is given"),
+        ("better", "String", "`play` or `concede`"),
+    ),
+)
+GUIDE_SPECIALS = _table(
+    "guide/guide_specials.csv",
+    "guide",
+    _cols(
+        ("deal", "String", "`golden deals` or `dark deals`"),
+        ("per_game", "Float64", "such deals per game (empty when off under the rules)"),
+        ("note", "String", "the count, or that the rules switch them off"),
+    ),
+)
+GUIDE_SEATS = _table(
+    "guide/guide_seats.csv",
+    "guide",
+    _cols(
+        ("seat", "String", "the seat, counted from the first dealer"),
+        ("games", "Int64", "finished games"),
+        ("wins", "Int64", "games won from that seat"),
+        ("share", "Float64", "`wins / games`"),
+    ),
+    _RATE_CI,
+    _cols(("fair", "Float64", "1 / players")),
+)
+GUIDE_DUEL = _guide_copy("guide_duel.csv", DUEL_SUMMARY)
+GUIDE_PLAYER = _table(
+    "guide/guide_player.csv",
+    "guide",
+    _cols(
+        ("marriage", "String", "the dealt hand's marriage: none, a suit's name or `two`"),
+        ("aces", "Int64", "its aces, 2 for two or more"),
+        ("n", "Int64", "hands of the class"),
+        ("level", "Int64", "the guide player's highest bid (0: pass)"),
+    ),
+)
+GUIDE_TABLES = (
+    GUIDE_BID_CHART,
+    GUIDE_BID_CURVE,
+    GUIDE_TALON_POINTS,
+    GUIDE_COMPLETION,
+    GUIDE_TALON_RESHUFFLE,
+    GUIDE_DISCARDS,
+    GUIDE_CONCEDE,
+    GUIDE_SPECIALS,
+    GUIDE_SEATS,
+    GUIDE_DUEL,
+    GUIDE_PLAYER,
+)
+
 TABLES: dict[str, Table] = {
     t.key: t
     for t in (
@@ -1207,6 +1344,7 @@ TABLES: dict[str, Table] = {
         DUEL_GAMES,
         MARRIAGES,
         DEALING_ODDS,
+        *GUIDE_TABLES,
     )
 }
 """Every declared table by its key, in the order of docs/data.md."""
@@ -1233,6 +1371,7 @@ REPORT_FILES: dict[str, Table] = {
     "safebids_examples.csv": SAFEBIDS_EXAMPLES,
     **{f"safebids_safe_{name}.csv": t for name, t in SAFEBIDS_SAFE.items()},
     **{f"safebids_curve_{name}.csv": t for name, t in SAFEBIDS_CURVES.items()},
+    **{t.file: t for t in GUIDE_TABLES},
 }
 
 

@@ -16,7 +16,8 @@ from sim.rules import load_rules
 
 GOLDEN = Path(__file__).with_name("golden")
 SEED = 20261130
-LINEUPS = {"heuristic": ("heuristic", "heuristic"), "mixed": ("random", "heuristic")}
+# The frozen first heuristic: the traces check the engine, not the current player.
+LINEUPS = {"heuristic": ("heuristic_v1", "heuristic_v1"), "mixed": ("random", "heuristic_v1")}
 N = 40
 
 

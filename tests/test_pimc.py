@@ -255,7 +255,7 @@ def test_the_discard_weighs_the_heuristics_cheapest_cards():
         S = snap[:N_STATE].copy()
         hand = int(S[S_HAND0 + int(S[S_DECL])])
         cards = [c for c in range(24) if hand >> c & 1]
-        shortlist = sorted(cards, key=lambda c: discard_cost(hand, c))[:DISCARD_CANDIDATES]
+        shortlist = sorted(cards, key=lambda c: discard_cost(hand, c, P))[:DISCARD_CANDIDATES]
         choice = pimc_discard(S.copy(), P, arena, params)
         assert choice in shortlist
         other += choice != shortlist[0]

@@ -23,6 +23,7 @@ from sim.engine.state import (
     SNAP_SEAT,
 )
 from sim.engine.strategies.heuristic import heuristic_choose
+from sim.engine.strategies.heuristic_v1 import heuristic_v1_choose
 from sim.engine.strategies.registry import StrategyError, parse_params, parse_strategies
 from sim.rules import load_rules
 
@@ -65,16 +66,24 @@ def _redistribute(S, seat, rng, face_up=True):
 
 
 @pytest.mark.parametrize(
-    "preset", ["classic", "ukraine_online", "five_hundred_one", "classic_discards_face_down"]
+    ("preset", "strategy"),
+    [
+        ("classic", "heuristic"),
+        ("ukraine_online", "heuristic"),
+        ("five_hundred_one", "heuristic"),
+        ("classic_discards_face_down", "heuristic"),
+        ("classic", "heuristic_v1"),
+    ],
 )
-def test_heuristic_choices_ignore_hidden_cards(preset):
+def test_heuristic_choices_ignore_hidden_cards(preset, strategy):
     if preset == "classic_discards_face_down":  # the other defender's card is hidden too
         rules = load_rules("classic").replace(talon__discard_face_down=True)
     else:
         rules = load_rules(preset)
     face_up = not rules.talon.discard_face_down
     P = rules_vector(rules)
-    params = parse_params(["heuristic"] * 3, [])[0]
+    params = parse_params([strategy] * 3, [])[0]
+    choose = heuristic_choose if strategy == "heuristic" else heuristic_v1_choose
     rng = np.random.default_rng(12)
     deals = generate_deals(150, seed=31)
     checked = changed_state = 0
@@ -93,14 +102,14 @@ def test_heuristic_choices_ignore_hidden_cards(preset):
             kind, seat, n = int(snap[SNAP_KIND]), int(snap[SNAP_SEAT]), int(snap[SNAP_N])
             legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
             tb = np.uint64(0)
-            choice = heuristic_choose(kind, seat, S, P, legal, n, params, tb)
+            choice = choose(kind, seat, S, P, legal, n, params, tb)
             assert choice in legal[:n]
             for _ in range(6):
                 T = _redistribute(S, seat, rng, face_up)
                 if T is None:
                     continue
                 changed_state += 1
-                assert heuristic_choose(kind, seat, T, P, legal, n, params, tb) == choice, (k, d)
+                assert choose(kind, seat, T, P, legal, n, params, tb) == choice, (k, d)
             checked += 1
     assert checked > 1500 and changed_state > checked
 

@@ -27,6 +27,7 @@ from sim.cli import (
     compare,
     duel,
     games,
+    guide,
     hands,
     odds,
     report,
@@ -42,7 +43,8 @@ from sim.rules import RulesError
 
 # The commands, in the order ``thousand --help`` lists them.
 COMMANDS = (
-    rules, odds, hands, bids, safebids, advise, games, barrel, report, bench, compare, duel, solve,
+    rules, odds, hands, bids, safebids, advise, guide, games, barrel, report, bench, compare,
+    duel, solve,
 )  # fmt: skip
 
 # Errors that are bad input: one line on stderr, exit code 2.

@@ -102,7 +102,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description=(
             "Deal the cards the hand cannot see at random, play each deal out with the hand "
             "as the declarer's and print the chance of making every legal bid level with its "
-            "95 %% interval, the expected score of each contract against passing, and the "
+            "95 % interval, the expected score of each contract against passing, and the "
             "highest bid at the chosen risk. With --talon: the best two cards to give and to "
             "whom, and the contract to name."
         ),

@@ -70,6 +70,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         "params": args.param,
         "par": args.par,
         "safe": [args.safe_players, args.safe_deals, args.safe_sample, args.no_safe_bids],
+        "guide": [args.no_guide, args.guide_duel_deals],
         "engine_version": sim.ENGINE_VERSION,
     }
     parts = open_partial(out, plan, args.resume).folder  # each run's chunks, for --resume
@@ -106,6 +107,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not args.no_safe_bids:
         safebids = safe_bids_run(rules, args)
         examples = advice_examples(rules, args)
+    guide = None if args.no_guide else guide_section(rules, args, odds, safebids)
     compare = None
     if sets is not None:  # the house-rule comparison on the same deals
         with progress(args.games * len(sets), args.quiet, "game") as bar:
@@ -124,6 +126,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         dealing=dealing,
         safebids=safebids,
         examples=examples,
+        guide=guide,
     )
     shutil.rmtree(parts, ignore_errors=True)
     if not args.quiet:
@@ -156,6 +159,39 @@ def safe_bids_run(rules: Rules, args: argparse.Namespace) -> Any:
                 )
     run = SafeBidRun(rules, players, list(args.param), args.seed, args.seed + 1, sizes, items)
     return build_result(run)
+
+
+def guide_section(rules: Rules, args: argparse.Namespace, odds: Any, safebids: Any) -> Any:
+    """The strategy guide as a report section (``thousand guide`` on the report's runs).
+
+    The heuristic's safe-bid items and the odds run are the report's own; hands and
+    games are played again with the heuristic (the report's runs may use other
+    strategies), and the guide player duels the heuristic on ``--guide-duel-deals``.
+    """
+    from analysis.guide import GUIDE_PLAYER, build_guide, guide_report_section
+    from analysis.odds import odds_result
+    from sim.cli.guide import collect_runs, guide_duel
+    from sim.parallel import max_threads
+
+    items = None
+    if safebids is not None and GUIDE_PLAYER in safebids.run.players:
+        items = safebids.run.items[(GUIDE_PLAYER, args.seed)]
+    runs = collect_runs(
+        rules,
+        args.seed,
+        deals=args.safe_deals,
+        hands=min(args.hands, 50_000),
+        games=args.games,
+        odds_deals=args.deals,
+        risk=0.75,
+        workers=args.workers or max_threads(),
+        quiet=args.quiet,
+        items=items,
+        odds=odds_result(odds).table,
+    )
+    guide = build_guide(runs)
+    duel = guide_duel(rules, guide, args.guide_duel_deals, args.seed)
+    return guide_report_section(guide, duel, args.guide_duel_deals, args.seed)
 
 
 def advice_examples(rules: Rules, args: argparse.Namespace) -> list[Any]:
@@ -240,6 +276,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="deals whose hands pimc and the par play as the declarer's (default 40)",
     )
     p_rep.add_argument("--no-safe-bids", action="store_true", help="leave the safe-bid section out")
+    p_rep.add_argument(
+        "--no-guide", action="store_true", help="leave the strategy guide section out"
+    )
+    p_rep.add_argument(
+        "--guide-duel-deals",
+        type=positive_int,
+        default=20_000,
+        help="deals of the guide player's duel against heuristic (default 20,000)",
+    )
     runner_flags(p_rep, chunk=False)
     p_rep.add_argument(
         "--vs",

@@ -18,7 +18,12 @@ from sim.output import UsageError, check_out_dir, now_iso
 from sim.rules import load_rules
 
 DEFAULT_PLAYERS = "heuristic,pimc,par"
-FAST = ("heuristic", "random", "first")  # players run on --deals; the others on --sample
+FAST = (
+    "heuristic",
+    "heuristic_v1",
+    "random",
+    "first",
+)  # players run on --deals; the others on --sample
 
 
 def parse_players(text: str) -> list[str]:
@@ -115,7 +120,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
             "Deal random hands and play every dealt hand as the declarer's (talon, "
             "discard, contract, concession, play) with each player; print the chance "
             "of making every bid level by hand class (marriages by suit, aces, tens, "
-            "points, seat), with 95 %% intervals, and the safe bid at 50/75/90 %%. A "
+            "points, seat), with 95 % intervals, and the safe bid at 50/75/90 %. A "
             "second seed checks the tables on hands they were not built on."
         ),
     )

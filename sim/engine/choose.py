@@ -12,9 +12,11 @@ three forms, so that the codes are listed only when someone needs the list:
 :func:`choose` then applies PROTOCOL.md's rules: one legal action is forced (no
 random number, no script token); else the next script token decides (scenario
 tests), else the seat's strategy (``random``: the counter-based stream; ``first``:
-the lowest code; ``heuristic``; ``pimc``, the sampling player, for card play, the
-contract, the concession and with ``pimc.bid_make`` the bids, the heuristic for the
-rest; ``cheater``, the same on the true deal).
+the lowest code; ``heuristic``; ``heuristic_v1``, the first heuristic, frozen;
+``guide``, the heuristic with the strategy guide's bid chart and concession table;
+``pimc``, the sampling player, for card play, the contract, the concession and with
+``pimc.bid_make`` the bids, the heuristic for the rest; ``cheater``, the same on the
+true deal).
 """
 
 from __future__ import annotations
@@ -41,9 +43,24 @@ from sim.engine.state import (
     SNAP_SEAT,
     Workspace,
 )
+from sim.engine.strategies.guide import guide_choose, guide_range
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
+from sim.engine.strategies.heuristic_v1 import (
+    heuristic_v1_choose,
+    heuristic_v1_play,
+    heuristic_v1_range,
+)
 from sim.engine.strategies.hook import HOOK_PIMC, call_hook
-from sim.engine.strategies.registry import BID_MAKE, CHEATER, DISCARD, HEURISTIC, PIMC, RANDOM
+from sim.engine.strategies.registry import (
+    BID_MAKE,
+    CHEATER,
+    DISCARD,
+    GUIDE,
+    HEURISTIC,
+    HEURISTIC_V1,
+    PIMC,
+    RANDOM,
+)
 from sim.jit import hot, hot_call
 from sim.rng import bounded
 
@@ -190,6 +207,20 @@ def choose(
             return heuristic_range(kind, seat, S, P, a != 0, b, c, W.SP[seat])
         tiebreak = np.uint64(S[S_TIEBREAK])
         return heuristic_choose(kind, seat, S, P, W.legal, a, W.SP[seat], tiebreak)
+    if strategy == GUIDE:
+        if form == MASKS:
+            return heuristic_play(seat, S, P, a, b)
+        if form == RANGE:
+            return guide_range(kind, seat, S, P, a != 0, b, c, W.SP[seat])
+        tiebreak = np.uint64(S[S_TIEBREAK])
+        return guide_choose(kind, seat, S, P, W.legal, a, W.SP[seat], tiebreak)
+    if strategy == HEURISTIC_V1:
+        if form == MASKS:
+            return heuristic_v1_play(seat, S, P, a, b)
+        if form == RANGE:
+            return heuristic_v1_range(kind, seat, S, P, a != 0, b, c, W.SP[seat])
+        tiebreak = np.uint64(S[S_TIEBREAK])
+        return heuristic_v1_choose(kind, seat, S, P, W.legal, a, W.SP[seat], tiebreak)
     return legal_code(form, a, b, 0, W.legal, step)  # first
 
 

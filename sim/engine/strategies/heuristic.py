@@ -1,152 +1,448 @@
-"""The ``heuristic`` strategy: a sensible scripted player, compiled.
+"""The ``heuristic`` strategy: the fast scripted player, compiled.
 
 It sees only what a player at the table sees: its own hand, the cards played so
 far and who showed out of which suit, the current trick, trump, declarer, bids and
-contract, and as a defender the card the declarer gave the other defender when the
-discards lie face up (``talon.discard_face_down`` false). It never reads another
-seat's hand (``tests/test_strategies.py`` swaps hidden cards and checks its choices
-do not change).
+contract, the talon when it was shown, the game scores and who sits on the barrel,
+and as a defender the card the declarer gave the other defender when the discards
+lie face up (``talon.discard_face_down`` false). It never reads another seat's hand
+(``tests/test_strategies.py`` swaps hidden cards and checks its choices do not
+change).
+
+**The hand model.** Every bid, contract and concession reads one measured model of
+what a hand takes as the declarer: a linear model of the deal total on the hand's
+features (aces; tens with their ace, guarded, bare; the best marriage and the others,
+each with and without an entry to declare it; the trump length; lone kings and
+queens; voids; card points) with a normal spread, ``P(total >= L) = 1 - Phi((L -
+0.5 - mu) / sigma)``. Two fits: on the 7 (10 with two players) cards dealt, the
+talon and discard still to come (for bids), and on the 8 (11) cards kept after the
+discard (for the contract and the concession). ``benchmarks/heuristic_fit.py``
+measured the weights below (classic and two-player rules, this player at every seat,
+every dealt hand played as the declarer's) and prints them again.
+
+**Decisions.**
+
+* bid: raise while the expected score of declaring at the next level, ``L (2p - 1)``
+  with ``p`` from the 7-card model, is at least ``bid_margin``; with ``bid.jumps`` a
+  first raise may go straight to the highest level the hand makes in 80 % of deals.
+  On the barrel it bids at least the amount that wins there (a failed contract costs
+  nothing there); against an opponent on the barrel still bidding, it bids on while
+  ``p >= 0.3``.
+* contract: the level with the best expected score ``L (2p - 1)`` (8-card model); on
+  the barrel the amount that wins there when it is open, never less.
+* concession: only when the expected score of conceding (minus the contract, or 0
+  with ``rospis.no_subtract``, and the opponents' share) beats playing (``L (2p -
+  1)`` and the opponents' card points) by ``concede_margin``; never on the barrel.
+* discard: the card that costs least (points, an ace, a guarded ten, a marriage kept
+  together); a lone king or queen whose partner an opponent holds costs half its
+  marriage, since it may complete that opponent's marriage.
+* card play: as declarer, a marriage that cannot lose its queen (no higher card of
+  the suit left outside) is declared before one that can; a second marriage that
+  would switch trump away from a longer trump suit of its own waits until the
+  opponents' trumps are gone; as a defender, with the talon shown, it does not lead
+  low into a suit whose top card the talon gave the declarer.
 
 Parameters (``--param heuristic.NAME=VALUE``):
 
-* ``aggression`` (0.0): bids and contracts go up to ``estimate * (1 + aggression)``;
-  negative is timid, positive bold.
-* ``concede_margin`` (25): concede when the estimate of the 8 cards kept (times
-  ``1 + aggression``, the scale its contract was named on) is more than this below
-  the contract.
-* ``reshuffle_below`` (90): demand an allowed reshuffle when the hand's estimate
-  plus the talon hope is below this.
-* ``talon_hope`` (12): points the unseen talon is expected to add while bidding.
-* ``dark_behind`` (400): as forehand, declare dark (before looking at the cards) when
-  this many points behind the leading player in the hand.
-
-It undarkens a dark declaration when it would bid 125, and picks the first of two
-blind talons (2 players).
-
-The hand *estimate* is what the hand should take as declarer: aces and tens with
-the cards they capture, marriages it can declare, length in a marriage suit.
+* ``aggression`` (0.0): the model's expected total is scaled by ``1 + aggression``.
+* ``concede_margin`` (0): concede only when conceding is expected to score this many
+  points more than playing.
+* ``reshuffle_below`` (90), ``talon_hope`` (12), ``dark_behind`` (400): reshuffle
+  demands, undarkening and dark play as :mod:`sim.engine.strategies.heuristic_v1`
+  decides them.
+* ``bid_margin`` (35): the expected score of declaring a level must reach this to
+  raise to it (passing is worth about this much as a defender).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from sim.cards import CARD_POINTS
 from sim.engine.actions import DECLARE, PASS, Decision
-from sim.engine.bits import (
-    ACES,
-    KQ,
-    SUIT_BITS,
-    highest,
-    lowest,
-    popcount,
-)
+from sim.engine.bidding import on_barrel
+from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest, popcount
 from sim.engine.params import (
-    P_DISCARD_FACE_DOWN,
+    P_BARREL_AT,
+    P_JUMPS,
     P_MV_S,
     P_NP,
+    P_OPPONENTS_GET,
+    P_ROSPIS_NO_SUBTRACT,
     P_STEP,
+    P_TARGET,
+    P_TARGET_STRICT,
+    SIXTY,
 )
 from sim.engine.state import (
     NO_SUIT,
-    S_BEST,
-    S_BEST_SEAT,
     S_CONTRACT,
     S_DECL,
-    S_GIVE1,
-    S_GIVE2,
     S_HAND0,
-    S_LED_SUIT,
     S_NPLAYED,
+    S_PASSED,
     S_PLAYED,
-    S_SCORE0,
     S_TALON,
-    S_TC0,
+    S_TALON_SHOWN,
     S_TRUMP,
+    S_TRUMP_SETTER,
     S_VOID0,
-    S_WIN_BID,
+)
+from sim.engine.strategies.heuristic_v1 import (
+    _ABOVE,
+    _POINTS,
+    _choose_follow,
+    _partner_card,
+    heuristic_v1_choose,
 )
 from sim.jit import hot, hot_call
 
-AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE, DARK_BEHIND = range(5)
-_POINTS = CARD_POINTS.astype(np.int64)
-# _ABOVE[c]: the cards of c's suit that rank above c.
-_ABOVE = np.array(
-    [int(SUIT_BITS[c // 6]) & ~((1 << (c + 1)) - 1) for c in range(24)], dtype=np.int64
+AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE, DARK_BEHIND, BID_MARGIN = range(6)
+
+# --- the hand model ----------------------------------------------------------------------
+N_FEATURES = 13
+FEATURE_NAMES = (
+    "intercept",
+    "aces",
+    "tens_with_ace",
+    "tens_guarded",
+    "tens_bare",
+    "best_marriage",
+    "best_marriage_with_entry",
+    "other_marriages",
+    "other_marriages_with_entries",
+    "trump_length",
+    "lone_kings_queens",
+    "voids",
+    "card_points",
+)
+# Weights and spread (sigma = a + b * mu) measured by benchmarks/heuristic_fit.py.
+# Rows: the dealt hand (bids), the hand kept after the discard (contract, concession);
+# three players, then two.
+WEIGHTS = np.array(
+    [
+        [
+            15.527,
+            18.664,
+            8.418,
+            1.748,
+            1.394,
+            0.480,
+            0.447,
+            0.436,
+            0.049,
+            5.082,
+            6.504,
+            2.941,
+            0.195,
+        ],
+        [
+            -40.338,
+            11.079,
+            6.022,
+            -2.931,
+            -4.495,
+            -0.073,
+            1.131,
+            0.397,
+            0.147,
+            9.187,
+            -1.493,
+            8.263,
+            0.892,
+        ],
+        [
+            12.702,
+            7.231,
+            5.606,
+            3.364,
+            4.380,
+            0.641,
+            0.320,
+            0.628,
+            0.074,
+            2.899,
+            7.409,
+            2.549,
+            0.577,
+        ],
+        [
+            -11.463,
+            8.147,
+            7.249,
+            4.889,
+            4.579,
+            0.462,
+            0.593,
+            0.560,
+            0.150,
+            3.295,
+            -0.564,
+            2.287,
+            0.583,
+        ],
+    ]
+)
+SPREAD = np.array(
+    [
+        [58.093, -0.1172],
+        [16.334, 0.0592],
+        [50.665, -0.0737],
+        [14.650, 0.0816],
+    ]
+)
+DEALT, KEPT = 0, 1  # which fit: the hand before the talon, or after the discard
+
+
+def _suit_table() -> np.ndarray:
+    """What the model reads of each 6-bit suit pattern, one row per pattern.
+
+    Columns: cards, ace, ten class (1 with its ace, 2 guarded, 3 bare), marriage (1
+    both, 2 a lone king or queen), card points.
+    """
+    t = np.zeros((64, 5), dtype=np.int64)
+    for m in range(64):
+        n = bin(m).count("1")
+        ace, ten = m >> 5 & 1, m >> 4 & 1
+        t[m, 0] = n
+        t[m, 1] = ace
+        t[m, 2] = 0 if not ten else (1 if ace else (2 if n >= 2 else 3))
+        t[m, 3] = 1 if m & 0b1100 == 0b1100 else (2 if m & 0b1100 else 0)
+        t[m, 4] = sum(int(CARD_POINTS[r]) for r in range(6) if m >> r & 1)
+    return t
+
+
+_SUIT = _suit_table()  # built once at import; numba freezes it into the code
+
+
+@hot
+def hand_features(hand: int, P: np.ndarray) -> tuple:
+    """The model's features of a hand (:data:`FEATURE_NAMES`), as floats."""
+    aces = 0
+    tens_a = 0
+    tens_g = 0
+    tens_bare = 0
+    best_mv = 0
+    other_mv = 0
+    trump_len = 0
+    longest = 0
+    lone = 0
+    voids = 0
+    points = 0
+    for s in range(4):
+        m = (hand >> (6 * s)) & 63
+        n = _SUIT[m, 0]
+        longest = max(longest, n)
+        if n == 0:
+            voids += 1
+        aces += _SUIT[m, 1]
+        ten = _SUIT[m, 2]
+        if ten == 1:
+            tens_a += 1
+        elif ten == 2:
+            tens_g += 1
+        elif ten == 3:
+            tens_bare += 1
+        pair = _SUIT[m, 3]
+        if pair == 1:
+            v = P[P_MV_S + s]
+            if v > best_mv:
+                other_mv += best_mv
+                best_mv = v
+                trump_len = n
+            else:
+                other_mv += v
+        elif pair == 2:
+            lone += 1
+        points += _SUIT[m, 4]
+    if best_mv == 0:
+        trump_len = longest
+    entry = 1 if aces >= 1 else 0
+    entries = 1 if aces + tens_a >= 2 else 0
+    return (
+        1.0,
+        float(aces),
+        float(tens_a),
+        float(tens_g),
+        float(tens_bare),
+        float(best_mv),
+        float(best_mv * entry),
+        float(other_mv),
+        float(other_mv * entries),
+        float(trump_len),
+        float(lone),
+        float(voids),
+        float(points),
+    )
+
+
+def _suit_values() -> np.ndarray:
+    """Per model row and 6-bit suit pattern: the weighted features one suit adds alone.
+
+    Aces, tens by class, lone kings and queens, voids and card points add up suit by
+    suit; the marriage and trump-length terms need the whole hand
+    (:func:`hand_model`). Built from :data:`WEIGHTS` at import.
+    """
+    t = np.zeros((WEIGHTS.shape[0], 64))
+    for row in range(WEIGHTS.shape[0]):
+        w = WEIGHTS[row]
+        for m in range(64):
+            n, ace, ten, pair, points = _SUIT[m]
+            v = w[1] * ace + w[12] * points + w[11] * (n == 0) + w[10] * (pair == 2)
+            v += w[2] * (ten == 1) + w[3] * (ten == 2) + w[4] * (ten == 3)
+            t[row, m] = v
+    return t
+
+
+_SUIT_VALUE = _suit_values()
+_ROOT2 = math.sqrt(2.0)
+# Phi's upper tail 1 - Phi(z) at z = -8 .. 8 in steps of 1/64 (linear in between: the
+# error is below 1e-5), so that a probability costs a table read, not an erfc.
+_Z_STEPS = 64
+_TAIL = np.array(
+    [0.5 * math.erfc(k / _Z_STEPS / _ROOT2) for k in range(-8 * _Z_STEPS, 8 * _Z_STEPS + 1)]
 )
 
 
-def _suit_estimate(m: int) -> int:
-    """Points one suit (6-bit rank pattern) should take, marriage value aside."""
-    ace, ten = m >> 5 & 1, m >> 4 & 1
-    est = 0
-    if ace:
-        est += 11 + 7  # the ace and what the two others throw on it
-        if ten:
-            est += 10 + 6
-    elif ten:
-        est += 4
-    if m & 0b1100 == 0b1100:  # K+Q: the marriage's own cards, and length as trump
-        est += 7 + 6 * max(0, bin(m).count("1") - 3)
-    return est
-
-
-# Built once at import: the estimate of every suit pattern.
-_SUIT_ESTIMATE = np.array([_suit_estimate(m) for m in range(64)], dtype=np.int64)
-
-
 @hot
-def estimate(hand: int, P: np.ndarray) -> int:
-    """Points a hand should take as declarer (sure tricks, marriages, length)."""
-    est = 0
-    for s in range(4):
-        est += _SUIT_ESTIMATE[(hand >> (6 * s)) & 63]
-        if hand & KQ[s] == KQ[s]:
-            est += P[P_MV_S + s] * 9 // 10
-    return est
+def hand_model(hand: int, P: np.ndarray, which: int) -> tuple[float, float]:
+    """The expected deal total of ``hand`` as the declarer, and its spread.
 
-
-@hot
-def _partner_card(seat: int, S: np.ndarray, P: np.ndarray) -> int:
-    """The card a defender saw the declarer give the other defender, still unplayed.
-
-    Only with the discards face up (``talon.discard_face_down`` false) and three
-    players in the hand; 0 otherwise and for the declarer.
+    ``which`` is :data:`DEALT` (before the talon) or :data:`KEPT` (after the discard).
+    The same value as the weights times :func:`hand_features`, summed suit by suit.
     """
-    decl = S[S_DECL]
-    if P[P_DISCARD_FACE_DOWN] or P[P_NP] != 3 or seat == decl:
+    row = which + (2 if P[P_NP] == 2 else 0)
+    mu = WEIGHTS[row, 0]
+    aces = 0
+    tens_a = 0
+    best_mv = 0
+    other_mv = 0
+    trump_len = 0
+    longest = 0
+    for s in range(4):
+        m = (hand >> (6 * s)) & 63
+        mu += _SUIT_VALUE[row, m]
+        n = _SUIT[m, 0]
+        longest = max(longest, n)
+        aces += _SUIT[m, 1]
+        tens_a += _SUIT[m, 2] == 1
+        if _SUIT[m, 3] == 1:
+            v = P[P_MV_S + s]
+            if v > best_mv:
+                other_mv += best_mv
+                best_mv = v
+                trump_len = n
+            else:
+                other_mv += v
+    if best_mv == 0:
+        trump_len = longest
+    mu += WEIGHTS[row, 5] * best_mv + WEIGHTS[row, 7] * other_mv + WEIGHTS[row, 9] * trump_len
+    if aces >= 1:
+        mu += WEIGHTS[row, 6] * best_mv
+    if aces + tens_a >= 2:
+        mu += WEIGHTS[row, 8] * other_mv
+    sigma = max(5.0, SPREAD[row, 0] + SPREAD[row, 1] * mu)
+    return mu, sigma
+
+
+@hot
+def p_make(mu: float, sigma: float, level: int) -> float:
+    """P(total >= level) under the model: ``1 - Phi((level - 0.5 - mu) / sigma)``."""
+    x = (level - 0.5 - mu) / sigma * _Z_STEPS
+    if x <= -8 * _Z_STEPS:
+        return 1.0
+    if x >= 8 * _Z_STEPS:
+        return 0.0
+    x += 8 * _Z_STEPS
+    k = int(x)
+    f = x - k
+    return _TAIL[k] * (1.0 - f) + _TAIL[k + 1] * f
+
+
+@hot
+def barrel_need(P: np.ndarray) -> int:
+    """The contract that wins the game from the barrel (0 without a barrel)."""
+    if P[P_BARREL_AT] <= 0:
         return 0
-    partner = 3 - seat - decl  # the hand's seats are 0, 1, 2
-    given = S[S_GIVE1] if partner == (decl + 1) % 3 else S[S_GIVE2]
-    if given < 0:
-        return 0
-    return (np.int64(1) << given) & ~S[S_PLAYED]
+    need = P[P_TARGET] - P[P_BARREL_AT] + (1 if P[P_TARGET_STRICT] else 0)
+    step = P[P_STEP]
+    return (need + step - 1) // step * step
+
+
+# --- card play ---------------------------------------------------------------------------
+@hot
+def _outside(seat: int, S: np.ndarray, P: np.ndarray) -> int:
+    """Cards that could beat ours: unseen and unplayed.
+
+    Not the card the declarer gave the other defender when the discards lie face up
+    (it wins for us).
+    """
+    hand = S[S_HAND0 + seat]
+    return ~(hand | S[S_PLAYED]) & 0xFFFFFF & ~_partner_card(seat, S, P)
+
+
+@hot
+def _marriage_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
+    """The declaration to lead, or -1 to wait (see the module's card-play rules)."""
+    if declaring & ACES:
+        return DECLARE + lowest(declaring & ACES)
+    hand = S[S_HAND0 + seat]
+    trump = S[S_TRUMP]
+    outside = _outside(seat, S, P)
+    trumps_out = 0 if trump == NO_SUIT else outside & SUIT_BITS[trump]
+    voids = 0
+    for o in range(P[P_NP]):
+        if o != seat:
+            voids |= S[S_VOID0 + o]
+    best = -1
+    best_key = -1
+    for s in range(4):
+        if declaring & KQ[s] == 0:
+            continue
+        if (
+            trump != NO_SUIT
+            and trump != s
+            and S[S_TRUMP_SETTER] == seat
+            and trumps_out
+            and popcount(hand & SUIT_BITS[trump]) > popcount(hand & SUIT_BITS[s])
+            and plain & ~(KQ[s] | SUIT_BITS[trump])
+        ):
+            continue  # keep the longer trump until the opponents' trumps are gone
+        queen = 6 * s + 2
+        safe = outside & _ABOVE[queen] & ~KQ[s] == 0
+        if trump != NO_SUIT and trump != s and trumps_out and voids >> s & 1:
+            safe = False
+        key = P[P_MV_S + s] + (1000 if safe else 0)
+        if key > best_key:
+            best_key = key
+            best = s
+    if best < 0:
+        return -1
+    return DECLARE + 6 * best + 2
 
 
 @hot
 def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
-    # declare the most valuable marriage (lead its queen); the ace marriage beats all
     if declaring:
-        if declaring & ACES:
-            return DECLARE + lowest(declaring & ACES)
-        best_suit = -1
-        for s in range(4):
-            if declaring & KQ[s] and (best_suit < 0 or P[P_MV_S + s] > P[P_MV_S + best_suit]):
-                best_suit = s
-        return DECLARE + 6 * best_suit + 2
+        code = _marriage_lead(seat, S, P, plain, declaring)
+        if code >= 0 or plain == 0:
+            return code if code >= 0 else DECLARE + lowest(declaring)
     hand = S[S_HAND0 + seat]
     trump = S[S_TRUMP]
-    # cards that could beat ours: those unseen and unplayed, but not the card the
-    # declarer gave the other defender when the discards lie face up (it wins for us)
-    outside = ~(hand | S[S_PLAYED]) & 0xFFFFFF & ~_partner_card(seat, S, P)
+    outside = _outside(seat, S, P)
     trumps_out = 0 if trump == NO_SUIT else outside & SUIT_BITS[trump]
     voids = 0
-    for o in range(3):
+    for o in range(P[P_NP]):
         if o != seat:
             voids |= S[S_VOID0 + o]
+    paired = 0  # marriages still held together: not led as plain cards while others will do
+    for s in range(4):
+        if hand & KQ[s] == KQ[s]:
+            paired |= KQ[s]
     # a sure winner: top of its suit and not likely to be trumped; richest first
     pick = -1
-    m = plain
+    m = plain & ~paired if plain & ~paired else plain
     while m:
         c = lowest(m)
         m &= m - 1
@@ -159,11 +455,13 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
             pick = c
     if pick >= 0:
         return pick
-    # otherwise a low card of the longest non-trump suit, keeping marriages together
-    paired = 0
-    for s in range(4):
-        if hand & KQ[s] == KQ[s]:
-            paired |= KQ[s]
+    # a defender who saw the talon knows some of the declarer's cards
+    known = 0
+    decl = S[S_DECL]
+    if S[S_TALON_SHOWN] and seat != decl:
+        known = S[S_TALON] & outside
+    # otherwise a low card of the longest non-trump suit, keeping marriages together,
+    # not into a suit whose top card the declarer is known to hold
     best_len = -100
     m = plain
     while m:
@@ -172,96 +470,33 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         s = c // 6
         length = popcount(hand & SUIT_BITS[s]) - (8 if s == trump else 0)
         length -= 4 * (paired >> c & 1)
+        rest = outside & SUIT_BITS[s]
+        if known and rest and known >> highest(rest) & 1:
+            length -= 2
         if length > best_len or (length == best_len and _POINTS[c] < _POINTS[pick]):
             best_len = length
             pick = c
     return pick
 
 
+# --- discard -----------------------------------------------------------------------------
 @hot
-def _cheapest(cards: int, costs_extra: int) -> int:
-    """The card of a non-empty mask that costs least to play; ties: lowest id.
-
-    The cost is the card's points, plus 40 for a card of a paired marriage (the
-    bits of ``costs_extra``).
-    """
-    pick = -1
-    pick_cost = 1 << 30
-    m = cards
-    while m:
-        c = lowest(m)
-        cost = _POINTS[c] + (40 if costs_extra >> c & 1 else 0)
-        if cost < pick_cost:
-            pick_cost = cost
-            pick = c
-        m &= m - 1
-    return pick
-
-
-@hot
-def _richest(cards: int) -> int:
-    """The card of a non-empty mask with the most points; ties: lowest id."""
-    pick = -1
-    pick_points = -1
-    m = cards
-    while m:
-        c = lowest(m)
-        if _POINTS[c] > pick_points:
-            pick_points = _POINTS[c]
-            pick = c
-        m &= m - 1
-    return pick
-
-
-@hot
-def _choose_follow(seat: int, S: np.ndarray, P: np.ndarray, allowed: int) -> int:
-    trump = S[S_TRUMP]
-    best = S[S_BEST]
-    bs = best // 6
-    hand = S[S_HAND0 + seat]
-    paired = 0  # cards of marriages still held together
-    for s in range(4):
-        if hand & KQ[s] == KQ[s]:
-            paired |= KQ[s]
-    # cards that would take the trick now: higher in the best card's suit, or a trump
-    wins = allowed & _ABOVE[best]
-    if trump != NO_SUIT and bs != trump:
-        wins |= allowed & SUIT_BITS[trump]
-    if S[S_NPLAYED] == P[P_NP] - 1:  # last to play: win as cheaply as possible
-        if wins:
-            return _cheapest(wins, paired)
-        # defenders share one aim: when the other defender wins, give it points
-        if seat != S[S_DECL] and S[S_BEST_SEAT] != S[S_DECL]:
-            givable = allowed & ~paired & ~ACES
-            if givable:
-                return _richest(givable)
-        return _cheapest(allowed, paired)
-    # second to play: take it with a card nobody left can beat, else play cheap
-    if wins:
-        trick = np.int64(1) << S[S_TC0]
-        outside = ~(hand | S[S_PLAYED] | trick) & 0xFFFFFF
-        led = SUIT_BITS[S[S_LED_SUIT]]
-        if wins & led:
-            c = highest(wins & led)
-            if outside & _ABOVE[c] == 0:  # nobody left holds a higher card of the suit
-                return c
-        if wins & ~led:
-            return lowest(wins & ~led)  # the lowest trump
-    return _cheapest(allowed, paired)
-
-
-@hot
-def discard_cost(hand: int, c: int) -> int:
+def discard_cost(hand: int, c: int, P: np.ndarray) -> int:
     """How much giving card ``c`` of ``hand`` away costs the heuristic (lowest goes).
 
     Its points plus three per card of its suit held (a long suit's card goes first);
-    a paired marriage card, an ace, a ten guarded by its ace cost far more.
+    a paired marriage card, an ace, a ten guarded by its ace cost far more; a lone
+    king or queen costs half its marriage's value on top: an opponent holds the other
+    half (the rest of the deck is theirs), and the card may complete their marriage.
     """
     s = c // 6
     r = c % 6
     v = _POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
-    if (r == 2 or r == 3) and hand & KQ[s] == KQ[s]:
-        v += 100
+    if r == 2 or r == 3:
+        if hand & KQ[s] == KQ[s]:
+            v += 100
+        else:
+            v += P[P_MV_S + s] // 2
     elif r == 5:
         v += 50
     elif r == 4 and hand >> (6 * s + 5) & 1:
@@ -270,22 +505,86 @@ def discard_cost(hand: int, c: int) -> int:
 
 
 @hot
-def _discard(hand: int, legal: np.ndarray, n: int) -> int:
-    """The card to give away in the discard: the lowest :func:`discard_cost`.
-
-    Fewest points, from a long suit; a paired marriage card, an ace or a ten guarded
-    by its ace only when nothing else will do.
-    """
+def _discard(hand: int, legal: np.ndarray, n: int, P: np.ndarray) -> int:
+    """The card to give away in the discard: the lowest :func:`discard_cost`."""
     pick = legal[0]
     pick_value = 1 << 30
     for k in range(n):
-        v = discard_cost(hand, legal[k])
+        v = discard_cost(hand, legal[k], P)
         if v < pick_value:
             pick_value = v
             pick = legal[k]
     return int(pick)
 
 
+# --- bids, contract, concession ----------------------------------------------------------
+@hot
+def _bid(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: np.ndarray) -> int:
+    """Raise to ``lo`` (or jump higher), or pass."""
+    if count == 0:
+        return PASS
+    mu, sigma = hand_model(S[S_HAND0 + seat], P, DEALT)
+    mu *= 1.0 + params[AGGRESSION]
+    step = P[P_STEP]
+    need = barrel_need(P)
+    if need > 0 and on_barrel(S, seat) and lo <= need:
+        return lo  # a failed contract costs nothing on the barrel
+    threshold = params[BID_MARGIN]
+    p = p_make(mu, sigma, lo)
+    bid = lo * (2.0 * p - 1.0) >= threshold
+    if not bid and need > 0:  # an opponent on the barrel still bidding: keep it out
+        for o in range(P[P_NP]):
+            if o != seat and on_barrel(S, o) and not S[S_PASSED] >> o & 1:
+                bid = p >= 0.3
+    if not bid:
+        return PASS
+    k = 0
+    if P[P_JUMPS]:  # straight to the level the hand makes in 80 % of deals
+        while k + 1 < count and p_make(mu, sigma, lo + (k + 1) * step) >= 0.8:
+            k += 1
+    return lo + k * step
+
+
+@hot
+def _contract(
+    seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: np.ndarray
+) -> int:
+    """The level with the best expected score; on the barrel the one that wins there."""
+    mu, sigma = hand_model(S[S_HAND0 + seat], P, KEPT)
+    mu *= 1.0 + params[AGGRESSION]
+    step = P[P_STEP]
+    need = barrel_need(P)
+    if need > 0 and on_barrel(S, seat) and lo + (count - 1) * step >= need:
+        return max(lo, need)
+    best = lo
+    best_ev = -1e9
+    for k in range(count):
+        level = lo + k * step
+        ev = level * (2.0 * p_make(mu, sigma, level) - 1.0)
+        if ev <= best_ev:
+            break  # L (2p - 1) rises to one peak and falls from there
+        best_ev = ev
+        best = level
+    return best
+
+
+@hot
+def _concede(seat: int, S: np.ndarray, P: np.ndarray, params: np.ndarray) -> int:
+    """1 when conceding is expected to score more than playing (see the module)."""
+    if on_barrel(S, seat):
+        return 0
+    level = S[S_CONTRACT]
+    mu, sigma = hand_model(S[S_HAND0 + seat], P, KEPT)
+    mu *= 1.0 + params[AGGRESSION]
+    p = p_make(mu, sigma, level)
+    others = 1 if P[P_NP] == 2 else 2
+    play = level * (2.0 * p - 1.0) - max(0.0, 120.0 - mu) / others
+    opp_get = 60 if P[P_OPPONENTS_GET] == SIXTY else (level // 2 + 4) // 5 * 5
+    concede = (0.0 if P[P_ROSPIS_NO_SUBTRACT] else -float(level)) - opp_get
+    return int(concede - play > params[CONCEDE_MARGIN])
+
+
+# --- the strategy's entry points (sim.engine.choose) -------------------------------------
 @hot_call
 def heuristic_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
     """The heuristic's card (action code) for a PLAY decision given by its legal masks."""
@@ -306,19 +605,9 @@ def heuristic_range(
     params: np.ndarray,
 ) -> int:
     """The heuristic's BID or CONTRACT: amounts ``lo, lo + step, ...`` (``count``)."""
-    hand = S[S_HAND0 + seat]
-    scale = 1.0 + params[AGGRESSION]
     if kind == Decision.BID:
-        # raise by one step while the hand (and the hoped-for talon) carries it
-        limit = (estimate(hand, P) + params[TALON_HOPE]) * scale
-        return lo if count > 0 and lo <= limit else PASS
-    # contract: the highest amount the 8 cards kept are worth, at least the bid
-    target = estimate(hand, P) * scale
-    step = P[P_STEP]
-    k = 0
-    while k + 1 < count and lo + (k + 1) * step <= target:
-        k += 1
-    return lo + k * step
+        return _bid(seat, S, P, lo, count, params)
+    return _contract(seat, S, P, lo, count, params)
 
 
 @hot_call
@@ -333,7 +622,6 @@ def heuristic_choose(
     tiebreak: np.uint64,
 ) -> int:
     """The heuristic's action for one decision (``legal[:n]`` ascending)."""
-    hand = S[S_HAND0 + seat]
     if kind == Decision.PLAY:
         plain = 0
         declaring = 0
@@ -344,43 +632,12 @@ def heuristic_choose(
                 plain |= np.int64(1) << legal[k]
         return heuristic_play(seat, S, P, plain, declaring)
     if kind == Decision.BID:
-        return heuristic_range(kind, seat, S, P, True, legal[1], n - 1, params)
+        return _bid(seat, S, P, legal[1], n - 1, params)
     if kind == Decision.CONTRACT:
-        return heuristic_range(kind, seat, S, P, False, legal[0], n, params)
-    if kind == Decision.RESHUFFLE_HAND:
-        return int(estimate(hand, P) + params[TALON_HOPE] < params[RESHUFFLE_BELOW])
-    if kind == Decision.RESHUFFLE_TALON:
-        # the declarer has taken the talon, so it may look at it
-        return int(estimate(hand | S[S_TALON], P) < S[S_WIN_BID])
-    if kind == Decision.RESHUFFLE_AFTER:
-        if seat == S[S_DECL]:
-            return int(estimate(hand, P) < S[S_WIN_BID])
-        return 1
+        return _contract(seat, S, P, legal[0], n, params)
     if kind == Decision.DISCARD:
-        return _discard(hand, legal, n)
-    if kind == Decision.CONCEDE:  # measured on the scale the contract was named on
-        scaled = estimate(hand, P) * (1.0 + params[AGGRESSION])
-        return int(scaled < S[S_CONTRACT] - params[CONCEDE_MARGIN])
-    if kind == Decision.DARK:  # before looking at the cards: only the scores count
-        leader = S[S_SCORE0]
-        for s in range(1, P[P_NP]):
-            leader = max(leader, S[S_SCORE0 + s])
-        return int(leader - S[S_SCORE0 + seat] >= params[DARK_BEHIND])
-    if kind == Decision.UNDARKEN:  # the bid of 125 it would make in an ordinary auction
-        return int((estimate(hand, P) + params[TALON_HOPE]) * (1.0 + params[AGGRESSION]) >= 125)
-    if kind == Decision.TALON_PICK:  # blind: both talons look alike
-        return 0
-    if kind == Decision.NAME_TRUMP:
-        best_suit = 0
-        best_score = -1
-        for s in range(4):
-            m = hand & SUIT_BITS[s]
-            score = 10 * popcount(m)
-            while m:
-                score += _POINTS[lowest(m)]
-                m &= m - 1
-            if score > best_score:
-                best_score = score
-                best_suit = s
-        return best_suit
-    return int(legal[0])
+        return _discard(S[S_HAND0 + seat], legal, n, P)
+    if kind == Decision.CONCEDE:
+        return _concede(seat, S, P, params)
+    # reshuffle demands, dark play, the blind talon pick and a named trump: as before
+    return heuristic_v1_choose(kind, seat, S, P, legal, n, params, tiebreak)

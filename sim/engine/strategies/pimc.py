@@ -373,7 +373,7 @@ def _draw_subset(S: np.ndarray, pool: int, k: int) -> int:
 
 
 @hot
-def _heuristic_discard(hand: int, legal: np.ndarray) -> int:
+def _heuristic_discard(hand: int, legal: np.ndarray, P: np.ndarray) -> int:
     """The heuristic's card to give away from ``hand`` (its ``_discard``)."""
     n = 0
     m = hand
@@ -381,7 +381,7 @@ def _heuristic_discard(hand: int, legal: np.ndarray) -> int:
         legal[n] = lowest(m)
         n += 1
         m &= m - 1
-    return _discard(hand, legal, n)
+    return _discard(hand, legal, n, P)
 
 
 @hot
@@ -419,7 +419,7 @@ def _bid_world(
             T[S_HAND0 + s] = h
     hand |= talon
     for j in range(1, NP):
-        card = _heuristic_discard(hand, legal)
+        card = _heuristic_discard(hand, legal, P)
         hand &= ~(np.int64(1) << card)
         T[S_HAND0 + (me + j) % NP] |= np.int64(1) << card
     T[S_HAND0 + me] = hand
@@ -506,7 +506,7 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
     while m:  # the hand by the heuristic's cost, cheapest first (stable)
         c = lowest(m)
         m &= m - 1
-        v = discard_cost(hand, c)
+        v = discard_cost(hand, c, P)
         i = n
         while i > 0 and costs[i - 1] > v:
             costs[i] = costs[i - 1]
@@ -526,7 +526,7 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
         kept = hand & ~(np.int64(1) << x)
         later = -1
         if j < NP - 1:
-            later = _heuristic_discard(kept, legal)
+            later = _heuristic_discard(kept, legal, P)
             kept &= ~(np.int64(1) << later)
         S[S_PIMC_CTR] = rewind  # the same worlds for every card
         lo = 0

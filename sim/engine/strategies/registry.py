@@ -12,8 +12,10 @@ FIRST = 1
 HEURISTIC = 2
 PIMC = 3
 CHEATER = 4  # the sampling player's code on the one true deal: it sees every card
+HEURISTIC_V1 = 5  # the first scripted player, frozen for comparisons
+GUIDE = 6  # bids and concedes by the strategy guide's tables (sim.engine.strategies.guide)
 
-N_STRATEGY_PARAMS = 9
+N_STRATEGY_PARAMS = 32
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class StrategySpec:
     params: dict[str, tuple[float, str]] = field(default_factory=dict)
 
 
-_HEURISTIC_PARAMS: dict[str, tuple[float, str]] = {
+_V1_PARAMS: dict[str, tuple[float, str]] = {
     "aggression": (0.0, "bid up to estimate * (1 + aggression); -0.5 timid, 0.5 bold"),
     "concede_margin": (25.0, "concede when the estimate is this far below the contract"),
     "reshuffle_below": (90.0, "demand an allowed reshuffle when the estimate is below"),
@@ -35,6 +37,23 @@ _HEURISTIC_PARAMS: dict[str, tuple[float, str]] = {
         "as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
     ),
 }
+_HEURISTIC_PARAMS: dict[str, tuple[float, str]] = {
+    "aggression": (0.0, "bid and name contracts as if the hand took (1 + aggression) times more"),
+    "concede_margin": (
+        0.0,
+        "concede only when conceding is expected to score this many points more than playing",
+    ),
+    "reshuffle_below": (90.0, "demand an allowed reshuffle when the estimate is below"),
+    "talon_hope": (12.0, "points the unseen talon is expected to add (reshuffles, undarkening)"),
+    "dark_behind": (
+        400.0,
+        "as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
+    ),
+    "bid_margin": (
+        35.0,
+        "raise only when declaring the level is expected to score at least this many points",
+    ),
+}
 # The sampling player keeps the heuristic's parameters in the same slots (it bids,
 # discards and decides reshuffles as the heuristic does) and adds its own after them.
 WORLDS = len(_HEURISTIC_PARAMS)  # the parameter slot of pimc.worlds
@@ -42,12 +61,53 @@ BID_MAKE = WORLDS + 1  # the slot of pimc.bid_make
 DISCARD = WORLDS + 2  # the slot of pimc.discard
 OPEN = WORLDS + 3  # the slot that makes the sampling player see every card (cheater)
 
+_MARRIAGE_WORDS = {
+    "none": "no marriage",
+    "spades": "the ♠ marriage alone",
+    "clubs": "the ♣ marriage alone",
+    "diamonds": "the ♦ marriage alone",
+    "hearts": "the ♥ marriage alone",
+    "two": "two marriages or more",
+}
+# The classic guide at risk 0.75 (thousand guide --rules classic --deals 100000 --seed 0):
+# the highest level each class of dealt hand makes in three deals of four (0: pass), by
+# aces 0, 1, 2+; and the highest contract at which playing beats conceding, by the
+# marriages kept (400: always play).
+GUIDE_BIDS = {
+    "none": (0, 0, 0),
+    "spades": (0, 0, 0),
+    "clubs": (0, 0, 110),
+    "diamonds": (0, 115, 130),
+    "hearts": (0, 135, 150),
+    "two": (0, 125, 145),
+}
+GUIDE_CONCEDE = {m: 400 for m in _MARRIAGE_WORDS}
+_GUIDE_PARAMS: dict[str, tuple[float, str]] = {
+    **{
+        f"bid_{m}_{a}": (
+            float(GUIDE_BIDS[m][a]),
+            f"highest bid with {words} and {a}{'+' if a == 2 else ''} aces (0: pass)",
+        )
+        for m, words in _MARRIAGE_WORDS.items()
+        for a in range(3)
+    },
+    **{
+        f"concede_above_{m}": (
+            float(GUIDE_CONCEDE[m]),
+            f"concede a contract above this with {words} kept",
+        )
+        for m, words in _MARRIAGE_WORDS.items()
+    },
+}
+
 _DISCARD_DOC = "0: give cards away as the heuristic does; 1: by sampled deal scores"
 
 STRATEGIES: dict[str, StrategySpec] = {
     "random": StrategySpec("random", RANDOM),
     "first": StrategySpec("first", FIRST),
     "heuristic": StrategySpec("heuristic", HEURISTIC, dict(_HEURISTIC_PARAMS)),
+    "heuristic_v1": StrategySpec("heuristic_v1", HEURISTIC_V1, dict(_V1_PARAMS)),
+    "guide": StrategySpec("guide", GUIDE, {**_HEURISTIC_PARAMS, **_GUIDE_PARAMS}),
     "pimc": StrategySpec(
         "pimc",
         PIMC,

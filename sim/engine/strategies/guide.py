@@ -1,0 +1,140 @@
+"""The ``guide`` strategy: bids and concedes only by the strategy guide's tables.
+
+``thousand guide`` writes a guide for a rules set: a bid chart (the highest level a
+hand class makes at the guide's risk) and a concession table (the highest contract
+at which playing is expected to score more than conceding, by the marriages kept).
+This player follows those two tables and nothing else when it bids, names its
+contract and concedes, so that a duplicate duel against ``heuristic`` checks the
+guide's advice by playing it. Everything else (the discard, the card play,
+reshuffle demands, dark play) is the heuristic's, with the heuristic's parameters in
+the same slots.
+
+Hand classes, as a player counts them on the 7 dealt cards (10 with two players):
+the marriage (none, ♠, ♣, ♦, ♥ alone, or two or more) and the aces (0, 1, 2 or more).
+The concession table's classes are the marriages kept after the discard.
+
+Parameters (``--param guide.NAME=VALUE``; the defaults are the classic guide's at
+risk 0.75, ``thousand guide --rules classic`` prints them):
+
+* ``bid_<marriage>_<aces>``: raise to a level only when it is at most this
+  (``marriage`` one of ``none, spades, clubs, diamonds, hearts, two``; ``aces`` 0, 1,
+  2); 0 never raises.
+* ``concede_above_<marriage>``: concede a contract above this (0: always concede,
+  a large number: never).
+
+It names the winning bid as its contract (on the barrel at least what wins there),
+and never concedes on the barrel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.actions import PASS, Decision
+from sim.engine.bidding import on_barrel
+from sim.engine.bits import KQ
+from sim.engine.params import P_STEP
+from sim.engine.state import S_CONTRACT, S_HAND0
+from sim.engine.strategies.heuristic import barrel_need, heuristic_choose
+from sim.jit import hot, hot_call
+
+MARRIAGE_CLASSES = ("none", "spades", "clubs", "diamonds", "hearts", "two")
+ACE_CLASSES = (0, 1, 2)
+N_HEURISTIC = 6  # the heuristic's parameters come first (the same slots)
+BID0 = N_HEURISTIC  # guide.bid_<marriage>_<aces>: BID0 + 3 * marriage + aces
+CONCEDE0 = BID0 + len(MARRIAGE_CLASSES) * len(ACE_CLASSES)  # guide.concede_above_<marriage>
+N_GUIDE = CONCEDE0 + len(MARRIAGE_CLASSES)
+
+
+@hot
+def marriage_class(hand: int) -> int:
+    """0 none, 1 + suit (♠ ♣ ♦ ♥) for one marriage, 5 for two or more."""
+    found = -1
+    count = 0
+    for s in range(4):
+        if hand & KQ[s] == KQ[s]:
+            count += 1
+            found = s
+    if count == 0:
+        return 0
+    return 5 if count > 1 else 1 + found
+
+
+@hot
+def ace_class(hand: int) -> int:
+    """Aces held, 2 for two or more."""
+    aces = 0
+    for s in range(4):
+        aces += hand >> (6 * s + 5) & 1
+    return min(aces, 2)
+
+
+@hot
+def _bid(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: np.ndarray) -> int:
+    if count == 0:
+        return PASS
+    hand = S[S_HAND0 + seat]
+    need = barrel_need(P)
+    if need > 0 and on_barrel(S, seat) and lo <= need:
+        return lo
+    limit = params[BID0 + 3 * marriage_class(hand) + ace_class(hand)]
+    return lo if lo <= limit else PASS
+
+
+@hot
+def _contract(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
+    need = barrel_need(P)
+    if need > 0 and on_barrel(S, seat) and lo + (count - 1) * P[P_STEP] >= need:
+        return max(lo, need)
+    return lo
+
+
+@hot_call
+def guide_range(
+    kind: int,
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    with_pass: bool,
+    lo: int,
+    count: int,
+    params: np.ndarray,
+) -> int:
+    """The guide player's BID or CONTRACT: amounts ``lo, lo + step, ...`` (``count``)."""
+    if kind == Decision.BID:
+        return _bid(seat, S, P, lo, count, params)
+    return _contract(seat, S, P, lo, count)
+
+
+@hot_call
+def guide_choose(
+    kind: int,
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    legal: np.ndarray,
+    n: int,
+    params: np.ndarray,
+    tiebreak: np.uint64,
+) -> int:
+    """The guide player's action for one decision (``legal[:n]`` ascending)."""
+    if kind == Decision.BID:
+        return _bid(seat, S, P, legal[1], n - 1, params)
+    if kind == Decision.CONTRACT:
+        return _contract(seat, S, P, legal[0], n)
+    if kind == Decision.CONCEDE:
+        if on_barrel(S, seat):
+            return 0
+        kept = marriage_class(S[S_HAND0 + seat])
+        return int(S[S_CONTRACT] > params[CONCEDE0 + kept])
+    return heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)
+
+
+__all__ = [
+    "ACE_CLASSES",
+    "MARRIAGE_CLASSES",
+    "ace_class",
+    "guide_choose",
+    "guide_range",
+    "marriage_class",
+]

@@ -1,0 +1,391 @@
+"""The ``heuristic_v1`` strategy: the first scripted player, kept for comparisons.
+
+This is the ``heuristic`` of the toolkit up to the rebuilt player of
+:mod:`sim.engine.strategies.heuristic`; its code is frozen so that figures measured
+against it can be reproduced. Every ``heuristic_v1.NAME`` parameter means what it
+meant then.
+
+It sees only what a player at the table sees: its own hand, the cards played so
+far and who showed out of which suit, the current trick, trump, declarer, bids and
+contract, and as a defender the card the declarer gave the other defender when the
+discards lie face up (``talon.discard_face_down`` false). It never reads another
+seat's hand (``tests/test_strategies.py`` swaps hidden cards and checks its choices
+do not change).
+
+Parameters (``--param heuristic_v1.NAME=VALUE``):
+
+* ``aggression`` (0.0): bids and contracts go up to ``estimate * (1 + aggression)``;
+  negative is timid, positive bold.
+* ``concede_margin`` (25): concede when the estimate of the 8 cards kept (times
+  ``1 + aggression``, the scale its contract was named on) is more than this below
+  the contract.
+* ``reshuffle_below`` (90): demand an allowed reshuffle when the hand's estimate
+  plus the talon hope is below this.
+* ``talon_hope`` (12): points the unseen talon is expected to add while bidding.
+* ``dark_behind`` (400): as forehand, declare dark (before looking at the cards) when
+  this many points behind the leading player in the hand.
+
+It undarkens a dark declaration when it would bid 125, and picks the first of two
+blind talons (2 players).
+
+The hand *estimate* is what the hand should take as declarer: aces and tens with
+the cards they capture, marriages it can declare, length in a marriage suit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import CARD_POINTS
+from sim.engine.actions import DECLARE, PASS, Decision
+from sim.engine.bits import (
+    ACES,
+    KQ,
+    SUIT_BITS,
+    highest,
+    lowest,
+    popcount,
+)
+from sim.engine.params import (
+    P_DISCARD_FACE_DOWN,
+    P_MV_S,
+    P_NP,
+    P_STEP,
+)
+from sim.engine.state import (
+    NO_SUIT,
+    S_BEST,
+    S_BEST_SEAT,
+    S_CONTRACT,
+    S_DECL,
+    S_GIVE1,
+    S_GIVE2,
+    S_HAND0,
+    S_LED_SUIT,
+    S_NPLAYED,
+    S_PLAYED,
+    S_SCORE0,
+    S_TALON,
+    S_TC0,
+    S_TRUMP,
+    S_VOID0,
+    S_WIN_BID,
+)
+from sim.jit import hot, hot_call
+
+AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE, DARK_BEHIND = range(5)
+_POINTS = CARD_POINTS.astype(np.int64)
+# _ABOVE[c]: the cards of c's suit that rank above c.
+_ABOVE = np.array(
+    [int(SUIT_BITS[c // 6]) & ~((1 << (c + 1)) - 1) for c in range(24)], dtype=np.int64
+)
+
+
+def _suit_estimate(m: int) -> int:
+    """Points one suit (6-bit rank pattern) should take, marriage value aside."""
+    ace, ten = m >> 5 & 1, m >> 4 & 1
+    est = 0
+    if ace:
+        est += 11 + 7  # the ace and what the two others throw on it
+        if ten:
+            est += 10 + 6
+    elif ten:
+        est += 4
+    if m & 0b1100 == 0b1100:  # K+Q: the marriage's own cards, and length as trump
+        est += 7 + 6 * max(0, bin(m).count("1") - 3)
+    return est
+
+
+# Built once at import: the estimate of every suit pattern.
+_SUIT_ESTIMATE = np.array([_suit_estimate(m) for m in range(64)], dtype=np.int64)
+
+
+@hot
+def estimate(hand: int, P: np.ndarray) -> int:
+    """Points a hand should take as declarer (sure tricks, marriages, length)."""
+    est = 0
+    for s in range(4):
+        est += _SUIT_ESTIMATE[(hand >> (6 * s)) & 63]
+        if hand & KQ[s] == KQ[s]:
+            est += P[P_MV_S + s] * 9 // 10
+    return est
+
+
+@hot
+def _partner_card(seat: int, S: np.ndarray, P: np.ndarray) -> int:
+    """The card a defender saw the declarer give the other defender, still unplayed.
+
+    Only with the discards face up (``talon.discard_face_down`` false) and three
+    players in the hand; 0 otherwise and for the declarer.
+    """
+    decl = S[S_DECL]
+    if P[P_DISCARD_FACE_DOWN] or P[P_NP] != 3 or seat == decl:
+        return 0
+    partner = 3 - seat - decl  # the hand's seats are 0, 1, 2
+    given = S[S_GIVE1] if partner == (decl + 1) % 3 else S[S_GIVE2]
+    if given < 0:
+        return 0
+    return (np.int64(1) << given) & ~S[S_PLAYED]
+
+
+@hot
+def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
+    # declare the most valuable marriage (lead its queen); the ace marriage beats all
+    if declaring:
+        if declaring & ACES:
+            return DECLARE + lowest(declaring & ACES)
+        best_suit = -1
+        for s in range(4):
+            if declaring & KQ[s] and (best_suit < 0 or P[P_MV_S + s] > P[P_MV_S + best_suit]):
+                best_suit = s
+        return DECLARE + 6 * best_suit + 2
+    hand = S[S_HAND0 + seat]
+    trump = S[S_TRUMP]
+    # cards that could beat ours: those unseen and unplayed, but not the card the
+    # declarer gave the other defender when the discards lie face up (it wins for us)
+    outside = ~(hand | S[S_PLAYED]) & 0xFFFFFF & ~_partner_card(seat, S, P)
+    trumps_out = 0 if trump == NO_SUIT else outside & SUIT_BITS[trump]
+    voids = 0
+    for o in range(3):
+        if o != seat:
+            voids |= S[S_VOID0 + o]
+    # a sure winner: top of its suit and not likely to be trumped; richest first
+    pick = -1
+    m = plain
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        s = c // 6
+        if outside & _ABOVE[c]:
+            continue
+        if s != trump and trumps_out and voids >> s & 1:
+            continue
+        if pick < 0 or _POINTS[c] > _POINTS[pick]:
+            pick = c
+    if pick >= 0:
+        return pick
+    # otherwise a low card of the longest non-trump suit, keeping marriages together
+    paired = 0
+    for s in range(4):
+        if hand & KQ[s] == KQ[s]:
+            paired |= KQ[s]
+    best_len = -100
+    m = plain
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        s = c // 6
+        length = popcount(hand & SUIT_BITS[s]) - (8 if s == trump else 0)
+        length -= 4 * (paired >> c & 1)
+        if length > best_len or (length == best_len and _POINTS[c] < _POINTS[pick]):
+            best_len = length
+            pick = c
+    return pick
+
+
+@hot
+def _cheapest(cards: int, costs_extra: int) -> int:
+    """The card of a non-empty mask that costs least to play; ties: lowest id.
+
+    The cost is the card's points, plus 40 for a card of a paired marriage (the
+    bits of ``costs_extra``).
+    """
+    pick = -1
+    pick_cost = 1 << 30
+    m = cards
+    while m:
+        c = lowest(m)
+        cost = _POINTS[c] + (40 if costs_extra >> c & 1 else 0)
+        if cost < pick_cost:
+            pick_cost = cost
+            pick = c
+        m &= m - 1
+    return pick
+
+
+@hot
+def _richest(cards: int) -> int:
+    """The card of a non-empty mask with the most points; ties: lowest id."""
+    pick = -1
+    pick_points = -1
+    m = cards
+    while m:
+        c = lowest(m)
+        if _POINTS[c] > pick_points:
+            pick_points = _POINTS[c]
+            pick = c
+        m &= m - 1
+    return pick
+
+
+@hot
+def _choose_follow(seat: int, S: np.ndarray, P: np.ndarray, allowed: int) -> int:
+    trump = S[S_TRUMP]
+    best = S[S_BEST]
+    bs = best // 6
+    hand = S[S_HAND0 + seat]
+    paired = 0  # cards of marriages still held together
+    for s in range(4):
+        if hand & KQ[s] == KQ[s]:
+            paired |= KQ[s]
+    # cards that would take the trick now: higher in the best card's suit, or a trump
+    wins = allowed & _ABOVE[best]
+    if trump != NO_SUIT and bs != trump:
+        wins |= allowed & SUIT_BITS[trump]
+    if S[S_NPLAYED] == P[P_NP] - 1:  # last to play: win as cheaply as possible
+        if wins:
+            return _cheapest(wins, paired)
+        # defenders share one aim: when the other defender wins, give it points
+        if seat != S[S_DECL] and S[S_BEST_SEAT] != S[S_DECL]:
+            givable = allowed & ~paired & ~ACES
+            if givable:
+                return _richest(givable)
+        return _cheapest(allowed, paired)
+    # second to play: take it with a card nobody left can beat, else play cheap
+    if wins:
+        trick = np.int64(1) << S[S_TC0]
+        outside = ~(hand | S[S_PLAYED] | trick) & 0xFFFFFF
+        led = SUIT_BITS[S[S_LED_SUIT]]
+        if wins & led:
+            c = highest(wins & led)
+            if outside & _ABOVE[c] == 0:  # nobody left holds a higher card of the suit
+                return c
+        if wins & ~led:
+            return lowest(wins & ~led)  # the lowest trump
+    return _cheapest(allowed, paired)
+
+
+@hot
+def discard_cost(hand: int, c: int) -> int:
+    """How much giving card ``c`` of ``hand`` away costs the heuristic (lowest goes).
+
+    Its points plus three per card of its suit held (a long suit's card goes first);
+    a paired marriage card, an ace, a ten guarded by its ace cost far more.
+    """
+    s = c // 6
+    r = c % 6
+    v = _POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
+    if (r == 2 or r == 3) and hand & KQ[s] == KQ[s]:
+        v += 100
+    elif r == 5:
+        v += 50
+    elif r == 4 and hand >> (6 * s + 5) & 1:
+        v += 30
+    return int(v)
+
+
+@hot
+def _discard(hand: int, legal: np.ndarray, n: int) -> int:
+    """The card to give away in the discard: the lowest :func:`discard_cost`.
+
+    Fewest points, from a long suit; a paired marriage card, an ace or a ten guarded
+    by its ace only when nothing else will do.
+    """
+    pick = legal[0]
+    pick_value = 1 << 30
+    for k in range(n):
+        v = discard_cost(hand, legal[k])
+        if v < pick_value:
+            pick_value = v
+            pick = legal[k]
+    return int(pick)
+
+
+@hot_call
+def heuristic_v1_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
+    """heuristic_v1's card (action code) for a PLAY decision given by its legal masks."""
+    if S[S_NPLAYED] == 0:
+        return _choose_lead(seat, S, P, plain, declaring)
+    return _choose_follow(seat, S, P, plain)
+
+
+@hot_call
+def heuristic_v1_range(
+    kind: int,
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    with_pass: bool,
+    lo: int,
+    count: int,
+    params: np.ndarray,
+) -> int:
+    """heuristic_v1's BID or CONTRACT: amounts ``lo, lo + step, ...`` (``count``)."""
+    hand = S[S_HAND0 + seat]
+    scale = 1.0 + params[AGGRESSION]
+    if kind == Decision.BID:
+        # raise by one step while the hand (and the hoped-for talon) carries it
+        limit = (estimate(hand, P) + params[TALON_HOPE]) * scale
+        return lo if count > 0 and lo <= limit else PASS
+    # contract: the highest amount the 8 cards kept are worth, at least the bid
+    target = estimate(hand, P) * scale
+    step = P[P_STEP]
+    k = 0
+    while k + 1 < count and lo + (k + 1) * step <= target:
+        k += 1
+    return lo + k * step
+
+
+@hot_call
+def heuristic_v1_choose(
+    kind: int,
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    legal: np.ndarray,
+    n: int,
+    params: np.ndarray,
+    tiebreak: np.uint64,
+) -> int:
+    """heuristic_v1's action for one decision (``legal[:n]`` ascending)."""
+    hand = S[S_HAND0 + seat]
+    if kind == Decision.PLAY:
+        plain = 0
+        declaring = 0
+        for k in range(n):
+            if legal[k] >= DECLARE:
+                declaring |= np.int64(1) << (legal[k] - DECLARE)
+            else:
+                plain |= np.int64(1) << legal[k]
+        return heuristic_v1_play(seat, S, P, plain, declaring)
+    if kind == Decision.BID:
+        return heuristic_v1_range(kind, seat, S, P, True, legal[1], n - 1, params)
+    if kind == Decision.CONTRACT:
+        return heuristic_v1_range(kind, seat, S, P, False, legal[0], n, params)
+    if kind == Decision.RESHUFFLE_HAND:
+        return int(estimate(hand, P) + params[TALON_HOPE] < params[RESHUFFLE_BELOW])
+    if kind == Decision.RESHUFFLE_TALON:
+        # the declarer has taken the talon, so it may look at it
+        return int(estimate(hand | S[S_TALON], P) < S[S_WIN_BID])
+    if kind == Decision.RESHUFFLE_AFTER:
+        if seat == S[S_DECL]:
+            return int(estimate(hand, P) < S[S_WIN_BID])
+        return 1
+    if kind == Decision.DISCARD:
+        return _discard(hand, legal, n)
+    if kind == Decision.CONCEDE:  # measured on the scale the contract was named on
+        scaled = estimate(hand, P) * (1.0 + params[AGGRESSION])
+        return int(scaled < S[S_CONTRACT] - params[CONCEDE_MARGIN])
+    if kind == Decision.DARK:  # before looking at the cards: only the scores count
+        leader = S[S_SCORE0]
+        for s in range(1, P[P_NP]):
+            leader = max(leader, S[S_SCORE0 + s])
+        return int(leader - S[S_SCORE0 + seat] >= params[DARK_BEHIND])
+    if kind == Decision.UNDARKEN:  # the bid of 125 it would make in an ordinary auction
+        return int((estimate(hand, P) + params[TALON_HOPE]) * (1.0 + params[AGGRESSION]) >= 125)
+    if kind == Decision.TALON_PICK:  # blind: both talons look alike
+        return 0
+    if kind == Decision.NAME_TRUMP:
+        best_suit = 0
+        best_score = -1
+        for s in range(4):
+            m = hand & SUIT_BITS[s]
+            score = 10 * popcount(m)
+            while m:
+                score += _POINTS[lowest(m)]
+                m &= m - 1
+            if score > best_score:
+                best_score = score
+                best_suit = s
+        return best_suit
+    return int(legal[0])

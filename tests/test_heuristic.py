@@ -1,0 +1,233 @@
+"""The rebuilt ``heuristic``: its hand model, contracts, concessions, barrel, discards and leads.
+
+The strength figures of the note (games to 1000 against ``heuristic_v1``, the duel)
+are measured on large runs; here a small seeded version of each states its
+tolerance.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.cards import parse_cards
+from sim.declarer import run_items
+from sim.engine import play_hands
+from sim.engine.actions import DECLARE, PASS, Decision
+from sim.engine.game import GAME_COLUMNS, play_games
+from sim.engine.params import P_MV_S, rules_vector
+from sim.engine.state import (
+    FLAG_BARREL0,
+    N_STATE,
+    NO_SUIT,
+    S_CONTRACT,
+    S_DECL,
+    S_FLAGS,
+    S_HAND0,
+    S_NPLAYED,
+    S_PLAYED,
+    S_TRUMP,
+    S_TRUMP_SETTER,
+)
+from sim.engine.strategies.heuristic import (
+    KEPT,
+    barrel_need,
+    discard_cost,
+    hand_model,
+    heuristic_choose,
+    heuristic_play,
+    p_make,
+)
+from sim.engine.strategies.registry import parse_params
+from sim.rules import load_rules
+
+
+def _mask(text: str) -> int:
+    return sum(1 << c for c in parse_cards(text))
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def _lead_state(hand: str, played: str = "", trump: int = NO_SUIT, setter: int = -1):
+    S = np.zeros(N_STATE, dtype=np.int64)
+    S[S_HAND0] = _mask(hand)
+    S[S_PLAYED] = _mask(played) if played else 0
+    S[S_TRUMP] = trump
+    S[S_TRUMP_SETTER] = setter
+    S[S_DECL] = 0
+    S[S_NPLAYED] = 0
+    return S
+
+
+def test_a_marriage_that_cannot_lose_its_queen_is_declared_first():
+    P = rules_vector(load_rules("classic"))
+    # ♥ (100) is worth more, but its ten and ace are out; ♠'s are in the hand
+    S = _lead_state("KS QS TS AS KH QH 9C JD")
+    declaring = _mask("KS QS KH QH")
+    code = heuristic_play(0, S, P, int(S[S_HAND0]), declaring)
+    assert code == DECLARE + parse_cards("QS")[0]
+    # with the ♥ ten and ace played, ♥ cannot lose its queen either: the bigger one first
+    S = _lead_state("KS QS TS AS KH QH 9C JD", played="TH AH 9S")
+    code = heuristic_play(0, S, P, int(S[S_HAND0]), declaring)
+    assert code == DECLARE + parse_cards("QH")[0]
+
+
+def test_no_trump_switch_away_from_a_longer_trump_while_opponents_hold_trumps():
+    P = rules_vector(load_rules("classic"))
+    diamonds = 2
+    # trump ♦ (declared earlier by seat 0), three ♦ held, the jack still out; ♣ marriage
+    S = _lead_state("AD TD 9D KC QC AS", played="KD QD", trump=diamonds, setter=0)
+    code = heuristic_play(0, S, P, int(S[S_HAND0]), _mask("KC QC"))
+    assert code < DECLARE  # a plain lead: the ♣ declaration waits
+    # the opponents' last trump is gone (played): now it declares
+    S = _lead_state("AD TD 9D KC QC AS", played="KD QD JD", trump=diamonds, setter=0)
+    code = heuristic_play(0, S, P, int(S[S_HAND0]), _mask("KC QC"))
+    assert code == DECLARE + parse_cards("QC")[0]
+
+
+def test_a_lone_king_or_queen_costs_half_its_marriage_to_give():
+    P = rules_vector(load_rules("classic"))
+    hand = _mask("KH KS 9C JC TC AC 9D JD QD TH")  # ♥ K alone, ♠ K alone, ♦ Q alone
+    kh, ks, qd = (parse_cards(c)[0] for c in ("KH", "KS", "QD"))
+    # the same points and suit lengths apart: the difference is half the marriage values
+    assert (
+        discard_cost(hand, kh, P) - discard_cost(hand, ks, P)
+        == (P[P_MV_S + 3] - P[P_MV_S + 0]) // 2 + 3
+    )  # ♥ holds one more card (TH): three per card held
+    # a marriage kept together costs far more than any lone card
+    paired = _mask("KH QH 9C JC TC AC 9D JD 9S TH")
+    assert discard_cost(paired, kh, P) > discard_cost(hand, kh, P) + 40
+    assert discard_cost(hand, qd, P) == 3 + 3 * 3 + P[P_MV_S + 2] // 2
+
+
+def _snapshots(rules, kind, n=150):
+    from sim.cards import cards_str
+    from sim.deal import generate_deals
+    from sim.engine import play_hand_text
+    from sim.engine.state import SNAP_KIND
+
+    for k, cards in enumerate(generate_deals(n, seed=41)):
+        hands = [cards_str(cards[7 * s : 7 * s + 7]) for s in range(3)]
+        talon = cards_str(cards[21:])
+        for d in range(12):
+            snap = play_hand_text(
+                rules, hands, talon, k % 3, strategies=("random",) * 3, seed=k, snapshot_at=d
+            )["snapshot"]
+            if snap is None:
+                break
+            if int(snap[SNAP_KIND]) == kind:
+                yield snap
+
+
+def test_on_the_barrel_the_contract_is_at_least_what_wins_there():
+    from sim.engine.state import SNAP_LEGAL, SNAP_N, SNAP_SEAT
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    params = parse_params(["heuristic"] * 3, [])[0]
+    need = barrel_need(P)
+    assert need == 120
+    checked = raised = 0
+    for snap in _snapshots(rules, Decision.CONTRACT):
+        S = snap[:N_STATE].copy()
+        seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+        legal = snap[SNAP_LEGAL : SNAP_LEGAL + n].copy()
+        off = heuristic_choose(Decision.CONTRACT, seat, S, P, legal, n, params, np.uint64(0))
+        S[S_FLAGS] |= 1 << (FLAG_BARREL0 + seat)
+        on = heuristic_choose(Decision.CONTRACT, seat, S, P, legal, n, params, np.uint64(0))
+        if legal[n - 1] >= need:
+            assert on >= need
+            raised += off < need
+        checked += 1
+    assert checked >= 50 and raised > 0  # off the barrel it would have named less
+
+
+def test_on_the_barrel_it_bids_up_to_what_wins_there_and_never_concedes():
+    from sim.engine.state import SNAP_LEGAL, SNAP_N, SNAP_SEAT
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    params = parse_params(["heuristic"] * 3, [])[0]
+    bids = 0
+    for snap in _snapshots(rules, Decision.BID):
+        S = snap[:N_STATE].copy()
+        seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+        legal = snap[SNAP_LEGAL : SNAP_LEGAL + n].copy()
+        S[S_FLAGS] |= 1 << (FLAG_BARREL0 + seat)
+        choice = heuristic_choose(Decision.BID, seat, S, P, legal, n, params, np.uint64(0))
+        if legal[1] <= 120:
+            assert choice != PASS
+            bids += 1
+    assert bids >= 50
+    S = np.zeros(N_STATE, dtype=np.int64)
+    S[S_HAND0] = _mask("9S JS 9C JC 9D JD 9H QH")  # hopeless: conceding would pay off it
+    S[S_CONTRACT] = 120
+    legal = np.array([0, 1] + [0] * 62, dtype=np.int64)
+    assert heuristic_choose(Decision.CONCEDE, 0, S, P, legal, 2, params, np.uint64(0)) == 1
+    S[S_FLAGS] |= 1 << FLAG_BARREL0
+    assert heuristic_choose(Decision.CONCEDE, 0, S, P, legal, 2, params, np.uint64(0)) == 0
+
+
+def test_concessions_are_rare_and_contracts_stay_near_the_bid():
+    rules = load_rules("classic")
+    new = play_hands(rules, 20000, 3, ("heuristic",) * 3)
+    old = play_hands(rules, 20000, 3, ("heuristic_v1",) * 3)
+    n = len(new.column("conceded"))
+    _, hi = _wilson(int(new.column("conceded").sum()), n)
+    assert hi < 0.10  # the issue's target; measured 4 % (95 % upper bound here)
+    lo_old, _ = _wilson(int(old.column("conceded").sum()), n)
+    assert lo_old > hi  # the first heuristic conceded about 29 %
+    played = new.column("conceded") == 0
+    raised = new.column("contract") - new.column("winning_bid")
+    assert raised.mean() < (old.column("contract") - old.column("winning_bid")).mean()
+    assert played.sum() > 0
+
+
+def test_one_rebuilt_seat_wins_more_than_half_its_games_against_two_first_heuristics():
+    games = play_games(
+        load_rules("classic"), 3000, 8, ("heuristic", "heuristic_v1", "heuristic_v1")
+    )
+    winner = games.out[:, GAME_COLUMNS.index("winner")]
+    lo, _ = _wilson(int((winner == 0).sum()), len(winner))
+    assert lo > 0.5  # fair share 1/3; measured 67 % on 20,000 games
+
+
+@pytest.mark.parametrize("change", [{"bid__jumps": False}, {"talon__hide_at_100": False}])
+def test_jumps_and_a_shown_talon_change_the_heuristics_hands(change):
+    # the first heuristic raised one step at a time and never looked at the talon: it
+    # played these hands identically under both settings
+    rules = load_rules("classic")
+    cols = ("winning_bid", "contract", "declarer_total", "card_points_1")
+    for strategy, differs in (("heuristic", True), ("heuristic_v1", False)):
+        base = play_hands(rules, 3000, 4, (strategy,) * 3)
+        other = play_hands(rules.replace(**change), 3000, 4, (strategy,) * 3)
+        same = all(np.array_equal(base.column(c), other.column(c)) for c in cols)
+        assert same != differs, strategy
+
+
+def test_bids_beyond_the_marriages_where_the_cap_is_off():
+    # a hand bids past its marriage cap only to keep a player on the barrel out of
+    # the contract, so the games differ (hands without a barrel do not)
+    rules = load_rules("classic")
+    base = play_games(rules, 300, 4, ("heuristic",))
+    free = play_games(rules.replace(bid__cap_by_marriages=False), 300, 4, ("heuristic",))
+    assert (base.out != free.out).any(axis=1).sum() > 30
+
+
+def test_the_kept_hand_model_is_calibrated_on_a_held_out_seed():
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    cols = run_items(rules, "heuristic", 10000, 99)
+    mus = [hand_model(int(h), P, KEPT) for h in cols["kept"]]
+    for level in (100, 120, 140):
+        model = np.mean([p_make(mu, sigma, level) for mu, sigma in mus])
+        measured = (cols["total"] >= level).mean()
+        # the model's promise: within 5 percentage points (3 % mean gap when fitted);
+        # sampling error at n = 30,000 is 0.3 points
+        assert abs(model - measured) < 0.05, (level, model, measured)
