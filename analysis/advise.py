@@ -39,6 +39,8 @@ class Advice:
     discards: pl.DataFrame | None = None  # with --talon
     talon: int = 0
     bid: int = 100
+    requested: int = 0  # the samples asked for (more than ``samples`` when the budget ran out)
+    budget: float = 0.0  # the time budget in seconds (0: none)
 
 
 def level_table(rules: Rules, made_to: np.ndarray, cap: int) -> pl.DataFrame:
@@ -192,6 +194,11 @@ def advice_markdown(a: Advice) -> str:
         f"player `{a.player}`, {a.samples} sampled deals.",
         "",
     ]
+    if a.requested > a.samples:
+        lines[0] = lines[0][:-1] + (
+            f" of {a.requested}: the {a.budget:g} s time budget ran out (`--budget 0` plays "
+            "them all; the intervals are those of the deals played)."
+        )
     if a.discards is not None:
         lines += _discard_lines(a)
         return "\n".join(lines) + "\n"
@@ -310,6 +317,8 @@ def advice_json(a: Advice) -> dict[str, Any]:
         "seat": a.seat,
         "player": a.player,
         "samples": a.samples,
+        "samples_requested": max(a.requested, a.samples),
+        "budget": a.budget,
         "risk": a.risk,
     }
     if a.discards is not None:

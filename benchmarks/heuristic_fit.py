@@ -13,7 +13,7 @@ fitted and one pass is enough. The script prints the ``WEIGHTS`` and ``SPREAD`` 
 to paste into the module, the fit's R², and how well the normal model's P(total >= L)
 matches the measured rates on a second seed (by level, the mean absolute error).
 
-    python benchmarks/heuristic_fit.py --deals 200000 --seed 11
+    python benchmarks/heuristic_fit.py --deals 100000 --seed 11   # the weights in the module
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ to have narrowed the other hands).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,6 +28,7 @@ from sim.deal import n_hands, place_sizes
 from sim.declarer import PAR, par_levels, play_as_declarer
 from sim.rules import Rules
 
+BLOCK = 8  # samples played between two looks at the clock under a time budget
 DISCARD_CANDIDATES = 5  # the hand's cheapest cards (the heuristic's order) tried as gives
 
 
@@ -66,6 +68,7 @@ def bid_samples(
     seed: int,
     params: Sequence[str] = (),
     pass_samples: int = 2000,
+    budget: float = 0.0,
 ) -> dict[str, np.ndarray]:
     """The hand played as the declarer's in ``n`` sampled deals, and the pass baseline.
 
@@ -73,17 +76,32 @@ def bid_samples(
     ``par_level`` and ``par_best`` (:data:`PAR`), and ``pass_score``: the owner's deal
     score as a defender in ``pass_samples`` sampled deals declared by an opponent
     (each in turn), every seat played by the heuristic.
+
+    With ``budget`` (seconds, 0: none) the samples are played in blocks of
+    :data:`BLOCK` and no block starts once the budget is spent: the columns then hold
+    the first blocks only (the same deals, in the same order, as without a budget).
     """
     from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
 
     masks = sample_deals(rules, hand, seat, n, seed)
     decls = np.full(n, seat, dtype=np.int64)
-    cols: dict[str, np.ndarray] = {"dealt": np.full(n, hand, dtype=np.int64)}
+    t0 = time.perf_counter()
+    played = 0
+    parts: list[np.ndarray] = []
+    while played < n and (played == 0 or not budget or time.perf_counter() - t0 < budget):
+        a, b = played, n if not budget else min(n, played + BLOCK)
+        if player == PAR:
+            parts.append(par_levels(rules, masks[a:b], decls[a:b]))
+        else:
+            parts.append(
+                play_as_declarer(rules, masks[a:b], decls[a:b], seed, player, params, start=a)
+            )
+        played = b
+    cols: dict[str, np.ndarray] = {"dealt": np.full(played, hand, dtype=np.int64)}
+    rows = np.concatenate(parts, axis=0)
     if player == PAR:
-        par = par_levels(rules, masks, decls)
-        cols["par_best"], cols["par_level"] = par[:, 0], par[:, 1]
+        cols["par_best"], cols["par_level"] = rows[:, 0], rows[:, 1]
     else:
-        rows = play_as_declarer(rules, masks, decls, seed, player, params)
         cols["total"], cols["concede_from"] = rows[:, D_TOTAL], rows[:, D_CONCEDE_FROM]
     hands = n_hands(rules.players)
     others = np.array([(seat + j) % hands for j in range(1, hands)], dtype=np.int64)
@@ -136,6 +154,7 @@ def discard_samples(
     n: int,
     seed: int,
     workers: int = 1,
+    budget: float = 0.0,
 ) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray, np.ndarray]:
     """The open-card result of every candidate give in ``n`` sampled deals.
 
@@ -144,7 +163,8 @@ def discard_samples(
     open-card deal total in sample ``w`` after give ``g`` (both sides playing best
     with every card face up); ``made_to[w, g]``, the highest contract from ``bid`` up
     to the give's cap that total makes (0: none); each give's cap. The samples are
-    solved on ``workers`` local processes.
+    solved on ``workers`` local processes. ``budget`` (seconds, 0: none) stops
+    between blocks of :data:`BLOCK` samples as in :func:`bid_samples`.
     """
     from sim.engine.bidding import bid_cap
     from sim.engine.params import rules_vector
@@ -156,9 +176,16 @@ def discard_samples(
     gives = [(a, b) for a in cands for b in cands if a != b]
     P = rules_vector(rules)
     caps = np.array([bid_cap(ten & ~(1 << a) & ~(1 << b), P) for a, b in gives], dtype=np.int64)
-    parts = np.array_split(np.arange(n), max(1, min(workers, n)))
-    jobs = [(rules, masks[idx], talon, seat, gives) for idx in parts]
-    totals = np.concatenate(list(local_map(_solve_gives, jobs, workers)), axis=0)
+    t0 = time.perf_counter()
+    done: list[np.ndarray] = []
+    played = 0
+    while played < n and (played == 0 or not budget or time.perf_counter() - t0 < budget):
+        a, b = played, n if not budget else min(n, played + BLOCK)
+        parts = np.array_split(np.arange(a, b), max(1, min(workers, b - a)))
+        jobs = [(rules, masks[idx], talon, seat, gives) for idx in parts]
+        done.append(np.concatenate(list(local_map(_solve_gives, jobs, workers)), axis=0))
+        played = b
+    totals = np.concatenate(done, axis=0)
     made_to = np.zeros_like(totals)
     for L in rules.bid_levels():
         if L < bid:
@@ -169,6 +196,7 @@ def discard_samples(
 
 
 __all__ = [
+    "BLOCK",
     "DISCARD_CANDIDATES",
     "bid_samples",
     "discard_candidates",

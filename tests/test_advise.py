@@ -85,6 +85,31 @@ def test_the_discard_table_solves_every_candidate_give():
     assert top["expected"] == top["contract"] * (2 * top["p"] - 1)
 
 
+def test_a_time_budget_keeps_the_first_blocks_of_the_same_deals():
+    from sim.advise import BLOCK
+
+    weak = hand_mask("KS QS AC 9C JD 9H JH")
+    full = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, pass_samples=50)
+    # a budget spent at once: one block, the first deals of the full run, played alike
+    cut = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, pass_samples=50, budget=1e-9)
+    assert len(cut["total"]) == BLOCK
+    for key in ("dealt", "total", "concede_from"):
+        assert (cut[key] == full[key][:BLOCK]).all(), key
+    roomy = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, pass_samples=50, budget=1e6)
+    assert (roomy["total"] == full["total"]).all()
+
+
+def test_cli_advise_says_when_the_budget_ran_out(cli):
+    r = cli("advise", "KS QS AC 9C JD 9H JH", "--player", "par", "--samples", "24",
+            "--budget", "0.000001", "--json")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["samples"] == 8 and doc["samples_requested"] == 24 and doc["budget"] == 1e-6
+    r = cli("advise", "KS QS AC 9C JD 9H JH", "--player", "par", "--samples", "16",
+            "--budget", "0.000001")  # fmt: skip
+    assert "8 sampled deals of 16: the 1e-06 s time budget ran out" in r.stdout
+
+
 def test_cli_advise_prints_a_short_answer_and_json(cli):
     r = cli("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "500")
     assert r.returncode == 0, r.stderr
@@ -108,6 +133,7 @@ def test_cli_advise_prints_a_short_answer_and_json(cli):
         (["AH TH KH QH AS 9C AH"], "twice"),
         (["AH TH KH QH AS 9C JD", "--talon", "KS QS AH"], "already in the hand"),
         (["AH TH KH QH AS 9C JD", "--talon", "KS QS"], "3 cards"),
+        (["AH TH KH QH AS 9C JD", "--budget", "-1"], "--budget"),
         (["AH TH KH QH AS 9C JD", "--seat", "north"], "--seat"),
         (["AH TH KH QH AS 9C JD", "--player", "nobody"], "nobody"),
         (["AH TH KH QH AS 9C JD", "--risk", "1.5"], "--risk"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import Any
 
 from sim.cli.common import common_flags, json_safe, positive_int, seed_value, set_workers
@@ -16,6 +17,17 @@ from sim.rules import load_rules
 
 SEATS = ("forehand", "middle", "dealer")
 DEFAULT_SAMPLES = {"heuristic": 4000, "pimc": 48, "cheater": 48, "par": 48}
+DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answer in <= 10 s
+
+
+def _budget(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be seconds (0: no limit), got {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be seconds (0: no limit), got {text!r}")
+    return value
 
 
 def _risk(text: str) -> float:
@@ -53,7 +65,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     """``thousand advise``: the answer as text or JSON on stdout."""
     from analysis.advise import advice_json, advice_markdown, advise, advise_talon
     from sim.advise import bid_samples, discard_samples
-    from sim.cli.safebids import parse_players
+    from sim.cli.safebids import FAST, parse_players
     from sim.deal import n_hands, place_sizes
     from sim.engine.strategies.registry import parse_params
 
@@ -79,14 +91,16 @@ def cmd_advise(args: argparse.Namespace) -> int:
         # in this process: starting worker processes (each loading the solver) cost more
         # than they saved at these sizes (17 s serial against 25 s on two, measured)
         gives, made_to, caps, totals = discard_samples(
-            rules, hand, talon, seat, args.bid, n, args.seed
+            rules, hand, talon, seat, args.bid, n, args.seed, budget=args.budget
         )
         answer = advise_talon(
             rules, hand, args.seat, talon, args.bid, args.risk, gives, made_to, caps, totals
         )
     else:
-        cols = bid_samples(rules, hand, seat, player, n, args.seed, args.param)
+        budget = 0.0 if player in FAST else args.budget  # the fast players: every sample
+        cols = bid_samples(rules, hand, seat, player, n, args.seed, args.param, budget=budget)
         answer = advise(rules, hand, args.seat, player, args.risk, cols)
+    answer = replace(answer, requested=n, budget=args.budget)
     if args.json:
         print(json.dumps(json_safe(advice_json(answer)), ensure_ascii=False))
     else:
@@ -129,6 +143,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         type=positive_int,
         default=None,
         help="sampled deals (default 48; 4,000 for the heuristic)",
+    )
+    p.add_argument(
+        "--budget",
+        type=_budget,
+        default=DEFAULT_BUDGET,
+        help=f"seconds of play before the answer, pimc and par only (default {DEFAULT_BUDGET:g}; "
+        "0: play every sample). Samples are played 8 at a time; the answer says how many",
     )
     p.add_argument("--seed", type=seed_value, default=0)
     p.add_argument("--talon", default=None, help="the 3 talon cards, after winning the bid")
