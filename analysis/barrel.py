@@ -716,6 +716,51 @@ def barrel_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
     return tables_markdown(tables, "# Barrel, game length and seat advantage", intro, TABLE_NOTES)
 
 
+def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
+    """What ``thousand barrel`` prints by default: a few lines under 100 columns."""
+    from analysis.tables import short_rate, short_table
+
+    info = tables["summary"].row(0, named=True)
+    length = tables["game_length"].row(0, named=True)
+    half = 1.96 * (length["se"] or 0.0)
+    lines = [
+        f"# Barrel and game length — rules `{info['rules']}`: {info['games']:,} games "
+        f"({info['unfinished']:,} unfinished)",
+        "",
+        f"- a game lasts {length['mean']:.2f} [{length['mean'] - half:.2f}, "
+        f"{length['mean'] + half:.2f}] played deals (median {length['q50']:.0f})",
+    ]
+    b = tables["barrel_summary"]
+    if len(b) and b["stints"][0]:
+        x = b.row(0, named=True)
+        lines.append(
+            f"- climbs onto the barrel: {x['stints']:,}; falls: "
+            f"{short_rate(x['fall_rate'], x['fall_ci_low'], x['fall_ci_high'])} of them"
+        )
+    chi2 = tables["seat_chi2"]
+    if len(chi2):
+        row = chi2.row(0, named=True)
+        lines.append(
+            f"- seat advantage (from the first dealer): chi-square p = {row['p_value']:.3f}"
+            + (" — the seats differ" if row["p_value"] < 0.05 else " — no difference shown")
+        )
+    rel = tables["seat_relative"]
+    if len(rel):
+        shown = pl.DataFrame(
+            {
+                "seat": rel["position"],
+                "games won [95 % CI]": [
+                    short_rate(*r)
+                    for r in zip(rel["rate"], rel["ci_low"], rel["ci_high"], strict=True)
+                ],
+                "fair": [f"{v:.3f}" for v in rel["expected"]],
+            }
+        )
+        lines += ["", short_table(shown)]
+    lines += ["", "Every table: `--full`, or `--out DIR` (CSV and barrel.md)."]
+    return "\n".join(lines)
+
+
 def write_barrel_tables(tables: Mapping[str, pl.DataFrame], out_dir: Path) -> None:
     """Write ``NAME.csv`` per table and ``barrel.md`` into ``out_dir`` (never half-written)."""
     write_tables(tables, out_dir, MARKDOWN_FILE, barrel_markdown(tables))

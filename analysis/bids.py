@@ -424,6 +424,50 @@ def bids_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
     return tables_markdown(tables, "# Bid success", intro, TABLE_NOTES)
 
 
+def bids_short(tables: Mapping[str, pl.DataFrame], levels: int = 12) -> str:
+    """What ``thousand bids`` prints by default: a few lines under 100 columns.
+
+    The overall make and concession rates, then the make rate by contract for the
+    ``levels`` contracts named most often; ``--full`` or ``--out`` give every table.
+    """
+    from analysis.tables import short_rate, short_table
+
+    s = tables["summary"].row(0, named=True)
+    lines = [
+        f"# Bid success — rules `{s['rules']}`: {s['deals']:,} deals, {s['contracts']:,} contracts",
+        "",
+        f"- made, of played contracts: {short_rate(s['rate'], s['ci_low'], s['ci_high'])}",
+        f"- conceded, of all contracts: "
+        f"{short_rate(s['concession_rate'], s['concession_ci_low'], s['concession_ci_high'])}",
+        f"- made, of all contracts (a concession fails): "
+        f"{short_rate(s['rate_all'], s['ci_low_all'], s['ci_high_all'])}",
+        "",
+        f"## Made by contract (the {levels} named most often)",
+        "",
+    ]
+    t = tables["by_contract"].sort("contracts", descending=True).head(levels).sort("contract")
+    shown = pl.DataFrame(
+        {
+            "contract": t["contract"],
+            "contracts": t["contracts"],
+            "made [95 % CI]": [
+                short_rate(*r) for r in zip(t["rate"], t["ci_low"], t["ci_high"], strict=True)
+            ],
+            "conceded [95 % CI]": [
+                short_rate(*r)
+                for r in zip(
+                    t["concession_rate"],
+                    t["concession_ci_low"],
+                    t["concession_ci_high"],
+                    strict=True,
+                )
+            ],
+        }
+    )
+    lines += [short_table(shown), "", "Every table: `--full`, or `--out DIR` (CSV and bids.md)."]
+    return "\n".join(lines)
+
+
 def write_bid_tables(tables: Mapping[str, pl.DataFrame], out_dir: Path) -> None:
     """Write ``NAME.csv`` per table and ``bids.md`` into ``out_dir`` (never half-written)."""
     write_tables(tables, out_dir, MARKDOWN_FILE, bids_markdown(tables))

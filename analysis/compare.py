@@ -16,15 +16,18 @@ Both interval widths are reported, so the gain of pairing is visible.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from analysis.stats import Z95, wilson_interval
 from sim import schema
+from sim.rules import Rules
 
 COLUMNS = tuple(schema.COMPARE.names())
 """The columns of a comparison table (``compare.csv``), in order."""
@@ -299,3 +302,72 @@ def compare_rates(
             "n_other": np.full(len(keys), n1, dtype=np.int64),
         }
     ).select(RATE_COLUMNS)
+
+
+def _is_missing(v: float | None) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def _clear(row: Mapping[str, Any]) -> bool:
+    """Whether the difference's interval excludes 0."""
+    low, high = row["diff_ci_low"], row["diff_ci_high"]
+    return not (_is_missing(low) or _is_missing(high)) and (low > 0 or high < 0)
+
+
+def sig(v: float | None, digits: int = 4) -> str:
+    """A number with at most ``digits`` significant digits (``—`` if missing)."""
+    if v is None or _is_missing(v):
+        return "—"
+    if v != 0 and abs(v) < 1e-3:
+        return f"{v:.5f}".rstrip("0")
+    return f"{v:.{digits}g}"
+
+
+def rule_differences(rule_sets: Sequence[tuple[str, Rules]]) -> pl.DataFrame:
+    """The options whose values differ between named rule sets: a row per key, a column per set."""
+    flats = [r.to_dict() for _, r in rule_sets]
+    keys = [k for k in flats[0] if len({repr(f.get(k)) for f in flats}) > 1]
+    data: dict[str, list[str]] = {"option": keys}
+    for (name, _), f in zip(rule_sets, flats, strict=True):
+        data[name] = ["off" if f.get(k) is None else str(f.get(k)) for k in keys]
+    return pl.DataFrame(data, schema=dict.fromkeys(data, pl.String))
+
+
+def compare_sentence(row: Mapping[str, Any]) -> str:
+    """One metric of the comparison in words: both values, the change and its interval."""
+    base, other, diff = row["base"], row["other"], row["diff"]
+    pct = ""
+    if base is not None and not _is_missing(base) and base != 0 and diff is not None:
+        change = 100 * diff / abs(base)
+        pct = f", {change:+.1f} %" if abs(change) < 10 else f", {change:+.0f} %"
+    clear = (
+        "a real difference (the interval excludes 0)"
+        if _clear(row)
+        else "no difference shown (the interval holds 0)"
+    )
+    return (
+        f"**{row['meaning']}**: {sig(other)} under {row['vs']} against {sig(base)} under "
+        f"{row['rules']} — {sig(diff, 3)} [{sig(row['diff_ci_low'], 3)}, "
+        f"{sig(row['diff_ci_high'], 3)}]{pct}; {clear}."
+    )
+
+
+def compare_short(
+    table: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]], header: str, width: int = 100
+) -> str:
+    """What ``thousand compare`` prints by default: what differs, then a sentence a metric."""
+    import textwrap
+
+    lines = [header, ""]
+    diffs = rule_differences(rule_sets)
+    names = [n for n, _ in rule_sets]
+    lines.append(f"Options that differ ({len(diffs)}):")
+    for row in diffs.iter_rows(named=True):
+        values = " / ".join(f"{n} {row[n]}" for n in names)
+        lines.append(f"- {row['option']}: {values}")
+    lines.append("")
+    for row in table.iter_rows(named=True):
+        text = compare_sentence(row).replace("**", "")
+        lines += textwrap.wrap(text, width, initial_indent="- ", subsequent_indent="  ")
+    lines += ["", "Every column: `--full`, `--json`, or `--out DIR` (compare.csv, compare.md)."]
+    return "\n".join(lines)

@@ -12,6 +12,17 @@ import polars as pl
 from matplotlib.figure import Figure
 
 
+def _key_words(table: pl.DataFrame, width: int = 64) -> list[str]:
+    """The odds keys in words (their ``meaning``), shortened to ``width`` characters."""
+    if "meaning" not in table.columns:
+        return [str(k) for k in table["key"]]
+    out = []
+    for m in table["meaning"]:
+        text = str(m)
+        out.append(text if len(text) <= width else text[: width - 1].rstrip() + "…")
+    return out
+
+
 def plot_odds(table: pl.DataFrame, title: str) -> Figure:
     """Simulated probability with its 95 % interval beside the exact value, per key.
 
@@ -19,6 +30,7 @@ def plot_odds(table: pl.DataFrame, title: str) -> Figure:
     1,500) and common ones (a marriage in hand plus talon, about 1 in 2).
     """
     keys = table["key"].to_list()
+    labels = _key_words(table)
     est = table["estimate"].to_numpy()
     low = table["ci_low"].to_numpy()
     high = table["ci_high"].to_numpy()
@@ -36,7 +48,7 @@ def plot_odds(table: pl.DataFrame, title: str) -> Figure:
         label="simulated (95 % Wilson interval)",
     )
     ax.plot(exact, y, "x", ms=7, color="tab:red", label="exact (combinatorics)")
-    ax.set_yticks(y, keys, fontsize=8)
+    ax.set_yticks(y, labels, fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("probability per deal (log scale)")
     ax.set_title(title, fontsize=10)
@@ -62,7 +74,7 @@ def plot_odds_z(table: pl.DataFrame, title: str) -> Figure:
     ax.axvline(-4.5, color="tab:red", lw=0.8, ls="--", label="test tolerance ±4.5 SE")
     ax.axvline(4.5, color="tab:red", lw=0.8, ls="--")
     ax.plot(z, y, "o", ms=4, color="tab:blue")
-    ax.set_yticks(y, keys, fontsize=8)
+    ax.set_yticks(y, _key_words(t), fontsize=7)
     ax.set_xlabel("(simulated − exact) / standard error  [standard errors]")
     ax.set_xlim(-6, 6)
     ax.set_title(title, fontsize=10)
@@ -354,9 +366,9 @@ def plot_compare(compare: pl.DataFrame, title: str) -> Figure:
             y, [f"{v} − {b}" for v, b in zip(t["vs"], t["rules"], strict=True)], fontsize=8
         )
         ax.set_ylim(-0.6, t.height - 0.4)
-        ax.set_title(metric, fontsize=8, loc="left")
         meaning = str(t["meaning"][0]) if t.height else metric
-        ax.set_xlabel(f"other − base: {meaning}", fontsize=8)
+        ax.set_title(meaning, fontsize=8, loc="left")
+        ax.set_xlabel("other − base", fontsize=8)
         ax.set_ylabel("rule sets", fontsize=8)
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", alpha=0.3)

@@ -44,7 +44,13 @@ from analysis.advise import Advice, examples_table
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
-from analysis.compare import compare_folders, compare_rates
+from analysis.compare import (
+    compare_folders,
+    compare_rates,
+    compare_sentence,
+    rule_differences,
+    sig,
+)
 from analysis.marriages import WHERE, declared_counts, marriage_table
 from analysis.odds import OddsCounts, OddsResult
 from analysis.runs import read_manifest
@@ -64,7 +70,9 @@ _CSS = """
 body{font-family:system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1rem}
 td,th{border:1px solid #ccc;padding:.15rem .45rem}
-td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}th{background:#f3f3f3}
+td{text-align:left}th{background:#f3f3f3;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+div.scroll{overflow-x:auto;max-width:100%}
 img{max-width:100%;display:block;margin:.5rem 0}code{background:#f5f5f5;padding:0 .2rem}
 h2{border-bottom:1px solid #ddd;margin-top:2.5rem}p.files{font-size:.85rem;color:#555}
 """
@@ -218,10 +226,11 @@ def figure_png(fig: Figure) -> bytes:
 
 
 def inline_html(text: str) -> str:
-    """Escape ``text`` for HTML and render its `code`, **bold** and *italic* marks."""
+    """Escape ``text`` for HTML and render its `code`, **bold**, *italic* and [link](#a) marks."""
     out = html.escape(text, quote=False)
     out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
     out = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
+    out = re.sub(r"\[([^\]]+)\]\((#[\w-]+|[\w./-]+)\)", r'<a href="\2">\1</a>', out)
     return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<i>\1</i>", out)
 
 
@@ -244,7 +253,10 @@ def html_table(df: pl.DataFrame) -> str:
 
     head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
     rows = "".join("<tr>" + "".join(cell(v) for v in r) + "</tr>" for r in df.iter_rows())
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    return (
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
 
 
 def _decimals(v: float) -> int:
@@ -702,11 +714,27 @@ def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> 
     return sec
 
 
-def barrel_section(tables: Mapping[str, pl.DataFrame]) -> Section:
+def events_off(rules: Rules) -> dict[str, str]:
+    """Events of the per-game table that cannot happen under ``rules``: name → the rule."""
+    off = {
+        "golden_resets": ("golden rounds", not rules.golden.enabled),
+        "dark_won": ("dark play", not rules.dark.enabled),
+        "dark_lost": ("dark play", not rules.dark.enabled),
+        "samosvals": ("the 555 reset", not rules.score.samosval),
+        "barrel_entries": ("the barrel", rules.barrel.at == 0),
+        "barrel_falls": ("the barrel", rules.barrel.at == 0),
+        "concessions": ("concessions", not rules.rospis.allowed),
+    }
+    return {event: words for event, (words, is_off) in off.items() if is_off}
+
+
+def barrel_section(tables: Mapping[str, pl.DataFrame], rules: Rules | None = None) -> Section:
     """Barrel falls, events per game and game length, from a games run.
 
     Args:
         tables: :func:`analysis.barrel.barrel_tables` of a ``thousand games`` run.
+        rules: the run's rules; events they switch off are left out of the shown
+            table (the CSV keeps them) and named as off.
     """
     info = tables["summary"].row(0, named=True)
     sec = Section("barrel", "Barrel falls and game length")
@@ -803,11 +831,15 @@ def barrel_section(tables: Mapping[str, pl.DataFrame]) -> Section:
         "games_game_length.csv",
         gl,
     )
-    ev = tables["events_per_game"]
+    ev_all = tables["events_per_game"]
+    off = events_off(rules) if rules is not None else {}
+    ev = ev_all.filter(~pl.col("event").is_in(list(off)))
+    off_words = sorted(set(off.values()))
     sec.add_table(
         "Events per game",
         "Per finished game, summed over the seats: mean with its 95 % interval and the "
-        "share of games with at least one (the CSV adds the rate per 100 played deals).",
+        "share of games with at least one (the CSV adds the rate per 100 played deals)."
+        + (f" Off under these rules: {', '.join(off_words)}." if off_words else ""),
         ev.select(
             "event",
             "meaning",
@@ -816,7 +848,7 @@ def barrel_section(tables: Mapping[str, pl.DataFrame]) -> Section:
             interval_column(ev, "share_with", "ci_low", "ci_high", "share of games [95 % CI]"),
         ),
         "games_events_per_game.csv",
-        ev,
+        ev_all,
     )
     sec.add_csv(
         "games_length_histogram.csv",
@@ -905,12 +937,14 @@ def seat_section(tables: Mapping[str, pl.DataFrame]) -> Section:
     return sec
 
 
-def compare_section(compare: pl.DataFrame) -> Section:
+def compare_section(compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]] = ()) -> Section:
     """House-rule comparison: base vs other rule sets per metric, differences with intervals.
 
     Args:
         compare: the ``thousand compare`` table, with the columns of
             :data:`COMPARE_COLUMNS` (one row per metric and compared rule set).
+        rule_sets: ``(name, rules)`` of the base first, then the others; their
+            differing options are listed (none listed when empty).
 
     Raises:
         ValueError: when a column is missing.
@@ -925,29 +959,60 @@ def compare_section(compare: pl.DataFrame) -> Section:
     sec.blocks.append(
         Text(
             f"Base rules **{base}** against **{others}**, the same deals for every rule set "
-            "(common random numbers). `diff` = other − base with its 95 % interval; "
-            "`width_crn` is that interval's width, `width_independent` the width the same "
-            "games would give without common random numbers."
+            "(common random numbers). Each difference is other − base with its 95 % "
+            "interval, and the change in percent of the base value."
         )
     )
+    if len(rule_sets) > 1:
+        diffs = rule_differences(rule_sets)
+        long = diffs.unpivot(index="option", variable_name="rules", value_name="value")
+        sec.add_table(
+            f"What differs: {len(diffs)} option{'s' if len(diffs) != 1 else ''}",
+            "Every other option is the same in all rule sets (docs/rules.md explains each).",
+            diffs,
+            "compare_rules.csv",
+            long,
+        )
+    for row in t.iter_rows(named=True):
+        sec.blocks.append(Text(compare_sentence(row)))
     sec.add_figure(
         "compare.png",
         plots.plot_compare(t, f"House rules: {others} against {base}"),
         "House-rule comparison: differences with 95 % intervals",
     )
-    shown = t.select(
-        "metric",
-        "meaning",
-        "rules",
-        "vs",
-        interval_column(t, "base", "base_ci_low", "base_ci_high", "base [95 % CI]"),
-        interval_column(t, "other", "other_ci_low", "other_ci_high", "other [95 % CI]"),
-        interval_column(t, "diff", "diff_ci_low", "diff_ci_high", "diff [95 % CI]"),
-        _number_column(t, "width_crn", "width CRN"),
-        _number_column(t, "width_independent", "width independent"),
-        "games",
+
+    def pct(row: Mapping[str, Any]) -> str:
+        b, d = row["base"], row["diff"]
+        if b is None or d is None or _missing(b) or _missing(d) or b == 0:
+            return "—"
+        return f"{100 * d / abs(b):+.1f} %"
+
+    shown = pl.DataFrame(
+        {
+            "measure": t["meaning"],
+            "rules": t["vs"],
+            "base [95 % CI]": [
+                f"{sig(v)} [{sig(lo)}, {sig(hi)}]"
+                for v, lo, hi in zip(t["base"], t["base_ci_low"], t["base_ci_high"], strict=True)
+            ],
+            "other [95 % CI]": [
+                f"{sig(v)} [{sig(lo)}, {sig(hi)}]"
+                for v, lo, hi in zip(t["other"], t["other_ci_low"], t["other_ci_high"], strict=True)
+            ],
+            "other − base [95 % CI]": [
+                f"{sig(d, 3)} [{sig(lo, 3)}, {sig(hi, 3)}]"
+                for d, lo, hi in zip(t["diff"], t["diff_ci_low"], t["diff_ci_high"], strict=True)
+            ],
+            "change": [pct(r) for r in t.iter_rows(named=True)],
+        }
     )
-    sec.add_table("Metrics by rule set", "", shown, "compare.csv", t)
+    sec.add_table(
+        "Metrics by rule set",
+        "The CSV adds the interval widths with and without common random numbers, and the games.",
+        shown,
+        "compare.csv",
+        t,
+    )
     return sec
 
 
@@ -1102,6 +1167,128 @@ class DealingPlay(Protocol):
         """Who played."""
 
 
+def _pct(p: float, lo: float, hi: float) -> str:
+    """A share as percent with its interval: ``28.6 % [28.4, 28.8]``."""
+    return f"{100 * p:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def p_value_words(p: float, games: int) -> str:
+    """What a chi-square p-value of equal seat chances means, in one clause."""
+    if p < 0.001:
+        return (
+            f"p < 0.001: with equal chances a spread this uneven would come by chance in "
+            f"fewer than 1 in 1,000 runs of {games:,} games, so the seats differ"
+        )
+    verdict = (
+        "so the seats very likely differ, if only a little"
+        if p < 0.05
+        else "which is common by chance alone: no seat advantage is shown"
+    )
+    return (
+        f"p = {p:.3f}: with equal chances a spread this uneven would come by chance in "
+        f"{100 * p:.1f} % of runs of {games:,} games, {verdict}"
+    )
+
+
+def answers(
+    odds: OddsResult,
+    safebids: SafeBidResult | None = None,
+    games_tables: Mapping[str, pl.DataFrame] | None = None,
+) -> dict[str, str]:
+    """One sentence per section anchor: the answer a player came for, with its interval.
+
+    The summary at the top lists them, each linking to its section, and each section
+    opens with its own.
+    """
+    out: dict[str, str] = {}
+    e = odds.entries()
+    m = e.get("hand.any_marriage")
+    if m is not None:
+        share = _pct(m["estimate"], m["ci_low"], m["ci_high"])
+        out["marriages"] = (
+            f"Forehand's dealt hand holds a marriage in {share} of deals "
+            f"(exact {100 * m['exact']:.2f} %)."
+        )
+    r = e.get("deal.any_reshuffle")
+    if r is not None and r["exact"] and r["exact"] > 0:
+        out["odds"] = (
+            f"Some hand or the talon meets a reshuffle condition in "
+            f"{_pct(r['estimate'], r['ci_low'], r['ci_high'])} of deals (exact "
+            f"{100 * r['exact']:.2f} %)."
+        )
+    elif r is not None:
+        out["odds"] = "No deal can be reshuffled under these rules (no condition is on)."
+    if safebids is not None:
+        curve = safebids.tables["curve_by_marriages"]
+        player = safebids.run.players[0]
+        parts = []
+        for label in ("♥", "♠"):
+            row = curve.filter(
+                (pl.col("player") == player) & (pl.col("marriages") == label)
+                & (pl.col("level") == 120)
+            )  # fmt: skip
+            if len(row):
+                x = row.row(0, named=True)
+                parts.append((label, _pct(x["rate"], x["ci_low"], x["ci_high"])))
+        if len(parts) == 2:
+            out["safebids"] = (
+                f"Bidding 120 with the {parts[0][0]} marriage alone, the hand makes it in "
+                f"{parts[0][1]} of deals; with the {parts[1][0]} marriage alone in {parts[1][1]} "
+                f"(every dealt hand played as the declarer's by `{player}`)."
+            )
+    if games_tables is not None:
+        b = games_tables.get("barrel_summary")
+        if b is not None and len(b) and b["stints"][0] > 0:
+            x = b.row(0, named=True)
+            length = games_tables["game_length"].row(0, named=True)
+            out["barrel"] = (
+                f"{_pct(x['fall_rate'], x['fall_ci_low'], x['fall_ci_high'])} of climbs onto "
+                f"the barrel end in a fall; a game lasts {length['mean']:.1f} "
+                f"[{length['mean'] - 1.96 * length['se']:.1f}, "
+                f"{length['mean'] + 1.96 * length['se']:.1f}] played deals on average "
+                f"(median {length['q50']:.0f})."
+            )
+        elif "game_length" in games_tables:
+            length = games_tables["game_length"].row(0, named=True)
+            out["barrel"] = (
+                f"There is no barrel under these rules; a game lasts {length['mean']:.1f} "
+                f"[{length['mean'] - 1.96 * length['se']:.1f}, "
+                f"{length['mean'] + 1.96 * length['se']:.1f}] played deals on average."
+            )
+        rel = games_tables.get("seat_relative")
+        chi2 = games_tables.get("seat_chi2")
+        if rel is not None and chi2 is not None and len(rel) and len(chi2):
+            best = rel.sort("rate", descending=True).row(0, named=True)
+            worst = rel.sort("rate").row(0, named=True)
+            test = chi2.row(0, named=True)
+            out["seats"] = (
+                f"The player who was {best['position']} in the first deal wins "
+                f"{_pct(best['rate'], best['ci_low'], best['ci_high'])} of games, the "
+                f"{worst['position']} {_pct(worst['rate'], worst['ci_low'], worst['ci_high'])} "
+                f"(fair {100 * best['expected']:.1f} %); "
+                f"{p_value_words(float(test['p_value']), int(test['games']))}."
+            )
+    return out
+
+
+SUMMARY_ORDER = (
+    ("marriages", "How often a marriage comes"),
+    ("odds", "How often a deal is reshuffled"),
+    ("safebids", "How safe 120 is with one marriage"),
+    ("barrel", "The barrel and the length of a game"),
+    ("seats", "Seat advantage"),
+)
+
+
+def summary_section(found: Mapping[str, str], anchors: Sequence[str]) -> Section:
+    """The report's opening: each answer in one sentence, linked to its section."""
+    sec = Section("summary", "In short")
+    for anchor, title in SUMMARY_ORDER:
+        if anchor in found and anchor in anchors:
+            sec.blocks.append(Text(f"**{title}.** {found[anchor]} [More](#{anchor})."))
+    return sec
+
+
 def render_pages(
     title: str, header: str, sections: Sequence[Section], footer_md: str, files_html: str
 ) -> tuple[str, str]:
@@ -1117,6 +1304,7 @@ def render_pages(
     )
     body = "\n".join(s.html for s in sections)
     page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title><style>{_CSS}</style></head><body>
 <h1>{html.escape(title)}</h1>
 <p>{inline_html(header)}</p>
@@ -1138,6 +1326,7 @@ def build_report(
     safebids: SafeBidResult | None = None,
     examples: Sequence[Advice] = (),
     guide: Section | None = None,
+    rule_sets: Sequence[tuple[str, Rules]] = (),
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -1158,6 +1347,8 @@ def build_report(
         examples: the advisor's answers shown as worked examples in that section.
         guide: the strategy guide's section (:func:`analysis.guide.guide_report_section`),
             shown after the safe bids, or None to leave it out.
+        rule_sets: ``(name, rules)`` of the compared rule sets, the base first (the
+            options that differ are listed in the comparison).
 
     Returns:
         The sections, in report order.
@@ -1189,16 +1380,22 @@ def build_report(
         sections.append(guide)
     if hands_dir is not None:
         sections.append(bids_section(hands_dir))
+    games_tables = None
     if games_dir is not None:
         games_tables = barrel_tables(games_dir)
-        sections += [barrel_section(games_tables), seat_section(games_tables)]
+        sections += [barrel_section(games_tables, rules), seat_section(games_tables)]
+    found = answers(odds, safebids, games_tables)
+    for sec in sections:  # each section opens with its answer
+        if sec.anchor in found:
+            sec.blocks.insert(0, Text(f"**In short:** {found[sec.anchor]}"))
+    sections.insert(0, summary_section(found, [s.anchor for s in sections]))
     if dealing is not None:
         pairs = list(zip(dealing.names, dealing.games_dirs, strict=True))
         sections.append(
             dealing_section(dealing.names, dealing.odds, compare_folders(pairs), dealing.strategies)
         )
     if compare is not None:
-        sections.append(compare_section(compare))
+        sections.append(compare_section(compare, rule_sets))
 
     sizes = [f"odds: {deals:,} simulated deals"]
     if info["hands_deals"] is not None:

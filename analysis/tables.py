@@ -116,3 +116,15 @@ def tables_json(tables: Mapping[str, pl.DataFrame]) -> dict[str, list[dict[str, 
         name: [{k: _json_value(v) for k, v in row.items()} for row in table.iter_rows(named=True)]
         for name, table in tables.items()
     }
+
+
+def short_rate(p: float | None, lo: float | None, hi: float | None) -> str:
+    """A rate for a terminal: ``0.572 [0.565, 0.579]`` (three decimals), ``—`` if none."""
+    if p is None or p != p:
+        return "—"
+    return f"{p:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def short_table(frame: pl.DataFrame) -> str:
+    """A small Markdown table of already formatted (string or integer) columns."""
+    return to_markdown(frame).rstrip()

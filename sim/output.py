@@ -21,17 +21,45 @@ class UsageError(ValueError):
     """Bad command-line input; the message names the culprit (exit code 2)."""
 
 
-def check_out_dir(path: str | Path, force: bool) -> Path:
-    """Refuse an existing non-empty folder unless ``force``; return the path.
+def check_writable(path: str | Path, flag: str, folder: bool) -> None:
+    """Refuse a path the command could not write, before any work: one line naming it.
+
+    ``path`` is a folder (``folder``) or a file still to be written. The nearest
+    existing folder on its way must be a folder this process can create files in; a
+    file there, a read-only place (``/proc``) or a missing permission is refused. The
+    check creates nothing that stays (one empty file, removed at once).
 
     Raises:
-        UsageError: when the folder exists and is not empty, or is a file.
+        UsageError: naming ``flag``, the path and the reason.
+    """
+    target = Path(path)
+    place = target.absolute() if folder else target.absolute().parent
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    if not place.is_dir():
+        raise UsageError(f"{flag} {target}: {place} is a file, not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".thousand-check-", dir=place)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise UsageError(f"{flag} {target}: cannot write in {place} ({reason})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def check_out_dir(path: str | Path, force: bool, flag: str = "--out") -> Path:
+    """Refuse a non-empty folder (unless ``force``) or an unwritable place; return the path.
+
+    Raises:
+        UsageError: when the folder exists and is not empty, is a file, or cannot be
+            written (:func:`check_writable`).
     """
     out = Path(path)
     if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: exists and is not a folder")
+        raise UsageError(f"{flag} {out}: exists and is not a folder")
     if out.is_dir() and any(out.iterdir()) and not force:
-        raise UsageError(f"--out {out}: folder exists and is not empty (use --force)")
+        raise UsageError(f"{flag} {out}: folder exists and is not empty (use --force)")
+    check_writable(out, flag, folder=True)
     return out
 
 

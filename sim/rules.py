@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import json
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -29,6 +30,14 @@ OFF = "off"  # spelling of a switched-off optional threshold in TOML
 
 class RulesError(ValueError):
     """Invalid rules: the message names the key and the file."""
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'x'?)"`` for the closest of ``choices``, or ``""`` when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _opt(default: Any, doc: str, **meta: Any) -> Any:
@@ -527,7 +536,8 @@ def _flatten(doc: dict[str, Any], source: str) -> dict[str, Any]:
     for k, v in doc.items():
         if isinstance(v, dict):
             if k not in SECTIONS:
-                raise RulesError(f"rules {source}: unknown section '{k}'")
+                hint = did_you_mean(k, SECTIONS)
+                raise RulesError(f"rules {source}: unknown section '{k}'{hint}")
             for kk, vv in v.items():
                 if isinstance(vv, dict):
                     raise RulesError(f"rules {source}: unknown section '{k}.{kk}'")
@@ -558,7 +568,8 @@ def rules_from_dict(
             name = str(value)
             continue
         if key not in _FIELD_META:
-            raise RulesError(f"rules {source}: unknown key '{key}'")
+            hint = did_you_mean(key, _FIELD_META)
+            raise RulesError(f"rules {source}: unknown key '{key}'{hint}")
         try:
             values[key] = _check_value(key, value)
         except _Invalid as exc:
@@ -583,8 +594,8 @@ def _load(spec: str, stack: tuple[str, ...]) -> Rules:
     if not is_file:
         if spec not in preset_names():
             raise RulesError(
-                f"unknown rules preset '{spec}' (presets: {', '.join(preset_names())};"
-                " or give a path to a .toml file)"
+                f"unknown rules preset '{spec}'{did_you_mean(spec, preset_names())} (presets: "
+                f"{', '.join(preset_names())}; or give a path to a .toml file)"
             )
         doc, source = _read_preset(spec)
         ident, label = f"preset:{spec}", spec

@@ -1172,6 +1172,17 @@ DEALING_ODDS = _table(
 )
 
 
+COMPARE_RULES = _table(
+    "report/compare_rules.csv",
+    "report",
+    _cols(
+        ("option", "String", "an option whose value differs between the compared rule sets"),
+        ("rules", "String", "a compared rule set (the base first)"),
+        ("value", "String", "the option's value in it (`off` for off)"),
+    ),
+)
+
+
 # --- the strategy guide: thousand guide (and the report's guide section) -------------------
 def _guide_copy(name: str, of: Table) -> Table:
     """A guide file whose columns are another command's table's."""
@@ -1345,6 +1356,7 @@ TABLES: dict[str, Table] = {
         MARRIAGES,
         DEALING_ODDS,
         *GUIDE_TABLES,
+        COMPARE_RULES,
     )
 }
 """Every declared table by its key, in the order of docs/data.md."""
@@ -1372,6 +1384,7 @@ REPORT_FILES: dict[str, Table] = {
     **{f"safebids_safe_{name}.csv": t for name, t in SAFEBIDS_SAFE.items()},
     **{f"safebids_curve_{name}.csv": t for name, t in SAFEBIDS_CURVES.items()},
     **{t.file: t for t in GUIDE_TABLES},
+    "compare_rules.csv": COMPARE_RULES,
 }
 
 

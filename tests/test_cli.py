@@ -1,6 +1,7 @@
 """The command line as a user runs it: subprocesses, exit codes, files."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -28,7 +29,10 @@ def test_odds_json_is_the_documented_document(cli):
         assert v["exact"] is not None and 0 <= v["exact"] <= 1, key
     m = doc["odds"]["hand.any_marriage"]
     assert abs(m["exact"] - 0.284793) < 1e-6
-    assert r.stderr == ""  # no progress bar when stderr is not a terminal
+    # no progress bar when stderr is not a terminal: one line as the phase starts and ends
+    lines = [ln for ln in r.stderr.splitlines() if not ln.startswith("compiling the engine")]
+    assert len(lines) == 2 and all(ln.startswith("counting deals: ") for ln in lines), r.stderr
+    assert "done in" in lines[1]
 
 
 def test_odds_same_seed_same_document(cli):
@@ -309,3 +313,116 @@ def test_games_and_barrel_bad_input(cli, tmp_path, args, culprit):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and culprit in lines[0], r.stderr
     assert not (tmp_path / "o").exists()
+
+
+# Commands that write files, each with the smallest arguments that would do real work.
+_WRITERS = {
+    "odds": ["odds", "--deals", "100"],
+    "hands": ["hands", "--deals", "10"],
+    "games": ["games", "--games", "2"],
+    "safebids": ["safebids", "--deals", "10", "--players", "heuristic", "--no-holdout"],
+    "guide": ["guide", "--deals", "10", "--hands", "10", "--games", "2", "--no-duel"],
+    "compare": ["compare", "--vs", "app", "--games", "2"],
+    "duel": ["duel", "--a", "random", "--deals", "5"],
+    "report": ["report", "--deals", "100", "--hands", "10", "--games", "2", "--no-safe-bids",
+               "--no-guide"],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def a_file(tmp_path_factory):
+    f = tmp_path_factory.mktemp("plain") / "a_file.txt"
+    f.write_text("not a folder\n")
+    return f
+
+
+@pytest.mark.parametrize("command", sorted(_WRITERS))
+@pytest.mark.parametrize("where", ["under_a_file", "under_proc"])
+def test_an_unwritable_out_is_refused_before_any_work(run_main, a_file, command, where):
+    out = a_file / "sub" / "out" if where == "under_a_file" else Path("/proc/thousand/out")
+    code, err = run_main(*_WRITERS[command], "--out", str(out), "--quiet")
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "--out" in lines[0] and str(out) in lines[0], err
+    assert ("is a file" in lines[0]) if where == "under_a_file" else ("cannot write" in lines[0])
+    assert sorted(p.name for p in a_file.parent.iterdir()) == ["a_file.txt"]  # nothing left
+
+
+@pytest.mark.parametrize("where", ["under_a_file", "under_proc"])
+def test_unwritable_out_and_trace_as_subprocesses(cli, a_file, tmp_path, where):
+    bad = a_file / "x" if where == "under_a_file" else Path("/proc/thousand/x")
+    r = cli("hands", "--deals", "10", "--out", str(tmp_path / "h"), "--trace", str(bad / "t.jsonl"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--trace" in r.stderr, r.stderr
+    assert not (tmp_path / "h").exists() and not any(tmp_path.glob(".*"))
+    r = cli("odds", "--deals", "100", "--out", str(bad))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and str(bad) in r.stderr, r.stderr
+    r = cli("bids", str(tmp_path), "--out", str(bad))  # refused before reading the run
+    assert r.returncode == 2 and "--out" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_every_option_has_help_in_plain_words():
+    import argparse
+
+    from sim.cli import build_parser
+
+    bad = []
+
+    def walk(parser, prefix):
+        if "``" in (parser.description or ""):
+            bad.append(f"{prefix}: description")
+        for a in parser._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for name, sub in a.choices.items():
+                    walk(sub, f"{prefix} {name}")
+            elif a.dest != "help" and (not a.help or "``" in a.help):
+                bad.append(f"{prefix} {a.option_strings or a.dest}")
+
+    walk(build_parser(), "thousand")
+    assert not bad, bad
+
+
+def test_thousand_alone_and_rules_alone_print_help(cli):
+    r = cli()
+    assert r.returncode == 0 and "usage: thousand" in r.stdout and "guide" in r.stdout
+    r = cli("rules")
+    assert r.returncode == 0 and "usage: thousand rules" in r.stdout and "show" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "hint"),
+    [
+        (["odds", "--rules", "clasic", "--deals", "10"], "did you mean 'classic'?"),
+        (["hands", "--strategies", "heuristc", "--deals", "5", "--out", "x"], "'heuristic'?"),
+        (["hands", "--param", "heuristic.agression=1", "--deals", "5", "--out", "x"],
+         "did you mean 'aggression'?"),
+        (["safebids", "--players", "heuristc,par"], "did you mean 'heuristic'?"),
+    ],
+)  # fmt: skip
+def test_a_near_miss_name_gets_a_suggestion(run_main, tmp_path, args, hint):
+    args = [str(tmp_path / "x") if a == "x" else a for a in args]
+    code, err = run_main(*args)
+    assert code == 2 and hint in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_misspelt_rule_key_gets_a_suggestion(run_main, tmp_path):
+    f = tmp_path / "r.toml"
+    f.write_text('base = "classic"\n[bid]\nstpe = 5\n')
+    code, err = run_main("odds", "--rules", str(f), "--deals", "10")
+    assert code == 2 and "unknown key 'bid.stpe' (did you mean 'bid.step'?)" in err
+
+
+def test_bids_and_barrel_print_a_short_summary_unless_full(cli, tmp_path):
+    hands, games = tmp_path / "h", tmp_path / "g"
+    assert cli("hands", "--deals", "2000", "--out", str(hands), "--quiet").returncode == 0
+    assert cli("games", "--games", "40", "--out", str(games), "--quiet").returncode == 0
+    for command, folder, first in (("bids", hands, "# Bid success"), ("barrel", games, "# Barrel")):
+        short = cli(command, str(folder))
+        assert short.returncode == 0, short.stderr
+        assert short.stdout.startswith(first) and "--full" in short.stdout
+        assert max(len(line) for line in short.stdout.splitlines()) <= 100, command
+        full = cli(command, str(folder), "--full")
+        assert len(full.stdout) > 3 * len(short.stdout)
+        out = tmp_path / f"{command}_out"
+        written = cli(command, str(folder), "--out", str(out))
+        assert written.stdout == short.stdout  # --out does not also print every table
+        assert (out / f"{command}.md").read_text(encoding="utf-8").count("\n## ") >= 5

@@ -31,6 +31,7 @@ ODDS_DEALS, HANDS, GAMES = 20_000, 20_000, 500
 SAFE_DEALS, SAFE_SAMPLE = 5_000, 4
 
 SECTION_TITLES = (
+    "In short",
     "The run",
     "Deal odds and reshuffle conditions: exact vs simulated",
     "Marriage frequencies",
@@ -200,6 +201,76 @@ def test_every_csv_is_written_and_referenced(report):
         assert f"`{name}`" in md and f'href="{name}"' in html, name
 
 
+def _numbers(text: str) -> list[float]:
+    return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", ""))]
+
+
+def test_the_summary_sentences_state_the_numbers_of_the_csvs(report):
+    out, _ = report
+    md = (out / "report.md").read_text(encoding="utf-8")
+    summary = md.split("## In short\n", 1)[1].split("\n## ", 1)[0]
+    lines = {
+        ln.split(".**")[0].strip("*"): ln for ln in summary.splitlines() if ln.startswith("**")
+    }
+    assert len(lines) == 5, lines
+
+    def shown(v: float) -> float:
+        return round(100 * v, 1)
+
+    m = (
+        pl.read_csv(out / "marriages.csv")
+        .filter((pl.col("where") == "hand") & (pl.col("suit") == "any"))
+        .row(0, named=True)
+    )
+    nums = _numbers(lines["How often a marriage comes"])
+    assert nums[:3] == [shown(m["rate"]), shown(m["ci_low"]), shown(m["ci_high"])]
+    assert nums[3] == round(100 * m["exact"], 2)
+    odds = (
+        pl.read_csv(out / "odds.csv")
+        .filter(pl.col("key") == "deal.any_reshuffle")
+        .row(0, named=True)
+    )
+    nums = _numbers(lines["How often a deal is reshuffled"])
+    assert nums[:3] == [shown(odds["estimate"]), shown(odds["ci_low"]), shown(odds["ci_high"])]
+    curve = (
+        pl.read_csv(out / "safebids_curve_by_marriages.csv")
+        .filter(
+            (pl.col("player") == "heuristic")
+            & (pl.col("marriages") == "♥")
+            & (pl.col("level") == 120)
+        )
+        .row(0, named=True)
+    )
+    nums = _numbers(lines["How safe 120 is with one marriage"])
+    assert nums[2:5] == [shown(curve["rate"]), shown(curve["ci_low"]), shown(curve["ci_high"])]
+    b = pl.read_csv(out / "games_barrel_summary.csv").row(0, named=True)
+    nums = _numbers(lines["The barrel and the length of a game"])
+    assert nums[:3] == [shown(b["fall_rate"]), shown(b["fall_ci_low"]), shown(b["fall_ci_high"])]
+    length = pl.read_csv(out / "games_game_length.csv").row(0, named=True)
+    assert nums[3] == round(length["mean"], 1)
+    chi2 = pl.read_csv(out / "games_seat_chi2.csv").row(0, named=True)
+    seat_line = lines["Seat advantage"]
+    p = chi2["p_value"]
+    assert (f"p = {p:.3f}" in seat_line) or (p < 0.001 and "p < 0.001" in seat_line)
+    # every section the summary names opens with the same sentence
+    for title, anchor in (("Marriage frequencies", "marriages"), ("Seat advantage", "seats")):
+        body = md.split(f"## {title}\n", 1)[1].lstrip()
+        assert body.startswith("**In short:**"), title
+        assert f"(#{anchor})" in summary
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert '<a href="#seats">More</a>' in html
+
+
+def test_events_off_under_the_rules_are_named_not_shown_as_zero(report):
+    out, _ = report
+    md = (out / "report.md").read_text(encoding="utf-8")
+    events = md.split("### Events per game", 1)[1].split("\n### ", 1)[0]
+    assert "Off under these rules: dark play, golden rounds." in events
+    assert "| dark_won |" not in events and "| golden_resets |" not in events
+    csv = pl.read_csv(out / "games_events_per_game.csv")  # the CSV keeps every event
+    assert {"dark_won", "golden_resets"} <= set(csv["event"])
+
+
 def test_top_states_rules_seed_sizes_and_strategies(report, runs):
     out, _ = report
     rules = runs["odds"].rules
@@ -295,14 +366,26 @@ def test_compare_section_renders_the_comparison_table():
     assert "ukraine_online" in sec.markdown and "House-rule comparison" in sec.html
     table = next(b for b in sec.blocks if isinstance(b, Table))
     assert table.frame.height == 4
-    assert table.frame["diff [95 % CI]"][0] == "2.000 [1.500, 2.500]"
+    assert table.frame["other − base [95 % CI]"][0] == "2 [1.5, 2.5]"
+    assert len(table.frame.columns) <= 6  # fits a 1280 px page
+    row = hand_made_compare().row(0, named=True)
+    assert f"**{row['meaning']}**" in sec.markdown and "the interval excludes 0" in sec.markdown
     with pytest.raises(ValueError, match="diff_ci_low"):
         compare_section(hand_made_compare().drop("diff_ci_low"))
 
 
+def test_the_comparison_lists_the_options_that_differ():
+    classic, app = load_rules("classic"), load_rules("app")
+    sec = compare_section(hand_made_compare(), [("classic", classic), ("app", app)])
+    differ = {k for k, v in classic.to_dict().items() if app.to_dict()[k] != v}
+    long = sec.csvs["compare_rules.csv"]
+    assert set(long["option"]) == differ and set(long["rules"]) == {"classic", "app"}
+    assert f"What differs: {len(differ)} options" in sec.markdown
+
+
 def test_report_without_runs_or_comparison_keeps_the_odds_sections(runs, tmp_path):
     sections = build_report(tmp_path / "r", runs["odds"])
-    assert [s.anchor for s in sections] == ["run", "odds", "marriages"]
+    assert [s.anchor for s in sections] == ["summary", "run", "odds", "marriages"]
     assert not (tmp_path / "r" / "compare.png").exists()
 
 

@@ -53,7 +53,12 @@ USAGE_ERRORS = (RulesError, CardParseError, UsageError, StrategyError)
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``thousand`` argument parser."""
-    parser = Parser(prog="thousand", description=__doc__.splitlines()[0])
+    parser = Parser(
+        prog="thousand",
+        description="Simulate and analyse the card game Thousand: deal odds, played hands "
+        "and games, safe bids, a bid advisor, a strategy guide, reports. Every command and "
+        "file: docs/cli.md and docs/data.md.",
+    )
     from sim import __version__
 
     parser.add_argument("--version", action="version", version=f"thousand {__version__}")
@@ -66,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``thousand``; returns the exit code."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # `thousand` alone: what it can do, not an error
+        parser.print_help()
+        return 0
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     keep_freed_memory()

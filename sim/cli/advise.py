@@ -151,7 +151,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=f"seconds of play before the answer, pimc and par only (default {DEFAULT_BUDGET:g}; "
         "0: play every sample). Samples are played 8 at a time; the answer says how many",
     )
-    p.add_argument("--seed", type=seed_value, default=0)
+    p.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p.add_argument("--talon", default=None, help="the 3 talon cards, after winning the bid")
     p.add_argument("--bid", type=int, default=100, help="with --talon: the bid won (default 100)")
     p.add_argument(

@@ -7,19 +7,25 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli.common import emit_tables
+from sim.output import check_out_dir
 
 
 def cmd_barrel(args: argparse.Namespace) -> int:
     """``thousand barrel DIR``: barrel falls, game length, seat advantage of a games run."""
     from analysis.barrel import (
         barrel_markdown,
+        barrel_short,
         barrel_tables,
         barrel_tables_json,
         write_barrel_tables,
     )
 
+    if args.out is not None:
+        check_out_dir(args.out, args.force)  # before the work, not after
     tables = barrel_tables(Path(args.dir))
-    emit_tables(args, tables, write_barrel_tables, barrel_tables_json, barrel_markdown)
+    emit_tables(
+        args, tables, write_barrel_tables, barrel_tables_json, barrel_markdown, barrel_short
+    )
     return 0
 
 
@@ -28,8 +34,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p_barrel = subparsers.add_parser("barrel", help="barrel falls, game length, seat advantage")
     p_barrel.add_argument("dir", help="folder of a games run")
     p_barrel.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p_barrel.add_argument(
+        "--full", action="store_true", help="print every table (default: a short summary)"
+    )
     p_barrel.add_argument("--out", default=None, help="also write CSV tables and barrel.md here")
     p_barrel.add_argument("--force", action="store_true", help="write into a non-empty --out")
-    p_barrel.add_argument("--quiet", action="store_true")
+    p_barrel.add_argument("--quiet", action="store_true", help="no log on stderr")
     p_barrel.set_defaults(func=cmd_barrel)
     return p_barrel

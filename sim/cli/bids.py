@@ -7,14 +7,23 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli.common import emit_tables, positive_int
+from sim.output import check_out_dir
 
 
 def cmd_bids(args: argparse.Namespace) -> int:
     """``thousand bids DIR``: bid-success tables and safe bid levels of a hands run."""
-    from analysis.bids import bid_tables, bid_tables_json, bids_markdown, write_bid_tables
+    from analysis.bids import (
+        bid_tables,
+        bid_tables_json,
+        bids_markdown,
+        bids_short,
+        write_bid_tables,
+    )
 
+    if args.out is not None:
+        check_out_dir(args.out, args.force)  # before the work, not after
     tables = bid_tables(Path(args.dir), min_n=args.min_n)
-    emit_tables(args, tables, write_bid_tables, bid_tables_json, bids_markdown)
+    emit_tables(args, tables, write_bid_tables, bid_tables_json, bids_markdown, bids_short)
     return 0
 
 
@@ -24,6 +33,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p_bids.add_argument("dir", help="folder of a hands run")
     p_bids.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p_bids.add_argument(
+        "--full", action="store_true", help="print every table (default: a short summary)"
+    )
+    p_bids.add_argument(
         "--min-n",
         type=positive_int,
         default=30,
@@ -31,6 +43,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p_bids.add_argument("--out", default=None, help="also write CSV tables and bids.md here")
     p_bids.add_argument("--force", action="store_true", help="write into a non-empty --out")
-    p_bids.add_argument("--quiet", action="store_true")
+    p_bids.add_argument("--quiet", action="store_true", help="no log on stderr")
     p_bids.set_defaults(func=cmd_bids)
     return p_bids

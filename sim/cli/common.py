@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 import sim
-from sim.output import UsageError, check_out_dir, now_iso
+from sim.output import UsageError, check_out_dir, check_writable, now_iso
 from sim.rules import load_rules
 from sim.runner import Backend, open_partial, start_workers
 
@@ -93,18 +93,66 @@ def runner_flags(p: argparse.ArgumentParser, chunk: bool = True) -> None:
     )
 
 
-def progress(total: int, quiet: bool, unit: str) -> Any:
-    """A tqdm bar on stderr, silent when stderr is not a terminal or with --quiet."""
+class _PhaseLines:
+    """Progress without a terminal: one line when a phase starts and one when it ends."""
+
+    def __init__(self, total: int, unit: str, label: str) -> None:
+        self.total, self.unit, self.label = total, unit, label
+        self.n = 0
+        self.t0 = 0.0
+
+    def update(self, k: int = 1) -> None:
+        self.n += k
+
+    def __enter__(self) -> _PhaseLines:
+        print(f"{self.label}: {self.total:,} {self.unit}s ...", file=sys.stderr, flush=True)
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        if kind is None:
+            dt = time.perf_counter() - self.t0
+            rate = f", {self.n / dt:,.0f} {self.unit}s/s" if dt > 0 else ""
+            print(f"{self.label}: done in {dt:.1f} s{rate}", file=sys.stderr, flush=True)
+
+
+def progress(total: int, quiet: bool, unit: str, label: str = "") -> Any:
+    """A phase's progress on stderr, named ``label`` (default: the unit, plural).
+
+    On a terminal a tqdm bar; otherwise one line as the phase starts and one as it
+    ends (with its speed); nothing with ``--quiet``.
+    """
     from tqdm import tqdm
 
+    label = label or f"{unit}s"
+    if not quiet and not sys.stderr.isatty():
+        return _PhaseLines(total, unit, label)
     return tqdm(
         total=total,
         unit=unit,
         unit_scale=True,
+        desc=label,
         file=sys.stderr,
         dynamic_ncols=True,
         disable=quiet or not sys.stderr.isatty(),
     )
+
+
+def compile_notice(quiet: bool, *kernels: str) -> bool:
+    """Say so on stderr when a kernel still has to be compiled; True when one has.
+
+    ``kernels`` are ``module.function`` names (``driver.slots_kernel``). The first run
+    on a machine compiles the engine (about a minute); later runs load it from the
+    compiled-code cache, whose index files are looked up here without importing numba
+    (a process that drives worker processes never loads the engine).
+    """
+    import os
+
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR", ""))
+    missing = bool(folder.name) and not all(any(folder.glob(f"*/{name}-*.nbi")) for name in kernels)
+    if missing and not quiet:
+        print("compiling the engine (first run only, about a minute) ...", file=sys.stderr)
+    return missing
 
 
 def set_workers(workers: int | None) -> None:
@@ -156,13 +204,20 @@ def emit_tables(
     write: Callable[[Any, Path], None],
     to_json: Callable[[Any], dict[str, Any]],
     to_markdown: Callable[[Any], str],
+    short: Callable[[Any], str] | None = None,
 ) -> None:
-    """Print analysis tables as JSON (``--json``) or Markdown; also write ``--out``."""
+    """Print analysis tables; also write ``--out``.
+
+    ``--json``: one JSON document; ``--full``: every table in Markdown; otherwise the
+    ``short`` summary that fits 100 columns (every table where there is none).
+    """
     if args.out is not None:
         check_out_dir(args.out, args.force)
         write(tables, Path(args.out))
     if args.json:
         print(json.dumps(json_safe(to_json(tables))))
+    elif short is not None and not getattr(args, "full", False):
+        print(short(tables))
     else:
         print(to_markdown(tables))
 
@@ -200,6 +255,27 @@ def lazy(module: str, name: str) -> Callable[..., Any]:
     return call
 
 
+def _warm_up(
+    command: str, rules: Any, names: list[str], params: list[str], quiet: bool, serial: bool
+) -> None:
+    """Say when the run's kernel must be compiled; in a serial run compile it first.
+
+    The serial run's speed then leaves the one-off compile out (worker processes
+    compile or load it themselves).
+    """
+    kernel = "driver.slots_kernel" if command == "hands" else "game.games_kernel"
+    if not compile_notice(quiet, kernel) or not serial:
+        return
+    if command == "hands":
+        from sim.engine.api import play_hands
+
+        play_hands(rules, 2, 0, names, params)
+    else:
+        from sim.engine.game import play_games
+
+        play_games(rules, 1, 0, names, params)
+
+
 def play_run(
     args: argparse.Namespace,
     command: str,
@@ -225,6 +301,8 @@ def play_run(
     trace_path = Path(args.trace) if args.trace else None
     if trace_path is not None and trace_path.is_dir():
         raise UsageError(f"--trace {trace_path}: is a folder")
+    if trace_path is not None and not (trace_path.exists() and not trace_path.is_file()):
+        check_writable(trace_path, "--trace", folder=False)  # a device (/dev/null) is fine
     backend = backend_of(args)
     if backend.scheduler is None and backend.workers == 1:
         set_workers(1)  # the chunks run in this process, on one compiled-code thread
@@ -244,10 +322,12 @@ def play_run(
         **{k: v for k, v in extra.items()},
     }
     store = open_partial(Path(args.out), plan, args.resume)
+    serial = backend.scheduler is None and backend.workers == 1
+    _warm_up(command, rules, names, args.param, args.quiet, serial)
     started = now_iso()
     t0 = time.perf_counter()
     with StagedDir(args.out) as staged, staged_file(trace_path) as trace:
-        with progress(total, args.quiet, unit) as bar:
+        with progress(total, args.quiet, unit, f"playing {unit}s") as bar:
             counts = play(
                 rules,
                 total,

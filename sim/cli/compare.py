@@ -55,7 +55,7 @@ def rule_sets(base: str, vs: str) -> list[tuple[str, Rules]]:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """``thousand compare``: effects of house rules with CRN and independent intervals."""
-    from analysis.compare import compare_folders, compare_markdown
+    from analysis.compare import compare_folders, compare_markdown, compare_short
     from sim.compare import play_rule_sets
     from sim.engine.strategies.registry import parse_params, parse_strategies
     from sim.output import StagedDir, run_manifest, write_json
@@ -93,7 +93,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     work = None if args.out is not None else Path(tempfile.mkdtemp(prefix=".compare-"))
     target = Path(args.out) if work is None else work / "out"
     with StagedDir(target) as staged:
-        with progress(args.games * len(sets), args.quiet, "game") as bar:
+        with progress(args.games * len(sets), args.quiet, "game", "playing the rule sets") as bar:
             runs = play_rule_sets(
                 sets, args.games, args.seed, staged.path, args.strategies, list(args.param),
                 backend, chunk, bar.update, parts,
@@ -133,8 +133,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         shutil.rmtree(parts, ignore_errors=True)
     if args.json:
         print(json.dumps(json_safe(doc)))
-    else:
+    elif args.full:
         print(md)
+    else:
+        print(compare_short(table, sets, header))
     if not args.quiet:
         where = f" → {args.out}" if args.out is not None else ""
         print(f"{len(sets)} rule sets × {args.games:,} games in {seconds:.1f} s{where}",
@@ -154,12 +156,28 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     common_flags(p)
     p.add_argument("--vs", required=True, help="rule sets to compare with --rules, comma-separated")
-    p.add_argument("--games", type=positive_int, required=True)
-    p.add_argument("--seed", type=seed_value, default=0)
+    p.add_argument(
+        "--games", type=positive_int, required=True, help="games per rule set, on the same deals"
+    )
+    p.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p.add_argument("--strategies", default="heuristic", help="one name for every seat")
-    p.add_argument("--param", action="append", default=[], metavar="STRATEGY.NAME=VALUE")
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="STRATEGY.NAME=VALUE",
+        help="a strategy parameter, e.g. heuristic.aggression=0.3 (repeatable)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--out", default=None, help="folder for the tables and each rule set's run")
+    p.add_argument(
+        "--full", action="store_true", help="print the whole table (default: a short summary)"
+    )
     p.add_argument("--force", action="store_true", help="write into a non-empty --out")
     runner_flags(p)
     p.set_defaults(func=cmd_compare)

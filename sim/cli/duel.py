@@ -60,10 +60,10 @@ def cmd_duel(args: argparse.Namespace) -> int:
     started = now_iso()
     t0 = time.perf_counter()
     if args.deals is not None:
-        with progress((rules.players + 1) * args.deals, args.quiet, "deal") as bar:
+        with progress((rules.players + 1) * args.deals, args.quiet, "deal", "duel deals") as bar:
             run = duel_hands(rules, a, b, args.deals, args.seed, progress=bar.update)
     else:
-        with progress(rules.players * args.games, args.quiet, "game") as bar:
+        with progress(rules.players * args.games, args.quiet, "game", "duel games") as bar:
             run = duel_games(
                 rules, a, b, args.games, args.seed, first_dealer=first, progress=bar.update
             )
@@ -115,7 +115,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     size = p.add_mutually_exclusive_group(required=True)
     size.add_argument("--deals", type=positive_int, help="duel on N single deals")
     size.add_argument("--games", type=positive_int, help="duel on N whole games")
-    p.add_argument("--seed", type=seed_value, default=0)
+    p.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p.add_argument(
         "--first-dealer",
         type=int,

@@ -36,15 +36,28 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "games", help="play N whole games; games.parquet + barrel.parquet"
     )
     common_flags(p_games)
-    p_games.add_argument("--games", type=positive_int, required=True)
-    p_games.add_argument("--seed", type=seed_value, default=0)
+    p_games.add_argument(
+        "--games", type=positive_int, required=True, help="whole games to play to the target"
+    )
+    p_games.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p_games.add_argument("--out", required=True, help="folder for the Parquet files and run.json")
     p_games.add_argument(
         "--strategies",
         default="heuristic",
         help="one name for every seat or one comma-separated name per seat",
     )
-    p_games.add_argument("--param", action="append", default=[], metavar="STRATEGY.NAME=VALUE")
+    p_games.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="STRATEGY.NAME=VALUE",
+        help="a strategy parameter, e.g. heuristic.aggression=0.3 (repeatable)",
+    )
     p_games.add_argument(
         "--first-dealer",
         type=int,

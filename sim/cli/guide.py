@@ -184,7 +184,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="deals of the guide player's duel against heuristic (default 20000)",
     )
     p.add_argument("--no-duel", action="store_true", help="skip the guide player's duel")
-    p.add_argument("--seed", type=seed_value, default=0)
+    p.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p.add_argument("--json", action="store_true", help="every table as one JSON document")
     p.add_argument("--force", action="store_true", help="write into a non-empty --out")
     p.set_defaults(func=cmd_guide)

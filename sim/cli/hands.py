@@ -40,8 +40,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``hands`` to the ``thousand`` subparsers; return its parser."""
     p_hands = subparsers.add_parser("hands", help="play N deals; write hands.parquet + run.json")
     common_flags(p_hands)
-    p_hands.add_argument("--deals", type=positive_int, required=True)
-    p_hands.add_argument("--seed", type=seed_value, default=0)
+    p_hands.add_argument(
+        "--deals",
+        type=positive_int,
+        required=True,
+        help="deals to play (each redealt until played)",
+    )
+    p_hands.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p_hands.add_argument("--out", required=True, help="folder for hands.parquet and run.json")
     p_hands.add_argument(
         "--strategies",

@@ -10,6 +10,7 @@ from typing import Any
 from sim.cli.common import (
     backend_of,
     common_flags,
+    compile_notice,
     json_safe,
     positive_int,
     progress,
@@ -25,16 +26,19 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_out_dir(args.out, args.force)
     from analysis.odds import odds_result, write_odds_dir
+    from sim.deal import deal_batch
     from sim.engine.strategies.registry import parse_strategies
-    from sim.odds import run_odds
+    from sim.odds import count_batch, run_odds
 
     rules = load_rules(args.rules)  # fail on bad rules and strategies before any work
     parse_strategies(args.strategies, rules.players)
     set_workers(args.workers)
     backend = backend_of(args)
+    if compile_notice(args.quiet, "odds._count_kernel"):  # compiled before the clock starts
+        count_batch(deal_batch(8, args.seed, rules))
     # counting deals returns a few numbers: compiled threads in this process beat worker
     # processes (no start-up, no copies); the counts are the same either way
-    with progress(args.deals, args.quiet, "deal") as bar:
+    with progress(args.deals, args.quiet, "deal", "counting deals") as bar:
         run = run_odds(
             rules,
             args.deals,
@@ -72,8 +76,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``odds`` to the ``thousand`` subparsers; return its parser."""
     p_odds = subparsers.add_parser("odds", help="deal-level odds, exact beside simulated")
     common_flags(p_odds)
-    p_odds.add_argument("--deals", type=positive_int, default=1_000_000)
-    p_odds.add_argument("--seed", type=seed_value, default=0)
+    p_odds.add_argument(
+        "--deals", type=positive_int, default=1_000_000, help="deals to count (default 1,000,000)"
+    )
+    p_odds.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p_odds.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p_odds.add_argument("--out", default=None, help="folder for odds.csv, odds.md, run.json")
     p_odds.add_argument("--force", action="store_true", help="write into a non-empty --out")

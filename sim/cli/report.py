@@ -18,6 +18,7 @@ import sim
 from sim.cli.common import (
     backend_of,
     common_flags,
+    compile_notice,
     positive_int,
     progress,
     runner_flags,
@@ -77,9 +78,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
 
     def odds_of(r: Rules) -> OddsRun:
-        with progress(args.deals, args.quiet, "deal") as bar:
+        with progress(args.deals, args.quiet, "deal", f"odds of {r.name}") as bar:
             return run_odds(r, args.deals, args.seed, progress=bar.update)
 
+    compile_notice(
+        args.quiet, "driver.slots_kernel", "game.games_kernel", "declarer.declarer_kernel"
+    )
     odds = odds_of(rules)
     start_workers(backend)
     work = parts / "runs"  # the joined run folders, made again from the chunks on --resume
@@ -93,11 +97,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         strategies=args.strategies,
         params=args.param,
         par=args.par,
-        progress=lambda total, unit: progress(total, args.quiet, unit),
+        progress=lambda total, unit: progress(total, args.quiet, unit, f"playing {unit}s"),
         backend=backend,
         parts=parts,
     )
-    with progress(args.games, args.quiet, "game") as bar:
+    with progress(args.games, args.quiet, "game", "shuffled or cut: games") as bar:
         dealing = dealing_comparison(
             rules, odds, runs.games_dir, args.games, args.seed, work / "dealing",
             odds_of=odds_of, strategies=args.strategies, params=args.param, backend=backend,
@@ -110,7 +114,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     guide = None if args.no_guide else guide_section(rules, args, odds, safebids)
     compare = None
     if sets is not None:  # the house-rule comparison on the same deals
-        with progress(args.games * len(sets), args.quiet, "game") as bar:
+        with progress(args.games * len(sets), args.quiet, "game", "house rules: games") as bar:
             compared = play_rule_sets(
                 sets, args.games, args.seed, work / "compare", strategies=args.strategies,
                 params=args.param, backend=backend, progress=bar.update,
@@ -127,6 +131,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         safebids=safebids,
         examples=examples,
         guide=guide,
+        rule_sets=sets or (),
     )
     shutil.rmtree(parts, ignore_errors=True)
     if not args.quiet:
@@ -150,7 +155,7 @@ def safe_bids_run(rules: Rules, args: argparse.Namespace) -> Any:
     sizes = {p: args.safe_deals if p in FAST else args.safe_sample for p in players}
     total = 2 * n_hands(rules.players) * sum(sizes.values())
     items = {}
-    with progress(total, args.quiet, "hand") as bar:
+    with progress(total, args.quiet, "hand", "safe bids: hands declared") as bar:
         for seed in seeds:
             for p in players:
                 params = () if p == PAR else args.param
@@ -237,7 +242,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=50_000,
         help="whole games for the barrel, game length and seat tables (default 50,000)",
     )
-    p_rep.add_argument("--seed", type=seed_value, default=0)
+    p_rep.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
     p_rep.add_argument(
         "--strategies",

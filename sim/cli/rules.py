@@ -23,10 +23,16 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 0
+
+
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``rules`` (with ``list`` and ``show``) to the ``thousand`` subparsers."""
     p_rules = subparsers.add_parser("rules", help="list presets or show resolved rules")
-    rules_sub = p_rules.add_subparsers(dest="rules_command", required=True, parser_class=Parser)
+    rules_sub = p_rules.add_subparsers(dest="rules_command", parser_class=Parser)
+    p_rules.set_defaults(func=lambda args: _help(p_rules))  # `thousand rules` alone: its help
     rules_sub.add_parser("list", help="list the shipped presets").set_defaults(func=cmd_rules_list)
     p_show = rules_sub.add_parser("show", help="print the fully resolved TOML of R")
     p_show.add_argument("rules", help="preset name or TOML path")

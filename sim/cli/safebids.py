@@ -15,7 +15,7 @@ from typing import Any
 
 from sim.cli.common import common_flags, json_safe, positive_int, progress, seed_value, set_workers
 from sim.output import UsageError, check_out_dir, now_iso
-from sim.rules import load_rules
+from sim.rules import did_you_mean, load_rules
 
 DEFAULT_PLAYERS = "heuristic,pimc,par"
 FAST = (
@@ -41,7 +41,8 @@ def parse_players(text: str) -> list[str]:
     for name in names:
         if name != PAR and name not in STRATEGIES:
             known = ", ".join([*STRATEGIES, PAR])
-            raise UsageError(f"--players: unknown player {name!r} (known: {known})")
+            hint = did_you_mean(name, [*STRATEGIES, PAR])
+            raise UsageError(f"--players: unknown player {name!r}{hint} (known: {known})")
     if len(set(names)) != len(names):
         raise UsageError(f"--players: a player is named twice in {text!r}")
     return names
@@ -92,7 +93,7 @@ def run_safebids(rules: Any, players: list[str], args: argparse.Namespace) -> An
     sizes = {p: args.deals if p in FAST else min(args.sample, args.deals) for p in players}
     total = sum(sizes[p] * hands * len(seeds) for p in players)
     items: dict[tuple[str, int], dict] = {}
-    with progress(total, args.quiet, "hand") as bar:
+    with progress(total, args.quiet, "hand", "hands declared") as bar:
         for seed in seeds:
             for p in players:
                 params = args.param if p != PAR else ()
@@ -152,7 +153,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="STRATEGY.NAME=VALUE",
         help="a strategy parameter, e.g. pimc.worlds=30 (repeatable)",
     )
-    p.add_argument("--seed", type=seed_value, default=0)
+    p.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
     p.add_argument(
         "--holdout-seed",
         type=seed_value,

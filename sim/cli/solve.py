@@ -318,7 +318,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "solve",
         help="open-card value of a deal or a play position (every card face up)",
-        description=__doc__.split("\n\n")[0],
+        description=__doc__.split("\n\n")[0].replace("``thousand solve``: t", "T"),
     )
     p.add_argument("--rules", default="classic", help="preset name or path to a TOML rules file")
     p.add_argument(

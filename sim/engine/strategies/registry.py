@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.rules import did_you_mean
+
 RANDOM = 0
 FIRST = 1
 HEURISTIC = 2
@@ -155,7 +157,8 @@ def parse_strategies(text: str | Sequence[str], players: int = 3) -> list[str]:
         )
     for n in names:
         if n not in STRATEGIES:
-            raise StrategyError(f"unknown strategy {n!r} (known: {', '.join(STRATEGIES)})")
+            hint = did_you_mean(n, STRATEGIES)
+            raise StrategyError(f"unknown strategy {n!r}{hint} (known: {', '.join(STRATEGIES)})")
     return names
 
 
@@ -173,10 +176,14 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
             raise StrategyError(f"--param {item!r}: expected STRATEGY.NAME=VALUE")
         spec = STRATEGIES.get(strat)
         if spec is None:
-            raise StrategyError(f"--param {item!r}: unknown strategy {strat!r}")
+            hint = did_you_mean(strat, STRATEGIES)
+            raise StrategyError(f"--param {item!r}: unknown strategy {strat!r}{hint}")
         if pname not in spec.params:
             known = ", ".join(spec.params) or "none"
-            raise StrategyError(f"--param {item!r}: {strat} has no parameter {pname!r} ({known})")
+            hint = did_you_mean(pname, spec.params)
+            raise StrategyError(
+                f"--param {item!r}: {strat} has no parameter {pname!r}{hint} ({known})"
+            )
         try:
             values[(strat, pname)] = float(raw)
         except ValueError:
