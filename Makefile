@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test report bench lint docs clean golden
+.PHONY: setup test report report-check bench lint docs clean golden
 
 setup: $(STAMP)
 
@@ -22,6 +22,20 @@ test: $(STAMP)
 
 report: $(STAMP)
 	$(BIN)/thousand report --rules classic --out reports/classic --force
+
+# Renders reports/classic and a small `--vs app` comparison report in headless Chromium
+# (installed from the system's packages when missing), saves screenshots beside them and
+# fails on a broken image or link, a console error or a table wider than the page.
+# Not part of `make test`: it needs a system package.
+report-check: $(STAMP)
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  (DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium || \
+	   (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)) || \
+	  (sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+	$(BIN)/thousand report --rules classic --vs app --out build/report-vs-app --force --quiet \
+	  --deals 200000 --hands 50000 --games 5000 --safe-deals 20000 --safe-sample 4 \
+	  --guide-duel-deals 2000
+	$(BIN)/python tests/report_check.py reports/classic build/report-vs-app
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -96,11 +96,16 @@ METRICS: tuple[Metric, ...] = (
     ),
     Metric(
         "declarer_make_rate",
-        "played (not conceded) contracts made",
+        "made, of played contracts (a concession not counted)",
         _col("contracts_made"),
         lambda g, n: _col("contracts")(g, n) - _col("contracts_conceded")(g, n),
     ),
-    Metric("concession_rate", "contracts conceded", _col("contracts_conceded"), _col("contracts")),
+    Metric(
+        "concession_rate",
+        "conceded, of all contracts",
+        _col("contracts_conceded"),
+        _col("contracts"),
+    ),
     Metric("average_contract", "mean contract (points)", _col("contract_sum"), _col("contracts")),
     Metric("bolt_penalties", "bolt penalties per game", _seat_sum("bolt_penalties"), _ones),
     Metric("samosvals", "555 resets per game", _seat_sum("samosvals"), _ones),

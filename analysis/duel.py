@@ -250,10 +250,22 @@ def _hands_result(run: DuelPlay) -> DuelResult:
             "a_declare_rate", a_declared, seats_n, None, "share of A's seat-deals A declared"
         ),
         _rate_row("b_declare_rate", b_declared, seats_n, None, "the same seat-deals declared by B"),
-        _rate_row("a_make_rate", a_made, a_declared, None, "A's contracts made"),
-        _rate_row("b_make_rate", b_made, b_declared, None, "B's contracts made"),
-        _rate_row("a_concede_rate", a_conceded, a_declared, None, "A's contracts conceded"),
-        _rate_row("b_concede_rate", b_conceded, b_declared, None, "B's contracts conceded"),
+        _rate_row(
+            "a_make_rate",
+            a_made,
+            a_declared,
+            None,
+            "A's contracts made, of all its contracts (a concession fails)",
+        ),
+        _rate_row(
+            "b_make_rate",
+            b_made,
+            b_declared,
+            None,
+            "B's contracts made, of all its contracts (a concession fails)",
+        ),
+        _rate_row("a_concede_rate", a_conceded, a_declared, None, "A's contracts conceded, of all"),
+        _rate_row("b_concede_rate", b_conceded, b_declared, None, "B's contracts conceded, of all"),
         _mean_row("a_mean_contract", run.a_contracts, None, "A's mean contract"),
         _mean_row("b_mean_contract", run.b_contracts, None, "B's mean contract"),
     ]

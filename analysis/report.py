@@ -67,7 +67,7 @@ DPI = 90  # figure resolution; with a 256-colour palette a figure is some 30-60 
 COMPARE_COLUMNS = COMPARE_TABLE_COLUMNS
 
 _CSS = """
-body{font-family:system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#222}
+body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1rem}
 td,th{border:1px solid #ccc;padding:.15rem .45rem}
 td{text-align:left}th{background:#f3f3f3;text-align:left}
@@ -510,6 +510,14 @@ def bids_section(hands_dir: Path) -> Section:
     info = summary.row(0, named=True)
     min_n = int(info["min_n"])
     sec = Section("bids", "Contracts as the hands run played them")
+    made = _pct(info["rate"], info["ci_low"], info["ci_high"])
+    conceded = _pct(info["concession_rate"], info["concession_ci_low"], info["concession_ci_high"])
+    sec.blocks.append(
+        Text(
+            f"**In short:** the run's declarers made {made} of the contracts they played "
+            f"and conceded {conceded} of all their contracts."
+        )
+    )
     sec.blocks.append(
         Text(
             f"From {info['contracts']:,} contracts ({info['reshuffled']:,} redeals on the way). "
@@ -960,7 +968,10 @@ def compare_section(compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]
         Text(
             f"Base rules **{base}** against **{others}**, the same deals for every rule set "
             "(common random numbers). Each difference is other − base with its 95 % "
-            "interval, and the change in percent of the base value."
+            "interval, and the change in percent of the base value. The rates count the "
+            "contracts of whole games (barrel and game end included), so they differ "
+            'from the same-named rates of the hands run in "Contracts as the hands run '
+            'played them", which counts single deals.'
         )
     )
     if len(rule_sets) > 1:

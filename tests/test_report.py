@@ -474,3 +474,18 @@ def test_cli_report_refuses_a_non_empty_out_without_force(cli, tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]
+
+
+def test_the_page_checker_finds_broken_links_and_images(report, tmp_path):
+    from report_check import static_problems
+
+    out, _ = report
+    text = (out / "index.html").read_text(encoding="utf-8")
+    assert static_problems(out, text) == []  # the report itself: every link and image
+    bad = text.replace('href="#seats"', 'href="#nowhere"', 1).replace(
+        'href="odds.csv"', 'href="missing.csv"', 1
+    )
+    problems = static_problems(out, bad + '<img src="gone.png">')
+    assert any("#nowhere" in p for p in problems)
+    assert any("missing.csv" in p for p in problems)
+    assert any("gone.png" in p for p in problems)
