@@ -255,17 +255,9 @@ def lazy(module: str, name: str) -> Callable[..., Any]:
     return call
 
 
-def _warm_up(
-    command: str, rules: Any, names: list[str], params: list[str], quiet: bool, serial: bool
-) -> None:
-    """Say when the run's kernel must be compiled; in a serial run compile it first.
-
-    The serial run's speed then leaves the one-off compile out (worker processes
-    compile or load it themselves).
-    """
-    kernel = "driver.slots_kernel" if command == "hands" else "game.games_kernel"
-    if not compile_notice(quiet, kernel) or not serial:
-        return
+def warm_engine(job: tuple[str, Any, list[str], list[str]]) -> bool:
+    """Play one tiny hands or games batch, so that this process has the kernel compiled."""
+    command, rules, names, params = job
     if command == "hands":
         from sim.engine.api import play_hands
 
@@ -274,6 +266,34 @@ def _warm_up(
         from sim.engine.game import play_games
 
         play_games(rules, 1, 0, names, params)
+    return True
+
+
+def _warm_up(
+    command: str,
+    rules: Any,
+    names: list[str],
+    params: list[str],
+    quiet: bool,
+    backend: Backend,
+) -> None:
+    """Say when the run's kernel must be compiled, and compile it before the clock starts.
+
+    A serial run compiles in this process; a run on local worker processes has every
+    worker compile (or load) it first, so this process still never loads the engine.
+    Dask workers compile in their first chunk. The run's speed then leaves the one-off
+    compile out.
+    """
+    kernel = "driver.slots_kernel" if command == "hands" else "game.games_kernel"
+    if not compile_notice(quiet, kernel):
+        return
+    job = (command, rules, names, params)
+    if backend.scheduler is None and backend.workers == 1:
+        warm_engine(job)
+    elif backend.scheduler is None:
+        from sim.runner import local_map
+
+        list(local_map(warm_engine, [job] * backend.workers, backend.workers))
 
 
 def play_run(
@@ -322,8 +342,7 @@ def play_run(
         **{k: v for k, v in extra.items()},
     }
     store = open_partial(Path(args.out), plan, args.resume)
-    serial = backend.scheduler is None and backend.workers == 1
-    _warm_up(command, rules, names, args.param, args.quiet, serial)
+    _warm_up(command, rules, names, args.param, args.quiet, backend)
     started = now_iso()
     t0 = time.perf_counter()
     with StagedDir(args.out) as staged, staged_file(trace_path) as trace:
