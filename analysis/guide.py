@@ -26,9 +26,17 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.safebids import RISKS, curves, frame_of, safe_levels
+from analysis.safebids import (
+    RISKS,
+    count_rank,
+    curves,
+    frame_of,
+    hand_points,
+    marriage_mask,
+    safe_levels,
+)
 from analysis.stats import wilson_interval
-from sim.cards import CARD_POINTS
+from analysis.tables import short_rate
 from sim.rules import Rules
 
 GUIDE_PLAYER = "heuristic"
@@ -53,25 +61,15 @@ def _suit_bits(masks: np.ndarray, s: int) -> np.ndarray:
 
 def marriage_classes(masks: np.ndarray) -> np.ndarray:
     """0 none, 1 + suit for one marriage, 5 for two or more (as the guide player counts)."""
-    has = np.stack([(_suit_bits(masks, s) & 0b1100) == 0b1100 for s in range(4)], axis=1)
-    count = has.sum(axis=1)
-    one = 1 + np.argmax(has, axis=1)
+    mask = marriage_mask(np.asarray(masks, dtype=np.int64))  # suit bits S=1 C=2 D=4 H=8
+    count = sum((mask >> s) & 1 for s in range(4))
+    one = 1 + np.log2(np.maximum(mask, 1)).astype(np.int64)
     return np.where(count == 0, 0, np.where(count > 1, 5, one))
 
 
 def ace_classes(masks: np.ndarray) -> np.ndarray:
     """Aces held, 2 for two or more."""
-    aces = sum(((_suit_bits(masks, s) >> 5) & 1) for s in range(4))
-    return np.minimum(aces, 2)
-
-
-def card_points(masks: np.ndarray) -> np.ndarray:
-    """Card points of each mask."""
-    m = np.asarray(masks, dtype=np.int64)
-    out = np.zeros(m.shape, dtype=np.int64)
-    for c in range(24):
-        out += ((m >> c) & 1) * int(CARD_POINTS[c % 6])
-    return out
+    return np.minimum(count_rank(np.asarray(masks, dtype=np.int64), 5), 2)
 
 
 def lone_halves(masks: np.ndarray) -> np.ndarray:
@@ -143,7 +141,7 @@ def talon_points_table(frame: pl.DataFrame, runs: GuideRuns) -> pl.DataFrame:
     hand = 10 if runs.rules.players == 2 else 7
     t = 2 if runs.rules.players == 2 else 3
     unseen = 24 - hand
-    talon_pts = card_points(runs.items["talon"])
+    talon_pts = hand_points(np.asarray(runs.items["talon"], dtype=np.int64))
     exact = t * (120 - frame["points"].to_numpy()) / unseen
     f = frame.select("points_band").with_columns(
         measured=pl.Series(talon_pts.astype(np.float64)), exact=pl.Series(exact)
@@ -467,12 +465,6 @@ def build_guide(runs: GuideRuns) -> Guide:
 
 
 # --- the pages ----------------------------------------------------------------------------
-def _fmt_rate(p: float | None, lo: float | None, hi: float | None) -> str:
-    if p is None:
-        return "—"
-    return f"{p:.3f} [{lo:.3f}, {hi:.3f}]"
-
-
 def _chart_display(guide: Guide) -> pl.DataFrame:
     from analysis.safebids import class_words
 
@@ -601,12 +593,12 @@ def guide_sections(
                 "suit": d["suit"],
                 "gives": d["gives"],
                 "receiver held the other half": [
-                    _fmt_rate(*r)
+                    short_rate(*r)
                     for r in zip(d["receiver_held"], d["held_low"], d["held_high"], strict=True)
                 ],
                 "exact": d["exact_held"],
                 "receiver declared it": [
-                    _fmt_rate(*r)
+                    short_rate(*r)
                     for r in zip(d["declared"], d["declared_low"], d["declared_high"], strict=True)
                 ],
                 "cost per give (points)": [
@@ -678,7 +670,7 @@ def guide_sections(
             "cap allows. In "
             f"{b['games']:,} games of {who}, players climbed onto the barrel "
             f"{b['climbs_per_game']:.2f} times a game and "
-            f"{_fmt_rate(b['fall_share'], b['ci_low'], b['ci_high'])} of the climbs ended "
+            f"{short_rate(b['fall_share'], b['ci_low'], b['ci_high'])} of the climbs ended "
             "in a fall."
         )
     table.blocks.append(Text(barrel_words))

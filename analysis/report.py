@@ -1205,8 +1205,12 @@ def answers(
     odds: OddsResult,
     safebids: SafeBidResult | None = None,
     games_tables: Mapping[str, pl.DataFrame] | None = None,
+    players: Sequence[str] | None = None,
 ) -> dict[str, str]:
     """One sentence per section anchor: the answer a player came for, with its interval.
+
+    ``players`` (the strategies of the games run, by seat) are named in the sentences
+    that played games measure.
 
     The summary at the top lists them, each linking to its section, and each section
     opens with its own.
@@ -1248,6 +1252,7 @@ def answers(
                 f"(every dealt hand played as the declarer's by `{player}`)."
             )
     if games_tables is not None:
+        who = ", ".join(dict.fromkeys(players)) if players else "the run's players"
         b = games_tables.get("barrel_summary")
         if b is not None and len(b) and b["stints"][0] > 0:
             x = b.row(0, named=True)
@@ -1257,14 +1262,15 @@ def answers(
                 f"the barrel end in a fall; a game lasts {length['mean']:.1f} "
                 f"[{length['mean'] - 1.96 * length['se']:.1f}, "
                 f"{length['mean'] + 1.96 * length['se']:.1f}] played deals on average "
-                f"(median {length['q50']:.0f})."
+                f"(median {length['q50']:.0f}; games of `{who}`)."
             )
         elif "game_length" in games_tables:
             length = games_tables["game_length"].row(0, named=True)
             out["barrel"] = (
                 f"There is no barrel under these rules; a game lasts {length['mean']:.1f} "
                 f"[{length['mean'] - 1.96 * length['se']:.1f}, "
-                f"{length['mean'] + 1.96 * length['se']:.1f}] played deals on average."
+                f"{length['mean'] + 1.96 * length['se']:.1f}] played deals on average "
+                f"(games of `{who}`)."
             )
         rel = games_tables.get("seat_relative")
         chi2 = games_tables.get("seat_chi2")
@@ -1276,7 +1282,7 @@ def answers(
                 f"The player who was {best['position']} in the first deal wins "
                 f"{_pct(best['rate'], best['ci_low'], best['ci_high'])} of games, the "
                 f"{worst['position']} {_pct(worst['rate'], worst['ci_low'], worst['ci_high'])} "
-                f"(fair {100 * best['expected']:.1f} %); "
+                f"(fair {100 * best['expected']:.1f} %; games of `{who}`); "
                 f"{p_value_words(float(test['p_value']), int(test['games']))}."
             )
     return out
@@ -1395,7 +1401,7 @@ def build_report(
     if games_dir is not None:
         games_tables = barrel_tables(games_dir)
         sections += [barrel_section(games_tables, rules), seat_section(games_tables)]
-    found = answers(odds, safebids, games_tables)
+    found = answers(odds, safebids, games_tables, strategies)
     for sec in sections:  # each section opens with its answer
         if sec.anchor in found:
             sec.blocks.insert(0, Text(f"**In short:** {found[sec.anchor]}"))

@@ -68,7 +68,8 @@ def levels_of(rules: Rules) -> np.ndarray:
     return np.array(rules.bid_levels(), dtype=np.int64)
 
 
-def _count_rank(dealt: np.ndarray, rank: int) -> np.ndarray:
+def count_rank(dealt: np.ndarray, rank: int) -> np.ndarray:
+    """Cards of ``rank`` (0 nine .. 5 ace) in each hand mask."""
     bits = np.zeros(dealt.shape, dtype=np.int64)
     for suit in range(4):
         bits += (dealt >> (suit * 6 + rank)) & 1
@@ -97,7 +98,7 @@ def hand_points(dealt: np.ndarray) -> np.ndarray:
     points = (0, 2, 3, 4, 10, 11)
     out = np.zeros(dealt.shape, dtype=np.int64)
     for r in range(6):
-        out += points[r] * _count_rank(dealt, r)
+        out += points[r] * count_rank(dealt, r)
     return out
 
 
@@ -154,8 +155,8 @@ def items_frame(
             "position": [names[int(d)] for d in decls],
             "dealt": dealt,
             "marriages": [marriage_label(int(m)) for m in marr],
-            "aces": _count_rank(dealt, 5),
-            "tens": _count_rank(dealt, 4),
+            "aces": count_rank(dealt, 5),
+            "tens": count_rank(dealt, 4),
             "points": points,
             "points_band": (points // 10) * 10,
             "cap": cap,

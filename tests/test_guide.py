@@ -190,3 +190,16 @@ def test_bad_guide_input_is_one_line_and_exit_2(tmp_path, run_main, args, culpri
     code, err = run_main("guide", "--out", str(tmp_path / "g"), "--quiet", *args)
     assert code == 2 and culprit in err and len(err.strip().splitlines()) <= 2
     assert not (tmp_path / "g").exists()
+
+
+def test_the_concession_table_follows_the_concession_rules(guide):
+    from analysis.guide import build_guide
+
+    runs = guide.runs
+    free = build_guide(
+        type(runs)(**{**runs.__dict__, "rules": runs.rules.replace(rospis__no_subtract=True)})
+    )
+    # conceding costs nothing of one's own: the no-marriage hands concede from 100 on
+    assert free.concede_above["none"] < 100 + 5
+    assert (free.concede.filter(pl.col("kept") == "none")["better"] == "concede").all()
+    assert guide.concede_above["none"] == 400  # classic: always play

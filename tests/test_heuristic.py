@@ -5,11 +5,10 @@ are measured on large runs; here a small seeded version of each states its
 tolerance.
 """
 
-import math
-
 import numpy as np
 import pytest
 
+from analysis.stats import wilson_interval
 from sim.cards import parse_cards
 from sim.declarer import run_items
 from sim.engine import play_hands
@@ -46,12 +45,9 @@ def _mask(text: str) -> int:
     return sum(1 << c for c in parse_cards(text))
 
 
-def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    low, high = wilson_interval(np.array([k]), np.array([n]))
+    return float(low[0]), float(high[0])
 
 
 def _lead_state(hand: str, played: str = "", trump: int = NO_SUIT, setter: int = -1):
@@ -231,3 +227,37 @@ def test_the_kept_hand_model_is_calibrated_on_a_held_out_seed():
         # the model's promise: within 5 percentage points (3 % mean gap when fitted);
         # sampling error at n = 30,000 is 0.3 points
         assert abs(model - measured) < 0.05, (level, model, measured)
+
+
+def test_the_winning_amount_on_the_barrel_follows_the_target_rules():
+    classic = load_rules("classic")
+    assert barrel_need(rules_vector(classic)) == 120  # 1000 − 880
+    assert barrel_need(rules_vector(classic.replace(game__target_strict=True))) == 125
+    assert barrel_need(rules_vector(classic.replace(barrel__at=900))) == 100
+    assert barrel_need(rules_vector(classic.replace(barrel__at=0))) == 0  # no barrel
+
+
+@pytest.mark.parametrize(
+    ("change", "medium", "weak"),
+    [
+        # a weak hand concedes 100 and 120 (its opponents would take more than half
+        # the contract each) but plays 200 (conceding gives them 100 each)
+        ({}, [0, 0, 0], [1, 1, 0]),
+        # conceding costs nothing of one's own: even the medium hand gives up
+        ({"rospis__no_subtract": True}, [1, 1, 1], [1, 1, 1]),
+        # a flat 60 to each opponent: the weak hand concedes 200 too
+        ({"rospis__opponents_get": "sixty"}, [0, 0, 0], [1, 1, 1]),
+    ],
+)
+def test_concessions_weigh_what_the_rules_make_conceding_cost(change, medium, weak):
+    P = rules_vector(load_rules("classic").replace(**change))
+    params = parse_params(["heuristic"] * 3, [])[0]
+    yes_no = np.array([0, 1] + [0] * 62, dtype=np.int64)
+    for hand, expected in (("AS TS 9S 9C JC 9D JD 9H", medium), ("9S JS 9C JC 9D JD 9H QH", weak)):
+        got = []
+        for contract in (100, 120, 200):
+            S = np.zeros(N_STATE, dtype=np.int64)
+            S[S_HAND0] = _mask(hand)
+            S[S_CONTRACT] = contract
+            got.append(heuristic_choose(Decision.CONCEDE, 0, S, P, yes_no, 2, params, np.uint64(0)))
+        assert got == expected, (hand, change)

@@ -11,7 +11,14 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from sim.cli.common import common_flags, json_safe, positive_int, seed_value, set_workers
+from sim.cli.common import (
+    common_flags,
+    json_safe,
+    positive_int,
+    seed_value,
+    set_workers,
+    share_value,
+)
 from sim.output import UsageError
 from sim.rules import load_rules
 
@@ -27,16 +34,6 @@ def _budget(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be seconds (0: no limit), got {text!r}") from None
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"must be seconds (0: no limit), got {text!r}")
-    return value
-
-
-def _risk(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, got {text!r}")
     return value
 
 
@@ -136,7 +133,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="who plays the samples: pimc (default), heuristic, or par (every card face up)",
     )
     p.add_argument(
-        "--risk", type=_risk, default=0.75, help="the make rate a bid must reach (default 0.75)"
+        "--risk",
+        type=share_value,
+        default=0.75,
+        help="the make rate a bid must reach (default 0.75)",
     )
     p.add_argument(
         "--samples",

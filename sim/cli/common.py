@@ -42,6 +42,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def share_value(text: str) -> float:
+    """A rate argument (``--risk``): a number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, got {text!r}")
+    return value
+
+
 def seed_value(text: str) -> int:
     """A ``--seed``: a non-negative integer."""
     try:

@@ -15,19 +15,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.cli.common import common_flags, json_safe, positive_int, seed_value, set_workers
+from sim.cli.common import (
+    common_flags,
+    json_safe,
+    positive_int,
+    seed_value,
+    set_workers,
+    share_value,
+)
 from sim.output import check_out_dir, now_iso
 from sim.rules import load_rules
-
-
-def _risk(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: a make rate between 0 and 1")
-    return v
 
 
 def collect_runs(
@@ -173,7 +170,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--risk",
-        type=_risk,
+        type=share_value,
         default=0.75,
         help="the make rate the guide player's bid chart needs (default 0.75)",
     )

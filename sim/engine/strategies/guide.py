@@ -33,9 +33,8 @@ import numpy as np
 from sim.engine.actions import PASS, Decision
 from sim.engine.bidding import on_barrel
 from sim.engine.bits import KQ
-from sim.engine.params import P_STEP
 from sim.engine.state import S_CONTRACT, S_HAND0
-from sim.engine.strategies.heuristic import barrel_need, heuristic_choose
+from sim.engine.strategies.heuristic import barrel_contract, barrel_raise, heuristic_choose
 from sim.jit import hot, hot_call
 
 MARRIAGE_CLASSES = ("none", "spades", "clubs", "diamonds", "hearts", "two")
@@ -74,8 +73,7 @@ def _bid(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: n
     if count == 0:
         return PASS
     hand = S[S_HAND0 + seat]
-    need = barrel_need(P)
-    if need > 0 and on_barrel(S, seat) and lo <= need:
+    if barrel_raise(seat, S, P, lo):
         return lo
     limit = params[BID0 + 3 * marriage_class(hand) + ace_class(hand)]
     return lo if lo <= limit else PASS
@@ -83,10 +81,7 @@ def _bid(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: n
 
 @hot
 def _contract(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
-    need = barrel_need(P)
-    if need > 0 and on_barrel(S, seat) and lo + (count - 1) * P[P_STEP] >= need:
-        return max(lo, need)
-    return lo
+    return barrel_contract(seat, S, P, lo, count) or lo
 
 
 @hot_call

@@ -370,6 +370,25 @@ def barrel_need(P: np.ndarray) -> int:
     return (need + step - 1) // step * step
 
 
+@hot
+def barrel_contract(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
+    """On the barrel, the contract that wins there when it is open; 0 otherwise.
+
+    A failed contract costs nothing on the barrel, so no lower level is worth naming.
+    """
+    need = barrel_need(P)
+    if need > 0 and on_barrel(S, seat) and lo + (count - 1) * P[P_STEP] >= need:
+        return max(lo, need)
+    return 0
+
+
+@hot
+def barrel_raise(seat: int, S: np.ndarray, P: np.ndarray, lo: int) -> bool:
+    """On the barrel, raise while the bid is at most what wins there (failing is free)."""
+    need = barrel_need(P)
+    return need > 0 and on_barrel(S, seat) and lo <= need
+
+
 # --- card play ---------------------------------------------------------------------------
 @hot
 def _outside(seat: int, S: np.ndarray, P: np.ndarray) -> int:
@@ -383,18 +402,34 @@ def _outside(seat: int, S: np.ndarray, P: np.ndarray) -> int:
 
 
 @hot
-def _marriage_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
-    """The declaration to lead, or -1 to wait (see the module's card-play rules)."""
-    if declaring & ACES:
-        return DECLARE + lowest(declaring & ACES)
-    hand = S[S_HAND0 + seat]
-    trump = S[S_TRUMP]
-    outside = _outside(seat, S, P)
-    trumps_out = 0 if trump == NO_SUIT else outside & SUIT_BITS[trump]
+def _opponent_voids(seat: int, S: np.ndarray, P: np.ndarray) -> int:
+    """Suit bits the other seats have shown out of."""
     voids = 0
     for o in range(P[P_NP]):
         if o != seat:
             voids |= S[S_VOID0 + o]
+    return voids
+
+
+@hot
+def _marriage_lead(
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    plain: int,
+    declaring: int,
+    outside: int,
+    trumps_out: int,
+    voids: int,
+) -> int:
+    """The declaration to lead, or -1 to wait (see the module's card-play rules).
+
+    ``outside``, ``trumps_out`` and ``voids`` are the lead's view (:func:`_choose_lead`).
+    """
+    if declaring & ACES:
+        return DECLARE + lowest(declaring & ACES)
+    hand = S[S_HAND0 + seat]
+    trump = S[S_TRUMP]
     best = -1
     best_key = -1
     for s in range(4):
@@ -424,18 +459,15 @@ def _marriage_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declarin
 
 @hot
 def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
-    if declaring:
-        code = _marriage_lead(seat, S, P, plain, declaring)
-        if code >= 0 or plain == 0:
-            return code if code >= 0 else DECLARE + lowest(declaring)
     hand = S[S_HAND0 + seat]
     trump = S[S_TRUMP]
     outside = _outside(seat, S, P)
     trumps_out = 0 if trump == NO_SUIT else outside & SUIT_BITS[trump]
-    voids = 0
-    for o in range(P[P_NP]):
-        if o != seat:
-            voids |= S[S_VOID0 + o]
+    voids = _opponent_voids(seat, S, P)
+    if declaring:
+        code = _marriage_lead(seat, S, P, plain, declaring, outside, trumps_out, voids)
+        if code >= 0 or plain == 0:
+            return code if code >= 0 else DECLARE + lowest(declaring)
     paired = 0  # marriages still held together: not led as plain cards while others will do
     for s in range(4):
         if hand & KQ[s] == KQ[s]:
@@ -526,9 +558,9 @@ def _bid(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: n
     mu, sigma = hand_model(S[S_HAND0 + seat], P, DEALT)
     mu *= 1.0 + params[AGGRESSION]
     step = P[P_STEP]
+    if barrel_raise(seat, S, P, lo):
+        return lo
     need = barrel_need(P)
-    if need > 0 and on_barrel(S, seat) and lo <= need:
-        return lo  # a failed contract costs nothing on the barrel
     threshold = params[BID_MARGIN]
     p = p_make(mu, sigma, lo)
     bid = lo * (2.0 * p - 1.0) >= threshold
@@ -553,9 +585,9 @@ def _contract(
     mu, sigma = hand_model(S[S_HAND0 + seat], P, KEPT)
     mu *= 1.0 + params[AGGRESSION]
     step = P[P_STEP]
-    need = barrel_need(P)
-    if need > 0 and on_barrel(S, seat) and lo + (count - 1) * step >= need:
-        return max(lo, need)
+    on_it = barrel_contract(seat, S, P, lo, count)
+    if on_it:
+        return on_it
     best = lo
     best_ev = -1e9
     for k in range(count):
