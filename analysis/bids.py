@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.glossary import CONCEDED_ALL, MADE_ALL, MADE_PLAYED
 from analysis.runs import RUN_FILE, read_manifest, scan_checked
 from analysis.stats import wilson_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
@@ -436,11 +437,10 @@ def bids_short(tables: Mapping[str, pl.DataFrame], levels: int = 12) -> str:
     lines = [
         f"# Bid success — rules `{s['rules']}`: {s['deals']:,} deals, {s['contracts']:,} contracts",
         "",
-        f"- made, of played contracts: {short_rate(s['rate'], s['ci_low'], s['ci_high'])}",
-        f"- conceded, of all contracts: "
+        f"- {MADE_PLAYED.words}: {short_rate(s['rate'], s['ci_low'], s['ci_high'])}",
+        f"- {CONCEDED_ALL.words}: "
         f"{short_rate(s['concession_rate'], s['concession_ci_low'], s['concession_ci_high'])}",
-        f"- made, of all contracts (a concession fails): "
-        f"{short_rate(s['rate_all'], s['ci_low_all'], s['ci_high_all'])}",
+        f"- {MADE_ALL.words}: {short_rate(s['rate_all'], s['ci_low_all'], s['ci_high_all'])}",
         "",
         f"## Made by contract (the {levels} named most often)",
         "",

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.glossary import CONCEDED_ALL, MADE_PLAYED
 from analysis.stats import Z95, wilson_interval
 from sim import schema
 from sim.rules import Rules
@@ -96,13 +97,13 @@ METRICS: tuple[Metric, ...] = (
     ),
     Metric(
         "declarer_make_rate",
-        "made, of played contracts (a concession not counted)",
+        MADE_PLAYED.words,
         _col("contracts_made"),
         lambda g, n: _col("contracts")(g, n) - _col("contracts_conceded")(g, n),
     ),
     Metric(
         "concession_rate",
-        "conceded, of all contracts",
+        CONCEDED_ALL.words,
         _col("contracts_conceded"),
         _col("contracts"),
     ),
@@ -345,6 +346,12 @@ def compare_sentence(row: Mapping[str, Any]) -> str:
     if base is not None and not _is_missing(base) and base != 0 and diff is not None:
         change = 100 * diff / abs(base)
         pct = f", {change:+.1f} %" if abs(change) < 10 else f", {change:+.0f} %"
+    low, high = row["diff_ci_low"], row["diff_ci_high"]
+    if _is_missing(low) or _is_missing(high):
+        return (
+            f"**{row['meaning']}**: {sig(other)} under {row['vs']} against {sig(base)} under "
+            f"{row['rules']} — {sig(diff, 3)}{pct}; no interval (too few games)."
+        )
     clear = (
         "a real difference (the interval excludes 0)"
         if _clear(row)
@@ -352,8 +359,7 @@ def compare_sentence(row: Mapping[str, Any]) -> str:
     )
     return (
         f"**{row['meaning']}**: {sig(other)} under {row['vs']} against {sig(base)} under "
-        f"{row['rules']} — {sig(diff, 3)} [{sig(row['diff_ci_low'], 3)}, "
-        f"{sig(row['diff_ci_high'], 3)}]{pct}; {clear}."
+        f"{row['rules']} — {sig(diff, 3)} [{sig(low, 3)}, {sig(high, 3)}]{pct}; {clear}."
     )
 
 

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 
+from analysis import glossary
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import tables_json, to_markdown
 from sim import schema
@@ -255,17 +256,29 @@ def _hands_result(run: DuelPlay) -> DuelResult:
             a_made,
             a_declared,
             None,
-            "A's contracts made, of all its contracts (a concession fails)",
+            glossary.meaning("duel", "a_make_rate", "A"),
         ),
         _rate_row(
             "b_make_rate",
             b_made,
             b_declared,
             None,
-            "B's contracts made, of all its contracts (a concession fails)",
+            glossary.meaning("duel", "b_make_rate", "B"),
         ),
-        _rate_row("a_concede_rate", a_conceded, a_declared, None, "A's contracts conceded, of all"),
-        _rate_row("b_concede_rate", b_conceded, b_declared, None, "B's contracts conceded, of all"),
+        _rate_row(
+            "a_concede_rate",
+            a_conceded,
+            a_declared,
+            None,
+            glossary.meaning("duel", "a_concede_rate", "A"),
+        ),
+        _rate_row(
+            "b_concede_rate",
+            b_conceded,
+            b_declared,
+            None,
+            glossary.meaning("duel", "b_concede_rate", "B"),
+        ),
         _mean_row("a_mean_contract", run.a_contracts, None, "A's mean contract"),
         _mean_row("b_mean_contract", run.b_contracts, None, "B's mean contract"),
     ]

@@ -499,6 +499,39 @@ def duel_sentence(summary: pl.DataFrame, deals: int, seed: int) -> str:
     )
 
 
+def guide_answer(guide: Guide, duel: pl.DataFrame | None = None) -> str:
+    """The guide in one sentence: the safe bids at 75 % by marriage, concessions, its duel."""
+    chart = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER)
+    levels = {r["marriages"]: r["safe_75"] for r in chart.iter_rows(named=True)}
+    single = [m for m in ("♥", "♦", "♣", "♠") if m in levels]
+    bids = [f"{levels[m]} with the {m} marriage" for m in single if levels[m] is not None]
+    without = [f"the {m} marriage" for m in single if levels[m] is None]
+    if "none" in levels and levels["none"] is None:
+        without.insert(0, "no marriage")
+    parts = []
+    if bids:
+        parts.append("bid up to " + ", ".join(bids) + " alone")
+    if without:
+        parts.append("do not raise with " + " or ".join(without))
+    rule = "at a 75 % make rate, " + "; ".join(parts) if parts else "no level is safe at 75 %"
+    conceding = guide.concede.filter(pl.col("better") == "concede")
+    concede = (
+        "conceding never scores more than playing"
+        if conceding.is_empty()
+        else f"conceding scores more than playing in {len(conceding)} of "
+        f"{len(guide.concede)} cases of the concession table"
+    )
+    text = f"By the guide ({f'`{GUIDE_PLAYER}`'} at every seat), {rule}; {concede}"
+    if duel is not None:
+        row = duel.filter(pl.col("measure") == "score_diff").row(0, named=True)
+        text += (
+            f"; played by these tables alone it scores {row['value']:+.2f} "
+            f"[{row['ci_low']:+.2f}, {row['ci_high']:+.2f}] points per deal against "
+            f"`{GUIDE_PLAYER}`"
+        )
+    return text + "."
+
+
 def guide_sections(
     guide: Guide, duel: pl.DataFrame | None = None, duel_deals: int = 0, duel_seed: int = 0
 ) -> list[Any]:
@@ -759,11 +792,12 @@ def write_guide(
     """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``."""
     from pathlib import Path
 
-    from analysis.report import render_pages
+    from analysis.report import Section, Text, render_pages
     from sim.output import StagedDir, run_manifest, write_json
 
     runs = guide.runs
-    sections = guide_sections(guide, duel, duel_deals, duel_seed)
+    summary = Section("summary", "In short", [Text(guide_answer(guide, duel))])
+    sections = [summary, *guide_sections(guide, duel, duel_deals, duel_seed)]
     title = f"Thousand strategy guide — {runs.rules.name}"
     with StagedDir(Path(out)) as staged:
         d = staged.path
@@ -807,7 +841,7 @@ def guide_report_section(
     """The guide as one section of ``thousand report`` (its sections as sub-headings)."""
     from analysis.report import Section, Text
 
-    out = Section("guide", "Strategy guide")
+    out = Section("guide", "Strategy guide", answer=guide_answer(guide, duel))
     out.blocks.append(
         Text(
             "What to bid, what the talon brings, what to give away, when to concede and how "

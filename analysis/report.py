@@ -51,6 +51,7 @@ from analysis.compare import (
     rule_differences,
     sig,
 )
+from analysis.glossary import CONCEDED_ALL, MADE_ALL, MADE_PLAYED
 from analysis.marriages import WHERE, declared_counts, marriage_table
 from analysis.odds import OddsCounts, OddsResult
 from analysis.runs import read_manifest
@@ -124,6 +125,8 @@ class Section:
         blocks: what the section shows, in order.
         figures: PNG bytes by file name (written beside the page, embedded in it).
         csvs: tables by file name, written as CSV.
+        answer: the section's answer in one sentence, for the report's summary (and
+            its own opening line), or None when :func:`answers` finds it.
     """
 
     anchor: str
@@ -131,6 +134,7 @@ class Section:
     blocks: list[Block] = field(default_factory=list)
     figures: dict[str, bytes] = field(default_factory=dict)
     csvs: dict[str, pl.DataFrame] = field(default_factory=dict)
+    answer: str | None = None
 
     def add_figure(self, name: str, fig: Figure, alt: str) -> None:
         """Render ``fig`` to PNG (closing it), keep it as ``name`` and show it here."""
@@ -471,7 +475,7 @@ def _par_display(t: pl.DataFrame) -> pl.DataFrame:
     return t.select(
         "contract",
         "contracts",
-        interval_column(t, "rate_all", "ci_low_all", "ci_high_all", "made [95 % CI]"),
+        interval_column(t, "rate_all", "ci_low_all", "ci_high_all", f"{MADE_ALL.label} [95 % CI]"),
         interval_column(t, "par_rate", "par_ci_low", "par_ci_high", "par, own discard"),
         interval_column(
             t, "par_best_rate", "par_best_ci_low", "par_best_ci_high", "par, best discard"
@@ -486,16 +490,16 @@ def _rate_display(t: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
         "contracts",
         "n",
         "made",
-        interval_column(t, "rate", "ci_low", "ci_high", "made / played [95 % CI]"),
+        interval_column(t, "rate", "ci_low", "ci_high", f"{MADE_PLAYED.label} [95 % CI]"),
         "conceded",
         interval_column(
             t,
             "concession_rate",
             "concession_ci_low",
             "concession_ci_high",
-            "conceded / contracts [95 % CI]",
+            f"{CONCEDED_ALL.label} [95 % CI]",
         ),
-        interval_column(t, "rate_all", "ci_low_all", "ci_high_all", "made / contracts [95 % CI]"),
+        interval_column(t, "rate_all", "ci_low_all", "ci_high_all", f"{MADE_ALL.label} [95 % CI]"),
     )
 
 
@@ -1045,13 +1049,28 @@ def _excludes_zero(row: Mapping[str, Any]) -> bool:
     return not (_missing(low) or _missing(high)) and (low > 0 or high < 0)
 
 
-def _gap(row: Mapping[str, Any]) -> str:
-    """``a against b (diff [low, high])`` for one compared row."""
-    other = fmt_interval(row["other"], row["other_ci_low"], row["other_ci_high"])
-    base = fmt_interval(row["base"], row["base_ci_low"], row["base_ci_high"])
-    d, lo, hi = row["diff"], row["diff_ci_low"], row["diff_ci_high"]
-    places = max(_decimals(v) for v in (d, lo, hi) if not _missing(v))
-    return f"{other} against {base} ({d:+.{places}f} [{lo:+.{places}f}, {hi:+.{places}f}])"
+def _gap(row: Mapping[str, Any], percent: bool = False) -> str:
+    """``other against base (diff [low, high])`` for one compared row.
+
+    ``percent``: the row is a share, shown in percent with its difference in points.
+    A value without an interval (from one game) is shown alone.
+    """
+    scale, unit, points = (100.0, " %", " points") if percent else (1.0, "", "")
+
+    def value(
+        est: float | None, low: float | None, high: float | None, unit: str, sign: str = ""
+    ) -> str:
+        if est is None or _missing(est):
+            return "—"
+        text = f"{scale * est:{sign}.1f}{unit}"
+        if low is None or high is None or _missing(low) or _missing(high):
+            return text
+        return f"{text} [{scale * low:{sign}.1f}, {scale * high:{sign}.1f}]"
+
+    other = value(row["other"], row["other_ci_low"], row["other_ci_high"], unit)
+    base = value(row["base"], row["base_ci_low"], row["base_ci_high"], unit)
+    diff = value(row["diff"], row["diff_ci_low"], row["diff_ci_high"], points, "+")
+    return f"{other} against {base} ({diff})"
 
 
 def dealing_section(
@@ -1084,17 +1103,18 @@ def dealing_section(
         else "**At these sample sizes, not shuffling does not measurably change the game.**"
     )
     sec = Section("dealing", "Shuffled or cut?")
+    share = {k: _gap(by_key[k], percent=True) for k in DEALING_HEADLINES if k in by_key}
     sec.blocks.append(
         Text(
             f"{verdict} Dealt from the previous deal's cards as they lie (cut once, dealt one "
-            "card at a time), a deal meets some reshuffle condition in "
-            f"{_gap(by_key['deal.any_reshuffle'])} of deals, cut against shuffled; forehand "
-            f"holds a marriage in {_gap(by_key['hand.any_marriage'])}; forehand's hand and "
-            f"the talon hold one in {_gap(by_key['hand_talon.any_marriage'])}. "
-            f"{differing} of {len(by_key)} deal quantities and {game_diffs} of "
-            f"{len(by_metric)} game measures differ by more than their 95 % interval. In "
-            f"whole games, games last {_gap(by_metric['game_length'])} played deals and "
-            f"declarers make {_gap(by_metric['declarer_make_rate'])} of played contracts."
+            f"card at a time), a deal meets some reshuffle condition in "
+            f"{share['deal.any_reshuffle']} of deals, cut against shuffled; forehand holds a "
+            f"marriage in {share['hand.any_marriage']}; forehand's hand and the talon hold one "
+            f"in {share['hand_talon.any_marriage']}. {differing} of {len(by_key)} deal "
+            f"quantities and {game_diffs} of {len(by_metric)} game measures differ by more "
+            f"than their 95 % interval. In whole games, games last "
+            f"{_gap(by_metric['game_length'])} played deals and declarers made "
+            f"{_gap(by_metric['declarer_make_rate'], percent=True)} of played contracts."
         )
     )
     sec.blocks.append(
@@ -1183,12 +1203,21 @@ def _pct(p: float, lo: float, hi: float) -> str:
     return f"{100 * p:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+def _mean_ci(row: Mapping[str, Any]) -> str:
+    """``mean [low, high]`` from a row's ``mean`` and ``se`` (no interval from one game)."""
+    mean, se = row["mean"], row.get("se")
+    if se is None or not math.isfinite(se):
+        return f"{mean:.1f} (one game: no interval)"
+    return f"{mean:.1f} [{mean - Z95 * se:.1f}, {mean + Z95 * se:.1f}]"
+
+
 def p_value_words(p: float, games: int) -> str:
     """What a chi-square p-value of equal seat chances means, in one clause."""
+    runs = f"runs of {games:,} game{'' if games == 1 else 's'}"
     if p < 0.001:
         return (
             f"p < 0.001: with equal chances a spread this uneven would come by chance in "
-            f"fewer than 1 in 1,000 runs of {games:,} games, so the seats differ"
+            f"fewer than 1 in 1,000 {runs}, so the seats differ"
         )
     verdict = (
         "so the seats very likely differ, if only a little"
@@ -1197,7 +1226,7 @@ def p_value_words(p: float, games: int) -> str:
     )
     return (
         f"p = {p:.3f}: with equal chances a spread this uneven would come by chance in "
-        f"{100 * p:.1f} % of runs of {games:,} games, {verdict}"
+        f"{100 * p:.1f} % of {runs}, {verdict}"
     )
 
 
@@ -1259,18 +1288,14 @@ def answers(
             length = games_tables["game_length"].row(0, named=True)
             out["barrel"] = (
                 f"{_pct(x['fall_rate'], x['fall_ci_low'], x['fall_ci_high'])} of climbs onto "
-                f"the barrel end in a fall; a game lasts {length['mean']:.1f} "
-                f"[{length['mean'] - 1.96 * length['se']:.1f}, "
-                f"{length['mean'] + 1.96 * length['se']:.1f}] played deals on average "
-                f"(median {length['q50']:.0f}; games of `{who}`)."
+                f"the barrel end in a fall; a game lasts {_mean_ci(length)} played deals on "
+                f"average (median {length['q50']:.0f}; games of `{who}`)."
             )
         elif "game_length" in games_tables:
             length = games_tables["game_length"].row(0, named=True)
             out["barrel"] = (
-                f"There is no barrel under these rules; a game lasts {length['mean']:.1f} "
-                f"[{length['mean'] - 1.96 * length['se']:.1f}, "
-                f"{length['mean'] + 1.96 * length['se']:.1f}] played deals on average "
-                f"(games of `{who}`)."
+                f"There is no barrel under these rules; a game lasts {_mean_ci(length)} "
+                f"played deals on average (games of `{who}`)."
             )
         rel = games_tables.get("seat_relative")
         chi2 = games_tables.get("seat_chi2")
@@ -1292,6 +1317,7 @@ SUMMARY_ORDER = (
     ("marriages", "How often a marriage comes"),
     ("odds", "How often a deal is reshuffled"),
     ("safebids", "How safe 120 is with one marriage"),
+    ("guide", "How high to bid, by the guide"),
     ("barrel", "The barrel and the length of a game"),
     ("seats", "Seat advantage"),
 )
@@ -1402,6 +1428,7 @@ def build_report(
         games_tables = barrel_tables(games_dir)
         sections += [barrel_section(games_tables, rules), seat_section(games_tables)]
     found = answers(odds, safebids, games_tables, strategies)
+    found.update({s.anchor: s.answer for s in sections if s.answer})
     for sec in sections:  # each section opens with its answer
         if sec.anchor in found:
             sec.blocks.insert(0, Text(f"**In short:** {found[sec.anchor]}"))

@@ -346,6 +346,33 @@ def local_map(fn: Callable[[Any], Any], items: Sequence[Any], workers: int) -> I
         yield fut.result()
 
 
+def run_on_workers(backend: Backend, fn: Callable[..., Any], *args: Any) -> list[Any]:
+    """``fn(*args)`` on every worker of ``backend`` before a run; the results.
+
+    Used to compile the engine before a run's clock starts. Serial: in this process.
+    Local worker processes: one call per worker. A Dask cluster given as
+    ``tcp://HOST:PORT``: on every worker (they outlive the run). ``scheduler="local"``:
+    the run starts its own cluster, whose workers load the compiled code from the
+    on-disk cache, so one local worker process runs it and fills that cache.
+    ``fn`` must be a module-level function (it is pickled to the workers).
+    """
+    if backend.scheduler is None and backend.workers == 1:
+        return [fn(*args)]
+    if backend.scheduler is None:
+        pool = _pool(backend.workers)
+        return [f.result() for f in [pool.submit(fn, *args) for _ in range(backend.workers)]]
+    if backend.scheduler == "local":
+        return [_pool(1).submit(fn, *args).result()]
+    from distributed import Client
+
+    client = Client(backend.scheduler, timeout="10s")
+    try:
+        client.run(_init_worker, False)
+        return list(client.run(fn, *args).values())
+    finally:
+        client.close()
+
+
 Done = tuple[Chunk, dict[str, Any] | None, Outputs | None]  # entry, or bytes to write
 
 

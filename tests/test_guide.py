@@ -136,6 +136,25 @@ def test_the_guide_players_chart_is_the_safe_level_of_its_classes(guide):
     assert params[BID0 + 3 * 4 + 2] == hearts[2]
 
 
+def test_the_guides_answer_reads_its_chart_and_tables(guide):
+    from analysis.guide import guide_answer
+
+    chart = guide.bid_chart.filter(pl.col("player") == "heuristic")
+    safe = dict(zip(chart["marriages"], chart["safe_75"], strict=True))
+    text = guide_answer(guide)
+    for suit in "♥♦♣♠":
+        if safe.get(suit) is not None:
+            assert f"{safe[suit]} with the {suit} marriage" in text
+        else:
+            assert f"the {suit} marriage" in text.split("do not raise with")[1]
+    conceding = int((guide.concede["better"] == "concede").sum())
+    assert ("conceding never" in text) == (conceding == 0)
+    duel = pl.DataFrame(
+        {"measure": ["score_diff"], "value": [0.5], "ci_low": [0.25], "ci_high": [0.75]}
+    )
+    assert "+0.50 [+0.25, +0.75] points per deal" in guide_answer(guide, duel)
+
+
 def test_the_guides_frames_have_their_declared_types(guide):
     from analysis.guide import guide_sections
 
@@ -172,6 +191,8 @@ def test_thousand_guide_writes_the_pages(tmp_path, run_main):
                   "When to concede", "The barrel", "The guide, played"):  # fmt: skip
         assert title in md
     assert "`heuristic` at every seat" in md and "off under these rules" in md
+    assert md.index("## In short") < md.index("## How high to bid")
+    assert "By the guide (`heuristic` at every seat), " in md
     lines = (out / "guide_params.txt").read_text().split()
     assert len(lines) == N_GUIDE - BID0
     parse_params(["guide"], lines)

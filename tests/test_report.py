@@ -420,13 +420,16 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
 
 
 def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
+    """On one worker with one game: the sentences without an interval still read."""
     out = tmp_path / "rep"
     r = cli(
-        "report", "--out", str(out), "--deals", "2000", "--hands", "30", "--games", "2",
+        "report", "--out", str(out), "--deals", "2000", "--hands", "30", "--games", "1",
         "--strategies", "pimc", "--param", "pimc.worlds=2", "--par", "--seed", "3", "--quiet",
-        "--safe-players", "pimc", "--safe-sample", "2",
+        "--safe-players", "pimc", "--safe-sample", "2", "--workers", "1",
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
+    page = (out / "report.md").read_text(encoding="utf-8")
+    assert "(one game: no interval)" in page and "runs of 1 game," in page
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert manifest["strategies"] == ["pimc"] * 3
     assert manifest["params"] == ["pimc.worlds=2"]

@@ -21,7 +21,16 @@ from sim.games import run_games
 from sim.hands import HandsJob, hands_chunk, run_hands
 from sim.odds import run_odds_chunks, simulate_odds
 from sim.rules import load_rules
-from sim.runner import Backend, Joiner, PartStore, Sink, plan_chunks, run_chunks
+from sim.runner import (
+    Backend,
+    Joiner,
+    PartStore,
+    Sink,
+    plan_chunks,
+    run_chunks,
+    run_on_workers,
+    stop_workers,
+)
 
 RULES = load_rules("classic")
 BACKENDS = {
@@ -29,6 +38,24 @@ BACKENDS = {
     "loky": Backend(2),
     "dask": Backend(2, scheduler="local"),
 }
+
+
+def test_work_before_a_run_reaches_every_worker():
+    """The engine is compiled before a run's clock on every worker (or into the cache)."""
+    from distributed import LocalCluster
+
+    assert run_on_workers(Backend(1), os.getpid) == [os.getpid()]
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:  # fmt: skip
+        pids = run_on_workers(Backend(2, scheduler=cluster.scheduler_address), os.getpid)
+        assert len(set(pids)) == 2 and os.getpid() not in pids
+    try:  # the run's own LocalCluster loads what one local worker process compiled
+        (pid,) = run_on_workers(Backend(2, scheduler="local"), os.getpid)
+        assert pid != os.getpid()
+    finally:
+        stop_workers()
 
 
 def test_chunks_cover_the_run_exactly_once():

@@ -292,19 +292,16 @@ def _warm_up(
 
     A serial run compiles in this process; a run on local worker processes has every
     worker compile (or load) it first, so this process still never loads the engine.
-    Dask workers compile in their first chunk. The run's speed then leaves the one-off
-    compile out.
+    On Dask, the workers of a ``tcp://`` cluster each compile it; a ``local`` cluster
+    starts with the run and its workers load what one local process compiled into the
+    on-disk cache. The run's speed then leaves the one-off compile out.
     """
     kernel = "driver.slots_kernel" if command == "hands" else "game.games_kernel"
     if not compile_notice(quiet, kernel):
         return
-    job = (command, rules, names, params)
-    if backend.scheduler is None and backend.workers == 1:
-        warm_engine(job)
-    elif backend.scheduler is None:
-        from sim.runner import local_map
+    from sim.runner import run_on_workers
 
-        list(local_map(warm_engine, [job] * backend.workers, backend.workers))
+    run_on_workers(backend, warm_engine, (command, rules, names, params))
 
 
 def play_run(

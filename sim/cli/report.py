@@ -24,13 +24,14 @@ from sim.cli.common import (
     runner_flags,
     seed_value,
     set_workers,
+    warm_engine,
 )
 from sim.cli.compare import rule_sets
 from sim.cli.safebids import DEFAULT_PLAYERS, FAST, parse_players
 from sim.engine.strategies.registry import parse_params, parse_strategies
 from sim.output import check_out_dir
 from sim.rules import Rules, load_rules
-from sim.runner import open_partial, start_workers
+from sim.runner import open_partial, run_on_workers, start_workers
 
 if TYPE_CHECKING:
     from sim.odds import OddsRun
@@ -81,11 +82,24 @@ def cmd_report(args: argparse.Namespace) -> int:
         with progress(args.deals, args.quiet, "deal", f"odds of {r.name}") as bar:
             return run_odds(r, args.deals, args.seed, progress=bar.update)
 
-    compile_notice(
-        args.quiet, "driver.slots_kernel", "game.games_kernel", "declarer.declarer_kernel"
+    compiling = compile_notice(
+        args.quiet,
+        "odds._count_kernel",
+        "driver.slots_kernel",
+        "game.games_kernel",
+        "declarer.declarer_kernel",
     )
+    if compiling:  # compiled before the phases' clocks start: their speeds leave it out
+        from sim.deal import deal_batch
+        from sim.odds import count_batch
+
+        count_batch(deal_batch(8, args.seed, rules))
     odds = odds_of(rules)
     start_workers(backend)
+    if compiling:
+        names = parse_strategies(args.strategies, rules.players)
+        for command in ("hands", "games"):
+            run_on_workers(backend, warm_engine, (command, rules, names, args.param))
     work = parts / "runs"  # the joined run folders, made again from the chunks on --resume
     work.mkdir(exist_ok=True)
     runs = simulate_report(
