@@ -504,16 +504,16 @@ def guide_answer(guide: Guide, duel: pl.DataFrame | None = None) -> str:
     chart = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER)
     levels = {r["marriages"]: r["safe_75"] for r in chart.iter_rows(named=True)}
     single = [m for m in ("♥", "♦", "♣", "♠") if m in levels]
-    bids = [f"{levels[m]} with the {m} marriage" for m in single if levels[m] is not None]
-    without = [f"the {m} marriage" for m in single if levels[m] is None]
+    bids = [f"{levels[m]} holding the {m} marriage alone" for m in single if levels[m]]
+    unsafe = [f"the {m} marriage" for m in single if levels[m] is None]
     if "none" in levels and levels["none"] is None:
-        without.insert(0, "no marriage")
+        unsafe.append("no marriage")
     parts = []
     if bids:
-        parts.append("bid up to " + ", ".join(bids) + " alone")
-    if without:
-        parts.append("do not raise with " + " or ".join(without))
-    rule = "at a 75 % make rate, " + "; ".join(parts) if parts else "no level is safe at 75 %"
+        parts.append("the guide bids up to " + " and ".join(bids))
+    if unsafe:
+        parts.append("with only " + " or ".join(unsafe) + " not even 100 is made that often")
+    rule = "at a 75 % make rate " + "; ".join(parts) if parts else "no bid is safe at 75 %"
     conceding = guide.concede.filter(pl.col("better") == "concede")
     concede = (
         "conceding never scores more than playing"
@@ -521,7 +521,7 @@ def guide_answer(guide: Guide, duel: pl.DataFrame | None = None) -> str:
         else f"conceding scores more than playing in {len(conceding)} of "
         f"{len(guide.concede)} cases of the concession table"
     )
-    text = f"By the guide ({f'`{GUIDE_PLAYER}`'} at every seat), {rule}; {concede}"
+    text = f"Measured with `{GUIDE_PLAYER}` at every seat: {rule}; {concede}"
     if duel is not None:
         row = duel.filter(pl.col("measure") == "score_diff").row(0, named=True)
         text += (
