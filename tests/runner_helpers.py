@@ -1,6 +1,10 @@
 """Chunk functions for the runner tests, importable by worker processes."""
 
 import os
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,3 +51,27 @@ def slow_first(job, chunk):
                 raise TimeoutError("chunk 1 was never stored")
             time.sleep(0.05)
     return hands_chunk(job[0], chunk)
+
+
+def thousand_process(*args: str, **kw) -> subprocess.Popen:
+    """A ``thousand`` command in its own process group (so it can be killed whole)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kw,
+    )
+
+
+def kill_when(proc: subprocess.Popen, manifest: Path, lines: int) -> None:
+    """Kill ``proc`` (and its workers) once ``manifest`` lists ``lines`` chunks."""
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and proc.poll() is None:
+        if manifest.exists() and len(manifest.read_text().splitlines()) >= lines:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()

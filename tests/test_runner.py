@@ -1,21 +1,26 @@
 """The chunked runner: identical results on every backend, resume, retried workers.
 
 Real parts only: local worker processes (joblib's loky), a real Dask
-``LocalCluster`` on the loopback interface, real Parquet files, and a real
-``thousand hands`` process killed part-way and resumed.
+``LocalCluster`` on the loopback interface and real Parquet files. A real
+``thousand`` process killed part-way and resumed: ``test_resume.py``.
 """
 
 import io
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from runner_helpers import DyingJob, Interrupt, dies_once, interrupted_after_two, slow_first
+from runner_helpers import (
+    DyingJob,
+    Interrupt,
+    dies_once,
+    interrupted_after_two,
+    slow_first,
+    thousand_process,
+)
 
 from sim.games import run_games
 from sim.hands import HandsJob, hands_chunk, run_hands
@@ -96,7 +101,8 @@ def test_the_file_depends_on_no_thread_count_and_chunks_change_only_row_groups(t
         "c": (["--chunk", "30000", "--workers", "1"], {}),
     }
     for name, (flags, env) in runs.items():
-        p = _thousand(*args, *flags, "--out", str(tmp_path / name), env={**os.environ, **env})
+        out = ["--out", str(tmp_path / name)]
+        p = thousand_process(*args, *flags, *out, env={**os.environ, **env})
         assert p.wait(timeout=300) == 0, p.stderr.read() if p.stderr else ""
     assert (tmp_path / "a/hands.parquet").read_bytes() == (
         tmp_path / "b/hands.parquet"
@@ -178,65 +184,13 @@ def test_a_dying_worker_is_retried(tmp_path, backend):
     assert (tmp_path / "retried.parquet").read_bytes() == (whole / "hands.parquet").read_bytes()
 
 
-def _thousand(*args: str, **kw) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "sim", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        **kw,
-    )
-
-
-def test_a_killed_cli_run_resumes_with_the_same_results(tmp_path):
-    args = ["hands", "--deals", "32000", "--seed", "3", "--chunk", "2000", "--workers", "1"]
-    args += ["--quiet", "--trace"]
-    out = tmp_path / "run"
-    manifest = tmp_path / ".run.partial" / "manifest.jsonl"
-    proc = _thousand(*args, str(tmp_path / "t.jsonl"), "--out", str(out))
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if manifest.exists() and len(manifest.read_text().splitlines()) >= 3:
-            break
-        time.sleep(0.05)
-    assert proc.poll() is None, "the run ended before it could be killed"
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert not out.exists() and not (tmp_path / "t.jsonl").exists()  # nothing half-written
-    done = len(manifest.read_text().splitlines())
-    assert 3 <= done < 16
-    resumed = _thousand(*args, str(tmp_path / "t.jsonl"), "--out", str(out), "--resume")
-    assert resumed.wait(timeout=300) == 0, resumed.stderr.read() if resumed.stderr else ""
-    again = _thousand(*args, str(tmp_path / "t2.jsonl"), "--out", str(tmp_path / "whole"))
-    assert again.wait(timeout=300) == 0
-    assert (out / "hands.parquet").read_bytes() == (tmp_path / "whole/hands.parquet").read_bytes()
-    assert (tmp_path / "t.jsonl").read_bytes() == (tmp_path / "t2.jsonl").read_bytes()
-    assert json.loads((out / "run.json").read_text())["chunks"] == 16
-    assert not manifest.parent.exists()  # the partial folder is gone once finished
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".run")] == []
-
-
-def test_resume_refuses_a_different_or_missing_run(tmp_path):
-    base = ["hands", "--deals", "5000", "--chunk", "1000", "--quiet", "--workers", "1"]
-    missing = _thousand(*base, "--out", str(tmp_path / "a"), "--resume")
-    assert missing.wait(timeout=120) == 2 and "--resume" in missing.stderr.read()
-    partial = tmp_path / ".b.partial"
-    partial.mkdir()
-    (partial / "plan.json").write_text(json.dumps({"command": "hands", "seed": 99}))
-    other = _thousand(*base, "--out", str(tmp_path / "b"), "--resume")
-    assert other.wait(timeout=120) == 2
-    err = other.stderr.read().strip().splitlines()
-    assert len(err) == 1 and "seed" in err[0]
-
-
 def test_aggregate_only_gives_the_bid_tables_of_the_full_run(tmp_path):
     from analysis.bids import bid_tables, bid_tables_json
 
     full = tmp_path / "full"
     agg = tmp_path / "agg"
     for out, flag in ((full, []), (agg, ["--aggregate-only"])):
-        p = _thousand("hands", "--deals", "40000", "--seed", "2", "--chunk", "9000",
+        p = thousand_process("hands", "--deals", "40000", "--seed", "2", "--chunk", "9000",
                       "--quiet", "--workers", "2", *flag, "--out", str(out))  # fmt: skip
         assert p.wait(timeout=300) == 0, p.stderr.read() if p.stderr else ""
     assert (agg / "hands_agg.parquet").exists() and not (agg / "hands.parquet").exists()
@@ -325,57 +279,3 @@ def test_freed_memory_is_kept_on_glibc():
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("mallopt is glibc's")
     assert keep_freed_memory() is True
-
-
-def _kill_when(proc: subprocess.Popen, manifest: Path, lines: int) -> None:
-    """Kill ``proc`` (and its workers) once ``manifest`` lists ``lines`` chunks."""
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and proc.poll() is None:
-        if manifest.exists() and len(manifest.read_text().splitlines()) >= lines:
-            break
-        time.sleep(0.02)
-    assert proc.poll() is None, "the run ended before it could be killed"
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
-def test_a_killed_compare_resumes_with_the_same_results(tmp_path):
-    args = ["compare", "--rules", "classic", "--vs", "app", "--games", "24000", "--seed", "5"]
-    args += ["--chunk", "1000", "--workers", "1", "--quiet", "--json"]
-    out = tmp_path / "c"
-    proc = _thousand(*args, "--out", str(out))
-    # the base rule set is done and the second is part-way when the run is killed
-    _kill_when(proc, tmp_path / ".c.partial" / "app" / "manifest.jsonl", 2)
-    assert not out.exists()
-    stored = (tmp_path / ".c.partial" / "classic" / "manifest.jsonl").read_text().splitlines()
-    assert len(stored) == 24
-    resumed = _thousand(*args, "--out", str(out), "--resume")
-    stdout, stderr = resumed.communicate(timeout=300)
-    assert resumed.returncode == 0, stderr
-    again = _thousand(*args, "--out", str(tmp_path / "whole"))
-    whole_stdout, _ = again.communicate(timeout=300)
-    assert again.returncode == 0
-    assert json.loads(stdout)["effects"] == json.loads(whole_stdout)["effects"]
-    for name in ("classic", "app"):
-        got = (out / "runs" / name / "games.parquet").read_bytes()
-        assert got == (tmp_path / "whole" / "runs" / name / "games.parquet").read_bytes(), name
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "whole"]
-
-
-def test_a_killed_report_resumes_with_the_same_tables(tmp_path):
-    args = ["report", "--rules", "classic", "--deals", "20000", "--hands", "20000"]
-    args += ["--games", "20480", "--seed", "6", "--workers", "1", "--quiet"]
-    args += ["--safe-deals", "3000", "--safe-players", "heuristic"]
-    out = tmp_path / "rep"
-    proc = _thousand(*args, "--out", str(out))
-    _kill_when(proc, tmp_path / ".rep.partial" / "games" / "manifest.jsonl", 1)
-    assert not out.exists()
-    resumed = _thousand(*args, "--out", str(out), "--resume")
-    assert resumed.wait(timeout=300) == 0, resumed.stderr.read() if resumed.stderr else ""
-    again = _thousand(*args, "--out", str(tmp_path / "whole"))
-    assert again.wait(timeout=300) == 0
-    tables = sorted(p.name for p in out.glob("*.csv"))
-    assert "games_barrel_summary.csv" in tables and "bids_summary.csv" in tables
-    for name in tables:
-        assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep", "whole"]

@@ -1,0 +1,95 @@
+"""Resuming a killed run: a real ``thousand`` process killed part-way, then resumed.
+
+Its files are byte for byte those of a run that was never interrupted, and nothing
+half-written is left behind (hands with a trace, compare, report).
+"""
+
+import json
+import os
+import signal
+import time
+
+from runner_helpers import kill_when, thousand_process
+
+
+def test_a_killed_cli_run_resumes_with_the_same_results(tmp_path):
+    args = ["hands", "--deals", "32000", "--seed", "3", "--chunk", "2000", "--workers", "1"]
+    args += ["--quiet", "--trace"]
+    out = tmp_path / "run"
+    manifest = tmp_path / ".run.partial" / "manifest.jsonl"
+    proc = thousand_process(*args, str(tmp_path / "t.jsonl"), "--out", str(out))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if manifest.exists() and len(manifest.read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not out.exists() and not (tmp_path / "t.jsonl").exists()  # nothing half-written
+    done = len(manifest.read_text().splitlines())
+    assert 3 <= done < 16
+    resumed = thousand_process(*args, str(tmp_path / "t.jsonl"), "--out", str(out), "--resume")
+    assert resumed.wait(timeout=300) == 0, resumed.stderr.read() if resumed.stderr else ""
+    again = thousand_process(*args, str(tmp_path / "t2.jsonl"), "--out", str(tmp_path / "whole"))
+    assert again.wait(timeout=300) == 0
+    assert (out / "hands.parquet").read_bytes() == (tmp_path / "whole/hands.parquet").read_bytes()
+    assert (tmp_path / "t.jsonl").read_bytes() == (tmp_path / "t2.jsonl").read_bytes()
+    assert json.loads((out / "run.json").read_text())["chunks"] == 16
+    assert not manifest.parent.exists()  # the partial folder is gone once finished
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".run")] == []
+
+
+def test_resume_refuses_a_different_or_missing_run(tmp_path):
+    base = ["hands", "--deals", "5000", "--chunk", "1000", "--quiet", "--workers", "1"]
+    missing = thousand_process(*base, "--out", str(tmp_path / "a"), "--resume")
+    assert missing.wait(timeout=120) == 2 and "--resume" in missing.stderr.read()
+    partial = tmp_path / ".b.partial"
+    partial.mkdir()
+    (partial / "plan.json").write_text(json.dumps({"command": "hands", "seed": 99}))
+    other = thousand_process(*base, "--out", str(tmp_path / "b"), "--resume")
+    assert other.wait(timeout=120) == 2
+    err = other.stderr.read().strip().splitlines()
+    assert len(err) == 1 and "seed" in err[0]
+
+
+def test_a_killed_compare_resumes_with_the_same_results(tmp_path):
+    args = ["compare", "--rules", "classic", "--vs", "app", "--games", "24000", "--seed", "5"]
+    args += ["--chunk", "1000", "--workers", "1", "--quiet", "--json"]
+    out = tmp_path / "c"
+    proc = thousand_process(*args, "--out", str(out))
+    # the base rule set is done and the second is part-way when the run is killed
+    kill_when(proc, tmp_path / ".c.partial" / "app" / "manifest.jsonl", 2)
+    assert not out.exists()
+    stored = (tmp_path / ".c.partial" / "classic" / "manifest.jsonl").read_text().splitlines()
+    assert len(stored) == 24
+    resumed = thousand_process(*args, "--out", str(out), "--resume")
+    stdout, stderr = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, stderr
+    again = thousand_process(*args, "--out", str(tmp_path / "whole"))
+    whole_stdout, _ = again.communicate(timeout=300)
+    assert again.returncode == 0
+    assert json.loads(stdout)["effects"] == json.loads(whole_stdout)["effects"]
+    for name in ("classic", "app"):
+        got = (out / "runs" / name / "games.parquet").read_bytes()
+        assert got == (tmp_path / "whole" / "runs" / name / "games.parquet").read_bytes(), name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "whole"]
+
+
+def test_a_killed_report_resumes_with_the_same_tables(tmp_path):
+    args = ["report", "--rules", "classic", "--deals", "20000", "--hands", "20000"]
+    args += ["--games", "20480", "--seed", "6", "--workers", "1", "--quiet"]
+    args += ["--safe-deals", "3000", "--safe-players", "heuristic"]
+    out = tmp_path / "rep"
+    proc = thousand_process(*args, "--out", str(out))
+    kill_when(proc, tmp_path / ".rep.partial" / "games" / "manifest.jsonl", 1)
+    assert not out.exists()
+    resumed = thousand_process(*args, "--out", str(out), "--resume")
+    assert resumed.wait(timeout=300) == 0, resumed.stderr.read() if resumed.stderr else ""
+    again = thousand_process(*args, "--out", str(tmp_path / "whole"))
+    assert again.wait(timeout=300) == 0
+    tables = sorted(p.name for p in out.glob("*.csv"))
+    assert "games_barrel_summary.csv" in tables and "bids_summary.csv" in tables
+    for name in tables:
+        assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep", "whole"]
