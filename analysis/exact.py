@@ -33,6 +33,8 @@ from itertools import product
 from math import comb, factorial, prod
 from types import MappingProxyType
 
+import numpy as np
+
 from sim.cards import N_CARDS, N_RANKS, N_SUITS, RANK_POINTS, Rank, Suit
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import Rules
@@ -355,10 +357,18 @@ def count_clean_deals(
 
     A deck of ``copies`` distinct cards of each of the 6 ranks is split into places
     of the given sizes (labelled sets, so there are ``multinomial(deck; sizes)``
-    deals). With ``R`` the rank counts still undealt, the recursion
-    ``F(R, i) = sum over a <= R, |a| = sizes[i], not triggers[i](a) of
-    prod(C(R[r], a[r])) * F(R - a, i + 1)`` counts the clean deals; once no later
-    place has a trigger, ``F`` is the multinomial of the remaining sizes.
+    deals). With ``R`` the rank counts still undealt before place ``i``,
+
+        F(R, i) = sum over a <= R, |a| = sizes[i], not triggers[i](a) of
+                  prod(C(R[r], a[r])) * F(R - a, i + 1),
+
+    and once no later place has a trigger ``F`` is the multinomial of the remaining
+    sizes. Each place's ``F`` is computed for every ``R`` of its total at once: a
+    rank-count vector is a number in base ``copies + 1``, so ``R - a`` is an index
+    difference, and the sum runs over the vectors ``a`` (a few hundred) with numpy
+    doing the ``R`` side. Every count is an exact 64-bit integer: no partial sum
+    exceeds the number of deals, and a deck for which a term could overflow is
+    refused.
 
     Args:
         sizes: size of each place; they must add up to ``copies * 6``.
@@ -371,39 +381,39 @@ def count_clean_deals(
         The number of clean deals.
 
     Raises:
-        ValueError: if the sizes do not match the triggers or the deck.
+        ValueError: if the sizes do not match the triggers or the deck, or the
+            deck is too large for exact 64-bit counts.
     """
     sizes = tuple(sizes)
     if len(sizes) != len(triggers):
         raise ValueError("one trigger (or None) per place is needed")
     if sum(sizes) != copies * N_RANKS or any(s < 0 for s in sizes):
         raise ValueError(f"sizes {sizes} do not split a deck of {copies * N_RANKS}")
+    base = copies + 1
+    choose = np.array([[comb(n, k) for k in range(base)] for n in range(base)], dtype=np.int64)
+    if multinomial(copies * N_RANKS, sizes) * int(choose.max()) ** N_RANKS >= 1 << 62:
+        raise ValueError(f"a deck of {copies * N_RANKS} cards is too large to count exactly")
+    vectors = np.indices((base,) * N_RANKS).reshape(N_RANKS, -1).T  # every rank-count vector
+    totals = vectors.sum(axis=1)
+    radix = base ** np.arange(N_RANKS)
     last = max((i for i, t in enumerate(triggers) if t is not None), default=-1)
-    memo: dict[tuple[int, RankCounts], int] = {}
-    verdicts: list[dict[RankCounts, bool]] = [{} for _ in sizes]
-
-    def ways(i: int, left: RankCounts) -> int:
-        if i > last:
-            return multinomial(sum(left), sizes[i:])
-        key = (i, left)
-        if key in memo:
-            return memo[key]
+    rest = sum(sizes[last + 1 :])
+    f = np.zeros(len(vectors), dtype=np.int64)  # F(R, i) by R's index, for one place i
+    f[vectors[totals == rest] @ radix] = multinomial(rest, sizes[last + 1 :])
+    for i in range(last, -1, -1):
+        left = vectors[totals == sum(sizes[i:])]
+        at = left @ radix
+        acc = np.zeros(len(left), dtype=np.int64)
         trig = triggers[i]
-        seen = verdicts[i]
-        total = 0
-        for a in sub_vectors(left, sizes[i]):
-            if trig is not None:
-                bad = seen.get(a)
-                if bad is None:
-                    bad = seen[a] = bool(trig(a))
-                if bad:
-                    continue
-            w = prod(comb(r, x) for r, x in zip(left, a, strict=True))
-            total += w * ways(i + 1, tuple(r - x for r, x in zip(left, a, strict=True)))
-        memo[key] = total
-        return total
-
-    return ways(0, (copies,) * N_RANKS)
+        for a in vectors[totals == sizes[i]]:
+            if trig is not None and trig(tuple(int(x) for x in a)):
+                continue
+            fits = (left >= a).all(axis=1)
+            ways = choose[left[fits], a].prod(axis=1)
+            acc[fits] += ways * f[at[fits] - int(a @ radix)]
+        f = np.zeros(len(vectors), dtype=np.int64)
+        f[at] = acc
+    return int(f[np.full(N_RANKS, copies) @ radix])
 
 
 def prob_some_place_triggers(
