@@ -145,7 +145,7 @@ def test_rules_list_and_show(cli):
 def test_report_has_the_odds_section(cli, tmp_path):
     out = tmp_path / "rep"
     r = cli("report", "--rules", "classic", "--out", str(out), "--deals", "50000", "--seed", "2",
-            "--hands", "5000", "--games", "200", "--no-safe-bids")  # fmt: skip
+            "--hands", "5000", "--games", "200", "--no-safe-bids", "--no-guide")  # fmt: skip
     assert r.returncode == 0, r.stderr
     for name in ("index.html", "report.md", "odds.csv", "odds.png", "odds_z.png", "run.json"):
         assert (out / name).stat().st_size > 0, name
@@ -154,6 +154,7 @@ def test_report_has_the_odds_section(cli, tmp_path):
     md = (out / "report.md").read_text()
     assert "50,000 simulated deals" in md and "| deal.any_reshuffle |" in md
     assert "Safe bids from the hand" not in md  # --no-safe-bids
+    assert "Strategy guide" not in md  # --no-guide
 
 
 def test_python_dash_m_sim_is_the_same_command(cli):

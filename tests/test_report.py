@@ -410,11 +410,14 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
         "2000",
         "--safe-players",
         "heuristic",
+        "--guide-duel-deals",
+        "500",
         "--quiet",
     )
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert manifest["sizes"] == {"odds_deals": 20000, "hands_deals": 5000, "games": 200}
+    assert "500 deals" in (out / "report.md").read_text(encoding="utf-8")  # the guide's duel
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
     assert "House-rule comparison" not in (out / "report.md").read_text(encoding="utf-8")
 
@@ -423,9 +426,9 @@ def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
     """On one worker with one game: the sentences without an interval still read."""
     out = tmp_path / "rep"
     r = cli(
-        "report", "--out", str(out), "--deals", "2000", "--hands", "30", "--games", "1",
+        "report", "--out", str(out), "--deals", "2000", "--hands", "16", "--games", "1",
         "--strategies", "pimc", "--param", "pimc.worlds=2", "--par", "--seed", "3", "--quiet",
-        "--safe-players", "pimc", "--safe-sample", "2", "--workers", "1",
+        "--safe-players", "pimc", "--safe-sample", "2", "--workers", "1", "--no-guide",
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     page = (out / "report.md").read_text(encoding="utf-8")
