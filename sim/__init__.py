@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -54,8 +55,35 @@ def _numba_cache_dir() -> str:
     return str(base / "thousand-sim" / f"numba-{digest.hexdigest()[:16]}")
 
 
+KEEP_CACHES = 3  # compiled-code caches of earlier sources kept beside the current one
+
+
+def prune_stale_caches(current: Path, keep: int = KEEP_CACHES) -> list[Path]:
+    """Remove the compiled-code caches of older sources beside ``current``; the removed.
+
+    Every edit of the engine's sources starts a new cache folder (about 50 MB), so
+    without pruning they pile up. The ``keep`` most recently written ones are kept
+    (another checkout or version in use keeps its own), and ``current`` always.
+    """
+    if not current.parent.is_dir():
+        return []
+    others = []
+    for path in current.parent.glob("numba-*"):
+        try:
+            if path.is_dir() and path != current:
+                others.append((path.stat().st_mtime, path))
+        except OSError:  # removed meanwhile by another process
+            continue
+    stale = [path for _, path in sorted(others, reverse=True)[keep:]]
+    for path in stale:
+        shutil.rmtree(path, ignore_errors=True)
+    return stale
+
+
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
+    if not Path(os.environ["NUMBA_CACHE_DIR"]).exists():  # new sources: once per edit
+        prune_stale_caches(Path(os.environ["NUMBA_CACHE_DIR"]))
     import sys
 
     if "numba" in sys.modules:  # imported before us: point its config there too
