@@ -792,7 +792,7 @@ def write_guide(
     """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``."""
     from pathlib import Path
 
-    from analysis.report import Section, Text, render_pages
+    from analysis.report import Section, Text, write_pages
     from sim.output import StagedDir, run_manifest, write_json
 
     runs = guide.runs
@@ -801,21 +801,7 @@ def write_guide(
     title = f"Thousand strategy guide — {runs.rules.name}"
     with StagedDir(Path(out)) as staged:
         d = staged.path
-        for sec in sections:
-            for name, png in sec.figures.items():
-                (d / name).write_bytes(png)
-            for name, frame in sec.csvs.items():
-                frame.write_csv(d / name)
-        md, page = render_pages(
-            title,
-            guide_header(guide),
-            sections,
-            "Rules, sizes and versions: `run.json`. The same guide as a page: `index.html`.",
-            '<a href="run.json">run.json</a> (rules, sizes, versions),\n'
-            '<a href="guide.md">guide.md</a> (the same guide in Markdown).',
-        )
-        (d / "guide.md").write_text(md, encoding="utf-8")
-        (d / "index.html").write_text(page, encoding="utf-8")
+        write_pages(d, title, guide_header(guide), sections, "guide.md")
         (d / "guide_params.txt").write_text("\n".join(guide.params()) + "\n", encoding="utf-8")
         doc = run_manifest(
             runs.rules,

@@ -1359,6 +1359,32 @@ def render_pages(
     return md, page
 
 
+def write_pages(
+    folder: Path, title: str, header: str, sections: Sequence[Section], md_name: str
+) -> None:
+    """Write the sections' figures and CSVs, ``md_name`` and ``index.html`` into ``folder``.
+
+    The page lists ``run.json`` and ``md_name`` as its data files; ``md_name`` ends by
+    pointing at both.
+    """
+    for sec in sections:
+        for name, png in sec.figures.items():
+            (folder / name).write_bytes(png)
+        for name, frame in sec.csvs.items():
+            frame.write_csv(folder / name)
+    what = md_name.partition(".")[0]
+    md, page = render_pages(
+        title,
+        header,
+        sections,
+        f"Rules, sizes and versions: `run.json`. The same {what} as a page: `index.html`.",
+        '<a href="run.json">run.json</a> (rules, sizes, versions),\n'
+        f'<a href="{md_name}">{md_name}</a> (the same {what} in Markdown).',
+    )
+    (folder / md_name).write_text(md, encoding="utf-8")
+    (folder / "index.html").write_text(page, encoding="utf-8")
+
+
 def build_report(
     out: Path,
     odds: OddsResult,
@@ -1456,11 +1482,6 @@ def build_report(
     title = f"Thousand report — {rules.name}"
     with StagedDir(out) as staged:
         d = staged.path
-        for sec in sections:
-            for name, png in sec.figures.items():
-                (d / name).write_bytes(png)
-            for name, frame in sec.csvs.items():
-                frame.write_csv(d / name)
         write_json(
             d / "run.json",
             run_manifest(
@@ -1479,14 +1500,5 @@ def build_report(
                 parts={"hands": hands, "games": games},
             ),
         )
-        md, page = render_pages(
-            title,
-            header,
-            sections,
-            "Rules, sizes and versions: `run.json`. The same report as a page: `index.html`.",
-            '<a href="run.json">run.json</a> (rules, sizes, versions),\n'
-            '<a href="report.md">report.md</a> (the same report in Markdown).',
-        )
-        (d / "report.md").write_text(md, encoding="utf-8")
-        (d / "index.html").write_text(page, encoding="utf-8")
+        write_pages(d, title, header, sections, "report.md")
     return sections
