@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test report report-check bench lint docs clean golden
+.PHONY: setup test test-all report report-check bench lint docs clean golden
 
 setup: $(STAMP)
 
@@ -15,8 +15,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The suite runs on two processes (pytest-xdist; whole files per process), after the
-# big kernels were compiled once each, in parallel (tests/warm_cache.py).
+# compiled code was built once, in two groups in parallel (tests/warm_cache.py).
+# `make test` leaves out the long statistical and differential runs (marker `slow`);
+# `make test-all` runs them too.
 test: $(STAMP)
+	$(BIN)/python tests/warm_cache.py
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not slow"
+
+test-all: $(STAMP)
 	$(BIN)/python tests/warm_cache.py
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 

@@ -121,7 +121,7 @@ def discard_candidates(
     may complete for an opponent.
     """
     from sim.engine.params import rules_vector
-    from sim.engine.strategies.heuristic import discard_cost
+    from sim.engine.strategies.discard import discard_cost
 
     P = rules_vector(rules if rules is not None else Rules())
     cards = [c for c in range(24) if hand >> c & 1]

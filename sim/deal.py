@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+import sim.jit  # noqa: F401  (the compiled-code cache: sim.cache)
 from sim.cards import N_CARDS
 from sim.engine.bits import marriages_of, mask_points, rank_count
 from sim.engine.params import rules_vector

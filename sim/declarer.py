@@ -72,8 +72,14 @@ def play_as_declarer(
     """
     from sim.engine.declarer import N_DCOLS, declarer_kernel
     from sim.engine.params import rules_vector
-    from sim.engine.strategies.hook import hooks_for
-    from sim.engine.strategies.registry import CHEATER, PIMC, seat_lineup, strategy_ids
+    from sim.engine.strategies.addresses import hooks_for
+    from sim.engine.strategies.registry import (
+        CHEATER,
+        H_PLAY_ITEMS,
+        PIMC,
+        seat_lineup,
+        strategy_ids,
+    )
 
     players = 2 if rules.players == 2 else 3
     names, sp = seat_lineup(players, [strategy], params)
@@ -90,7 +96,7 @@ def play_as_declarer(
         rules_vector(rules),
         ids,
         sp,
-        hooks_for(ids),
+        hooks_for(ids, (H_PLAY_ITEMS, "sim.engine.declarer", "play_items_entry")),
         levels_of(rules),
         out,
         2 if np.isin(ids, (PIMC, CHEATER)).any() else 64,  # items per workspace

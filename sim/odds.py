@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit, prange
 
+import sim.jit  # noqa: F401  (the compiled-code cache: sim.cache)
 from sim.deal import (
     DealBatch,
     DealStream,

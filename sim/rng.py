@@ -20,6 +20,8 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
+import sim.jit  # noqa: F401  (the compiled-code cache: sim.cache)
+
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 GAMMA2 = np.uint64(0xD1B54A32D192ED03)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -28,6 +28,23 @@ def cli():
 
 
 @pytest.fixture
+def main_io(capsys):
+    """Run ``thousand ARGS`` in this process: ``(exit code, stdout, stderr)``."""
+
+    def call(*args: str) -> tuple[int, str, str]:
+        from sim.cli import main
+
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's own errors
+            code = int(exc.code or 0)
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return call
+
+
+@pytest.fixture
 def run_main(capsys):
     """Run ``thousand ARGS`` in this process: ``(exit code, stderr)`` (bad-input checks)."""
 

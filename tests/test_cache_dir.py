@@ -1,20 +1,132 @@
-"""The compiled-code caches of older sources are pruned, the most recent kept."""
+"""The compiled-code cache: one folder per module and version of the sources it depends on."""
 
 import os
 
-from sim import prune_stale_caches
+from sim import cache
 
 
-def test_only_the_most_recent_stale_caches_are_kept(tmp_path):
-    for k in range(6):  # numba-0 is the oldest
-        d = tmp_path / f"numba-{k}"
+def test_only_the_most_recent_older_folders_of_a_module_are_kept(tmp_path):
+    for k in range(6):  # sim.engine.driver-0 is the oldest
+        d = tmp_path / f"sim.engine.driver-{k}"
         d.mkdir()
         (d / "index.nbi").write_text("x")
         os.utime(d, (1_000_000 + k, 1_000_000 + k))
+    other = tmp_path / "sim.engine.game-0"  # another module's folder: never touched
+    other.mkdir()
     (tmp_path / "notes.txt").write_text("not a cache")
-    current = tmp_path / "numba-1"  # old, but in use: never removed
-    removed = prune_stale_caches(current, keep=3)
-    assert sorted(p.name for p in removed) == ["numba-0", "numba-2"]
+    current = tmp_path / "sim.engine.driver-1"  # old, but in use: never removed
+    removed = cache.prune(current, keep=3)
+    assert sorted(p.name for p in removed) == ["sim.engine.driver-0", "sim.engine.driver-2"]
     left = sorted(p.name for p in tmp_path.iterdir())
-    assert left == ["notes.txt", "numba-1", "numba-3", "numba-4", "numba-5"]
-    assert prune_stale_caches(tmp_path / "nowhere" / "numba-x") == []
+    assert left == [
+        "notes.txt",
+        "sim.engine.driver-1",
+        "sim.engine.driver-3",
+        "sim.engine.driver-4",
+        "sim.engine.driver-5",
+        "sim.engine.game-0",
+    ]
+    assert cache.prune(tmp_path / "nowhere" / "sim.engine.driver-x") == []
+
+
+def test_a_module_digest_covers_what_its_compiled_code_imports_and_nothing_else():
+    closure = cache.closure("sim.engine.driver")
+    assert {"sim.engine.choose", "sim.engine.play", "sim.rng", "sim.jit"} <= closure
+    # the guide and the sampling player are compiled on their own and called through
+    # addresses: an edit of one recompiles that player, never the engine's kernels (the
+    # scripted heuristics are called directly, for speed: they are part of the engine)
+    players = {"sim.engine.strategies.guide", "sim.engine.strategies.pimc"}
+    for kernel_module in ("sim.engine.driver", "sim.engine.game", "sim.engine.declarer"):
+        assert not players & cache.closure(kernel_module), kernel_module
+    assert "sim.engine.strategies.heuristic" not in cache.closure("sim.engine.strategies.pimc")
+    assert "sim.engine.strategies.heuristic" in cache.closure("sim.engine.driver")
+    # not a path: the same sources in another folder share the digest
+    assert len(cache.module_digest("sim.engine.driver")) == 20
+
+
+def _copy_sources(dest):
+    import shutil
+    from pathlib import Path
+
+    shutil.copytree(Path(cache.PACKAGE), dest / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _folder_in(root, module, env):
+    import subprocess
+    import sys
+
+    code = f"from sim.cache import cache_folder; print(cache_folder({module!r}))"
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, env=env
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def test_two_checkouts_of_one_version_share_the_cache_and_an_edit_starts_a_new_one(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    a = _copy_sources(tmp_path / "a")
+    b = _copy_sources(tmp_path / "b")
+    for module in ("sim.engine.driver", "sim.engine.strategies.heuristic"):
+        assert _folder_in(a, module, env) == _folder_in(b, module, env)  # not the path
+    # an edit of what the engine's compiled code imports: a new folder for the engine,
+    # so a stale entry can never be loaded; a module that does not import it keeps its own
+    play = b / "sim" / "engine" / "play.py"
+    play.write_text(play.read_text() + "\n# an edit\n")
+    assert _folder_in(a, "sim.engine.driver", env) != _folder_in(b, "sim.engine.driver", env)
+    assert _folder_in(a, "sim.rng", env) == _folder_in(b, "sim.rng", env)
+    c = _copy_sources(tmp_path / "c")  # an edit of one player: that player and those on it
+    heur = c / "sim" / "engine" / "strategies" / "guide.py"
+    heur.write_text(heur.read_text() + "\n# an edit\n")
+    for module, moved in (
+        ("sim.engine.strategies.guide", True),
+        ("sim.engine.strategies.pimc", False),
+        ("sim.engine.strategies.heuristic", False),
+        ("sim.engine.driver", False),
+        ("sim.engine.game", False),
+    ):
+        assert (_folder_in(a, module, env) != _folder_in(c, module, env)) == moved, module
+
+
+def test_an_unwritable_cache_folder_falls_back_to_the_temporary_folder(tmp_path, monkeypatch):
+    import tempfile
+
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))  # cannot be made, even as root
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    cache.folder_for.cache_clear()
+    try:
+        folder = cache.folder_for("sim.rng")
+        assert folder == cache.cache_folder("sim.rng", cache.fallback_root())
+        assert folder.is_dir() and str(folder).startswith(str(tmp_path / "tmp"))
+    finally:
+        cache.folder_for.cache_clear()
+
+
+def test_the_compile_notice_shows_exactly_when_a_function_is_not_cached(
+    tmp_path, monkeypatch, capsys
+):
+    from sim.cli.common import compile_notice
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    name = "sim.engine.driver.slots_kernel"
+    assert compile_notice(False, name) is True
+    assert "compiling the engine" in capsys.readouterr().err
+    assert compile_notice(True, name) is True  # --quiet: compiled all the same, not said
+    assert capsys.readouterr().err == ""
+    folder = cache.cache_folder("sim.engine.driver")
+    folder.mkdir(parents=True)
+    (folder / "driver.slots_kernel-42.py311.nbi").write_bytes(b"")
+    assert compile_notice(False, name) is False
+    assert capsys.readouterr().err == ""
+    # a player's callback counts: the notice names what a run needs, kernel and players
+    assert compile_notice(False, name, "sim.engine.strategies.pimc.pimc_entry") is True
+    (cache.cache_folder("sim.engine.strategies.pimc")).mkdir(parents=True)
+    (cache.cache_folder("sim.engine.strategies.pimc") / "cf-pimc.pimc_entry-9.py311.nbi").touch()
+    assert compile_notice(False, name, "sim.engine.strategies.pimc.pimc_entry") is False

@@ -9,12 +9,13 @@ import itertools
 
 import pytest
 from presets import PRESETS
+from tiers import sizes
 
 from sim import reference
 from sim.engine import play_hands
 from sim.rules import load_rules
 
-N_PER_PRESET = 12_000
+N_PER_PRESET = 12_000  # make test-all; make test plays 1,500
 
 VARIANTS = {
     "no_jumps_no_cap": {"bid__jumps": False, "bid__cap_by_marriages": False},
@@ -80,23 +81,26 @@ def _compare(rules, n, seed, strategies=None, scores=None):
     return fast
 
 
+@sizes(1_500, N_PER_PRESET)
 @pytest.mark.parametrize("preset", PRESETS)
-def test_fast_engine_equals_reference_on_every_preset(preset):
-    docs = _compare(load_rules(preset), N_PER_PRESET, seed=2024)
+def test_fast_engine_equals_reference_on_every_preset(preset, size):
+    docs = _compare(load_rules(preset), size, seed=2024)
     played = [d for d in docs if d["reshuffle"] is None and not d["conceded"]]
-    assert len(played) > N_PER_PRESET // 3  # most deals reach the play phase
+    assert len(played) > size // 3  # most deals reach the play phase
     assert any(t["marriage"] for d in played for t in d["tricks"])
 
 
+@sizes(500, 3000)
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_fast_engine_equals_reference_under_option_variants(name):
-    _compare(load_rules("classic").replace(**VARIANTS[name]), 3000, seed=7)
+def test_fast_engine_equals_reference_under_option_variants(name, size):
+    _compare(load_rules("classic").replace(**VARIANTS[name]), size, seed=7)
 
 
+@sizes(600, 3000)
 @pytest.mark.parametrize("preset", CUT_PRESETS)
-def test_fast_engine_equals_reference_under_the_cut_deal(preset):
+def test_fast_engine_equals_reference_under_the_cut_deal(preset, size):
     rules = load_rules(preset).replace(deal__method="cut", deal__nine_cut_penalty=120)
-    docs = _compare(rules, 3000, seed=9)
+    docs = _compare(rules, size, seed=9)
     assert any(d["bottom_nines"] for d in docs)
 
 

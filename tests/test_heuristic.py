@@ -28,10 +28,10 @@ from sim.engine.state import (
     S_TRUMP,
     S_TRUMP_SETTER,
 )
+from sim.engine.strategies.discard import discard_cost
 from sim.engine.strategies.heuristic import (
     KEPT,
     barrel_need,
-    discard_cost,
     hand_model,
     heuristic_choose,
     heuristic_play,

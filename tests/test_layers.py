@@ -38,6 +38,7 @@ BASE = {
     "sim.rules",
     "sim.rng",
     "sim.jit",
+    "sim.cache",
     "sim.parallel",
     "sim.odds_keys",
     "sim.output",

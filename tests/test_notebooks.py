@@ -100,7 +100,18 @@ def test_committed_notebook_is_clean(path):
     assert any(c.cell_type == "markdown" for c in nb.cells[:1])
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+# make test runs the two quickest notebooks; make test-all every one.
+QUICK_NOTEBOOKS = {"02_safe_bid.ipynb", "03_house_rules_balance.ipynb"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(p, marks=() if p.name in QUICK_NOTEBOOKS else pytest.mark.slow)
+        for p in NOTEBOOKS
+    ],
+    ids=_ids(NOTEBOOKS),
+)
 def test_notebook_runs_on_small_sizes(path, tmp_path, monkeypatch):
     monkeypatch.setenv("THOUSAND_NB_SMALL", "1")
     monkeypatch.setenv("TMPDIR", str(tmp_path))

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tiers import sizes
 
 from sim.deal import _place_of_position, deal_into
 from sim.engine.actions import MAX_REDEALS
@@ -391,7 +392,16 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
 # =================================================================================
 # Invariants over ~300 games
 # =================================================================================
-@pytest.mark.parametrize("name", list(CONFIGS))
+# make test checks these three configurations (the barrel, its falls, golden and dark
+# rounds, 2 and 4 players are covered game by game against the reference below);
+# make test-all every one.
+QUICK_INVARIANTS = {"classic", "one_falls", "two_players_300"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=() if n in QUICK_INVARIANTS else pytest.mark.slow) for n in CONFIGS],
+)
 def test_random_games_keep_the_invariants(name):
     r, n, max_deals = CONFIGS[name]
     tally: collections.Counter = collections.Counter()
@@ -403,6 +413,7 @@ def test_random_games_keep_the_invariants(name):
         assert tally["barrel_on"] > n and tally["fell_attempts"] > n // 2
 
 
+@pytest.mark.slow
 def test_the_invariants_see_every_rule():
     """Across a share of the configurations every event kind and stint outcome occurs."""
     tally: collections.Counter = collections.Counter()
@@ -579,12 +590,13 @@ def test_strategies_and_rules_are_checked():
         "cut_four_players_special",
     ],
 )
-def test_fast_game_loop_agrees_with_reference(name):
+@sizes(3, 12)
+def test_fast_game_loop_agrees_with_reference(name, size):
     """Game traces, barrel stints and game rows of both loops are identical."""
     from sim.engine import game
 
     r, n, _ = {**CONFIGS, **MORE_CONFIGS}[name]
-    n = min(n, 12)
+    n = min(n, size)
     batch = game.play_games(r, n, 99, ("random",), trace=True)
     traces = batch.traces()
     rows = game.games_frame(batch).to_dicts()

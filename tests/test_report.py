@@ -422,6 +422,7 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
     assert "House-rule comparison" not in (out / "report.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
     """On one worker with one game: the sentences without an interval still read."""
     out = tmp_path / "rep"
@@ -463,12 +464,21 @@ def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
         (["--safe-sample", "0"], "--safe-sample"),
     ],
 )
-def test_cli_report_bad_input_is_one_line_and_exit_2(cli, tmp_path, args, culprit):
+def test_cli_report_bad_input_is_one_line_and_exit_2(main_io, tmp_path, args, culprit):
+    """In this process (a subprocess case below)."""
     out = tmp_path / "rep"
-    r = cli("report", "--out", str(out), *args)
-    assert r.returncode == 2
-    assert len(r.stderr.strip().splitlines()) == 1 and culprit in r.stderr
+    code, _, err = main_io("report", "--out", str(out), *args)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and culprit in err
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_cli_report_bad_input_as_a_subprocess(cli, tmp_path):
+    out = tmp_path / "rep"
+    r = cli("report", "--out", str(out), "--hands", "0")
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "--hands" in r.stderr
+    assert "Traceback" not in r.stderr and not out.exists()
 
 
 def test_cli_report_refuses_a_non_empty_out_without_force(cli, tmp_path):

@@ -9,11 +9,16 @@ import os
 import signal
 import time
 
+import pytest
 from runner_helpers import kill_when, thousand_process
+from tiers import sizes
 
 
-def test_a_killed_cli_run_resumes_with_the_same_results(tmp_path):
-    args = ["hands", "--deals", "32000", "--seed", "3", "--chunk", "2000", "--workers", "1"]
+@sizes((8000, 500), (32000, 2000))
+def test_a_killed_cli_run_resumes_with_the_same_results(tmp_path, size):
+    deals, chunk = size  # 16 chunks
+    args = ["hands", "--deals", str(deals), "--seed", "3", "--chunk", str(chunk)]
+    args += ["--workers", "1"]
     args += ["--quiet", "--trace"]
     out = tmp_path / "run"
     manifest = tmp_path / ".run.partial" / "manifest.jsonl"
@@ -53,6 +58,7 @@ def test_resume_refuses_a_different_or_missing_run(tmp_path):
     assert len(err) == 1 and "seed" in err[0]
 
 
+@pytest.mark.slow
 def test_a_killed_compare_resumes_with_the_same_results(tmp_path):
     args = ["compare", "--rules", "classic", "--vs", "app", "--games", "24000", "--seed", "5"]
     args += ["--chunk", "1000", "--workers", "1", "--quiet", "--json"]
@@ -76,6 +82,7 @@ def test_a_killed_compare_resumes_with_the_same_results(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "whole"]
 
 
+@pytest.mark.slow
 def test_a_killed_report_resumes_with_the_same_tables(tmp_path):
     args = ["report", "--rules", "classic", "--deals", "20000", "--hands", "20000"]
     args += ["--games", "20480", "--seed", "6", "--workers", "1", "--quiet"]

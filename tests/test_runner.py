@@ -82,6 +82,7 @@ def _hands(tmp_path: Path, name: str, backend: Backend, **kw) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_hands_are_byte_identical_on_every_backend(tmp_path):
     outs = {name: _hands(tmp_path, name, b) for name, b in BACKENDS.items()}
     ref = outs.pop("serial")
@@ -91,6 +92,7 @@ def test_hands_are_byte_identical_on_every_backend(tmp_path):
     assert len((ref / "trace.jsonl").read_text().splitlines()) >= 7_000
 
 
+@pytest.mark.slow
 def test_the_file_depends_on_no_thread_count_and_chunks_change_only_row_groups(tmp_path):
     import polars as pl
 
@@ -168,7 +170,7 @@ def test_a_damaged_part_is_computed_again(tmp_path):
     assert part.read_bytes() == good
 
 
-@pytest.mark.parametrize("backend", ["loky", "dask"])
+@pytest.mark.parametrize("backend", ["loky", pytest.param("dask", marks=pytest.mark.slow)])
 def test_a_dying_worker_is_retried(tmp_path, backend):
     marker = tmp_path / "died"
     job = DyingJob(HandsJob(RULES, 9, ("heuristic",) * 3, (), False, False), str(marker))
@@ -279,3 +281,27 @@ def test_freed_memory_is_kept_on_glibc():
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("mallopt is glibc's")
     assert keep_freed_memory() is True
+
+
+@pytest.mark.parametrize(
+    ("command", "size"), [("hands", ["--deals", "20000"]), ("games", ["--games", "200"])]
+)
+def test_a_small_run_plays_in_this_process_with_the_same_bytes(cli, tmp_path, command, size):
+    """Without --workers a small run of scripted players skips the worker processes."""
+    runs = {}
+    for name, extra in (("auto", []), ("workers", ["--workers", "2"])):
+        out = tmp_path / name
+        r = cli(command, *size, "--seed", "6", "--out", str(out), "--quiet", *extra)
+        assert r.returncode == 0, r.stderr
+        runs[name] = out
+    table = f"{command}.parquet"
+    assert (runs["auto"] / table).read_bytes() == (runs["workers"] / table).read_bytes()
+    auto = json.loads((runs["auto"] / "run.json").read_text())
+    assert auto["backend"] == "serial" and auto["workers"] == 1
+    assert json.loads((runs["workers"] / "run.json").read_text())["workers"] == 2
+    # above the threshold, or with a slow player, the workers are used as before
+    from sim.cli.common import SMALL_RUN, small_run
+
+    assert small_run(command, SMALL_RUN[command], ["heuristic"] * 3)
+    assert not small_run(command, SMALL_RUN[command] + 1, ["heuristic"] * 3)
+    assert not small_run(command, 10, ["pimc", "heuristic", "heuristic"])

@@ -123,6 +123,7 @@ def test_deeper_positions_equal_unpruned_search(preset: str) -> None:
         assert solver.value(S, P) == want, pos
 
 
+@pytest.mark.slow
 def test_full_deals_equal_unpruned_search() -> None:
     rules = load_rules("classic")
     rng = np.random.default_rng(8)

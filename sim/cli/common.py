@@ -149,20 +149,24 @@ def progress(total: int, quiet: bool, unit: str, label: str = "") -> Any:
     )
 
 
-def compile_notice(quiet: bool, *kernels: str) -> bool:
-    """Say so on stderr when a kernel still has to be compiled; True when one has.
+def compile_notice(quiet: bool, *functions: str) -> bool:
+    """Say so on stderr when a compiled function is not cached yet; True when one is not.
 
-    ``kernels`` are ``module.function`` names (``driver.slots_kernel``). The first run
-    on a machine compiles the engine (about a minute); later runs load it from the
-    compiled-code cache, whose index files are looked up here without importing numba
-    (a process that drives worker processes never loads the engine).
+    ``functions`` are ``module.function`` names (``sim.engine.driver.slots_kernel``, a
+    player's ``sim.engine.strategies.guide.guide_entry``). A function compiles
+    on its first run after an install or an edit of the sources its compiled code
+    depends on; later runs load it from the cache (:mod:`sim.cache`), whose index
+    files are looked up here without importing numba (a process that drives worker
+    processes never loads the engine).
     """
-    import os
+    from sim.cache import is_cached
 
-    folder = Path(os.environ.get("NUMBA_CACHE_DIR", ""))
-    missing = bool(folder.name) and not all(any(folder.glob(f"*/{name}-*.nbi")) for name in kernels)
+    missing = not all(is_cached(*name.rsplit(".", 1)) for name in functions)
     if missing and not quiet:
-        print("compiling the engine (first run only, about a minute) ...", file=sys.stderr)
+        print(
+            "compiling the engine (first run after an install or an edit, about a minute) ...",
+            file=sys.stderr,
+        )
     return missing
 
 
@@ -186,6 +190,18 @@ def backend_of(args: argparse.Namespace) -> Backend:
     if scheduler is not None and scheduler != "local" and not scheduler.startswith("tcp://"):
         raise UsageError(f"--scheduler {scheduler}: expected 'local' or tcp://HOST:PORT")
     return Backend(workers=workers, scheduler=scheduler)
+
+
+# A run of scripted players this small plays in the driving process when --workers is
+# not given: starting worker processes and loading the engine into each takes longer
+# than playing it (about 0.4 s of one core for either size). The rows are the same.
+SMALL_RUN = {"hands": 250_000, "games": 10_000}
+_SLOW_PLAYERS = frozenset({"pimc", "cheater"})
+
+
+def small_run(command: str, total: int, names: list[str]) -> bool:
+    """Whether a ``hands`` or ``games`` run is small enough to play in this process."""
+    return total <= SMALL_RUN[command] and not _SLOW_PLAYERS & set(names)
 
 
 def check_first_dealer(first: int | None, players: int) -> None:
@@ -296,8 +312,12 @@ def _warm_up(
     starts with the run and its workers load what one local process compiled into the
     on-disk cache. The run's speed then leaves the one-off compile out.
     """
-    kernel = "driver.slots_kernel" if command == "hands" else "game.games_kernel"
-    if not compile_notice(quiet, kernel):
+    from sim.engine.strategies.addresses import entry_names
+
+    kernel = (
+        "sim.engine.driver.slots_kernel" if command == "hands" else "sim.engine.game.games_kernel"
+    )
+    if not compile_notice(quiet, kernel, *entry_names(names)):
         return
     from sim.runner import run_on_workers
 
@@ -332,6 +352,13 @@ def play_run(
     if trace_path is not None and not (trace_path.exists() and not trace_path.is_file()):
         check_writable(trace_path, "--trace", folder=False)  # a device (/dev/null) is fine
     backend = backend_of(args)
+    if (
+        args.workers is None
+        and backend.scheduler is None
+        and not extra.get("par")
+        and small_run(command, total, names)
+    ):
+        backend = Backend(workers=1, scheduler=None)
     if backend.scheduler is None and backend.workers == 1:
         set_workers(1)  # the chunks run in this process, on one compiled-code thread
     start_workers(backend)

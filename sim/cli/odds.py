@@ -34,7 +34,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     parse_strategies(args.strategies, rules.players)
     set_workers(args.workers)
     backend = backend_of(args)
-    if compile_notice(args.quiet, "odds._count_kernel"):  # compiled before the clock starts
+    if compile_notice(args.quiet, "sim.odds._count_kernel"):  # compiled before the clock starts
         count_batch(deal_batch(8, args.seed, rules))
     # counting deals returns a few numbers: compiled threads in this process beat worker
     # processes (no start-up, no copies); the counts are the same either way

@@ -28,6 +28,7 @@ from sim.cli.common import (
 )
 from sim.cli.compare import rule_sets
 from sim.cli.safebids import DEFAULT_PLAYERS, FAST, parse_players
+from sim.engine.strategies.addresses import entry_names
 from sim.engine.strategies.registry import parse_params, parse_strategies
 from sim.output import check_out_dir
 from sim.rules import Rules, load_rules
@@ -84,10 +85,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     compiling = compile_notice(
         args.quiet,
-        "odds._count_kernel",
-        "driver.slots_kernel",
-        "game.games_kernel",
-        "declarer.declarer_kernel",
+        "sim.odds._count_kernel",
+        "sim.engine.driver.slots_kernel",
+        "sim.engine.game.games_kernel",
+        "sim.engine.declarer.declarer_kernel",
+        *entry_names(parse_strategies(args.strategies, rules.players)),
     )
     if compiling:  # compiled before the phases' clocks start: their speeds leave it out
         from sim.deal import deal_batch

@@ -16,14 +16,19 @@ from sim.deal import (
     ritual_on,
 )
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
-from sim.engine.driver import game_row, gather_deck, play_one, slots_kernel, workspace
+from sim.engine.driver import (
+    game_row,
+    gather_deck,
+    hands_outputs,
+    play_one,
+    slots_kernel,
+    workspace,
+)
 from sim.engine.params import rules_vector
 from sim.engine.state import (
     ERR_SCRIPT,
     FLAG_DARK_ALLOWED,
     FLAG_GOLDEN,
-    MAX_BIDS_LOG,
-    MAX_TRICKS,
     N_ROW,
     REASONS,
     ROW,
@@ -39,8 +44,13 @@ from sim.engine.state import (
     TRICKS_2,
     TRICKS_3,
 )
-from sim.engine.strategies.hook import hooks_for
-from sim.engine.strategies.registry import parse_params, seat_lineup, strategy_ids
+from sim.engine.strategies.addresses import hooks_for
+from sim.engine.strategies.registry import (
+    H_PLAY_BLOCK,
+    parse_params,
+    seat_lineup,
+    strategy_ids,
+)
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
 
@@ -169,17 +179,7 @@ def play_hands(
     sc = np.zeros(players, dtype=np.int64) if scores is None else np.array(scores, np.int64)
     if sc.shape != (players,):
         raise ValueError(f"{players} scores needed (one per seat), got {len(sc)}")
-    out = np.zeros((n, N_ROW), dtype=np.int32)
-    rs = np.full((n, MAX_REDEALS), -1, dtype=np.int8)
-    rr = np.full((n, MAX_REDEALS), -1, dtype=np.int8)
-    tn = n if trace else 0
-    bids_log = np.zeros((tn, MAX_BIDS_LOG, 2), dtype=np.int16)
-    nbids = np.zeros(tn, dtype=np.int32)
-    trick_log = np.zeros((tn, MAX_TRICKS, 6), dtype=np.int8)
-    kept = MAX_REDEALS + 1 if trace else 1
-    dn = n if trace or first_deals else 0
-    dealt = np.zeros((dn, kept, 4), dtype=np.uint32)
-    ritual = np.zeros((dn, kept), dtype=np.int8)
+    out, rs, rr, dealt, ritual, bids_log, nbids, trick_log = hands_outputs(n, trace, first_deals)
     keys = np.array(
         [stream_key(seed, s) for s in (Stream.DEALS, Stream.CUT, Stream.STRATEGY, Stream.TIEBREAK)],
         dtype=np.uint64,
@@ -190,7 +190,7 @@ def play_hands(
         rules_vector(rules),
         strategy_ids(names),
         sp,
-        hooks_for(strategy_ids(names)),
+        hooks_for(strategy_ids(names), (H_PLAY_BLOCK, "sim.engine.driver", "play_block_entry")),
         sc,
         out,
         rs,

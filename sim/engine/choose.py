@@ -27,6 +27,7 @@ from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.bits import lowest, mask_to_list, popcount
 from sim.engine.params import P_STEP
 from sim.engine.state import (
+    ERR_NO_PLAYER,
     ERR_SCRIPT,
     N_STATE,
     S_ERROR,
@@ -43,28 +44,28 @@ from sim.engine.state import (
     SNAP_SEAT,
     Workspace,
 )
-from sim.engine.strategies.guide import guide_choose, guide_range
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.heuristic_v1 import (
     heuristic_v1_choose,
     heuristic_v1_play,
     heuristic_v1_range,
 )
-from sim.engine.strategies.hook import HOOK_PIMC, call_hook
+from sim.engine.strategies.hook import LIST, MASKS, RANGE, call_address
 from sim.engine.strategies.registry import (
     BID_MAKE,
     CHEATER,
     DISCARD,
-    GUIDE,
+    FIRST,
     HEURISTIC,
     HEURISTIC_V1,
+    N_HOOKS,
     PIMC,
     RANDOM,
 )
-from sim.jit import hot, hot_call
+from sim.jit import hot, hot_call_literal
 from sim.rng import bounded
 
-LIST, MASKS, RANGE = 0, 1, 2
+__all__ = ["LIST", "MASKS", "RANGE", "choose", "choose_yes", "legal_code", "legal_count"]
 
 
 @hot
@@ -145,7 +146,7 @@ def _count_decision(
             snap[SNAP_LEGAL + j] = legal[j]
 
 
-@hot_call
+@hot_call_literal
 def choose(
     kind: int, seat: int, P: np.ndarray, W: Workspace, form: int, a: int, b: int, c: int
 ) -> int:
@@ -179,41 +180,22 @@ def choose(
         S[S_RNG_CTR] = ctr
         return legal_code(form, a, b, k, W.legal, step)
     if strategy == PIMC or strategy == CHEATER:
-        hook = W.hooks[HOOK_PIMC]
-        searched = kind == Decision.CONTRACT or kind == Decision.CONCEDE
+        searched = form == MASKS or kind == Decision.CONTRACT or kind == Decision.CONCEDE
         if kind == Decision.BID and W.SP[seat, BID_MAKE] > 0:
             searched = True
         if kind == Decision.DISCARD and W.SP[seat, DISCARD] > 0:
             searched = True
-        if hook != 0 and (form == MASKS or searched):
-            return call_hook(  # type: ignore[call-arg]
-                hook,
-                np.int64(kind),
-                np.int64(seat),
-                np.int64(S.ctypes.data),
-                np.int64(P.ctypes.data),
-                np.int64(W.arena.ctypes.data),
-                np.int64(W.arena.shape[0]),
-                np.int64(W.SP[seat].ctypes.data),
-                np.int64(a),
-                np.int64(b),
-                np.int64(c),
-            )
-        strategy = HEURISTIC  # the rest as the heuristic decides it
-    if strategy == HEURISTIC:
+        if not searched:
+            strategy = HEURISTIC  # the rest as the heuristic decides it
+    if strategy == FIRST:
+        return legal_code(form, a, b, 0, W.legal, step)
+    if strategy == HEURISTIC:  # the scripted players: direct calls, as fast as inlined code
         if form == MASKS:
             return heuristic_play(seat, S, P, a, b)
         if form == RANGE:
             return heuristic_range(kind, seat, S, P, a != 0, b, c, W.SP[seat])
         tiebreak = np.uint64(S[S_TIEBREAK])
         return heuristic_choose(kind, seat, S, P, W.legal, a, W.SP[seat], tiebreak)
-    if strategy == GUIDE:
-        if form == MASKS:
-            return heuristic_play(seat, S, P, a, b)
-        if form == RANGE:
-            return guide_range(kind, seat, S, P, a != 0, b, c, W.SP[seat])
-        tiebreak = np.uint64(S[S_TIEBREAK])
-        return guide_choose(kind, seat, S, P, W.legal, a, W.SP[seat], tiebreak)
     if strategy == HEURISTIC_V1:
         if form == MASKS:
             return heuristic_v1_play(seat, S, P, a, b)
@@ -221,7 +203,20 @@ def choose(
             return heuristic_v1_range(kind, seat, S, P, a != 0, b, c, W.SP[seat])
         tiebreak = np.uint64(S[S_TIEBREAK])
         return heuristic_v1_choose(kind, seat, S, P, W.legal, a, W.SP[seat], tiebreak)
-    return legal_code(form, a, b, 0, W.legal, step)  # first
+    hook = W.hooks[strategy] if 0 <= strategy < N_HOOKS else 0
+    if hook == 0:  # a player the run did not compile (sim.engine.strategies.addresses)
+        if S[S_ERROR] == 0:
+            S[S_ERROR] = ERR_NO_PLAYER
+        return legal_code(form, a, b, 0, W.legal, step)
+    return call_address(  # type: ignore[call-arg]
+        hook,
+        (
+            np.int64(kind), np.int64(seat), np.int64(S.ctypes.data), np.int64(P.ctypes.data),
+            np.int64(W.legal.ctypes.data), np.int64(W.arena.ctypes.data),
+            np.int64(W.arena.shape[0]), np.int64(W.SP[seat].ctypes.data), np.int64(form),
+            np.int64(a), np.int64(b), np.int64(c), np.int64(S[S_TIEBREAK]),
+        ),
+    )  # fmt: skip
 
 
 @hot

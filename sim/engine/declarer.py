@@ -31,6 +31,8 @@ from sim.engine.driver import (
     contract,
     discard,
     named_trump,
+    sample_workspace,
+    seat_arrays,
     talon,
     tricks,
     workspace,
@@ -52,8 +54,9 @@ from sim.engine.state import (
     S_WIN_BID,
     Workspace,
 )
+from sim.engine.strategies.registry import H_PLAY_ITEMS
 from sim.engine.talon import close_bidding, may_concede
-from sim.jit import hot, hot_call, kernel
+from sim.jit import body, call_packed, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import item_state
 
 # Columns of the kernel's output, one row per item.
@@ -136,7 +139,7 @@ def evaluate_one(
     row[D_ERROR] = S[S_ERROR]
 
 
-@hot_call
+@body
 def play_items(
     lo: int,
     hi: int,
@@ -173,6 +176,23 @@ def play_items(
         evaluate_one(P, W, W.masks, decls[k], levels, out[k])
 
 
+_I64 = np.zeros(0, np.int64)
+PLAY_ITEMS_ARGS = packed_type(
+    0, 0, 0, np.zeros((0, 4), np.uint32), _I64, np.zeros(0, np.uint64), _I64,
+    seat_arrays()[:2], _I64, np.zeros((0, 0), np.int64), sample_workspace(),
+)  # fmt: skip
+
+
+def play_items_entry(ptr):  # type: ignore[no-untyped-def]
+    """:func:`play_items` behind a callback (sim.jit.entry_address): compiled once.
+
+    :func:`declarer_kernel` calls it through ``W.hooks[H_PLAY_ITEMS]`` with packed
+    arguments, so it does not link (and optimise again) the engine.
+    """
+    lo, hi, start, masks, decls, keys, P, seats, levels, out, W = unpacked(ptr, PLAY_ITEMS_ARGS)
+    play_items(lo, hi, start, masks, decls, keys, P, seats, levels, out, W)
+
+
 @kernel
 def declarer_kernel(
     start: int,
@@ -204,7 +224,8 @@ def declarer_kernel(
         lo = b * block
         hi = min(n, lo + block)
         W = workspace(SP, strategies, hooks)
-        play_items(lo, hi, start, masks, decls, keys, P, seats, levels, out, W)
+        args = (lo, hi, start, masks, decls, keys, P, seats, levels, out, W)
+        call_packed(hooks[H_PLAY_ITEMS], args, PLAY_ITEMS_ARGS)  # type: ignore[call-arg]
 
 
 __all__ = [

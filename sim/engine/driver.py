@@ -160,7 +160,7 @@ from sim.engine.state import (
     TRICKS_3,
     Workspace,
 )
-from sim.engine.strategies.registry import CHEATER, PIMC
+from sim.engine.strategies.registry import CHEATER, H_PLAY_BLOCK, PIMC
 from sim.engine.talon import (
     apply_discard,
     apply_talon_pick,
@@ -171,7 +171,7 @@ from sim.engine.talon import (
     may_concede,
     take_talon,
 )
-from sim.jit import hot, hot_call, kernel
+from sim.jit import body, call_packed, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import item_state
 from sim.solver.search import arena_size
 
@@ -645,7 +645,7 @@ def hand_seats(
     return hand_dealer
 
 
-@hot_call
+@body
 def play_block(
     span: np.ndarray,
     start: int,
@@ -757,6 +757,56 @@ def workspace(SP: np.ndarray, strategies: np.ndarray, hooks: np.ndarray) -> Work
     )
 
 
+def sample_workspace(params: int = 1) -> Workspace:
+    """A :class:`Workspace` of empty arrays with :func:`workspace`'s types (boundary types)."""
+    z = np.zeros
+    return Workspace(
+        z(0, np.int64), z(0, np.int64), z(0, np.int64), z((0, 2), np.int16), z((0, 6), np.int8),
+        z(0, np.int64), z((0, 2), np.int64), z(0, np.int64), z(0, np.int64),
+        z((0, params), np.float64), z(0, np.uint32), z(0, np.int8), z(0, np.int64),
+        z(0, np.int64), z(0, np.int64),
+    )  # fmt: skip
+
+
+def hands_outputs(n: int, trace: bool, first_deals: bool) -> tuple:
+    """A hands batch's output arrays, as :func:`play_block` fills them (``outs``)."""
+    tn = n if trace else 0
+    kept = MAX_REDEALS + 1 if trace else 1
+    dn = n if trace or first_deals else 0
+    return (
+        np.zeros((n, N_ROW), dtype=np.int32),  # out
+        np.full((n, MAX_REDEALS), -1, dtype=np.int8),  # redeal_seat
+        np.full((n, MAX_REDEALS), -1, dtype=np.int8),  # redeal_reason
+        np.zeros((dn, kept, 4), dtype=np.uint32),  # dealt
+        np.zeros((dn, kept), dtype=np.int8),  # ritual
+        np.zeros((tn, MAX_BIDS_LOG, 2), dtype=np.int16),  # bids_log
+        np.zeros(tn, dtype=np.int32),  # nbids
+        np.zeros((tn, MAX_TRICKS, 6), dtype=np.int8),  # trick_log
+    )
+
+
+def seat_arrays() -> tuple:
+    """Sample ``(strategies, SP, scores)`` of a run's seats (boundary types)."""
+    return (np.zeros(0, np.int64), np.zeros((0, 1), np.float64), np.zeros(0, np.int64))
+
+
+_I64 = np.zeros(0, np.int64)
+PLAY_BLOCK_ARGS = packed_type(
+    _I64, 0, _I64, np.zeros(0, np.uint64), seat_arrays(), hands_outputs(0, False, False),
+    sample_workspace(), 0,
+)  # fmt: skip
+
+
+def play_block_entry(ptr):  # type: ignore[no-untyped-def]
+    """:func:`play_block` behind a callback (sim.jit.entry_address): the engine compiled once.
+
+    The kernels call it through ``W.hooks[H_PLAY_BLOCK]`` with packed arguments, so
+    they do not link (and optimise again) the whole engine.
+    """
+    span, start, P, keys, seats, outs, W, players = unpacked(ptr, PLAY_BLOCK_ARGS)
+    play_block(span, start, P, keys, seats, outs, W, players)
+
+
 @kernel
 def slots_kernel(
     start: int,
@@ -807,4 +857,7 @@ def slots_kernel(
             span[1] = b * _BLOCK
             span[2] = min(n, (b + 1) * _BLOCK)
             span[0] = start + span[1]
-        play_block(span, start, P, keys, seats, outs, workspace(SP, strategies, hooks), players)
+        W = workspace(SP, strategies, hooks)
+        call_packed(  # type: ignore[call-arg]
+            hooks[H_PLAY_BLOCK], (span, start, P, keys, seats, outs, W, players), PLAY_BLOCK_ARGS
+        )

@@ -24,7 +24,15 @@ from sim.deal import (
     RITUAL_NINES,
 )
 from sim.engine.actions import MAX_REDEALS
-from sim.engine.driver import deal_hand, gather_deck, hand_seats, play_one, workspace
+from sim.engine.driver import (
+    deal_hand,
+    gather_deck,
+    hand_seats,
+    play_one,
+    sample_workspace,
+    seat_arrays,
+    workspace,
+)
 from sim.engine.params import (
     ALL_FALL,
     CUT,
@@ -81,9 +89,9 @@ from sim.engine.state import (
     SPECIALS,
     Workspace,
 )
-from sim.engine.strategies.hook import hooks_for
-from sim.engine.strategies.registry import seat_lineup, strategy_ids
-from sim.jit import hot_call, kernel
+from sim.engine.strategies.addresses import hooks_for
+from sim.engine.strategies.registry import H_PLAY_GAME, seat_lineup, strategy_ids
+from sim.jit import body, call_packed, hot_call, kernel, packed_type, unpacked
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules
 
@@ -472,7 +480,7 @@ def _deal_vector(P: np.ndarray, h: np.ndarray, n: int, dealer: int, D: np.ndarra
         D[D_DELTA0 + dealer] = sitter_score(h[O_TALON_POINTS], h[O_TALON_MARR], h[O_SPECIAL], P)[1]
 
 
-@hot_call
+@body
 def play_game(
     g: int,
     first_dealer: int,
@@ -636,6 +644,26 @@ def play_game(
             game_out[_C_STATS + j * MAX_SEATS + s] = G[s, _G_OF_STAT[j]]
 
 
+_I32 = np.zeros((0, 0), np.int32)
+PLAY_GAME_ARGS = packed_type(
+    0, 0, 0, np.zeros(0, np.int64), np.zeros(0, np.uint64), seat_arrays(), sample_workspace(),
+    GameWorkspace(
+        np.zeros((0, 0), np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32), _I32, _I32, _I32,
+        np.zeros(0, np.int64), False,
+    ),
+)  # fmt: skip
+
+
+def play_game_entry(ptr):  # type: ignore[no-untyped-def]
+    """:func:`play_game` behind a callback (sim.jit.entry_address): compiled once.
+
+    :func:`games_kernel` calls it through ``W.hooks[H_PLAY_GAME]`` with packed
+    arguments, so it does not link (and optimise again) the engine.
+    """
+    g, first_dealer, n, P, keys, seats, W, GW = unpacked(ptr, PLAY_GAME_ARGS)
+    play_game(g, first_dealer, n, P, keys, seats, W, GW)
+
+
 @kernel
 def games_kernel(
     start: int,
@@ -670,16 +698,9 @@ def games_kernel(
             counts[k],
             trace,
         )
-        play_game(
-            start + k,
-            first_dealers[k],
-            n_players,
-            P,
-            keys,
-            seats,
-            workspace(SP, strategies, hooks),
-            GW,
-        )
+        W = workspace(SP, strategies, hooks)
+        args = (start + k, first_dealers[k], n_players, P, keys, seats, W, GW)
+        call_packed(hooks[H_PLAY_GAME], args, PLAY_GAME_ARGS)  # type: ignore[call-arg]
 
 
 @dataclass
@@ -823,7 +844,7 @@ def play_games(
         ),
         strategy_ids(names),
         sp,
-        hooks_for(strategy_ids(names)),
+        hooks_for(strategy_ids(names), (H_PLAY_GAME, "sim.engine.game", "play_game_entry")),
         out,
         stints,
         trace,

@@ -133,6 +133,7 @@ R_AFTER0 = 6
 
 # --- errors -----------------------------------------------------------------------------
 ERR_SCRIPT = 1  # a scripted action was not legal
+ERR_NO_PLAYER = -1  # a seat's player was not compiled into the run (an engine bug)
 
 # --- output columns ----------------------------------------------------------------------
 OUT_COLUMNS = (

@@ -29,12 +29,21 @@ and never concedes on the barrel.
 from __future__ import annotations
 
 import numpy as np
+from numba import carray
 
 from sim.engine.actions import PASS, Decision
 from sim.engine.bidding import on_barrel
 from sim.engine.bits import KQ
-from sim.engine.state import S_CONTRACT, S_HAND0
-from sim.engine.strategies.heuristic import barrel_contract, barrel_raise, heuristic_choose
+from sim.engine.params import N_PARAMS
+from sim.engine.state import N_STATE, S_CONTRACT, S_HAND0
+from sim.engine.strategies.heuristic import (
+    barrel_contract,
+    barrel_raise,
+    heuristic_choose,
+    heuristic_play,
+)
+from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
+from sim.engine.strategies.registry import N_STRATEGY_PARAMS
 from sim.jit import hot, hot_call
 
 MARRIAGE_CLASSES = ("none", "spades", "clubs", "diamonds", "hearts", "two")
@@ -133,3 +142,21 @@ __all__ = [
     "guide_range",
     "marriage_class",
 ]
+
+
+def guide_entry(  # type: ignore[no-untyped-def]
+    kind, seat, s_addr, p_addr, legal_addr, arena_addr, arena_len, sp_addr, form, a, b, c, tiebreak
+):
+    """The guide player's decisions behind the players' C signature (:mod:`.hook`).
+
+    Compiled as a callback by :mod:`sim.engine.strategies.addresses`; ``choose`` calls it.
+    """
+    S = carray(i64_ptr(s_addr), (N_STATE,))
+    P = carray(i64_ptr(p_addr), (N_PARAMS,))
+    params = carray(f64_ptr(sp_addr), (N_STRATEGY_PARAMS,))
+    if form == MASKS:
+        return heuristic_play(seat, S, P, a, b)
+    if form == RANGE:
+        return guide_range(kind, seat, S, P, a != 0, b, c, params)
+    legal = carray(i64_ptr(legal_addr), (N_LEGAL,))
+    return guide_choose(kind, seat, S, P, legal, a, params, np.uint64(tiebreak))

@@ -89,6 +89,7 @@ from sim.engine.state import (
     S_TRUMP_SETTER,
     S_VOID0,
 )
+from sim.engine.strategies.discard import cheapest_discard
 from sim.engine.strategies.heuristic_v1 import (
     _ABOVE,
     _POINTS,
@@ -511,44 +512,6 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
     return pick
 
 
-# --- discard -----------------------------------------------------------------------------
-@hot
-def discard_cost(hand: int, c: int, P: np.ndarray) -> int:
-    """How much giving card ``c`` of ``hand`` away costs the heuristic (lowest goes).
-
-    Its points plus three per card of its suit held (a long suit's card goes first);
-    a paired marriage card, an ace, a ten guarded by its ace cost far more; a lone
-    king or queen costs half its marriage's value on top: an opponent holds the other
-    half (the rest of the deck is theirs), and the card may complete their marriage.
-    """
-    s = c // 6
-    r = c % 6
-    v = _POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
-    if r == 2 or r == 3:
-        if hand & KQ[s] == KQ[s]:
-            v += 100
-        else:
-            v += P[P_MV_S + s] // 2
-    elif r == 5:
-        v += 50
-    elif r == 4 and hand >> (6 * s + 5) & 1:
-        v += 30
-    return int(v)
-
-
-@hot
-def _discard(hand: int, legal: np.ndarray, n: int, P: np.ndarray) -> int:
-    """The card to give away in the discard: the lowest :func:`discard_cost`."""
-    pick = legal[0]
-    pick_value = 1 << 30
-    for k in range(n):
-        v = discard_cost(hand, legal[k], P)
-        if v < pick_value:
-            pick_value = v
-            pick = legal[k]
-    return int(pick)
-
-
 # --- bids, contract, concession ----------------------------------------------------------
 @hot
 def _bid(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: np.ndarray) -> int:
@@ -668,7 +631,7 @@ def heuristic_choose(
     if kind == Decision.CONTRACT:
         return _contract(seat, S, P, legal[0], n, params)
     if kind == Decision.DISCARD:
-        return _discard(S[S_HAND0 + seat], legal, n, P)
+        return cheapest_discard(S[S_HAND0 + seat], legal, n, P)
     if kind == Decision.CONCEDE:
         return _concede(seat, S, P, params)
     # reshuffle demands, dark play, the blind talon pick and a named trump: as before

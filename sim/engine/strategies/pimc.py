@@ -57,11 +57,12 @@ whatever the chunks and workers, and the worlds of one decision are re-dealt exa
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import carray
 
-from sim.engine.actions import ACE_BIT, DECLARE, PASS
+from sim.engine.actions import ACE_BIT, DECLARE, PASS, Decision
 from sim.engine.bits import ACES, ALL_CARDS, KQ, lowest, popcount
 from sim.engine.params import (
+    N_PARAMS,
     P_DISCARD_FACE_DOWN,
     P_NAMED_TRUMP,
     P_NP,
@@ -72,6 +73,7 @@ from sim.engine.params import (
 )
 from sim.engine.scoring import round_score
 from sim.engine.state import (
+    N_STATE,
     NO_SUIT,
     S_CAPT0,
     S_CONTRACT,
@@ -94,10 +96,11 @@ from sim.engine.state import (
     S_TRUMP,
     S_TRUMP_SETTER,
 )
-from sim.engine.strategies.heuristic import _discard, discard_cost
-from sim.engine.strategies.registry import BID_MAKE, OPEN, WORLDS
+from sim.engine.strategies.discard import cheapest_discard, discard_cost
+from sim.engine.strategies.hook import f64_ptr, i64_ptr
+from sim.engine.strategies.registry import BID_MAKE, N_STRATEGY_PARAMS, OPEN, WORLDS
 from sim.engine.talon import contract_range, may_concede
-from sim.jit import hot
+from sim.jit import compiled, hot
 from sim.rng import bounded, mix64
 from sim.solver.search import (
     GAVE_UP,
@@ -278,7 +281,7 @@ def _play_start(T: np.ndarray, trump: int) -> None:
         T[S_TRUMP_SETTER] = T[S_DECL]
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def _reaches(C: Solver, P: np.ndarray, T: np.ndarray, target: int) -> bool:
     """Whether the declarer adds ``target`` from the start of the play in world ``T``.
 
@@ -294,7 +297,7 @@ def _reaches(C: Solver, P: np.ndarray, T: np.ndarray, target: int) -> bool:
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def _highest_reached(
     C: Solver, P: np.ndarray, T: np.ndarray, lo: int, count: int, base: int
 ) -> int:
@@ -314,7 +317,7 @@ def _highest_reached(
     return reached
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def _made_counts(
     S: np.ndarray,
     P: np.ndarray,
@@ -374,14 +377,14 @@ def _draw_subset(S: np.ndarray, pool: int, k: int) -> int:
 
 @hot
 def _heuristic_discard(hand: int, legal: np.ndarray, P: np.ndarray) -> int:
-    """The heuristic's card to give away from ``hand`` (its ``_discard``)."""
+    """The heuristic's card to give away from ``hand`` (:func:`cheapest_discard`)."""
     n = 0
     m = hand
     while m:
         legal[n] = lowest(m)
         n += 1
         m &= m - 1
-    return _discard(hand, legal, n, P)
+    return cheapest_discard(hand, legal, n, P)
 
 
 @hot
@@ -435,7 +438,7 @@ def _bid_world(
         T[S_NOT0 + s] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def pimc_bid(
     S: np.ndarray,
     P: np.ndarray,
@@ -471,7 +474,7 @@ def pimc_bid(
     return lo if made >= params[BID_MAKE] * worlds else PASS
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def pimc_contract(
     S: np.ndarray, P: np.ndarray, arena: np.ndarray, lo: int, count: int, params: np.ndarray
 ) -> int:
@@ -482,7 +485,7 @@ def pimc_contract(
     return _best_score(lo, count, made, int(params[WORLDS]), P)[0]
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
     """The card to give away next: the best expected deal score over the same worlds.
 
@@ -552,7 +555,7 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
     """1 to concede: when playing is expected to score below the concession."""
     C = solver_view(arena)
@@ -564,7 +567,7 @@ def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
     return 1 if 2 * made[0] < worlds else 0  # conceding scores 0, playing c(2p - 1)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def pimc_play(
     seat: int,
     S: np.ndarray,
@@ -676,12 +679,37 @@ def pimc_play(
     return codes[pick]
 
 
+def pimc_entry(  # type: ignore[no-untyped-def]
+    kind, seat, s_addr, p_addr, legal_addr, arena_addr, arena_len, sp_addr, form, a, b, c, tiebreak
+):
+    """The sampling player's decisions behind the players' C signature (:mod:`.hook`).
+
+    ``choose`` calls it for card play, the contract, the concession and, with
+    ``pimc.bid_make`` or ``pimc.discard``, the bids or the discard; the heuristic makes
+    the rest.
+    """
+    S = carray(i64_ptr(s_addr), (N_STATE,))
+    P = carray(i64_ptr(p_addr), (N_PARAMS,))
+    arena = carray(i64_ptr(arena_addr), (arena_len,))
+    params = carray(f64_ptr(sp_addr), (N_STRATEGY_PARAMS,))
+    if kind == Decision.PLAY:
+        return pimc_play(seat, S, P, a, b, arena, params)
+    if kind == Decision.CONTRACT:
+        return pimc_contract(S, P, arena, b, c, params)
+    if kind == Decision.BID:
+        return pimc_bid(S, P, arena, seat, b, c, params)
+    if kind == Decision.DISCARD:
+        return pimc_discard(S, P, arena, params)
+    return pimc_concede(S, P, arena, params)
+
+
 __all__ = [
     "least_total",
     "pimc_bid",
     "pimc_concede",
     "pimc_contract",
     "pimc_discard",
+    "pimc_entry",
     "pimc_play",
     "sample_world",
 ]

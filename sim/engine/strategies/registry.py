@@ -16,6 +16,12 @@ PIMC = 3
 CHEATER = 4  # the sampling player's code on the one true deal: it sees every card
 HEURISTIC_V1 = 5  # the first scripted player, frozen for comparisons
 GUIDE = 6  # bids and concedes by the strategy guide's tables (sim.engine.strategies.guide)
+N_STRATEGIES = 7  # strategy ids are 0 .. N_STRATEGIES - 1
+# ``W.hooks`` holds a player's callback at its strategy id, then the engine's own
+# callbacks a kernel calls (sim.jit.entry_address): a block of hands, a game, a block
+# of declarer items.
+H_PLAY_BLOCK, H_PLAY_GAME, H_PLAY_ITEMS = N_STRATEGIES, N_STRATEGIES + 1, N_STRATEGIES + 2
+N_HOOKS = N_STRATEGIES + 3
 
 N_STRATEGY_PARAMS = 32
 

@@ -1,0 +1,57 @@
+"""The card a player gives away in the discard: the heuristic's cost of each card.
+
+Shared by ``heuristic`` (its discard) and the sampling player (its candidate gives and
+the gives it expects of the others), in a module of its own so that the sampling
+player's compiled code does not depend on the rest of the heuristic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import CARD_POINTS
+from sim.engine.bits import KQ, SUIT_BITS, popcount
+from sim.engine.params import P_MV_S
+from sim.jit import hot
+
+_POINTS = CARD_POINTS.astype(np.int64)
+
+
+@hot
+def discard_cost(hand: int, c: int, P: np.ndarray) -> int:
+    """How much giving card ``c`` of ``hand`` away costs the heuristic (lowest goes).
+
+    Its points plus three per card of its suit held (a long suit's card goes first);
+    a paired marriage card, an ace, a ten guarded by its ace cost far more; a lone
+    king or queen costs half its marriage's value on top: an opponent holds the other
+    half (the rest of the deck is theirs), and the card may complete their marriage.
+    """
+    s = c // 6
+    r = c % 6
+    v = _POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
+    if r == 2 or r == 3:
+        if hand & KQ[s] == KQ[s]:
+            v += 100
+        else:
+            v += P[P_MV_S + s] // 2
+    elif r == 5:
+        v += 50
+    elif r == 4 and hand >> (6 * s + 5) & 1:
+        v += 30
+    return int(v)
+
+
+@hot
+def cheapest_discard(hand: int, legal: np.ndarray, n: int, P: np.ndarray) -> int:
+    """The card to give away in the discard: the lowest :func:`discard_cost`."""
+    pick = legal[0]
+    pick_value = 1 << 30
+    for k in range(n):
+        v = discard_cost(hand, legal[k], P)
+        if v < pick_value:
+            pick_value = v
+            pick = legal[k]
+    return int(pick)
+
+
+__all__ = ["cheapest_discard", "discard_cost"]
