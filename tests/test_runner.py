@@ -284,7 +284,7 @@ def test_freed_memory_is_kept_on_glibc():
 
 
 @pytest.mark.parametrize(
-    ("command", "size"), [("hands", ["--deals", "20000"]), ("games", ["--games", "200"])]
+    ("command", "size"), [("hands", ["--deals", "3000"]), ("games", ["--games", "40"])]
 )
 def test_a_small_run_plays_in_this_process_with_the_same_bytes(cli, tmp_path, command, size):
     """Without --workers a small run of scripted players skips the worker processes."""
