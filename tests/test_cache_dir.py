@@ -130,3 +130,23 @@ def test_the_compile_notice_shows_exactly_when_a_function_is_not_cached(
     (cache.cache_folder("sim.engine.strategies.pimc")).mkdir(parents=True)
     (cache.cache_folder("sim.engine.strategies.pimc") / "cf-pimc.pimc_entry-9.py311.nbi").touch()
     assert compile_notice(False, name, "sim.engine.strategies.pimc.pimc_entry") is False
+
+
+def test_the_notice_names_the_files_numba_writes():
+    """After a run, every function the notice looks for is found in the cache."""
+    import importlib
+
+    from sim.cli.common import ENGINE_FUNCTIONS
+    from sim.engine.api import play_hands
+    from sim.engine.game import play_games
+    from sim.engine.strategies.addresses import entry_names
+    from sim.rules import load_rules
+
+    rules = load_rules("classic")
+    play_hands(rules, 2, 0, ("guide", "heuristic", "heuristic_v1"))
+    play_games(rules, 1, 0)
+    names = [*ENGINE_FUNCTIONS["hands"], *ENGINE_FUNCTIONS["games"], *entry_names(["guide"])]
+    for name in names:
+        module, function = name.rsplit(".", 1)
+        assert hasattr(importlib.import_module(module), function), name
+        assert cache.is_cached(module, function), name

@@ -149,6 +149,15 @@ def progress(total: int, quiet: bool, unit: str, label: str = "") -> Any:
     )
 
 
+# The compiled functions a run needs besides its players' callbacks: the kernel and
+# the deal engine's callback it calls.
+ENGINE_FUNCTIONS = {
+    "hands": ("sim.engine.driver.slots_kernel", "sim.engine.driver.play_block_entry"),
+    "games": ("sim.engine.game.games_kernel", "sim.engine.game.play_game_entry"),
+    "declarer": ("sim.engine.declarer.declarer_kernel", "sim.engine.declarer.play_items_entry"),
+}
+
+
 def compile_notice(quiet: bool, *functions: str) -> bool:
     """Say so on stderr when a compiled function is not cached yet; True when one is not.
 
@@ -314,10 +323,7 @@ def _warm_up(
     """
     from sim.engine.strategies.addresses import entry_names
 
-    kernel = (
-        "sim.engine.driver.slots_kernel" if command == "hands" else "sim.engine.game.games_kernel"
-    )
-    if not compile_notice(quiet, kernel, *entry_names(names)):
+    if not compile_notice(quiet, *ENGINE_FUNCTIONS[command], *entry_names(names)):
         return
     from sim.runner import run_on_workers
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import sim
 from sim.cli.common import (
+    ENGINE_FUNCTIONS,
     backend_of,
     common_flags,
     compile_notice,
@@ -86,9 +87,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     compiling = compile_notice(
         args.quiet,
         "sim.odds._count_kernel",
-        "sim.engine.driver.slots_kernel",
-        "sim.engine.game.games_kernel",
-        "sim.engine.declarer.declarer_kernel",
+        *ENGINE_FUNCTIONS["hands"],
+        *ENGINE_FUNCTIONS["games"],
+        *ENGINE_FUNCTIONS["declarer"],
         *entry_names(parse_strategies(args.strategies, rules.players)),
     )
     if compiling:  # compiled before the phases' clocks start: their speeds leave it out
