@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tiers
 
 from sim.cards import hand_mask, parse_card
 from sim.engine.actions import DECLARE
@@ -88,13 +89,13 @@ def random_position(rng: np.random.Generator, rules: Rules, tricks: int) -> tupl
     return pos, hands, set_aside, kw
 
 
+@tiers.sizes((10, 12, 12, 2), (30, 40, 40, 6), "counts")  # positions of 1, 2, 3, 4 tricks
 @pytest.mark.parametrize(("preset", "mix"), CONFIGS)
-def test_endgames_equal_plain_minimax(preset: str, mix: dict[str, object]) -> None:
+def test_endgames_equal_plain_minimax(preset: str, mix: dict[str, object], counts) -> None:
     rules = rules_of(preset, mix)
     rng = np.random.default_rng(abs(hash((preset, str(sorted(mix.items()))))) % 2**32)
     solver = OpenCardSolver(tt_bits=12)
-    sizes = [1] * 30 + [2] * 40 + [3] * 40 + [4] * 6
-    for k in sizes:
+    for k in [t for t, count in enumerate(counts, start=1) for _ in range(count)]:
         pos, hands, set_aside, kw = random_position(rng, rules, k)
         S, P = play_state(pos, rules)
         want = minimax(rules, hands, set_aside=set_aside, **kw)
