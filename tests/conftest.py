@@ -34,10 +34,15 @@ def main_io(capsys):
     def call(*args: str) -> tuple[int, str, str]:
         from sim.cli import main
 
+        numba = sys.modules.get("numba")
+        threads = numba.get_num_threads() if numba is not None else None
         try:
             code = main(list(args))
         except SystemExit as exc:  # argparse's own errors
             code = int(exc.code or 0)
+        finally:  # a command may set this process's compiled-code threads
+            if threads is not None:
+                numba.set_num_threads(threads)
         captured = capsys.readouterr()
         return code, captured.out, captured.err
 

@@ -422,18 +422,20 @@ def test_a_misspelt_rule_key_gets_a_suggestion(run_main, tmp_path):
     assert code == 2 and "unknown key 'bid.stpe' (did you mean 'bid.step'?)" in err
 
 
-def test_bids_and_barrel_print_a_short_summary_unless_full(cli, tmp_path):
+def test_bids_and_barrel_print_a_short_summary_unless_full(main_io, tmp_path, monkeypatch):
+    """In this process, as a terminal without COLUMNS prints them."""
+    monkeypatch.delenv("COLUMNS", raising=False)
     hands, games = tmp_path / "h", tmp_path / "g"
-    assert cli("hands", "--deals", "2000", "--out", str(hands), "--quiet").returncode == 0
-    assert cli("games", "--games", "40", "--out", str(games), "--quiet").returncode == 0
+    assert main_io("hands", "--deals", "2000", "--out", str(hands), "--quiet")[0] == 0
+    assert main_io("games", "--games", "40", "--out", str(games), "--quiet")[0] == 0
     for command, folder, first in (("bids", hands, "# Bid success"), ("barrel", games, "# Barrel")):
-        short = cli(command, str(folder))
-        assert short.returncode == 0, short.stderr
-        assert short.stdout.startswith(first) and "--full" in short.stdout
-        assert max(len(line) for line in short.stdout.splitlines()) <= 100, command
-        full = cli(command, str(folder), "--full")
-        assert len(full.stdout) > 3 * len(short.stdout)
+        code, short, err = main_io(command, str(folder))
+        assert code == 0, err
+        assert short.startswith(first) and "--full" in short
+        assert max(len(line) for line in short.splitlines()) <= 100, command
+        full = main_io(command, str(folder), "--full")[1]
+        assert len(full) > 3 * len(short)
         out = tmp_path / f"{command}_out"
-        written = cli(command, str(folder), "--out", str(out))
-        assert written.stdout == short.stdout  # --out does not also print every table
+        written = main_io(command, str(folder), "--out", str(out))[1]
+        assert written == short  # --out does not also print every table
         assert (out / f"{command}.md").read_text(encoding="utf-8").count("\n## ") >= 5
