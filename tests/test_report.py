@@ -399,25 +399,25 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
         "--out",
         str(out),
         "--deals",
-        "20000",
+        "6000",
         "--hands",
-        "5000",
+        "3000",
         "--games",
-        "200",
+        "80",
         "--seed",
         "4",
         "--safe-deals",
-        "2000",
+        "900",
         "--safe-players",
         "heuristic",
         "--guide-duel-deals",
-        "500",
+        "150",
         "--quiet",
     )
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    assert manifest["sizes"] == {"odds_deals": 20000, "hands_deals": 5000, "games": 200}
-    assert "500 deals" in (out / "report.md").read_text(encoding="utf-8")  # the guide's duel
+    assert manifest["sizes"] == {"odds_deals": 6000, "hands_deals": 3000, "games": 80}
+    assert "150 deals" in (out / "report.md").read_text(encoding="utf-8")  # the guide's duel
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
     assert "House-rule comparison" not in (out / "report.md").read_text(encoding="utf-8")
 
