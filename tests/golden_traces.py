@@ -1,4 +1,4 @@
-"""Golden traces: a fixed sample of deals per preset, stored as JSON Lines.
+"""Golden traces: a fixed sample of deals and of whole games per preset, as JSON Lines.
 
 ``tests/test_golden.py`` fails on any difference. After an intended change of
 behaviour (and an ENGINE_VERSION bump), regenerate them explicitly with
@@ -12,6 +12,7 @@ from pathlib import Path
 from presets import PRESETS
 
 from sim.engine import play_hands
+from sim.engine.game import play_games
 from sim.rules import load_rules
 
 GOLDEN = Path(__file__).with_name("golden")
@@ -19,6 +20,7 @@ SEED = 20261130
 # The frozen first heuristic: the traces check the engine, not the current player.
 LINEUPS = {"heuristic": ("heuristic_v1", "heuristic_v1"), "mixed": ("random", "heuristic_v1")}
 N = 40
+GAMES = 2  # whole games per line-up (each a few dozen deals with its scores and events)
 
 
 def golden_lines(preset: str) -> list[str]:
@@ -32,15 +34,31 @@ def golden_lines(preset: str) -> list[str]:
     return lines
 
 
+def game_lines(preset: str) -> list[str]:
+    """The game trace lines of one preset: GAMES games per line-up, seed fixed."""
+    rules = load_rules(preset)
+    lines = []
+    for name, pattern in LINEUPS.items():
+        lineup = [pattern[s % 2] for s in range(rules.players)]
+        for doc in play_games(rules, GAMES, SEED, lineup, trace=True).traces():
+            lines.append(json.dumps({"lineup": name, **doc}, separators=(",", ":")))
+    return lines
+
+
 def path_of(preset: str) -> Path:
     return GOLDEN / f"{preset}.jsonl"
 
 
+def game_path_of(preset: str) -> Path:
+    return GOLDEN / "games" / f"{preset}.jsonl"
+
+
 def regenerate() -> None:
-    GOLDEN.mkdir(exist_ok=True)
+    (GOLDEN / "games").mkdir(parents=True, exist_ok=True)
     for preset in PRESETS:
         path_of(preset).write_text("\n".join(golden_lines(preset)) + "\n", encoding="utf-8")
-        print(f"wrote {path_of(preset)}")
+        game_path_of(preset).write_text("\n".join(game_lines(preset)) + "\n", encoding="utf-8")
+        print(f"wrote {path_of(preset)} and {game_path_of(preset)}")
 
 
 if __name__ == "__main__":
