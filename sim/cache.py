@@ -19,7 +19,8 @@ again. Here every compiled function of the package is cached
 (``~/.cache/thousand-sim/numba``); when that cannot be written (a read-only home) a
 folder under the system's temporary folder is used instead. When a module's new
 folder is made, all but the :data:`KEEP` most recent older folders of the same
-module are removed.
+module are removed, and so are the one-folder-per-version caches of earlier releases
+(``thousand-sim/numba-<digest>``).
 
 numba's side is set up by :func:`install`, which :mod:`sim.jit` calls on import: every
 module with compiled code imports that before it compiles anything. The rest of this
@@ -143,6 +144,16 @@ def prune(current: Path, keep: int = KEEP) -> list[Path]:
     return stale
 
 
+def prune_legacy(root: Path) -> list[Path]:
+    """Remove the caches of versions before this layout (``thousand-sim/numba-<digest>``)."""
+    if root.name != "numba" or not root.parent.is_dir():
+        return []
+    old = [p for p in root.parent.glob("numba-*") if p.is_dir()]
+    for path in old:
+        shutil.rmtree(path, ignore_errors=True)
+    return old
+
+
 def _writable_folder(folder: Path) -> bool:
     """Make ``folder`` (pruning its module's older folders when new); whether it is writable."""
     try:
@@ -153,6 +164,7 @@ def _writable_folder(folder: Path) -> bool:
         return False
     if new:
         prune(folder)
+        prune_legacy(folder.parent)
     return True
 
 

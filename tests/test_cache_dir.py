@@ -150,3 +150,15 @@ def test_the_notice_names_the_files_numba_writes():
         module, function = name.rsplit(".", 1)
         assert hasattr(importlib.import_module(module), function), name
         assert cache.is_cached(module, function), name
+
+
+def test_the_caches_of_the_earlier_layout_are_removed(tmp_path):
+    root = tmp_path / "thousand-sim" / "numba"
+    root.mkdir(parents=True)
+    legacy = tmp_path / "thousand-sim" / "numba-0123456789abcdef"
+    legacy.mkdir()
+    (legacy / "x.nbi").write_text("x")
+    (tmp_path / "thousand-sim" / "notes.txt").write_text("kept")
+    assert cache.prune_legacy(root) == [legacy]
+    assert sorted(p.name for p in root.parent.iterdir()) == ["notes.txt", "numba"]
+    assert cache.prune_legacy(tmp_path / "elsewhere") == []
