@@ -23,42 +23,35 @@ N = 40
 GAMES = 2  # whole games per line-up (each a few dozen deals with its scores and events)
 
 
-def golden_lines(preset: str) -> list[str]:
-    """The trace lines of one preset: N slots per line-up, seed fixed."""
+KINDS = ("hands", "games")  # deal traces, and whole-game traces
+
+
+def golden_lines(preset: str, kind: str = "hands") -> list[str]:
+    """The trace lines of one preset, seed fixed: N slots or GAMES games per line-up."""
     rules = load_rules(preset)
     lines = []
     for name, pattern in LINEUPS.items():
         lineup = [pattern[s % 2] for s in range(rules.players)]
-        for doc in play_hands(rules, N, SEED, lineup, trace=True).traces():
+        if kind == "hands":
+            batch = play_hands(rules, N, SEED, lineup, trace=True)
+        else:
+            batch = play_games(rules, GAMES, SEED, lineup, trace=True)
+        for doc in batch.traces():
             lines.append(json.dumps({"lineup": name, **doc}, separators=(",", ":")))
     return lines
 
 
-def game_lines(preset: str) -> list[str]:
-    """The game trace lines of one preset: GAMES games per line-up, seed fixed."""
-    rules = load_rules(preset)
-    lines = []
-    for name, pattern in LINEUPS.items():
-        lineup = [pattern[s % 2] for s in range(rules.players)]
-        for doc in play_games(rules, GAMES, SEED, lineup, trace=True).traces():
-            lines.append(json.dumps({"lineup": name, **doc}, separators=(",", ":")))
-    return lines
-
-
-def path_of(preset: str) -> Path:
-    return GOLDEN / f"{preset}.jsonl"
-
-
-def game_path_of(preset: str) -> Path:
-    return GOLDEN / "games" / f"{preset}.jsonl"
+def path_of(preset: str, kind: str = "hands") -> Path:
+    return GOLDEN / f"{preset}.jsonl" if kind == "hands" else GOLDEN / kind / f"{preset}.jsonl"
 
 
 def regenerate() -> None:
-    (GOLDEN / "games").mkdir(parents=True, exist_ok=True)
     for preset in PRESETS:
-        path_of(preset).write_text("\n".join(golden_lines(preset)) + "\n", encoding="utf-8")
-        game_path_of(preset).write_text("\n".join(game_lines(preset)) + "\n", encoding="utf-8")
-        print(f"wrote {path_of(preset)} and {game_path_of(preset)}")
+        for kind in KINDS:
+            path = path_of(preset, kind)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("\n".join(golden_lines(preset, kind)) + "\n", encoding="utf-8")
+            print(f"wrote {path}")
 
 
 if __name__ == "__main__":
