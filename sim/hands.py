@@ -77,8 +77,6 @@ def hands_frame(
     ``par`` (``par_total``, ``par_best`` per slot, :func:`sim.solver.deals.par_columns`)
     adds those two columns at the end.
     """
-    import pyarrow as pa
-
     from sim.engine.state import REASONS, ROW, SEAT_BASES, SPECIALS
 
     assert SEAT_BASES[-1] == "bolt"  # the bolts come after the other per-seat columns
@@ -102,13 +100,13 @@ def hands_frame(
             return pl.Series(name, values.astype(dtype))
         full: np.ndarray = np.zeros(total, dtype=dtype)
         full[at_played] = values
-        return pl.Series(name, pa.array(full, mask=~is_played))
+        return pl.Series(name, full).scatter(at_redealt, None)  # polars' nulls: no pyarrow
 
     def redealt(name: str, values: np.ndarray, dtype: type) -> pl.Series:
         """A redealt deal's value at its row, null at the played rows."""
         full: np.ndarray = np.zeros(total, dtype=dtype)
         full[at_redealt] = values
-        return pl.Series(name, pa.array(full, mask=is_played))
+        return pl.Series(name, full).scatter(at_played, None)
 
     builders: dict[str, Callable[[], pl.Series]] = {
         "deal_id": lambda: pl.Series(

@@ -50,6 +50,23 @@ def main_io(capsys):
 
 
 @pytest.fixture
+def thousand(main_io, monkeypatch):
+    """Run ``thousand ARGS`` in this process, as :func:`run_cli` would in a subprocess.
+
+    The result has ``returncode``, ``stdout`` and ``stderr``. Starting Python, numba
+    and the compiled engine again costs a second or two a run; the checks of the
+    command as a separate process (entry point, exit code, no traceback) keep ``cli``.
+    """
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+    def call(*args: str) -> subprocess.CompletedProcess:
+        code, out, err = main_io(*args)
+        return subprocess.CompletedProcess(["thousand", *args], code, out, err)
+
+    return call
+
+
+@pytest.fixture
 def run_main(capsys):
     """Run ``thousand ARGS`` in this process: ``(exit code, stderr)`` (bad-input checks)."""
 

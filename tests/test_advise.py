@@ -99,28 +99,30 @@ def test_a_time_budget_keeps_the_first_blocks_of_the_same_deals():
     assert (roomy["total"] == full["total"]).all()
 
 
-def test_cli_advise_says_when_the_budget_ran_out(cli):
-    r = cli("advise", "KS QS AC 9C JD 9H JH", "--player", "par", "--samples", "24",
-            "--budget", "0.000001", "--json")  # fmt: skip
+def test_cli_advise_says_when_the_budget_ran_out(thousand):
+    r = thousand("advise", "KS QS AC 9C JD 9H JH", "--player", "par", "--samples", "24",
+                 "--budget", "0.000001", "--json")  # fmt: skip
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["samples"] == 8 and doc["samples_requested"] == 24 and doc["budget"] == 1e-6
-    r = cli("advise", "KS QS AC 9C JD 9H JH", "--player", "par", "--samples", "16",
-            "--budget", "0.000001")  # fmt: skip
+    r = thousand("advise", "KS QS AC 9C JD 9H JH", "--player", "par", "--samples", "16",
+                 "--budget", "0.000001")  # fmt: skip
     assert "8 sampled deals of 16: the 1e-06 s time budget ran out" in r.stdout
 
 
-def test_cli_advise_prints_a_short_answer_and_json(cli):
-    r = cli("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "500")
+def test_cli_advise_prints_a_short_answer_and_json(thousand):
+    r = thousand("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "500")
     assert r.returncode == 0, r.stderr
     assert "At risk 75%: bid up to" in r.stdout
     assert max(len(line) for line in r.stdout.splitlines() if line.startswith("|")) <= 100
-    r = cli("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "300",
-            "--seat", "dealer", "--json")  # fmt: skip
+    r = thousand("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "300",
+                 "--seat", "dealer", "--json")  # fmt: skip
     doc = json.loads(r.stdout)
     assert doc["seat"] == "dealer" and doc["levels"][0]["level"] == 100
     assert set(doc["passing"]) == {"mean", "se", "samples"}
-    r = cli("advise", "AH TH KH QH AS 9C JD", "--talon", "KS QS 9H", "--samples", "3", "--json")
+    r = thousand(
+        "advise", "AH TH KH QH AS 9C JD", "--talon", "KS QS 9H", "--samples", "3", "--json"
+    )
     doc = json.loads(r.stdout)
     assert doc["talon"] and len(doc["discards"]) == 20
 

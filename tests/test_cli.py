@@ -1,4 +1,5 @@
-"""The command line as a user runs it: subprocesses, exit codes, files."""
+"""The command line as a user runs it: exit codes, output, files (in this process; as a
+subprocess where the process itself is what is checked)."""
 
 import json
 from pathlib import Path
@@ -17,8 +18,8 @@ deal.some_player_has_marriage  deal.any_hand_reshuffle  deal.talon_reshuffle
 deal.any_reshuffle""".split()
 
 
-def test_odds_json_is_the_documented_document(cli):
-    r = cli("odds", "--rules", "classic", "--deals", "200000", "--seed", "11", "--json")
+def test_odds_json_is_the_documented_document(thousand):
+    r = thousand("odds", "--rules", "classic", "--deals", "200000", "--seed", "11", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)  # stdout holds exactly one JSON document
     assert doc["rules"] == "classic" and doc["deals"] == 200000 and doc["seed"] == 11
@@ -35,15 +36,15 @@ def test_odds_json_is_the_documented_document(cli):
     assert "done in" in lines[1]
 
 
-def test_odds_same_seed_same_document(cli):
-    a = cli("odds", "--deals", "50000", "--seed", "4", "--json", "--workers", "1")
-    b = cli("odds", "--deals", "50000", "--seed", "4", "--json")
+def test_odds_same_seed_same_document(thousand):
+    a = thousand("odds", "--deals", "50000", "--seed", "4", "--json", "--workers", "1")
+    b = thousand("odds", "--deals", "50000", "--seed", "4", "--json")
     assert json.loads(a.stdout)["odds"] == json.loads(b.stdout)["odds"]
 
 
-def test_odds_out_writes_csv_and_markdown(cli, tmp_path):
+def test_odds_out_writes_csv_and_markdown(thousand, tmp_path):
     out = tmp_path / "o"
-    r = cli(
+    r = thousand(
         "odds",
         "--rules",
         "two_players",
@@ -97,29 +98,29 @@ def test_bad_input_as_a_subprocess(cli):
     assert "Traceback" not in r.stderr and r.stdout == ""
 
 
-def test_bad_rules_file_exits_2_naming_key_and_file(cli, tmp_path):
+def test_bad_rules_file_exits_2_naming_key_and_file(thousand, tmp_path):
     f = tmp_path / "house.toml"
     f.write_text('base = "classic"\n[barrel]\nsimultaneous = "everyone"\n')
-    r = cli("odds", "--rules", str(f), "--deals", "10")
+    r = thousand("odds", "--rules", str(f), "--deals", "10")
     assert r.returncode == 2
     assert "barrel.simultaneous" in r.stderr and "house.toml" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_existing_nonempty_out_needs_force(cli, tmp_path):
+def test_existing_nonempty_out_needs_force(thousand, tmp_path):
     out = tmp_path / "o"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    r = cli("odds", "--deals", "100", "--out", str(out))
+    r = thousand("odds", "--deals", "100", "--out", str(out))
     assert r.returncode == 2 and "--out" in r.stderr and "--force" in r.stderr
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
-    r = cli("odds", "--deals", "100", "--out", str(out), "--force")
+    r = thousand("odds", "--deals", "100", "--out", str(out), "--force")
     assert r.returncode == 0 and (out / "odds.csv").exists() and (out / "keep.txt").exists()
 
 
-def test_bad_rules_leave_no_output(cli, tmp_path):
+def test_bad_rules_leave_no_output(thousand, tmp_path):
     out = tmp_path / "never"
-    r = cli("odds", "--rules", "nosuch", "--out", str(out))
+    r = thousand("odds", "--rules", "nosuch", "--out", str(out))
     assert r.returncode == 2 and not out.exists()
 
 
@@ -132,8 +133,8 @@ def test_staged_dir_writes_nothing_on_failure(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_rules_list_and_show(cli):
-    r = cli("rules", "list")
+def test_rules_list_and_show(thousand):
+    r = thousand("rules", "list")
     assert r.returncode == 0
     names = [line.split()[0] for line in r.stdout.splitlines()]
     assert names == sorted(
@@ -147,15 +148,16 @@ def test_rules_list_and_show(cli):
             "four_players",
         ]
     )
-    r = cli("rules", "show", "ukraine_online")
+    r = thousand("rules", "show", "ukraine_online")
     assert r.returncode == 0 and "[golden]" in r.stdout and "bid_from = 120" in r.stdout
 
 
 @pytest.mark.slow
-def test_report_has_the_odds_section(cli, tmp_path):
+def test_report_has_the_odds_section(thousand, tmp_path):
     out = tmp_path / "rep"
-    r = cli("report", "--rules", "classic", "--out", str(out), "--deals", "50000", "--seed", "2",
-            "--hands", "5000", "--games", "200", "--no-safe-bids", "--no-guide")  # fmt: skip
+    r = thousand("report", "--rules", "classic", "--out", str(out), "--deals", "50000",
+                 "--seed", "2", "--hands", "5000", "--games", "200", "--no-safe-bids",
+                 "--no-guide")  # fmt: skip
     assert r.returncode == 0, r.stderr
     for name in ("index.html", "report.md", "odds.csv", "odds.png", "odds_z.png", "run.json"):
         assert (out / name).stat().st_size > 0, name
@@ -172,10 +174,10 @@ def test_python_dash_m_sim_is_the_same_command(cli):
     assert r.returncode == 0 and r.stdout.startswith("thousand ")
 
 
-def test_hands_then_bids_end_to_end(cli, tmp_path):
+def test_hands_then_bids_end_to_end(thousand, tmp_path):
     out = tmp_path / "h"
     trace = tmp_path / "t.jsonl"
-    r = cli(
+    r = thousand(
         "hands",
         "--rules",
         "classic",
@@ -207,7 +209,7 @@ def test_hands_then_bids_end_to_end(cli, tmp_path):
     assert first["deal_id"] == 0 and len(first["hands"]) == 3 and len(first["talon"]) == 3
     # the same command gives the same table
     again = tmp_path / "h2"
-    r = cli(
+    r = thousand(
         "hands",
         "--rules",
         "classic",
@@ -224,12 +226,12 @@ def test_hands_then_bids_end_to_end(cli, tmp_path):
     )
     assert r.returncode == 0
     assert pl.read_parquet(again / "hands.parquet").equals(frame)
-    b = cli("bids", str(out), "--json")
+    b = thousand("bids", str(out), "--json")
     assert b.returncode == 0, b.stderr
     doc = json.loads(b.stdout)
     assert doc["summary"][0]["contracts"] == 3000
     assert {"by_contract", "by_marriage_count", "safe_bids"} <= set(doc)
-    md = cli("bids", str(out))
+    md = thousand("bids", str(out))
     assert md.returncode == 0 and "| contract |" in md.stdout
 
 
@@ -256,20 +258,20 @@ def test_hands_then_bids_end_to_end(cli, tmp_path):
         (["bids", "no/such/run"], "no/such/run"),
     ],
 )
-def test_hands_and_bids_bad_input(cli, tmp_path, args, culprit):
+def test_hands_and_bids_bad_input(thousand, tmp_path, args, culprit):
     if args[0] == "hands":
         args = [*args, "--out", str(tmp_path / "o")]
-    r = cli(*args)
+    r = thousand(*args)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and culprit in lines[0], r.stderr
     assert not (tmp_path / "o").exists()
 
 
-def test_games_then_barrel_end_to_end(cli, tmp_path):
+def test_games_then_barrel_end_to_end(thousand, tmp_path):
     out = tmp_path / "g"
     trace = tmp_path / "g.jsonl"
-    r = cli(
+    r = thousand(
         "games",
         "--rules",
         "classic",
@@ -293,10 +295,10 @@ def test_games_then_barrel_end_to_end(cli, tmp_path):
     docs = [json.loads(line) for line in trace.read_text().splitlines()]
     assert [d["game_id"] for d in docs] == list(range(400))
     assert all(d["winner"] == w for d, w in zip(docs, games["winner"].to_list(), strict=True))
-    b = cli("barrel", str(out), "--json")
+    b = thousand("barrel", str(out), "--json")
     assert b.returncode == 0, b.stderr
     assert json.loads(b.stdout)
-    md = cli("barrel", str(out))
+    md = thousand("barrel", str(out))
     assert md.returncode == 0 and "|" in md.stdout
 
 
@@ -316,10 +318,10 @@ def test_games_then_barrel_end_to_end(cli, tmp_path):
         (["barrel", "no/such/run"], "no/such/run"),
     ],
 )
-def test_games_and_barrel_bad_input(cli, tmp_path, args, culprit):
+def test_games_and_barrel_bad_input(thousand, tmp_path, args, culprit):
     if args[0] == "games":
         args = [*args, "--out", str(tmp_path / "o")]
-    r = cli(*args)
+    r = thousand(*args)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and culprit in lines[0], r.stderr
@@ -360,14 +362,15 @@ def test_an_unwritable_out_is_refused_before_any_work(run_main, a_file, command,
 
 
 @pytest.mark.parametrize("where", ["under_a_file", "under_proc"])
-def test_unwritable_out_and_trace_as_subprocesses(cli, a_file, tmp_path, where):
+def test_unwritable_out_and_trace_are_refused(thousand, a_file, tmp_path, where):
     bad = a_file / "x" if where == "under_a_file" else Path("/proc/thousand/x")
-    r = cli("hands", "--deals", "10", "--out", str(tmp_path / "h"), "--trace", str(bad / "t.jsonl"))
+    trace = str(bad / "t.jsonl")
+    r = thousand("hands", "--deals", "10", "--out", str(tmp_path / "h"), "--trace", trace)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--trace" in r.stderr, r.stderr
     assert not (tmp_path / "h").exists() and not any(tmp_path.glob(".*"))
-    r = cli("odds", "--deals", "100", "--out", str(bad))
+    r = thousand("odds", "--deals", "100", "--out", str(bad))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and str(bad) in r.stderr, r.stderr
-    r = cli("bids", str(tmp_path), "--out", str(bad))  # refused before reading the run
+    r = thousand("bids", str(tmp_path), "--out", str(bad))  # refused before reading the run
     assert r.returncode == 2 and "--out" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 

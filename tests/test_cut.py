@@ -311,7 +311,7 @@ def test_games_count_nine_cut_penalties_per_seat():
     assert not frame.equals(plain)
 
 
-def test_hands_and_games_commands_under_a_cut_rules_file(cli, tmp_path):
+def test_hands_and_games_commands_under_a_cut_rules_file(thousand, tmp_path):
     """A user's ``base = "classic"`` file with ``[deal] method = "cut"``, end to end."""
     import polars as pl
 
@@ -321,8 +321,8 @@ def test_hands_and_games_commands_under_a_cut_rules_file(cli, tmp_path):
     for name, rules in (("classic", "classic"), ("cut", str(cut))):
         for command, size in (("hands", "--deals"), ("games", "--games")):
             out = tmp_path / f"{name}_{command}"
-            r = cli(command, "--rules", rules, size, "400", "--seed", "6", "--out", str(out),
-                    "--workers", "1", "--quiet")  # fmt: skip
+            r = thousand(command, "--rules", rules, size, "400", "--seed", "6", "--out", str(out),
+                         "--workers", "1", "--quiet")  # fmt: skip
             assert r.returncode == 0, r.stderr
             files[name, command] = pl.read_parquet(out / f"{command}.parquet")
     for command in ("hands", "games"):

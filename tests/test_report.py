@@ -390,9 +390,9 @@ def test_report_without_runs_or_comparison_keeps_the_odds_sections(runs, tmp_pat
 
 
 # --- command line ---------------------------------------------------------------------
-def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
+def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
     out = tmp_path / "rep"
-    r = cli(
+    r = thousand(
         "report",
         "--rules",
         "classic",
@@ -423,10 +423,10 @@ def test_cli_report_writes_the_sizes_asked_for(cli, tmp_path):
 
 
 @pytest.mark.slow
-def test_cli_report_played_by_pimc_with_the_par(cli, tmp_path):
+def test_cli_report_played_by_pimc_with_the_par(thousand, tmp_path):
     """On one worker with one game: the sentences without an interval still read."""
     out = tmp_path / "rep"
-    r = cli(
+    r = thousand(
         "report", "--out", str(out), "--deals", "2000", "--hands", "16", "--games", "1",
         "--strategies", "pimc", "--param", "pimc.worlds=2", "--par", "--seed", "3", "--quiet",
         "--safe-players", "pimc", "--safe-sample", "2", "--workers", "1", "--no-guide",
@@ -481,11 +481,11 @@ def test_cli_report_bad_input_as_a_subprocess(cli, tmp_path):
     assert "Traceback" not in r.stderr and not out.exists()
 
 
-def test_cli_report_refuses_a_non_empty_out_without_force(cli, tmp_path):
+def test_cli_report_refuses_a_non_empty_out_without_force(thousand, tmp_path):
     out = tmp_path / "rep"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    r = cli("report", "--out", str(out), "--deals", "1000")
+    r = thousand("report", "--out", str(out), "--deals", "1000")
     assert r.returncode == 2 and "--force" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert [p.name for p in out.iterdir()] == ["keep.txt"]

@@ -186,15 +186,15 @@ def test_a_dying_worker_is_retried(tmp_path, backend):
     assert (tmp_path / "retried.parquet").read_bytes() == (whole / "hands.parquet").read_bytes()
 
 
-def test_aggregate_only_gives_the_bid_tables_of_the_full_run(tmp_path):
+def test_aggregate_only_gives_the_bid_tables_of_the_full_run(thousand, tmp_path):
     from analysis.bids import bid_tables, bid_tables_json
 
     full = tmp_path / "full"
     agg = tmp_path / "agg"
     for out, flag in ((full, []), (agg, ["--aggregate-only"])):
-        p = thousand_process("hands", "--deals", "40000", "--seed", "2", "--chunk", "9000",
-                      "--quiet", "--workers", "2", *flag, "--out", str(out))  # fmt: skip
-        assert p.wait(timeout=300) == 0, p.stderr.read() if p.stderr else ""
+        r = thousand("hands", "--deals", "40000", "--seed", "2", "--chunk", "9000",
+                     "--quiet", "--workers", "2", *flag, "--out", str(out))  # fmt: skip
+        assert r.returncode == 0, r.stderr
     assert (agg / "hands_agg.parquet").exists() and not (agg / "hands.parquet").exists()
     assert (agg / "hands_agg.parquet").stat().st_size < (full / "hands.parquet").stat().st_size / 5
     a = bid_tables_json(bid_tables(full))
@@ -286,12 +286,12 @@ def test_freed_memory_is_kept_on_glibc():
 @pytest.mark.parametrize(
     ("command", "size"), [("hands", ["--deals", "3000"]), ("games", ["--games", "40"])]
 )
-def test_a_small_run_plays_in_this_process_with_the_same_bytes(cli, tmp_path, command, size):
+def test_a_small_run_plays_in_this_process_with_the_same_bytes(thousand, tmp_path, command, size):
     """Without --workers a small run of scripted players skips the worker processes."""
     runs = {}
     for name, extra in (("auto", []), ("workers", ["--workers", "2"])):
         out = tmp_path / name
-        r = cli(command, *size, "--seed", "6", "--out", str(out), "--quiet", *extra)
+        r = thousand(command, *size, "--seed", "6", "--out", str(out), "--quiet", *extra)
         assert r.returncode == 0, r.stderr
         runs[name] = out
     table = f"{command}.parquet"

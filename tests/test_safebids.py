@@ -195,9 +195,9 @@ def test_held_out_tables_are_calibrated():
 
 
 # --- command line ---------------------------------------------------------------------
-def test_cli_safebids_writes_tables_and_prints_the_chart(cli, tmp_path):
+def test_cli_safebids_writes_tables_and_prints_the_chart(thousand, tmp_path):
     out = tmp_path / "sb"
-    r = cli(
+    r = thousand(
         "safebids", "--deals", "3000", "--sample", "3", "--players", "heuristic,par",
         "--seed", "4", "--out", str(out), "--quiet",
     )  # fmt: skip
@@ -212,7 +212,7 @@ def test_cli_safebids_writes_tables_and_prints_the_chart(cli, tmp_path):
     assert items.group_by("player").len().sort("player")["len"].to_list() == [9000, 9]
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert manifest["players"] == ["heuristic", "par"] and manifest["holdout_seed"] == 5
-    r = cli(
+    r = thousand(
         "safebids", "--deals", "500", "--players", "heuristic", "--no-holdout", "--json",
         "--quiet",
     )  # fmt: skip

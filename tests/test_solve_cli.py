@@ -14,9 +14,9 @@ from sim.rules import load_rules
 DEAL = ["AH TH KH QH AS 9C JD", "KS QS JS 9S AC TC KC", "QC JC AD TD KD QD 9D"]
 
 
-def test_play_position_json_is_the_documented_document(cli):
+def test_play_position_json_is_the_documented_document(thousand):
     hands = ["AH AS", "KH QH", "JH 9S"]
-    r = cli("solve", "--hands", *hands, "--leader", "1", "--marriage-allowed", "--json")
+    r = thousand("solve", "--hands", *hands, "--leader", "1", "--marriage-allowed", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert set(doc) == {"value", "moves"}
@@ -29,8 +29,8 @@ def test_play_position_json_is_the_documented_document(cli):
     assert [set(m) for m in doc["moves"]] == [{"card", "declare", "value"}] * 4
 
 
-def test_deal_json_gives_the_best_discard_contracts_and_a_line(cli):
-    r = cli("solve", "--hands", *DEAL, "--talon", "9H JH TS", "--json")
+def test_deal_json_gives_the_best_discard_contracts_and_a_line(thousand):
+    r = thousand("solve", "--hands", *DEAL, "--talon", "9H JH TS", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["declarer"] == 0 and len(doc["best"]["gives"]) == 2
@@ -43,22 +43,22 @@ def test_deal_json_gives_the_best_discard_contracts_and_a_line(cli):
     assert doc["contracts"][0] == {"contract": 100, "make": value >= 100}
 
 
-def test_deal_text_names_the_discard_and_the_line(cli):
-    r = cli("solve", "--hands", *DEAL, "--talon", "9H JH TS")
+def test_deal_text_names_the_discard_and_the_line(thousand):
+    r = thousand("solve", "--hands", *DEAL, "--talon", "9H JH TS")
     assert r.returncode == 0, r.stderr
     assert "best discard:" in r.stdout and "trick 8:" in r.stdout
 
 
-def test_run_deal_replays_the_runs_declarer(cli, tmp_path):
+def test_run_deal_replays_the_runs_declarer(thousand, tmp_path):
     out = tmp_path / "h"
-    r = cli("hands", "--deals", "40", "--seed", "3", "--out", str(out), "--quiet")
+    r = thousand("hands", "--deals", "40", "--seed", "3", "--out", str(out), "--quiet")
     assert r.returncode == 0, r.stderr
     import polars as pl
 
     frame = pl.read_parquet(out / "hands.parquet")
     played = frame.filter(~pl.col("conceded") & pl.col("declarer").is_not_null())
     deal = int(played["deal_id"][0])
-    r = cli("solve", "--run", str(out), "--deal", str(deal), "--json")
+    r = thousand("solve", "--run", str(out), "--deal", str(deal), "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["played"]["contract"] == int(played["contract"][0])
@@ -97,9 +97,9 @@ def test_bad_input_as_a_subprocess(cli):
     assert r.stderr.strip() == "thousand solve: error: AH is given twice (hand 0 and hand 2)"
 
 
-def test_hands_par_columns_are_the_solvers_values(cli, tmp_path):
+def test_hands_par_columns_are_the_solvers_values(thousand, tmp_path):
     out = tmp_path / "p"
-    r = cli("hands", "--deals", "16", "--seed", "2", "--par", "--out", str(out), "--quiet")
+    r = thousand("hands", "--deals", "16", "--seed", "2", "--par", "--out", str(out), "--quiet")
     assert r.returncode == 0, r.stderr
     import polars as pl
 
@@ -113,7 +113,7 @@ def test_hands_par_columns_are_the_solvers_values(cli, tmp_path):
     assert json.loads((out / "run.json").read_text())["par"] is True
     # deal 0 as `thousand solve --run` replays it: the same two numbers
     row = played.row(0, named=True)
-    r = cli("solve", "--run", str(out), "--deal", str(row["deal_id"]), "--json")
+    r = thousand("solve", "--run", str(out), "--deal", str(row["deal_id"]), "--json")
     doc = json.loads(r.stdout)
     assert doc["played"]["value"] == row["par_total"]
     assert doc["best"]["value"] == row["par_best"]
