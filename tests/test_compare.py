@@ -1,8 +1,6 @@
 """House-rule comparisons: the statistics on hand-made games, the command end to end."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import polars as pl
@@ -78,16 +76,10 @@ def test_games_must_pair_up():
         compare_games("a", _games([1, 2], [0, 0]), [("b", _games([1], [0]))], {"a": 3, "b": 3})
 
 
-def _thousand(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "sim", *args], capture_output=True, text=True, timeout=600
-    )
-
-
-def test_compare_command_end_to_end(tmp_path):
+def test_compare_command_end_to_end(thousand, tmp_path):
     out = tmp_path / "c"
-    r = _thousand("compare", "--rules", "classic", "--vs", "app,four_players", "--games", "1500",
-                  "--seed", "1", "--out", str(out), "--json", "--quiet")  # fmt: skip
+    r = thousand("compare", "--rules", "classic", "--vs", "app,four_players", "--games", "1500",
+                 "--seed", "1", "--out", str(out), "--json", "--quiet")  # fmt: skip
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["vs"] == ["app", "four_players"] and doc["games"] == 1500
@@ -102,7 +94,7 @@ def test_compare_command_end_to_end(tmp_path):
     for metric in ("declarer_make_rate", "average_contract", "game_length"):
         row = app.filter(pl.col("metric") == metric).row(0, named=True)
         assert row["width_crn"] < row["width_independent"], metric
-    barrel = _thousand("barrel", str(out / "runs" / "app"), "--json")
+    barrel = thousand("barrel", str(out / "runs" / "app"), "--json")
     assert barrel.returncode == 0, barrel.stderr
 
 
@@ -116,17 +108,17 @@ def test_compare_command_end_to_end(tmp_path):
         (["--vs", "app", "--games", "0"], "--games"),
     ],
 )
-def test_compare_bad_input(tmp_path, args, culprit):
+def test_compare_bad_input(thousand, tmp_path, args, culprit):
     base = ["compare", "--games", "10", "--out", str(tmp_path / "o")]
-    r = _thousand(*base, *args)
+    r = thousand(*base, *args)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and culprit in lines[0], r.stderr
     assert not (tmp_path / "o").exists()
 
 
-def test_compare_resume_needs_the_out_of_the_interrupted_run(tmp_path):
-    r = _thousand("compare", "--vs", "app", "--games", "10", "--resume")
+def test_compare_resume_needs_the_out_of_the_interrupted_run(thousand, tmp_path):
+    r = thousand("compare", "--vs", "app", "--games", "10", "--resume")
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "--resume" in lines[0] and "--out" in lines[0], r.stderr

@@ -15,7 +15,7 @@ from sim import reference
 from sim.engine import play_hands
 from sim.rules import load_rules
 
-N_PER_PRESET = 12_000  # make test-all; make test plays 1,500
+N_PER_PRESET = 12_000  # make test-all; make test plays 1,000
 
 VARIANTS = {
     "no_jumps_no_cap": {"bid__jumps": False, "bid__cap_by_marriages": False},
@@ -81,7 +81,7 @@ def _compare(rules, n, seed, strategies=None, scores=None):
     return fast
 
 
-@sizes(1_500, N_PER_PRESET)
+@sizes(1_000, N_PER_PRESET)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_fast_engine_equals_reference_on_every_preset(preset, size):
     docs = _compare(load_rules(preset), size, seed=2024)

@@ -198,11 +198,11 @@ def outputs(tmp_path_factory):
         ("duel/deals", ["duel", "--a", "random", "--deals", "20"]),
         ("duel/games", ["duel", "--a", "random", "--games", "2"]),
         ("report/classic", ["report", "--deals", "2000", "--hands", "60", "--games", "6",
-                            "--vs", "app", "--safe-deals", "3000", "--safe-sample", "2",
+                            "--vs", "app", "--safe-deals", "1000", "--safe-sample", "2",
                             "--safe-players", "heuristic,par", "--guide-duel-deals", "20"]),
         ("guide/classic", ["guide", "--deals", "2000", "--hands", "2000", "--games", "6",
                            "--odds-deals", "2000", "--duel-deals", "20"]),
-        ("safebids/classic", ["safebids", "--deals", "3000", "--sample", "2"]),
+        ("safebids/classic", ["safebids", "--deals", "1000", "--sample", "2"]),
     ]  # fmt: skip
     try:
         for folder, args in runs:

@@ -6,6 +6,7 @@ import numba
 import numpy as np
 import pytest
 from presets import PRESETS_3P
+from tiers import sizes
 
 from sim.cards import CARD_POINTS, parse_card
 from sim.engine import play_hands
@@ -109,14 +110,15 @@ def check_trace(doc, rules):
         assert doc["bolts"][s] == int(bolt)
 
 
+@sizes(700, 2000)
 @pytest.mark.parametrize("preset", PRESETS_3P)
 @pytest.mark.parametrize("strategy", ["random", "heuristic"])
-def test_invariants_on_random_deals(preset, strategy):
+def test_invariants_on_random_deals(preset, strategy, size):
     rules = load_rules(preset)
-    batch = play_hands(rules, 2000, seed=17, strategies=(strategy,) * 3, trace=True)
+    batch = play_hands(rules, size, seed=17, strategies=(strategy,) * 3, trace=True)
     assert batch.column("error").max() == 0
     docs = batch.traces()
-    assert len(docs) == 2000 + int(batch.column("redeals").sum())
+    assert len(docs) == size + int(batch.column("redeals").sum())
     for doc in docs:
         check_trace(doc, rules)
 
@@ -141,9 +143,10 @@ def test_invariants_on_random_deals(preset, strategy):
     ],
     ids=lambda c: ",".join(c),
 )
-def test_invariants_under_option_changes(change):
+@sizes(500, 1500)
+def test_invariants_under_option_changes(change, size):
     rules = load_rules("classic").replace(**change)
-    batch = play_hands(rules, 1500, seed=3, strategies=("random",) * 3, trace=True)
+    batch = play_hands(rules, size, seed=3, strategies=("random",) * 3, trace=True)
     for doc in batch.traces():
         check_trace(doc, rules)
 

@@ -427,7 +427,16 @@ def rules_preds(rules: Rules) -> tuple[RankPred, RankPred]:
     return hand, talon
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, MODIFIED, TWO], ids=rules_id)
+# make test checks classic; make test-all the other layouts too (seconds each).
+@pytest.mark.parametrize(
+    "rules",
+    [
+        CLASSIC,
+        pytest.param(MODIFIED, marks=pytest.mark.slow),
+        pytest.param(TWO, marks=pytest.mark.slow),
+    ],
+    ids=rules_id,
+)
 def test_deal_reshuffle_by_inclusion_exclusion(rules: Rules) -> None:
     hand, talon = rules_preds(rules)
     if rules.players == 2:
@@ -530,7 +539,7 @@ def _mixed(v: tuple[int, ...]) -> bool:
     ("sizes", "copies", "preds"),
     [
         ((3, 3, 3, 3), 2, [_poor, _nines, _mixed, None]),
-        ((3, 3, 3, 3), 2, [_mixed, _mixed, _mixed, _nines]),
+        pytest.param((3, 3, 3, 3), 2, [_mixed, _mixed, _mixed, _nines], marks=pytest.mark.slow),
         ((4, 3, 5), 2, [None, _nines, _poor]),
         ((2, 2, 2), 1, [_poor, _mixed, None]),
         ((3, 2, 13), 3, [_poor, _mixed, None]),

@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
+
+if TYPE_CHECKING:
+    import nbformat
+
+# nbformat and nbclient are imported by the tests that use them: importing them takes
+# seconds (jsonschema builds its grammars), which every test process would otherwise
+# pay while collecting the suite.
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -86,6 +92,8 @@ def test_every_notebook_declares_its_key_outputs():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_committed_notebook_is_clean(path):
+    import nbformat
+
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
     assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
@@ -113,6 +121,9 @@ QUICK_NOTEBOOKS = {"02_safe_bid.ipynb", "03_house_rules_balance.ipynb"}
     ids=_ids(NOTEBOOKS),
 )
 def test_notebook_runs_on_small_sizes(path, tmp_path, monkeypatch):
+    import nbformat
+    from nbclient import NotebookClient
+
     monkeypatch.setenv("THOUSAND_NB_SMALL", "1")
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     before = sorted(p.name for p in NOTEBOOK_DIR.iterdir())

@@ -15,7 +15,7 @@ from tiers import sizes
 
 
 @sizes((8000, 500), (32000, 2000))
-def test_a_killed_cli_run_resumes_with_the_same_results(tmp_path, size):
+def test_a_killed_cli_run_resumes_with_the_same_results(thousand, tmp_path, size):
     deals, chunk = size  # 16 chunks
     args = ["hands", "--deals", str(deals), "--seed", "3", "--chunk", str(chunk)]
     args += ["--workers", "1"]
@@ -34,10 +34,11 @@ def test_a_killed_cli_run_resumes_with_the_same_results(tmp_path, size):
     assert not out.exists() and not (tmp_path / "t.jsonl").exists()  # nothing half-written
     done = len(manifest.read_text().splitlines())
     assert 3 <= done < 16
-    resumed = thousand_process(*args, str(tmp_path / "t.jsonl"), "--out", str(out), "--resume")
-    assert resumed.wait(timeout=300) == 0, resumed.stderr.read() if resumed.stderr else ""
-    again = thousand_process(*args, str(tmp_path / "t2.jsonl"), "--out", str(tmp_path / "whole"))
-    assert again.wait(timeout=300) == 0
+    # the resumed and the whole run in this process (the killed one had to be another)
+    resumed = thousand(*args, str(tmp_path / "t.jsonl"), "--out", str(out), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    again = thousand(*args, str(tmp_path / "t2.jsonl"), "--out", str(tmp_path / "whole"))
+    assert again.returncode == 0, again.stderr
     assert (out / "hands.parquet").read_bytes() == (tmp_path / "whole/hands.parquet").read_bytes()
     assert (tmp_path / "t.jsonl").read_bytes() == (tmp_path / "t2.jsonl").read_bytes()
     assert json.loads((out / "run.json").read_text())["chunks"] == 16
@@ -45,16 +46,16 @@ def test_a_killed_cli_run_resumes_with_the_same_results(tmp_path, size):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".run")] == []
 
 
-def test_resume_refuses_a_different_or_missing_run(tmp_path):
+def test_resume_refuses_a_different_or_missing_run(thousand, tmp_path):
     base = ["hands", "--deals", "5000", "--chunk", "1000", "--quiet", "--workers", "1"]
-    missing = thousand_process(*base, "--out", str(tmp_path / "a"), "--resume")
-    assert missing.wait(timeout=120) == 2 and "--resume" in missing.stderr.read()
+    missing = thousand(*base, "--out", str(tmp_path / "a"), "--resume")
+    assert missing.returncode == 2 and "--resume" in missing.stderr
     partial = tmp_path / ".b.partial"
     partial.mkdir()
     (partial / "plan.json").write_text(json.dumps({"command": "hands", "seed": 99}))
-    other = thousand_process(*base, "--out", str(tmp_path / "b"), "--resume")
-    assert other.wait(timeout=120) == 2
-    err = other.stderr.read().strip().splitlines()
+    other = thousand(*base, "--out", str(tmp_path / "b"), "--resume")
+    assert other.returncode == 2
+    err = other.stderr.strip().splitlines()
     assert len(err) == 1 and "seed" in err[0]
 
 

@@ -41,21 +41,38 @@ RULES = load_rules("classic")
 BACKENDS = {
     "serial": Backend(1),
     "loky": Backend(2),
-    "dask": Backend(2, scheduler="local"),
+    "dask": Backend(2, scheduler="local"),  # a LocalCluster started for the run
 }
 
 
-def test_work_before_a_run_reaches_every_worker():
-    """The engine is compiled before a run's clock on every worker (or into the cache)."""
+@pytest.fixture(scope="module")
+def cluster():
+    """A real Dask cluster on the loopback interface, shared by this file's runs."""
     from distributed import LocalCluster
 
-    assert run_on_workers(Backend(1), os.getpid) == [os.getpid()]
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
         dashboard_address=None,
-    ) as cluster:  # fmt: skip
-        pids = run_on_workers(Backend(2, scheduler=cluster.scheduler_address), os.getpid)
-        assert len(set(pids)) == 2 and os.getpid() not in pids
+    ) as running:  # fmt: skip
+        yield running
+
+
+@pytest.fixture(scope="module")
+def backends(cluster):
+    """Serial, two loky processes, and the shared Dask cluster's two workers.
+
+    Starting a LocalCluster and loading the engine into its workers takes seconds, so
+    the runs compared here share one; ``scheduler="local"`` (a cluster of the run's
+    own) is checked by ``test_work_before_a_run_reaches_every_worker``.
+    """
+    return {**BACKENDS, "dask": Backend(2, scheduler=cluster.scheduler_address)}
+
+
+def test_work_before_a_run_reaches_every_worker(cluster):
+    """The engine is compiled before a run's clock on every worker (or into the cache)."""
+    assert run_on_workers(Backend(1), os.getpid) == [os.getpid()]
+    pids = run_on_workers(Backend(2, scheduler=cluster.scheduler_address), os.getpid)
+    assert len(set(pids)) == 2 and os.getpid() not in pids
     try:  # the run's own LocalCluster loads what one local worker process compiled
         (pid,) = run_on_workers(Backend(2, scheduler="local"), os.getpid)
         assert pid != os.getpid()
@@ -113,9 +130,9 @@ def test_the_file_depends_on_no_thread_count_and_chunks_change_only_row_groups(t
     assert a.equals(pl.read_parquet(tmp_path / "c/hands.parquet"))  # same rows, other groups
 
 
-def test_games_are_byte_identical_on_every_backend(tmp_path):
+def test_games_are_byte_identical_on_every_backend(backends, tmp_path):
     files = {}
-    for name, backend in BACKENDS.items():
+    for name, backend in backends.items():
         out = tmp_path / name
         out.mkdir()
         counts = run_games(RULES, 900, 5, out, ("heuristic",) * 3, (), chunk=250, backend=backend)
@@ -124,9 +141,9 @@ def test_games_are_byte_identical_on_every_backend(tmp_path):
     assert files["serial"] == files["loky"] == files["dask"]
 
 
-def test_odds_counts_are_the_same_on_every_backend():
+def test_odds_counts_are_the_same_on_every_backend(backends):
     whole = simulate_odds(RULES, 300_000, 3)
-    for backend in BACKENDS.values():
+    for backend in backends.values():
         counts = run_odds_chunks(RULES, 300_000, 3, backend, chunk_size=70_000)
         assert counts.deals == whole.deals and counts.hits == whole.hits
 
