@@ -2,6 +2,6 @@
 
 import sys
 
-from sim.cli import main
+from sim.cli import run
 
-sys.exit(main())
+sys.exit(run())

@@ -108,8 +108,8 @@ def test_committed_notebook_is_clean(path):
     assert any(c.cell_type == "markdown" for c in nb.cells[:1])
 
 
-# make test runs the two quickest notebooks; make test-all every one.
-QUICK_NOTEBOOKS = {"02_safe_bid.ipynb", "03_house_rules_balance.ipynb"}
+# make test runs the quickest notebook; make test-all every one.
+QUICK_NOTEBOOKS = {"02_safe_bid.ipynb"}
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ on top of every other layer (tests/test_layers.py): it calls the runs
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Sequence
 
@@ -92,3 +93,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         from sim.runner import stop_workers
 
         stop_workers()
+
+
+def run() -> int:
+    """The ``thousand`` console script and ``python -m sim``: :func:`main`, then exit.
+
+    Loading the compiled engine leaves millions of Python objects (numba's types and
+    registries); the interpreter's last garbage collections would walk them all, a
+    quarter to half a second at every exit. Freezing them first skips those walks;
+    the rest of the exit (atexit handlers, flushing, stopping workers) is as usual.
+    """
+    try:
+        return main()
+    finally:
+        gc.freeze()

@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.cli.common import (
     check_first_dealer,
@@ -23,10 +23,12 @@ from sim.cli.common import (
     seed_value,
     set_workers,
 )
-from sim.duel import Contestant, duel_games, duel_hands, write_duel_run
 from sim.engine.strategies.registry import StrategyError
 from sim.output import StagedDir, UsageError, check_out_dir, now_iso
 from sim.rules import load_rules
+
+if TYPE_CHECKING:  # sim.duel imports polars: loaded when a duel runs, not for every command
+    from sim.duel import Contestant
 
 
 def contestant(flag: str, strategy: str, params: Sequence[str]) -> Contestant:
@@ -35,6 +37,8 @@ def contestant(flag: str, strategy: str, params: Sequence[str]) -> Contestant:
     Raises:
         StrategyError: an unknown strategy or parameter, prefixed with ``--FLAG``.
     """
+    from sim.duel import Contestant
+
     c = Contestant(strategy.strip(), tuple(params))
     try:
         c.row()
@@ -46,6 +50,7 @@ def contestant(flag: str, strategy: str, params: Sequence[str]) -> Contestant:
 def cmd_duel(args: argparse.Namespace) -> int:
     """``thousand duel``: A against B in duplicate format; Markdown or JSON on stdout."""
     from analysis.duel import duel_json, duel_markdown, duel_result, write_duel_tables
+    from sim.duel import duel_games, duel_hands, write_duel_run
 
     if args.out is not None:
         check_out_dir(args.out, args.force)
