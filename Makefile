@@ -4,15 +4,20 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test test-all report report-check bench lint docs clean golden
+.PHONY: setup notebooks test test-all report report-check bench lint docs clean golden
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,notebooks]"
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
+
+# JupyterLab, to open notebooks/ (`.venv/bin/jupyter lab notebooks/`); the tests run the
+# notebooks without it.
+notebooks: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,notebooks]"
 
 # The suite runs on two processes (pytest-xdist; whole files per process), after the
 # compiled code was built once, in two groups in parallel (tests/warm_cache.py).

@@ -1,14 +1,13 @@
-"""Fast engine: invariants on random deals under every preset, determinism, columns."""
-
-import itertools
+"""Fast engine: invariants on random deals under every preset (tests/trace_checks.py),
+determinism, columns."""
 
 import numba
 import numpy as np
 import pytest
 from presets import PRESETS_3P
 from tiers import sizes
+from trace_checks import check_deal
 
-from sim.cards import CARD_POINTS, parse_card
 from sim.engine import play_hands
 from sim.engine.state import OUT
 from sim.hands import hands_frame
@@ -26,90 +25,6 @@ CLI_MD_HANDS_COLUMNS = (
 ).split(", ")
 
 
-def _round(x, to):
-    return (x + 5) // 10 * 10 if to == 10 else (x + 2) // 5 * 5
-
-
-def _bonus(rules, after_discard):
-    """bonus.four_nines: a separate entry for four nines held after the discard."""
-    nines = sum(1 for c in after_discard if c % 6 == 0)
-    return rules.bonus.four_nines if nines == 4 else 0
-
-
-def check_trace(doc, rules):
-    """Every invariant a dealt deal must satisfy, from its trace alone."""
-    hands = [[parse_card(c) for c in h] for h in doc["hands"]]
-    talon = [parse_card(c) for c in doc["talon"]]
-    assert sorted([c for h in hands for c in h] + talon) == list(range(24))
-    assert doc["dealer"] == doc["deal_id"] % 3
-    if doc["reshuffle"] is not None:
-        assert "bids" not in doc
-        return
-    f = (doc["dealer"] + 1) % 3
-    bids = doc["bids"]
-    assert bids[0] == [f, 100]
-    amounts = [b for _, b in bids if b != "pass"]
-    assert amounts == sorted(set(amounts)) and all(a % rules.bid.step == 0 for a in amounts)
-    if not rules.bid.jumps:
-        assert all(b - a == rules.bid.step for a, b in itertools.pairwise(amounts))
-    assert sum(1 for _, b in bids if b == "pass") == 2
-    decl = doc["declarer"]
-    assert doc["winning_bid"] == amounts[-1]
-    assert [s for s, b in bids if b != "pass"][-1] == decl
-    assert doc["contract"] >= doc["winning_bid"] and doc["contract"] % rules.bid.step == 0
-    after = [set(h) for h in hands]
-    after[decl] |= set(talon)
-    for recipient, card in doc["discards"]:
-        c = parse_card(card)
-        assert c in after[decl] and recipient != decl
-        after[decl].remove(c)
-        after[recipient].add(c)
-    assert [len(h) for h in after] == [8, 8, 8]
-    deltas = doc["score_deltas"]
-    if doc["conceded"]:
-        assert "tricks" not in doc
-        opp = 60 if rules.rospis.opponents_get == "sixty" else -(-doc["contract"] // 10) * 5
-        expect_decl = 0 if rules.rospis.no_subtract else -doc["contract"]
-        want = [expect_decl if s == decl else opp for s in range(3)]
-        assert deltas == [want[s] + _bonus(rules, after[s]) for s in range(3)]
-        assert doc["bolts"] == [0, 0, 0]
-        return
-    tricks = doc["tricks"]
-    assert len(tricks) == 8 and tricks[0]["leader"] == decl
-    played = [set(), set(), set()]
-    for t, trick in enumerate(tricks):
-        if t > 0:
-            assert trick["leader"] == tricks[t - 1]["winner"]
-        for j, card in enumerate(trick["cards"]):
-            played[(trick["leader"] + j) % 3].add(parse_card(card))
-    assert played == after  # every seat played exactly its 8 cards
-    assert sum(doc["card_points"]) == 120
-    assert sum(doc["tricks_taken"]) == 8
-    won = [0, 0, 0]
-    pts = [0, 0, 0]
-    for trick in tricks:
-        won[trick["winner"]] += 1
-        pts[trick["winner"]] += sum(int(CARD_POINTS[parse_card(c)]) for c in trick["cards"])
-    assert won == doc["tricks_taken"] and pts == doc["card_points"]
-    for s in range(3):
-        total = doc["card_points"][s] + doc["marriage_points"][s]
-        if s == decl:
-            compared = _round(total, rules.score.round_to) if rules.score.round_declarer else total
-            assert doc["made"] == (compared >= doc["contract"])
-            want = doc["contract"] if doc["made"] else -doc["contract"]
-        else:
-            want = _round(total, rules.score.round_to)
-        assert deltas[s] == want + _bonus(rules, after[s])
-        bolt = (
-            won[s] == 0
-            if rules.bolt.on == "no_tricks"
-            else _round(total, rules.score.round_to) == 0
-        )
-        if s == decl and rules.bolt.declarer_exempt:
-            bolt = False
-        assert doc["bolts"][s] == int(bolt)
-
-
 @sizes(700, 2000)
 @pytest.mark.parametrize("preset", PRESETS_3P)
 @pytest.mark.parametrize("strategy", ["random", "heuristic"])
@@ -120,7 +35,7 @@ def test_invariants_on_random_deals(preset, strategy, size):
     docs = batch.traces()
     assert len(docs) == size + int(batch.column("redeals").sum())
     for doc in docs:
-        check_trace(doc, rules)
+        check_deal(rules, doc, 17)
 
 
 @pytest.mark.parametrize(
@@ -148,7 +63,7 @@ def test_invariants_under_option_changes(change, size):
     rules = load_rules("classic").replace(**change)
     batch = play_hands(rules, size, seed=3, strategies=("random",) * 3, trace=True)
     for doc in batch.traces():
-        check_trace(doc, rules)
+        check_deal(rules, doc, 3)
 
 
 def test_same_seed_same_results_whatever_chunks_or_threads():
