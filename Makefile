@@ -28,12 +28,12 @@ notebooks: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m compileall -q sim analysis tests
 	$(BIN)/python tests/warm_cache.py
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not slow"
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
 
 test-all: $(STAMP)
 	$(BIN)/python -m compileall -q sim analysis tests
 	$(BIN)/python tests/warm_cache.py
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
 report: $(STAMP)
 	$(BIN)/thousand report --rules classic --out reports/classic --force

@@ -82,19 +82,24 @@ def run_main(capsys):
     return call
 
 
-# The files that take longest (tens of seconds each on 2 cores), longest first. The
-# suite runs on two processes, whole files each (``--dist loadfile``), handed out in
-# collection order: starting with these keeps one process from finishing a long
-# file alone at the end.
+# The files that take longest (10-40 s each on 2 cores), longest first. The suite runs
+# on two processes, whole files each (``--dist loadfile --no-loadscope-reorder``: in
+# collection order, not by number of tests): starting with these keeps one process
+# from finishing a long file alone at the end.
 LONGEST_FIRST = (
-    "test_differential.py",
-    "test_reference_game.py",
-    "test_report.py",
-    "test_resume.py",
     "test_runner.py",
-    "test_cli.py",
-    "test_notebooks.py",
+    "test_report.py",
+    "test_differential.py",
+    "test_docs.py",
+    "test_reference_game.py",
+    "test_exact.py",
     "test_solver.py",
+    "test_reference.py",
+    "test_notebooks.py",
+    "test_advise.py",
+    "test_safebids.py",
+    "test_pimc.py",
+    "test_cli.py",
 )
 
 
