@@ -406,10 +406,7 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
         "80",
         "--seed",
         "4",
-        "--safe-deals",
-        "900",
-        "--safe-players",
-        "heuristic",
+        "--no-safe-bids",  # that section's run: the report fixture and test_docs
         "--guide-duel-deals",
         "150",
         "--quiet",
@@ -417,9 +414,10 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert manifest["sizes"] == {"odds_deals": 6000, "hands_deals": 3000, "games": 80}
-    assert "150 deals" in (out / "report.md").read_text(encoding="utf-8")  # the guide's duel
+    page = (out / "report.md").read_text(encoding="utf-8")
+    assert "150 deals" in page  # the guide's duel
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
-    assert "House-rule comparison" not in (out / "report.md").read_text(encoding="utf-8")
+    assert "House-rule comparison" not in page and "Safe bids from the hand" not in page
 
 
 @pytest.mark.slow
