@@ -67,17 +67,12 @@ def thousand(main_io, monkeypatch):
 
 
 @pytest.fixture
-def run_main(capsys):
+def run_main(main_io):
     """Run ``thousand ARGS`` in this process: ``(exit code, stderr)`` (bad-input checks)."""
 
     def call(*args: str) -> tuple[int, str]:
-        from sim.cli import main
-
-        try:
-            code = main(list(args))
-        except SystemExit as exc:  # argparse's own errors
-            code = int(exc.code or 0)
-        return code, capsys.readouterr().err
+        code, _, err = main_io(*args)
+        return code, err
 
     return call
 

@@ -135,19 +135,9 @@ def test_contestant_settings_and_label():
 
 # --- command line --------------------------------------------------------------------------
 @pytest.fixture
-def duel_cli(capsys):
-    """Run ``thousand duel ARGS`` in-process through ``sim.cli.main`` → (rc, out, err)."""
-    import sim.cli as cli
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        try:
-            rc = cli.main(["duel", *argv])
-        except SystemExit as exc:  # argparse errors
-            rc = int(exc.code or 0)
-        captured = capsys.readouterr()
-        return rc, captured.out, captured.err
-
-    return run
+def duel_cli(main_io):
+    """Run ``thousand duel ARGS`` in this process → (rc, out, err)."""
+    return lambda *argv: main_io("duel", *argv)
 
 
 def test_cli_json_is_one_document(duel_cli):
