@@ -24,16 +24,18 @@ notebooks: $(STAMP)
 # `make test` leaves out the long statistical and differential runs (marker `slow`);
 # `make test-all` runs them too.
 # The bytecode is compiled first: where PYTHONDONTWRITEBYTECODE is set, every test
-# process and subprocess would otherwise compile the sources again (5 s a process).
+# process and subprocess would otherwise compile the sources again (5 s a process);
+# for the same reason pytest may write its own (assertion-rewritten) bytecode of the
+# tests (3 s of collection a process).
 test: $(STAMP)
 	$(BIN)/python -m compileall -q sim analysis tests
 	$(BIN)/python tests/warm_cache.py
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
 
 test-all: $(STAMP)
 	$(BIN)/python -m compileall -q sim analysis tests
 	$(BIN)/python tests/warm_cache.py
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
 report: $(STAMP)
 	$(BIN)/thousand report --rules classic --out reports/classic --force

@@ -399,21 +399,23 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
         "--out",
         str(out),
         "--deals",
-        "6000",
-        "--hands",
         "3000",
+        "--hands",
+        "1500",
         "--games",
-        "80",
+        "40",
         "--seed",
         "4",
         "--no-safe-bids",  # that section's run: the report fixture and test_docs
+        "--safe-deals",  # the guide's declarer run still uses it
+        "1000",
         "--guide-duel-deals",
         "150",
         "--quiet",
     )
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    assert manifest["sizes"] == {"odds_deals": 6000, "hands_deals": 3000, "games": 80}
+    assert manifest["sizes"] == {"odds_deals": 3000, "hands_deals": 1500, "games": 40}
     page = (out / "report.md").read_text(encoding="utf-8")
     assert "150 deals" in page  # the guide's duel
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
