@@ -201,7 +201,10 @@ def test_every_module_is_in_a_layer():
 
 def test_every_import_names_a_module_of_the_project(project_graph):
     unknown = sorted(
-        f"{m} imports {t}" for m, targets in project_graph.items() for t in targets if t not in MODULES
+        f"{m} imports {t}"
+        for m, targets in project_graph.items()
+        for t in targets
+        if t not in MODULES
     )
     assert not unknown, "\n".join(unknown)
 
@@ -241,7 +244,9 @@ def test_no_import_cycles(project_graph):
 
 def test_known_engine_exceptions_are_still_needed(project_graph):
     """An exception the engine no longer needs is removed from the list."""
-    stale = sorted(f"{a} → {b}" for a, b in KNOWN_ENGINE_EXCEPTIONS if b not in project_graph.get(a, ()))
+    stale = sorted(
+        f"{a} → {b}" for a, b in KNOWN_ENGINE_EXCEPTIONS if b not in project_graph.get(a, ())
+    )
     assert not stale, f"no longer imported, drop from KNOWN_ENGINE_EXCEPTIONS: {stale}"
     assert all(layer_of(a) == "engine" for a, _ in KNOWN_ENGINE_EXCEPTIONS)
 
