@@ -32,6 +32,13 @@ from sim import schema
 from sim.output import write_json
 from sim.rules import Rules
 
+# The hands format's second headline: the score difference counts A's own seat only,
+# so a better defence (the declarer elsewhere scoring less) is invisible in it.
+MARGIN_MEANING = (
+    "points per deal: A's seat minus the mean of the other seats, with A there − with B "
+    "(a better defence counts)"
+)
+
 
 class Side(Protocol):
     """A contestant as the statistics see it (:class:`sim.duel.Contestant` is one)."""
@@ -201,21 +208,23 @@ def _seats(rows: list[dict[str, Any]]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={k: dtypes[k] for k in rows[0]})
 
 
-def _seat_differences(run: DuelPlay) -> np.ndarray:
-    """The ``(items, players)`` matrix of the score differences by seat of A."""
+def _seat_differences(run: DuelPlay, column: str = "score_diff") -> np.ndarray:
+    """The ``(items, players)`` matrix of a difference (``column_{s}``) by seat of A."""
     players = run.rules.players
     return np.stack(
-        [run.items[f"score_diff_{s}"].to_numpy() for s in range(players)], axis=1
+        [run.items[f"{column}_{s}"].to_numpy() for s in range(players)], axis=1
     ).astype(np.float64)
 
 
 def _hands_result(run: DuelPlay) -> DuelResult:
     players = run.rules.players
     diff = _seat_differences(run)
+    margin = _seat_differences(run, "margin_diff")
     t = run.tallies
     seat_rows = []
     for s in range(players):
         m, lo, hi = mean_interval(diff[:, s])
+        mm, mlo, mhi = mean_interval(margin[:, s])
         ad, am = int(t["a_declared"][s]), int(t["a_made"][s])
         bd, bm = int(t["b_declared"][s]), int(t["b_made"][s])
         (a_lo, b_lo), (a_hi, b_hi) = wilson_interval([am, bm], [ad, bd])
@@ -235,6 +244,9 @@ def _hands_result(run: DuelPlay) -> DuelResult:
                 "b_make_rate": _rate(bm, bd),
                 "b_ci_low": _num(b_lo),
                 "b_ci_high": _num(b_hi),
+                "margin_diff": mm,
+                "margin_ci_low": mlo,
+                "margin_ci_high": mhi,
             }
         )
     seats_n = run.size * players
@@ -247,6 +259,7 @@ def _hands_result(run: DuelPlay) -> DuelResult:
     per_deal = run.items["score_diff"].to_numpy()
     rows = [
         _mean_row("score_diff", per_deal, 0.0, "points per deal: A's seat with A there − with B"),
+        _mean_row("margin_diff", run.items["margin_diff"].to_numpy(), 0.0, MARGIN_MEANING),
         _rate_row(
             "a_declare_rate", a_declared, seats_n, None, "share of A's seat-deals A declared"
         ),
@@ -382,11 +395,20 @@ def _verdict(result: DuelResult) -> str:
                 + ("interval excludes it" if w["excludes_reference"] else "compatible with it")
                 + ")"
             )
-    elif m["excludes_reference"]:
-        text += " — the interval excludes 0"
     else:
-        text += " — compatible with 0"
+        text += " — " + _against_zero(m)
+        g = result.measure("margin_diff")
+        if g["ci_low"] is not None and g["ci_high"] is not None:
+            text += (
+                f"; counting defence too (A's seat minus the mean of the others, A − B): "
+                f"{g['value']:+.2f} [{g['ci_low']:+.2f}, {g['ci_high']:+.2f}] — "
+                + _against_zero(g)
+            )
     return text + "."
+
+
+def _against_zero(m: dict[str, Any]) -> str:
+    return "the interval excludes 0" if m["excludes_reference"] else "compatible with 0"
 
 
 def duel_markdown(result: DuelResult) -> str:
@@ -413,7 +435,8 @@ def duel_markdown(result: DuelResult) -> str:
         "of a game are negatively correlated (one seat's win is another's loss), so the "
         "interval is conservative."
         if r.format == "games"
-        else "`score_diff_s` in the seat table is the difference when A sits at seat s "
+        else "`score_diff` in the seat table is the difference when A sits at that seat, "
+        "`margin_diff` the same for the seat's score minus the mean of the other seats' "
         "(with 4 players A sits out as dealer in a quarter of the deals)."
     )
     parts = [

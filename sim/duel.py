@@ -5,7 +5,10 @@ deals (the same seed, so the same cards and random streams, PROTOCOL.md "Inputs"
 
 * ``hands``: every deal is also played with B at every seat; the per-deal score
   difference is the mean over seats ``s`` of [seat ``s``'s delta with A at ``s``]
-  minus [seat ``s``'s delta with B everywhere].
+  minus [seat ``s``'s delta with B everywhere]. That counts A's own seat only, so a
+  better defence (the declarer at another seat scoring less) does not show in it;
+  the *margin* difference does: the same with each run's seat ``s`` delta minus the
+  mean delta of the other seats.
 * ``games``: game ``g`` is played once per seat of A; the final score difference is
   A minus the mean of the B seats, averaged per game id, and every rotation's winner
   is kept.
@@ -177,6 +180,13 @@ def _hands_columns(
     return {c: np.concatenate(v) for c, v in parts.items()}
 
 
+def _margin(cols: dict[str, np.ndarray], seat: int, players: int) -> np.ndarray:
+    """Per deal: ``seat``'s score change minus the mean change of the other seats."""
+    total = sum(cols[f"delta_{t}"] for t in range(players))
+    mine = cols[f"delta_{seat}"]
+    return mine - (total - mine) / (players - 1)
+
+
 def duel_hands(
     rules: Rules,
     a: Contestant,
@@ -211,12 +221,14 @@ def duel_hands(
     players = rules.players
     base = _hands_columns(rules, *seat_setup(players, a, b, None), deals, seed, chunk, progress)
     diff = np.zeros((deals, players), dtype=np.float64)
+    margin = np.zeros((deals, players), dtype=np.float64)
     a_stats = np.zeros((players, 3), dtype=np.int64)  # declared, made, conceded
     b_stats = np.zeros((players, 3), dtype=np.int64)
     a_contracts: list[np.ndarray] = []
     for s in range(players):
         run = _hands_columns(rules, *seat_setup(players, a, b, s), deals, seed, chunk, progress)
         diff[:, s] = run[f"delta_{s}"] - base[f"delta_{s}"]
+        margin[:, s] = _margin(run, s, players) - _margin(base, s, players)
         for stats, cols in ((a_stats, run), (b_stats, base)):
             mine = cols["declarer"] == s
             stats[s] = (
@@ -231,6 +243,8 @@ def duel_hands(
             "dealer": base["dealer"],
             "score_diff": diff.mean(axis=1),
             **{f"score_diff_{s}": diff[:, s] for s in range(players)},
+            "margin_diff": margin.mean(axis=1),
+            **{f"margin_diff_{s}": margin[:, s] for s in range(players)},
         }
     )
     tallies = pl.DataFrame(

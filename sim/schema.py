@@ -1078,6 +1078,13 @@ DUEL_SEATS = _table(
     _same("a_make_rate a_ci_low a_ci_high", "Float64", "A's make rate and its interval", "deals"),
     _same("b_declared b_made", "Int64", "the same for B at this seat", "deals"),
     _same("b_make_rate b_ci_low b_ci_high", "Float64", "B's make rate and its interval", "deals"),
+    _same(
+        "margin_diff margin_ci_low margin_ci_high",
+        "Float64",
+        "the margin difference when A sits there (A's seat minus the mean of the other "
+        "seats, with A there minus with B), with its interval",
+        "deals",
+    ),
     _same("games finished", "Int64", "games played with A here; of them finished", "games"),
     Column("a_wins", "Int64", "games A won from this seat", "games"),
     Column(
@@ -1102,6 +1109,13 @@ DUEL_DEALS = _table(
         ("dealer", "Int64", "the deal's dealer"),
         ("score_diff", "Float64", "the difference averaged over A's seats"),
         ("score_diff_{s}", "Float64", "the difference with A at seat `s`"),
+        (
+            "margin_diff",
+            "Float64",
+            "the margin difference averaged over A's seats: A's seat minus the mean of the "
+            "other seats, with A there minus with B there (a better defence counts)",
+        ),
+        ("margin_diff_{s}", "Float64", "the margin difference with A at seat `s`"),
     ),
 )
 DUEL_GAMES = _table(

@@ -42,13 +42,19 @@ def _se(m: dict) -> float:
 def test_equal_contestants_tie_on_every_deal(rules_name, side):
     rules = load_rules(rules_name)
     res = duel_hands(rules, side, Contestant(side.strategy, side.params), 1500, seed=3)
-    diff_cols = ["score_diff"] + [f"score_diff_{s}" for s in range(rules.players)]
+    diff_cols = [
+        f"{c}{suffix}"
+        for c in ("score_diff", "margin_diff")
+        for suffix in ["", *(f"_{s}" for s in range(rules.players))]
+    ]
     assert len(res.items) == 1500
     for c in diff_cols:
         assert (res.items[c] == 0).all(), c
     m = res.measure("score_diff")
     assert m["value"] == 0 and m["ci_low"] == 0 and m["ci_high"] == 0
     assert not m["excludes_reference"]
+    g = res.measure("margin_diff")
+    assert g["value"] == 0 and g["ci_low"] == 0 and g["ci_high"] == 0
     assert res.measure("a_make_rate")["value"] == res.measure("b_make_rate")["value"]
     assert res.measure("a_declare_rate")["value"] == res.measure("b_declare_rate")["value"]
     assert res.measure("b_declare_rate")["value"] == pytest.approx(1 / rules.players)
@@ -87,6 +93,44 @@ def test_heuristic_beats_random_in_games():
     se = max(_se(w), np.sqrt(w["value"] * (1 - w["value"]) / w["n"]), 1e-3)
     assert w["difference"] > 5 * se and w["excludes_reference"]
     assert res.measure("score_diff")["ci_low"] > 0
+
+
+@pytest.mark.parametrize("rules_name", ["classic", "four_players"])
+def test_the_margin_counts_the_other_seats_too(rules_name):
+    """``margin_diff_s``: [seat s minus the mean of the others] with A at s, minus with B.
+
+    Recomputed from the deals played directly; heuristic defenders against random
+    declarers are where the margin and the own-seat difference part.
+    """
+    from sim.engine.api import play_hands
+
+    rules = load_rules(rules_name)
+    n, players = 300, rules.players
+    res = duel_hands(rules, PLAIN, RANDOM, n, seed=4)
+
+    def deltas(a_seat):
+        names, table = duel.seat_setup(players, PLAIN, RANDOM, a_seat)
+        b = play_hands(rules, n, 4, names, seat_params=table)
+        return np.stack([np.asarray(b.column(f"delta_{t}")) for t in range(players)], axis=1)
+
+    base = deltas(None)
+    margins = []
+    for s in range(players):
+        run = deltas(s)
+        others = [t for t in range(players) if t != s]
+        want = (run[:, s] - run[:, others].mean(axis=1)) - (
+            base[:, s] - base[:, others].mean(axis=1)
+        )
+        assert np.allclose(res.items[f"margin_diff_{s}"].to_numpy(), want), s
+        assert np.allclose(res.items[f"score_diff_{s}"].to_numpy(), run[:, s] - base[:, s])
+        margins.append(want)
+    assert np.allclose(res.items["margin_diff"].to_numpy(), np.mean(margins, axis=0))
+    g, m = res.measure("margin_diff"), res.measure("score_diff")
+    assert g["value"] == pytest.approx(res.items["margin_diff"].mean())
+    assert g["value"] != m["value"]
+    assert list(res.seats["margin_diff"]) == pytest.approx(
+        [float(np.mean(x)) for x in margins]
+    )
 
 
 # --- determinism and layout --------------------------------------------------------------
