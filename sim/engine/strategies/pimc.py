@@ -8,7 +8,8 @@ does best over the same worlds:
 * **card play**: the declarer takes the move that reaches the contract in the most
   worlds, a defender the one that lets it in the fewest (null-window probes at the
   points the declarer still needs); ties go to the best mean open-card total (the
-  declarer's highest, a defender's lowest), then to the lowest code. The means are
+  declarer's highest; a defender's lowest, less the value of the marriage the move
+  declares when it scores for the defender), then to the lowest code. The means are
   taken over the worlds solved within ``TIE_NODES`` search nodes (all of them in
   most decisions; a hopeless hand's exact totals can cost millions of nodes a world),
   and with none solved the tie goes to the solver's move ordering;
@@ -652,11 +653,15 @@ def pimc_play(
         for i in range(n):
             if made[i] == best_count:
                 gain = play_move(C, P, 0, codes[i])
+                # a defender's own declaration scores for it (unless
+                # ``marriage.only_declarer``): the declarer's total alone would rate it
+                # as nothing and leave the tie to the plain card
+                own = 0 if maxing else C.stack[1][S_MPTS0 + seat] - C.stack[0][S_MPTS0 + seat]
                 v = exact(C, P, 1)
                 if v == GAVE_UP:
                     done = False
                     break
-                values[i] = gain + v
+                values[i] = gain + v - own
         if not done:
             break
         for i in range(n):
