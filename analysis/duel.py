@@ -211,9 +211,9 @@ def _seats(rows: list[dict[str, Any]]) -> pl.DataFrame:
 def _seat_differences(run: DuelPlay, column: str = "score_diff") -> np.ndarray:
     """The ``(items, players)`` matrix of a difference (``column_{s}``) by seat of A."""
     players = run.rules.players
-    return np.stack(
-        [run.items[f"{column}_{s}"].to_numpy() for s in range(players)], axis=1
-    ).astype(np.float64)
+    return np.stack([run.items[f"{column}_{s}"].to_numpy() for s in range(players)], axis=1).astype(
+        np.float64
+    )
 
 
 def _hands_result(run: DuelPlay) -> DuelResult:
@@ -401,8 +401,7 @@ def _verdict(result: DuelResult) -> str:
         if g["ci_low"] is not None and g["ci_high"] is not None:
             text += (
                 f"; counting defence too (A's seat minus the mean of the others, A − B): "
-                f"{g['value']:+.2f} [{g['ci_low']:+.2f}, {g['ci_high']:+.2f}] — "
-                + _against_zero(g)
+                f"{g['value']:+.2f} [{g['ci_low']:+.2f}, {g['ci_high']:+.2f}] — " + _against_zero(g)
             )
     return text + "."
 

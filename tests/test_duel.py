@@ -128,9 +128,7 @@ def test_the_margin_counts_the_other_seats_too(rules_name):
     g, m = res.measure("margin_diff"), res.measure("score_diff")
     assert g["value"] == pytest.approx(res.items["margin_diff"].mean())
     assert g["value"] != m["value"]
-    assert list(res.seats["margin_diff"]) == pytest.approx(
-        [float(np.mean(x)) for x in margins]
-    )
+    assert list(res.seats["margin_diff"]) == pytest.approx([float(np.mean(x)) for x in margins])
 
 
 # --- determinism and layout --------------------------------------------------------------
