@@ -173,7 +173,7 @@ from sim.engine.talon import (
 )
 from sim.jit import body, call_packed, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import item_state
-from sim.solver.search import arena_size
+from sim.solver.layout import arena_size
 
 PIMC_TT_BITS = 18  # the sampling player's table: 262,144 entries (12 MiB a block)
 PIMC_ARENA = arena_size(PIMC_TT_BITS)

@@ -67,15 +67,20 @@ from sim.engine.state import (
 )
 from sim.jit import hot, hot_call
 from sim.rules import ACE_MARRIAGE_VALUE
+from sim.solver.layout import (
+    MAX_MOVES,
+    MAX_PLY,
+    MAX_WORLDS,
+    N_FRAME,
+    N_META,
+    N_SCRATCH,
+    arena_size,
+)
 
-MAX_PLY = 24  # cards in play: 8 tricks of 3, or 11 tricks of 2 (22)
-WORLD = MAX_PLY + 1  # the stack's spare row: the sampling player builds its worlds there
-MAX_WORLDS = 200
-MAX_MOVES = 32  # plain cards and declaring leads of one hand
 INF = 1 << 20
 TT_BITS_DEFAULT = 18
 # Workspace counters (``C.meta``).
-M_GEN, M_NODES, M_TT_MASK, M_TT_HITS, M_CUT_FIRST, M_CUT_LATE, M_ALL, M_LIMIT = range(8)
+M_GEN, M_NODES, M_TT_MASK, M_TT_HITS, M_CUT_FIRST, M_CUT_LATE, M_ALL, M_LIMIT = range(N_META)
 GAVE_UP = -(1 << 40)  # a search's result past the node limit ``meta[M_LIMIT]`` (0: none)
 # A ply's frame (``C.frame[d]``): the explicit recursion stack.
 (
@@ -94,8 +99,7 @@ GAVE_UP = -(1 << 40)  # a search's result past the node limit ``meta[M_LIMIT]`` 
     F_K2,
     F_K3,
     F_GROUPED,
-) = range(15)
-N_FRAME = 15
+) = range(N_FRAME)
 
 Solver = namedtuple(
     "Solver",
@@ -113,21 +117,6 @@ Solver = namedtuple(
         "probe_out",  # int64[MAX_MOVES, 2]: root moves with their results
     ],
 )
-
-
-_FIXED = (
-    (MAX_PLY + 2) * N_STATE  # stack
-    + 4 * (MAX_PLY + 1) * MAX_MOVES  # moves, order, group, vals
-    + (MAX_PLY + 1) * N_FRAME  # frame
-    + 8  # meta
-    + 5 * MAX_WORLDS  # scratch
-    + 2 * MAX_MOVES  # probe_out
-)
-
-
-def arena_size(tt_bits: int) -> int:
-    """Length of the one ``int64`` array that holds a solver with ``2**tt_bits`` entries."""
-    return _FIXED + 6 * (1 << tt_bits)
 
 
 @njit(cache=True)
@@ -151,10 +140,10 @@ def solver_view(arena: np.ndarray) -> Solver:
     k += plies
     frame = arena[k : k + (MAX_PLY + 1) * N_FRAME].reshape((MAX_PLY + 1, N_FRAME))
     k += (MAX_PLY + 1) * N_FRAME
-    meta = arena[k : k + 8]
-    k += 8
-    scratch = arena[k : k + 5 * MAX_WORLDS].reshape((5, MAX_WORLDS))
-    k += 5 * MAX_WORLDS
+    meta = arena[k : k + N_META]
+    k += N_META
+    scratch = arena[k : k + N_SCRATCH * MAX_WORLDS].reshape((N_SCRATCH, MAX_WORLDS))
+    k += N_SCRATCH * MAX_WORLDS
     probe_out = arena[k : k + 2 * MAX_MOVES].reshape((MAX_MOVES, 2))
     k += 2 * MAX_MOVES
     size = (arena.shape[0] - k) // 6
@@ -837,6 +826,7 @@ def exhaustive(
 
 __all__ = [
     "Solver",
+    "arena_size",
     "declarer_total",
     "exhaustive",
     "gen_moves",

@@ -103,12 +103,11 @@ from sim.engine.strategies.registry import BID_MAKE, N_STRATEGY_PARAMS, OPEN, WO
 from sim.engine.talon import contract_range, may_concede
 from sim.jit import compiled, hot
 from sim.rng import bounded, mix64
+from sim.solver.layout import MAX_WORLDS, WORLD
 from sim.solver.search import (
     GAVE_UP,
     M_LIMIT,
     M_NODES,
-    MAX_WORLDS,
-    WORLD,
     Solver,
     declarer_total,
     exact,
