@@ -42,9 +42,14 @@ unplayed partner of every declared marriage (and the other aces of an ace marria
 in the declarer of it; the cards given at the discard when they lie face up (or when
 the seat gave them); a shown talon's cards in the declarer's hand (with the discards
 face down, a defender allows the other defender one of them); with two players the
-set-aside talon, which nobody has seen. Cards forced by these facts are placed first;
-the rest are split uniformly at random, so every world consistent with them is
-equally likely.
+set-aside talon, which nobody has seen; and what the auction showed (``bid.cap_by_marriages``:
+a seat that bid above 120 held marriages worth the excess, one that undarkened a
+marriage, and a declarer that raised its contract after the talon kept them:
+:func:`shown_cap`, tested on what the seat holds and has played). Cards forced by these
+facts are placed first; the rest are split uniformly at random, and a world whose
+hands the auction rules out (or that gives the other defender two cards of a shown
+talon) is dealt again, up to ``MAX_RESAMPLE`` times: so every world consistent with
+the facts is equally likely.
 
 The three entry points run with numba's reference counting (plain ``njit``, not the
 engine's ``hot``): they take the solver's views out of the workspace's one array.
@@ -60,10 +65,12 @@ from __future__ import annotations
 import numpy as np
 from numba import carray
 
-from sim.engine.actions import ACE_BIT, DECLARE, PASS, Decision
+from sim.engine.actions import ACE_BIT, CARD_POINTS_TOTAL, DECLARE, PASS, Decision
+from sim.engine.bidding import bid_cap
 from sim.engine.bits import ACES, ALL_CARDS, KQ, lowest, popcount
 from sim.engine.params import (
     N_PARAMS,
+    P_CAP_BY_MARRIAGES,
     P_DISCARD_FACE_DOWN,
     P_NAMED_TRUMP,
     P_NP,
@@ -83,19 +90,24 @@ from sim.engine.state import (
     S_GIVE1,
     S_HAND0,
     S_LEADER,
+    S_MAXBID0,
     S_MPTS0,
     S_NOT0,
     S_NPLAYED,
     S_PENDING,
+    S_PILE0,
     S_PIMC_CTR,
     S_PLAYED,
     S_TALON,
     S_TALON_OTHER,
     S_TALON_SHOWN,
+    S_TC0,
     S_TIEBREAK,
     S_TRICK_NO,
     S_TRUMP,
     S_TRUMP_SETTER,
+    S_UNDARK,
+    S_WIN_BID,
 )
 from sim.engine.strategies.discard import cheapest_discard, discard_cost
 from sim.engine.strategies.hook import f64_ptr, i64_ptr
@@ -121,7 +133,7 @@ from sim.solver.search import (
 )
 
 PIMC_SALT = np.uint64(0x50494D4357524C44)  # mixes the deal's tie-break sub-seed: own stream
-MAX_RESAMPLE = 20  # worlds re-dealt for the soft talon fact before one is kept anyway
+MAX_RESAMPLE = 20  # worlds re-dealt (shown talon, auction) before one is kept anyway
 DISCARD_CANDIDATES = 5  # the cards the discard weighs: the heuristic's cheapest
 TIE_NODES = 300_000  # the solver's nodes for breaking one decision's tie (about 20 ms)
 
@@ -195,6 +207,64 @@ def _facts(S: np.ndarray, P: np.ndarray, me: int, known: np.ndarray, banned: np.
 
 
 @hot
+def played_by(S: np.ndarray, P: np.ndarray, seat: int) -> int:
+    """The cards ``seat`` has played this deal (public: the tricks lie in order).
+
+    The declarer leads the first trick and each trick's winner (who captured its
+    first card) the next.
+    """
+    NP = P[P_NP]
+    out = np.int64(0)
+    leader = S[S_DECL]
+    for t in range(S[S_TRICK_NO]):
+        first = S[S_PILE0 + t * NP]
+        for j in range(NP):
+            if (leader + j) % NP == seat:
+                out |= np.int64(1) << S[S_PILE0 + t * NP + j]
+        for s in range(NP):
+            if S[S_CAPT0 + s] >> first & 1:
+                leader = s
+    for j in range(S[S_NPLAYED]):
+        if (S[S_LEADER] + j) % NP == seat:
+            out |= np.int64(1) << S[S_TC0 + j]
+    return out
+
+
+@hot
+def shown_cap(S: np.ndarray, P: np.ndarray, seat: int) -> int:
+    """The least bid cap (``bid.cap_by_marriages``) the auction shows ``seat``'s cards allow.
+
+    Its highest bid needed a dealt hand allowing it, and an undarkening a marriage in
+    it (a cap above 120); the declarer's contract above its winning bid needed the
+    eight cards it kept to allow it. 0 when the auction shows nothing (or bids are not
+    capped). Compare with :func:`sim.engine.bidding.bid_cap` of the cards the seat
+    held then (what it holds plus what it has played: for a defender that also counts
+    the card it was given, so the test is necessary, never too strict).
+    """
+    if not P[P_CAP_BY_MARRIAGES]:
+        return 0
+    need = 0
+    bid = S[S_MAXBID0 + seat]
+    if bid > CARD_POINTS_TOTAL:
+        need = bid
+    if S[S_UNDARK] == seat:
+        need = max(need, CARD_POINTS_TOTAL + 1)
+    if seat == S[S_DECL]:
+        # its bid capped its dealt seven, which the kept eight need not contain: only
+        # a contract raised after the talon speaks of the cards it plays
+        need = S[S_CONTRACT] if S[S_CONTRACT] > S[S_WIN_BID] else 0
+    return need
+
+
+@hot
+def _bids_agree(S: np.ndarray, P: np.ndarray, seat: int, hand: int, need: int) -> bool:
+    """Whether ``seat`` holding ``hand`` now agrees with what the auction showed of it."""
+    if need == 0:
+        return True
+    return bid_cap(hand | played_by(S, P, seat), P) >= need
+
+
+@hot
 def sample_world(
     S: np.ndarray,
     P: np.ndarray,
@@ -232,6 +302,8 @@ def sample_world(
     for i in range(len(T)):
         T[i] = S[i]
     other_defender = place[0] if place[0] != S[S_DECL] else place[1]
+    need0 = shown_cap(S, P, place[0])  # what the auction showed of the other hands
+    need1 = shown_cap(S, P, place[1]) if NP == 3 else 0
     for _attempt in range(MAX_RESAMPLE):
         a = known[place[0]] & pool & ~known[place[1]]
         b = known[place[1]] & pool & ~a
@@ -261,6 +333,10 @@ def sample_world(
             left -= 1
         if soft and popcount(soft & (a if place[0] == other_defender else b)) > 1:
             continue  # the other defender got two cards of the shown talon: deal again
+        if not _bids_agree(S, P, place[0], a, need0):
+            continue  # a hand its own bids would not have allowed: deal again
+        if not _bids_agree(S, P, place[1], b, need1):
+            continue
         break
     T[S_HAND0 + place[0]] = a
     if NP == 2:
