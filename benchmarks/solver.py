@@ -6,6 +6,9 @@ solved exactly (``value``) and probed against its contract (``probe``), on one c
 after a warm-up. Also random 8-card deals (the declarer leading, no trump yet).
 Printed: median, 90th and 99th percentile and mean in milliseconds, nodes per solve.
 
+The par of a deal (every talon pick, discard and trump the declarer could choose,
+each solved: ``--par N`` of the same played deals, default 100).
+
 Then the sampling player: classic deals per second on one core with one ``pimc``
 seat (two ``heuristic``) and with three, default ``worlds`` (``--pimc N`` deals each,
 seed 0; the compile is done before the clock starts).
@@ -33,6 +36,7 @@ from sim.rules import Rules, load_rules
 from sim.solver import search
 from sim.solver.deals import deal_cards
 from sim.solver.position import OpenCardSolver, Position, play_state
+from sim.solver.talon import solve_par
 
 OUT = Path(__file__).with_name("results_solver.json")
 
@@ -64,6 +68,16 @@ def timed(positions: list[tuple], solver: OpenCardSolver) -> dict[str, dict[str,
         "probe": _stats(probe_ms),
         "nodes": {"median": float(np.median(nodes)), "mean": float(np.mean(nodes))},
     }
+
+
+def par_times(rules: Rules, deals: list, solver: OpenCardSolver) -> dict[str, float]:
+    """Milliseconds to solve each deal's par (:func:`sim.solver.talon.solve_par`)."""
+    ms = []
+    for d in deals:
+        t = time.perf_counter()
+        solve_par(rules, d.hands, d.talons, d.declarer, solver)
+        ms.append((time.perf_counter() - t) * 1e3)
+    return _stats(ms)
 
 
 def pimc_rates(rules: Rules, deals: int) -> dict[str, float]:
@@ -125,6 +139,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--check", type=int, default=0, metavar="N")
     ap.add_argument("--pimc", type=int, default=100, metavar="N")
+    ap.add_argument("--par", type=int, default=100, metavar="N")
     ap.add_argument("--check-bits", type=int, default=0, metavar="B")
     ap.add_argument("--check-from", type=int, default=0, metavar="K")
     ap.add_argument("--check-only", action="store_true")
@@ -133,7 +148,8 @@ def main() -> None:
     solver = OpenCardSolver()
     batch = play_hands(rules, args.deals, 0, trace=True)
     played = []
-    for d in deal_cards(batch):
+    cards = deal_cards(batch)
+    for d in cards:
         S, P = play_state(d.played_position(), rules)
         played.append((S, P, rules.least_total_making(d.contract)))
     rng = np.random.default_rng(0)
@@ -161,6 +177,14 @@ def main() -> None:
                 f"  p99 {s['p99_ms']:7.2f}  mean {s['mean_ms']:6.2f}  (n={s['n']})"
             )
         print(f"{name:<16} nodes per exact solve: median {part['nodes']['median']:.0f}")
+    if args.par:
+        par_times(rules, cards[:2], solver)  # compile
+        doc["par"] = par_times(rules, cards[: args.par], solver)
+        s = doc["par"]
+        print(
+            f"{'par of a deal':<23} median {s['median_ms']:7.3f} ms  p90 {s['p90_ms']:7.2f}"
+            f"  p99 {s['p99_ms']:7.2f}  mean {s['mean_ms']:6.2f}  (n={s['n']})"
+        )
     if args.pimc:
         doc["pimc"] = pimc_rates(rules, args.pimc)
         for name, rate in doc["pimc"].items():
