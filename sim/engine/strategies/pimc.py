@@ -15,8 +15,10 @@ does best over the same worlds:
   few worlds: exact totals of full deals cost 10^4-10^6 nodes a world), each total
   probed from the nearest one known (:func:`~sim.solver.search.exact_near`), and
   with none solved the tie goes to the solver's move ordering. (A budget of 300,000
-  nodes cost 1.7x the time of today's 100,000 with one ``pimc`` seat and measured
-  -0.8 [-1.6, +0.05] points per deal against it: classic, 1,000 deals, seed 101.)
+  nodes cost 1.7x the time of today's 100,000 with one ``pimc`` seat; against it,
+  in paired duels with ``heuristic`` (classic, 1,000 deals), it measured -0.8
+  [-1.6, +0.05] points per deal on seed 101, where the budget was chosen, and -0.4
+  [-1.2, +0.4] on seed 202.)
 * **contract** (after the discard): the amount with the best expected deal score
   over the worlds' open-card totals (``+c`` made, ``-c`` failed), each world probed
   at the contracts' targets by bisection;
