@@ -32,13 +32,6 @@ from sim import schema
 from sim.output import write_json
 from sim.rules import Rules
 
-# The hands format's second headline: the score difference counts A's own seat only,
-# so a better defence (the declarer elsewhere scoring less) is invisible in it.
-MARGIN_MEANING = (
-    "points per deal: A's seat minus the mean of the other seats, with A there − with B "
-    "(a better defence counts)"
-)
-
 
 class Side(Protocol):
     """A contestant as the statistics see it (:class:`sim.duel.Contestant` is one)."""
@@ -258,8 +251,13 @@ def _hands_result(run: DuelPlay) -> DuelResult:
     )
     per_deal = run.items["score_diff"].to_numpy()
     rows = [
-        _mean_row("score_diff", per_deal, 0.0, "points per deal: A's seat with A there − with B"),
-        _mean_row("margin_diff", run.items["margin_diff"].to_numpy(), 0.0, MARGIN_MEANING),
+        _mean_row("score_diff", per_deal, 0.0, glossary.DIFFERENCES["score_diff"]),
+        _mean_row(
+            "margin_diff",
+            run.items["margin_diff"].to_numpy(),
+            0.0,
+            glossary.DIFFERENCES["margin_diff"],
+        ),
         _rate_row(
             "a_declare_rate", a_declared, seats_n, None, "share of A's seat-deals A declared"
         ),

@@ -1,4 +1,5 @@
-"""One name, one definition: the contract rates every output shows.
+"""One name, one definition: the contract rates every output shows, and the duel's
+two score differences (:data:`DIFFERENCES`).
 
 A contract is a deal that was not redealt; its declarer either conceded it
 (роспись) or played it. Three rates are read from contracts, and every page,
@@ -71,6 +72,19 @@ NAMES: dict[str, dict[str, RateDefinition]] = {
         "a_concede_rate": CONCEDED_ALL,
         "b_concede_rate": CONCEDED_ALL,
     },
+}
+
+
+# The duel's two score differences (``thousand duel --deals``: duel_summary.csv,
+# duel.json, the verdict; the guide's duel): one name, one meaning. ``score_diff``
+# counts A's own seat only, so a better defence (the declarer at another seat scoring
+# less) is invisible in it; ``margin_diff`` counts it.
+DIFFERENCES: dict[str, str] = {
+    "score_diff": "points per deal: A's seat with A there − with B",
+    "margin_diff": (
+        "points per deal: A's seat minus the mean of the other seats, with A there − with B "
+        "(a better defence counts)"
+    ),
 }
 
 

@@ -85,6 +85,8 @@ def test_every_rate_an_output_names_is_defined_and_printed_in_its_words(played):
         for name in rates:
             words = glossary.definition(output, name).words
             assert meanings[name] == words or meanings[name].endswith(f": {words}"), name
+    for name, words in glossary.DIFFERENCES.items():  # the duel's two differences
+        assert duel_measures[name]["meaning"] == words, name
     summary = played["bids"]["summary"]
     assert {c for c in summary.columns if RATE_NAME.search(c)} == set(NAMES["bids"])
     short = bids_short(played["bids"])
