@@ -1,0 +1,118 @@
+"""Where the sampling player's time goes: milliseconds and solver nodes per decision.
+
+Classic deals bid and played by ``heuristic`` (``--deals N``, seed ``--seed``); at every
+card-play, contract and concession decision of those deals, ``pimc`` (default
+settings, one core) decides from the same state, and the time and the solver's nodes
+are tallied by kind: the contract, the concession, card play by trick and by seat
+(declarer or defender). The first decision of each kind is made once before the clock
+(compiling or loading the code). Used to choose where the solver and the player are
+made faster (issue notes quote it); ``make bench`` times whole runs instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+
+import numpy as np
+
+from sim.cards import cards_str
+from sim.deal import generate_deals
+from sim.engine import play_hand_text
+from sim.engine.actions import DECLARE, Decision
+from sim.engine.params import rules_vector
+from sim.engine.state import (
+    N_STATE,
+    S_DECL,
+    S_TRICK_NO,
+    SNAP_KIND,
+    SNAP_LEGAL,
+    SNAP_N,
+    SNAP_SEAT,
+)
+from sim.engine.strategies.pimc import pimc_concede, pimc_contract, pimc_play
+from sim.engine.strategies.registry import parse_params
+from sim.rules import load_rules
+from sim.solver.layout import arena_size
+from sim.solver.search import M_NODES, solver_view
+
+KINDS = (Decision.PLAY, Decision.CONTRACT, Decision.CONCEDE)
+
+
+def snapshots(rules, deals: int, seed: int):
+    """The decision states of ``deals`` heuristic deals, of the kinds timed here."""
+    for k, cards in enumerate(generate_deals(deals, seed=seed)):
+        hands = [cards_str(cards[7 * s : 7 * s + 7]) for s in range(3)]
+        talon = cards_str(cards[21:])
+        for d in range(60):
+            snap = play_hand_text(
+                rules, hands, talon, k % 3, strategies=("heuristic",) * 3, seed=k,
+                snapshot_at=d,
+            )["snapshot"]  # fmt: skip
+            if snap is None:
+                break
+            if int(snap[SNAP_KIND]) in KINDS:
+                yield snap
+
+
+def decide(snap, P, params, arena) -> None:
+    """``pimc``'s decision at a snapshot (on a copy of its state)."""
+    S = snap[:N_STATE].copy()
+    kind, seat, n = int(snap[SNAP_KIND]), int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+    legal = snap[SNAP_LEGAL : SNAP_LEGAL + n]
+    if kind == Decision.PLAY:
+        plain = sum(1 << int(c) for c in legal if c < DECLARE)
+        declaring = sum(1 << int(c - DECLARE) for c in legal if c >= DECLARE)
+        pimc_play(seat, S, P, plain, declaring, arena, params)
+    elif kind == Decision.CONTRACT:
+        pimc_contract(S, P, arena, int(legal[0]), n, params)
+    else:
+        pimc_concede(S, P, arena, params)
+
+
+def label(snap) -> str:
+    kind = int(snap[SNAP_KIND])
+    if kind != Decision.PLAY:
+        return Decision(kind).name.lower()
+    S = snap[:N_STATE]
+    side = "declarer" if int(snap[SNAP_SEAT]) == S[S_DECL] else "defender"
+    return f"trick {int(S[S_TRICK_NO]) + 1} {side}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args()
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    params = parse_params(["pimc"] * 3, [])[0]
+    arena = np.zeros(arena_size(18), dtype=np.int64)
+    C = solver_view(arena)
+    warm: set[int] = set()
+    tally: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0])
+    for snap in snapshots(rules, args.deals, args.seed):
+        kind = int(snap[SNAP_KIND])
+        if kind not in warm:
+            decide(snap, P, params, arena)
+            warm.add(kind)
+        nodes = int(C.meta[M_NODES])
+        t = time.perf_counter()
+        decide(snap, P, params, arena)
+        row = tally[label(snap)]
+        row[0] += 1
+        row[1] += time.perf_counter() - t
+        row[2] += int(C.meta[M_NODES]) - nodes
+    total = sum(r[1] for r in tally.values())
+    print(f"pimc decisions of {args.deals} classic deals (heuristic bids), seed {args.seed}")
+    for name, (n, secs, nodes) in sorted(tally.items(), key=lambda kv: -kv[1][1]):
+        print(
+            f"{name:<20} {n:4d} decisions  {1e3 * secs / n:8.1f} ms each  "
+            f"{100 * secs / total:4.0f} %  {nodes / n:10.0f} nodes each"
+        )
+    print(f"{'all':<20} {sum(r[0] for r in tally.values()):4d} decisions  {total:8.2f} s")
+
+
+if __name__ == "__main__":
+    main()
