@@ -1,5 +1,6 @@
-"""One name, one definition: the contract rates every output shows, and the duel's
-two score differences (:data:`DIFFERENCES`).
+"""One name, one definition: the contract rates and the duel's score differences.
+
+The duel's two differences are :data:`DIFFERENCES`; the rest of this page is the rates.
 
 A contract is a deal that was not redealt; its declarer either conceded it
 (роспись) or played it. Three rates are read from contracts, and every page,
