@@ -611,45 +611,30 @@ def probe(C: Solver, P: np.ndarray, S: np.ndarray, target: int) -> bool:
 
 
 @hot_call
-def exact(C: Solver, P: np.ndarray, d: int) -> int:
+def exact(C: Solver, P: np.ndarray, d: int, guess: int = -1) -> int:
     """The exact value of ply ``d``'s state by null-window probes.
 
-    The probes bisect ``[0, upper bound]`` from the top: three quarters of the way up
-    the open interval, each fail-soft result narrowing it further. Probes above the
-    value fail cheaply (every declarer move, one defence each); probes below it must
-    refute every defence, which costs more. On the positions of ``benchmarks/solver.py``
-    this takes about 7-9 probes and a third fewer nodes than MTD(f) from 0 (which takes
-    about 27 small steps up). ``GAVE_UP`` when a probe passes the node limit.
-    """
-    lo = 0
-    hi = upper_bound(C.stack[d], P)
-    while lo < hi:
-        beta = min(lo + max(1, (3 * (hi - lo) + 2) // 4), hi)
-        g = search(C, P, d, beta - 1, beta)
-        if g == GAVE_UP:
-            return GAVE_UP
-        if g < beta:
-            hi = g
-        else:
-            lo = g
-    return lo
+    Without a ``guess`` the probes bisect ``[0, upper bound]`` from the top: three
+    quarters of the way up the open interval, each fail-soft result narrowing it
+    further. Probes above the value fail cheaply (every declarer move, one defence
+    each); probes below it must refute every defence, which costs more. On the
+    positions of ``benchmarks/solver.py`` this takes about 7-9 probes and a third fewer
+    nodes than MTD(f) from 0 (which takes about 27 small steps up).
 
-
-@hot_call
-def exact_near(C: Solver, P: np.ndarray, d: int, guess: int) -> int:
-    """The exact value of ply ``d``'s state, probing from ``guess`` (MTD(f)).
-
-    Each null-window probe sits at the bound found so far nearest the guess, so a
-    guess at the value settles it in two probes (one that reaches it, one that does
-    not), where :func:`exact`'s bisection takes seven to nine: for values that lie
-    close together (the moves of one position, one world after another). The same
-    value as :func:`exact`; ``GAVE_UP`` when a probe passes the node limit.
+    With a ``guess`` (0 or more) each probe sits at the bound found so far nearest it
+    (MTD(f)): a guess at the value settles it in two probes, one that reaches it and
+    one that does not; for values that lie close together (the moves of one position,
+    one world after another). The same value either way; ``GAVE_UP`` when a probe
+    passes the node limit.
     """
     lo = 0
     hi = upper_bound(C.stack[d], P)
     g = min(max(guess, lo), hi)
     while lo < hi:
-        beta = g + 1 if g <= lo else g
+        if guess < 0:
+            beta = min(lo + max(1, (3 * (hi - lo) + 2) // 4), hi)
+        else:
+            beta = g + 1 if g <= lo else g
         g = search(C, P, d, beta - 1, beta)
         if g == GAVE_UP:
             return GAVE_UP

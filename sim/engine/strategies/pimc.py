@@ -13,7 +13,7 @@ does best over the same worlds:
   taken over the worlds solved within ``TIE_NODES`` search nodes (from the fourth
   trick on, all of them; in the first two tricks the budget usually runs out after a
   few worlds: exact totals of full deals cost 10^4-10^6 nodes a world), each total
-  probed from the nearest one known (:func:`~sim.solver.search.exact_near`), and
+  probed from the nearest one known (:func:`~sim.solver.search.exact` with a guess), and
   with none solved the tie goes to the solver's move ordering. (A budget of 300,000
   nodes cost 1.7x the time of today's 100,000 with one ``pimc`` seat; against it,
   in paired duels with ``heuristic`` (classic, 1,000 deals), it measured -0.8
@@ -129,7 +129,6 @@ from sim.solver.search import (
     Solver,
     declarer_total,
     exact,
-    exact_near,
     gen_moves,
     new_position,
     play_move,
@@ -743,9 +742,9 @@ def pimc_play(
                 # the moves of one world, and one move over the worlds, lie close
                 # together: probing from the nearest known total settles it sooner
                 if last >= 0:
-                    v = exact_near(C, P, 1, last - gain)
+                    v = exact(C, P, 1, max(last - gain, 0))
                 elif counted > 0:
-                    v = exact_near(C, P, 1, means[i] // counted + own - gain)
+                    v = exact(C, P, 1, max(means[i] // counted + own - gain, 0))
                 else:
                     v = exact(C, P, 1)
                 if v == GAVE_UP:
