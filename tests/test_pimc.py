@@ -37,15 +37,23 @@ from sim.solver.search import arena_size
 from tests.test_strategies import _redistribute
 
 
-def _snapshots(rules, n_deals, seed, kinds, players=("random",) * 3):
-    """Decision snapshots of random play (the most varied states), of the given kinds."""
-    deals = generate_deals(n_deals, seed=seed)
-    for k, cards in enumerate(deals):
-        hands = [cards_str(cards[7 * s : 7 * s + 7]) for s in range(3)]
-        talon = cards_str(cards[21:])
+def _snapshots(rules, n_deals, seed, kinds, players=None):
+    """Decision snapshots of the given kinds (random play by default: the most varied
+    states), for 2, 3 or 4 players."""
+    n = rules.players
+    players = players or ("random",) * n
+    for k, cards in enumerate(generate_deals(n_deals, seed=seed)):
+        dealer = k % n
+        if n == 2:
+            hands = [cards_str(cards[:10]), cards_str(cards[10:20])]
+            talon = cards_str(cards[20:])
+        else:
+            dealt = iter([cards_str(cards[7 * i : 7 * i + 7]) for i in range(3)])
+            hands = ["" if n == 4 and s == dealer else next(dealt) for s in range(n)]
+            talon = cards_str(cards[21:])
         for d in range(60):
             snap = play_hand_text(
-                rules, hands, talon, k % 3, strategies=players, seed=k, snapshot_at=d
+                rules, hands, talon, dealer, strategies=players, seed=k, snapshot_at=d
             )["snapshot"]
             if snap is None:
                 break
@@ -362,41 +370,20 @@ def test_a_defender_declares_its_marriage_where_it_costs_nothing(preset):
     assert checked >= 5
 
 
-def _play_snapshots(rules, n_deals, seed):
-    """Card-play snapshots of heuristic play, for 2, 3 or 4 players."""
-    players = rules.players
-    for k, cards in enumerate(generate_deals(n_deals, seed=seed)):
-        dealer = k % players
-        if players == 2:
-            hands = [cards_str(cards[:10]), cards_str(cards[10:20])]
-            talon = cards_str(cards[20:])
-        else:
-            dealt = iter([cards_str(cards[7 * i : 7 * i + 7]) for i in range(3)])
-            hands = ["" if players == 4 and s == dealer else next(dealt) for s in range(players)]
-            talon = cards_str(cards[21:])
-        for d in range(60):
-            snap = play_hand_text(
-                rules, hands, talon, dealer, strategies=("heuristic",) * players, seed=k,
-                snapshot_at=d,
-            )["snapshot"]  # fmt: skip
-            if snap is None:
-                break
-            if int(snap[SNAP_KIND]) == Decision.PLAY:
-                yield snap
-
-
 @pytest.mark.parametrize("preset", ["classic", "two_players", "four_players", "ukraine_online"])
 def test_what_each_seat_played_and_showed_holds_in_the_true_deal(preset):
     """``played_by`` rebuilds each seat's played cards from the tricks, and the real
     hands always agree with what the auction showed of them (``shown_cap``)."""
     from sim.engine.state import S_AFTER0, S_DEALT0, S_PLAYED
-    from sim.engine.strategies.pimc import _bids_agree, played_by, shown_cap
+    from sim.engine.strategies.pimc import bids_agree, played_by, shown_cap
 
     rules = load_rules(preset)
     P = rules_vector(rules)
+    uncapped = rules_vector(rules.replace(bid__cap_by_marriages=False))
     NP = 2 if rules.players == 2 else 3
     shown = 0
-    for snap in _play_snapshots(rules, 60, 8):
+    heuristic = ("heuristic",) * rules.players
+    for _k, snap in _snapshots(rules, 60, 8, (Decision.PLAY,), heuristic):
         S = snap[:N_STATE]
         decl = int(S[S_DECL])
         together = 0
@@ -411,7 +398,8 @@ def test_what_each_seat_played_and_showed_holds_in_the_true_deal(preset):
                 given = int(S[S_GIVE1 + (s - decl) % NP - 1])
                 assert held == S[S_DEALT0 + s] | ((1 << given) if given >= 0 else 0)
             need = shown_cap(S, P, s)
-            assert _bids_agree(S, P, s, int(S[S_HAND0 + s]), need)
+            assert bids_agree(int(S[S_HAND0 + s]), mine, need, P)
+            assert shown_cap(S, uncapped, s) == 0  # bids not capped: they show nothing
             shown += need > 0
         assert together == S[S_PLAYED]
     if preset != "two_players":
@@ -421,7 +409,7 @@ def test_what_each_seat_played_and_showed_holds_in_the_true_deal(preset):
 def test_worlds_agree_with_what_the_auction_showed():
     """A seat that bid above 120 (``bid.cap_by_marriages``) holds the marriages for it in
     every world; uniform deals of the unseen cards often would not."""
-    from sim.engine.strategies.pimc import _bids_agree, shown_cap
+    from sim.engine.strategies.pimc import bids_agree, played_by, shown_cap
 
     rules = load_rules("classic")
     P = rules_vector(rules)
@@ -429,7 +417,7 @@ def test_worlds_agree_with_what_the_auction_showed():
     T = np.zeros(N_STATE, dtype=np.int64)
     rng = np.random.default_rng(3)
     constrained = uniform_disagree = 0
-    for snap in _play_snapshots(rules, 80, 12):
+    for _k, snap in _snapshots(rules, 80, 12, (Decision.PLAY,), ("heuristic",) * 3):
         S = snap[:N_STATE].copy()
         me = int(snap[SNAP_SEAT])
         others = [s for s in range(3) if s != me and shown_cap(S, P, s) > 0]
@@ -439,10 +427,11 @@ def test_worlds_agree_with_what_the_auction_showed():
         for _ in range(10):
             sample_world(S, P, me, T, scratch)
             for s in others:
-                assert _bids_agree(S, P, s, int(T[S_HAND0 + s]), shown_cap(S, P, s))
+                assert bids_agree(int(T[S_HAND0 + s]), played_by(S, P, s), shown_cap(S, P, s), P)
         U = _redistribute(S, me, rng)  # the unseen cards dealt anew, facts ignored
         if U is not None:
             uniform_disagree += any(
-                not _bids_agree(U, P, s, int(U[S_HAND0 + s]), shown_cap(U, P, s)) for s in others
+                not bids_agree(int(U[S_HAND0 + s]), played_by(U, P, s), shown_cap(U, P, s), P)
+                for s in others
             )
     assert constrained >= 20 and uniform_disagree > 0

@@ -263,11 +263,12 @@ def shown_cap(S: np.ndarray, P: np.ndarray, seat: int) -> int:
 
 
 @hot
-def _bids_agree(S: np.ndarray, P: np.ndarray, seat: int, hand: int, need: int) -> bool:
-    """Whether ``seat`` holding ``hand`` now agrees with what the auction showed of it."""
-    if need == 0:
-        return True
-    return bid_cap(hand | played_by(S, P, seat), P) >= need
+def bids_agree(hand: int, played: int, need: int, P: np.ndarray) -> bool:
+    """Whether a seat holding ``hand``, having played ``played``, agrees with its bids.
+
+    ``need`` is :func:`shown_cap` of the seat (0: the auction showed nothing).
+    """
+    return need == 0 or bid_cap(hand | played, P) >= need
 
 
 @hot
@@ -310,6 +311,8 @@ def sample_world(
     other_defender = place[0] if place[0] != S[S_DECL] else place[1]
     need0 = shown_cap(S, P, place[0])  # what the auction showed of the other hands
     need1 = shown_cap(S, P, place[1]) if NP == 3 else 0
+    played0 = played_by(S, P, place[0]) if need0 else 0  # the same in every attempt
+    played1 = played_by(S, P, place[1]) if need1 else 0
     for _attempt in range(MAX_RESAMPLE):
         a = known[place[0]] & pool & ~known[place[1]]
         b = known[place[1]] & pool & ~a
@@ -339,9 +342,9 @@ def sample_world(
             left -= 1
         if soft and popcount(soft & (a if place[0] == other_defender else b)) > 1:
             continue  # the other defender got two cards of the shown talon: deal again
-        if not _bids_agree(S, P, place[0], a, need0):
+        if not bids_agree(a, played0, need0, P):
             continue  # a hand its own bids would not have allowed: deal again
-        if not _bids_agree(S, P, place[1], b, need1):
+        if not bids_agree(b, played1, need1, P):
             continue
         break
     T[S_HAND0 + place[0]] = a
@@ -799,6 +802,7 @@ def pimc_entry(  # type: ignore[no-untyped-def]
 
 
 __all__ = [
+    "bids_agree",
     "least_total",
     "pimc_bid",
     "pimc_concede",
@@ -806,5 +810,7 @@ __all__ = [
     "pimc_discard",
     "pimc_entry",
     "pimc_play",
+    "played_by",
     "sample_world",
+    "shown_cap",
 ]
