@@ -17,9 +17,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from sim.cards import cards_str
-from sim.deal import generate_deals
-from sim.engine import play_hand_text
+from sim.engine import decision_snapshots
 from sim.engine.actions import DECLARE, Decision
 from sim.engine.params import rules_vector
 from sim.engine.state import (
@@ -40,20 +38,13 @@ from sim.solver.search import M_NODES, solver_view
 KINDS = (Decision.PLAY, Decision.CONTRACT, Decision.CONCEDE)
 
 
-def snapshots(rules, deals: int, seed: int):
-    """The decision states of ``deals`` heuristic deals, of the kinds timed here."""
-    for k, cards in enumerate(generate_deals(deals, seed=seed)):
-        hands = [cards_str(cards[7 * s : 7 * s + 7]) for s in range(3)]
-        talon = cards_str(cards[21:])
-        for d in range(60):
-            snap = play_hand_text(
-                rules, hands, talon, k % 3, strategies=("heuristic",) * 3, seed=k,
-                snapshot_at=d,
-            )["snapshot"]  # fmt: skip
-            if snap is None:
-                break
-            if int(snap[SNAP_KIND]) in KINDS:
-                yield snap
+def snapshots(rules, deals: int, seed: int, strategies: tuple[str, ...] = ("heuristic",) * 3):
+    """The decision states of ``deals`` deals played by ``strategies``, of the kinds timed here.
+
+    Deal ``k`` plays on the random stream of seed ``seed * 1_000_003 + k``.
+    """
+    for _k, snap in decision_snapshots(rules, deals, seed, strategies, KINDS, seed * 1_000_003):
+        yield snap
 
 
 def decide(snap, P, params, arena) -> None:

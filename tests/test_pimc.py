@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 from tiers import sizes
 
-from sim.cards import cards_str
-from sim.deal import generate_deals
-from sim.engine import play_hand_text, play_hands
+from sim.engine import decision_snapshots, play_hands
 from sim.engine.actions import DECLARE, Decision
 from sim.engine.params import rules_vector
 from sim.engine.state import (
@@ -35,30 +33,6 @@ from sim.engine.strategies.registry import WORLDS, parse_params
 from sim.rules import load_rules
 from sim.solver.search import arena_size
 from tests.test_strategies import _redistribute
-
-
-def _snapshots(rules, n_deals, seed, kinds, players=None):
-    """Decision snapshots of the given kinds (random play by default: the most varied
-    states), for 2, 3 or 4 players."""
-    n = rules.players
-    players = players or ("random",) * n
-    for k, cards in enumerate(generate_deals(n_deals, seed=seed)):
-        dealer = k % n
-        if n == 2:
-            hands = [cards_str(cards[:10]), cards_str(cards[10:20])]
-            talon = cards_str(cards[20:])
-        else:
-            dealt = iter([cards_str(cards[7 * i : 7 * i + 7]) for i in range(3)])
-            hands = ["" if n == 4 and s == dealer else next(dealt) for s in range(n)]
-            talon = cards_str(cards[21:])
-        for d in range(60):
-            snap = play_hand_text(
-                rules, hands, talon, dealer, strategies=players, seed=k, snapshot_at=d
-            )["snapshot"]
-            if snap is None:
-                break
-            if int(snap[SNAP_KIND]) in kinds:
-                yield k, snap
 
 
 def _decide(kind, seat, S, P, legal, n, params, arena):
@@ -90,7 +64,7 @@ def test_pimc_choices_ignore_hidden_cards(preset, decisions):
     checked = moved = 0
     kinds = (Decision.PLAY, Decision.CONTRACT, Decision.BID, Decision.DISCARD)
     seen = set()
-    for k, snap in _snapshots(rules, 40, 17, kinds):
+    for k, snap in decision_snapshots(rules, 40, 17, kinds=kinds):
         S = snap[:N_STATE].copy()
         kind, seat, n = int(snap[SNAP_KIND]), int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         if n < 2:
@@ -121,7 +95,7 @@ def test_worlds_keep_what_the_seat_has_seen(must_trump, must_beat):
     scratch = np.zeros(8, dtype=np.int64)
     T = np.zeros(N_STATE, dtype=np.int64)
     seen = 0
-    for _k, snap in _snapshots(rules, 30, 5, (Decision.PLAY,)):
+    for _k, snap in decision_snapshots(rules, 30, 5, kinds=(Decision.PLAY,)):
         S = snap[:N_STATE].copy()
         me = int(snap[SNAP_SEAT])
         for _ in range(5):
@@ -149,7 +123,7 @@ def test_worlds_are_uniform_where_nothing_is_known():
     # probability 1/2 (tolerance 5 standard errors)
     rules = load_rules("classic")
     P = rules_vector(rules)
-    for _k, snap in _snapshots(rules, 3, 9, (Decision.PLAY,)):
+    for _k, snap in decision_snapshots(rules, 3, 9, kinds=(Decision.PLAY,)):
         S = snap[:N_STATE].copy()
         if bin(int(S[S_PLAYED])).count("1") == 0:
             break
@@ -188,7 +162,7 @@ def test_the_cheater_sees_the_true_deal():
     cheat = parse_params(["cheater"] * 3, [])[0]
     scratch = np.zeros(8, dtype=np.int64)
     T = np.zeros(N_STATE, dtype=np.int64)
-    for _k, snap in _snapshots(rules, 4, 2, (Decision.PLAY,)):
+    for _k, snap in decision_snapshots(rules, 4, 2, kinds=(Decision.PLAY,)):
         S = snap[:N_STATE].copy()
         sample_world(S, P, int(snap[SNAP_SEAT]), T, scratch, True)
         assert (T == S).all()
@@ -228,7 +202,7 @@ def test_contract_by_probes_is_the_best_expected_score_over_exact_totals(preset)
     arena = np.zeros(arena_size(14), dtype=np.int64)
     C = solver_view(arena)
     checked = raised = 0
-    for _k, snap in _snapshots(rules, 50, 23, (Decision.CONTRACT,)):
+    for _k, snap in decision_snapshots(rules, 50, 23, kinds=(Decision.CONTRACT,)):
         S = snap[:N_STATE].copy()
         lo, n = int(snap[SNAP_LEGAL]), int(snap[SNAP_N])
         choice = pimc_contract(S.copy(), P, arena, lo, n, params)
@@ -266,7 +240,7 @@ def test_the_discard_weighs_the_heuristics_cheapest_cards(most):
     params = parse_params(["pimc"] * 3, ["pimc.worlds=4"])[0]
     arena = np.zeros(arena_size(14), dtype=np.int64)
     checked = other = 0
-    for _k, snap in _snapshots(rules, 30, 29, (Decision.DISCARD,)):
+    for _k, snap in decision_snapshots(rules, 30, 29, kinds=(Decision.DISCARD,)):
         S = snap[:N_STATE].copy()
         hand = int(S[S_HAND0 + int(S[S_DECL])])
         cards = [c for c in range(24) if hand >> c & 1]
@@ -299,7 +273,7 @@ def test_card_play_by_counts_equals_probing_every_move_in_every_world():
     out = np.zeros((32, 2), dtype=np.int64)
     everything = np.ones(32, dtype=np.int64)
     unique = 0
-    for _k, snap in _snapshots(rules, 30, 31, (Decision.PLAY,), ("heuristic",) * 3):
+    for _k, snap in decision_snapshots(rules, 30, 31, ("heuristic",) * 3, (Decision.PLAY,)):
         S = snap[:N_STATE].copy()
         seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         need = least_total(int(S[S_CONTRACT]), P) - declarer_total(S, P)
@@ -349,7 +323,7 @@ def test_a_defender_declares_its_marriage_where_it_costs_nothing(preset):
     arena = np.zeros(arena_size(14), dtype=np.int64)
     C = solver_view(arena)
     checked = 0
-    for _k, snap in _snapshots(rules, 300, 19, (Decision.PLAY,), ("heuristic",) * 3):
+    for _k, snap in decision_snapshots(rules, 300, 19, ("heuristic",) * 3, (Decision.PLAY,)):
         S = snap[:N_STATE].copy()
         seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         legal = [int(c) for c in snap[SNAP_LEGAL : SNAP_LEGAL + n]]
@@ -383,7 +357,7 @@ def test_what_each_seat_played_and_showed_holds_in_the_true_deal(preset):
     NP = 2 if rules.players == 2 else 3
     shown = 0
     heuristic = ("heuristic",) * rules.players
-    for _k, snap in _snapshots(rules, 60, 8, (Decision.PLAY,), heuristic):
+    for _k, snap in decision_snapshots(rules, 60, 8, heuristic, (Decision.PLAY,)):
         S = snap[:N_STATE]
         decl = int(S[S_DECL])
         together = 0
@@ -417,7 +391,7 @@ def test_worlds_agree_with_what_the_auction_showed():
     T = np.zeros(N_STATE, dtype=np.int64)
     rng = np.random.default_rng(3)
     constrained = uniform_disagree = 0
-    for _k, snap in _snapshots(rules, 80, 12, (Decision.PLAY,), ("heuristic",) * 3):
+    for _k, snap in decision_snapshots(rules, 80, 12, ("heuristic",) * 3, (Decision.PLAY,)):
         S = snap[:N_STATE].copy()
         me = int(snap[SNAP_SEAT])
         others = [s for s in range(3) if s != me and shown_cap(S, P, s) > 0]

@@ -4,7 +4,8 @@ Phases live in their own modules (``reshuffle``, ``bidding``, ``play``,
 ``scoring``), the deal loop in ``driver``, whole games in ``game``; ``PROTOCOL.md``
 and ``GAME_PROTOCOL.md`` are the contracts shared with the plain reference engine
 (``sim.reference``). :func:`play_hands` is the batch entry point,
-:func:`play_hand_text` plays one deal written as card strings (scenario tests).
+:func:`play_hand_text` plays one deal written as card strings (scenario tests),
+:func:`decision_snapshots` yields the states at a run's decisions.
 
 The entry points are loaded on first use, so importing a helper module of the
 engine (``sim.engine.bits``, ``sim.engine.params``) does not load the driver.
@@ -15,9 +16,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sim.engine.api import HandsBatch, play_hand_text, play_hands
+    from sim.engine.api import HandsBatch, decision_snapshots, play_hand_text, play_hands
 
-__all__ = ["HandsBatch", "play_hand_text", "play_hands"]
+__all__ = ["HandsBatch", "decision_snapshots", "play_hand_text", "play_hands"]
 
 
 def __getattr__(name: str) -> Any:

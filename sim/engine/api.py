@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from sim.cards import SUIT_LETTERS, card_str, mask_of, parse_cards
+from sim.cards import SUIT_LETTERS, card_str, cards_str, mask_of, parse_cards
 from sim.deal import (
     DECK_WORK,
     JACK_MOVED,
+    generate_deals,
     place_sizes,
     ritual_on,
 )
@@ -434,6 +436,45 @@ def play_hand_text(
             (hand_seat[int(S[S_REDEAL_SEAT])], int(S[S_REDEAL_REASON])),
         )
     return trace_of(rules, P, deal_id, attempt, row, cards, bids_log, int(S[S_NBIDS]), trick_log)
+
+
+def decision_snapshots(
+    rules: Rules,
+    deals: int,
+    seed: int,
+    strategies: Sequence[str] | None = None,
+    kinds: Iterable[int] | None = None,
+    stream: int = 0,
+) -> Iterator[tuple[int, np.ndarray]]:
+    """The states at the decisions of ``deals`` deals of run ``seed``: ``(deal, snapshot)``.
+
+    Deal ``k`` (its dealer ``k`` mod the players) is played by ``strategies`` (default
+    ``random`` at every seat: the most varied states) on the random stream of seed
+    ``stream + k``; every non-forced decision of a kind in ``kinds`` (default all) is
+    yielded as its snapshot (``SNAP_*`` of :mod:`sim.engine.state`), in order. For the
+    tests of what players may see and for fitting and timing players on real states.
+    """
+    n = rules.players
+    strategies = tuple(strategies or ("random",) * n)
+    wanted = None if kinds is None else {int(k) for k in kinds}
+    for k, cards in enumerate(generate_deals(deals, seed=seed)):
+        dealer = k % n
+        if n == 2:
+            hands = [cards_str(cards[:10]), cards_str(cards[10:20])]
+            talon = cards_str(cards[20:])
+        else:
+            dealt = iter([cards_str(cards[7 * i : 7 * i + 7]) for i in range(3)])
+            hands = ["" if n == 4 and s == dealer else next(dealt) for s in range(n)]
+            talon = cards_str(cards[21:])
+        for d in itertools.count():
+            snap = play_hand_text(
+                rules, hands, talon, dealer, strategies=strategies, seed=stream + k,
+                snapshot_at=d,
+            )["snapshot"]  # fmt: skip
+            if snap is None:
+                break
+            if wanted is None or int(snap[SNAP_KIND]) in wanted:
+                yield k, snap
 
 
 def _seat_flags(
