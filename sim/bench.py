@@ -132,6 +132,8 @@ _SECTIONS = (
     "games_heuristic",
     "hands_heuristic_v1",
     "games_heuristic_v1",
+    "hands_strong",
+    "games_strong",
 )
 _PLAIN = ("redeals_per_deal", "deals_per_game")
 
@@ -157,4 +159,6 @@ def run_all() -> dict[str, Any]:
         "games_heuristic": bench_games("classic"),
         "hands_heuristic_v1": bench_hands("classic", ("heuristic_v1",) * 3),
         "games_heuristic_v1": bench_games("classic", strategies=("heuristic_v1",)),
+        "hands_strong": bench_hands("classic", ("strong",) * 3),
+        "games_strong": bench_games("classic", strategies=("strong",)),
     }

@@ -27,7 +27,7 @@ CLI_MD_HANDS_COLUMNS = (
 
 @sizes(700, 2000)
 @pytest.mark.parametrize("preset", PRESETS_3P)
-@pytest.mark.parametrize("strategy", ["random", "heuristic"])
+@pytest.mark.parametrize("strategy", ["random", "heuristic", "strong"])
 def test_invariants_on_random_deals(preset, strategy, size):
     rules = load_rules(preset)
     batch = play_hands(rules, size, seed=17, strategies=(strategy,) * 3, trace=True)

@@ -25,6 +25,7 @@ from sim.engine.state import (
 from sim.engine.strategies.heuristic import heuristic_choose
 from sim.engine.strategies.heuristic_v1 import heuristic_v1_choose
 from sim.engine.strategies.registry import StrategyError, parse_params, parse_strategies
+from sim.engine.strategies.strong import strong_choose
 from sim.rules import load_rules
 
 
@@ -73,6 +74,8 @@ def _redistribute(S, seat, rng, face_up=True):
         ("five_hundred_one", "heuristic"),
         ("classic_discards_face_down", "heuristic"),
         ("classic", "heuristic_v1"),
+        ("classic", "strong"),
+        ("ukraine_online", "strong"),
     ],
 )
 def test_heuristic_choices_ignore_hidden_cards(preset, strategy):
@@ -83,7 +86,11 @@ def test_heuristic_choices_ignore_hidden_cards(preset, strategy):
     face_up = not rules.talon.discard_face_down
     P = rules_vector(rules)
     params = parse_params([strategy] * 3, [])[0]
-    choose = heuristic_choose if strategy == "heuristic" else heuristic_v1_choose
+    choose = {
+        "heuristic": heuristic_choose,
+        "heuristic_v1": heuristic_v1_choose,
+        "strong": strong_choose,
+    }[strategy]
     rng = np.random.default_rng(12)
     deals = generate_deals(150, seed=31)
     checked = changed_state = 0

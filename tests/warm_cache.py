@@ -69,7 +69,15 @@ def _pimc() -> str:
 # compiles the deal engine, the games kernel then reuses it. The sampling player and
 # the solver share nothing with them; the declarer kernel comes after them, by when
 # the engine's phases it shares are cached.
-GROUPS = ((_hands, _games), (_pimc, _solver, _odds, _declarer))
+def _strong() -> str:
+    from sim.engine.strategies.addresses import player_address
+    from sim.engine.strategies.registry import STRONG
+
+    player_address(STRONG)  # the fitted player's callback
+    return "strong"
+
+
+GROUPS = ((_hands, _games), (_pimc, _strong, _solver, _odds, _declarer))
 
 
 def _group(k: int) -> list[str]:

@@ -19,6 +19,7 @@ from sim.rules import did_you_mean, load_rules
 
 DEFAULT_PLAYERS = "heuristic,pimc,par"
 FAST = (
+    "strong",
     "heuristic",
     "heuristic_v1",
     "random",

@@ -20,6 +20,7 @@ from sim.engine.strategies.registry import (
     GUIDE,
     N_HOOKS,
     PIMC,
+    STRONG,
     strategy_ids,
 )
 
@@ -29,6 +30,7 @@ from sim.engine.strategies.registry import (
 ENTRIES = {
     GUIDE: ("sim.engine.strategies.guide", "guide_entry"),
     PIMC: ("sim.engine.strategies.pimc", "pimc_entry"),
+    STRONG: ("sim.engine.strategies.strong", "strong_entry"),
 }
 
 

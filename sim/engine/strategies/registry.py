@@ -16,7 +16,8 @@ PIMC = 3
 CHEATER = 4  # the sampling player's code on the one true deal: it sees every card
 HEURISTIC_V1 = 5  # the first scripted player, frozen for comparisons
 GUIDE = 6  # bids and concedes by the strategy guide's tables (sim.engine.strategies.guide)
-N_STRATEGIES = 7  # strategy ids are 0 .. N_STRATEGIES - 1
+STRONG = 7  # fitted on the sampling player's decisions (sim.engine.strategies.strong)
+N_STRATEGIES = 8  # strategy ids are 0 .. N_STRATEGIES - 1
 # ``W.hooks`` holds a player's callback at its strategy id, then the engine's own
 # callbacks a kernel calls (sim.jit.entry_address): a block of hands, a game, a block
 # of declarer items.
@@ -133,6 +134,7 @@ STRATEGIES: dict[str, StrategySpec] = {
             "discard": (0.0, _DISCARD_DOC),
         },
     ),
+    "strong": StrategySpec("strong", STRONG, dict(_HEURISTIC_PARAMS)),
     "cheater": StrategySpec(
         "cheater",
         CHEATER,

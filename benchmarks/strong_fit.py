@@ -1,0 +1,302 @@
+"""Fit the ``strong`` player's card play on the sampling player's choices; write its weights.
+
+``--rounds`` lists rounds ``POSITIONS:DEALS:SEED``, done in order:
+
+1. **collect** (once: saved in ``--data-dir``, reused after): ``DEALS`` classic deals of
+   the round's seed are bid and played by ``POSITIONS`` at every seat (``heuristic``,
+   or ``strong`` with the weights written so far: then the player also learns in the
+   positions its own play reaches); at every card decision ``pimc`` (default settings)
+   decides from the same state. Chunks of 50 deals on ``--jobs`` processes, each
+   chunk seeded by its number: the same arguments give the same decisions.
+2. **fit**, on every round so far: a multinomial logit over the legal cards (features:
+   :func:`sim.engine.strategies.strong.card_features`), one weight row for each of the
+   declarer and a defender, leading and following, by Newton's method with a small
+   ridge; then ``--bonus`` is added to the weight of the heuristic's card (by row, or
+   one for all: chosen by duplicate duels, see :mod:`sim.engine.strategies.strong`).
+   Printed: the share of held-out decisions (the last ``--holdout`` of the chunks, fitted
+   without them) where the fit and where the heuristic choose ``pimc``'s card.
+3. **write** the weights module (``--out``, default the package's).
+
+    python -m benchmarks.strong_fit        # the package's weights: 7,200 deals, ~20 min on 2 cores
+
+Strength is measured afterwards by duplicate duels, on seeds not used here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import textwrap
+import time
+
+import numpy as np
+from joblib import Parallel, delayed
+from joblib.externals.loky import get_reusable_executor
+from numba import njit
+
+from benchmarks.pimc_decisions import snapshots
+from sim.engine.actions import DECLARE, Decision
+from sim.engine.params import rules_vector
+from sim.engine.state import (
+    N_STATE,
+    SNAP_KIND,
+    SNAP_LEGAL,
+    SNAP_LEN,
+    SNAP_N,
+    SNAP_SEAT,
+)
+from sim.engine.strategies.heuristic import heuristic_play
+from sim.engine.strategies.pimc import pimc_play
+from sim.engine.strategies.registry import parse_params
+from sim.engine.strategies.strong import (
+    CARD_FEATURE_NAMES,
+    N_CARD_FEATURES,
+    card_features,
+    card_row,
+)
+from sim.rules import load_rules
+from sim.solver.layout import arena_size
+
+ROUNDS = "heuristic:1200:1,strong:3000:3,heuristic:3000:2"
+BONUS = "0.5"
+WEIGHTS_FILE = pathlib.Path(__file__).parents[1] / "sim/engine/strategies/strong_weights.py"
+MAX_MOVES = 24  # legal codes of a card decision: 8 cards, 8 declaring K-Q, 4 aces, and room
+RIDGE = 1e-2
+
+
+def _masks(snap: np.ndarray) -> tuple[int, int]:
+    n = int(snap[SNAP_N])
+    legal = snap[SNAP_LEGAL : SNAP_LEGAL + n]
+    plain = sum(1 << int(c) for c in legal if c < DECLARE)
+    declaring = sum(1 << int(c - DECLARE) for c in legal if c >= DECLARE)
+    return plain, declaring
+
+
+def _collect_chunk(deals: int, seed: int, positions: str) -> tuple[np.ndarray, np.ndarray]:
+    """The card-play snapshots of one seeded chunk of deals, with pimc's choices."""
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    params = parse_params(["pimc"] * 3, [])[0]
+    arena = np.zeros(arena_size(18), dtype=np.int64)
+    snaps, labels = [], []
+    for snap in snapshots(rules, deals, seed, (positions,) * 3):
+        kind = int(snap[SNAP_KIND])
+        S = snap[:N_STATE].copy()
+        if kind == Decision.PLAY:
+            plain, declaring = _masks(snap)
+            choice = pimc_play(int(snap[SNAP_SEAT]), S, P, plain, declaring, arena, params)
+        else:
+            continue
+        snaps.append(snap.copy())
+        labels.append(int(choice))
+    return np.array(snaps, dtype=np.int64).reshape(-1, SNAP_LEN), np.array(labels, np.int64)
+
+
+def collect(deals: int, seed: int, positions: str, jobs: int) -> dict[str, np.ndarray]:
+    """Snapshots and pimc's choices of ``deals`` deals, in chunks of 50 (seeded by chunk)."""
+    chunks = [(min(50, deals - k), seed * 100_000 + k // 50) for k in range(0, deals, 50)]
+    out = Parallel(n_jobs=jobs)(delayed(_collect_chunk)(n, s, positions) for n, s in chunks)
+    deal_no = np.concatenate([np.full(len(o[1]), i) for i, o in enumerate(out)])
+    return {
+        "snaps": np.concatenate([o[0] for o in out]),
+        "labels": np.concatenate([o[1] for o in out]),
+        "chunk": deal_no,
+    }
+
+
+@njit  # not cached: numba's own cache would not see an edit of the features it inlines
+def _card_design(snaps, labels, P, X, valid, y, row, heur):
+    """Features of every legal card of every PLAY snapshot (-1 rows: not a card decision)."""
+    for i in range(snaps.shape[0]):
+        snap = snaps[i]
+        row[i] = -1
+        if snap[SNAP_KIND] != Decision.PLAY:
+            continue
+        S = snap[:N_STATE].copy()
+        seat = snap[SNAP_SEAT]
+        n = snap[SNAP_N]
+        plain = np.int64(0)
+        declaring = np.int64(0)
+        for k in range(n):
+            c = snap[SNAP_LEGAL + k]
+            if c >= DECLARE:
+                declaring |= np.int64(1) << (c - DECLARE)
+            else:
+                plain |= np.int64(1) << c
+        h = heuristic_play(seat, S, P, plain, declaring)
+        row[i] = card_row(seat, S)
+        for k in range(n):
+            code = snap[SNAP_LEGAL + k]
+            f = card_features(seat, S, P, code, h)
+            for j in range(N_CARD_FEATURES):
+                X[i, k, j] = f[j]
+            valid[i, k] = True
+            if code == labels[i]:
+                y[i] = k
+            if code == h:
+                heur[i] = k
+
+
+def card_design(data, P):
+    snaps, labels = data["snaps"], data["labels"]
+    N = len(snaps)
+    X = np.zeros((N, MAX_MOVES, N_CARD_FEATURES))
+    valid = np.zeros((N, MAX_MOVES), dtype=np.bool_)
+    y = np.full(N, -1, dtype=np.int64)
+    heur = np.full(N, -1, dtype=np.int64)
+    row = np.full(N, -1, dtype=np.int64)
+    _card_design(snaps, labels, P, X, valid, y, row, heur)
+    return X, valid, y, row, heur
+
+
+def fit_logit(X, valid, y, ridge=RIDGE, iters=30):
+    """Weights maximising the conditional logit's likelihood of the choices ``y`` (Newton)."""
+    F = X.shape[2]
+    w = np.zeros(F)
+    w[0] = 1.0
+    n = len(y)
+    if n == 0:
+        return w
+    for _ in range(iters):
+        s = np.where(valid, X @ w, -np.inf)
+        s -= s.max(axis=1, keepdims=True)
+        p = np.exp(s)
+        p /= p.sum(axis=1, keepdims=True)
+        mean = np.einsum("nk,nkf->nf", p, X)
+        chosen = X[np.arange(n), y]
+        grad = (chosen - mean).sum(0) - ridge * n * w
+        second = np.einsum("nk,nkf,nkg->fg", p, X, X) - mean.T @ mean
+        H = second + ridge * n * np.eye(F)
+        step = np.linalg.solve(H, grad)
+        w += step
+        if np.abs(step).max() < 1e-7:
+            break
+    return w
+
+
+def agreement(X, valid, y, w, heur):
+    """Share of decisions where the model's card is pimc's, and the heuristic's share."""
+    s = np.where(valid, X @ w, -np.inf)
+    # ties go to the heuristic's card, as the player breaks them
+    s[np.arange(len(y)), heur] += 1e-9
+    pick = s.argmax(axis=1)
+    return float((pick == y).mean()), float((heur == y).mean())
+
+
+ROW_NAMES = ("declarer lead", "declarer follow", "defender lead", "defender follow")
+
+
+def read_rounds(data_dir: pathlib.Path, rounds: list[tuple[str, int, int]]) -> dict:
+    """The decisions of every round so far, with chunk ids distinct across rounds."""
+    parts = [dict(np.load(round_file(data_dir, *r))) for r in rounds]
+    out = {k: np.concatenate([p[k] for p in parts]) for k in ("snaps", "labels")}
+    offset = 0
+    chunks = []
+    for p in parts:
+        chunks.append(p["chunk"] + offset)
+        offset += int(p["chunk"].max()) + 1
+    out["chunk"] = np.concatenate(chunks)
+    return out
+
+
+def round_file(data_dir: pathlib.Path, positions: str, deals: int, seed: int) -> pathlib.Path:
+    return data_dir / f"{positions}_{deals}_{seed}.npz"
+
+
+def fit_cards(data: dict, P: np.ndarray, holdout: float, bonus: list[float]) -> np.ndarray:
+    """The card weights (:func:`fit_logit` per row, plus ``bonus`` on the heuristic's card)."""
+    chunks = data["chunk"]
+    test = chunks >= np.quantile(chunks, 1 - holdout)
+    X, valid, y, row, heur = card_design(data, P)
+    weights = np.zeros((4, N_CARD_FEATURES))
+    for r in range(4):
+        train = (row == r) & ~test
+        held = (row == r) & test
+        w = fit_logit(X[train], valid[train], y[train])
+        a_fit, a_heur = agreement(X[held], valid[held], y[held], w, heur[held])
+        print(
+            f"{ROW_NAMES[r]:<16} {train.sum():6d} fit {held.sum():5d} held out: "
+            f"agrees with pimc {a_fit:.3f} (heuristic {a_heur:.3f})"
+        )
+        weights[r] = fit_logit(X[row == r], valid[row == r], y[row == r])
+        weights[r, 0] += bonus[r]
+        print(
+            "   ",
+            " ".join(f"{n}={v:+.2f}" for n, v in zip(CARD_FEATURE_NAMES, weights[r], strict=True)),
+        )
+    return weights
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--rounds",
+        default=ROUNDS,
+        help="POSITIONS:DEALS:SEED,... collected in order; the weights are written after each",
+    )
+    ap.add_argument("--data-dir", type=pathlib.Path, default=pathlib.Path("runs/strong_fit"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--holdout", type=float, default=0.2)
+    ap.add_argument("--bonus", default=BONUS, help="added to the heuristic card's weight, by row")
+    ap.add_argument("--out", type=pathlib.Path, default=WEIGHTS_FILE, help="the weights module")
+    args = ap.parse_args()
+    P = rules_vector(load_rules("classic"))
+    bonus = [float(b) for b in args.bonus.split(",")]
+    bonus = bonus * 4 if len(bonus) == 1 else bonus
+    rounds = [(p, int(d), int(s)) for p, d, s in (r.split(":") for r in args.rounds.split(","))]
+    args.data_dir.mkdir(parents=True, exist_ok=True)
+    if args.out.resolve() != WEIGHTS_FILE.resolve() and any(r[0] == "strong" for r in rounds):
+        ap.error("a round played by strong plays the package's weights: leave --out alone")
+    for k, (positions, deals, seed) in enumerate(rounds):
+        path = round_file(args.data_dir, positions, deals, seed)
+        if not path.exists():
+            t = time.perf_counter()
+            data = collect(deals, seed, positions, args.jobs)
+            print(f"{path}: {len(data['labels'])} decisions in {time.perf_counter() - t:.0f} s")
+            np.savez_compressed(path, **data)
+            # the next round's workers must load the weights written below
+            get_reusable_executor().shutdown(wait=True)
+        data = read_rounds(args.data_dir, rounds[: k + 1])
+        print(f"# after round {k + 1} ({positions}, {deals} deals, seed {seed}):")
+        weights = fit_cards(data, P, args.holdout, bonus)
+        done = ",".join(args.rounds.split(",")[: k + 1])
+        note = (
+            f"Card play fitted on ``pimc``'s choices at {len(data['labels'])} decisions of "
+            f"classic deals, rounds (positions:deals:seed) ``{done}``, "
+            f"held-out share {args.holdout}, heuristic-card bonus ``{args.bonus}``."
+        )
+        write(weights, note, args.out)
+
+
+def write(card: np.ndarray, note: str, out: pathlib.Path) -> None:
+    """Write the weights module (``sim/engine/strategies/strong_weights.py``)."""
+    rows = []
+    for r in card:
+        values = [f"{v:.4f}" for v in r]
+        lines = [", ".join(values[k : k + 8]) for k in range(0, len(values), 8)]
+        rows.append("        [\n" + ",\n".join(f"            {x}" for x in lines) + ",\n        ],")
+    body = "\n".join(rows)
+    text = f'''"""The ``strong`` player's fitted weights, written by ``benchmarks/strong_fit.py``.
+
+{textwrap.fill(note, 88)}
+
+Rows of :data:`CARD_WEIGHTS`: the declarer leading and following, a defender leading
+and following; columns :data:`sim.engine.strategies.strong.CARD_FEATURE_NAMES`.
+"""
+
+import numpy as np
+
+# fmt: off
+CARD_WEIGHTS = np.array(
+    [
+{body}
+    ]
+)
+# fmt: on
+'''
+    out.write_text(text)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
