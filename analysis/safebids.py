@@ -314,6 +314,8 @@ def tables_for(items: Mapping[str, pl.DataFrame], rules: Rules) -> dict[str, pl.
 
 
 PLAYER_WORDS = {
+    "strong": "the fitted player (`strong`: card play fitted on `pimc`'s, the rest the "
+    "heuristic's) at every seat",
     "heuristic": "the fast scripted player (`heuristic`) at every seat",
     "heuristic_v1": "the first scripted player (`heuristic_v1`, kept for comparisons) at "
     "every seat",
