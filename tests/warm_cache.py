@@ -65,19 +65,18 @@ def _pimc() -> str:
     return "pimc"
 
 
-# The engine's kernels share their compiled parts (cached per module): the hands kernel
-# compiles the deal engine, the games kernel then reuses it. The sampling player and
-# the solver share nothing with them; the declarer kernel comes after them, by when
-# the engine's phases it shares are cached.
 def _strong() -> str:
     from sim.engine.strategies.addresses import player_address
     from sim.engine.strategies.registry import STRONG
 
-    player_address(STRONG)  # the fitted player's callback
+    player_address(STRONG)  # the fitted player's callback (it holds the heuristic's code)
     return "strong"
 
 
-GROUPS = ((_hands, _games), (_pimc, _strong, _solver, _odds, _declarer))
+# The engine's kernels share their compiled parts (cached per module): the hands kernel
+# compiles the deal engine, the games and declarer kernels then reuse it. The sampling
+# player, the fitted player and the solver share nothing with them: the other group.
+GROUPS = ((_hands, _games, _declarer), (_pimc, _strong, _solver, _odds))
 
 
 def _group(k: int) -> list[str]:
