@@ -120,6 +120,9 @@ def test_cli_advise_prints_a_short_answer_and_json(thousand):
     doc = json.loads(r.stdout)
     assert doc["seat"] == "dealer" and doc["levels"][0]["level"] == 100
     assert set(doc["passing"]) == {"mean", "se", "samples"}
+    r = thousand("advise", "AH TH KH QH AS 9C JD", "--player", "strong", "--json")
+    doc = json.loads(r.stdout)  # a fast player: its 4,000 samples whatever the budget
+    assert doc["player"] == "strong" and doc["samples"] == 4000
     r = thousand(
         "advise", "AH TH KH QH AS 9C JD", "--talon", "KS QS 9H", "--samples", "3", "--json"
     )

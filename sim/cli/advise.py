@@ -23,7 +23,7 @@ from sim.output import UsageError
 from sim.rules import load_rules
 
 SEATS = ("forehand", "middle", "dealer")
-DEFAULT_SAMPLES = {"heuristic": 4000, "pimc": 48, "cheater": 48, "par": 48}
+DEFAULT_SAMPLES = {"heuristic": 4000, "strong": 4000, "pimc": 48, "cheater": 48, "par": 48}
 DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answer in <= 10 s
 
 
@@ -130,7 +130,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--player",
         default="pimc",
-        help="who plays the samples: pimc (default), heuristic, or par (every card face up)",
+        help="who plays the samples: pimc (default), heuristic, strong, or par (every card "
+        "face up)",
     )
     p.add_argument(
         "--risk",
@@ -142,7 +143,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--samples",
         type=positive_int,
         default=None,
-        help="sampled deals (default 48; 4,000 for the heuristic)",
+        help="sampled deals (default 48; 4,000 for heuristic and strong)",
     )
     p.add_argument(
         "--budget",
