@@ -70,6 +70,22 @@ def test_its_other_decisions_are_the_heuristics():
     assert {Decision.BID, Decision.CONTRACT, Decision.DISCARD} <= kinds
 
 
+def test_with_two_players_it_plays_the_heuristics_cards():
+    rules = load_rules("two_players")  # fitted on three hands: the weights lost 4.7 a deal
+    P = rules_vector(rules)
+    params = parse_params(["strong"], [])[0]
+    checked = 0
+    for _k, snap in decision_snapshots(rules, 30, 4, ("strong",) * 2, (Decision.PLAY,)):
+        seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+        legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
+        S = snap[:N_STATE]
+        tb = np.uint64(0)
+        expected = heuristic_choose(Decision.PLAY, seat, S.copy(), P, legal, n, params, tb)
+        assert strong_choose(Decision.PLAY, seat, S.copy(), P, legal, n, params, tb) == expected
+        checked += 1
+    assert checked > 100
+
+
 @pytest.mark.parametrize("preset", ["classic", "two_players", "four_players", "ukraine_online"])
 def test_it_plays_whole_deals_on_every_player_count(preset):
     rules = load_rules(preset)
