@@ -12,6 +12,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from sim.cards import MARRIAGE_MASK, RANK_MASK, RANK_POINTS, SUIT_MASK
+from sim.engine.actions import DECLARE
 from sim.jit import hot
 
 SUIT_BITS = SUIT_MASK.astype(np.int64)  # SUIT_BITS[s]: the six cards of suit s
@@ -87,3 +88,20 @@ def mask_to_list(mask: int, out: np.ndarray, start: int, offset: int) -> int:
         n += 1
         m &= m - 1
     return n
+
+
+@hot
+def play_masks(legal: np.ndarray, n: int) -> tuple[int, int]:
+    """A card decision's legal codes ``legal[:n]`` as masks: plain cards, declaring leads.
+
+    The inverse of :func:`mask_to_list` for the PLAY codes of ``PROTOCOL.md`` (a
+    declaring lead is ``DECLARE`` + its card).
+    """
+    plain = np.int64(0)
+    declaring = np.int64(0)
+    for k in range(n):
+        if legal[k] >= DECLARE:
+            declaring |= np.int64(1) << (legal[k] - DECLARE)
+        else:
+            plain |= np.int64(1) << legal[k]
+    return plain, declaring

@@ -62,7 +62,7 @@ import numpy as np
 from sim.cards import CARD_POINTS
 from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.bidding import on_barrel
-from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest, popcount
+from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest, play_masks, popcount
 from sim.engine.params import (
     P_BARREL_AT,
     P_JUMPS,
@@ -618,13 +618,7 @@ def heuristic_choose(
 ) -> int:
     """The heuristic's action for one decision (``legal[:n]`` ascending)."""
     if kind == Decision.PLAY:
-        plain = 0
-        declaring = 0
-        for k in range(n):
-            if legal[k] >= DECLARE:
-                declaring |= np.int64(1) << (legal[k] - DECLARE)
-            else:
-                plain |= np.int64(1) << legal[k]
+        plain, declaring = play_masks(legal, n)
         return heuristic_play(seat, S, P, plain, declaring)
     if kind == Decision.BID:
         return _bid(seat, S, P, legal[1], n - 1, params)

@@ -41,7 +41,7 @@ import numpy as np
 from numba import carray
 
 from sim.engine.actions import DECLARE, Decision
-from sim.engine.bits import KQ, SUIT_BITS, highest, lowest, popcount
+from sim.engine.bits import KQ, SUIT_BITS, highest, lowest, play_masks, popcount
 from sim.engine.params import N_PARAMS, P_MV_S, P_NP
 from sim.engine.state import (
     N_STATE,
@@ -312,13 +312,7 @@ def strong_choose(
 ) -> int:
     """The strong player's action for one decision (``legal[:n]`` ascending)."""
     if kind == Decision.PLAY:
-        plain = 0
-        declaring = 0
-        for k in range(n):
-            if legal[k] >= DECLARE:
-                declaring |= np.int64(1) << (legal[k] - DECLARE)
-            else:
-                plain |= np.int64(1) << legal[k]
+        plain, declaring = play_masks(legal, n)
         return strong_play(seat, S, P, plain, declaring)
     return heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)
 
