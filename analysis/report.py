@@ -55,7 +55,7 @@ from analysis.glossary import CONCEDED_ALL, MADE_ALL, MADE_PLAYED
 from analysis.marriages import WHERE, declared_counts, marriage_table
 from analysis.odds import OddsCounts, OddsResult
 from analysis.runs import read_manifest
-from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart
+from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart, defence_caveat
 from analysis.stats import Z95
 from analysis.tables import to_markdown
 from sim.odds_keys import ODDS_KEYS
@@ -652,6 +652,9 @@ def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> 
         "safebids_players.csv",
         t["players"],
     )
+    caveat = defence_caveat(run.players)
+    if caveat:
+        sec.blocks.append(Text(caveat))
     sec.add_figure(
         "safebids_curves.png",
         plots.plot_safe_curves(t["curve_by_marriages"], run.rules.name),

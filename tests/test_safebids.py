@@ -259,3 +259,12 @@ def test_bid_caps_and_names_agree_with_the_engine():
         for mask in range(16):  # every set of marriages, as K+Q of each suit held
             hand = sum(3 << (s * 6 + 2) for s in range(4) if mask >> s & 1)
             assert bid_caps(rules, np.array([mask]))[0] == bid_cap(hand, P), (preset, mask)
+
+
+def test_the_fast_players_columns_carry_the_defence_caveat():
+    from analysis.safebids import defence_caveat
+
+    assert defence_caveat(["pimc", "par"]) is None
+    text = defence_caveat(["strong", "heuristic", "pimc", "par"])
+    assert text is not None and "`strong` and `heuristic` give points away" in text
+    assert "upper estimates" in text
