@@ -19,6 +19,8 @@ from analysis.tables import to_markdown
 from sim.cards import cards_str
 from sim.rules import Rules
 
+PASS_PLAYER = "strong"  # who plays the pass baseline (sim.advise.PASS_PLAYER; a test checks)
+
 
 @dataclass(frozen=True)
 class Advice:
@@ -238,8 +240,8 @@ def advice_markdown(a: Advice) -> str:
     lines += [
         "",
         f"Passing: {a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f} (the points this hand scores as "
-        f"a defender, {a.pass_samples} deals played by the heuristic). A hand makes a level "
-        "when it may bid it, would not concede it and its deal total reaches it.",
+        f"a defender, {a.pass_samples} deals played by `{PASS_PLAYER}` at every seat). A hand "
+        "makes a level when it may bid it, would not concede it and its deal total reaches it.",
     ]
     return "\n".join(lines) + "\n"
 

@@ -3,12 +3,12 @@
 Every table comes from one of four runs of the same rules (``thousand guide``), and
 each says which player produced it:
 
-* every dealt hand played as the declarer's by ``heuristic`` (the ``safebids``
+* every dealt hand played as the declarer's by ``strong`` (the ``safebids``
   items): the bid chart, the talon's measured side, the concession table and the
   ``guide`` player's bid chart;
-* hands played by ``heuristic`` in ordinary auctions: the cost of giving a lone king
+* hands played by ``strong`` in ordinary auctions: the cost of giving a lone king
   or queen away;
-* games to the target by ``heuristic``: the barrel, golden and dark deals, seats;
+* games to the target by ``strong``: the barrel, golden and dark deals, seats;
 * the odds run: the talon's reshuffle conditions beside their exact values.
 
 Exact values stand beside the measured ones where a closed form exists (the talon's
@@ -39,7 +39,7 @@ from analysis.stats import wilson_interval
 from analysis.tables import short_rate
 from sim.rules import Rules
 
-GUIDE_PLAYER = "heuristic"
+GUIDE_PLAYER = "strong"  # who plays every run of the guide (and its duel's opponent)
 # The guide player's classes (sim.engine.strategies.guide; a test checks they agree).
 MARRIAGE_CLASSES = ("none", "spades", "clubs", "diamonds", "hearts", "two")
 ACE_CLASSES = (0, 1, 2)
@@ -210,7 +210,7 @@ def talon_reshuffle_table(odds: pl.DataFrame) -> pl.DataFrame:
 
 
 def discard_table(runs: GuideRuns) -> pl.DataFrame:
-    """What giving a lone king or queen away cost, by suit (hands played by the heuristic).
+    """What giving a lone king or queen away cost, by suit (hands of the guide's player).
 
     A give counts when the card's partner was not among the declarer's 10 cards, so an
     opponent held it: the receiver, exactly half the time with three players (the 14
@@ -345,7 +345,7 @@ def concede_above(table: pl.DataFrame, top: int = 400) -> dict[str, int]:
 
 
 def barrel_table(games: pl.DataFrame, rules: Rules) -> pl.DataFrame:
-    """Climbs onto the barrel and falls off it, over all seats (games of the heuristic)."""
+    """Climbs onto the barrel and falls off it, over all seats (games of the guide's player)."""
     players = rules.players
     seats = range(players)
     entries = sum(int(games[f"barrel_entries_{s}"].sum()) for s in seats)
@@ -486,16 +486,16 @@ def _chart_display(guide: Guide) -> pl.DataFrame:
 
 
 def duel_sentence(summary: pl.DataFrame, deals: int, seed: int) -> str:
-    """One sentence on the guide player's duplicate duel against the heuristic."""
+    """One sentence on the guide player's duplicate duel against :data:`GUIDE_PLAYER`."""
     row = summary.filter(pl.col("measure") == "score_diff").row(0, named=True)
     d, lo, hi = row["value"], row["ci_low"], row["ci_high"]
     verdict = "at least as well as" if lo > 0 or (lo <= 0 <= hi) else "worse than"
     return (
         f"Played by these tables alone (the `guide` player: it bids by the chart below at "
         f"the guide's risk and concedes by the concession table; its card play and discards "
-        f"are the heuristic's), a duplicate duel against `heuristic` over {deals:,} deals "
-        f"(seed {seed}) gives {d:+.2f} [{lo:+.2f}, {hi:+.2f}] points per deal: the guide "
-        f"does {verdict} the heuristic{'' if lo > 0 or hi < 0 else ' (the interval holds 0)'}."
+        f"are `{GUIDE_PLAYER}`'s), a duplicate duel against `{GUIDE_PLAYER}` over {deals:,} "
+        f"deals (seed {seed}) gives {d:+.2f} [{lo:+.2f}, {hi:+.2f}] points per deal: the guide "
+        f"does {verdict} `{GUIDE_PLAYER}`{'' if lo > 0 or hi < 0 else ' (the interval holds 0)'}."
     )
 
 

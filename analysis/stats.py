@@ -26,8 +26,10 @@ def wilson_interval(hits: ArrayLike, n: ArrayLike, z: float = Z95) -> tuple[np.n
         denom = 1.0 + z2 / m
         centre = (p + z2 / (2.0 * m)) / denom
         half = z * np.sqrt(p * (1.0 - p) / m + z2 / (4.0 * m * m)) / denom
-        low = np.clip(centre - half, 0.0, 1.0)
-        high = np.clip(centre + half, 0.0, 1.0)
+        # the interval holds the rate itself: at 0 and 1 rounding could leave it a hair
+        # outside (1 - 1e-16), and an error bar of a negative length is refused
+        low = np.minimum(np.clip(centre - half, 0.0, 1.0), p)
+        high = np.maximum(np.clip(centre + half, 0.0, 1.0), p)
     return low, high
 
 

@@ -30,6 +30,7 @@ from sim.rules import Rules
 
 BLOCK = 8  # samples played between two looks at the clock under a time budget
 DISCARD_CANDIDATES = 5  # the hand's cheapest cards (the heuristic's order) tried as gives
+PASS_PLAYER = "strong"  # who plays the deals of the pass baseline (every seat)
 
 
 def sample_deals(
@@ -75,7 +76,7 @@ def bid_samples(
     Returns ``dealt``, then ``total`` and ``concede_from`` (a strategy) or
     ``par_level`` and ``par_best`` (:data:`PAR`), and ``pass_score``: the owner's deal
     score as a defender in ``pass_samples`` sampled deals declared by an opponent
-    (each in turn), every seat played by the heuristic.
+    (each in turn), every seat played by :data:`PASS_PLAYER`.
 
     With ``budget`` (seconds, 0: none) the samples are played in blocks of
     :data:`BLOCK` and no block starts once the budget is spent: the columns then hold
@@ -107,7 +108,7 @@ def bid_samples(
     others = np.array([(seat + j) % hands for j in range(1, hands)], dtype=np.int64)
     masks = sample_deals(rules, hand, seat, pass_samples, seed + 1)
     decls = others[np.arange(pass_samples) % len(others)]
-    rows = play_as_declarer(rules, masks, decls, seed + 1, "heuristic")
+    rows = play_as_declarer(rules, masks, decls, seed + 1, PASS_PLAYER)
     cols["pass_score"] = rows[:, D_DELTA0 + seat]
     return cols
 

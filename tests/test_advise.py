@@ -154,3 +154,10 @@ def test_cli_advise_bad_input_is_one_line_and_exit_2(run_main, args, culprit):
 def test_cli_advise_bad_input_as_a_subprocess(cli):
     r = cli("advise", "AH TH KH QH AS 9C XX")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "XX" in r.stderr
+
+
+def test_the_pass_baselines_player_is_named_as_it_is_played():
+    import analysis.advise
+    import sim.advise
+
+    assert analysis.advise.PASS_PLAYER == sim.advise.PASS_PLAYER

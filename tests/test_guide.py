@@ -4,10 +4,20 @@ import numpy as np
 import polars as pl
 import pytest
 
+from analysis.guide import GUIDE_PLAYER
 from sim import schema
 from sim.engine.actions import PASS, Decision
 from sim.engine.params import rules_vector
-from sim.engine.state import FLAG_BARREL0, N_STATE, S_CONTRACT, S_FLAGS, S_HAND0
+from sim.engine.state import (
+    FLAG_BARREL0,
+    N_STATE,
+    S_CONTRACT,
+    S_FLAGS,
+    S_HAND0,
+    SNAP_LEGAL,
+    SNAP_N,
+    SNAP_SEAT,
+)
 from sim.engine.strategies.guide import (
     ACE_CLASSES,
     BID0,
@@ -19,6 +29,7 @@ from sim.engine.strategies.guide import (
     marriage_class,
 )
 from sim.engine.strategies.registry import STRATEGIES, parse_params
+from sim.engine.strategies.strong import strong_choose
 from sim.rules import load_rules
 
 
@@ -80,6 +91,23 @@ def test_the_guide_player_bids_and_concedes_only_by_its_tables():
     assert guide_choose(Decision.CONTRACT, 0, S, P, legal, 3, params, np.uint64(0)) == 120
 
 
+def test_the_guide_player_plays_its_cards_as_strong_does():
+    from sim.engine import decision_snapshots
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    params = parse_params(["guide"], [])[0]
+    checked = 0
+    for _k, snap in decision_snapshots(rules, 20, 4, ("guide",) * 3, (Decision.PLAY,)):
+        S = snap[:N_STATE].copy()
+        seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+        legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
+        args = (Decision.PLAY, seat, S, P, legal, n, params, np.uint64(1))
+        assert guide_choose(*args) == strong_choose(*args)
+        checked += 1
+    assert checked >= 200
+
+
 @pytest.fixture(scope="module")
 def guide():
     from analysis.guide import build_guide
@@ -139,7 +167,7 @@ def test_the_guide_players_chart_is_the_safe_level_of_its_classes(guide):
 def test_the_guides_answer_reads_its_chart_and_tables(guide):
     from analysis.guide import guide_answer
 
-    chart = guide.bid_chart.filter(pl.col("player") == "heuristic")
+    chart = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER)
     safe = dict(zip(chart["marriages"], chart["safe_75"], strict=True))
     text = guide_answer(guide)
     for suit in "♥♦♣♠":
@@ -168,15 +196,17 @@ def test_the_guides_frames_have_their_declared_types(guide):
     assert not wrong, wrong
 
 
-def test_the_guide_player_does_not_lose_to_the_heuristic_in_a_duel():
+def test_the_guide_player_gives_little_away_to_its_measured_player_in_a_duel():
     from analysis.duel import duel_result
     from sim.duel import Contestant, duel_hands
 
-    run = duel_hands(load_rules("classic"), Contestant("guide"), Contestant("heuristic"), 4000, 9)
+    run = duel_hands(load_rules("classic"), Contestant("guide"), Contestant(GUIDE_PLAYER), 4000, 9)
     row = duel_result(run).summary.filter(pl.col("measure") == "score_diff").row(0, named=True)
-    # measured +0.49 [+0.24, +0.75] on 20,000 deals (seed 7); here the 95 % interval
-    # of 4,000 deals must reach 0: the guide is not measurably worse
-    assert row["ci_high"] > 0, row
+    # bidding by the chart's 18 classes instead of strong's own bid model cost -0.43
+    # [-0.66, -0.20] and -0.70 [-0.93, -0.47] points per deal (20,000 deals, seeds 0
+    # and 7); here (s.e. about 0.27) the estimate must stay above -1.5, some 3
+    # standard errors below those: the guide costs well under 2 points a deal
+    assert row["value"] > -1.5, row
 
 
 def test_thousand_guide_writes_the_pages(tmp_path, run_main):
@@ -190,9 +220,9 @@ def test_thousand_guide_writes_the_pages(tmp_path, run_main):
     for title in ("How high to bid", "What the talon brings", "What to give away",
                   "When to concede", "The barrel", "The guide, played"):  # fmt: skip
         assert title in md
-    assert "`heuristic` at every seat" in md and "off under these rules" in md
+    assert "`strong` at every seat" in md and "off under these rules" in md
     assert md.index("## In short") < md.index("## How high to bid")
-    assert "Measured with `heuristic` at every seat: at a 75 % make rate" in md
+    assert "Measured with `strong` at every seat: at a 75 % make rate" in md
     lines = (out / "guide_params.txt").read_text().split()
     assert len(lines) == N_GUIDE - BID0
     parse_params(["guide"], lines)

@@ -416,6 +416,7 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert manifest["sizes"] == {"odds_deals": 3000, "hands_deals": 1500, "games": 40}
+    assert manifest["strategies"] == ["strong"] * 3  # the default: the fitted player
     page = (out / "report.md").read_text(encoding="utf-8")
     assert "150 deals" in page  # the guide's duel
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone

@@ -165,7 +165,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=0,
         help="the run's seed: the same seed and sizes give the same results (default 0)",
     )
-    p.add_argument("--strategies", default="heuristic", help="one name for every seat")
+    p.add_argument(
+        "--strategies", default="strong", help="one name for every seat (default strong)"
+    )
     p.add_argument(
         "--param",
         action="append",

@@ -3,7 +3,7 @@
 The runs are :mod:`sim.declarer` (every dealt hand as the declarer's), the hands and
 games engines and the odds; the tables and pages are :mod:`analysis.guide`; the
 ``guide`` player (:mod:`sim.engine.strategies.guide`) plays the guide's tables in a
-duplicate duel against ``heuristic``.
+duplicate duel against the player it measured (``strong``).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def collect_runs(
 ) -> Any:
     """The four runs of the guide (declarer items, hands, games, odds).
 
-    ``items`` (the heuristic's :func:`sim.declarer.run_items` of ``seed``) and ``odds``
+    ``items`` (the guide player's :func:`sim.declarer.run_items` of ``seed``) and ``odds``
     (an odds table of the same rules) are used when given, so that ``thousand report``
     does not play them twice.
     """
@@ -85,11 +85,12 @@ def collect_runs(
 
 
 def guide_duel(rules: Any, guide: Any, deals: int, seed: int) -> Any:
-    """The ``guide`` player (this guide's settings) against ``heuristic``: the summary."""
+    """The ``guide`` player (this guide's settings) against the guide's player: the summary."""
     from analysis.duel import duel_result
+    from analysis.guide import GUIDE_PLAYER
     from sim.duel import Contestant, duel_hands
 
-    run = duel_hands(rules, Contestant("guide", tuple(guide.params())), Contestant("heuristic"),
+    run = duel_hands(rules, Contestant("guide", tuple(guide.params())), Contestant(GUIDE_PLAYER),
                      deals, seed)  # fmt: skip
     return duel_result(run).summary
 
@@ -140,11 +141,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="a strategy guide for a rules set: bids, talon, discards, concessions, barrel",
         description=(
             "Play every dealt hand as the declarer's, ordinary hands, whole games and the "
-            "odds under one rules set with the heuristic, and write a guide in player words: "
+            "odds under one rules set with the fitted player (strong), and write a guide in "
+            "player words: "
             "a bid chart, what the talon brings, what giving a lone king or queen costs, when "
             "to concede, the barrel, golden and dark deals and seats, every number with its "
             "interval. A duplicate duel of the guide player (bidding and conceding only by "
-            "the guide's tables) against the heuristic checks the advice."
+            "the guide's tables) against strong checks the advice."
         ),
     )
     common_flags(p)
@@ -178,7 +180,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--duel-deals",
         type=positive_int,
         default=20000,
-        help="deals of the guide player's duel against heuristic (default 20000)",
+        help="deals of the guide player's duel against strong (default 20000)",
     )
     p.add_argument("--no-duel", action="store_true", help="skip the guide player's duel")
     p.add_argument(

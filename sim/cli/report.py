@@ -186,9 +186,9 @@ def safe_bids_run(rules: Rules, args: argparse.Namespace) -> Any:
 def guide_section(rules: Rules, args: argparse.Namespace, odds: Any, safebids: Any) -> Any:
     """The strategy guide as a report section (``thousand guide`` on the report's runs).
 
-    The heuristic's safe-bid items and the odds run are the report's own; hands and
-    games are played again with the heuristic (the report's runs may use other
-    strategies), and the guide player duels the heuristic on ``--guide-duel-deals``.
+    The guide player's (``strong``'s) safe-bid items and the odds run are the report's
+    own; hands and games are played again with it (the report's runs may use other
+    strategies), and the ``guide`` player duels it on ``--guide-duel-deals``.
     """
     from analysis.guide import GUIDE_PLAYER, build_guide, guide_report_section
     from analysis.odds import odds_result
@@ -217,7 +217,7 @@ def guide_section(rules: Rules, args: argparse.Namespace, odds: Any, safebids: A
 
 
 def advice_examples(rules: Rules, args: argparse.Namespace) -> list[Any]:
-    """The advisor on the report's example hands: the heuristic (2,000 deals) and the par."""
+    """The advisor on the report's example hands: the fast players (2,000 deals), the par."""
     from analysis.advise import EXAMPLE_HANDS, advise
     from sim.advise import bid_samples
     from sim.cards import hand_mask
@@ -225,12 +225,12 @@ def advice_examples(rules: Rules, args: argparse.Namespace) -> list[Any]:
 
     if place_sizes(rules.players)[0] != 7:  # the examples are 7-card hands
         return []
-    players = [p for p in ("heuristic", "par") if p in parse_players(args.safe_players)]
+    players = [p for p in parse_players(args.safe_players) if p in (*FAST, "par")]
     out = []
     for text in EXAMPLE_HANDS:
         hand = hand_mask(text)
         for p in players:
-            n = 2000 if p == "heuristic" else max(1, args.safe_sample // 2)
+            n = 2000 if p in FAST else max(1, args.safe_sample // 2)
             cols = bid_samples(rules, hand, 0, p, n, args.seed, pass_samples=1000)
             out.append(advise(rules, hand, "forehand", p, 0.75, cols))
     return out
@@ -268,9 +268,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
     p_rep.add_argument(
         "--strategies",
-        default="heuristic",
+        default="strong",
         help="who plays the hands and games runs: one name for every seat, or one per seat "
-        "comma-separated (random, first, heuristic, pimc, cheater)",
+        "comma-separated (default strong; random, first, heuristic, strong, pimc, cheater)",
     )
     p_rep.add_argument(
         "--param",
@@ -294,13 +294,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--safe-deals",
         type=positive_int,
         default=100_000,
-        help="deals whose hands the heuristic plays as the declarer's (default 100,000)",
+        help="deals whose hands the fast players (strong, heuristic) play as the declarer's "
+        "(default 100,000)",
     )
     p_rep.add_argument(
         "--safe-sample",
         type=positive_int,
-        default=40,
-        help="deals whose hands pimc and the par play as the declarer's (default 40)",
+        default=100,
+        help="deals whose hands pimc and the par play as the declarer's (default 100)",
     )
     p_rep.add_argument("--no-safe-bids", action="store_true", help="leave the safe-bid section out")
     p_rep.add_argument(
@@ -310,7 +311,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--guide-duel-deals",
         type=positive_int,
         default=20_000,
-        help="deals of the guide player's duel against heuristic (default 20,000)",
+        help="deals of the guide player's duel against strong (default 20,000)",
     )
     runner_flags(p_rep, chunk=False)
     p_rep.add_argument(

@@ -17,7 +17,7 @@ from sim.cli.common import common_flags, json_safe, positive_int, progress, seed
 from sim.output import UsageError, check_out_dir, now_iso
 from sim.rules import did_you_mean, load_rules
 
-DEFAULT_PLAYERS = "heuristic,pimc,par"
+DEFAULT_PLAYERS = "strong,heuristic,pimc,par"
 FAST = (
     "strong",
     "heuristic",
@@ -131,15 +131,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--players",
         default=DEFAULT_PLAYERS,
         help=(
-            "comma-separated players: strategies (heuristic, pimc, ...) and par, the "
+            "comma-separated players: strategies (strong, heuristic, pimc, ...) and par, the "
             f"open-card upper bound (default: {DEFAULT_PLAYERS})"
         ),
     )
     p.add_argument(
         "--deals",
         type=positive_int,
-        default=20000,
-        help="deals for heuristic, random and first per seed (default 20000)",
+        default=40000,
+        help="deals for the fast players (strong, heuristic, heuristic_v1, random, first) per "
+        "seed: each deal gives every hand its turn as the declarer's (default 40000)",
     )
     p.add_argument(
         "--sample",

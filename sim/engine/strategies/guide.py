@@ -4,10 +4,10 @@
 hand class makes at the guide's risk) and a concession table (the highest contract
 at which playing is expected to score more than conceding, by the marriages kept).
 This player follows those two tables and nothing else when it bids, names its
-contract and concedes, so that a duplicate duel against ``heuristic`` checks the
-guide's advice by playing it. Everything else (the discard, the card play,
-reshuffle demands, dark play) is the heuristic's, with the heuristic's parameters in
-the same slots.
+contract and concedes, so that a duplicate duel against the player whose play the
+guide measured (``strong``) checks the guide's advice by playing it. Its card play
+is ``strong``'s; everything else (the discard, reshuffle demands, dark play) is the
+heuristic's (as ``strong``'s is), with the heuristic's parameters in the same slots.
 
 Hand classes, as a player counts them on the 7 dealt cards (10 with two players):
 the marriage (none, ♠, ♣, ♦, ♥ alone, or two or more) and the aces (0, 1, 2 or more).
@@ -36,14 +36,10 @@ from sim.engine.bidding import on_barrel
 from sim.engine.bits import KQ
 from sim.engine.params import N_PARAMS
 from sim.engine.state import N_STATE, S_CONTRACT, S_HAND0
-from sim.engine.strategies.heuristic import (
-    barrel_contract,
-    barrel_raise,
-    heuristic_choose,
-    heuristic_play,
-)
+from sim.engine.strategies.heuristic import barrel_contract, barrel_raise
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
+from sim.engine.strategies.strong import strong_choose, strong_play
 from sim.jit import hot, hot_call
 
 MARRIAGE_CLASSES = ("none", "spades", "clubs", "diamonds", "hearts", "two")
@@ -131,7 +127,7 @@ def guide_choose(
             return 0
         kept = marriage_class(S[S_HAND0 + seat])
         return int(S[S_CONTRACT] > params[CONCEDE0 + kept])
-    return heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)
+    return strong_choose(kind, seat, S, P, legal, n, params, tiebreak)
 
 
 __all__ = [
@@ -155,7 +151,7 @@ def guide_entry(  # type: ignore[no-untyped-def]
     P = carray(i64_ptr(p_addr), (N_PARAMS,))
     params = carray(f64_ptr(sp_addr), (N_STRATEGY_PARAMS,))
     if form == MASKS:
-        return heuristic_play(seat, S, P, a, b)
+        return strong_play(seat, S, P, a, b)
     if form == RANGE:
         return guide_range(kind, seat, S, P, a != 0, b, c, params)
     legal = carray(i64_ptr(legal_addr), (N_LEGAL,))
