@@ -83,6 +83,7 @@ def test_compare_command_end_to_end(thousand, tmp_path):
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["vs"] == ["app", "four_players"] and doc["games"] == 1500
+    assert doc["strategies"] == "strong"  # the default: who played every game
     effects = pl.DataFrame(doc["effects"])
     assert effects.height == 2 * 9
     for f in ("compare.csv", "compare.md", "compare.json", "run.json"):

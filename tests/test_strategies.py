@@ -22,6 +22,7 @@ from sim.engine.state import (
     SNAP_N,
     SNAP_SEAT,
 )
+from sim.engine.strategies.guide import guide_choose
 from sim.engine.strategies.heuristic import heuristic_choose
 from sim.engine.strategies.heuristic_v1 import heuristic_v1_choose
 from sim.engine.strategies.registry import StrategyError, parse_params, parse_strategies
@@ -76,6 +77,7 @@ def _redistribute(S, seat, rng, face_up=True):
         ("classic", "heuristic_v1"),
         ("classic", "strong"),
         ("ukraine_online", "strong"),
+        ("classic", "guide"),
     ],
 )
 def test_heuristic_choices_ignore_hidden_cards(preset, strategy):
@@ -90,6 +92,7 @@ def test_heuristic_choices_ignore_hidden_cards(preset, strategy):
         "heuristic": heuristic_choose,
         "heuristic_v1": heuristic_v1_choose,
         "strong": strong_choose,
+        "guide": guide_choose,
     }[strategy]
     rng = np.random.default_rng(12)
     deals = generate_deals(150, seed=31)

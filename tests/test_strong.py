@@ -97,7 +97,7 @@ def test_it_plays_whole_deals_on_every_player_count(preset):
 def _fit(tmp_path: Path, name: str) -> str:
     out = tmp_path / name
     subprocess.run(
-        [sys.executable, "-m", "benchmarks.strong_fit", "--rounds", "heuristic:4:1",
+        [sys.executable, "-m", "benchmarks.strong_fit", "--rounds", "heuristic:2:1",
          "--data-dir", str(tmp_path / f"{name}.data"), "--jobs", "1", "--out", str(out)],
         cwd=ROOT, check=True, capture_output=True, text=True,
     )  # fmt: skip

@@ -115,6 +115,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             "rules_hashes": {n: r.rules_hash for n, r in sets},
             "games": args.games,
             "seed": args.seed,
+            "strategies": args.strategies,
             "effects": table.to_dicts(),
         }
         write_json(staged.path / "compare.json", json_safe(doc))
