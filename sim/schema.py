@@ -832,7 +832,7 @@ SAFEBIDS_EXAMPLES = _table(
     "report",
     _cols(
         ("hand", "String", "the example hand (forehand's 7 cards)"),
-        ("player", "String", "who played the sampled deals: `heuristic` or `par`"),
+        ("player", "String", "who played the sampled deals: `strong`, `heuristic` or `par`"),
         ("deals", "Int64", "sampled deals of the unseen cards"),
         ("P(make 100) [95 % CI]", "String", "the share of deals the hand makes 100, with interval"),
         ("P(make 120) [95 % CI]", "String", "the same for 120"),

@@ -248,6 +248,14 @@ def test_every_output_column_is_declared_with_its_type(outputs):
     assert not {k: v for k, v in unseen.items() if v}, unseen
 
 
+def test_the_reports_guide_section_says_who_played_and_its_duel(outputs):
+    root, _ = outputs
+    page = (root / "report" / "classic" / "report.md").read_text(encoding="utf-8")
+    guide = page.split("## Strategy guide", 1)[1]
+    assert "measured with `strong` at every seat" in guide
+    assert "duplicate duel against `strong` over 20 deals (seed 1)" in guide
+
+
 def test_tables_have_the_declared_types_before_they_are_written(outputs):
     """A CSV keeps no types: the frames the commands write are checked in memory."""
     from analysis.barrel import barrel_tables

@@ -407,10 +407,7 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
         "--seed",
         "4",
         "--no-safe-bids",  # that section's run: the report fixture and test_docs
-        "--safe-deals",  # the guide's declarer run still uses it
-        "1000",
-        "--guide-duel-deals",
-        "150",
+        "--no-guide",  # that section: test_docs's report run
         "--quiet",
     )
     assert r.returncode == 0, r.stderr
@@ -418,9 +415,9 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
     assert manifest["sizes"] == {"odds_deals": 3000, "hands_deals": 1500, "games": 40}
     assert manifest["strategies"] == ["strong"] * 3  # the default: the fitted player
     page = (out / "report.md").read_text(encoding="utf-8")
-    assert "150 deals" in page  # the guide's duel
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
-    assert "House-rule comparison" not in page and "Safe bids from the hand" not in page
+    for left_out in ("House-rule comparison", "Safe bids from the hand", "Strategy guide"):
+        assert left_out not in page
 
 
 @pytest.mark.slow
