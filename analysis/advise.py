@@ -19,8 +19,6 @@ from analysis.tables import to_markdown
 from sim.cards import cards_str
 from sim.rules import Rules
 
-PASS_PLAYER = "strong"  # who plays the pass baseline (sim.advise.PASS_PLAYER; a test checks)
-
 
 @dataclass(frozen=True)
 class Advice:
@@ -43,6 +41,7 @@ class Advice:
     bid: int = 100
     requested: int = 0  # the samples asked for (more than ``samples`` when the budget ran out)
     budget: float = 0.0  # the time budget in seconds (0: none)
+    pass_player: str = ""  # who played the pass baseline's deals (none after the talon)
 
 
 def level_table(rules: Rules, made_to: np.ndarray, cap: int) -> pl.DataFrame:
@@ -80,8 +79,14 @@ def advise(
     player: str,
     risk: float,
     cols: Mapping[str, np.ndarray],
+    *,
+    pass_player: str,
 ) -> Advice:
-    """The answer from :func:`sim.advise.bid_samples`' columns."""
+    """The answer from :func:`sim.advise.bid_samples`' columns.
+
+    ``pass_player`` is the strategy that played the pass baseline's deals (at every
+    seat; :data:`sim.advise.PASS_PLAYER`), named in the answer.
+    """
     n = len(cols["dealt"])
     frame = items_frame(
         rules,
@@ -104,7 +109,7 @@ def advise(
     best_expected = int(best["level"]) if best["expected"] > pass_mean else None
     return Advice(
         rules, hand, seat, player, n, risk, table, pass_mean, pass_se, len(passing),
-        recommended, best_expected,
+        recommended, best_expected, pass_player=pass_player,
     )  # fmt: skip
 
 
@@ -240,7 +245,7 @@ def advice_markdown(a: Advice) -> str:
     lines += [
         "",
         f"Passing: {a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f} (the points this hand scores as "
-        f"a defender, {a.pass_samples} deals played by `{PASS_PLAYER}` at every seat). A hand "
+        f"a defender, {a.pass_samples} deals played by `{a.pass_player}` at every seat). A hand "
         "makes a level when it may bid it, would not concede it and its deal total reaches it.",
     ]
     return "\n".join(lines) + "\n"
@@ -330,7 +335,12 @@ def advice_json(a: Advice) -> dict[str, Any]:
         levels=a.levels.to_dicts(),
         recommended=a.recommended,
         best_expected=a.best_expected,
-        passing={"mean": a.pass_mean, "se": a.pass_se, "samples": a.pass_samples},
+        passing={
+            "mean": a.pass_mean,
+            "se": a.pass_se,
+            "samples": a.pass_samples,
+            "player": a.pass_player,
+        },
     )
     return doc
 

@@ -40,7 +40,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analysis import plots
-from analysis.advise import PASS_PLAYER, Advice, examples_table
+from analysis.advise import Advice, examples_table
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
@@ -695,7 +695,7 @@ def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> 
             "(`deals` times), each deal played with the hand as forehand's; the bid up to "
             "which the 95 % interval's lower end stays at 75 %, the contract of the best "
             "expected score if it beats passing, and what the hand scores as a defender when "
-            f"it passes (deals played by `{PASS_PLAYER}` at every seat).",
+            f"it passes (deals played by `{examples[0].pass_player}` at every seat).",
             shown,
             "safebids_examples.csv",
             shown,

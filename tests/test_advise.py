@@ -7,9 +7,15 @@ import json
 import numpy as np
 import pytest
 
-from analysis.advise import advise, advise_talon, level_table
+from analysis.advise import advice_markdown, advise, advise_talon, level_table
 from analysis.stats import wilson_interval
-from sim.advise import bid_samples, discard_candidates, discard_samples, sample_deals
+from sim.advise import (
+    PASS_PLAYER,
+    bid_samples,
+    discard_candidates,
+    discard_samples,
+    sample_deals,
+)
 from sim.cards import hand_mask
 from sim.rules import load_rules
 
@@ -41,7 +47,7 @@ def test_level_table_and_the_recommended_bid():
     assert (np.diff(p) <= 0).all()
     assert np.allclose(table["expected"].to_numpy(), table["level"].to_numpy() * (2 * p - 1))
     cols = {"dealt": np.full(50, HAND), "par_level": made_to, "pass_score": np.full(50, 20.0)}
-    answer = advise(CLASSIC, HAND, "forehand", "par", 0.6, cols)
+    answer = advise(CLASSIC, HAND, "forehand", "par", 0.6, cols, pass_player="par")
     want = None
     for L in range(100, 225, 5):
         if wilson_interval((made_to >= L).sum(), 50)[0] >= 0.6:
@@ -53,7 +59,8 @@ def test_level_table_and_the_recommended_bid():
 
 def test_a_hand_of_the_heuristic_and_of_the_par():
     cols = bid_samples(CLASSIC, HAND, 0, "heuristic", 400, 3, pass_samples=200)
-    answer = advise(CLASSIC, HAND, "forehand", "heuristic", 0.75, cols)
+    answer = advise(CLASSIC, HAND, "forehand", "heuristic", 0.75, cols, pass_player=PASS_PLAYER)
+    assert f"deals played by `{PASS_PLAYER}` at every seat" in advice_markdown(answer)
     # a heart marriage with two aces and a ten: 100 is made whenever the marriage counts
     first = answer.levels.row(0, named=True)
     assert first["level"] == 100 and first["p"] > 0.95
@@ -119,7 +126,8 @@ def test_cli_advise_prints_a_short_answer_and_json(thousand):
                  "--seat", "dealer", "--json")  # fmt: skip
     doc = json.loads(r.stdout)
     assert doc["seat"] == "dealer" and doc["levels"][0]["level"] == 100
-    assert set(doc["passing"]) == {"mean", "se", "samples"}
+    assert set(doc["passing"]) == {"mean", "se", "samples", "player"}
+    assert doc["passing"]["player"] == "strong"  # who played the pass baseline
     r = thousand("advise", "AH TH KH QH AS 9C JD", "--player", "strong", "--json")
     doc = json.loads(r.stdout)  # a fast player: its 4,000 samples whatever the budget
     assert doc["player"] == "strong" and doc["samples"] == 4000
@@ -154,10 +162,3 @@ def test_cli_advise_bad_input_is_one_line_and_exit_2(run_main, args, culprit):
 def test_cli_advise_bad_input_as_a_subprocess(cli):
     r = cli("advise", "AH TH KH QH AS 9C XX")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "XX" in r.stderr
-
-
-def test_the_pass_baselines_player_is_named_as_it_is_played():
-    import analysis.advise
-    import sim.advise
-
-    assert analysis.advise.PASS_PLAYER == sim.advise.PASS_PLAYER

@@ -6,7 +6,7 @@ import pytest
 
 from analysis.guide import GUIDE_PLAYER
 from sim import schema
-from sim.engine.actions import PASS, Decision
+from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.params import rules_vector
 from sim.engine.state import (
     FLAG_BARREL0,
@@ -14,6 +14,8 @@ from sim.engine.state import (
     S_CONTRACT,
     S_FLAGS,
     S_HAND0,
+    S_NPLAYED,
+    S_TRICK_NO,
     SNAP_LEGAL,
     SNAP_N,
     SNAP_SEAT,
@@ -92,18 +94,32 @@ def test_the_guide_player_bids_and_concedes_only_by_its_tables():
 
 
 def test_the_guide_player_plays_its_cards_as_strong_does():
+    """The card the engine played for ``guide`` (its callback) is strong's at that state."""
+    from sim.cards import cards_str, parse_card
+    from sim.deal import generate_deals
     from sim.engine import decision_snapshots
+    from sim.engine.api import play_hand_text
 
     rules = load_rules("classic")
     P = rules_vector(rules)
     params = parse_params(["guide"], [])[0]
+    played = {}  # (deal, trick, position) -> the card the engine played
+    for k, cards in enumerate(generate_deals(20, seed=4)):
+        hands = [cards_str(cards[7 * s : 7 * s + 7]) for s in range(3)]
+        trace = play_hand_text(rules, hands, cards_str(cards[21:]), k % 3,
+                               strategies=("guide",) * 3, seed=k)  # fmt: skip
+        for t, trick in enumerate(trace.get("tricks") or ()):  # none when conceded
+            for j, card in enumerate(trick["cards"]):
+                played[(k, t, j)] = parse_card(card)
     checked = 0
-    for _k, snap in decision_snapshots(rules, 20, 4, ("guide",) * 3, (Decision.PLAY,)):
+    for k, snap in decision_snapshots(rules, 20, 4, ("guide",) * 3, (Decision.PLAY,)):
         S = snap[:N_STATE].copy()
         seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
-        args = (Decision.PLAY, seat, S, P, legal, n, params, np.uint64(1))
-        assert guide_choose(*args) == strong_choose(*args)
+        args = (Decision.PLAY, seat, S.copy(), P, legal, n, params, np.uint64(1))
+        strong = strong_choose(*args)
+        assert guide_choose(*args) == strong
+        assert played[(k, int(S[S_TRICK_NO]), int(S[S_NPLAYED]))] == strong % DECLARE
         checked += 1
     assert checked >= 200
 

@@ -19,7 +19,7 @@ from analysis.marriages import marriage_table
 from analysis.odds import odds_result
 from analysis.report import COMPARE_COLUMNS, Section, Table, build_report, compare_section
 from analysis.safebids import SafeBidRun, build_result
-from sim.advise import bid_samples
+from sim.advise import PASS_PLAYER, bid_samples
 from sim.cards import hand_mask
 from sim.declarer import PAR, run_items
 from sim.odds import run_odds
@@ -139,7 +139,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     safe = build_result(SafeBidRun(rules, ["heuristic", PAR], [], SEED, SEED + 1, sizes, items))
     hand = hand_mask("AH TH KH QH AS 9C JD")
     cols = bid_samples(rules, hand, 0, "heuristic", 300, SEED, pass_samples=100)
-    examples = [advise(rules, hand, "forehand", "heuristic", 0.75, cols)]
+    examples = [advise(rules, hand, "forehand", "heuristic", 0.75, cols, pass_player=PASS_PLAYER)]
     return {
         "odds": odds,
         "hands": parts.hands_dir,

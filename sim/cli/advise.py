@@ -61,7 +61,7 @@ def read_cards(flag: str, text: str, size: int, taken: int = 0) -> int:
 def cmd_advise(args: argparse.Namespace) -> int:
     """``thousand advise``: the answer as text or JSON on stdout."""
     from analysis.advise import advice_json, advice_markdown, advise, advise_talon
-    from sim.advise import bid_samples, discard_samples
+    from sim.advise import PASS_PLAYER, bid_samples, discard_samples
     from sim.cli.safebids import FAST, parse_players
     from sim.deal import n_hands, place_sizes
     from sim.engine.strategies.registry import parse_params
@@ -96,7 +96,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     else:
         budget = 0.0 if player in FAST else args.budget  # the fast players: every sample
         cols = bid_samples(rules, hand, seat, player, n, args.seed, args.param, budget=budget)
-        answer = advise(rules, hand, args.seat, player, args.risk, cols)
+        answer = advise(rules, hand, args.seat, player, args.risk, cols, pass_player=PASS_PLAYER)
     answer = replace(answer, requested=n, budget=args.budget)
     if args.json:
         print(json.dumps(json_safe(advice_json(answer)), ensure_ascii=False))

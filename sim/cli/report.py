@@ -219,7 +219,7 @@ def guide_section(rules: Rules, args: argparse.Namespace, odds: Any, safebids: A
 def advice_examples(rules: Rules, args: argparse.Namespace) -> list[Any]:
     """The advisor on the report's example hands: the fast players (2,000 deals), the par."""
     from analysis.advise import EXAMPLE_HANDS, advise
-    from sim.advise import bid_samples
+    from sim.advise import PASS_PLAYER, bid_samples
     from sim.cards import hand_mask
     from sim.deal import place_sizes
 
@@ -232,7 +232,7 @@ def advice_examples(rules: Rules, args: argparse.Namespace) -> list[Any]:
         for p in players:
             n = 2000 if p in FAST else max(1, args.safe_sample // 2)
             cols = bid_samples(rules, hand, 0, p, n, args.seed, pass_samples=1000)
-            out.append(advise(rules, hand, "forehand", p, 0.75, cols))
+            out.append(advise(rules, hand, "forehand", p, 0.75, cols, pass_player=PASS_PLAYER))
     return out
 
 
