@@ -158,8 +158,12 @@ def test_sure_points_count_the_leaders_tricks_and_the_top_trumps() -> None:
     )
     S, P = play_state(pos, rules)
     assert search.sure_points(S, P) == (100, 0)
-    # a marriage in a hand not on lead may change trump before any card is sure
+    # a marriage in a hand not on lead may change trump once that hand leads: only
+    # what the leader cashes first is sure (the AS, not the AH: seat 2 keeps a trump)
     pos = Position(_hands("AS AH", "KH QH", "JS TS"), declarer=0, leader=0, trump=0)
+    S, P = play_state(pos, rules)
+    assert search.sure_points(S, P) == (11 + 3 + 2, 0)
+    pos = Position(_hands("9S AH", "KH QH", "JS TS"), declarer=0, leader=0, trump=0)
     S, P = play_state(pos, rules)
     assert search.sure_points(S, P) == (0, 0)
 
