@@ -57,6 +57,7 @@ from sim.engine.bits import (
 )
 from sim.engine.params import (
     P_ACE,
+    P_CHANGES_TRUMP,
     P_FIRST_LEAD,
     P_MV_S,
     P_NO_LEAD_FOREIGN,
@@ -337,7 +338,8 @@ def _quick_tricks(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
 def sure_points(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
     """At a trick start: card points the declarer surely adds, and the defenders surely take.
 
-    While no seat can change trump any more (no marriage held, no trump pending), a
+    While no seat can change trump any more (no marriage held, or a trump set and
+    ``marriage.changes_trump`` off; no trump pending), a
     trump above every trump of the other side wins whatever trick it is played to:
     its points go to its side, with one card of every other hand (at least that
     hand's cheapest cards). Whoever holds marriages, the tricks the seat on lead
@@ -355,7 +357,7 @@ def sure_points(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
     if trump == NO_SUIT:
         return lb, ub_cut
     for s in range(NP):
-        if _may_declare(S[S_HAND0 + s], P):
+        if P[P_CHANGES_TRUMP] and _may_declare(S[S_HAND0 + s], P):
             return lb, ub_cut  # a seat may still change trump
     mine = S[S_HAND0 + d] & SUIT_BITS[trump]
     theirs = np.int64(0)
