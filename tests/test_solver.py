@@ -305,3 +305,51 @@ def test_least_total_making_agrees_with_the_engines_rounding(round_declarer, rou
         for total in range(least - 12, least + 12):
             compared = round_score(total, round_to) if round_declarer else total
             assert (compared >= contract) == (total >= least), (contract, total)
+
+
+@pytest.mark.parametrize(
+    ("preset", "deals"), [("classic", 3), ("two_players", 2), ("five_hundred_one", 1)]
+)
+def test_the_par_is_the_best_of_every_discard_solved_alone(preset: str, deals: int) -> None:
+    """:func:`solve_par` (probes against the best so far, one table per pick) equals
+    solving every pick, discard and trump exactly on its own: the best value of each
+    bid cap, and which discard holds it (ties: the first found); and
+    :func:`best_value` equals the best of them."""
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import rules_vector
+    from sim.solver.talon import _gives, after_discard, best_value, solve_par
+
+    rules = load_rules(preset)
+    P = rules_vector(rules)
+    rng = np.random.default_rng(31)
+    n = rules.players
+    size = 10 if n == 2 else 7
+    for _ in range(deals):
+        deck = [int(c) for c in rng.permutation(24)]
+        hands = [sum(1 << c for c in deck[i * size : (i + 1) * size]) for i in range(n)]
+        rest = deck[n * size :]
+        talons = (
+            [sum(1 << c for c in rest[:2]), sum(1 << c for c in rest[2:4])]
+            if n == 2
+            else [sum(1 << c for c in rest)]
+        )
+        want: dict[int, tuple[int, int, tuple[int, ...], int]] = {}
+        names = range(4) if rules.trump.named_by_declarer else (-1,)
+        fresh = OpenCardSolver()
+        for t, talon in enumerate(talons):
+            set_aside = talons[1 - t] if n == 2 else 0
+            cards = [c for c in range(24) if (hands[0] | talon) >> c & 1]
+            for gives in _gives(cards, n - 1):
+                for trump in names:
+                    pos = after_discard(hands, talon, 0, gives, trump, set_aside)
+                    cap = int(bid_cap(pos.hands[0], P))
+                    v = fresh.value(*play_state(pos, rules))
+                    if cap not in want or v > want[cap][0]:
+                        want[cap] = (v, t, gives, trump)
+        solver = OpenCardSolver()
+        par = solve_par(rules, hands, talons, 0, solver)
+        got = {cap: (d.value, d.talon, d.gives, d.trump) for cap, d in par.by_cap.items()}
+        assert got == want
+        best = max(w[0] for w in want.values())
+        assert par.best.value == best
+        assert best_value(rules, hands, talons, 0, 0, solver) == best

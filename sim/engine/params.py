@@ -11,6 +11,8 @@ of players in a hand. Module globals are frozen into the compiled code by numba.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from sim.rules import RULE_INDEX, RULE_KEYS, Rules, rule_choices
@@ -130,6 +132,17 @@ N_PARAMS = _TAIL + 5
 
 
 def rules_vector(rules: Rules) -> np.ndarray:
-    """The ``int64`` vector the kernels read: :meth:`Rules.to_array`, then the tail."""
+    """The ``int64`` vector the kernels read: :meth:`Rules.to_array`, then the tail.
+
+    A fresh copy each call (callers may set a slot); the vector of a rule set is built
+    once (the solver's par builds a position's state for each of ~90 discards).
+    """
+    return _rules_vector(rules).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_vector(rules: Rules) -> np.ndarray:
     tail = [*rules.marriage_values, 2 if rules.players == 2 else 3]
-    return np.concatenate([rules.to_array(), np.array(tail, dtype=np.int64)])
+    out = np.concatenate([rules.to_array(), np.array(tail, dtype=np.int64)])
+    out.flags.writeable = False
+    return out

@@ -176,14 +176,30 @@ class OpenCardSolver:
         """Nodes searched since the solver was made."""
         return int(self.ws.meta[_search.M_NODES])
 
-    def value(self, S: np.ndarray, P: np.ndarray) -> int:
-        """The most the declarer still adds from ``S`` against best defence."""
+    def forget(self) -> None:
+        """Empty the table (what :meth:`value` and :meth:`probe` do unless ``keep``)."""
         _search.new_position(self.ws)
+
+    def value(self, S: np.ndarray, P: np.ndarray, keep: bool = False) -> int:
+        """The most the declarer still adds from ``S`` against best defence.
+
+        ``keep`` searches with the table of the searches before: sound when they had
+        the same declarer and rules (the table's keys hold the hands, the set-aside
+        talon, the leader, the trump and what the rules read of the past), and faster
+        when the positions share their later tricks (the discards of one deal:
+        :mod:`sim.solver.talon`).
+        """
+        if not keep:
+            _search.new_position(self.ws)
         return int(_search.solve(self.ws, P, S))
 
-    def probe(self, S: np.ndarray, P: np.ndarray, target: int) -> bool:
-        """Whether the declarer can still add ``target`` points from ``S``."""
-        _search.new_position(self.ws)
+    def probe(self, S: np.ndarray, P: np.ndarray, target: int, keep: bool = False) -> bool:
+        """Whether the declarer can still add ``target`` points from ``S``.
+
+        ``keep``: as :meth:`value`.
+        """
+        if not keep:
+            _search.new_position(self.ws)
         return bool(_search.probe(self.ws, P, S, target))
 
     def moves(self, S: np.ndarray, P: np.ndarray) -> list[MoveValue]:

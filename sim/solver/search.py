@@ -10,8 +10,9 @@ minimise it. A defender's marriage scores for the defender (or nothing, with
 ``marriage.only_declarer``) but still changes trump.
 
 A node's value is what the declarer still *adds* from that node to the end of the
-deal. At the start of a trick this depends only on the cards still held, who leads,
-the trump and what the rules read of the past (the trump's setter under
+deal. At the start of a trick this depends only on the cards still held (with two
+players, the talon set aside too), who leads, the trump and what the rules read of
+the past (the trump's setter under
 ``play.no_lead_foreign_trump``; whether marriages may be declared yet; the
 declarer's declarations not yet counted under ``marriage.requires_capture``), so the
 transposition table is keyed there and stores a lower and an upper bound of it.
@@ -527,6 +528,8 @@ def _key(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
     k2 = _uncounted(S, P) << 24
     if P[P_NP] == 3:
         k2 |= S[S_HAND0 + 2]
+    else:  # the talon set aside goes to the last trick's winner
+        k2 |= S[S_TALON_OTHER]
     return k1, k2
 
 

@@ -9,7 +9,9 @@ make of these cards against any defence that sees them too.
 
 Finding the best discard does not solve all 90 positions exactly: each next one is
 first probed against the best value so far among discards of the same bid cap (the
-contracts it allows) and solved only when it beats it.
+contracts it allows) and solved only when it beats it; and the discards of one pick
+share one transposition table, since they differ only in two or three cards and
+share most of their later tricks.
 """
 
 from __future__ import annotations
@@ -108,15 +110,16 @@ def solve_par(
         set_aside = talons[1 - t] if len(talons) == 2 else 0
         hand = hands[declarer] | talon
         cards = [c for c in range(24) if hand >> c & 1]
+        solver.forget()  # one table for the discards of one pick (they share later tricks)
         for gives in _gives(cards, n - 1):
             for trump in names:
                 pos = after_discard(hands, talon, declarer, gives, trump, set_aside)
                 cap = int(bid_cap(pos.hands[declarer], P))
                 S, P2 = play_state(pos, rules)
                 known = by_cap.get(cap)
-                if known is not None and not solver.probe(S, P2, known.value + 1):
+                if known is not None and not solver.probe(S, P2, known.value + 1, keep=True):
                     continue  # no better than the best of its cap
-                by_cap[cap] = Discard(t, gives, trump, pos, solver.value(S, P2))
+                by_cap[cap] = Discard(t, gives, trump, pos, solver.value(S, P2, keep=True))
     best = max(by_cap.values(), key=lambda d: d.value)
     return Par(declarer, best, by_cap)
 
@@ -141,12 +144,13 @@ def best_value(
         set_aside = talons[1 - t] if len(talons) == 2 else 0
         hand = hands[declarer] | talon
         cards = [c for c in range(24) if hand >> c & 1]
+        solver.forget()
         for gives in _gives(cards, len(hands) - 1):
             for trump in names:
                 pos = after_discard(hands, talon, declarer, gives, trump, set_aside)
                 S, P = play_state(pos, rules)
-                if solver.probe(S, P, best + 1):
-                    best = solver.value(S, P)
+                if solver.probe(S, P, best + 1, keep=True):
+                    best = solver.value(S, P, keep=True)
     return best
 
 
