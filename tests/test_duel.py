@@ -263,15 +263,11 @@ def test_paired_duels_compare_two_versions_deal_by_deal(tmp_path) -> None:
     import subprocess
     import sys
 
+    from benchmarks.paired_duels import paired
+
     _fake_duel(tmp_path / "old", 5, [1.0, 2.0, 3.0, 4.0])
     _fake_duel(tmp_path / "new", 5, [1.0, 4.0, 3.0, 7.0])  # +0, +2, +0, +3
-    out = subprocess.run(
-        [sys.executable, "benchmarks/paired_duels.py", tmp_path / "old", tmp_path / "new"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    doc = json.loads(out.stdout.splitlines()[-1])
+    doc = paired(tmp_path / "old", tmp_path / "new")
     d = np.array([0.0, 2.0, 0.0, 3.0])
     half = Z95 * d.std(ddof=1) / 2
     assert doc["deals"] == 4 and doc["deals_differing"] == 2

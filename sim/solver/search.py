@@ -12,10 +12,10 @@ minimise it. A defender's marriage scores for the defender (or nothing, with
 A node's value is what the declarer still *adds* from that node to the end of the
 deal. At the start of a trick this depends only on the cards still held (with two
 players, the talon set aside too), who leads, the trump and what the rules read of
-the past (the trump's setter under
-``play.no_lead_foreign_trump``; whether marriages may be declared yet; the
-declarer's declarations not yet counted under ``marriage.requires_capture``), so the
-transposition table is keyed there and stores a lower and an upper bound of it.
+the past (the trump's setter under ``play.no_lead_foreign_trump``; whether marriages
+may be declared yet; the declarer's declarations not yet counted under
+``marriage.requires_capture``), so the transposition table is keyed there and stores
+a lower and an upper bound of it.
 There too the node is bounded before any move: above by every point still held and
 every marriage the declarer may still count (:func:`upper_bound`), less what the
 defenders surely take; below by what the declarer surely takes (:func:`sure_points`:
@@ -340,13 +340,13 @@ def sure_points(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
     """At a trick start: card points the declarer surely adds, and the defenders surely take.
 
     While no seat can change trump any more (no marriage held, or a trump set and
-    ``marriage.changes_trump`` off; no trump pending), a
-    trump above every trump of the other side wins whatever trick it is played to:
-    its points go to its side, with one card of every other hand (at least that
-    hand's cheapest cards). Whoever holds marriages, the tricks the seat on lead
-    cashes without giving up the lead (:func:`_quick_tricks`) are sure too, since no
-    one else leads (or declares) before they are played; and a declarer still on lead
-    after them may declare a marriage it holds. ``(0, 0)`` when nothing is sure.
+    ``marriage.changes_trump`` off; no trump pending), a trump above every trump of the
+    other side wins whatever trick it is played to: its points go to its side, with
+    one card of every other hand (at least that hand's cheapest cards). Whoever holds
+    marriages, the tricks the seat on lead cashes without giving up the lead
+    (:func:`_quick_tricks`) are sure too, since no one else leads (or declares) before
+    they are played; and a declarer still on lead after them may declare a marriage it
+    holds. ``(0, 0)`` when nothing is sure.
     """
     trump = S[S_TRUMP]
     if S[S_PENDING] >= 0:
