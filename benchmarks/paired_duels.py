@@ -7,7 +7,8 @@ their per-deal scores (``duel_deals.parquet``: ``score_diff`` and ``margin_diff`
 already A minus B) is then the new A minus the old A on those deals, seat for seat, with
 the other seats' play the same: a duel between two versions that cannot run in one
 process. Printed: the mean per deal with its 95 % interval (normal, the deals being
-independent), and how many deals differ at all.
+independent: :func:`analysis.duel.mean_interval`, as the duel's own), and how many
+deals differ at all.
 
     python benchmarks/paired_duels.py OLD_DIR NEW_DIR
 """
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 import polars as pl
+
+from analysis.duel import mean_interval
 
 COLUMNS = ("score_diff", "margin_diff")
 
@@ -38,10 +40,8 @@ def paired(old: Path, new: Path) -> dict[str, object]:
     for col in COLUMNS:
         if f"{col}_new" not in joined.columns:
             continue  # a duel from before the column existed
-        d = joined[f"{col}_new"] - joined[col]
-        mean = float(d.mean())  # type: ignore[arg-type]
-        se = float(d.std()) / math.sqrt(joined.height)  # type: ignore[arg-type]
-        out[col] = {"mean": mean, "low": mean - 1.96 * se, "high": mean + 1.96 * se}
+        mean, low, high = mean_interval((joined[f"{col}_new"] - joined[col]).to_numpy())
+        out[col] = {"mean": mean, "low": low, "high": high}
     out["deals_differing"] = int((joined["score_diff_new"] != joined["score_diff"]).sum())
     return out
 

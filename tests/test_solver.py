@@ -166,6 +166,13 @@ def test_sure_points_count_the_leaders_tricks_and_the_top_trumps() -> None:
     pos = Position(_hands("9S AH", "KH QH", "JS TS"), declarer=0, leader=0, trump=0)
     S, P = play_state(pos, rules)
     assert search.sure_points(S, P) == (0, 0)
+    # the marriage is on lead and may change trump: the declarer's AS is not sure, unless
+    # with ``marriage.changes_trump`` off a trump once set stays
+    pos = Position(_hands("AS 9H", "KH QH", "JS TS"), declarer=0, leader=1, trump=0)
+    S, P = play_state(pos, rules)
+    assert search.sure_points(S, P) == (0, 0)
+    S, P = play_state(pos, rules.replace(marriage__changes_trump=False))
+    assert search.sure_points(S, P) == (11 + 3 + 2, 0)
 
 
 @pytest.mark.parametrize("preset", ["classic", "ukraine_online", "two_players"])
