@@ -1,9 +1,9 @@
 """Where the sampling player's time goes: milliseconds and solver nodes per decision.
 
 Classic deals bid and played by ``heuristic`` (``--deals N``, seed ``--seed``); at every
-card-play, contract and concession decision of those deals, ``pimc`` (default
+card-play, discard, contract and concession decision of those deals, ``pimc`` (default
 settings, one core) decides from the same state, and the time and the solver's nodes
-are tallied by kind: the contract, the concession, card play by trick and by seat
+are tallied by kind: the discard, the contract, the concession, card play by trick and by seat
 (declarer or defender). The first decision of each kind is made once before the clock
 (compiling or loading the code). Used to choose where the solver and the player are
 made faster (issue notes quote it); ``make bench`` times whole runs instead.
@@ -29,13 +29,13 @@ from sim.engine.state import (
     SNAP_N,
     SNAP_SEAT,
 )
-from sim.engine.strategies.pimc import pimc_concede, pimc_contract, pimc_play
+from sim.engine.strategies.pimc import pimc_concede, pimc_contract, pimc_discard, pimc_play
 from sim.engine.strategies.registry import parse_params
 from sim.rules import load_rules
 from sim.solver.layout import arena_size
 from sim.solver.search import M_NODES, solver_view
 
-KINDS = (Decision.PLAY, Decision.CONTRACT, Decision.CONCEDE)
+KINDS = (Decision.PLAY, Decision.DISCARD, Decision.CONTRACT, Decision.CONCEDE)
 
 
 def snapshots(rules, deals: int, seed: int, strategies: tuple[str, ...] = ("heuristic",) * 3):
@@ -56,6 +56,8 @@ def decide(snap, P, params, arena) -> None:
         plain = sum(1 << int(c) for c in legal if c < DECLARE)
         declaring = sum(1 << int(c - DECLARE) for c in legal if c >= DECLARE)
         pimc_play(seat, S, P, plain, declaring, arena, params)
+    elif kind == Decision.DISCARD:
+        pimc_discard(S, P, arena, params)
     elif kind == Decision.CONTRACT:
         pimc_contract(S, P, arena, int(legal[0]), n, params)
     else:

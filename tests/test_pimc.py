@@ -24,12 +24,13 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.pimc import (
     pimc_bid,
+    pimc_bid_sampled,
     pimc_contract,
     pimc_discard,
     pimc_play,
     sample_world,
 )
-from sim.engine.strategies.registry import WORLDS, parse_params
+from sim.engine.strategies.registry import BID, WORLDS, parse_params
 from sim.rules import load_rules
 from sim.solver.search import arena_size
 from tests.test_strategies import _redistribute
@@ -41,7 +42,8 @@ def _decide(kind, seat, S, P, legal, n, params, arena):
         declaring = sum(1 << int(c - DECLARE) for c in legal[:n] if c >= DECLARE)
         return pimc_play(seat, S, P, plain, declaring, arena, params)
     if kind == Decision.BID:  # pass, then the raises from legal[1]
-        return pimc_bid(S, P, arena, seat, int(legal[1]), n - 1, params)
+        bid = pimc_bid_sampled if params[BID] else pimc_bid
+        return bid(S, P, arena, seat, int(legal[1]), n - 1, params)
     if kind == Decision.DISCARD:
         return pimc_discard(S, P, arena, params)
     return pimc_contract(S, P, arena, int(legal[0]), n, params)
@@ -59,15 +61,38 @@ def test_pimc_choices_ignore_hidden_cards(preset, decisions):
     face_up = not rules.talon.discard_face_down
     P = rules_vector(rules)
     params = parse_params(["pimc"] * 3, ["pimc.worlds=4", "pimc.bid_make=0.5", "pimc.discard=1"])[0]
+    kinds = (Decision.PLAY, Decision.CONTRACT, Decision.BID, Decision.DISCARD)
+    _ignores_hidden_cards(rules, face_up, P, params, kinds, 17, decisions)
+
+
+@sizes(20, 60, "decisions")
+def test_sampled_bids_ignore_hidden_cards(decisions):
+    # pimc.bid=1 reads the auction (the bids that show marriages): the same choice
+    # whatever the unseen cards, random bidders (many bids above 120)
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    params = parse_params(["pimc"] * 3, ["pimc.bid=1", "pimc.bid_worlds=6"])[0]
+    # only decisions where another seat's bid showed marriages
+    _ignores_hidden_cards(rules, True, P, params, (Decision.BID,), 19, decisions, shown=True)
+
+
+def _ignores_hidden_cards(rules, face_up, P, params, kinds, seed, decisions, shown=False):
+    """Up to ``decisions`` choices are the same when hidden cards move.
+
+    ``shown``: only choices where another seat's bids showed marriages (the auction read).
+    """
+    from sim.engine.strategies.pimc import bid_shown_cap
+
     arena = np.zeros(arena_size(12), dtype=np.int64)
     rng = np.random.default_rng(3)
     checked = moved = 0
-    kinds = (Decision.PLAY, Decision.CONTRACT, Decision.BID, Decision.DISCARD)
     seen = set()
-    for k, snap in decision_snapshots(rules, 40, 17, kinds=kinds):
+    for k, snap in decision_snapshots(rules, 600 if shown else 40, seed, kinds=kinds):
         S = snap[:N_STATE].copy()
         kind, seat, n = int(snap[SNAP_KIND]), int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         if n < 2:
+            continue
+        if shown and not any(bid_shown_cap(S, P, o) > 0 for o in range(3) if o != seat):
             continue
         legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
         choice = _decide(kind, seat, S.copy(), P, legal, n, params, arena)
@@ -409,3 +434,103 @@ def test_worlds_agree_with_what_the_auction_showed():
                 for s in others
             )
     assert constrained >= 20 and uniform_disagree > 0
+
+
+@pytest.mark.parametrize(
+    "preset", ["classic", pytest.param("ukraine_online", marks=pytest.mark.slow)]
+)
+def test_sampled_bid_is_the_expected_score_over_exact_totals(preset):
+    # pimc.bid=1 bisects each world's contracts by probes; the same worlds solved
+    # exactly must give the same highest contracts, so the same bid
+    from sim.engine.actions import PASS
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import P_JUMPS, P_STEP
+    from sim.engine.state import NO_SUIT, S_PIMC_CTR
+    from sim.engine.strategies.pimc import _bid_world, _play_start, least_total
+    from sim.solver.search import declarer_total, exact, new_position, set_root, solver_view
+
+    rules = load_rules(preset)
+    P = rules_vector(rules)
+    step = int(P[P_STEP])
+    worlds, bias, margin = 6, 5, 35
+    params = parse_params(
+        ["pimc"] * 3,
+        [
+            "pimc.bid=1",
+            f"pimc.bid_worlds={worlds}",
+            f"pimc.bid_bias={bias}",
+            f"pimc.bid_margin={margin}",
+        ],
+    )[0]
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    C = solver_view(arena)
+    checked = raised = passed = 0
+    for _k, snap in decision_snapshots(rules, 60, 31, ("heuristic",) * 3, (Decision.BID,)):
+        S = snap[:N_STATE].copy()
+        seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+        lo = int(snap[SNAP_LEGAL + 1])  # pass, then the raises
+        choice = pimc_bid_sampled(S.copy(), P, arena, seat, lo, n - 1, params)
+        W = S.copy()
+        T = np.zeros(N_STATE, dtype=np.int64)
+        scratch = np.zeros(64, dtype=np.int64)
+        levels = []
+        for _w in range(worlds):
+            _bid_world(W, P, seat, T, scratch, False)
+            top = max(int(bid_cap(int(T[S_HAND0 + seat]), P)), lo)
+            _play_start(T, NO_SUIT)
+            new_position(C)
+            set_root(C, T)
+            total = declarer_total(T, P) + exact(C, P, 0)
+            made = [
+                k
+                for k in range((top - lo) // step + 1)
+                if total - bias >= least_total(lo + k * step, P)
+            ]
+            levels.append(max(made, default=-1))
+        assert W[S_PIMC_CTR] != S[S_PIMC_CTR]  # the worlds came from the player's stream
+        score = sum(lo + k * step if k >= 0 else -lo for k in levels)
+        if score < margin * worlds:
+            assert choice == PASS, (levels, score)
+            passed += 1
+            continue
+        k = 0
+        while P[P_JUMPS] and k + 1 < n - 1 and sum(x >= k + 1 for x in levels) >= 0.8 * worlds:
+            k += 1
+        assert choice == lo + k * step, (levels, choice)
+        raised += 1
+        checked += 1
+        if checked >= 12:
+            break
+    assert raised >= 8 and passed >= 3
+
+
+def test_bidding_worlds_agree_with_the_auction():
+    """pimc.bid=1: a seat that bid above 120 (``bid.cap_by_marriages``) holds the
+    marriages for it in every world the bidder samples; uniform deals often would not."""
+    from sim.engine.strategies.pimc import _bid_world, bid_shown_cap, bids_agree
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    scratch = np.zeros(64, dtype=np.int64)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    rng = np.random.default_rng(5)
+    constrained = uniform_disagree = 0
+    for _k, snap in decision_snapshots(rules, 200, 12, kinds=(Decision.BID,)):
+        S = snap[:N_STATE].copy()
+        me = int(snap[SNAP_SEAT])
+        others = [s for s in range(3) if s != me and bid_shown_cap(S, P, s) > 0]
+        if not others:
+            continue
+        constrained += 1
+        for _ in range(10):
+            _bid_world(S, P, me, T, scratch, False)
+            # its own cards kept, but the two it gave away
+            assert bin(int(S[S_HAND0 + me] & ~T[S_HAND0 + me])).count("1") <= 2
+            for s in others:
+                assert bids_agree(int(T[S_HAND0 + s]), 0, bid_shown_cap(S, P, s), P)
+        U = _redistribute(S, me, rng)  # the unseen cards dealt anew, the auction ignored
+        if U is not None:
+            uniform_disagree += any(
+                not bids_agree(int(U[S_HAND0 + s]), 0, bid_shown_cap(S, P, s), P) for s in others
+            )
+    assert constrained >= 15 and uniform_disagree > 0

@@ -52,6 +52,7 @@ from sim.engine.strategies.heuristic_v1 import (
 )
 from sim.engine.strategies.hook import LIST, MASKS, RANGE, call_address
 from sim.engine.strategies.registry import (
+    BID,
     BID_MAKE,
     CHEATER,
     DISCARD,
@@ -181,7 +182,7 @@ def choose(
         return legal_code(form, a, b, k, W.legal, step)
     if strategy == PIMC or strategy == CHEATER:
         searched = form == MASKS or kind == Decision.CONTRACT or kind == Decision.CONCEDE
-        if kind == Decision.BID and W.SP[seat, BID_MAKE] > 0:
+        if kind == Decision.BID and (W.SP[seat, BID_MAKE] > 0 or W.SP[seat, BID] > 0):
             searched = True
         if kind == Decision.DISCARD and W.SP[seat, DISCARD] > 0:
             searched = True

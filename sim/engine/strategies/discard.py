@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import CARD_POINTS
-from sim.engine.bits import KQ, SUIT_BITS, popcount
+from sim.engine.bits import KQ, SUIT_BITS, lowest, popcount
 from sim.engine.params import P_MV_S
 from sim.jit import hot
 
 _POINTS = CARD_POINTS.astype(np.int64)
+DISCARD_CANDIDATES = 5  # the cards the sampling player (and strong) weigh: the cheapest
 
 
 @hot
@@ -54,4 +55,27 @@ def cheapest_discard(hand: int, legal: np.ndarray, n: int, P: np.ndarray) -> int
     return int(pick)
 
 
-__all__ = ["cheapest_discard", "discard_cost"]
+@hot
+def by_cost(hand: int, P: np.ndarray, cards: np.ndarray, costs: np.ndarray) -> int:
+    """``hand``'s cards into ``cards``, cheapest :func:`discard_cost` first (stable); their count.
+
+    ``costs`` receives the costs in the same order.
+    """
+    n = 0
+    m = hand
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        v = discard_cost(hand, c, P)
+        i = n
+        while i > 0 and costs[i - 1] > v:
+            costs[i] = costs[i - 1]
+            cards[i] = cards[i - 1]
+            i -= 1
+        costs[i] = v
+        cards[i] = c
+        n += 1
+    return n
+
+
+__all__ = ["DISCARD_CANDIDATES", "by_cost", "cheapest_discard", "discard_cost"]

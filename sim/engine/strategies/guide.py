@@ -36,7 +36,7 @@ from sim.engine.bidding import on_barrel
 from sim.engine.bits import KQ
 from sim.engine.params import N_PARAMS
 from sim.engine.state import N_STATE, S_CONTRACT, S_HAND0
-from sim.engine.strategies.heuristic import barrel_contract, barrel_raise
+from sim.engine.strategies.barrel import barrel_contract, barrel_raise
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
 from sim.engine.strategies.strong import strong_choose, strong_play

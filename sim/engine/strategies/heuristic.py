@@ -64,15 +64,12 @@ from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.bidding import on_barrel
 from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest, play_masks, popcount
 from sim.engine.params import (
-    P_BARREL_AT,
     P_JUMPS,
     P_MV_S,
     P_NP,
     P_OPPONENTS_GET,
     P_ROSPIS_NO_SUBTRACT,
     P_STEP,
-    P_TARGET,
-    P_TARGET_STRICT,
     SIXTY,
 )
 from sim.engine.state import (
@@ -89,6 +86,7 @@ from sim.engine.state import (
     S_TRUMP_SETTER,
     S_VOID0,
 )
+from sim.engine.strategies.barrel import barrel_contract, barrel_need, barrel_raise
 from sim.engine.strategies.discard import cheapest_discard
 from sim.engine.strategies.heuristic_v1 import (
     _ABOVE,
@@ -359,35 +357,6 @@ def p_make(mu: float, sigma: float, level: int) -> float:
     k = int(x)
     f = x - k
     return _TAIL[k] * (1.0 - f) + _TAIL[k + 1] * f
-
-
-@hot
-def barrel_need(P: np.ndarray) -> int:
-    """The contract that wins the game from the barrel (0 without a barrel)."""
-    if P[P_BARREL_AT] <= 0:
-        return 0
-    need = P[P_TARGET] - P[P_BARREL_AT] + (1 if P[P_TARGET_STRICT] else 0)
-    step = P[P_STEP]
-    return (need + step - 1) // step * step
-
-
-@hot
-def barrel_contract(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
-    """On the barrel, the contract that wins there when it is open; 0 otherwise.
-
-    A failed contract costs nothing on the barrel, so no lower level is worth naming.
-    """
-    need = barrel_need(P)
-    if need > 0 and on_barrel(S, seat) and lo + (count - 1) * P[P_STEP] >= need:
-        return max(lo, need)
-    return 0
-
-
-@hot
-def barrel_raise(seat: int, S: np.ndarray, P: np.ndarray, lo: int) -> bool:
-    """On the barrel, raise while the bid is at most what wins there (failing is free)."""
-    need = barrel_need(P)
-    return need > 0 and on_barrel(S, seat) and lo <= need
 
 
 # --- card play ---------------------------------------------------------------------------

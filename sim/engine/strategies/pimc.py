@@ -26,17 +26,30 @@ does best over the same worlds:
   concession's (``rospis.no_subtract``: 0; otherwise minus the contract, so a player
   who pays the contract either way plays on).
 
-* **bidding**, with ``pimc.bid_make`` above 0 (default 0: the heuristic's bidding):
-  it raises when the hand, as the declarer's, makes the next level in at least that
-  share of ``worlds`` sampled deals (talon and other hands dealt at random, the talon
-  taken and cards given away as the heuristic does, the play solved open-card).
-  Measured (classic, duel against the heuristic, 600 deals, seed 1, worlds 10):
-  +15.1 [11.6, 18.6] points per deal at 0.5, against +16.9 [13.7, 20.1] bidding as the
-  heuristic; so it is off by default.
+* **discard** (``pimc.discard`` 1, the default; 0: the heuristic's): of the
+  ``DISCARD_CANDIDATES`` (5) cards the heuristic would rather give away, the one whose
+  best contract over the sampled worlds has the best expected deal score
+  (:func:`pimc_discard`). Paired against the heuristic's discard (duels with
+  ``heuristic``, classic): +2.12 [0.66, 3.59] points per deal on seed 301 (1,000
+  deals, where it was tried), +3.20 [2.06, 4.35] on seed 8181 (2,000 deals); weighing
+  the 9 cheapest instead of 5, +0.30 [-0.27, +0.87] more on seed 301: kept at 5.
 
-* **discard**, with ``pimc.discard`` 1 (default 0: the heuristic's discard): of the few
-  cards the heuristic would rather give away, the one whose best contract over the
-  sampled worlds has the best expected deal score (:func:`pimc_discard`).
+* **bidding**, the heuristic's unless one of two options is set:
+
+  - ``pimc.bid`` 1 (:func:`pimc_bid_sampled`): in ``bid_worlds`` deals of the unseen
+    cards that agree with the auction (a seat that bid above 120 under
+    ``bid.cap_by_marriages`` holds the marriages for it), the hand takes the talon,
+    gives cards away as the heuristic does and finds, cards face up, the highest
+    contract it makes with ``bid_bias`` points to spare; it raises when declaring is
+    expected to score at least ``bid_margin``. Paired against the heuristic's bidding
+    (seed 301, 1,000 deals, 40 worlds, margin 35): bias 0 / 10 / 20: +0.58 [-0.55,
+    +1.71] / +0.43 [-0.61, +1.48] / -0.04 [-1.12, +1.03] points per deal; bias 0 and
+    margin 15: +0.37 [-0.91, +1.66]: no measurable gain, so it is off by default.
+  - ``pimc.bid_make`` above 0 (:func:`pimc_bid`): it raises when the hand makes the
+    next level in at least that share of ``worlds`` such deals. Measured (classic,
+    against ``heuristic_v1``, 600 deals, seed 1, worlds 10): +15.1 [11.6, 18.6] points
+    per deal at 0.5, against +16.9 [13.7, 20.1] bidding as the heuristic; paired
+    against the heuristic's bidding on seed 301 at 0.7: +0.77 [-0.34, +1.88].
 
 Reshuffle demands, the talon pick, the trump name and dark play are the heuristic's
 (:mod:`sim.engine.strategies.heuristic`, its parameters in the same slots).
@@ -72,12 +85,13 @@ import numpy as np
 from numba import carray
 
 from sim.engine.actions import ACE_BIT, CARD_POINTS_TOTAL, DECLARE, PASS, Decision
-from sim.engine.bidding import bid_cap
+from sim.engine.bidding import bid_cap, on_barrel
 from sim.engine.bits import ACES, ALL_CARDS, KQ, lowest, popcount
 from sim.engine.params import (
     N_PARAMS,
     P_CAP_BY_MARRIAGES,
     P_DISCARD_FACE_DOWN,
+    P_JUMPS,
     P_NAMED_TRUMP,
     P_NP,
     P_ROSPIS_NO_SUBTRACT,
@@ -100,6 +114,7 @@ from sim.engine.state import (
     S_MPTS0,
     S_NOT0,
     S_NPLAYED,
+    S_PASSED,
     S_PENDING,
     S_PILE0,
     S_PIMC_CTR,
@@ -115,13 +130,23 @@ from sim.engine.state import (
     S_UNDARK,
     S_WIN_BID,
 )
-from sim.engine.strategies.discard import cheapest_discard, discard_cost
+from sim.engine.strategies.barrel import barrel_need, barrel_raise
+from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost, cheapest_discard
 from sim.engine.strategies.hook import f64_ptr, i64_ptr
-from sim.engine.strategies.registry import BID_MAKE, N_STRATEGY_PARAMS, OPEN, WORLDS
+from sim.engine.strategies.registry import (
+    BID,
+    BID_BIAS,
+    BID_MAKE,
+    BID_MARGIN,
+    BID_WORLDS,
+    N_STRATEGY_PARAMS,
+    OPEN,
+    WORLDS,
+)
 from sim.engine.talon import contract_range, may_concede
 from sim.jit import compiled, hot
 from sim.rng import bounded, mix64
-from sim.solver.layout import MAX_WORLDS, WORLD
+from sim.solver.layout import WORLD
 from sim.solver.search import (
     GAVE_UP,
     M_LIMIT,
@@ -140,7 +165,9 @@ from sim.solver.search import (
 
 PIMC_SALT = np.uint64(0x50494D4357524C44)  # mixes the deal's tie-break sub-seed: own stream
 MAX_RESAMPLE = 20  # worlds re-dealt (shown talon, auction) before one is kept anyway
-DISCARD_CANDIDATES = 5  # the cards the discard weighs: the heuristic's cheapest
+# the auction's worlds are re-dealt more: a bid of 160 and more needs two marriages, which a
+# uniform deal of the unseen cards gives that seat about one time in fifty
+MAX_BID_RESAMPLE = 1000
 TIE_NODES = 100_000  # the solver's nodes for breaking one decision's tie (about 10 ms)
 
 
@@ -237,6 +264,24 @@ def played_by(S: np.ndarray, P: np.ndarray, seat: int) -> int:
 
 
 @hot
+def bid_shown_cap(S: np.ndarray, P: np.ndarray, seat: int) -> int:
+    """The least bid cap ``seat``'s bids so far show its dealt hand allows (0: none shown).
+
+    Under ``bid.cap_by_marriages`` a bid above 120 needs marriages worth the excess, and
+    an undarkening a marriage.
+    """
+    if not P[P_CAP_BY_MARRIAGES]:
+        return 0
+    need = 0
+    bid = S[S_MAXBID0 + seat]
+    if bid > CARD_POINTS_TOTAL:
+        need = bid
+    if S[S_UNDARK] == seat:
+        need = max(need, CARD_POINTS_TOTAL + 1)
+    return need
+
+
+@hot
 def shown_cap(S: np.ndarray, P: np.ndarray, seat: int) -> int:
     """The least bid cap (``bid.cap_by_marriages``) the auction shows ``seat``'s cards allow.
 
@@ -247,15 +292,8 @@ def shown_cap(S: np.ndarray, P: np.ndarray, seat: int) -> int:
     held then (what it holds plus what it has played: for a defender that also counts
     the card it was given, so the test is necessary, never too strict).
     """
-    if not P[P_CAP_BY_MARRIAGES]:
-        return 0
-    need = 0
-    bid = S[S_MAXBID0 + seat]
-    if bid > CARD_POINTS_TOTAL:
-        need = bid
-    if S[S_UNDARK] == seat:
-        need = max(need, CARD_POINTS_TOTAL + 1)
-    if seat == S[S_DECL]:
+    need = bid_shown_cap(S, P, seat)
+    if P[P_CAP_BY_MARRIAGES] and seat == S[S_DECL]:
         # its bid capped its dealt seven, which the kept eight need not contain: only
         # a contract raised after the talon speaks of the cards it plays
         need = S[S_CONTRACT] if S[S_CONTRACT] > S[S_WIN_BID] else 0
@@ -384,18 +422,42 @@ def _reaches(C: Solver, P: np.ndarray, T: np.ndarray, target: int) -> bool:
 
 @compiled
 def _highest_reached(
-    C: Solver, P: np.ndarray, T: np.ndarray, lo: int, count: int, base: int
+    C: Solver, P: np.ndarray, T: np.ndarray, lo: int, count: int, base: int, guess: int = -2
 ) -> int:
     """The highest contract ``k`` (``lo + k * step``, below ``count``) world ``T`` reaches.
 
     The declarer, holding ``base`` points already, plays its open-card best; found by
-    bisection over the contracts' targets, one probe at each step; -1 when none.
+    bisection over the contracts' targets, one probe at each step; -1 when none. With
+    a ``guess`` (-1 or more: the answer of a like world) the contracts next to it are
+    probed first, in steps that double away from it, then the bracket is bisected.
     """
     reached = -1  # the answer lies in [reached, top]
     top = count - 1
+    step = P[P_STEP]
+    if -1 <= guess < count:
+        if guess >= 0 and not _reaches(C, P, T, least_total(lo + guess * step, P) - base):
+            top = guess - 1  # below the guess: gallop down
+            d = 1
+            while reached < top:
+                k = max(top - d + 1, reached + 1)
+                if _reaches(C, P, T, least_total(lo + k * step, P) - base):
+                    reached = k
+                    break
+                top = k - 1
+                d *= 2
+        else:  # at or above the guess: gallop up
+            reached = guess
+            d = 1
+            while reached < top:
+                k = min(reached + d, top)
+                if not _reaches(C, P, T, least_total(lo + k * step, P) - base):
+                    top = k - 1
+                    break
+                reached = k
+                d *= 2
     while reached < top:
         mid = (reached + top + 1) // 2
-        if _reaches(C, P, T, least_total(lo + mid * P[P_STEP], P) - base):
+        if _reaches(C, P, T, least_total(lo + mid * step, P) - base):
             reached = mid
         else:
             top = mid - 1
@@ -478,9 +540,10 @@ def _bid_world(
 ) -> None:
     """A deal as ``me`` sees it in the auction, with ``me`` the declarer, into ``T``.
 
-    Its own cards; the talon and the other hands dealt uniformly from the rest; it
-    takes the talon (two players: the first, as the heuristic does) and gives cards
-    away as the heuristic does; the play about to start.
+    Its own cards; the talon and the other hands dealt uniformly from the rest, dealt
+    again (up to ``MAX_BID_RESAMPLE`` times) while a hand does not allow its seat's
+    bids (:func:`bid_shown_cap`); it takes the talon (two players: the first, as the
+    heuristic does) and gives cards away as the heuristic does; the play about to start.
     """
     NP = P[P_NP]
     hand = S[S_HAND0 + me]
@@ -493,18 +556,26 @@ def _bid_world(
         if NP == 2:  # before the pick: the cards in no hand and not in the first talon
             set_aside = pool & ~talon & ~S[S_HAND0 + 1 - me]
     else:
-        talon = _draw_subset(S, pool, 2 if NP == 2 else 3)
-        pool &= ~talon
+        unseen = pool
+        talon = np.int64(0)
         set_aside = np.int64(0)
-        if NP == 2:
-            set_aside = _draw_subset(S, pool, 2)
-            pool &= ~set_aside
-        for j in range(1, NP):
-            s = (me + j) % NP
-            size = popcount(S[S_HAND0 + s])
-            h = pool if j == NP - 1 else _draw_subset(S, pool, size)
-            pool &= ~h
-            T[S_HAND0 + s] = h
+        for _attempt in range(MAX_BID_RESAMPLE):  # hands their bids allow (bid.cap_by_marriages)
+            pool = unseen
+            talon = _draw_subset(S, pool, 2 if NP == 2 else 3)
+            pool &= ~talon
+            if NP == 2:
+                set_aside = _draw_subset(S, pool, 2)
+                pool &= ~set_aside
+            agree = True
+            for j in range(1, NP):
+                s = (me + j) % NP
+                size = popcount(S[S_HAND0 + s])
+                h = pool if j == NP - 1 else _draw_subset(S, pool, size)
+                pool &= ~h
+                T[S_HAND0 + s] = h
+                agree = agree and bids_agree(h, 0, bid_shown_cap(S, P, s), P)
+            if agree:
+                break
     hand |= talon
     for j in range(1, NP):
         card = _heuristic_discard(hand, legal, P)
@@ -560,6 +631,74 @@ def pimc_bid(
 
 
 @compiled
+def pimc_bid_sampled(
+    S: np.ndarray,
+    P: np.ndarray,
+    arena: np.ndarray,
+    seat: int,
+    lo: int,
+    count: int,
+    params: np.ndarray,
+) -> int:
+    """Raise to ``lo`` when declaring is expected to score at least ``bid_margin`` (``pimc.bid``).
+
+    In each of ``bid_worlds`` deals of the unseen cards (the other hands allowed by
+    their bids, :func:`_bid_world`) this seat takes the talon, gives cards away as the
+    heuristic does and finds, cards face up, the highest contract from ``lo`` up to
+    its kept hand's cap that it makes with ``bid_bias`` points to spare (the open-card
+    play is better than any real one). Declaring at ``lo`` is then expected to score
+    the mean of that contract where one is made and ``-lo`` where none is: the
+    contract named after the talon, as if the talon showed the whole deal. With
+    ``bid.jumps`` it jumps to the highest level made in four worlds of five, as the
+    heuristic does; on the barrel, and against an opponent on it, it bids as the
+    heuristic does.
+    """
+    if count == 0:
+        return PASS
+    if barrel_raise(seat, S, P, lo):
+        return lo
+    C = solver_view(arena)
+    worlds = int(params[BID_WORLDS])
+    bias = int(params[BID_BIAS])
+    step = P[P_STEP]
+    T = C.stack[WORLD]
+    legal = C.scratch[2]
+    level = C.scratch[1]
+    for w in range(worlds):
+        _bid_world(S, P, seat, T, legal, params[OPEN] != 0)
+        top = max(bid_cap(T[S_HAND0 + seat], P), lo)
+        new_position(C)
+        level[w] = _highest_reached(
+            C, P, T, lo, (top - lo) // step + 1, declarer_total(T, P) - bias
+        )
+    score = 0.0
+    made = 0
+    for w in range(worlds):
+        if level[w] >= 0:
+            score += lo + level[w] * step
+            made += 1
+        else:
+            score -= lo
+    bid = score >= params[BID_MARGIN] * worlds
+    if not bid and barrel_need(P) > 0:  # an opponent on the barrel still bidding: keep it out
+        for o in range(P[P_NP]):
+            if o != seat and on_barrel(S, o) and not S[S_PASSED] >> o & 1:
+                bid = made >= 0.3 * worlds
+    if not bid:
+        return PASS
+    k = 0
+    if P[P_JUMPS]:  # straight to the level made in four worlds of five
+        while k + 1 < count:
+            n = 0
+            for w in range(worlds):
+                n += level[w] >= k + 1
+            if n < 0.8 * worlds:
+                break
+            k += 1
+    return lo + k * step
+
+
+@compiled
 def pimc_contract(
     S: np.ndarray, P: np.ndarray, arena: np.ndarray, lo: int, count: int, params: np.ndarray
 ) -> int:
@@ -588,55 +727,52 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
     cands = C.scratch[2]
     costs = C.scratch[3]
     legal = C.scratch[4]
-    made = C.scratch[1]
-    n = 0
-    m = hand
-    while m:  # the hand by the heuristic's cost, cheapest first (stable)
-        c = lowest(m)
-        m &= m - 1
-        v = discard_cost(hand, c, P)
-        i = n
-        while i > 0 and costs[i - 1] > v:
-            costs[i] = costs[i - 1]
-            cands[i] = cands[i - 1]
-            i -= 1
-        costs[i] = v
-        cands[i] = c
-        n += 1
+    n = by_cost(hand, P, cands, costs)  # the hand by the heuristic's cost, cheapest first
     worlds = int(params[WORLDS])
     T = C.stack[WORLD]
     scratch = C.scratch[0]
-    rewind = S[S_PIMC_CTR]
+    m = min(n, DISCARD_CANDIDATES)
+    kept = np.empty(m, dtype=np.int64)
+    later = np.full(m, -1, dtype=np.int64)
+    lo = np.empty(m, dtype=np.int64)
+    count = np.empty(m, dtype=np.int64)
+    for i in range(m):  # what each card leaves, and the contracts it allows
+        kept[i] = hand & ~(np.int64(1) << cands[i])
+        if j < NP - 1:
+            later[i] = _heuristic_discard(kept[i], legal, P)
+            kept[i] &= ~(np.int64(1) << later[i])
+        for k in range(len(T)):
+            T[k] = S[k]
+        T[S_HAND0 + decl] = kept[i]
+        lo[i], count[i] = contract_range(T, P)
+    made = np.zeros((m, max(count.max(), 1)), dtype=np.int64)
+    dealt = np.empty(3, dtype=np.int64)
+    for _w in range(worlds):  # the same worlds for every card, one table per world
+        sample_world(S, P, decl, T, scratch, params[OPEN] != 0)
+        for s in range(3):
+            dealt[s] = T[S_HAND0 + s]
+        new_position(C)
+        top = -1
+        for i in range(m):
+            for s in range(3):
+                T[S_HAND0 + s] = dealt[s]
+            T[S_HAND0 + decl] = kept[i]
+            T[S_HAND0 + (decl + j) % NP] |= np.int64(1) << cands[i]
+            if later[i] >= 0:
+                T[S_HAND0 + (decl + j + 1) % NP] |= np.int64(1) << later[i]
+            guess = -2 if i == 0 else top + (lo[i - 1] - lo[i]) // P[P_STEP]
+            top = _highest_reached(C, P, T, lo[i], count[i], declarer_total(T, P), guess)
+            for k in range(top + 1):
+                made[i, k] += 1
     best = cands[0]
     best_score = -np.inf
-    for i in range(min(n, DISCARD_CANDIDATES)):
-        x = cands[i]
-        kept = hand & ~(np.int64(1) << x)
-        later = -1
-        if j < NP - 1:
-            later = _heuristic_discard(kept, legal, P)
-            kept &= ~(np.int64(1) << later)
-        S[S_PIMC_CTR] = rewind  # the same worlds for every card
-        lo = 0
-        count = 0
-        for k in range(MAX_WORLDS):
-            made[k] = 0
-        for _w in range(worlds):
-            sample_world(S, P, decl, T, scratch, params[OPEN] != 0)
-            T[S_HAND0 + decl] = kept
-            T[S_HAND0 + (decl + j) % NP] |= np.int64(1) << x
-            if later >= 0:
-                T[S_HAND0 + (decl + j + 1) % NP] |= np.int64(1) << later
-            lo, count = contract_range(T, P)
-            new_position(C)
-            for k in range(_highest_reached(C, P, T, lo, count, declarer_total(T, P)) + 1):
-                made[k] += 1
-        score = _best_score(lo, count, made, worlds, P)[1]
+    for i in range(m):
+        score = _best_score(lo[i], count[i], made[i], worlds, P)[1]
         if P[P_ROSPIS_NO_SUBTRACT] and may_concede(S, P):
             score = max(score, 0.0)
         if score > best_score:
             best_score = score
-            best = x
+            best = cands[i]
     return best
 
 
@@ -795,6 +931,8 @@ def pimc_entry(  # type: ignore[no-untyped-def]
     if kind == Decision.CONTRACT:
         return pimc_contract(S, P, arena, b, c, params)
     if kind == Decision.BID:
+        if params[BID] > 0:
+            return pimc_bid_sampled(S, P, arena, seat, b, c, params)
         return pimc_bid(S, P, arena, seat, b, c, params)
     if kind == Decision.DISCARD:
         return pimc_discard(S, P, arena, params)
@@ -805,6 +943,7 @@ __all__ = [
     "bids_agree",
     "least_total",
     "pimc_bid",
+    "pimc_bid_sampled",
     "pimc_concede",
     "pimc_contract",
     "pimc_discard",

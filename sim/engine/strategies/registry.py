@@ -63,12 +63,16 @@ _HEURISTIC_PARAMS: dict[str, tuple[float, str]] = {
         "raise only when declaring the level is expected to score at least this many points",
     ),
 }
+BID_MARGIN = list(_HEURISTIC_PARAMS).index("bid_margin")  # the slot of bid_margin
 # The sampling player keeps the heuristic's parameters in the same slots (it bids,
 # discards and decides reshuffles as the heuristic does) and adds its own after them.
 WORLDS = len(_HEURISTIC_PARAMS)  # the parameter slot of pimc.worlds
 BID_MAKE = WORLDS + 1  # the slot of pimc.bid_make
 DISCARD = WORLDS + 2  # the slot of pimc.discard
-OPEN = WORLDS + 3  # the slot that makes the sampling player see every card (cheater)
+BID = WORLDS + 3  # the slot of pimc.bid (bidding by sampled expected scores)
+BID_WORLDS = WORLDS + 4  # the slot of pimc.bid_worlds
+BID_BIAS = WORLDS + 5  # the slot of pimc.bid_bias
+OPEN = WORLDS + 6  # the slot that makes the sampling player see every card (cheater)
 
 _MARRIAGE_WORDS = {
     "none": "no marriage",
@@ -111,6 +115,18 @@ _GUIDE_PARAMS: dict[str, tuple[float, str]] = {
 }
 
 _DISCARD_DOC = "0: give cards away as the heuristic does; 1: by sampled deal scores"
+_BID_PARAMS: dict[str, tuple[float, str]] = {
+    "bid": (
+        0.0,
+        "0: bid as the heuristic (or by bid_make); 1: raise when declaring is expected to "
+        "score at least bid_margin over sampled deals (open-card, the talon seen)",
+    ),
+    "bid_worlds": (40.0, "deals sampled at each bid with pimc.bid=1 (1 to 200)"),
+    "bid_bias": (
+        10.0,
+        "points taken off each sampled deal's open-card total when bidding (pimc.bid=1)",
+    ),
+}
 
 STRATEGIES: dict[str, StrategySpec] = {
     "random": StrategySpec("random", RANDOM),
@@ -132,7 +148,8 @@ STRATEGIES: dict[str, StrategySpec] = {
                 "0: bid as the heuristic; above 0: raise when the hand makes the next level "
                 "in at least this share of sampled deals (open-card, as the declarer)",
             ),
-            "discard": (0.0, _DISCARD_DOC),
+            "discard": (1.0, _DISCARD_DOC),
+            **_BID_PARAMS,
         },
     ),
     "strong": StrategySpec("strong", STRONG, dict(_HEURISTIC_PARAMS)),
@@ -144,6 +161,7 @@ STRATEGIES: dict[str, StrategySpec] = {
             "worlds": (1.0, "fixed at 1: the one true deal"),
             "bid_make": (0.5, "raise when the true deal makes the next level"),
             "discard": (1.0, _DISCARD_DOC),
+            **_BID_PARAMS,
             "open": (1.0, "fixed at 1: sees every card (an upper bound, not a player)"),
         },
     ),
@@ -198,8 +216,11 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
         except ValueError:
             raise StrategyError(f"--param {item!r}: value {raw!r} is not a number") from None
         v = values[(strat, pname)]
-        if (strat, pname) == ("pimc", "worlds") and not (1 <= v <= 200 and v == int(v)):
-            raise StrategyError(f"--param {item!r}: worlds must be a whole number 1 to 200")
+        if pname in ("worlds", "bid_worlds") and not (1 <= v <= 200 and v == int(v)):
+            if strat == "pimc":
+                raise StrategyError(f"--param {item!r}: {pname} must be a whole number 1 to 200")
+        if pname == "bid" and v not in (0, 1):
+            raise StrategyError(f"--param {item!r}: bid must be 0 or 1")
         if pname == "bid_make" and not 0 <= v <= 1:
             raise StrategyError(f"--param {item!r}: bid_make must be a share, 0 to 1")
         if pname == "discard" and v not in (0, 1):

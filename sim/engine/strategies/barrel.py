@@ -1,0 +1,46 @@
+"""The barrel in the bidding: the contract that wins from it, and raising towards it.
+
+Shared by ``heuristic``, ``guide`` and the sampling player, in a module of its own so
+that the sampling player's compiled code does not depend on the rest of the heuristic
+(:mod:`sim.cache` keys a module's compiled code on everything it imports).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.bidding import on_barrel
+from sim.engine.params import P_BARREL_AT, P_STEP, P_TARGET, P_TARGET_STRICT
+from sim.jit import hot
+
+
+@hot
+def barrel_need(P: np.ndarray) -> int:
+    """The contract that wins the game from the barrel (0 without a barrel)."""
+    if P[P_BARREL_AT] <= 0:
+        return 0
+    need = P[P_TARGET] - P[P_BARREL_AT] + (1 if P[P_TARGET_STRICT] else 0)
+    step = P[P_STEP]
+    return (need + step - 1) // step * step
+
+
+@hot
+def barrel_contract(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
+    """On the barrel, the contract that wins there when it is open; 0 otherwise.
+
+    A failed contract costs nothing on the barrel, so no lower level is worth naming.
+    """
+    need = barrel_need(P)
+    if need > 0 and on_barrel(S, seat) and lo + (count - 1) * P[P_STEP] >= need:
+        return max(lo, need)
+    return 0
+
+
+@hot
+def barrel_raise(seat: int, S: np.ndarray, P: np.ndarray, lo: int) -> bool:
+    """On the barrel, raise while the bid is at most what wins there (failing is free)."""
+    need = barrel_need(P)
+    return need > 0 and on_barrel(S, seat) and lo <= need
+
+
+__all__ = ["barrel_contract", "barrel_need", "barrel_raise"]
