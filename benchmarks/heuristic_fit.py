@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim.declarer import run_items
 from sim.engine.params import rules_vector
-from sim.engine.strategies.heuristic import (
+from sim.engine.strategies.hand_model import (
     FEATURE_NAMES,
     N_FEATURES,
     hand_features,

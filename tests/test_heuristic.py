@@ -28,15 +28,10 @@ from sim.engine.state import (
     S_TRUMP,
     S_TRUMP_SETTER,
 )
+from sim.engine.strategies.barrel import barrel_need
 from sim.engine.strategies.discard import discard_cost
-from sim.engine.strategies.heuristic import (
-    KEPT,
-    barrel_need,
-    hand_model,
-    heuristic_choose,
-    heuristic_play,
-    p_make,
-)
+from sim.engine.strategies.hand_model import KEPT, hand_model, p_make
+from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play
 from sim.engine.strategies.registry import parse_params
 from sim.rules import load_rules
 

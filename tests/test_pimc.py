@@ -17,6 +17,7 @@ from sim.engine.state import (
     S_HAND0,
     S_NOT0,
     S_PLAYED,
+    S_TALON,
     SNAP_KIND,
     SNAP_LEGAL,
     SNAP_N,
@@ -60,7 +61,9 @@ def test_pimc_choices_ignore_hidden_cards(preset, decisions):
         rules = load_rules(preset)
     face_up = not rules.talon.discard_face_down
     P = rules_vector(rules)
-    params = parse_params(["pimc"] * 3, ["pimc.worlds=4", "pimc.bid_make=0.5", "pimc.discard=1"])[0]
+    params = parse_params(
+        ["pimc"] * 3, ["pimc.worlds=4", "pimc.bid_make=0.5", "pimc.discard=1", "pimc.read_bids=1"]
+    )[0]
     kinds = (Decision.PLAY, Decision.CONTRACT, Decision.BID, Decision.DISCARD)
     _ignores_hidden_cards(rules, face_up, P, params, kinds, 17, decisions)
 
@@ -71,7 +74,7 @@ def test_sampled_bids_ignore_hidden_cards(decisions):
     # whatever the unseen cards, random bidders (many bids above 120)
     rules = load_rules("classic")
     P = rules_vector(rules)
-    params = parse_params(["pimc"] * 3, ["pimc.bid=1", "pimc.bid_worlds=6"])[0]
+    params = parse_params(["pimc"] * 3, ["pimc.bid=1", "pimc.bid_worlds=6", "pimc.read_bids=1"])[0]
     # only decisions where another seat's bid showed marriages
     _ignores_hidden_cards(rules, True, P, params, (Decision.BID,), 19, decisions, shown=True)
 
@@ -262,7 +265,7 @@ def test_the_discard_weighs_the_heuristics_cheapest_cards(most):
 
     rules = load_rules("classic")
     P = rules_vector(rules)
-    params = parse_params(["pimc"] * 3, ["pimc.worlds=4"])[0]
+    params = parse_params(["pimc"] * 3, ["pimc.discard_worlds=4"])[0]
     arena = np.zeros(arena_size(14), dtype=np.int64)
     checked = other = 0
     for _k, snap in decision_snapshots(rules, 30, 29, kinds=(Decision.DISCARD,)):
@@ -534,3 +537,96 @@ def test_bidding_worlds_agree_with_the_auction():
                 not bids_agree(int(U[S_HAND0 + s]), 0, bid_shown_cap(S, P, s), P) for s in others
             )
     assert constrained >= 15 and uniform_disagree > 0
+
+
+def _heuristic_reads(S, P, seat, dealt):
+    """The heuristic's bid rule, written out: what ``seat``'s bids say of its dealt hand."""
+    from sim.engine.params import P_STEP
+    from sim.engine.state import S_FOREHAND, S_MAXBID0, S_PASSED
+    from sim.engine.strategies.hand_model import DEALT, hand_model, p_make
+
+    mu, sigma = hand_model(dealt, P, DEALT)
+    b = int(S[S_MAXBID0 + seat])
+    if b > 100:
+        return b * (2 * p_make(mu, sigma, b) - 1) >= 35
+    middle = (int(S[S_FOREHAND]) + 1) % 3
+    first_at_105 = seat == middle or (seat == (middle + 1) % 3 and S[S_MAXBID0 + middle] == 0)
+    if b == 0 and int(S[S_PASSED]) >> seat & 1 and first_at_105:
+        lo = 100 + int(P[P_STEP])
+        return lo * (2 * p_make(mu, sigma, lo) - 1) < 35
+    return True
+
+
+def _defender_dealt(S, P, H, s):
+    """Defender ``s``'s dealt hand where it holds ``H``'s hand: that, what it played, less
+    the card the declarer gave it."""
+    from sim.engine.strategies.pimc import played_by
+
+    gift = int(S[S_GIVE1 + (s - int(S[S_DECL])) % 3 - 1])
+    return (int(H[S_HAND0 + s]) | played_by(S, P, s)) & ~(1 << gift)
+
+
+def test_read_bids_deals_hands_that_bid_as_their_seats_did():
+    """pimc.read_bids: in every world the declarer samples (for the discard, the contract
+    and its play), each defender's dealt hand (what it holds and played, less the card it
+    was given) would have made its bids by the heuristic's rule; the true hands do, and
+    uniform deals of the unseen cards often would not."""
+    from sim.engine.strategies.pimc import reads_bids
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    scratch = np.zeros(8, dtype=np.int64)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    rng = np.random.default_rng(7)
+    read = uniform_disagree = 0
+    kinds = (Decision.CONTRACT, Decision.PLAY)
+    for _k, snap in decision_snapshots(rules, 60, 21, ("heuristic",) * 3, kinds):
+        S = snap[:N_STATE].copy()
+        me = int(S[S_DECL])
+        if int(snap[SNAP_SEAT]) != me or not reads_bids(S, P):
+            continue
+        defenders = [s for s in range(3) if s != me]
+        for s in defenders:  # the rule is the heuristic's: its true hands agree
+            assert _heuristic_reads(S, P, s, _defender_dealt(S, P, S, s))
+        read += 1
+        for _ in range(5):
+            sample_world(S, P, me, T, scratch, False, True)
+            for s in defenders:
+                assert _heuristic_reads(S, P, s, _defender_dealt(S, P, T, s)), (s, _k)
+        U = _redistribute(S, me, rng)
+        if U is not None:
+            uniform_disagree += not all(
+                _heuristic_reads(S, P, s, _defender_dealt(S, P, U, s)) for s in defenders
+            )
+        if read >= 60:
+            break
+    assert read >= 40 and uniform_disagree > 0
+
+
+def test_read_bids_in_the_auction():
+    """pimc.bid=1 with pimc.read_bids: the other seats' hands in each sampled deal would
+    have made their bids so far by the heuristic's rule (their dealt hands, exactly)."""
+    from sim.engine.strategies.pimc import _bid_world, reads_bids
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    scratch = np.zeros(64, dtype=np.int64)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    checked = 0
+    for _k, snap in decision_snapshots(rules, 80, 22, ("heuristic",) * 3, (Decision.BID,)):
+        S = snap[:N_STATE].copy()
+        me = int(snap[SNAP_SEAT])
+        if not reads_bids(S, P):
+            continue
+        others = [s for s in range(3) if s != me]
+        for s in others:
+            assert _heuristic_reads(S, P, s, int(S[S_HAND0 + s]))
+        for _ in range(5):
+            _bid_world(S, P, me, T, scratch, False, True)
+            gave = (int(S[S_HAND0 + me]) | int(T[S_TALON])) & ~int(T[S_HAND0 + me])
+            for s in others:  # its seven dealt cards: the world's hand less what me gave it
+                seven = int(T[S_HAND0 + s]) & ~gave
+                assert bin(seven).count("1") == 7
+                assert _heuristic_reads(S, P, s, seven)
+        checked += 1
+    assert checked >= 40

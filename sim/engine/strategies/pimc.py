@@ -70,6 +70,18 @@ hands the auction rules out (or that gives the other defender two cards of a sho
 talon) is dealt again, up to ``MAX_RESAMPLE`` times: so every world consistent with
 the facts is equally likely.
 
+**Reading the auction** (``pimc.read_bids`` 1): the bids of a seat that bids by the
+heuristic's rule (``heuristic``, ``strong``, ``pimc``) also say something of its hand
+short of a marriage: it raised to ``b`` only if the heuristic's hand model of its dealt
+hand expected declaring ``b`` to score at least 35 (the heuristic's ``bid_margin``
+default), and a seat that passed at its first turn with the bid at 100 did not expect
+that at 105 (:func:`bids_likely`). Each world is dealt again (up to
+``MAX_READ_RESAMPLE`` times) until every defender's dealt hand (what it holds and has
+played, less the card the declarer gave it, where the deciding seat knows it) agrees;
+in the auction (``pimc.bid``) the other seats' dealt hands. Only in ordinary deals of
+three hands with nobody on the barrel (:func:`reads_bids`); the declarer's own hand is
+read by the hard facts alone.
+
 The three entry points run with numba's reference counting (plain ``njit``, not the
 engine's ``hot``): they take the solver's views out of the workspace's one array.
 
@@ -85,7 +97,7 @@ import numpy as np
 from numba import carray
 
 from sim.engine.actions import ACE_BIT, CARD_POINTS_TOTAL, DECLARE, PASS, Decision
-from sim.engine.bidding import bid_cap, on_barrel
+from sim.engine.bidding import OPENING_BID, bid_cap, on_barrel, silenced
 from sim.engine.bits import ACES, ALL_CARDS, KQ, lowest, popcount
 from sim.engine.params import (
     N_PARAMS,
@@ -107,6 +119,7 @@ from sim.engine.state import (
     S_CONTRACT,
     S_DECL,
     S_DECLARED0,
+    S_FOREHAND,
     S_GIVE1,
     S_HAND0,
     S_LEADER,
@@ -119,6 +132,8 @@ from sim.engine.state import (
     S_PILE0,
     S_PIMC_CTR,
     S_PLAYED,
+    S_SPECIAL,
+    S_STRAT0,
     S_TALON,
     S_TALON_OTHER,
     S_TALON_SHOWN,
@@ -129,9 +144,11 @@ from sim.engine.state import (
     S_TRUMP_SETTER,
     S_UNDARK,
     S_WIN_BID,
+    SPECIAL_NONE,
 )
 from sim.engine.strategies.barrel import barrel_need, barrel_raise
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost, cheapest_discard
+from sim.engine.strategies.hand_model import DEALT, hand_model, p_make
 from sim.engine.strategies.hook import f64_ptr, i64_ptr
 from sim.engine.strategies.registry import (
     BID,
@@ -139,8 +156,13 @@ from sim.engine.strategies.registry import (
     BID_MAKE,
     BID_MARGIN,
     BID_WORLDS,
+    DISCARD_WORLDS,
+    HEURISTIC,
     N_STRATEGY_PARAMS,
     OPEN,
+    PIMC,
+    READ_BIDS,
+    STRONG,
     WORLDS,
 )
 from sim.engine.talon import contract_range, may_concede
@@ -168,6 +190,8 @@ MAX_RESAMPLE = 20  # worlds re-dealt (shown talon, auction) before one is kept a
 # the auction's worlds are re-dealt more: a bid of 160 and more needs two marriages, which a
 # uniform deal of the unseen cards gives that seat about one time in fifty
 MAX_BID_RESAMPLE = 1000
+MAX_READ_RESAMPLE = 200  # with pimc.read_bids: a pass at 105 rules out most strong hands
+OPPONENT_MARGIN = 35.0  # heuristic.bid_margin's default: how a heuristic bidder is read
 TIE_NODES = 100_000  # the solver's nodes for breaking one decision's tie (about 10 ms)
 
 
@@ -310,6 +334,80 @@ def bids_agree(hand: int, played: int, need: int, P: np.ndarray) -> bool:
 
 
 @hot
+def reads_bids(S: np.ndarray, P: np.ndarray) -> bool:
+    """Whether this deal's auction is read by the heuristic's rule (``pimc.read_bids``).
+
+    Three hands, an ordinary deal (no dark or golden one, no undarkening) and nobody on
+    the barrel (whose raises and keep-outs follow other rules).
+    """
+    if P[P_NP] != 3 or S[S_SPECIAL] != SPECIAL_NONE or S[S_UNDARK] >= 0:
+        return False
+    for s in range(3):
+        if on_barrel(S, s):
+            return False
+    return True
+
+
+@hot
+def bids_likely(dealt: int, S: np.ndarray, P: np.ndarray, seat: int) -> bool:
+    """Whether a bidder by the heuristic's rule, dealt ``dealt``, bids as ``seat`` did.
+
+    The heuristic raises to a level ``b`` only when ``b (2 p - 1)`` reaches its
+    ``bid_margin`` (its default, :data:`OPPONENT_MARGIN`; a jump needs ``p`` of 0.8,
+    which implies it), ``p`` the chance its hand model gives the dealt hand of making
+    ``b``; so a seat whose highest bid is ``b`` holds such a hand. A seat that passed at
+    its first turn with the bid at 100 (the middle seat, or the last when the middle
+    passed too) holds a hand that does not reach the margin at 105. Seats of other
+    strategies (``heuristic``, ``strong`` and ``pimc`` bid by this rule; ``pimc``'s
+    bidding options are not seen) and silenced seats show nothing. Call only where
+    :func:`reads_bids`.
+    """
+    strat = S[S_STRAT0 + seat]
+    if strat != HEURISTIC and strat != STRONG and strat != PIMC:
+        return True
+    if silenced(S, P, seat):
+        return True
+    b = S[S_MAXBID0 + seat]
+    if b > OPENING_BID:
+        mu, sigma = hand_model(dealt, P, DEALT)
+        return b * (2.0 * p_make(mu, sigma, b) - 1.0) >= OPPONENT_MARGIN
+    if b == 0 and S[S_PASSED] >> seat & 1:
+        middle = (S[S_FOREHAND] + 1) % 3
+        if seat == middle or (seat == (middle + 1) % 3 and S[S_MAXBID0 + middle] == 0):
+            lo = OPENING_BID + P[P_STEP]
+            mu, sigma = hand_model(dealt, P, DEALT)
+            return lo * (2.0 * p_make(mu, sigma, lo) - 1.0) < OPPONENT_MARGIN
+    return True
+
+
+@hot
+def _dealt_in_world(S: np.ndarray, P: np.ndarray, me: int, seat: int, hand: int) -> int:
+    """A defender's dealt hand in a world where it holds ``hand``; -1 when not known.
+
+    What it holds and has played, less the card the declarer gave it (when ``me`` knows
+    which); the declarer's dealt hand (talon taken, cards given) is not rebuilt.
+    """
+    decl = S[S_DECL]
+    if seat == decl:
+        return -1
+    NP = P[P_NP]
+    dealt = hand | played_by(S, P, seat)
+    card = S[S_GIVE1 + (seat - decl + NP) % NP - 1]
+    if card >= 0:
+        if not (me == decl or not P[P_DISCARD_FACE_DOWN]):
+            return -1
+        dealt &= ~(np.int64(1) << card)
+    return dealt
+
+
+@hot
+def _world_bids_likely(S: np.ndarray, P: np.ndarray, me: int, seat: int, hand: int) -> bool:
+    """:func:`bids_likely` of a defender holding ``hand`` in a world (True when unknown)."""
+    dealt = _dealt_in_world(S, P, me, seat, hand)
+    return dealt < 0 or bids_likely(dealt, S, P, seat)
+
+
+@hot
 def sample_world(
     S: np.ndarray,
     P: np.ndarray,
@@ -317,10 +415,13 @@ def sample_world(
     T: np.ndarray,
     scratch: np.ndarray,
     open_cards: bool = False,
+    read: bool = False,
 ) -> None:
     """Write into ``T`` (a copy of ``S``) one world consistent with what ``me`` knows.
 
-    ``open_cards`` (the ``cheater``) copies the true deal instead.
+    ``open_cards`` (the ``cheater``) copies the true deal instead. ``read``
+    (``pimc.read_bids``): the defenders' dealt hands also agree with their bids as the
+    heuristic's rule reads them (:func:`bids_likely`).
 
     ``scratch`` (int64[8]) holds the facts. Only ``me``'s hand, the sizes of the other
     hands and public facts are read: the other seats' cards in ``S`` are never looked at.
@@ -351,7 +452,8 @@ def sample_world(
     need1 = shown_cap(S, P, place[1]) if NP == 3 else 0
     played0 = played_by(S, P, place[0]) if need0 else 0  # the same in every attempt
     played1 = played_by(S, P, place[1]) if need1 else 0
-    for _attempt in range(MAX_RESAMPLE):
+    read = read and reads_bids(S, P)
+    for _attempt in range(MAX_READ_RESAMPLE if read else MAX_RESAMPLE):
         a = known[place[0]] & pool & ~known[place[1]]
         b = known[place[1]] & pool & ~a
         free = pool & ~a & ~b
@@ -384,6 +486,11 @@ def sample_world(
             continue  # a hand its own bids would not have allowed: deal again
         if not bids_agree(b, played1, need1, P):
             continue
+        if read and not (
+            _world_bids_likely(S, P, me, place[0], a)
+            and (NP == 2 or _world_bids_likely(S, P, me, place[1], b))
+        ):
+            continue  # a hand that would not have bid as its seat did: deal again
         break
     T[S_HAND0 + place[0]] = a
     if NP == 2:
@@ -484,7 +591,7 @@ def _made_counts(
     for k in range(count):
         made[k] = 0
     for _w in range(int(params[WORLDS])):
-        sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0)
+        sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
         new_position(C)
         for k in range(_highest_reached(C, P, T, lo, count, base) + 1):
             made[k] += 1
@@ -536,13 +643,20 @@ def _heuristic_discard(hand: int, legal: np.ndarray, P: np.ndarray) -> int:
 
 @hot
 def _bid_world(
-    S: np.ndarray, P: np.ndarray, me: int, T: np.ndarray, legal: np.ndarray, open_cards: bool
+    S: np.ndarray,
+    P: np.ndarray,
+    me: int,
+    T: np.ndarray,
+    legal: np.ndarray,
+    open_cards: bool,
+    read: bool = False,
 ) -> None:
     """A deal as ``me`` sees it in the auction, with ``me`` the declarer, into ``T``.
 
     Its own cards; the talon and the other hands dealt uniformly from the rest, dealt
     again (up to ``MAX_BID_RESAMPLE`` times) while a hand does not allow its seat's
-    bids (:func:`bid_shown_cap`); it takes the talon (two players: the first, as the
+    bids (:func:`bid_shown_cap`) or, with ``read``, would not have made them by the
+    heuristic's rule (:func:`bids_likely`); it takes the talon (two players: the first, as the
     heuristic does) and gives cards away as the heuristic does; the play about to start.
     """
     NP = P[P_NP]
@@ -556,6 +670,7 @@ def _bid_world(
         if NP == 2:  # before the pick: the cards in no hand and not in the first talon
             set_aside = pool & ~talon & ~S[S_HAND0 + 1 - me]
     else:
+        read = read and reads_bids(S, P)
         unseen = pool
         talon = np.int64(0)
         set_aside = np.int64(0)
@@ -574,6 +689,7 @@ def _bid_world(
                 pool &= ~h
                 T[S_HAND0 + s] = h
                 agree = agree and bids_agree(h, 0, bid_shown_cap(S, P, s), P)
+                agree = agree and not (read and not bids_likely(h, S, P, s))
             if agree:
                 break
     hand |= talon
@@ -583,6 +699,7 @@ def _bid_world(
         T[S_HAND0 + (me + j) % NP] |= np.int64(1) << card
     T[S_HAND0 + me] = hand
     T[S_TALON_OTHER] = set_aside
+    T[S_TALON] = talon  # the world's talon (the solver does not read it; tests do)
     T[S_DECL] = me
     T[S_PLAYED] = 0
     T[S_TRUMP] = NO_SUIT
@@ -623,7 +740,7 @@ def pimc_bid(
     need = least_total(lo, P)
     made = 0
     for _w in range(worlds):
-        _bid_world(S, P, seat, T, legal, params[OPEN] != 0)
+        _bid_world(S, P, seat, T, legal, params[OPEN] != 0, params[READ_BIDS] != 0)
         new_position(C)
         if _reaches(C, P, T, need):
             made += 1
@@ -665,7 +782,7 @@ def pimc_bid_sampled(
     legal = C.scratch[2]
     level = C.scratch[1]
     for w in range(worlds):
-        _bid_world(S, P, seat, T, legal, params[OPEN] != 0)
+        _bid_world(S, P, seat, T, legal, params[OPEN] != 0, params[READ_BIDS] != 0)
         top = max(bid_cap(T[S_HAND0 + seat], P), lo)
         new_position(C)
         level[w] = _highest_reached(
@@ -728,7 +845,7 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
     costs = C.scratch[3]
     legal = C.scratch[4]
     n = by_cost(hand, P, cands, costs)  # the hand by the heuristic's cost, cheapest first
-    worlds = int(params[WORLDS])
+    worlds = int(params[DISCARD_WORLDS])
     T = C.stack[WORLD]
     scratch = C.scratch[0]
     m = min(n, DISCARD_CANDIDATES)
@@ -748,7 +865,7 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
     made = np.zeros((m, max(count.max(), 1)), dtype=np.int64)
     dealt = np.empty(3, dtype=np.int64)
     for _w in range(worlds):  # the same worlds for every card, one table per world
-        sample_world(S, P, decl, T, scratch, params[OPEN] != 0)
+        sample_world(S, P, decl, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
         for s in range(3):
             dealt[s] = T[S_HAND0 + s]
         new_position(C)
@@ -827,7 +944,7 @@ def pimc_play(
     if need > 0:
         active = C.scratch[1]
         for w in range(worlds):
-            sample_world(S, P, seat, T, scratch, params[OPEN] != 0)
+            sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
             # a move whose count can no longer reach the best one's (nor tie it) is not
             # searched again: the choice is the same, with fewer probes
             top = made[0]
@@ -841,7 +958,9 @@ def pimc_play(
                 alive += active[i]
             if alive == 1:  # the one move left is the choice: deal out the rest of the
                 for _rest in range(w + 1, worlds):  # worlds, so the stream moves on as if
-                    sample_world(S, P, seat, T, scratch, params[OPEN] != 0)  # solved
+                    sample_world(
+                        S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0
+                    )  # solved
                 break
             new_position(C)
             root_probes(C, P, T, need, out, active)  # the moves in ascending code order
@@ -866,7 +985,7 @@ def pimc_play(
     C.meta[M_LIMIT] = C.meta[M_NODES] + TIE_NODES
     counted = 0
     for _w in range(worlds):
-        sample_world(S, P, seat, T, scratch, params[OPEN] != 0)
+        sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
         new_position(C)  # one table per world: its moves share their subtrees
         set_root(C, T)
         done = True
@@ -941,6 +1060,7 @@ def pimc_entry(  # type: ignore[no-untyped-def]
 
 __all__ = [
     "bids_agree",
+    "bids_likely",
     "least_total",
     "pimc_bid",
     "pimc_bid_sampled",
@@ -950,6 +1070,7 @@ __all__ = [
     "pimc_entry",
     "pimc_play",
     "played_by",
+    "reads_bids",
     "sample_world",
     "shown_cap",
 ]

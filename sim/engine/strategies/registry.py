@@ -72,7 +72,9 @@ DISCARD = WORLDS + 2  # the slot of pimc.discard
 BID = WORLDS + 3  # the slot of pimc.bid (bidding by sampled expected scores)
 BID_WORLDS = WORLDS + 4  # the slot of pimc.bid_worlds
 BID_BIAS = WORLDS + 5  # the slot of pimc.bid_bias
-OPEN = WORLDS + 6  # the slot that makes the sampling player see every card (cheater)
+DISCARD_WORLDS = WORLDS + 6  # the slot of pimc.discard_worlds
+READ_BIDS = WORLDS + 7  # the slot of pimc.read_bids
+OPEN = WORLDS + 8  # the slot that makes the sampling player see every card (cheater)
 
 _MARRIAGE_WORDS = {
     "none": "no marriage",
@@ -126,6 +128,15 @@ _BID_PARAMS: dict[str, tuple[float, str]] = {
         10.0,
         "points taken off each sampled deal's open-card total when bidding (pimc.bid=1)",
     ),
+    "discard_worlds": (
+        10.0,
+        "deals sampled at each card given away with pimc.discard=1 (1 to 200)",
+    ),
+    "read_bids": (
+        0.0,
+        "1: deal only worlds where each heuristic-bidding opponent would have bid as it did "
+        "(its raises, a first pass at 105), by the heuristic's hand model",
+    ),
 }
 
 STRATEGIES: dict[str, StrategySpec] = {
@@ -162,6 +173,7 @@ STRATEGIES: dict[str, StrategySpec] = {
             "bid_make": (0.5, "raise when the true deal makes the next level"),
             "discard": (1.0, _DISCARD_DOC),
             **_BID_PARAMS,
+            "discard_worlds": (1.0, "fixed at 1: the one true deal"),
             "open": (1.0, "fixed at 1: sees every card (an upper bound, not a player)"),
         },
     ),
@@ -216,16 +228,17 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
         except ValueError:
             raise StrategyError(f"--param {item!r}: value {raw!r} is not a number") from None
         v = values[(strat, pname)]
-        if pname in ("worlds", "bid_worlds") and not (1 <= v <= 200 and v == int(v)):
+        counts = ("worlds", "bid_worlds", "discard_worlds")
+        if pname in counts and not (1 <= v <= 200 and v == int(v)):
             if strat == "pimc":
                 raise StrategyError(f"--param {item!r}: {pname} must be a whole number 1 to 200")
-        if pname == "bid" and v not in (0, 1):
-            raise StrategyError(f"--param {item!r}: bid must be 0 or 1")
+        if pname in ("bid", "read_bids") and v not in (0, 1):
+            raise StrategyError(f"--param {item!r}: {pname} must be 0 or 1")
         if pname == "bid_make" and not 0 <= v <= 1:
             raise StrategyError(f"--param {item!r}: bid_make must be a share, 0 to 1")
         if pname == "discard" and v not in (0, 1):
             raise StrategyError(f"--param {item!r}: discard must be 0 or 1")
-        if strat == "cheater" and pname in ("worlds", "open") and v != 1:
+        if strat == "cheater" and pname in ("worlds", "discard_worlds", "open") and v != 1:
             raise StrategyError(f"--param {item!r}: the cheater's {pname} is fixed at 1")
     for seat, name in enumerate(names):
         for j, (pname, (default, _)) in enumerate(STRATEGIES[name].params.items()):
