@@ -1,4 +1,4 @@
-"""Measure the heuristic's hand model and print its weights (sim.engine.strategies.heuristic).
+"""Measure the heuristic's hand model and print its weights (sim.engine.strategies.hand_model).
 
 Every dealt hand of ``--deals`` random deals is played as the declarer's (the
 ``thousand safebids`` items: forced auction, talon, the player's own discard and

@@ -239,7 +239,7 @@ def test_contract_by_probes_is_the_best_expected_score_over_exact_totals(preset)
         T = np.zeros(N_STATE, dtype=np.int64)
         scratch = np.zeros(8, dtype=np.int64)
         for _w in range(worlds):
-            sample_world(W, P, int(S[S_DECL]), T, scratch, False)
+            sample_world(W, P, int(S[S_DECL]), T, scratch, False, True)  # read_bids, the default
             _play_start(T, -1)
             new_position(C)
             set_root(C, T)
@@ -310,7 +310,7 @@ def test_card_play_by_counts_equals_probing_every_move_in_every_world():
         W = S.copy()
         made = np.zeros(n, dtype=np.int64)
         for _w in range(worlds):
-            sample_world(W, P, seat, T, scratch, False)
+            sample_world(W, P, seat, T, scratch, False, True)  # pimc.read_bids=1, the default
             new_position(C)
             root_probes(C, P, T, need, out, everything)
             made += out[:n, 1]
@@ -478,7 +478,7 @@ def test_sampled_bid_is_the_expected_score_over_exact_totals(preset):
         scratch = np.zeros(64, dtype=np.int64)
         levels = []
         for _w in range(worlds):
-            _bid_world(W, P, seat, T, scratch, False)
+            _bid_world(W, P, seat, T, scratch, False, True)  # pimc.read_bids=1, the default
             top = max(int(bid_cap(int(T[S_HAND0 + seat]), P)), lo)
             _play_start(T, NO_SUIT)
             new_position(C)
@@ -630,3 +630,27 @@ def test_read_bids_in_the_auction():
                 assert _heuristic_reads(S, P, s, seven)
         checked += 1
     assert checked >= 40
+
+
+def test_a_forced_auction_is_not_read():
+    # every hand as the declarer's (safe bids, the advisor): the other seats pass without
+    # choosing, so their passes say nothing; the items are the same with and without
+    # pimc.read_bids, while a played deal's auction is read
+    from sim.declarer import run_items
+    from sim.engine.state import FLAG_FORCED_AUCTION, S_FLAGS
+    from sim.engine.strategies.pimc import reads_bids
+
+    rules = load_rules("classic")
+    read = run_items(rules, "pimc", 12, 5, ["pimc.worlds=3", "pimc.discard_worlds=3"])
+    unread = run_items(
+        rules, "pimc", 12, 5, ["pimc.worlds=3", "pimc.discard_worlds=3", "pimc.read_bids=0"]
+    )
+    for col in ("total", "contract", "kept", "concede_from"):
+        assert (read[col] == unread[col]).all(), col
+    P = rules_vector(rules)
+    for _k, snap in decision_snapshots(rules, 3, 8, ("heuristic",) * 3, (Decision.PLAY,)):
+        S = snap[:N_STATE].copy()
+        assert reads_bids(S, P)
+        S[S_FLAGS] |= FLAG_FORCED_AUCTION
+        assert not reads_bids(S, P)
+        break

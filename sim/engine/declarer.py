@@ -40,11 +40,13 @@ from sim.engine.driver import (
 from sim.engine.params import P_NP
 from sim.engine.scoring import deal_points, score_played
 from sim.engine.state import (
+    FLAG_FORCED_AUCTION,
     O_DELTA0,
     S_AFTER0,
     S_CONTRACT,
     S_DEALT0,
     S_ERROR,
+    S_FLAGS,
     S_FOREHAND,
     S_GIVE1,
     S_GIVE2,
@@ -86,6 +88,7 @@ def forced_auction(P: np.ndarray, W: Workspace, decl: int) -> None:
     S = W.S
     NP = P[P_NP]
     f = S[S_FOREHAND]
+    S[S_FLAGS] |= FLAG_FORCED_AUCTION  # the passes say nothing of the hands
     open_bidding(S, f, -1)
     if decl != f:
         lo, _count = raise_range(S, P, decl)

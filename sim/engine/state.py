@@ -110,10 +110,12 @@ N_STATE = S_PILE0 + 24
 SPECIAL_NONE, SPECIAL_GOLDEN, SPECIAL_DARK = 0, 1, 2
 SPECIALS = (None, "golden", "dark")
 # S_FLAGS (the game's hand inputs): bit s forbids hand seat s to concede, bit
-# FLAG_BARREL0 + s says it sits on the barrel, and two bits say what deal it is.
+# FLAG_BARREL0 + s says it sits on the barrel, two bits say what deal it is, and one that
+# the bids were not the players' own (sim.engine.declarer's forced auction).
 FLAG_BARREL0 = 3
 FLAG_GOLDEN = 1 << 6  # seat_flags bit: this deal is golden
 FLAG_DARK_ALLOWED = 1 << 7  # seat_flags bit: forehand may declare dark
+FLAG_FORCED_AUCTION = 1 << 8  # the auction was forced (every hand as the declarer's)
 TRICKS_3, TRICKS_2 = 8, 11  # tricks in a deal of three players, of two
 MAX_TRICKS = TRICKS_2
 

@@ -70,7 +70,8 @@ hands the auction rules out (or that gives the other defender two cards of a sho
 talon) is dealt again, up to ``MAX_RESAMPLE`` times: so every world consistent with
 the facts is equally likely.
 
-**Reading the auction** (``pimc.read_bids`` 1): the bids of a seat that bids by the
+**Reading the auction** (``pimc.read_bids`` 1, the default; 0: the marriages alone):
+the bids of a seat that bids by the
 heuristic's rule (``heuristic``, ``strong``, ``pimc``) also say something of its hand
 short of a marriage: it raised to ``b`` only if the heuristic's hand model of its dealt
 hand expected declaring ``b`` to score at least 35 (the heuristic's ``bid_margin``
@@ -80,7 +81,10 @@ that at 105 (:func:`bids_likely`). Each world is dealt again (up to
 played, less the card the declarer gave it, where the deciding seat knows it) agrees;
 in the auction (``pimc.bid``) the other seats' dealt hands. Only in ordinary deals of
 three hands with nobody on the barrel (:func:`reads_bids`); the declarer's own hand is
-read by the hard facts alone.
+read by the hard facts alone. Paired against ``pimc`` without it (duels with
+``heuristic``, classic): +1.10 [0.17, 2.04] points per deal on seed 301 (1,000 deals,
+where it was tried first), +0.43 [-0.31, +1.16] on seed 8282 (2,000 deals); both
+together +0.65 [0.07, 1.23], ``margin_diff`` +1.00 [0.28, 1.71].
 
 The three entry points run with numba's reference counting (plain ``njit``, not the
 engine's ``hot``): they take the solver's views out of the workspace's one array.
@@ -113,12 +117,14 @@ from sim.engine.params import (
 )
 from sim.engine.scoring import round_score
 from sim.engine.state import (
+    FLAG_FORCED_AUCTION,
     N_STATE,
     NO_SUIT,
     S_CAPT0,
     S_CONTRACT,
     S_DECL,
     S_DECLARED0,
+    S_FLAGS,
     S_FOREHAND,
     S_GIVE1,
     S_HAND0,
@@ -337,10 +343,13 @@ def bids_agree(hand: int, played: int, need: int, P: np.ndarray) -> bool:
 def reads_bids(S: np.ndarray, P: np.ndarray) -> bool:
     """Whether this deal's auction is read by the heuristic's rule (``pimc.read_bids``).
 
-    Three hands, an ordinary deal (no dark or golden one, no undarkening) and nobody on
-    the barrel (whose raises and keep-outs follow other rules).
+    Three hands, an ordinary deal (no dark or golden one, no undarkening), nobody on
+    the barrel (whose raises and keep-outs follow other rules) and an auction the
+    players bid themselves (not :func:`sim.engine.declarer.forced_auction`'s).
     """
     if P[P_NP] != 3 or S[S_SPECIAL] != SPECIAL_NONE or S[S_UNDARK] >= 0:
+        return False
+    if S[S_FLAGS] & FLAG_FORCED_AUCTION:  # every hand as the declarer's: bids not chosen
         return False
     for s in range(3):
         if on_barrel(S, s):

@@ -133,9 +133,9 @@ _BID_PARAMS: dict[str, tuple[float, str]] = {
         "deals sampled at each card given away with pimc.discard=1 (1 to 200)",
     ),
     "read_bids": (
-        0.0,
+        1.0,
         "1: deal only worlds where each heuristic-bidding opponent would have bid as it did "
-        "(its raises, a first pass at 105), by the heuristic's hand model",
+        "(its raises, a first pass at 105), by the heuristic's hand model; 0: marriages only",
     ),
 }
 
