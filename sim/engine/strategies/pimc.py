@@ -83,8 +83,10 @@ in the auction (``pimc.bid``) the other seats' dealt hands. Only in ordinary dea
 three hands with nobody on the barrel (:func:`reads_bids`); the declarer's own hand is
 read by the hard facts alone. Paired against ``pimc`` without it (duels with
 ``heuristic``, classic): +1.10 [0.17, 2.04] points per deal on seed 301 (1,000 deals,
-where it was tried first), +0.43 [-0.31, +1.16] on seed 8282 (2,000 deals); both
-together +0.65 [0.07, 1.23], ``margin_diff`` +1.00 [0.28, 1.71].
+where it was tried first), +0.43 [-0.31, +1.16] on seed 8282 and -0.13 [-0.84, +0.58]
+on seed 9191 (2,000 deals each); all three +0.34 [-0.11, +0.79], ``margin_diff`` (which
+counts the defence) +0.63 [0.08, 1.19]: kept on, for worlds that agree with the
+auction, not for a measured gain in the own-seat score.
 
 The three entry points run with numba's reference counting (plain ``njit``, not the
 engine's ``hot``): they take the solver's views out of the workspace's one array.
