@@ -71,9 +71,8 @@ talon) is dealt again, up to ``MAX_RESAMPLE`` times: so every world consistent w
 the facts is equally likely.
 
 **Reading the auction** (``pimc.read_bids`` 1, the default; 0: the marriages alone):
-the bids of a seat that bids by the
-heuristic's rule (``heuristic``, ``strong``, ``pimc``) also say something of its hand
-short of a marriage: it raised to ``b`` only if the heuristic's hand model of its dealt
+the bids of a seat that bids by the heuristic's rule (``heuristic``, ``strong``,
+``pimc``) also say something of its hand short of a marriage: it raised to ``b`` only if the heuristic's hand model of its dealt
 hand expected declaring ``b`` to score at least 35 (the heuristic's ``bid_margin``
 default), and a seat that passed at its first turn with the bid at 100 did not expect
 that at 105 (:func:`bids_likely`). Each world is dealt again (up to
