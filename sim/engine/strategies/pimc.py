@@ -70,22 +70,22 @@ hands the auction rules out (or that gives the other defender two cards of a sho
 talon) is dealt again, up to ``MAX_RESAMPLE`` times: so every world consistent with
 the facts is equally likely.
 
-**Reading the auction** (``pimc.read_bids`` 1, the default; 0: the marriages alone):
-the bids of a seat that bids by the heuristic's rule (``heuristic``, ``strong``,
-``pimc``) also say something of its hand short of a marriage: it raised to ``b`` only if the heuristic's hand model of its dealt
-hand expected declaring ``b`` to score at least 35 (the heuristic's ``bid_margin``
-default), and a seat that passed at its first turn with the bid at 100 did not expect
-that at 105 (:func:`bids_likely`). Each world is dealt again (up to
-``MAX_READ_RESAMPLE`` times) until every defender's dealt hand (what it holds and has
-played, less the card the declarer gave it, where the deciding seat knows it) agrees;
-in the auction (``pimc.bid``) the other seats' dealt hands. Only in ordinary deals of
-three hands with nobody on the barrel (:func:`reads_bids`); the declarer's own hand is
-read by the hard facts alone. Paired against ``pimc`` without it (duels with
+**Reading the auction** (``pimc.read_bids`` 1, the default; 0: the marriages alone): the
+bids of a seat that bids by the heuristic's rule (``heuristic``, ``strong``, ``pimc``)
+also say something of its hand short of a marriage: it raised to ``b`` only if the
+heuristic's hand model of its dealt hand expected declaring ``b`` to score at least 35
+(the heuristic's ``bid_margin`` default), and a seat that passed at its first turn with
+the bid at 100 did not expect that at 105 (:func:`bids_likely`). Each world is dealt
+again (up to ``MAX_READ_RESAMPLE`` times) until every defender's dealt hand (what it
+holds and has played, less the card the declarer gave it, where the deciding seat knows
+it) agrees; in the auction (``pimc.bid``) the other seats' dealt hands. Only in ordinary
+deals of three hands with nobody on the barrel (:func:`reads_bids`); the declarer's own
+hand is read by the hard facts alone. Paired against ``pimc`` without it (duels with
 ``heuristic``, classic): +1.10 [0.17, 2.04] points per deal on seed 301 (1,000 deals,
-where it was tried first), +0.43 [-0.31, +1.16] on seed 8282 and -0.13 [-0.84, +0.58]
-on seed 9191 (2,000 deals each); all three +0.34 [-0.11, +0.79], ``margin_diff`` (which
-counts the defence) +0.63 [0.08, 1.19]: kept on, for worlds that agree with the
-auction, not for a measured gain in the own-seat score.
+where it was tried first), +0.43 [-0.31, +1.16] on seed 8282 and -0.13 [-0.84, +0.58] on
+seed 9191 (2,000 deals each); all three +0.34 [-0.11, +0.79], ``margin_diff`` (which
+counts the defence) +0.63 [0.08, 1.19]: kept on, for worlds that agree with the auction,
+not for a measured gain in the own-seat score.
 
 The three entry points run with numba's reference counting (plain ``njit``, not the
 engine's ``hot``): they take the solver's views out of the workspace's one array.
