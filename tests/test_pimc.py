@@ -209,6 +209,17 @@ def test_worlds_parameter_is_checked():
     with pytest.raises(StrategyError, match="worlds"):
         parse_params(["pimc"] * 3, ["pimc.worlds=0"])
     assert parse_params(["pimc"] * 3, ["pimc.worlds=7"])[0, WORLDS] == 7
+    for bad, says in (
+        ("pimc.bid_worlds=0", "bid_worlds must be a whole number"),
+        ("pimc.discard_worlds=2.5", "discard_worlds must be a whole number"),
+        ("pimc.bid_worlds=201", "bid_worlds must be a whole number"),
+        ("cheater.bid_worlds=0", "bid_worlds must be a whole number"),
+        ("pimc.bid=2", "bid must be 0 or 1"),
+        ("pimc.read_bids=0.5", "read_bids must be 0 or 1"),
+        ("cheater.discard_worlds=4", "fixed at 1"),
+    ):
+        with pytest.raises(StrategyError, match=says):
+            parse_params(["pimc"] * 3 if bad.startswith("pimc") else ["cheater"] * 3, [bad])
     assert S_CONTRACT  # the contract slot the player reads
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.bidding import on_barrel
-from sim.engine.params import P_BARREL_AT, P_STEP, P_TARGET, P_TARGET_STRICT
+from sim.engine.params import P_BARREL_AT, P_NP, P_STEP, P_TARGET, P_TARGET_STRICT
+from sim.engine.state import S_PASSED
 from sim.jit import hot
 
 
@@ -43,4 +44,15 @@ def barrel_raise(seat: int, S: np.ndarray, P: np.ndarray, lo: int) -> bool:
     return need > 0 and on_barrel(S, seat) and lo <= need
 
 
-__all__ = ["barrel_contract", "barrel_need", "barrel_raise"]
+@hot
+def barrel_rival_bidding(seat: int, S: np.ndarray, P: np.ndarray) -> bool:
+    """Another seat sits on the barrel and has not passed: a bid may keep it out."""
+    if barrel_need(P) <= 0:
+        return False
+    for o in range(P[P_NP]):
+        if o != seat and on_barrel(S, o) and not S[S_PASSED] >> o & 1:
+            return True
+    return False
+
+
+__all__ = ["barrel_contract", "barrel_need", "barrel_raise", "barrel_rival_bidding"]

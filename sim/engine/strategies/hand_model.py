@@ -279,6 +279,16 @@ def p_make(mu: float, sigma: float, level: int) -> float:
     return _TAIL[k] * (1.0 - f) + _TAIL[k + 1] * f
 
 
+@hot
+def declaring_value(mu: float, sigma: float, level: int) -> float:
+    """The model's expected deal score of declaring ``level``: ``level (2 p - 1)``.
+
+    ``p`` is :func:`p_make`: the contract's ``level`` points made, or as many lost. The
+    heuristic raises when this reaches its ``bid_margin``.
+    """
+    return level * (2.0 * p_make(mu, sigma, level) - 1.0)
+
+
 __all__ = [
     "DEALT",
     "FEATURE_NAMES",
@@ -286,6 +296,7 @@ __all__ = [
     "N_FEATURES",
     "SPREAD",
     "WEIGHTS",
+    "declaring_value",
     "hand_features",
     "hand_model",
     "p_make",

@@ -75,7 +75,6 @@ from sim.engine.state import (
     S_DECL,
     S_HAND0,
     S_NPLAYED,
-    S_PASSED,
     S_PLAYED,
     S_TALON,
     S_TALON_SHOWN,
@@ -83,9 +82,13 @@ from sim.engine.state import (
     S_TRUMP_SETTER,
     S_VOID0,
 )
-from sim.engine.strategies.barrel import barrel_contract, barrel_need, barrel_raise
+from sim.engine.strategies.barrel import (
+    barrel_contract,
+    barrel_raise,
+    barrel_rival_bidding,
+)
 from sim.engine.strategies.discard import cheapest_discard
-from sim.engine.strategies.hand_model import DEALT, KEPT, hand_model, p_make
+from sim.engine.strategies.hand_model import DEALT, KEPT, declaring_value, hand_model, p_make
 from sim.engine.strategies.heuristic_v1 import (
     _ABOVE,
     _POINTS,
@@ -231,14 +234,9 @@ def _bid(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: n
     step = P[P_STEP]
     if barrel_raise(seat, S, P, lo):
         return lo
-    need = barrel_need(P)
-    threshold = params[BID_MARGIN]
-    p = p_make(mu, sigma, lo)
-    bid = lo * (2.0 * p - 1.0) >= threshold
-    if not bid and need > 0:  # an opponent on the barrel still bidding: keep it out
-        for o in range(P[P_NP]):
-            if o != seat and on_barrel(S, o) and not S[S_PASSED] >> o & 1:
-                bid = p >= 0.3
+    bid = declaring_value(mu, sigma, lo) >= params[BID_MARGIN]
+    if not bid and barrel_rival_bidding(seat, S, P):  # keep it out
+        bid = p_make(mu, sigma, lo) >= 0.3
     if not bid:
         return PASS
     k = 0

@@ -153,9 +153,9 @@ from sim.engine.state import (
     S_WIN_BID,
     SPECIAL_NONE,
 )
-from sim.engine.strategies.barrel import barrel_need, barrel_raise
+from sim.engine.strategies.barrel import barrel_raise, barrel_rival_bidding
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost, cheapest_discard
-from sim.engine.strategies.hand_model import DEALT, hand_model, p_make
+from sim.engine.strategies.hand_model import DEALT, declaring_value, hand_model
 from sim.engine.strategies.hook import f64_ptr, i64_ptr
 from sim.engine.strategies.registry import (
     BID,
@@ -169,6 +169,7 @@ from sim.engine.strategies.registry import (
     OPEN,
     PIMC,
     READ_BIDS,
+    STRATEGIES,
     STRONG,
     WORLDS,
 )
@@ -198,7 +199,8 @@ MAX_RESAMPLE = 20  # worlds re-dealt (shown talon, auction) before one is kept a
 # uniform deal of the unseen cards gives that seat about one time in fifty
 MAX_BID_RESAMPLE = 1000
 MAX_READ_RESAMPLE = 200  # with pimc.read_bids: a pass at 105 rules out most strong hands
-OPPONENT_MARGIN = 35.0  # heuristic.bid_margin's default: how a heuristic bidder is read
+# how a heuristic bidder is read: by its bid_margin's default (its parameters are not seen)
+OPPONENT_MARGIN = STRATEGIES["heuristic"].params["bid_margin"][0]
 TIE_NODES = 100_000  # the solver's nodes for breaking one decision's tie (about 10 ms)
 
 
@@ -362,7 +364,8 @@ def reads_bids(S: np.ndarray, P: np.ndarray) -> bool:
 def bids_likely(dealt: int, S: np.ndarray, P: np.ndarray, seat: int) -> bool:
     """Whether a bidder by the heuristic's rule, dealt ``dealt``, bids as ``seat`` did.
 
-    The heuristic raises to a level ``b`` only when ``b (2 p - 1)`` reaches its
+    The heuristic raises to a level ``b`` only when ``b (2 p - 1)``
+    (:func:`~sim.engine.strategies.hand_model.declaring_value`) reaches its
     ``bid_margin`` (its default, :data:`OPPONENT_MARGIN`; a jump needs ``p`` of 0.8,
     which implies it), ``p`` the chance its hand model gives the dealt hand of making
     ``b``; so a seat whose highest bid is ``b`` holds such a hand. A seat that passed at
@@ -380,41 +383,42 @@ def bids_likely(dealt: int, S: np.ndarray, P: np.ndarray, seat: int) -> bool:
     b = S[S_MAXBID0 + seat]
     if b > OPENING_BID:
         mu, sigma = hand_model(dealt, P, DEALT)
-        return b * (2.0 * p_make(mu, sigma, b) - 1.0) >= OPPONENT_MARGIN
+        return declaring_value(mu, sigma, b) >= OPPONENT_MARGIN
     if b == 0 and S[S_PASSED] >> seat & 1:
         middle = (S[S_FOREHAND] + 1) % 3
         if seat == middle or (seat == (middle + 1) % 3 and S[S_MAXBID0 + middle] == 0):
-            lo = OPENING_BID + P[P_STEP]
             mu, sigma = hand_model(dealt, P, DEALT)
-            return lo * (2.0 * p_make(mu, sigma, lo) - 1.0) < OPPONENT_MARGIN
+            return declaring_value(mu, sigma, OPENING_BID + P[P_STEP]) < OPPONENT_MARGIN
     return True
 
 
 @hot
-def _dealt_in_world(S: np.ndarray, P: np.ndarray, me: int, seat: int, hand: int) -> int:
-    """A defender's dealt hand in a world where it holds ``hand``; -1 when not known.
+def _dealt_parts(S: np.ndarray, P: np.ndarray, me: int, seat: int) -> tuple[int, int]:
+    """What turns a defender's hand in a world into its dealt hand: ``(played, gift)``.
 
-    What it holds and has played, less the card the declarer gave it (when ``me`` knows
-    which); the declarer's dealt hand (talon taken, cards given) is not rebuilt.
+    Its dealt hand is what it holds and has played, less the card the declarer gave it
+    (``gift``, 0 before the gift). ``played`` is -1 when it is not known: ``seat`` is the
+    declarer (its dealt hand is not rebuilt), or ``me`` does not know the gift.
     """
     decl = S[S_DECL]
     if seat == decl:
-        return -1
+        return -1, 0
     NP = P[P_NP]
-    dealt = hand | played_by(S, P, seat)
     card = S[S_GIVE1 + (seat - decl + NP) % NP - 1]
+    gift = np.int64(0)
     if card >= 0:
         if not (me == decl or not P[P_DISCARD_FACE_DOWN]):
-            return -1
-        dealt &= ~(np.int64(1) << card)
-    return dealt
+            return -1, 0
+        gift = np.int64(1) << card
+    return played_by(S, P, seat), gift
 
 
 @hot
-def _world_bids_likely(S: np.ndarray, P: np.ndarray, me: int, seat: int, hand: int) -> bool:
-    """:func:`bids_likely` of a defender holding ``hand`` in a world (True when unknown)."""
-    dealt = _dealt_in_world(S, P, me, seat, hand)
-    return dealt < 0 or bids_likely(dealt, S, P, seat)
+def _world_bids_likely(
+    S: np.ndarray, P: np.ndarray, seat: int, hand: int, played: int, gift: int
+) -> bool:
+    """:func:`bids_likely` of a defender holding ``hand`` in a world (:func:`_dealt_parts`)."""
+    return played < 0 or bids_likely((hand | played) & ~gift, S, P, seat)
 
 
 @hot
@@ -463,6 +467,8 @@ def sample_world(
     played0 = played_by(S, P, place[0]) if need0 else 0  # the same in every attempt
     played1 = played_by(S, P, place[1]) if need1 else 0
     read = read and reads_bids(S, P)
+    read_played0, gift0 = _dealt_parts(S, P, me, place[0]) if read else (-1, 0)
+    read_played1, gift1 = _dealt_parts(S, P, me, place[1]) if read and NP == 3 else (-1, 0)
     for _attempt in range(MAX_READ_RESAMPLE if read else MAX_RESAMPLE):
         a = known[place[0]] & pool & ~known[place[1]]
         b = known[place[1]] & pool & ~a
@@ -496,11 +502,10 @@ def sample_world(
             continue  # a hand its own bids would not have allowed: deal again
         if not bids_agree(b, played1, need1, P):
             continue
-        if read and not (
-            _world_bids_likely(S, P, me, place[0], a)
-            and (NP == 2 or _world_bids_likely(S, P, me, place[1], b))
-        ):
+        if not _world_bids_likely(S, P, place[0], a, read_played0, gift0):
             continue  # a hand that would not have bid as its seat did: deal again
+        if not _world_bids_likely(S, P, place[1], b, read_played1, gift1):
+            continue
         break
     T[S_HAND0 + place[0]] = a
     if NP == 2:
@@ -698,8 +703,10 @@ def _bid_world(
                 h = pool if j == NP - 1 else _draw_subset(S, pool, size)
                 pool &= ~h
                 T[S_HAND0 + s] = h
-                agree = agree and bids_agree(h, 0, bid_shown_cap(S, P, s), P)
-                agree = agree and not (read and not bids_likely(h, S, P, s))
+                if not bids_agree(h, 0, bid_shown_cap(S, P, s), P):
+                    agree = False
+                elif read and not bids_likely(h, S, P, s):
+                    agree = False
             if agree:
                 break
     hand |= talon
@@ -709,7 +716,7 @@ def _bid_world(
         T[S_HAND0 + (me + j) % NP] |= np.int64(1) << card
     T[S_HAND0 + me] = hand
     T[S_TALON_OTHER] = set_aside
-    T[S_TALON] = talon  # the world's talon (the solver does not read it; tests do)
+    T[S_TALON] = talon  # the world's talon: T is a whole deal (the solver does not read it)
     T[S_DECL] = me
     T[S_PLAYED] = 0
     T[S_TRUMP] = NO_SUIT
@@ -807,10 +814,8 @@ def pimc_bid_sampled(
         else:
             score -= lo
     bid = score >= params[BID_MARGIN] * worlds
-    if not bid and barrel_need(P) > 0:  # an opponent on the barrel still bidding: keep it out
-        for o in range(P[P_NP]):
-            if o != seat and on_barrel(S, o) and not S[S_PASSED] >> o & 1:
-                bid = made >= 0.3 * worlds
+    if not bid and barrel_rival_bidding(seat, S, P):  # keep it out
+        bid = made >= 0.3 * worlds
     if not bid:
         return PASS
     k = 0

@@ -230,8 +230,7 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
         v = values[(strat, pname)]
         counts = ("worlds", "bid_worlds", "discard_worlds")
         if pname in counts and not (1 <= v <= 200 and v == int(v)):
-            if strat == "pimc":
-                raise StrategyError(f"--param {item!r}: {pname} must be a whole number 1 to 200")
+            raise StrategyError(f"--param {item!r}: {pname} must be a whole number 1 to 200")
         if pname in ("bid", "read_bids") and v not in (0, 1):
             raise StrategyError(f"--param {item!r}: {pname} must be 0 or 1")
         if pname == "bid_make" and not 0 <= v <= 1:
