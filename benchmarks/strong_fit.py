@@ -35,6 +35,7 @@ from joblib.externals.loky import get_reusable_executor
 from numba import njit
 
 from benchmarks.pimc_decisions import snapshots
+from benchmarks.strong_discard_fit import DISCARD_BLOCK
 from sim.engine.actions import DECLARE, Decision
 from sim.engine.params import rules_vector
 from sim.engine.state import (
@@ -276,7 +277,13 @@ def write(card: np.ndarray, note: str, out: pathlib.Path) -> None:
         lines = [", ".join(values[k : k + 8]) for k in range(0, len(values), 8)]
         rows.append("        [\n" + ",\n".join(f"            {x}" for x in lines) + ",\n        ],")
     body = "\n".join(rows)
-    text = f'''"""The ``strong`` player's fitted weights, written by ``benchmarks/strong_fit.py``.
+    old = out if out.exists() else WEIGHTS_FILE  # the discard's weights are kept as they are
+    kept = DISCARD_BLOCK.search(old.read_text())
+    discard = "\n" + kept.group(0) if kept else ""
+    text = f'''"""The ``strong`` player's fitted weights: its card play and its discard.
+
+Card play written by ``benchmarks/strong_fit.py``, the discard by
+``benchmarks/strong_discard_fit.py``.
 
 {textwrap.fill(note, 88)}
 
@@ -293,7 +300,7 @@ CARD_WEIGHTS = np.array(
     ]
 )
 # fmt: on
-'''
+{discard}'''
     out.write_text(text)
     print(f"wrote {out}")
 

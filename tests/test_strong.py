@@ -8,14 +8,30 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.cards import hand_mask, parse_card
 from sim.engine import decision_snapshots, play_hands
 from sim.engine.actions import DECLARE, Decision
 from sim.engine.params import rules_vector
-from sim.engine.state import N_STATE, SNAP_KIND, SNAP_LEGAL, SNAP_N, SNAP_SEAT
+from sim.engine.state import (
+    N_STATE,
+    S_DECL,
+    S_HAND0,
+    SNAP_KIND,
+    SNAP_LEGAL,
+    SNAP_N,
+    SNAP_SEAT,
+)
+from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play
 from sim.engine.strategies.registry import parse_params
 from sim.engine.strategies.strong import N_CARD_FEATURES, card_features, card_row, strong_choose
-from sim.engine.strategies.strong_weights import CARD_WEIGHTS
+from sim.engine.strategies.strong_discard import (
+    DISCARD_FEATURE_NAMES,
+    N_DISCARD_FEATURES,
+    discard_features,
+    discard_view,
+)
+from sim.engine.strategies.strong_weights import CARD_WEIGHTS, DISCARD_WEIGHTS
 from sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +74,7 @@ def test_its_other_decisions_are_the_heuristics():
     kinds = set()
     for _k, snap in decision_snapshots(rules, 60, 3, ("strong",) * 3):
         kind = int(snap[SNAP_KIND])
-        if kind == Decision.PLAY:
+        if kind in (Decision.PLAY, Decision.DISCARD):  # fitted (tested below)
             continue
         seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
@@ -67,7 +83,60 @@ def test_its_other_decisions_are_the_heuristics():
         expected = heuristic_choose(kind, seat, S.copy(), P, legal, n, params, tb)
         assert strong_choose(kind, seat, S.copy(), P, legal, n, params, tb) == expected
         kinds.add(kind)
-    assert {Decision.BID, Decision.CONTRACT, Decision.DISCARD} <= kinds
+    assert {Decision.BID, Decision.CONTRACT, Decision.CONCEDE} <= kinds
+
+
+def _fitted_discard(S, P) -> int:
+    """The discard as documented: the best fitted score of the heuristic's 5 cheapest."""
+    hand = int(S[S_HAND0 + S[S_DECL]])
+    cards = np.empty(24, dtype=np.int64)
+    costs = np.empty(24, dtype=np.int64)
+    n = by_cost(hand, P, cards, costs)
+    f = np.empty(N_DISCARD_FEATURES)
+    scores = []
+    for i in range(min(n, DISCARD_CANDIDATES)):
+        discard_features(hand, int(cards[i]), i == 0, P, f)
+        scores.append(float(np.dot(DISCARD_WEIGHTS, f)))
+    return int(cards[int(np.argmax(scores))])  # ties: the cheaper
+
+
+def test_the_discard_is_the_best_fitted_score_of_the_heuristics_cheapest():
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    params = parse_params(["strong"], [])[0]
+    checked = differs = 0
+    for _k, snap in decision_snapshots(rules, 400, 6, ("strong",) * 3, (Decision.DISCARD,)):
+        seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+        legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
+        S = snap[:N_STATE]
+        tb = np.uint64(0)
+        got = strong_choose(Decision.DISCARD, seat, S.copy(), P, legal, n, params, tb)
+        assert got == _fitted_discard(S, P)
+        h = heuristic_choose(Decision.DISCARD, seat, S.copy(), P, legal, n, params, tb)
+        checked += 1
+        differs += got != h
+    # the weights were fitted: not the heuristic's cheapest card under another name (it
+    # gives another card about 70 % of the time), nor blind to it
+    assert checked > 300 and 0.05 * checked < differs < 0.95 * checked
+
+
+def test_the_discard_features():
+    P = rules_vector(load_rules("classic"))
+    card = {c: parse_card(c) for c in ("9S", "JD", "QC", "9H")}
+    hand = hand_mask("9S KH QH AC TC JD TD 9H JC QC")
+    f = dict(zip(DISCARD_FEATURE_NAMES, discard_view(hand, card["9S"], True, P), strict=True))
+    assert f["heuristic_card"] == 1 and f["points"] == 0 and f["suit_left"] == 0
+    assert f["void"] == f["void_with_marriage"] == 1  # a void, and hearts to name trump
+    assert f["master"] == 0 and f["higher_out"] == 5 / 6 and f["marriage_suit"] == 0
+    assert f["suit_points_out"] == f["void_points_out"] == 30 / 30  # J Q K 10 A of spades
+    f = dict(zip(DISCARD_FEATURE_NAMES, discard_view(hand, card["JD"], False, P), strict=True))
+    assert f["heuristic_card"] == 0 and f["points"] == 0.2 and f["void"] == 0
+    assert f["bares_ten"] == 1 and f["ace_in_suit"] == 0  # the ten alone, the ace out
+    assert f["higher_out"] == 3 / 6 and f["suit_points_left"] == 10 / 30
+    f = dict(zip(DISCARD_FEATURE_NAMES, discard_view(hand, card["QC"], False, P), strict=True))
+    assert f["lone_half"] == 1 and f["ace_in_suit"] == 1 and f["marriage_suit"] == 0
+    f = dict(zip(DISCARD_FEATURE_NAMES, discard_view(hand, card["9H"], False, P), strict=True))
+    assert f["marriage_suit"] == 1 and f["lone_half"] == 0 and f["void_with_marriage"] == 0
 
 
 def test_with_two_players_it_plays_the_heuristics_cards():
@@ -75,13 +144,14 @@ def test_with_two_players_it_plays_the_heuristics_cards():
     P = rules_vector(rules)
     params = parse_params(["strong"], [])[0]
     checked = 0
-    for _k, snap in decision_snapshots(rules, 30, 4, ("strong",) * 2, (Decision.PLAY,)):
-        seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+    kinds = (Decision.PLAY, Decision.DISCARD)  # and gives its cards away as the heuristic
+    for _k, snap in decision_snapshots(rules, 30, 4, ("strong",) * 2, kinds):
+        kind, seat, n = int(snap[SNAP_KIND]), int(snap[SNAP_SEAT]), int(snap[SNAP_N])
         legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
         S = snap[:N_STATE]
         tb = np.uint64(0)
-        expected = heuristic_choose(Decision.PLAY, seat, S.copy(), P, legal, n, params, tb)
-        assert strong_choose(Decision.PLAY, seat, S.copy(), P, legal, n, params, tb) == expected
+        expected = heuristic_choose(kind, seat, S.copy(), P, legal, n, params, tb)
+        assert strong_choose(kind, seat, S.copy(), P, legal, n, params, tb) == expected
         checked += 1
     assert checked > 100
 
@@ -111,3 +181,28 @@ def test_the_fit_is_reproducible_from_its_seeds(tmp_path):
     exec(first, ns)
     assert ns["CARD_WEIGHTS"].shape == CARD_WEIGHTS.shape
     assert np.isfinite(ns["CARD_WEIGHTS"]).all()
+    assert np.array_equal(ns["DISCARD_WEIGHTS"], DISCARD_WEIGHTS)  # left as they are
+
+
+def _discard_fit(tmp_path: Path, name: str) -> tuple[str, str]:
+    out = tmp_path / name
+    out.write_text((ROOT / "sim/engine/strategies/strong_weights.py").read_text())
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.strong_discard_fit", "--deals", "120", "--seed", "3",
+         "--worlds", "2", "--data-dir", str(tmp_path / f"{name}.data"), "--jobs", "1",
+         "--out", str(out)],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return out.read_text(), run.stdout
+
+
+def test_the_discard_fit_is_reproducible_and_keeps_the_card_weights(tmp_path):
+    first, log = _discard_fit(tmp_path, "a.py")
+    assert _discard_fit(tmp_path, "b.py")[0] == first
+    assert "held-out regret" in log and "wrote" in log
+    ns: dict = {}
+    exec(first, ns)
+    assert np.array_equal(ns["CARD_WEIGHTS"], CARD_WEIGHTS)
+    assert ns["DISCARD_WEIGHTS"].shape == (N_DISCARD_FEATURES,)
+    assert np.isfinite(ns["DISCARD_WEIGHTS"]).all()
+    assert not np.array_equal(ns["DISCARD_WEIGHTS"], DISCARD_WEIGHTS)  # refitted on 120 deals

@@ -5,9 +5,9 @@ hand class makes at the guide's risk) and a concession table (the highest contra
 at which playing is expected to score more than conceding, by the marriages kept).
 This player follows those two tables and nothing else when it bids, names its
 contract and concedes, so that a duplicate duel against the player whose play the
-guide measured (``strong``) checks the guide's advice by playing it. Its card play
-is ``strong``'s; everything else (the discard, reshuffle demands, dark play) is the
-heuristic's (as ``strong``'s is), with the heuristic's parameters in the same slots.
+guide measured (``strong``) checks the guide's advice by playing it. Everything else
+is ``strong``'s (its fitted card play and discard; reshuffle demands and dark play the
+heuristic's), with the heuristic's parameters in the same slots.
 
 Hand classes, as a player counts them on the 7 dealt cards (10 with two players):
 the marriage (none, ♠, ♣, ♦, ♥ alone, or two or more) and the aces (0, 1, 2 or more).

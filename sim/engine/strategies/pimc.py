@@ -842,21 +842,29 @@ def pimc_contract(
 
 
 @compiled
-def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
-    """The card to give away next: the best expected deal score over the same worlds.
+def discard_scores(
+    S: np.ndarray,
+    P: np.ndarray,
+    arena: np.ndarray,
+    params: np.ndarray,
+    cands: np.ndarray,
+    scores: np.ndarray,
+) -> int:
+    """Each candidate give's expected deal score over the same sampled worlds; how many.
 
     Of the ``DISCARD_CANDIDATES`` cards the heuristic would rather give (its
     :func:`discard_cost`), each is given in every world (and any later give made as
     the heuristic makes it); the worlds are probed at the contracts that the hand
-    left may name, and the card whose best contract scores most is given (ties: the
-    heuristic's order). Conceding, where it costs nothing, bounds a score below at 0.
+    left may name, and a card scores its best contract's expected deal score
+    (``cands[i]``, ``scores[i]``, the heuristic's order). Conceding, where it costs
+    nothing, bounds a score below at 0. :func:`pimc_discard` gives the best; the
+    ``strong`` player's discard is fitted on these scores.
     """
     C = solver_view(arena)
     NP = P[P_NP]
     decl = S[S_DECL]
     j = 1 if S[S_GIVE1] < 0 else 2
     hand = S[S_HAND0 + decl]
-    cands = C.scratch[2]
     costs = C.scratch[3]
     legal = C.scratch[4]
     n = by_cost(hand, P, cands, costs)  # the hand by the heuristic's cost, cheapest first
@@ -896,14 +904,28 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
             top = _highest_reached(C, P, T, lo[i], count[i], declarer_total(T, P), guess)
             for k in range(top + 1):
                 made[i, k] += 1
+    for i in range(m):
+        scores[i] = _best_score(lo[i], count[i], made[i], worlds, P)[1]
+        if P[P_ROSPIS_NO_SUBTRACT] and may_concede(S, P):
+            scores[i] = max(scores[i], 0.0)
+    return m
+
+
+@compiled
+def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
+    """The card to give away next: the best expected deal score over the same worlds.
+
+    :func:`discard_scores` of the heuristic's cheapest cards; the best is given (ties:
+    the heuristic's order).
+    """
+    cands = np.empty(24, dtype=np.int64)
+    scores = np.empty(24, dtype=np.float64)
+    m = discard_scores(S, P, arena, params, cands, scores)
     best = cands[0]
     best_score = -np.inf
     for i in range(m):
-        score = _best_score(lo[i], count[i], made[i], worlds, P)[1]
-        if P[P_ROSPIS_NO_SUBTRACT] and may_concede(S, P):
-            score = max(score, 0.0)
-        if score > best_score:
-            best_score = score
+        if scores[i] > best_score:
+            best_score = scores[i]
             best = cands[i]
     return best
 

@@ -1,4 +1,7 @@
-"""The ``strong`` player's fitted weights, written by ``benchmarks/strong_fit.py``.
+"""The ``strong`` player's fitted weights: its card play and its discard.
+
+Card play written by ``benchmarks/strong_fit.py``, the discard by
+``benchmarks/strong_discard_fit.py``.
 
 Card play fitted on ``pimc``'s choices at 93379 decisions of classic deals, rounds
 (positions:deals:seed) ``heuristic:1200:1,strong:3000:3,heuristic:3000:2``, held-out
@@ -35,4 +38,15 @@ CARD_WEIGHTS = np.array(
         ],
     ]
 )
+# fmt: on
+
+# The discard (columns :data:`sim.engine.strategies.strong_discard.DISCARD_FEATURE_NAMES`):
+# least squares on the sampling player's scores of 4618 discard
+# decisions (classic, heuristic at every seat, 4000 deals, seed 6,
+# 20 worlds each): benchmarks/strong_discard_fit.py
+# fmt: off
+DISCARD_WEIGHTS = np.array([
+    -2.4106, -38.7623, -23.1537, 3.0973, 6.4887, -53.0123, -30.2932, -41.9970,
+    -22.1556, 9.3398, -17.5763, -12.8599, 4.6811, -20.9262, 3.0368,
+])
 # fmt: on
