@@ -91,11 +91,11 @@ _MARRIAGE_WORDS = {
 # marriages kept (400: always play).
 GUIDE_BIDS = {
     "none": (0, 0, 0),
-    "spades": (0, 0, 100),
-    "clubs": (0, 100, 120),
-    "diamonds": (0, 120, 135),
-    "hearts": (0, 140, 155),
-    "two": (0, 125, 140),
+    "spades": (0, 0, 105),
+    "clubs": (0, 105, 125),
+    "diamonds": (0, 120, 145),
+    "hearts": (0, 140, 160),
+    "two": (0, 135, 150),
 }
 GUIDE_CONCEDE = {m: 400 for m in _MARRIAGE_WORDS}
 _GUIDE_PARAMS: dict[str, tuple[float, str]] = {
