@@ -215,6 +215,7 @@ def test_worlds_parameter_is_checked():
         ("pimc.bid_worlds=201", "bid_worlds must be a whole number"),
         ("cheater.bid_worlds=0", "bid_worlds must be a whole number"),
         ("pimc.bid=2", "bid must be 0 or 1"),
+        ("pimc.discard=3", "discard must be 0, 1 or 2"),
         ("pimc.read_bids=0.5", "read_bids must be 0 or 1"),
         ("cheater.discard_worlds=4", "fixed at 1"),
     ):
@@ -292,6 +293,28 @@ def test_the_discard_weighs_the_heuristics_cheapest_cards(most):
             break
     assert checked >= 20
     assert other > 0  # it does not always give what the heuristic gives
+
+
+def test_discard_2_gives_strongs_card_with_three_hands_and_samples_with_two():
+    from sim.engine.strategies.pimc import pimc_give
+    from sim.engine.strategies.strong_discard import strong_discard
+
+    params = parse_params(["pimc"], ["pimc.discard=2", "pimc.discard_worlds=3"])[0]
+    sampled = parse_params(["pimc"], ["pimc.discard=1", "pimc.discard_worlds=3"])[0]
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    for preset, deals in (("classic", 40), ("two_players", 12)):
+        rules = load_rules(preset)
+        P = rules_vector(rules)
+        checked = 0
+        for _k, snap in decision_snapshots(rules, deals, 31, kinds=(Decision.DISCARD,)):
+            S = snap[:N_STATE]
+            got = pimc_give(S.copy(), P, arena, params)
+            if rules.players == 3:
+                assert got == strong_discard(S.copy(), P)
+            else:  # fitted on three hands: the sampled worlds decide, as with discard=1
+                assert got == pimc_give(S.copy(), P, arena, sampled)
+            checked += 1
+        assert checked >= 6
 
 
 def test_card_play_by_counts_equals_probing_every_move_in_every_world():

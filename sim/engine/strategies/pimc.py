@@ -163,6 +163,7 @@ from sim.engine.strategies.registry import (
     BID_MAKE,
     BID_MARGIN,
     BID_WORLDS,
+    DISCARD,
     DISCARD_WORLDS,
     HEURISTIC,
     N_STRATEGY_PARAMS,
@@ -173,6 +174,7 @@ from sim.engine.strategies.registry import (
     STRONG,
     WORLDS,
 )
+from sim.engine.strategies.strong_discard import strong_discard
 from sim.engine.talon import contract_range, may_concede
 from sim.jit import compiled, hot
 from sim.rng import bounded, mix64
@@ -931,6 +933,20 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
 
 
 @compiled
+def pimc_give(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
+    """The card to give away by ``pimc.discard``: 2, ``strong``'s fitted line, else sampled.
+
+    The line (:func:`~sim.engine.strategies.strong_discard.strong_discard`, fitted on
+    :func:`discard_scores`) costs nothing to ask; it was fitted on three hands, so with
+    two players the worlds are sampled as with 1. (With 0 the heuristic decides, and
+    this is not called.)
+    """
+    if params[DISCARD] == 2 and P[P_NP] == 3:
+        return strong_discard(S, P)
+    return pimc_discard(S, P, arena, params)
+
+
+@compiled
 def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
     """1 to concede: when playing is expected to score below the concession."""
     C = solver_view(arena)
@@ -1091,7 +1107,7 @@ def pimc_entry(  # type: ignore[no-untyped-def]
             return pimc_bid_sampled(S, P, arena, seat, b, c, params)
         return pimc_bid(S, P, arena, seat, b, c, params)
     if kind == Decision.DISCARD:
-        return pimc_discard(S, P, arena, params)
+        return pimc_give(S, P, arena, params)
     return pimc_concede(S, P, arena, params)
 
 
@@ -1105,6 +1121,7 @@ __all__ = [
     "pimc_contract",
     "pimc_discard",
     "pimc_entry",
+    "pimc_give",
     "pimc_play",
     "played_by",
     "reads_bids",
