@@ -33,7 +33,7 @@ import numpy as np
 import polars as pl
 
 from analysis.runs import RUN_FILE, read_manifest, scan_checked
-from analysis.stats import wilson_interval
+from analysis.stats import rate_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
 from sim.output import UsageError
 from sim.schema import BARREL, GAMES
@@ -176,19 +176,9 @@ def _players(rules: Mapping[str, Any], schema: pl.Schema, manifest_path: Path) -
 
 
 # --- helpers ----------------------------------------------------------------------
-def _rate(hits: Any, n: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``hits / n`` with its Wilson interval (NaN where ``n`` is 0)."""
-    k = np.asarray(hits, dtype=np.float64)
-    m = np.asarray(n, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = k / m
-    low, high = wilson_interval(k, m)
-    return rate, low, high
-
-
 def _with_rate(frame: pl.DataFrame, hits: str, n: str, names: tuple[str, str, str]) -> pl.DataFrame:
     """Add ``hits / n`` and its Wilson interval as the columns ``names``."""
-    rate, low, high = _rate(frame[hits].to_numpy(), frame[n].to_numpy())
+    rate, low, high = rate_interval(frame[hits].to_numpy(), frame[n].to_numpy())
     return frame.with_columns(
         pl.Series(names[0], rate), pl.Series(names[1], low), pl.Series(names[2], high)
     )

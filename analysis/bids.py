@@ -24,12 +24,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from analysis.glossary import CONCEDED_ALL, MADE_ALL, MADE_PLAYED
 from analysis.runs import RUN_FILE, read_manifest, scan_checked
-from analysis.stats import wilson_interval
+from analysis.stats import rate_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
 from sim.output import UsageError
 from sim.rules import MARRIAGE_TABLES, rules_from_dict
@@ -197,21 +196,11 @@ _COUNTS = (
 _COUNTS_NAMES = ("n", "made", "contracts", "conceded")
 
 
-def _rate(hits: pl.Series, n: pl.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``hits / n`` with its Wilson interval (NaN where ``n`` is 0)."""
-    k = hits.to_numpy().astype(np.float64)
-    m = n.to_numpy().astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = k / m
-    low, high = wilson_interval(k, m)
-    return rate, low, high
-
-
 def _with_rates(counts: pl.DataFrame) -> pl.DataFrame:
     """Add the make, concession and all-contract rates to ``n, made, contracts, conceded``."""
-    rate, low, high = _rate(counts["made"], counts["n"])
-    c_rate, c_low, c_high = _rate(counts["conceded"], counts["contracts"])
-    a_rate, a_low, a_high = _rate(counts["made"], counts["contracts"])
+    rate, low, high = rate_interval(counts["made"], counts["n"])
+    c_rate, c_low, c_high = rate_interval(counts["conceded"], counts["contracts"])
+    a_rate, a_low, a_high = rate_interval(counts["made"], counts["contracts"])
     keys = [c for c in counts.columns if c not in STAT_COLUMNS]
     return (
         counts.with_columns(
@@ -236,10 +225,6 @@ def _grouped(contracts: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
 
 
 # --- safe bid levels --------------------------------------------------------------
-def _threshold_tag(threshold: float) -> str:
-    return f"{threshold:g}"
-
-
 def _safe_bids(levels: pl.DataFrame, min_n: int) -> pl.DataFrame:
     """Highest qualifying contract level per hand class and threshold.
 
@@ -251,7 +236,7 @@ def _safe_bids(levels: pl.DataFrame, min_n: int) -> pl.DataFrame:
     Returns:
         One row per hand class and threshold (see ``TABLE_NOTES["safe_bids"]``).
     """
-    rate, low, _ = _rate(levels["made"], levels["n"])
+    rate, low, _ = rate_interval(levels["made"], levels["n"])
     levels = levels.with_columns(pl.Series("rate", rate), pl.Series("ci_low", low))
     classes = levels.group_by(HAND_CLASS).agg(pl.col("n").sum().alias("n_class"))
     rows = []
@@ -405,7 +390,7 @@ def _par_table(hands: pl.LazyFrame, rules_doc: Mapping[str, Any]) -> pl.DataFram
     )
     cols = {}
     for hits, prefix in (("made", ""), ("par_made", "par_"), ("par_best_made", "par_best_")):
-        rate, low, high = _rate(counts[hits], counts["contracts"])
+        rate, low, high = rate_interval(counts[hits], counts["contracts"])
         if prefix:
             cols.update({f"{prefix}rate": rate, f"{prefix}ci_low": low, f"{prefix}ci_high": high})
         else:

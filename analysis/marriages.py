@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from analysis.runs import read_manifest, scan_checked
-from analysis.stats import wilson_interval
+from analysis.stats import rate_interval
 from sim import schema
 from sim.cards import SUIT_LETTERS
 
@@ -109,9 +109,7 @@ def marriage_table(
             rows.append(("declared", suit, count, played, None))
     hits = np.array([r[2] for r in rows], dtype=np.float64)
     n = np.array([r[3] for r in rows], dtype=np.float64)
-    low, high = wilson_interval(hits, n)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = hits / n
+    rate, low, high = rate_interval(hits, n)
     return pl.DataFrame(
         {
             "where": [r[0] for r in rows],

@@ -54,13 +54,6 @@ CLASS_KEYS: dict[str, tuple[str, ...]] = {
     "by_points": ("points_band",),
     "by_position": ("position",),
 }
-CLASS_NOTES: dict[str, str] = {
-    "by_marriages": "The marriages (K+Q of one suit) in the hand before the talon.",
-    "by_marriages_aces": "Marriages and the number of aces before the talon.",
-    "by_aces_tens": "Aces and tens before the talon, whatever the marriages.",
-    "by_points": "Card points of the hand before the talon, in bands of 10.",
-    "by_position": "The declarer's seat: forehand (100 without bidding) or a later seat.",
-}
 
 
 def levels_of(rules: Rules) -> np.ndarray:

@@ -33,6 +33,16 @@ def wilson_interval(hits: ArrayLike, n: ArrayLike, z: float = Z95) -> tuple[np.n
     return low, high
 
 
+def rate_interval(hits: ArrayLike, n: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``hits / n`` with its 95 % Wilson interval: ``(rate, low, high)``, NaN where ``n`` is 0."""
+    k = np.asarray(hits, dtype=np.float64)
+    m = np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = k / m
+    low, high = wilson_interval(k, m)
+    return rate, low, high
+
+
 def binomial_se(p: ArrayLike, n: ArrayLike) -> np.ndarray:
     """Standard error ``sqrt(p (1 - p) / n)`` of a rate estimated from ``n`` trials."""
     pp = np.asarray(p, dtype=np.float64)

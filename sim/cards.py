@@ -61,10 +61,8 @@ RANK_LETTERS = "9JQKTA"
 RANK_POINTS = (0, 2, 3, 4, 10, 11)  # docs/rules.md §1: 9=0 J=2 Q=3 K=4 10=10 A=11
 
 # --- engine tables (index = card id) -------------------------------------------------
-CARD_SUIT = np.repeat(np.arange(N_SUITS, dtype=np.int8), N_RANKS)
 CARD_RANK = np.tile(np.arange(N_RANKS, dtype=np.int8), N_SUITS)
 CARD_POINTS = np.array([RANK_POINTS[r] for r in CARD_RANK], dtype=np.int8)
-CARD_BIT = (np.uint32(1) << np.arange(N_CARDS, dtype=np.uint32)).astype(np.uint32)
 
 SUIT_MASK = np.array([0x3F << (6 * s) for s in range(N_SUITS)], dtype=np.uint32)
 RANK_MASK = np.array(
@@ -75,8 +73,6 @@ MARRIAGE_MASK = np.array(
     [(1 << (6 * s + Rank.QUEEN)) | (1 << (6 * s + Rank.KING)) for s in range(N_SUITS)],
     dtype=np.uint32,
 )
-FULL_MASK = np.uint32((1 << N_CARDS) - 1)
-TOTAL_POINTS = 120
 
 
 @dataclass(frozen=True, order=True)
@@ -213,8 +209,3 @@ def mask_marriages(mask: int) -> int:
     """Suit bitmask (bit s = suit s) of the marriages (K+Q) held in a hand mask."""
     m = int(mask)
     return sum(1 << s for s in range(N_SUITS) if m & int(MARRIAGE_MASK[s]) == MARRIAGE_MASK[s])
-
-
-def suits_str(suit_bits: int) -> str:
-    """Letters of the suits in a suit bitmask, e.g. ``0b1001`` → ``"SH"``."""
-    return "".join(SUIT_LETTERS[s] for s in range(N_SUITS) if int(suit_bits) >> s & 1)

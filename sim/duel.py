@@ -35,7 +35,6 @@ from sim.engine.strategies.registry import STRATEGIES, StrategyError, parse_para
 from sim.rules import Rules
 
 CHUNK = 1 << 17  # slots or games per engine call (bounds memory, drives the progress bar)
-FORMATS = ("hands", "games")
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,7 @@ GameWorkspace = namedtuple(
     "GameWorkspace", ["G", "D", "out", "stints", "log", "events", "counts", "trace"]
 )
 """One game's state and outputs: ``G`` per-seat state (``G_*``), ``D`` the last deal in
-game seats (``D_*``), ``out`` the game's row, ``stints`` its barrel stints, ``log`` and
+game seats (``GD_*``), ``out`` the game's row, ``stints`` its barrel stints, ``log`` and
 ``events`` its trace (kept when ``trace``), ``counts`` (stints, events, dealt deals)."""
 
 # --- per-seat game state G[s, :] ------------------------------------------------------
@@ -118,9 +118,9 @@ game seats (``D_*``), ``out`` the game's row, ``stints`` its barrel stints, ``lo
 ) = range(15)  # fmt: skip
 
 # --- one played or conceded deal in game seats (the input of apply_deal) --------------
-D_DECL, D_MADE, D_CONTRACT, D_CONCEDED, D_SPECIAL, D_SITTER, D_DELTA0 = range(7)
-D_BOLT0 = D_DELTA0 + MAX_SEATS
-N_D = D_BOLT0 + MAX_SEATS
+GD_DECL, GD_MADE, GD_CONTRACT, GD_CONCEDED, GD_SPECIAL, GD_SITTER, GD_DELTA0 = range(7)
+GD_BOLT0 = GD_DELTA0 + MAX_SEATS
+N_GD = GD_BOLT0 + MAX_SEATS
 
 # --- events ------------------------------------------------------------------------------
 EVENTS = (
@@ -318,37 +318,37 @@ def apply_deal(
 ) -> int:
     """Game-level effects of one played or conceded deal (GAME_PROTOCOL.md, 2.1-2.5).
 
-    ``D`` is the deal in game seats (``D_*``); ``n`` the number of seats. Returns the
+    ``D`` is the deal in game seats (``GD_*``); ``n`` the number of seats. Returns the
     winner's seat, or -1 while the game goes on.
     """
     barrel_on = P[P_BARREL_AT] > 0
-    sitter = D[D_SITTER]
+    sitter = D[GD_SITTER]
     was_on = 0
     for s in range(n):
         if G[s, G_ON]:
             was_on |= 1 << s
-    decl = D[D_DECL]
-    if D[D_SPECIAL] == SPECIAL_DARK:
-        if D[D_MADE]:
+    decl = D[GD_DECL]
+    if D[GD_SPECIAL] == SPECIAL_DARK:
+        if D[GD_MADE]:
             G[decl, G_DARK_WON] += 1
         else:
             G[decl, G_DARK_LOST] += 1
     # 1. deal deltas (barrel players pinned) and concessions
     for s in range(n):
         if not (was_on >> s & 1) or P[P_ACCUMULATE]:
-            G[s, G_SCORE] += D[D_DELTA0 + s]
-    if D[D_CONCEDED]:
+            G[s, G_SCORE] += D[GD_DELTA0 + s]
+    if D[GD_CONCEDED]:
         G[decl, G_CONCESSIONS] += 1
         third = G[decl, G_CONCESSIONS] == 3 and P[P_ROSPIS_THIRD_PENALTY] > 0
         if third and not (was_on >> decl & 1):
             G[decl, G_SCORE] -= P[P_ROSPIS_THIRD_PENALTY]
             _record(events, ne, trace, row, E_CONCESSION_PENALTY, decl, P[P_ROSPIS_THIRD_PENALTY])
     # 2. bolts (two in a special deal with bolt.double_in_special)
-    times = 2 if D[D_SPECIAL] != SPECIAL_NONE and P[P_BOLT_DOUBLE_IN_SPECIAL] else 1
+    times = 2 if D[GD_SPECIAL] != SPECIAL_NONE and P[P_BOLT_DOUBLE_IN_SPECIAL] else 1
     for s in range(n):
         if s == sitter or (was_on >> s & 1 and not P[P_BOLT_ON_BARREL]):
             continue
-        if D[D_BOLT0 + s]:
+        if D[GD_BOLT0 + s]:
             for _ in range(times):
                 _bolt(G, P, s, events, ne, trace, row)
         elif P[P_BOLT_IN_A_ROW]:
@@ -364,8 +364,8 @@ def apply_deal(
     if barrel_on:
         # 4a. barrel win: the declarer's made contract, or (accumulate) the target
         winners = 0
-        if was_on >> decl & 1 and D[D_MADE]:
-            total = P[P_BARREL_AT] + D[D_CONTRACT]
+        if was_on >> decl & 1 and D[GD_MADE]:
+            total = P[P_BARREL_AT] + D[GD_CONTRACT]
             if total > target or (total == target and not P[P_TARGET_STRICT]):
                 G[decl, G_SCORE] = total
                 winners |= 1 << decl
@@ -462,22 +462,22 @@ def _deal_vector(P: np.ndarray, h: np.ndarray, n: int, dealer: int, D: np.ndarra
     The 4-player dealer's talon score is :func:`sim.engine.scoring.sitter_score`, as in
     the rows of a hands run (:func:`sim.engine.driver.game_row`).
     """
-    for j in range(N_D):
+    for j in range(N_GD):
         D[j] = 0
-    D[D_SITTER] = -1
-    D[D_MADE] = h[O_MADE]
-    D[D_CONTRACT] = h[O_CONTRACT]
-    D[D_CONCEDED] = h[O_CONCEDED]
-    D[D_SPECIAL] = h[O_SPECIAL]
+    D[GD_SITTER] = -1
+    D[GD_MADE] = h[O_MADE]
+    D[GD_CONTRACT] = h[O_CONTRACT]
+    D[GD_CONCEDED] = h[O_CONCEDED]
+    D[GD_SPECIAL] = h[O_SPECIAL]
     offset = dealer + 1 if n == 4 else 0
-    D[D_DECL] = (offset + h[O_DECLARER]) % MAX_SEATS
+    D[GD_DECL] = (offset + h[O_DECLARER]) % MAX_SEATS
     for k in range(3 if n == 4 else n):
         s = (offset + k) % MAX_SEATS
-        D[D_DELTA0 + s] = h[O_DELTA0 + k]
-        D[D_BOLT0 + s] = h[O_BOLT0 + k]
+        D[GD_DELTA0 + s] = h[O_DELTA0 + k]
+        D[GD_BOLT0 + s] = h[O_BOLT0 + k]
     if n == 4:
-        D[D_SITTER] = dealer
-        D[D_DELTA0 + dealer] = sitter_score(h[O_TALON_POINTS], h[O_TALON_MARR], h[O_SPECIAL], P)[1]
+        D[GD_SITTER] = dealer
+        D[GD_DELTA0 + dealer] = sitter_score(h[O_TALON_POINTS], h[O_TALON_MARR], h[O_SPECIAL], P)[1]
 
 
 @body
@@ -594,15 +594,15 @@ def play_game(
         _deal_vector(P, W.out, n, dealer, D)
         winner = apply_deal(G, P, n, D, dealer, d, stints, ns, events, ne, trace, r)
         contracts += 1
-        made += D[D_MADE]
-        conceded += D[D_CONCEDED]
-        contract_sum += D[D_CONTRACT]
-        if D[D_SPECIAL] == SPECIAL_DARK:
+        made += D[GD_MADE]
+        conceded += D[GD_CONCEDED]
+        contract_sum += D[GD_CONTRACT]
+        if D[GD_SPECIAL] == SPECIAL_DARK:
             dark_deals += 1
         if golden_left > 0:
             golden_deals += 1
             golden_left -= 1
-            if D[D_MADE]:
+            if D[GD_MADE]:
                 golden_made = 1
             if golden_left == 0 and winner < 0 and not golden_made:
                 if P[P_GOLDEN_RESET]:
@@ -611,14 +611,14 @@ def play_game(
                 elif P[P_GOLDEN_REPEAT]:
                     golden_left = n
         if trace and r < deal_log.shape[0]:
-            deal_log[r, L_DECL] = D[D_DECL]
-            deal_log[r, L_CONTRACT] = D[D_CONTRACT]
-            deal_log[r, L_CONCEDED] = D[D_CONCEDED]
-            deal_log[r, L_MADE] = D[D_MADE]
-            deal_log[r, L_SPECIAL] = D[D_SPECIAL]
+            deal_log[r, L_DECL] = D[GD_DECL]
+            deal_log[r, L_CONTRACT] = D[GD_CONTRACT]
+            deal_log[r, L_CONCEDED] = D[GD_CONCEDED]
+            deal_log[r, L_MADE] = D[GD_MADE]
+            deal_log[r, L_SPECIAL] = D[GD_SPECIAL]
             for s in range(n):
-                deal_log[r, L_DELTA0 + s] = D[D_DELTA0 + s]
-                deal_log[r, L_BOLT0 + s] = D[D_BOLT0 + s]
+                deal_log[r, L_DELTA0 + s] = D[GD_DELTA0 + s]
+                deal_log[r, L_BOLT0 + s] = D[GD_BOLT0 + s]
                 deal_log[r, L_SCORE0 + s] = G[s, G_SCORE]
         ndl[0] += 1
         d += 1
@@ -690,7 +690,7 @@ def games_kernel(
     for k in prange(n):
         GW = GameWorkspace(
             np.zeros((MAX_SEATS, N_G), dtype=np.int64),
-            np.zeros(N_D, dtype=np.int64),
+            np.zeros(N_GD, dtype=np.int64),
             out[k],
             stints[k],
             deal_log[k] if trace else deal_log[0],

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.cards import CARD_POINTS
 from sim.engine.bits import KQ, SUIT_BITS, lowest, popcount
 from sim.engine.params import P_MV_S
+from sim.engine.strategies.basics import POINTS
 from sim.jit import hot
 
-_POINTS = CARD_POINTS.astype(np.int64)
 DISCARD_CANDIDATES = 5  # the cards the sampling player (and strong) weigh: the cheapest
 
 
@@ -29,7 +28,7 @@ def discard_cost(hand: int, c: int, P: np.ndarray) -> int:
     """
     s = c // 6
     r = c % 6
-    v = _POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
+    v = POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
     if r == 2 or r == 3:
         if hand & KQ[s] == KQ[s]:
             v += 100

@@ -87,15 +87,10 @@ from sim.engine.strategies.barrel import (
     barrel_raise,
     barrel_rival_bidding,
 )
+from sim.engine.strategies.basics import ABOVE, POINTS, follow_card, partner_card
 from sim.engine.strategies.discard import cheapest_discard
 from sim.engine.strategies.hand_model import DEALT, KEPT, declaring_value, hand_model, p_make
-from sim.engine.strategies.heuristic_v1 import (
-    _ABOVE,
-    _POINTS,
-    _choose_follow,
-    _partner_card,
-    heuristic_v1_choose,
-)
+from sim.engine.strategies.heuristic_v1 import heuristic_v1_choose
 from sim.jit import hot, hot_call
 
 AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE, DARK_BEHIND, BID_MARGIN = range(6)
@@ -110,7 +105,7 @@ def _outside(seat: int, S: np.ndarray, P: np.ndarray) -> int:
     (it wins for us).
     """
     hand = S[S_HAND0 + seat]
-    return ~(hand | S[S_PLAYED]) & 0xFFFFFF & ~_partner_card(seat, S, P)
+    return ~(hand | S[S_PLAYED]) & 0xFFFFFF & ~partner_card(seat, S, P)
 
 
 @hot
@@ -157,7 +152,7 @@ def _marriage_lead(
         ):
             continue  # keep the longer trump until the opponents' trumps are gone
         queen = 6 * s + 2
-        safe = outside & _ABOVE[queen] & ~KQ[s] == 0
+        safe = outside & ABOVE[queen] & ~KQ[s] == 0
         if trump != NO_SUIT and trump != s and trumps_out and voids >> s & 1:
             safe = False
         key = P[P_MV_S + s] + (1000 if safe else 0)
@@ -191,11 +186,11 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         c = lowest(m)
         m &= m - 1
         s = c // 6
-        if outside & _ABOVE[c]:
+        if outside & ABOVE[c]:
             continue
         if s != trump and trumps_out and voids >> s & 1:
             continue
-        if pick < 0 or _POINTS[c] > _POINTS[pick]:
+        if pick < 0 or POINTS[c] > POINTS[pick]:
             pick = c
     if pick >= 0:
         return pick
@@ -217,7 +212,7 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         rest = outside & SUIT_BITS[s]
         if known and rest and known >> highest(rest) & 1:
             length -= 2
-        if length > best_len or (length == best_len and _POINTS[c] < _POINTS[pick]):
+        if length > best_len or (length == best_len and POINTS[c] < POINTS[pick]):
             best_len = length
             pick = c
     return pick
@@ -291,7 +286,7 @@ def heuristic_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declarin
     """The heuristic's card (action code) for a PLAY decision given by its legal masks."""
     if S[S_NPLAYED] == 0:
         return _choose_lead(seat, S, P, plain, declaring)
-    return _choose_follow(seat, S, P, plain)
+    return follow_card(seat, S, P, plain)
 
 
 @hot_call

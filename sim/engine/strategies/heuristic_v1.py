@@ -36,49 +36,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.cards import CARD_POINTS
 from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.bits import (
     ACES,
     KQ,
     SUIT_BITS,
-    highest,
     lowest,
     popcount,
 )
 from sim.engine.params import (
-    P_DISCARD_FACE_DOWN,
     P_MV_S,
     P_NP,
     P_STEP,
 )
 from sim.engine.state import (
     NO_SUIT,
-    S_BEST,
-    S_BEST_SEAT,
     S_CONTRACT,
     S_DECL,
-    S_GIVE1,
-    S_GIVE2,
     S_HAND0,
-    S_LED_SUIT,
     S_NPLAYED,
     S_PLAYED,
     S_SCORE0,
     S_TALON,
-    S_TC0,
     S_TRUMP,
     S_VOID0,
     S_WIN_BID,
 )
+from sim.engine.strategies.basics import ABOVE, POINTS, follow_card, partner_card
 from sim.jit import hot, hot_call
 
 AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE, DARK_BEHIND = range(5)
-_POINTS = CARD_POINTS.astype(np.int64)
-# _ABOVE[c]: the cards of c's suit that rank above c.
-_ABOVE = np.array(
-    [int(SUIT_BITS[c // 6]) & ~((1 << (c + 1)) - 1) for c in range(24)], dtype=np.int64
-)
 
 
 def _suit_estimate(m: int) -> int:
@@ -112,23 +99,6 @@ def estimate(hand: int, P: np.ndarray) -> int:
 
 
 @hot
-def _partner_card(seat: int, S: np.ndarray, P: np.ndarray) -> int:
-    """The card a defender saw the declarer give the other defender, still unplayed.
-
-    Only with the discards face up (``talon.discard_face_down`` false) and three
-    players in the hand; 0 otherwise and for the declarer.
-    """
-    decl = S[S_DECL]
-    if P[P_DISCARD_FACE_DOWN] or P[P_NP] != 3 or seat == decl:
-        return 0
-    partner = 3 - seat - decl  # the hand's seats are 0, 1, 2
-    given = S[S_GIVE1] if partner == (decl + 1) % 3 else S[S_GIVE2]
-    if given < 0:
-        return 0
-    return (np.int64(1) << given) & ~S[S_PLAYED]
-
-
-@hot
 def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
     # declare the most valuable marriage (lead its queen); the ace marriage beats all
     if declaring:
@@ -143,7 +113,7 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
     trump = S[S_TRUMP]
     # cards that could beat ours: those unseen and unplayed, but not the card the
     # declarer gave the other defender when the discards lie face up (it wins for us)
-    outside = ~(hand | S[S_PLAYED]) & 0xFFFFFF & ~_partner_card(seat, S, P)
+    outside = ~(hand | S[S_PLAYED]) & 0xFFFFFF & ~partner_card(seat, S, P)
     trumps_out = 0 if trump == NO_SUIT else outside & SUIT_BITS[trump]
     voids = 0
     for o in range(3):
@@ -156,11 +126,11 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         c = lowest(m)
         m &= m - 1
         s = c // 6
-        if outside & _ABOVE[c]:
+        if outside & ABOVE[c]:
             continue
         if s != trump and trumps_out and voids >> s & 1:
             continue
-        if pick < 0 or _POINTS[c] > _POINTS[pick]:
+        if pick < 0 or POINTS[c] > POINTS[pick]:
             pick = c
     if pick >= 0:
         return pick
@@ -177,82 +147,10 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         s = c // 6
         length = popcount(hand & SUIT_BITS[s]) - (8 if s == trump else 0)
         length -= 4 * (paired >> c & 1)
-        if length > best_len or (length == best_len and _POINTS[c] < _POINTS[pick]):
+        if length > best_len or (length == best_len and POINTS[c] < POINTS[pick]):
             best_len = length
             pick = c
     return pick
-
-
-@hot
-def _cheapest(cards: int, costs_extra: int) -> int:
-    """The card of a non-empty mask that costs least to play; ties: lowest id.
-
-    The cost is the card's points, plus 40 for a card of a paired marriage (the
-    bits of ``costs_extra``).
-    """
-    pick = -1
-    pick_cost = 1 << 30
-    m = cards
-    while m:
-        c = lowest(m)
-        cost = _POINTS[c] + (40 if costs_extra >> c & 1 else 0)
-        if cost < pick_cost:
-            pick_cost = cost
-            pick = c
-        m &= m - 1
-    return pick
-
-
-@hot
-def _richest(cards: int) -> int:
-    """The card of a non-empty mask with the most points; ties: lowest id."""
-    pick = -1
-    pick_points = -1
-    m = cards
-    while m:
-        c = lowest(m)
-        if _POINTS[c] > pick_points:
-            pick_points = _POINTS[c]
-            pick = c
-        m &= m - 1
-    return pick
-
-
-@hot
-def _choose_follow(seat: int, S: np.ndarray, P: np.ndarray, allowed: int) -> int:
-    trump = S[S_TRUMP]
-    best = S[S_BEST]
-    bs = best // 6
-    hand = S[S_HAND0 + seat]
-    paired = 0  # cards of marriages still held together
-    for s in range(4):
-        if hand & KQ[s] == KQ[s]:
-            paired |= KQ[s]
-    # cards that would take the trick now: higher in the best card's suit, or a trump
-    wins = allowed & _ABOVE[best]
-    if trump != NO_SUIT and bs != trump:
-        wins |= allowed & SUIT_BITS[trump]
-    if S[S_NPLAYED] == P[P_NP] - 1:  # last to play: win as cheaply as possible
-        if wins:
-            return _cheapest(wins, paired)
-        # defenders share one aim: when the other defender wins, give it points
-        if seat != S[S_DECL] and S[S_BEST_SEAT] != S[S_DECL]:
-            givable = allowed & ~paired & ~ACES
-            if givable:
-                return _richest(givable)
-        return _cheapest(allowed, paired)
-    # second to play: take it with a card nobody left can beat, else play cheap
-    if wins:
-        trick = np.int64(1) << S[S_TC0]
-        outside = ~(hand | S[S_PLAYED] | trick) & 0xFFFFFF
-        led = SUIT_BITS[S[S_LED_SUIT]]
-        if wins & led:
-            c = highest(wins & led)
-            if outside & _ABOVE[c] == 0:  # nobody left holds a higher card of the suit
-                return c
-        if wins & ~led:
-            return lowest(wins & ~led)  # the lowest trump
-    return _cheapest(allowed, paired)
 
 
 @hot
@@ -264,7 +162,7 @@ def discard_cost(hand: int, c: int) -> int:
     """
     s = c // 6
     r = c % 6
-    v = _POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
+    v = POINTS[c] + 3 * popcount(hand & SUIT_BITS[s])
     if (r == 2 or r == 3) and hand & KQ[s] == KQ[s]:
         v += 100
     elif r == 5:
@@ -296,7 +194,7 @@ def heuristic_v1_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, decla
     """heuristic_v1's card (action code) for a PLAY decision given by its legal masks."""
     if S[S_NPLAYED] == 0:
         return _choose_lead(seat, S, P, plain, declaring)
-    return _choose_follow(seat, S, P, plain)
+    return follow_card(seat, S, P, plain)
 
 
 @hot_call
@@ -382,7 +280,7 @@ def heuristic_v1_choose(
             m = hand & SUIT_BITS[s]
             score = 10 * popcount(m)
             while m:
-                score += _POINTS[lowest(m)]
+                score += POINTS[lowest(m)]
                 m &= m - 1
             if score > best_score:
                 best_score = score

@@ -97,7 +97,7 @@ GUIDE_BIDS = {
     "hearts": (0, 140, 160),
     "two": (0, 135, 150),
 }
-GUIDE_CONCEDE = {m: 400 for m in _MARRIAGE_WORDS}
+GUIDE_CONCEDE_ABOVE = {m: 400 for m in _MARRIAGE_WORDS}
 _GUIDE_PARAMS: dict[str, tuple[float, str]] = {
     **{
         f"bid_{m}_{a}": (
@@ -109,7 +109,7 @@ _GUIDE_PARAMS: dict[str, tuple[float, str]] = {
     },
     **{
         f"concede_above_{m}": (
-            float(GUIDE_CONCEDE[m]),
+            float(GUIDE_CONCEDE_ABOVE[m]),
             f"concede a contract above this with {words} kept",
         )
         for m, words in _MARRIAGE_WORDS.items()

@@ -64,8 +64,8 @@ from sim.engine.state import (
     S_TRUMP,
     S_VOID0,
 )
+from sim.engine.strategies.basics import ABOVE, POINTS, partner_card
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
-from sim.engine.strategies.heuristic_v1 import _ABOVE, _POINTS, _partner_card
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
 from sim.engine.strategies.strong_discard import strong_discard
@@ -128,8 +128,8 @@ def card_view(seat: int, S: np.ndarray, P: np.ndarray) -> tuple[int, int, int, i
     points = 0
     for j in range(S[S_NPLAYED]):
         trick |= np.int64(1) << S[S_TC0 + j]
-        points += _POINTS[S[S_TC0 + j]]
-    unseen = ~(hand | S[S_PLAYED] | trick) & 0xFFFFFF & ~_partner_card(seat, S, P)
+        points += POINTS[S[S_TC0 + j]]
+    unseen = ~(hand | S[S_PLAYED] | trick) & 0xFFFFFF & ~partner_card(seat, S, P)
     trumps_out = 0 if trump == NO_SUIT else unseen & SUIT_BITS[trump]
     voids = 0
     for o in range(P[P_NP]):
@@ -178,7 +178,7 @@ def features_in_view(
             declares = P[P_MV_S + s] * 0.01
     elif hand & KQ[s] == KQ[s] and (np.int64(1) << c) & KQ[s]:
         breaks = 1.0
-    above = unseen & _ABOVE[c]
+    above = unseen & ABOVE[c]
     ruffable = voids >> s & 1 and s != trump and (trumps_out != 0 or trump == NO_SUIT)
     drawing = 0.0
     wins_now = 0.0
@@ -202,7 +202,7 @@ def features_in_view(
         last = S[S_NPLAYED] == NP - 1
         if wins:
             wins_now = 1.0
-            wins_points = (trick_points + _POINTS[c]) * 0.05
+            wins_points = (trick_points + POINTS[c]) * 0.05
             # nobody after me can beat it: last, or top of its suit and no ruff to fear
             ruff = s != trump and trumps_out != 0 and voids >> S[S_LED_SUIT] & 1
             wins_sure = 1.0 if last or (above == 0 and not ruff) else 0.0
@@ -215,13 +215,13 @@ def features_in_view(
                     if (S[S_LEADER] + j) % NP == decl:
                         side_sure = wins_sure
         elif seat != decl and S[S_BEST_SEAT] != decl:
-            feeds = _POINTS[c] * 0.1
+            feeds = POINTS[c] * 0.1
             feeds_top = feeds if above == 0 else 0.0
         else:
-            gives = _POINTS[c] * 0.1
+            gives = POINTS[c] * 0.1
     return (
         1.0 if code == heuristic else 0.0,
-        _POINTS[c] * 0.1,
+        POINTS[c] * 0.1,
         1.0 if s == trump else 0.0,
         declares,
         breaks,

@@ -1,0 +1,134 @@
+"""What the scripted players share: card points, the cards above a card, and the follow.
+
+``heuristic_v1`` (frozen), ``heuristic`` and ``strong`` read these; they lived in
+``heuristic_v1`` and the newer players imported its private names. Moving them here
+changed no choice (the same hands and games, byte for byte).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import CARD_POINTS
+from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest
+from sim.engine.params import P_DISCARD_FACE_DOWN, P_NP
+from sim.engine.state import (
+    NO_SUIT,
+    S_BEST,
+    S_BEST_SEAT,
+    S_DECL,
+    S_GIVE1,
+    S_GIVE2,
+    S_HAND0,
+    S_LED_SUIT,
+    S_NPLAYED,
+    S_PLAYED,
+    S_TC0,
+    S_TRUMP,
+)
+from sim.jit import hot
+
+POINTS = CARD_POINTS.astype(np.int64)
+# ABOVE[c]: the cards of c's suit that rank above c.
+ABOVE = np.array(
+    [int(SUIT_BITS[c // 6]) & ~((1 << (c + 1)) - 1) for c in range(24)], dtype=np.int64
+)
+
+
+@hot
+def partner_card(seat: int, S: np.ndarray, P: np.ndarray) -> int:
+    """The card a defender saw the declarer give the other defender, still unplayed.
+
+    Only with the discards face up (``talon.discard_face_down`` false) and three
+    players in the hand; 0 otherwise and for the declarer.
+    """
+    decl = S[S_DECL]
+    if P[P_DISCARD_FACE_DOWN] or P[P_NP] != 3 or seat == decl:
+        return 0
+    partner = 3 - seat - decl  # the hand's seats are 0, 1, 2
+    given = S[S_GIVE1] if partner == (decl + 1) % 3 else S[S_GIVE2]
+    if given < 0:
+        return 0
+    return (np.int64(1) << given) & ~S[S_PLAYED]
+
+
+@hot
+def cheapest_card(cards: int, costs_extra: int) -> int:
+    """The card of a non-empty mask that costs least to play; ties: lowest id.
+
+    The cost is the card's points, plus 40 for a card of a paired marriage (the
+    bits of ``costs_extra``).
+    """
+    pick = -1
+    pick_cost = 1 << 30
+    m = cards
+    while m:
+        c = lowest(m)
+        cost = POINTS[c] + (40 if costs_extra >> c & 1 else 0)
+        if cost < pick_cost:
+            pick_cost = cost
+            pick = c
+        m &= m - 1
+    return pick
+
+
+@hot
+def richest_card(cards: int) -> int:
+    """The card of a non-empty mask with the most points; ties: lowest id."""
+    pick = -1
+    pick_points = -1
+    m = cards
+    while m:
+        c = lowest(m)
+        if POINTS[c] > pick_points:
+            pick_points = POINTS[c]
+            pick = c
+        m &= m - 1
+    return pick
+
+
+@hot
+def follow_card(seat: int, S: np.ndarray, P: np.ndarray, allowed: int) -> int:
+    """The scripted players' card when following (``allowed``: the legal cards).
+
+    Last to play: the cheapest card that wins, else (a defender whose partner wins)
+    the richest card that is neither an ace nor a marriage's, else the cheapest.
+    Second to play: the highest card of the led suit when no unseen card beats it,
+    else the lowest winning trump, else the cheapest card.
+    """
+    trump = S[S_TRUMP]
+    best = S[S_BEST]
+    bs = best // 6
+    hand = S[S_HAND0 + seat]
+    paired = 0  # cards of marriages still held together
+    for s in range(4):
+        if hand & KQ[s] == KQ[s]:
+            paired |= KQ[s]
+    # cards that would take the trick now: higher in the best card's suit, or a trump
+    wins = allowed & ABOVE[best]
+    if trump != NO_SUIT and bs != trump:
+        wins |= allowed & SUIT_BITS[trump]
+    if S[S_NPLAYED] == P[P_NP] - 1:  # last to play: win as cheaply as possible
+        if wins:
+            return cheapest_card(wins, paired)
+        # defenders share one aim: when the other defender wins, give it points
+        if seat != S[S_DECL] and S[S_BEST_SEAT] != S[S_DECL]:
+            givable = allowed & ~paired & ~ACES
+            if givable:
+                return richest_card(givable)
+        return cheapest_card(allowed, paired)
+    # second to play: take it with a card nobody left can beat, else play cheap
+    if wins:
+        trick = np.int64(1) << S[S_TC0]
+        outside = ~(hand | S[S_PLAYED] | trick) & 0xFFFFFF
+        led = SUIT_BITS[S[S_LED_SUIT]]
+        if wins & led:
+            c = highest(wins & led)
+            if outside & ABOVE[c] == 0:  # nobody left holds a higher card of the suit
+                return c
+        if wins & ~led:
+            return lowest(wins & ~led)  # the lowest trump
+    return cheapest_card(allowed, paired)
+
+
+__all__ = ["ABOVE", "POINTS", "cheapest_card", "follow_card", "partner_card", "richest_card"]
