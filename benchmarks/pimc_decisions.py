@@ -19,7 +19,9 @@ import numpy as np
 
 from sim.engine import decision_snapshots
 from sim.engine.actions import DECLARE, Decision
+from sim.engine.arena import arena_size
 from sim.engine.params import rules_vector
+from sim.engine.search import M_NODES, solver_view
 from sim.engine.state import (
     N_STATE,
     S_DECL,
@@ -32,8 +34,6 @@ from sim.engine.state import (
 from sim.engine.strategies.pimc import pimc_concede, pimc_contract, pimc_discard, pimc_play
 from sim.engine.strategies.registry import parse_params
 from sim.rules import load_rules
-from sim.solver.layout import arena_size
-from sim.solver.search import M_NODES, solver_view
 
 KINDS = (Decision.PLAY, Decision.DISCARD, Decision.CONTRACT, Decision.CONCEDE)
 

@@ -14,7 +14,7 @@ seat (two ``heuristic``) and with three, default ``worlds`` (``--pimc N`` deals 
 seed 0; the compile is done before the clock starts).
 
 ``--check N`` also compares the solver with the unpruned compiled search
-(:func:`sim.solver.search.exhaustive`) on N full random deals: seconds for most, but
+(:func:`sim.engine.search.exhaustive`) on N full random deals: seconds for most, but
 some deals have millions of trick starts and take minutes (one took 300 s).
 ``--check-bits B`` caps the unpruned search's memo at 2**B trick starts: a deal that
 needs more is counted as skipped, not checked (the default grows the memo until the
@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.engine import search
 from sim.engine.api import play_hands
 from sim.rules import Rules, load_rules
-from sim.solver import search
 from sim.solver.deals import deal_cards
 from sim.solver.position import OpenCardSolver, Position, play_state
 from sim.solver.talon import solve_par

@@ -31,13 +31,13 @@ from joblib import Parallel, delayed
 
 from benchmarks.pimc_decisions import snapshots
 from sim.engine.actions import Decision
+from sim.engine.arena import arena_size
 from sim.engine.params import rules_vector
 from sim.engine.state import N_STATE, S_DECL, S_HAND0, SNAP_KIND, SNAP_LEN
 from sim.engine.strategies.pimc import discard_scores
 from sim.engine.strategies.registry import parse_params
 from sim.engine.strategies.strong_discard import N_DISCARD_FEATURES, discard_features
 from sim.rules import load_rules
-from sim.solver.layout import arena_size
 
 WEIGHTS_FILE = pathlib.Path(__file__).parents[1] / "sim/engine/strategies/strong_weights.py"
 CANDIDATES = 5

@@ -37,6 +37,7 @@ from numba import njit
 from benchmarks.pimc_decisions import snapshots
 from benchmarks.strong_discard_fit import DISCARD_BLOCK
 from sim.engine.actions import DECLARE, Decision
+from sim.engine.arena import arena_size
 from sim.engine.params import rules_vector
 from sim.engine.state import (
     N_STATE,
@@ -56,7 +57,6 @@ from sim.engine.strategies.strong import (
     card_row,
 )
 from sim.rules import load_rules
-from sim.solver.layout import arena_size
 
 ROUNDS = "heuristic:1200:1,strong:3000:3,heuristic:3000:2"
 BONUS = "0.5"

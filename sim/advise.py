@@ -24,8 +24,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sim.deal import n_hands, place_sizes
 from sim.declarer import PAR, par_levels, play_as_declarer
+from sim.engine.deal import n_hands, place_sizes
 from sim.rules import Rules
 
 BLOCK = 8  # samples played between two looks at the clock under a time budget

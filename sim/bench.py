@@ -13,7 +13,7 @@ from typing import Any
 
 import numba
 
-from sim.deal import DealStream
+from sim.engine.deal import DealStream
 from sim.odds import count_batch
 from sim.parallel import max_threads
 from sim.rules import load_rules

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from sim.deal import generate_deals, n_hands, place_sizes
+from sim.engine.deal import generate_deals, n_hands, place_sizes
 from sim.rng import Stream, stream_key
 from sim.rules import Rules
 

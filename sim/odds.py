@@ -1,7 +1,7 @@
 """Monte Carlo counts of the deal-level quantities of ``thousand odds``.
 
 The meaning of every key is in :mod:`sim.odds_keys`. Counting streams over chunks
-of deals (:class:`sim.deal.DealStream`), so memory stays flat in the number of
+of deals (:class:`sim.engine.deal.DealStream`), so memory stays flat in the number of
 deals, and the counts of a run depend only on ``(seed, rules, deals)``.
 :func:`run_odds` is an odds run as the commands make it: the counts and what they
 were counted over, as an :class:`OddsRun`; the estimates, intervals and exact values
@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 import sim.jit  # noqa: F401  (the compiled-code cache: sim.cache)
-from sim.deal import (
+from sim.engine.deal import (
     DealBatch,
     DealStream,
     deal_batch,
@@ -155,7 +155,7 @@ def played_first_deals(
 ) -> DealBatch:
     """Deals ``start .. start+n-1`` as the hand engine deals them, with features.
 
-    For rules whose deals are not independent shuffles (:func:`sim.deal.dealt_by_play`):
+    For rules whose deals are not independent shuffles (:func:`sim.engine.deal.dealt_by_play`):
     each slot's first deal of a ``hands`` run played by ``strategies``. Under
     ``deal.method = "cut"`` it is dealt from the previous deal gathered (chains of
     ``deal.cut_chain``), so the players' play shapes it; the bottom-card ritual acts

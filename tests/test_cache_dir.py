@@ -36,8 +36,8 @@ def test_a_module_digest_covers_what_its_compiled_code_imports_and_nothing_else(
     # addresses: an edit of one recompiles that player, never the engine's kernels (the
     # scripted heuristics are called directly, for speed: they are part of the engine)
     # (nor the open-card search the sampling player runs: the engine reserves its
-    # workspace by sim.solver.layout's sizes alone)
-    players = {"sim.engine.strategies.guide", "sim.engine.strategies.pimc", "sim.solver.search"}
+    # workspace by sim.engine.arena's sizes alone)
+    players = {"sim.engine.strategies.guide", "sim.engine.strategies.pimc", "sim.engine.search"}
     for kernel_module in ("sim.engine.driver", "sim.engine.game", "sim.engine.declarer"):
         assert not players & cache.closure(kernel_module), kernel_module
     assert "sim.engine.strategies.heuristic" not in cache.closure("sim.engine.strategies.pimc")

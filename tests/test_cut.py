@@ -4,7 +4,7 @@ Under ``deal.method = "cut"`` a deal's deck is the previous deal's cards gathere
 they lie, cut by the player on the dealer's right and dealt one card at a time with
 the talon taken at drawn positions; the bottom-card ritual (a bottom nine recut, a
 bottom jack moved to the middle) applies under either method. The compiled dealing
-(:func:`sim.deal.deal_from_deck`, :func:`sim.engine.driver.gather_deck`) is checked
+(:func:`sim.engine.deal.deal_from_deck`, :func:`sim.engine.driver.gather_deck`) is checked
 against the plain one (:func:`sim.reference.deal_hand`, :func:`sim.reference.gather`)
 step by step here, and whole runs are compared in tests/test_differential.py.
 """
@@ -17,8 +17,8 @@ from trace_checks import check_deal
 
 from sim import reference as ref
 from sim.cards import card_str, parse_card
-from sim.deal import DECK_WORK, JACK_MOVED, deal_from_deck
 from sim.engine import play_hands
+from sim.engine.deal import DECK_WORK, JACK_MOVED, deal_from_deck
 from sim.engine.game import games_frame, play_games
 from sim.reference.game import GameState, nine_cut_penalty
 from sim.rng import Stream, stream_key

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sim.cards import CARD_POINTS, MARRIAGE_MASK, mask_marriages, mask_of
-from sim.deal import (
+from sim.engine.deal import (
     DealStream,
     deal_batch,
     deal_features,

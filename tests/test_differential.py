@@ -118,8 +118,8 @@ def test_fast_engine_equals_reference_in_special_deals(preset, special):
     """Golden and dark deals (a hands run never plays them) through both engines'
     ``play_hand_text``, random strategies, random deals of the stream."""
     from sim.cards import card_str
-    from sim.deal import generate_deals, place_sizes
     from sim.engine import play_hand_text
+    from sim.engine.deal import generate_deals, place_sizes
 
     rules = load_rules(preset)
     if special == "golden":  # a raisable golden contract somewhere, undoubled marriages

@@ -96,9 +96,9 @@ def test_the_guide_player_bids_and_concedes_only_by_its_tables():
 def test_the_guide_player_plays_its_cards_as_strong_does():
     """The card the engine played for ``guide`` (its callback) is strong's at that state."""
     from sim.cards import cards_str, parse_card
-    from sim.deal import generate_deals
     from sim.engine import decision_snapshots
     from sim.engine.api import play_hand_text
+    from sim.engine.deal import generate_deals
 
     rules = load_rules("classic")
     P = rules_vector(rules)

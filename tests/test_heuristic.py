@@ -99,8 +99,8 @@ def test_a_lone_king_or_queen_costs_half_its_marriage_to_give():
 
 def _snapshots(rules, kind, n=150):
     from sim.cards import cards_str
-    from sim.deal import generate_deals
     from sim.engine import play_hand_text
+    from sim.engine.deal import generate_deals
     from sim.engine.state import SNAP_KIND
 
     for k, cards in enumerate(generate_deals(n, seed=41)):

@@ -1,4 +1,4 @@
-"""The code imports one way: base ← engine ← runs ← analysis ← cli (issue 11, part 4).
+"""The code imports one way: base ← engine ← solver, reference ← runs ← analysis ← cli.
 
 Every module under ``sim/`` and ``analysis/`` is read with :mod:`ast` (nothing is
 imported), its imports are collected wherever they stand (module level, inside
@@ -7,8 +7,13 @@ functions, under ``if TYPE_CHECKING``) and each module is placed in a layer:
 * **base**: the package's version, cards, rules, random streams, compiled-code
   helpers, thread settings, odds keys, output folders, the column schema, the
   generated docs;
-* **engine**: the compiled engine (``sim/engine/``), the deal generator and the plain
-  reference engines;
+* **engine**: the compiled engine (``sim/engine/``): the deal generator, the phases,
+  the players and the compiled open-card search they sample with;
+* **solver**: the open-card solver's Python face (``sim/solver/``: positions, the
+  par of a deal, played deals' par columns), on the engine's compiled search;
+* **reference**: the plain Python engines that check the compiled one
+  (``sim/reference/``); they share the engine's action codes and nothing else of it
+  but the reshuffle conditions;
 * **runs**: the code that plays and writes Parquet files and ``run.json`` (and
   computes no statistics);
 * **analysis**: reads run folders (or the result objects of the runs) and computes
@@ -63,15 +68,12 @@ RUNS = {
 ALLOWED = {
     "base": {"base"},
     "engine": {"base", "engine"},
-    "runs": {"base", "engine", "runs"},
+    "solver": {"base", "engine", "solver"},
+    "reference": {"base", "engine", "reference"},
+    "runs": {"base", "engine", "solver", "reference", "runs"},
     "analysis": {"base", "analysis"},
-    "cli": {"base", "engine", "runs", "analysis", "cli"},
+    "cli": {"base", "engine", "solver", "reference", "runs", "analysis", "cli"},
 }
-
-# Imports of the engine that break the rules and are being mended in the engine's own
-# restructuring: ``(importer, imported)``. Empty: the engine keeps to its layer and
-# has no cycles.
-KNOWN_ENGINE_EXCEPTIONS: set[tuple[str, str]] = set()
 
 
 def layer_of(module: str) -> str | None:
@@ -82,10 +84,10 @@ def layer_of(module: str) -> str | None:
         return "runs"
     if module == "sim.engine" or module.startswith("sim.engine."):
         return "engine"
-    if module in ("sim.deal", "sim.reference", "sim.solver") or module.startswith(
-        ("sim.reference.", "sim.solver.")
-    ):
-        return "engine"
+    if module == "sim.solver" or module.startswith("sim.solver."):
+        return "solver"
+    if module == "sim.reference" or module.startswith("sim.reference."):
+        return "reference"
     if module in ("sim.cli", "sim.__main__") or module.startswith("sim.cli."):
         return "cli"
     if module == "analysis" or module.startswith("analysis."):
@@ -209,18 +211,47 @@ def test_every_import_names_a_module_of_the_project(project_graph):
     assert not unknown, "\n".join(unknown)
 
 
-def test_no_layer_imports_a_layer_above_it(project_graph):
+def wrong_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a layer its importer may not use, as words."""
     wrong = []
-    for module, targets in sorted(project_graph.items()):
+    for module, targets in sorted(graph.items()):
         mine = layer_of(module)
         for target in sorted(targets):
             theirs = layer_of(target)
             if mine is None or theirs is None or theirs in ALLOWED[mine]:
                 continue
-            if (module, target) in KNOWN_ENGINE_EXCEPTIONS:
-                continue
             wrong.append(f"{module} ({mine}) imports {target} ({theirs})")
+    return wrong
+
+
+def test_no_layer_imports_a_layer_above_it(project_graph):
+    wrong = wrong_imports(project_graph)
     assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+def test_the_layers_are_an_order():
+    # no two layers may import each other: every arrow points down
+    for a, below in ALLOWED.items():
+        for b in below - {a}:
+            assert a not in ALLOWED[b], (a, b)
+    assert set(ALLOWED) == {"base", "engine", "solver", "reference", "runs", "analysis", "cli"}
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("sim.engine.driver", "sim.solver.position"),  # the engine reaching up to the solver
+        ("sim.engine.play", "sim.reference.play"),  # ... or to the reference engine
+        ("sim.solver.talon", "sim.reference.solver"),  # two layers side by side
+        ("sim.reference.play", "sim.solver.talon"),
+        ("sim.engine.deal", "sim.odds"),  # the engine reaching up to the runs
+        ("sim.solver.position", "sim.declarer"),
+    ],
+)
+def test_an_arrow_back_up_is_caught(importer, imported):
+    assert wrong_imports({importer: {imported}}) == [
+        f"{importer} ({layer_of(importer)}) imports {imported} ({layer_of(imported)})"
+    ]
 
 
 def test_nothing_imports_the_command_line(project_graph):
@@ -234,21 +265,8 @@ def test_nothing_imports_the_command_line(project_graph):
 
 
 def test_no_import_cycles(project_graph):
-    kept = {
-        m: {t for t in targets if (m, t) not in KNOWN_ENGINE_EXCEPTIONS}
-        for m, targets in project_graph.items()
-    }
-    found = cycles(kept)
+    found = cycles(project_graph)
     assert not found, "import cycles:\n" + "\n".join(" ⇄ ".join(c) for c in found)
-
-
-def test_known_engine_exceptions_are_still_needed(project_graph):
-    """An exception the engine no longer needs is removed from the list."""
-    stale = sorted(
-        f"{a} → {b}" for a, b in KNOWN_ENGINE_EXCEPTIONS if b not in project_graph.get(a, ())
-    )
-    assert not stale, f"no longer imported, drop from KNOWN_ENGINE_EXCEPTIONS: {stale}"
-    assert all(layer_of(a) == "engine" for a, _ in KNOWN_ENGINE_EXCEPTIONS)
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,7 @@ def test_deal_keys_honour_the_presets_reshuffle_settings():
 def test_counts_equal_a_plain_count(name):
     """The compiled counter agrees exactly with a plain per-deal evaluation of each key."""
     from sim.cards import cards_of, mask_marriages, mask_of, mask_points
-    from sim.deal import deal_batch, place_sizes
+    from sim.engine.deal import deal_batch, place_sizes
 
     rules = load_rules(name)
     start, n = 12_345, 3000

@@ -9,6 +9,7 @@ from tiers import sizes
 from sim.engine import decision_snapshots, play_hands
 from sim.engine.actions import DECLARE, Decision
 from sim.engine.params import rules_vector
+from sim.engine.search import arena_size
 from sim.engine.state import (
     N_STATE,
     S_CONTRACT,
@@ -33,7 +34,6 @@ from sim.engine.strategies.pimc import (
 )
 from sim.engine.strategies.registry import BID, WORLDS, parse_params
 from sim.rules import load_rules
-from sim.solver.search import arena_size
 from tests.test_strategies import _redistribute
 
 
@@ -231,9 +231,9 @@ def test_contract_by_probes_is_the_best_expected_score_over_exact_totals(preset)
     # pimc_contract probes each world at the contracts' targets; the same worlds solved
     # exactly must give the same counts, so the same contract
     from sim.engine.params import P_STEP
+    from sim.engine.search import declarer_total, exact, new_position, set_root, solver_view
     from sim.engine.state import S_PIMC_CTR
     from sim.engine.strategies.pimc import _play_start, least_total
-    from sim.solver.search import declarer_total, exact, new_position, set_root, solver_view
 
     rules = load_rules(preset)
     P = rules_vector(rules)
@@ -320,9 +320,9 @@ def test_discard_2_gives_strongs_card_with_three_hands_and_samples_with_two():
 def test_card_play_by_counts_equals_probing_every_move_in_every_world():
     # pimc_play stops searching moves that can no longer win; where the counts of all
     # moves over all worlds have one best move, its choice and its stream agree with them
+    from sim.engine.search import declarer_total, new_position, root_probes, solver_view
     from sim.engine.state import S_PIMC_CTR
     from sim.engine.strategies.pimc import least_total
-    from sim.solver.search import declarer_total, new_position, root_probes, solver_view
 
     rules = load_rules("classic")
     P = rules_vector(rules)
@@ -372,8 +372,8 @@ def test_a_defender_declares_its_marriage_where_it_costs_nothing(preset):
     With ``marriage.only_declarer`` it scores nothing, and the tie stays plain.
     """
     from sim.engine.params import P_ONLY_DECLARER
+    from sim.engine.search import exact, new_position, play_move, set_root, solver_view
     from sim.engine.state import S_NPLAYED
-    from sim.solver.search import exact, new_position, play_move, set_root, solver_view
 
     if preset == "only_declarer":
         rules = load_rules("classic").replace(marriage__only_declarer=True)
@@ -482,9 +482,9 @@ def test_sampled_bid_is_the_expected_score_over_exact_totals(preset):
     from sim.engine.actions import PASS
     from sim.engine.bidding import bid_cap
     from sim.engine.params import P_JUMPS, P_STEP
+    from sim.engine.search import declarer_total, exact, new_position, set_root, solver_view
     from sim.engine.state import NO_SUIT, S_PIMC_CTR
     from sim.engine.strategies.pimc import _bid_world, _play_start, least_total
-    from sim.solver.search import declarer_total, exact, new_position, set_root, solver_view
 
     rules = load_rules(preset)
     P = rules_vector(rules)

@@ -16,8 +16,8 @@ from trace_checks import check_deal, ids
 from sim import reference as ref
 from sim import rng
 from sim.cards import card_str, parse_card
-from sim.deal import generate_deals
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE
+from sim.engine.deal import generate_deals
 from sim.rules import Rules, load_rules
 
 SLOTS = 3000

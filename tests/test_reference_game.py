@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 from tiers import sizes
 
-from sim.deal import _place_of_position, deal_into
 from sim.engine.actions import MAX_REDEALS
+from sim.engine.deal import _place_of_position, deal_into
 from sim.reference import deal_cards
 from sim.reference import game as reference_game
 from sim.reference.game import play_game

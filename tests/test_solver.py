@@ -5,7 +5,7 @@
   compiled solver's value and every lead's value equal :mod:`sim.reference.solver`
   (plain Python, the reference engine's rules, no pruning).
 * Positions of 5–6 tricks and a few full deals: the solver equals
-  :func:`sim.solver.search.exhaustive` (compiled, unpruned); the benchmark runs
+  :func:`sim.engine.search.exhaustive` (compiled, unpruned); the benchmark runs
   hundreds of full deals (``benchmarks/solver.py --check``).
 * Probes agree with values; scenario tests pin what a defender's marriage does.
 """
@@ -17,10 +17,10 @@ import pytest
 import tiers
 
 from sim.cards import hand_mask, parse_card
+from sim.engine import search
 from sim.engine.actions import DECLARE
 from sim.reference.solver import lead_values, minimax
 from sim.rules import Rules, load_rules
-from sim.solver import search
 from sim.solver.position import OpenCardSolver, Position, play_state
 from tests.presets import PRESETS
 

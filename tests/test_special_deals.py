@@ -21,8 +21,8 @@ from engines import ENGINES
 
 from sim import reference as ref
 from sim.cards import RANK_POINTS, card_str, parse_card
-from sim.deal import generate_deals
 from sim.engine.actions import ScriptError
+from sim.engine.deal import generate_deals
 from sim.reference.game import (
     GameState,
     Stint,

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from sim.cards import cards_str
-from sim.deal import generate_deals
 from sim.engine import play_hand_text
+from sim.engine.deal import generate_deals
 from sim.engine.params import rules_vector
 from sim.engine.state import (
     N_STATE,

@@ -13,8 +13,8 @@ from typing import Any
 
 from sim import reference as ref
 from sim.cards import RANK_POINTS, SUIT_LETTERS, parse_card
-from sim.deal import ritual_on
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE
+from sim.engine.deal import ritual_on
 from sim.engine.reshuffle import HAND_REASONS, TALON_REASONS
 from sim.rules import Rules
 

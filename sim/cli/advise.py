@@ -63,7 +63,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     from analysis.advise import advice_json, advice_markdown, advise, advise_talon
     from sim.advise import PASS_PLAYER, bid_samples, discard_samples
     from sim.cli.safebids import FAST, parse_players
-    from sim.deal import n_hands, place_sizes
+    from sim.engine.deal import n_hands, place_sizes
     from sim.engine.strategies.registry import parse_params
 
     rules = load_rules(args.rules)

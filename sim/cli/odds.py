@@ -26,7 +26,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_out_dir(args.out, args.force)
     from analysis.odds import odds_result, write_odds_dir
-    from sim.deal import deal_batch
+    from sim.engine.deal import deal_batch
     from sim.engine.strategies.registry import parse_strategies
     from sim.odds import count_batch, run_odds
 

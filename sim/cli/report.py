@@ -93,7 +93,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         *entry_names(parse_strategies(args.strategies, rules.players)),
     )
     if compiling:  # compiled before the phases' clocks start: their speeds leave it out
-        from sim.deal import deal_batch
+        from sim.engine.deal import deal_batch
         from sim.odds import count_batch
 
         count_batch(deal_batch(8, args.seed, rules))
@@ -162,8 +162,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 def safe_bids_run(rules: Rules, args: argparse.Namespace) -> Any:
     """The safe-bid tables of the report (``thousand safebids`` at the report's sizes)."""
     from analysis.safebids import SafeBidRun, build_result
-    from sim.deal import n_hands
     from sim.declarer import PAR, run_items
+    from sim.engine.deal import n_hands
     from sim.parallel import max_threads
 
     players = parse_players(args.safe_players)
@@ -221,7 +221,7 @@ def advice_examples(rules: Rules, args: argparse.Namespace) -> list[Any]:
     from analysis.advise import EXAMPLE_HANDS, advise
     from sim.advise import PASS_PLAYER, bid_samples
     from sim.cards import hand_mask
-    from sim.deal import place_sizes
+    from sim.engine.deal import place_sizes
 
     if place_sizes(rules.players)[0] != 7:  # the examples are 7-card hands
         return []

@@ -83,8 +83,8 @@ def cmd_safebids(args: argparse.Namespace) -> int:
 def run_safebids(rules: Any, players: list[str], args: argparse.Namespace) -> Any:
     """Play every player's items on the run and the held-out seeds; the tables."""
     from analysis.safebids import SafeBidRun, build_result
-    from sim.deal import n_hands
     from sim.declarer import PAR, run_items
+    from sim.engine.deal import n_hands
     from sim.parallel import max_threads
 
     hands = n_hands(rules.players)

@@ -10,14 +10,14 @@ from typing import Any
 import numpy as np
 
 from sim.cards import SUIT_LETTERS, card_str, cards_str, mask_of, parse_cards
-from sim.deal import (
+from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
+from sim.engine.deal import (
     DECK_WORK,
     JACK_MOVED,
     generate_deals,
     place_sizes,
     ritual_on,
 )
-from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError, encode_token
 from sim.engine.driver import (
     game_row,
     gather_deck,
@@ -75,7 +75,7 @@ class HandsBatch:
     redeal_seat: np.ndarray
     redeal_reason: np.ndarray
     dealt: np.ndarray  # (n, attempts kept, 4) uint32 dealt places (hand seats), or (0, 1, 4)
-    ritual: np.ndarray  # (n, attempts kept) int8 ritual codes (sim.deal.deal_from_deck)
+    ritual: np.ndarray  # (n, attempts kept) int8 ritual codes (sim.engine.deal.deal_from_deck)
     bids_log: np.ndarray | None = None
     nbids: np.ndarray | None = None
     trick_log: np.ndarray | None = None

@@ -14,13 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.deal import (
-    DECK_WORK,
-    _place_of_position,
-    deal_from_deck,
-    deal_into,
-)
 from sim.engine.actions import MAX_REDEALS, PASS, REDEAL_STRIDE, Decision
+from sim.engine.arena import arena_size
 from sim.engine.bidding import (
     apply_bid,
     apply_dark,
@@ -41,6 +36,12 @@ from sim.engine.bits import (
     rank_count,
 )
 from sim.engine.choose import LIST, MASKS, RANGE, choose, choose_yes
+from sim.engine.deal import (
+    DECK_WORK,
+    _place_of_position,
+    deal_from_deck,
+    deal_into,
+)
 from sim.engine.params import (
     CUT,
     P_CUT_CHAIN,
@@ -173,7 +174,6 @@ from sim.engine.talon import (
 )
 from sim.jit import body, call_packed, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import item_state
-from sim.solver.layout import arena_size
 
 PIMC_TT_BITS = 18  # the sampling player's table: 262,144 entries (12 MiB a block)
 PIMC_ARENA = arena_size(PIMC_TT_BITS)
@@ -564,7 +564,7 @@ def deal_hand(
     the previous deal's cards gathered (:func:`gather_deck`) and is cut and dealt;
     otherwise the deal is
     the shuffled deal ``number`` of the stream. The bottom-card ritual applies to
-    either (:func:`sim.deal.deal_from_deck`).
+    either (:func:`sim.engine.deal.deal_from_deck`).
     """
     if not has_deck:
         deal_cards_into(deal_key, number, players, cards, masks)

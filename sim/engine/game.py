@@ -20,10 +20,10 @@ import numpy as np
 import polars as pl
 from numba import prange
 
-from sim.deal import (
+from sim.engine.actions import MAX_REDEALS
+from sim.engine.deal import (
     RITUAL_NINES,
 )
-from sim.engine.actions import MAX_REDEALS
 from sim.engine.driver import (
     deal_hand,
     gather_deck,

@@ -292,7 +292,7 @@ scripted tokens (``(kinds, code)`` rows, scenario tests); ``strat``, ``scores`` 
 ``SP`` the strategy id, game score and strategy parameters of each hand seat;
 ``masks`` (uint32[4]) the dealt places, ``cards`` (int8[24]) and ``deck``
 (int64[DECK_WORK]) the dealer's scratch; ``arena`` the one array holding the
-open-card solver of the sampling player (``pimc``, :func:`sim.solver.search.solver_view`),
+open-card solver of the sampling player (``pimc``, :func:`sim.engine.search.solver_view`),
 with a table of two entries when no seat plays it; ``hooks`` the addresses of the
 compiled callbacks the run's seats need (:mod:`sim.engine.strategies.hook`).
 """

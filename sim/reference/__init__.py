@@ -38,7 +38,7 @@ or, once the script is exhausted, the seat's strategy (``"first"``: the lowest c
 
 The counter-based generator of :mod:`sim.rng` is re-implemented here on Python
 integers (:func:`mix64`, :func:`item_state`, :func:`word`, :func:`bounded`), and so is
-the shuffle of :func:`sim.deal.generate_deals` (:func:`deal_cards`), so this engine
+the shuffle of :func:`sim.engine.deal.generate_deals` (:func:`deal_cards`), so this engine
 shares no compiled code with the fast one.
 
 Readings of the protocol where it leaves a choice:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sim.cards import N_CARDS, Rank
-from sim.deal import ritual_on
+from sim.engine.deal import ritual_on
 from sim.reference.bits import rank
 from sim.reference.rng import _stream_key, bounded, item_state
 from sim.reference.state import PLAYERS, Table, place_sizes
@@ -19,12 +19,12 @@ def deal_cards(
 ) -> list[int]:
     """Deal ``number`` of the run seeded ``seed``, as ``generate_deals(..., players)``.
 
-    The same exact Fisher-Yates shuffle as :mod:`sim.deal`, on the pure-Python
+    The same exact Fisher-Yates shuffle as :mod:`sim.engine.deal`, on the pure-Python
     generator above: positions 23 down to the size of the first place (7, or 10 with
     2 players) each take a uniform card among those left, then each place (3 and 4
     players: three hands of 7 and the talon of 3; 2 players: two hands of 10 and two
     talons of 2) is sorted by id. ``stream`` picks the key (``Stream.GAME_DEALS`` for
-    the deals of whole games, as :func:`sim.deal.deal_into` with
+    the deals of whole games, as :func:`sim.engine.deal.deal_into` with
     ``stream_key(seed, Stream.GAME_DEALS)``).
 
     Returns:

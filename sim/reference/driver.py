@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from sim.cards import N_CARDS, N_SUITS, SUIT_LETTERS, card_str, parse_card, parse_cards
-from sim.deal import ritual_on
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError
+from sim.engine.deal import ritual_on
 from sim.reference.bidding import DARK_CONTRACT, bidding, undarkening
 from sim.reference.choose import STRATEGIES, Chooser
 from sim.reference.deal import deal_hand, gather, seat_cards
@@ -321,7 +321,7 @@ def play_slot(
     """Play slot ``deal_id`` of a run: its first deal and every redeal (PROTOCOL.md, Inputs).
 
     Attempt ``a`` uses deal number ``deal_id + a * REDEAL_STRIDE`` of
-    :func:`sim.deal.generate_deals` with ``players = rules.players`` (computed by
+    :func:`sim.engine.deal.generate_deals` with ``players = rules.players`` (computed by
     :func:`deal_cards`, its pure-Python twin); the dealer ``deal_id % players`` deals
     every attempt. A ``hands`` run has no golden or dark deals. Under ``deal.method =
     "cut"`` the slot's chain is played from its start (:func:`play_slots`).

@@ -10,7 +10,7 @@ SPECIALS = ("none", "golden", "dark_allowed")  # the hand input ``special``
 
 
 def place_sizes(players: int) -> tuple[int, int, int, int]:
-    """Cards per place of a deal, as :func:`sim.deal.place_sizes`.
+    """Cards per place of a deal, as :func:`sim.engine.deal.place_sizes`.
 
     3 and 4 players: three hands of 7 and the talon of 3; 2 players: two hands of 10
     and two talons of 2.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.cards import N_CARDS, cards_of
+from sim.engine import search as _search
 from sim.engine.actions import DECLARE
 from sim.engine.params import P_FIRST_LEAD, P_NP, rules_vector
 from sim.engine.state import (
@@ -36,7 +37,6 @@ from sim.engine.state import (
     TRICKS_3,
 )
 from sim.rules import Rules
-from sim.solver import search as _search
 
 
 def hand_size(players: int) -> int:

@@ -2,7 +2,7 @@
 
 At a decision it deals the cards it cannot see in ``worlds`` ways consistent with
 what it has seen (:func:`sample_world`), solves each world with every card face up
-(:mod:`sim.solver.search`, the engine's own play steps) and takes the action that
+(:mod:`sim.engine.search`, the engine's own play steps) and takes the action that
 does best over the same worlds:
 
 * **card play**: the declarer takes the move that reaches the contract in the most
@@ -13,7 +13,7 @@ does best over the same worlds:
   taken over the worlds solved within ``TIE_NODES`` search nodes (from the fourth
   trick on, all of them; in the first two tricks the budget usually runs out after a
   few worlds: exact totals of full deals cost 10^4-10^6 nodes a world), each total
-  probed from the nearest one known (:func:`~sim.solver.search.exact` with a guess), and
+  probed from the nearest one known (:func:`~sim.engine.search.exact` with a guess), and
   with none solved the tie goes to the solver's move ordering. (A budget of 300,000
   nodes cost 1.7x the time of today's 100,000 with one ``pimc`` seat; against it,
   in paired duels with ``heuristic`` (classic, 1,000 deals), it measured -0.8
@@ -102,6 +102,7 @@ import numpy as np
 from numba import carray
 
 from sim.engine.actions import ACE_BIT, CARD_POINTS_TOTAL, DECLARE, PASS, Decision
+from sim.engine.arena import WORLD
 from sim.engine.bidding import OPENING_BID, bid_cap, on_barrel, silenced
 from sim.engine.bits import ACES, ALL_CARDS, KQ, lowest, popcount
 from sim.engine.params import (
@@ -117,6 +118,21 @@ from sim.engine.params import (
     P_STEP,
 )
 from sim.engine.scoring import round_score
+from sim.engine.search import (
+    GAVE_UP,
+    M_LIMIT,
+    M_NODES,
+    Solver,
+    declarer_total,
+    exact,
+    gen_moves,
+    new_position,
+    play_move,
+    probe,
+    root_probes,
+    set_root,
+    solver_view,
+)
 from sim.engine.state import (
     FLAG_FORCED_AUCTION,
     N_STATE,
@@ -178,22 +194,6 @@ from sim.engine.strategies.strong_discard import strong_discard
 from sim.engine.talon import contract_range, may_concede
 from sim.jit import compiled, hot
 from sim.rng import bounded, mix64
-from sim.solver.layout import WORLD
-from sim.solver.search import (
-    GAVE_UP,
-    M_LIMIT,
-    M_NODES,
-    Solver,
-    declarer_total,
-    exact,
-    gen_moves,
-    new_position,
-    play_move,
-    probe,
-    root_probes,
-    set_root,
-    solver_view,
-)
 
 PIMC_SALT = np.uint64(0x50494D4357524C44)  # mixes the deal's tie-break sub-seed: own stream
 MAX_RESAMPLE = 20  # worlds re-dealt (shown talon, auction) before one is kept anyway

@@ -45,6 +45,15 @@ from numba import njit
 
 from sim.cards import RANK_POINTS
 from sim.engine.actions import ACE_BIT, DECLARE
+from sim.engine.arena import (
+    MAX_MOVES,
+    MAX_PLY,
+    MAX_WORLDS,
+    N_FRAME,
+    N_META,
+    N_SCRATCH,
+    arena_size,
+)
 from sim.engine.bits import (
     ACES,
     KQ,
@@ -96,15 +105,6 @@ from sim.engine.state import (
 )
 from sim.jit import hot, hot_call
 from sim.rules import ACE_MARRIAGE_VALUE
-from sim.solver.layout import (
-    MAX_MOVES,
-    MAX_PLY,
-    MAX_WORLDS,
-    N_FRAME,
-    N_META,
-    N_SCRATCH,
-    arena_size,
-)
 
 INF = 1 << 20
 RANK_POINTS_I = np.array(RANK_POINTS, dtype=np.int64)  # points by rank, 9 J Q K 10 A

@@ -1,6 +1,6 @@
 """The sizes of the solver's workspace: the one ``int64`` array a search runs in.
 
-Kept apart from :mod:`sim.solver.search` (compiled code) because the engine's block
+Kept apart from :mod:`sim.engine.search` (compiled code) because the engine's block
 workspace reserves a solver's array for the sampling player: the engine needs these
 sizes, not the search. The compiled-code cache keys a module on everything it imports
 (:mod:`sim.cache`), so an engine importing the search itself recompiled whenever the
