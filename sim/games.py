@@ -37,6 +37,9 @@ class GamesJob:
     first_dealer: int | None
 
 
+CHUNK = 4096  # games per chunk by default
+
+
 def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
     """Play one chunk of games; its part files as bytes (sim.runner)."""
     import numpy as np
@@ -70,7 +73,7 @@ def run_games(
     strategies: Sequence[str],
     params: Sequence[str],
     trace: IO[str] | None = None,
-    chunk: int = 4096,
+    chunk: int = CHUNK,
     progress: Callable[[int], None] | None = None,
     first_dealer: int | None = None,
     *,

@@ -56,7 +56,9 @@ def play_into(
     Returns:
         The run's counts (rows, redeals; or stints, unfinished games; and chunks).
     """
+    from sim.games import CHUNK as GAMES_CHUNK
     from sim.games import run_games
+    from sim.hands import CHUNK as HANDS_CHUNK
     from sim.hands import run_hands
 
     if kind not in KINDS:
@@ -66,6 +68,8 @@ def play_into(
     names = parse_strategies(strategies, rules.players)
     backend = backend or Backend()
     play = run_hands if kind == "hands" else run_games
+    # recorded in run.json as the hands and games commands record theirs
+    chunk = options.setdefault("chunk", HANDS_CHUNK if kind == "hands" else GAMES_CHUNK)
     started = now_iso()
     t0 = time.perf_counter()
     counts = play(
@@ -81,6 +85,8 @@ def play_into(
             "unfinished": int(counts["unfinished"]),
         }
     extra = {k: v for k, v in options.items() if k in ("first_dealer", "aggregate_only")}
+    if options.get("par"):
+        extra["par"] = True  # present only when the par columns were added
     write_json(
         out / "run.json",
         run_manifest(
@@ -92,6 +98,7 @@ def play_into(
             params=list(params),
             **extra,
             **backend.describe(),
+            chunk_size=chunk,
             chunks=counts.get("chunks"),
             started=started,
             ended=now_iso(),

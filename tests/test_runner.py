@@ -228,9 +228,15 @@ def test_play_into_makes_run_folders_the_analyses_read(tmp_path):
     assert counts["chunks"] == 3
     run = json.loads((tmp_path / "h/run.json").read_text())
     assert run["command"] == "hands" and run["sizes"]["deals"] == 3_000
+    assert run["chunk_size"] == 1_000 and "par" not in run  # as `thousand hands` writes it
     assert bid_tables(tmp_path / "h")["summary"]["contracts"][0] == 3_000
     play_into("games", load_rules("two_players"), 200, 2, tmp_path / "g", backend=Backend(2))
     assert barrel_tables(tmp_path / "g")["summary"]["games"][0] == 200
+    assert json.loads((tmp_path / "g/run.json").read_text())["chunk_size"] == 4096  # the default
+    # with the par columns (the report's --par), run.json says so, as `thousand hands --par`
+    play_into("hands", RULES, 4, 2, tmp_path / "p", "heuristic", par=True)
+    run = json.loads((tmp_path / "p/run.json").read_text())
+    assert run["par"] is True and run["chunk_size"] == 1 << 17
     with pytest.raises(ValueError, match="kind"):
         play_into("odds", RULES, 10, 1, tmp_path / "x")
 
