@@ -1,4 +1,4 @@
-"""The code imports one way: base ← engine ← solver, reference ← runs ← analysis ← cli.
+"""The code imports one way: base ← engine ← solver, reference ← runs ← analysis ← jobs ← cli.
 
 Every module under ``sim/`` and ``analysis/`` is read with :mod:`ast` (nothing is
 imported), its imports are collected wherever they stand (module level, inside
@@ -18,6 +18,8 @@ functions, under ``if TYPE_CHECKING``) and each module is placed in a layer:
   computes no statistics);
 * **analysis**: reads run folders (or the result objects of the runs) and computes
   statistics, tables, plots and reports; from ``sim`` it uses base modules only;
+* **jobs**: what a command does as a library call (``sim/jobs/``): a typed spec in, the
+  runs played and the analysis computed, the result out;
 * **cli**: the ``thousand`` command (``sim/cli/``, ``python -m sim``); nothing imports it.
 
 The test fails on a module in no layer, on an import a layer may not make and on any
@@ -72,7 +74,8 @@ ALLOWED = {
     "reference": {"base", "engine", "reference"},
     "runs": {"base", "engine", "solver", "reference", "runs"},
     "analysis": {"base", "analysis"},
-    "cli": {"base", "engine", "solver", "reference", "runs", "analysis", "cli"},
+    "jobs": {"base", "engine", "solver", "reference", "runs", "analysis", "jobs"},
+    "cli": {"base", "engine", "solver", "reference", "runs", "analysis", "jobs", "cli"},
 }
 
 
@@ -88,6 +91,8 @@ def layer_of(module: str) -> str | None:
         return "solver"
     if module == "sim.reference" or module.startswith("sim.reference."):
         return "reference"
+    if module == "sim.jobs" or module.startswith("sim.jobs."):
+        return "jobs"
     if module in ("sim.cli", "sim.__main__") or module.startswith("sim.cli."):
         return "cli"
     if module == "analysis" or module.startswith("analysis."):
@@ -234,7 +239,9 @@ def test_the_layers_are_an_order():
     for a, below in ALLOWED.items():
         for b in below - {a}:
             assert a not in ALLOWED[b], (a, b)
-    assert set(ALLOWED) == {"base", "engine", "solver", "reference", "runs", "analysis", "cli"}
+    assert set(ALLOWED) == {
+        "base", "engine", "solver", "reference", "runs", "analysis", "jobs", "cli"
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -246,6 +253,9 @@ def test_the_layers_are_an_order():
         ("sim.reference.play", "sim.solver.talon"),
         ("sim.engine.deal", "sim.odds"),  # the engine reaching up to the runs
         ("sim.solver.position", "sim.declarer"),
+        ("sim.declarer", "sim.jobs.safebids"),  # a run reaching up to a job
+        ("analysis.safebids", "sim.jobs.safebids"),
+        ("sim.jobs.safebids", "sim.cli.safebids"),  # a job reaching up to the command line
     ],
 )
 def test_an_arrow_back_up_is_caught(importer, imported):

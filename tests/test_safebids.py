@@ -279,3 +279,39 @@ def test_a_wilson_interval_holds_its_rate_even_at_0_and_1():
         assert ((low <= k / n) & (k / n <= high)).all()
     low, high = wilson_interval([0], [0])
     assert np.isnan(low[0]) and np.isnan(high[0])
+
+
+def test_the_safebids_job_gives_the_commands_tables(main_io):
+    # a notebook's call (a spec, no command line) and `thousand safebids` agree
+    from analysis.safebids import safebids_json
+    from sim.cli.common import json_safe
+    from sim.jobs.safebids import SafeBidsSpec, safebids
+
+    spec = SafeBidsSpec(
+        load_rules("classic"), ("heuristic", "par"), deals=300, sample=2, seed=4,
+        holdout_seed=5, workers=1,
+    )  # fmt: skip
+    seen = []
+
+    class Bar:
+        def __init__(self, total, unit):
+            seen.append((total, unit))
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, n):
+            seen.append(n)
+
+    doc = json_safe(safebids_json(safebids(spec, Bar)))
+    code, out, _ = main_io(
+        "safebids", "--players", "heuristic,par", "--deals", "300", "--sample", "2",
+        "--seed", "4", "--holdout-seed", "5", "--workers", "1", "--json", "--quiet",
+    )  # fmt: skip
+    assert code == 0
+    assert json.loads(out) == json.loads(json.dumps(doc))
+    assert seen[0] == ((300 + 2) * 3 * 2, "hand") and sum(seen[1:]) == seen[0][0]
+    assert spec.sizes() == {"heuristic": 300, "par": 2} and spec.seeds() == [4, 5]

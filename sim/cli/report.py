@@ -28,9 +28,10 @@ from sim.cli.common import (
     warm_engine,
 )
 from sim.cli.compare import rule_sets
-from sim.cli.safebids import DEFAULT_PLAYERS, FAST, parse_players
+from sim.cli.safebids import DEFAULT_PLAYERS, parse_players
 from sim.engine.strategies.addresses import entry_names
 from sim.engine.strategies.registry import parse_params, parse_strategies
+from sim.jobs.safebids import FAST, SafeBidsSpec, safebids
 from sim.output import check_out_dir
 from sim.rules import Rules, load_rules
 from sim.runner import open_partial, run_on_workers, start_workers
@@ -161,26 +162,19 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def safe_bids_run(rules: Rules, args: argparse.Namespace) -> Any:
     """The safe-bid tables of the report (``thousand safebids`` at the report's sizes)."""
-    from analysis.safebids import SafeBidRun, build_result
-    from sim.declarer import PAR, run_items
-    from sim.engine.deal import n_hands
-    from sim.parallel import max_threads
-
-    players = parse_players(args.safe_players)
-    workers = args.workers or max_threads()
-    seeds = (args.seed, args.seed + 1)
-    sizes = {p: args.safe_deals if p in FAST else args.safe_sample for p in players}
-    total = 2 * n_hands(rules.players) * sum(sizes.values())
-    items = {}
-    with progress(total, args.quiet, "hand", "safe bids: hands declared") as bar:
-        for seed in seeds:
-            for p in players:
-                params = () if p == PAR else args.param
-                items[(p, seed)] = run_items(
-                    rules, p, sizes[p], seed, params, workers=workers, progress=bar.update
-                )
-    run = SafeBidRun(rules, players, list(args.param), args.seed, args.seed + 1, sizes, items)
-    return build_result(run)
+    spec = SafeBidsSpec(
+        rules,
+        tuple(parse_players(args.safe_players)),
+        deals=args.safe_deals,
+        sample=args.safe_sample,
+        seed=args.seed,
+        holdout_seed=args.seed + 1,
+        params=tuple(args.param),
+        workers=args.workers,
+    )
+    return safebids(
+        spec, lambda total, unit: progress(total, args.quiet, unit, "safe bids: hands declared")
+    )
 
 
 def guide_section(rules: Rules, args: argparse.Namespace, odds: Any, safebids: Any) -> Any:

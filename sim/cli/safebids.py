@@ -1,7 +1,8 @@
 """``thousand safebids``: safe bids from the 7 cards a bidder sees, for several players.
 
-Every dealt hand is played as the declarer's (:mod:`sim.declarer`); the tables and the
-held-out check are :mod:`analysis.safebids`.
+The command builds a :class:`sim.jobs.safebids.SafeBidsSpec` from its arguments and
+calls the job (every dealt hand played as the declarer's, :mod:`sim.declarer`; the
+tables and the held-out check of :mod:`analysis.safebids`), then prints and writes.
 """
 
 from __future__ import annotations
@@ -14,17 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli.common import common_flags, json_safe, positive_int, progress, seed_value, set_workers
+from sim.jobs import safebids as jobs
 from sim.output import UsageError, check_out_dir, now_iso
 from sim.rules import did_you_mean, load_rules
 
-DEFAULT_PLAYERS = "strong,heuristic,pimc,par"
-FAST = (
-    "strong",
-    "heuristic",
-    "heuristic_v1",
-    "random",
-    "first",
-)  # players run on --deals; the others on --sample
+DEFAULT_PLAYERS = ",".join(jobs.DEFAULT_PLAYERS)
 
 
 def parse_players(text: str) -> list[str]:
@@ -64,9 +59,22 @@ def cmd_safebids(args: argparse.Namespace) -> int:
     if args.holdout_seed is not None and args.holdout_seed == args.seed:
         raise UsageError("--holdout-seed: must differ from --seed")
     set_workers(args.workers)
+    holdout = args.seed + 1 if args.holdout_seed is None else args.holdout_seed
+    spec = jobs.SafeBidsSpec(
+        rules,
+        tuple(players),
+        deals=args.deals,
+        sample=min(args.sample, args.deals),
+        seed=args.seed,
+        holdout_seed=None if args.no_holdout else holdout,
+        params=tuple(args.param),
+        workers=args.workers,
+    )
     started = now_iso()
     t0 = time.perf_counter()
-    result = run_safebids(rules, players, args)
+    result = jobs.safebids(
+        spec, lambda total, unit: progress(total, args.quiet, unit, "hands declared")
+    )
     seconds = time.perf_counter() - t0
     if args.out is not None:
         extra = {"started": started, "ended": now_iso(), "seconds": seconds}
@@ -78,39 +86,6 @@ def cmd_safebids(args: argparse.Namespace) -> int:
     if not args.quiet and args.out is not None:
         print(f"safe bids written to {args.out}/safebids.md", file=sys.stderr)
     return 0
-
-
-def run_safebids(rules: Any, players: list[str], args: argparse.Namespace) -> Any:
-    """Play every player's items on the run and the held-out seeds; the tables."""
-    from analysis.safebids import SafeBidRun, build_result
-    from sim.declarer import PAR, run_items
-    from sim.engine.deal import n_hands
-    from sim.parallel import max_threads
-
-    hands = n_hands(rules.players)
-    workers = args.workers or max_threads()
-    holdout = args.seed + 1 if args.holdout_seed is None else args.holdout_seed
-    seeds = [args.seed] if args.no_holdout else [args.seed, holdout]
-    sizes = {p: args.deals if p in FAST else min(args.sample, args.deals) for p in players}
-    total = sum(sizes[p] * hands * len(seeds) for p in players)
-    items: dict[tuple[str, int], dict] = {}
-    with progress(total, args.quiet, "hand", "hands declared") as bar:
-        for seed in seeds:
-            for p in players:
-                params = args.param if p != PAR else ()
-                items[(p, seed)] = run_items(
-                    rules, p, sizes[p], seed, params, workers=workers, progress=bar.update
-                )
-    run = SafeBidRun(
-        rules=rules,
-        players=players,
-        params=list(args.param),
-        seed=args.seed,
-        holdout_seed=None if args.no_holdout else holdout,
-        deals=sizes,
-        items=items,
-    )
-    return build_result(run)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
