@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 import tiers
@@ -89,11 +91,28 @@ def random_position(rng: np.random.Generator, rules: Rules, tricks: int) -> tupl
     return pos, hands, set_aside, kw
 
 
+def test_a_trump_another_seat_set_is_not_cashed_from_the_lead():
+    # play.no_lead_foreign_trump: seat 2 holds the only spades (trump, set by the
+    # declarer) but may not lead them; it leads J♣ and loses the lead, and the declarer
+    # declares K♣ Q♣, which makes clubs trump. The bound once counted seat 2's spades
+    # as sure tricks (found by the test above on a randomly seeded run: 38 against 40)
+    rules = rules_of("classic", MIXES[4])
+    assert rules.play.no_lead_foreign_trump and rules.marriage.changes_trump
+    hands = [[12, 19, 21], [8, 9, 10], [1, 2, 7]]  # 9♦ J♥ K♥ / Q♣ K♣ 10♣ / J♠ Q♠ J♣
+    kw = dict(declarer=1, leader=2, trump=0, trump_setter=1, marriage_allowed=False, declared=0)
+    pos = Position(tuple(sum(1 << c for c in h) for h in hands), set_aside=0, **kw)  # type: ignore[arg-type]
+    S, P = play_state(pos, rules)
+    want = minimax(rules, hands, set_aside=[], **kw)
+    assert want == 40
+    assert OpenCardSolver(tt_bits=12).value(S, P) == want
+
+
 @tiers.sizes((10, 12, 12, 2), (30, 40, 40, 6), "counts")  # positions of 1, 2, 3, 4 tricks
 @pytest.mark.parametrize(("preset", "mix"), CONFIGS)
 def test_endgames_equal_plain_minimax(preset: str, mix: dict[str, object], counts) -> None:
     rules = rules_of(preset, mix)
-    rng = np.random.default_rng(abs(hash((preset, str(sorted(mix.items()))))) % 2**32)
+    # a stable seed per configuration (``hash`` of a string changes with every process)
+    rng = np.random.default_rng(zlib.crc32(f"{preset} {sorted(mix.items())}".encode()))
     solver = OpenCardSolver(tt_bits=12)
     for k in [t for t, count in enumerate(counts, start=1) for _ in range(count)]:
         pos, hands, set_aside, kw = random_position(rng, rules, k)
@@ -117,7 +136,7 @@ def test_sure_points_bound_the_value(preset: str, mix: dict[str, object], counts
     minimax's value), under every preset and option mix; and the bounds say something
     in a good share of the positions (so the check is not empty)."""
     rules = rules_of(preset, mix)
-    rng = np.random.default_rng(abs(hash((preset, "sure", str(sorted(mix.items()))))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(f"{preset} sure {sorted(mix.items())}".encode()))
     said = 0
     positions = [t for t, count in enumerate(counts, start=1) for _ in range(count)]
     for k in positions:

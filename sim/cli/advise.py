@@ -62,10 +62,9 @@ def cmd_advise(args: argparse.Namespace) -> int:
     """``thousand advise``: the answer as text or JSON on stdout."""
     from analysis.advise import advice_json, advice_markdown, advise, advise_talon
     from sim.advise import PASS_PLAYER, bid_samples, discard_samples
-    from sim.cli.safebids import parse_players
     from sim.engine.deal import n_hands, place_sizes
     from sim.engine.strategies.registry import parse_params
-    from sim.jobs.safebids import FAST
+    from sim.jobs.safebids import FAST, parse_players
 
     rules = load_rules(args.rules)
     hands = n_hands(rules.players)

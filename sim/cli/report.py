@@ -28,10 +28,10 @@ from sim.cli.common import (
     warm_engine,
 )
 from sim.cli.compare import rule_sets
-from sim.cli.safebids import DEFAULT_PLAYERS, parse_players
 from sim.engine.strategies.addresses import entry_names
 from sim.engine.strategies.registry import parse_params, parse_strategies
-from sim.jobs.safebids import FAST, SafeBidsSpec, safebids
+from sim.jobs.safebids import DEFAULT_PLAYERS_TEXT as DEFAULT_PLAYERS
+from sim.jobs.safebids import FAST, SafeBidsSpec, parse_players, safebids
 from sim.output import check_out_dir
 from sim.rules import Rules, load_rules
 from sim.runner import open_partial, run_on_workers, start_workers

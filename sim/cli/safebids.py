@@ -17,31 +17,7 @@ from typing import Any
 from sim.cli.common import common_flags, json_safe, positive_int, progress, seed_value, set_workers
 from sim.jobs import safebids as jobs
 from sim.output import UsageError, check_out_dir, now_iso
-from sim.rules import did_you_mean, load_rules
-
-DEFAULT_PLAYERS = ",".join(jobs.DEFAULT_PLAYERS)
-
-
-def parse_players(text: str) -> list[str]:
-    """``"heuristic,pimc,par"`` → the names, checked (a strategy or ``par``).
-
-    Raises:
-        UsageError: an unknown or repeated name.
-    """
-    from sim.declarer import PAR
-    from sim.engine.strategies.registry import STRATEGIES
-
-    names = [t.strip() for t in text.split(",") if t.strip()]
-    if not names:
-        raise UsageError("--players: give at least one player")
-    for name in names:
-        if name != PAR and name not in STRATEGIES:
-            known = ", ".join([*STRATEGIES, PAR])
-            hint = did_you_mean(name, [*STRATEGIES, PAR])
-            raise UsageError(f"--players: unknown player {name!r}{hint} (known: {known})")
-    if len(set(names)) != len(names):
-        raise UsageError(f"--players: a player is named twice in {text!r}")
-    return names
+from sim.rules import load_rules
 
 
 def cmd_safebids(args: argparse.Namespace) -> int:
@@ -52,7 +28,7 @@ def cmd_safebids(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_out_dir(args.out, args.force)
     rules = load_rules(args.rules)
-    players = parse_players(args.players)
+    players = jobs.parse_players(args.players)
     strategies = [p for p in players if p != "par"]
     if strategies:
         parse_params(strategies, args.param)  # validate before any work
@@ -104,10 +80,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     common_flags(p)
     p.add_argument(
         "--players",
-        default=DEFAULT_PLAYERS,
+        default=jobs.DEFAULT_PLAYERS_TEXT,
         help=(
             "comma-separated players: strategies (strong, heuristic, pimc, ...) and par, the "
-            f"open-card upper bound (default: {DEFAULT_PLAYERS})"
+            f"open-card upper bound (default: {jobs.DEFAULT_PLAYERS_TEXT})"
         ),
     )
     p.add_argument(

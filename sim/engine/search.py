@@ -295,15 +295,19 @@ def _quick_tricks(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
     if trump != NO_SUIT:
         mine = hand & SUIT_BITS[trump]
         theirs = others & SUIT_BITS[trump]
+        # ``play.no_lead_foreign_trump``: a trump another seat set is not led, so the
+        # leader's trumps are not cashed from the lead (it leads another suit, loses
+        # the lead, and a marriage declared then may change trump)
+        leads_trump = not (P[P_NO_LEAD_FOREIGN] and S[S_TRUMP_SETTER] != leader)
         if theirs:
-            if mine == 0 or (P[P_NO_LEAD_FOREIGN] and S[S_TRUMP_SETTER] != leader):
+            if mine == 0 or not leads_trump:
                 cash = False
             else:
                 sure = mine & ~((np.int64(2) << highest(theirs)) - 1)
                 for s in range(NP):
                     if s != leader and popcount(S[S_HAND0 + s] & SUIT_BITS[trump]) > popcount(sure):
                         cash = False
-        else:
+        elif leads_trump:
             sure = mine
     for suit in range(4):
         if suit == trump or not cash:

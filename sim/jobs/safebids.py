@@ -16,9 +16,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from sim.rules import Rules
+from sim.output import UsageError
+from sim.rules import Rules, did_you_mean
 
 DEFAULT_PLAYERS = ("strong", "heuristic", "pimc", "par")
+DEFAULT_PLAYERS_TEXT = ",".join(DEFAULT_PLAYERS)  # as the commands' --players take them
 # players run on the spec's ``deals``; the others (pimc, the par) on its ``sample``
 FAST = ("strong", "heuristic", "heuristic_v1", "random", "first")
 
@@ -59,6 +61,28 @@ class SafeBidsSpec:
         return [self.seed] if self.holdout_seed is None else [self.seed, self.holdout_seed]
 
 
+def parse_players(text: str) -> list[str]:
+    """``"heuristic,pimc,par"`` → the names, checked (a strategy or ``par``).
+
+    Raises:
+        UsageError: an unknown or repeated name.
+    """
+    from sim.declarer import PAR
+    from sim.engine.strategies.registry import STRATEGIES
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise UsageError("--players: give at least one player")
+    for name in names:
+        if name != PAR and name not in STRATEGIES:
+            known = ", ".join([*STRATEGIES, PAR])
+            hint = did_you_mean(name, [*STRATEGIES, PAR])
+            raise UsageError(f"--players: unknown player {name!r}{hint} (known: {known})")
+    if len(set(names)) != len(names):
+        raise UsageError(f"--players: a player is named twice in {text!r}")
+    return names
+
+
 def safebids(spec: SafeBidsSpec, progress: Progress | None = None) -> Any:
     """Play every player's hands on the spec's seeds; the safe-bid result.
 
@@ -95,4 +119,12 @@ def safebids(spec: SafeBidsSpec, progress: Progress | None = None) -> Any:
     return build_result(run)
 
 
-__all__ = ["DEFAULT_PLAYERS", "FAST", "Progress", "SafeBidsSpec", "safebids"]
+__all__ = [
+    "DEFAULT_PLAYERS",
+    "DEFAULT_PLAYERS_TEXT",
+    "FAST",
+    "Progress",
+    "SafeBidsSpec",
+    "parse_players",
+    "safebids",
+]
