@@ -24,6 +24,8 @@ from sim.runner import (
     traces_part,
 )
 
+CHUNK = 4096  # games per chunk by default
+
 
 @dataclass(frozen=True)
 class GamesJob:
@@ -35,9 +37,6 @@ class GamesJob:
     params: tuple[str, ...]
     trace: bool
     first_dealer: int | None
-
-
-CHUNK = 4096  # games per chunk by default
 
 
 def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:

@@ -368,8 +368,12 @@ def play_run(
     if backend.scheduler is None and backend.workers == 1:
         set_workers(1)  # the chunks run in this process, on one compiled-code thread
     start_workers(backend)
+    from sim.games import CHUNK as GAMES_CHUNK
+    from sim.hands import CHUNK as HANDS_CHUNK
+
+    default = {"hands": HANDS_CHUNK, "games": GAMES_CHUNK}[command]
     # open-card par columns cost milliseconds a deal: smaller chunks keep the bar moving
-    chunk = args.chunk or (256 if extra.get("par") else {"hands": 1 << 17, "games": 4096}[command])
+    chunk = args.chunk or (256 if extra.get("par") else default)
     plan = {
         "command": command,
         "rules_hash": rules.rules_hash,

@@ -11,21 +11,18 @@ and call :func:`safebids`; a notebook can do the same::
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from sim.output import UsageError
 from sim.rules import Rules, did_you_mean
+from sim.runfolder import Progress
 
 DEFAULT_PLAYERS = ("strong", "heuristic", "pimc", "par")
 DEFAULT_PLAYERS_TEXT = ",".join(DEFAULT_PLAYERS)  # as the commands' --players take them
 # players run on the spec's ``deals``; the others (pimc, the par) on its ``sample``
 FAST = ("strong", "heuristic", "heuristic_v1", "random", "first")
-
-# A progress bar factory: (total, unit) -> a context manager whose value has .update(n).
-Progress = Callable[[int, str], AbstractContextManager[Any]]
 
 
 @dataclass(frozen=True)
@@ -123,7 +120,6 @@ __all__ = [
     "DEFAULT_PLAYERS",
     "DEFAULT_PLAYERS_TEXT",
     "FAST",
-    "Progress",
     "SafeBidsSpec",
     "parse_players",
     "safebids",

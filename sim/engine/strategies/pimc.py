@@ -190,7 +190,7 @@ from sim.engine.strategies.registry import (
     STRONG,
     WORLDS,
 )
-from sim.engine.strategies.strong_discard import strong_discard
+from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.talon import contract_range, may_concede
 from sim.jit import compiled, hot
 from sim.rng import bounded, mix64
@@ -941,7 +941,7 @@ def pimc_give(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarra
     two players the worlds are sampled as with 1. (With 0 the heuristic decides, and
     this is not called.)
     """
-    if params[DISCARD] == 2 and P[P_NP] == 3:
+    if params[DISCARD] == 2 and fitted_for(P):
         return strong_discard(S, P)
     return pimc_discard(S, P, arena, params)
 

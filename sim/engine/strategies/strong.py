@@ -68,7 +68,7 @@ from sim.engine.strategies.basics import ABOVE, POINTS, partner_card
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
-from sim.engine.strategies.strong_discard import strong_discard
+from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.strategies.strong_weights import CARD_WEIGHTS
 from sim.jit import hot, hot_call
 
@@ -321,7 +321,7 @@ def strong_choose(
     if kind == Decision.PLAY:
         plain, declaring = play_masks(legal, n)
         return strong_play(seat, S, P, plain, declaring)
-    if kind == Decision.DISCARD and P[P_NP] == 3:  # fitted on three hands
+    if kind == Decision.DISCARD and fitted_for(P):
         return strong_discard(S, P)
     return heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)
 

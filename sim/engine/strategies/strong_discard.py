@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.bits import KQ, SUIT_BITS, lowest, mask_points, popcount
+from sim.engine.params import P_NP
 from sim.engine.state import S_DECL, S_HAND0
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
 from sim.engine.strategies.strong_weights import DISCARD_WEIGHTS
@@ -98,6 +99,12 @@ def _value(f: tuple) -> float:
 
 
 @hot
+def fitted_for(P: np.ndarray) -> bool:
+    """Whether the line applies: it was fitted on three hands (with two it lost 2.1 a deal)."""
+    return bool(P[P_NP] == 3)
+
+
+@hot
 def strong_discard(S: np.ndarray, P: np.ndarray) -> int:
     """The card the declarer gives next: the best fitted score of the heuristic's cheapest.
 
@@ -135,5 +142,6 @@ __all__ = [
     "N_DISCARD_FEATURES",
     "discard_features",
     "discard_view",
+    "fitted_for",
     "strong_discard",
 ]
