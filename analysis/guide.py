@@ -91,7 +91,7 @@ class GuideRuns:
     risk: float
     items: dict[str, np.ndarray]  # sim.declarer.run_items of GUIDE_PLAYER
     hands: Mapping[str, np.ndarray]  # hands columns: see discard_table
-    games: pl.DataFrame  # one row per game (GAME_COLUMNS)
+    games: pl.DataFrame  # one row per game, as games.parquet (sim.engine.game.games_frame)
     odds: pl.DataFrame  # the odds table (analysis.tables.odds_table)
 
 
@@ -368,7 +368,7 @@ def barrel_table(games: pl.DataFrame, rules: Rules) -> pl.DataFrame:
 def seat_table(games: pl.DataFrame, rules: Rules) -> pl.DataFrame:
     """Who wins, by seat relative to the first dealer (the first dealer's left is 1)."""
     players = rules.players
-    finished = games.filter(pl.col("unfinished") == 0)
+    finished = games.filter(~pl.col("unfinished"))
     pos = ((finished["winner"] - finished["first_dealer"]) % players).to_numpy()
     n = len(pos)
     rows = []
@@ -793,7 +793,7 @@ def write_guide(
     from pathlib import Path
 
     from analysis.report import Section, Text, write_pages
-    from sim.output import StagedDir, run_manifest, write_json
+    from sim.output import StagedDir, write_manifest
 
     runs = guide.runs
     summary = Section("summary", "In short", [Text(guide_answer(guide, duel))])
@@ -803,7 +803,8 @@ def write_guide(
         d = staged.path
         write_pages(d, title, guide_header(guide), sections, "guide.md")
         (d / "guide_params.txt").write_text("\n".join(guide.params()) + "\n", encoding="utf-8")
-        doc = run_manifest(
+        write_manifest(
+            d,
             runs.rules,
             runs.seed,
             {
@@ -817,7 +818,6 @@ def write_guide(
             risk=runs.risk,
             **extra,
         )
-        write_json(d / "run.json", doc)
     return sections
 
 

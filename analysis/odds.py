@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from sim.output import StagedDir, now_iso, run_manifest, write_json
+from sim.output import StagedDir, now_iso, write_json, write_manifest
 from sim.rules import Rules
 
 
@@ -135,15 +135,13 @@ def write_odds_dir(result: OddsResult, out: Path) -> None:
         result.table.write_csv(staged.path / "odds.csv")
         (staged.path / "odds.md").write_text(odds_markdown(result), encoding="utf-8")
         write_json(staged.path / "odds.json", result.document())
-        write_json(
-            staged.path / "run.json",
-            run_manifest(
-                run.rules,
-                run.seed,
-                {"deals": run.deals},
-                command="odds",
-                started=run.started,
-                seconds=run.seconds,
-                ended=now_iso(),
-            ),
+        write_manifest(
+            staged.path,
+            run.rules,
+            run.seed,
+            {"deals": run.deals},
+            command="odds",
+            started=run.started,
+            seconds=run.seconds,
+            ended=now_iso(),
         )

@@ -59,7 +59,7 @@ from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart, defence_cave
 from analysis.stats import Z95
 from analysis.tables import to_markdown
 from sim.odds_keys import ODDS_KEYS
-from sim.output import StagedDir, now_iso, run_manifest, write_json
+from sim.output import StagedDir, now_iso, write_manifest
 from sim.rules import Rules
 
 DPI = 90  # figure resolution; with a 256-colour palette a figure is some 30-60 kB
@@ -1485,23 +1485,17 @@ def build_report(
     title = f"Thousand report — {rules.name}"
     with StagedDir(out) as staged:
         d = staged.path
-        write_json(
-            d / "run.json",
-            run_manifest(
-                rules,
-                seed,
-                {
-                    "odds_deals": deals,
-                    "hands_deals": info["hands_deals"],
-                    "games": info["games"],
-                },
-                command="report",
-                strategies=strategies,
-                params=params,
-                started=odds.run.started,
-                ended=now_iso(),
-                parts={"hands": hands, "games": games},
-            ),
+        write_manifest(
+            d,
+            rules,
+            seed,
+            {"odds_deals": deals, "hands_deals": info["hands_deals"], "games": info["games"]},
+            command="report",
+            **({"strategies": strategies} if strategies is not None else {}),  # none: no runs
+            params=params,
+            started=odds.run.started,
+            ended=now_iso(),
+            parts={"hands": hands, "games": games},
         )
         write_pages(d, title, header, sections, "report.md")
     return sections

@@ -539,7 +539,7 @@ def write_safebids(result: SafeBidResult, out: Path, extra: Mapping[str, Any]) -
     ``safebids.md`` and ``run.json``.
     """
     from analysis.plots import plot_calibration, plot_safe_curves
-    from sim.output import StagedDir, run_manifest, write_json
+    from sim.output import StagedDir, write_manifest
 
     run = result.run
     with StagedDir(out) as staged:
@@ -554,7 +554,8 @@ def write_safebids(result: SafeBidResult, out: Path, extra: Mapping[str, Any]) -
         if "calibration_bins" in result.tables:
             fig = plot_calibration(result.tables["calibration_bins"], run.rules.name)
             fig.savefig(staged.path / "calibration.png", dpi=110)
-        doc = run_manifest(
+        write_manifest(
+            staged.path,
             run.rules,
             run.seed,
             {f"deals_{p}": d for p, d in run.deals.items()},
@@ -564,7 +565,6 @@ def write_safebids(result: SafeBidResult, out: Path, extra: Mapping[str, Any]) -
             holdout_seed=run.holdout_seed,
             **extra,
         )
-        write_json(staged.path / "run.json", doc)
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.rules import Rules
-from sim.runfolder import play_into
+from sim.runfolder import RunSpec, play_into
 from sim.runner import Backend, PartStore
 
 if TYPE_CHECKING:  # sim.odds loads compiled code: not at import time of a comparison
@@ -48,10 +48,8 @@ def play_rule_sets(
     for name, rules in sets:
         run_dir = work_dir / "runs" / name
         store = PartStore(parts / name) if parts is not None else None
-        play_into(
-            "games", rules, games, seed, run_dir, strategies, params or [], backend=backend,
-            progress=progress, chunk=chunk, store=store,
-        )  # fmt: skip
+        spec = RunSpec("games", rules, games, seed, strategies, tuple(params or ()), chunk=chunk)
+        play_into(spec, run_dir, backend=backend or Backend(), progress=progress, store=store)
         runs.append((name, run_dir))
     return runs
 
@@ -100,10 +98,8 @@ def dealing_comparison(
     other = rules.replace(deal__method=other_method)
     other_odds = odds_of(other)
     store = PartStore(parts) if parts is not None else None
-    play_into(
-        "games", other, games, seed, work_dir, strategies, params, backend=backend,
-        progress=progress, store=store,
-    )  # fmt: skip
+    spec = RunSpec("games", other, games, seed, strategies, tuple(params))
+    play_into(spec, work_dir, backend=backend or Backend(), progress=progress, store=store)
     names = (f"{rules.name} (shuffled)", f"{rules.name} (cut)")
     if other_method == "cut":
         return DealingRuns(names, (odds, other_odds), (games_dir, work_dir), strategies)

@@ -352,20 +352,18 @@ def write_duel_run(
         folder: an existing folder (a staged one: :class:`sim.output.StagedDir`).
         manifest_extra: more keys of ``run.json`` (``started``, ``ended``, ``seconds``).
     """
-    from sim.output import run_manifest, write_json
+    from sim.output import write_manifest
 
     run.items.write_parquet(folder / run.item_file)
-    write_json(
-        folder / "run.json",
-        run_manifest(
-            run.rules,
-            run.seed,
-            run.sizes,
-            command="duel",
-            format=run.format,
-            a=run.a.to_json(),
-            b=run.b.to_json(),
-            first_dealer=run.first_dealer,
-            **(manifest_extra or {}),
-        ),
+    write_manifest(
+        folder,
+        run.rules,
+        run.seed,
+        run.sizes,
+        command="duel",
+        format=run.format,
+        a=run.a.to_json(),
+        b=run.b.to_json(),
+        first_dealer=run.first_dealer,
+        **(manifest_extra or {}),
     )

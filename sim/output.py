@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import shutil
@@ -115,9 +116,23 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def run_manifest(rules: Rules, seed: int, sizes: dict[str, int], **extra: Any) -> dict[str, Any]:
-    """The ``run.json`` document: resolved rules and hash, seed, sizes, versions."""
-    return {
+def write_manifest(
+    folder: Path, rules: Rules, seed: int, sizes: dict[str, int], **extra: Any
+) -> dict[str, Any]:
+    """Write ``folder/run.json``: the resolved rules and hash, seed, sizes, versions, extra.
+
+    The one builder of the manifest every run folder carries; the document is checked
+    against its declaration (:data:`sim.schema.RUN_JSON`) before it is written.
+
+    Returns:
+        The document written.
+
+    Raises:
+        ValueError: a key that is not declared, or a value of another type.
+    """
+    from sim.schema import check_run_json
+
+    doc = {
         "rules_name": rules.name,
         "rules_hash": rules.rules_hash,
         "rules": rules.to_dict(),
@@ -128,6 +143,20 @@ def run_manifest(rules: Rules, seed: int, sizes: dict[str, int], **extra: Any) -
         "versions": package_versions(),
         **extra,
     }
+    check_run_json(doc)
+    write_json(folder / "run.json", doc)
+    return doc
+
+
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every float that is not finite replaced by None (for ``--json``)."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [json_safe(v) for v in obj]
+    return obj
 
 
 def write_json(path: Path, doc: dict[str, Any]) -> None:

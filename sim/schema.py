@@ -523,6 +523,43 @@ RUN_JSON = _table(
     name_heading="key",
 )
 
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "object": (dict,),
+    "array": (list, tuple),
+    "null": (type(None),),
+}
+
+
+def check_run_json(doc: dict[str, Any]) -> None:
+    """Check a ``run.json`` document against :data:`RUN_JSON` before it is written.
+
+    Every key must be declared, hold a value of its declared JSON type (``"integer or
+    null"``: either), and every key written by ``all`` commands must be there.
+
+    Raises:
+        ValueError: naming the first undeclared, missing or mistyped key.
+    """
+    declared = {c.name: c for c in RUN_JSON.columns}
+    for key, value in doc.items():
+        column = declared.get(key)
+        if column is None:
+            raise ValueError(f"run.json: key {key!r} is not declared in sim.schema.RUN_JSON")
+        kinds = [t.strip() for t in column.dtype.split(" or ")]
+        types = tuple(t for k in kinds for t in _JSON_TYPES[k])
+        # a bool is an int to Python, never an integer or number to JSON
+        if not isinstance(value, types) or (isinstance(value, bool) and "boolean" not in kinds):
+            raise ValueError(
+                f"run.json: key {key!r} holds {type(value).__name__}, declared {column.dtype}"
+            )
+    missing = [c.name for c in RUN_JSON.columns if c.extra == "all" and c.name not in doc]
+    if missing:
+        raise ValueError(f"run.json: missing {', '.join(missing)}")
+
+
 # --- deal odds: thousand odds ------------------------------------------------------------
 ODDS = _table(
     "odds.csv",

@@ -113,36 +113,38 @@ def test_an_unwritable_cache_folder_falls_back_to_the_temporary_folder(tmp_path,
 def test_the_compile_notice_shows_exactly_when_a_function_is_not_cached(
     tmp_path, monkeypatch, capsys
 ):
-    from sim.cli.common import compile_notice
+    from sim.cli.common import Console
+    from sim.runfolder import compile_notice
 
+    loud, quiet = Console(quiet=False), Console(quiet=True)
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     name = "sim.engine.driver.slots_kernel"
-    assert compile_notice(False, name) is True
+    assert compile_notice(loud, name) is True
     assert "compiling the engine" in capsys.readouterr().err
-    assert compile_notice(True, name) is True  # --quiet: compiled all the same, not said
+    assert compile_notice(quiet, name) is True  # --quiet: compiled all the same, not said
     assert capsys.readouterr().err == ""
     folder = cache.cache_folder("sim.engine.driver")
     folder.mkdir(parents=True)
     (folder / "driver.slots_kernel-42.py311.nbi").write_bytes(b"")
-    assert compile_notice(False, name) is False
+    assert compile_notice(loud, name) is False
     assert capsys.readouterr().err == ""
     # a player's callback counts: the notice names what a run needs, kernel and players
-    assert compile_notice(False, name, "sim.engine.strategies.pimc.pimc_entry") is True
+    assert compile_notice(loud, name, "sim.engine.strategies.pimc.pimc_entry") is True
     (cache.cache_folder("sim.engine.strategies.pimc")).mkdir(parents=True)
     (cache.cache_folder("sim.engine.strategies.pimc") / "cf-pimc.pimc_entry-9.py311.nbi").touch()
-    assert compile_notice(False, name, "sim.engine.strategies.pimc.pimc_entry") is False
+    assert compile_notice(loud, name, "sim.engine.strategies.pimc.pimc_entry") is False
 
 
 def test_the_notice_names_the_files_numba_writes():
     """After a run, every function the notice looks for is found in the cache."""
     import importlib
 
-    from sim.cli.common import ENGINE_FUNCTIONS
     from sim.engine.api import play_hands
     from sim.engine.game import play_games
     from sim.engine.strategies.addresses import entry_names
     from sim.rules import load_rules
+    from sim.runfolder import ENGINE_FUNCTIONS
 
     rules = load_rules("classic")
     play_hands(rules, 2, 0, ("guide", "heuristic", "heuristic_v1"))

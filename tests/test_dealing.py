@@ -12,7 +12,7 @@ from sim.compare import dealing_comparison, play_rule_sets
 from sim.odds import run_odds
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import load_rules
-from sim.runfolder import play_into
+from sim.runfolder import RunSpec, play_into
 
 CLASSIC = load_rules("classic")
 CUT = CLASSIC.replace(deal__method="cut")
@@ -34,7 +34,7 @@ def test_compare_rates_wilson_and_independent_difference():
 def dealing(tmp_path_factory):
     root = tmp_path_factory.mktemp("dealing")
     games, seed = 300, 4
-    play_into("games", CLASSIC, games, seed, root / "games", ["heuristic"] * 3)
+    play_into(RunSpec("games", CLASSIC, games, seed, ("heuristic",) * 3), root / "games")
     odds = run_odds(CLASSIC, 20_000, seed)
     result = dealing_comparison(
         CLASSIC, odds, root / "games", games, seed, root / "cut",

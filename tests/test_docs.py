@@ -115,6 +115,28 @@ def test_schema_tables_render_per_seat_columns_once():
     assert rates.startswith("| `n`, `made`, `rate`") and rates.endswith("| | the rate columns |")
 
 
+def test_the_manifest_builder_refuses_what_run_json_does_not_declare(tmp_path):
+    from sim.output import write_manifest
+    from sim.rules import load_rules
+
+    rules = load_rules("classic")
+    doc = write_manifest(tmp_path, rules, 3, {"deals": 10}, command="hands", started="t",
+                         ended="t", first_dealer=None, seconds=1)  # fmt: skip
+    assert json.loads((tmp_path / "run.json").read_text()) == doc
+    for bad, words in (
+        ({"no_such_key": 1}, "'no_such_key' is not declared"),
+        ({"seconds": "1"}, "'seconds' holds str, declared number"),
+        ({"first_dealer": True}, "'first_dealer' holds bool, declared integer or null"),
+        ({"strategies": None}, "'strategies' holds NoneType"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            write_manifest(tmp_path / "x", rules, 3, {}, command="hands", started="t",
+                           ended="t", **bad)  # fmt: skip
+    with pytest.raises(ValueError, match="missing command, started, ended"):
+        write_manifest(tmp_path / "x", rules, 3, {})
+    assert not (tmp_path / "x").exists()  # nothing written
+
+
 JSON_TYPES = {
     "string": str,
     "integer": int,

@@ -127,13 +127,13 @@ def test_the_guide_player_plays_its_cards_as_strong_does():
 @pytest.fixture(scope="module")
 def guide():
     from analysis.guide import build_guide
-    from sim.cli.guide import collect_runs
+    from sim.jobs.guide import GuideSpec, collect_runs
 
-    runs = collect_runs(
+    spec = GuideSpec(
         load_rules("classic"), 5, deals=6000, hands=20000, games=200, odds_deals=40000,
-        risk=0.75, workers=2, quiet=True,
+        risk=0.75, workers=2,
     )  # fmt: skip
-    return build_guide(runs)
+    return build_guide(collect_runs(spec))
 
 
 def test_the_talon_tables_match_their_exact_values(guide):

@@ -20,7 +20,9 @@ functions, under ``if TYPE_CHECKING``) and each module is placed in a layer:
   statistics, tables, plots and reports; from ``sim`` it uses base modules only;
 * **jobs**: what a command does as a library call (``sim/jobs/``): a typed spec in, the
   runs played and the analysis computed, the result out;
-* **cli**: the ``thousand`` command (``sim/cli/``, ``python -m sim``); nothing imports it.
+* **cli**: the ``thousand`` command (``sim/cli/``, ``python -m sim``): it imports the
+  jobs and the base only, a command module imports no other command (only
+  ``sim.cli.common``), and nothing imports it.
 
 The test fails on a module in no layer, on an import a layer may not make and on any
 import cycle between modules. ``from P import name`` counts as an import of the
@@ -75,7 +77,8 @@ ALLOWED = {
     "runs": {"base", "engine", "solver", "reference", "runs"},
     "analysis": {"base", "analysis"},
     "jobs": {"base", "engine", "solver", "reference", "runs", "analysis", "jobs"},
-    "cli": {"base", "engine", "solver", "reference", "runs", "analysis", "jobs", "cli"},
+    # the command line parses, builds a job's spec, calls the job and prints
+    "cli": {"base", "jobs", "cli"},
 }
 
 
@@ -256,6 +259,9 @@ def test_the_layers_are_an_order():
         ("sim.declarer", "sim.jobs.safebids"),  # a run reaching up to a job
         ("analysis.safebids", "sim.jobs.safebids"),
         ("sim.jobs.safebids", "sim.cli.safebids"),  # a job reaching up to the command line
+        ("sim.cli.report", "sim.runfolder"),  # the command line reaching past the jobs
+        ("sim.cli.solve", "analysis.advise"),
+        ("sim.cli.duel", "sim.engine.strategies.registry"),
     ],
 )
 def test_an_arrow_back_up_is_caught(importer, imported):
@@ -272,6 +278,24 @@ def test_nothing_imports_the_command_line(project_graph):
         if layer_of(t) == "cli" and layer_of(m) != "cli"
     )
     assert not users, "\n".join(users)
+
+
+def commands_importing_commands(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of one command module by another (``sim.cli.common`` is shared)."""
+    return sorted(
+        f"{m} imports {t}"
+        for m, targets in graph.items()
+        if m.startswith("sim.cli.")
+        for t in targets
+        if t.startswith("sim.cli.") and t != "sim.cli.common"
+    )
+
+
+def test_no_command_imports_another(project_graph):
+    found = commands_importing_commands(project_graph)
+    assert not found, "\n".join(found)
+    caught = {"sim.cli.report": {"sim.cli.compare", "sim.cli.common"}}
+    assert commands_importing_commands(caught) == ["sim.cli.report imports sim.cli.compare"]
 
 
 def test_no_import_cycles(project_graph):
@@ -304,3 +328,43 @@ def test_imports_are_read_everywhere(tmp_path):
         "analysis.stats",
         "sim.engine.api",
     }
+
+
+def namespace_takers(module: str, path: Path) -> list[str]:
+    """Functions of a module that take the command line's arguments (``argparse.Namespace``).
+
+    A parameter counts when its annotation names ``Namespace`` (every function of the
+    project is annotated: ``make lint`` runs mypy with ``disallow_untyped_defs``).
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        a = node.args
+        for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs]:
+            note = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+            if "Namespace" in note:
+                found.append(f"{module}.{node.name}({arg.arg}: {note})")
+    return found
+
+
+def test_no_function_below_the_command_line_takes_its_arguments():
+    # the jobs and everything below take typed specs, never argparse.Namespace
+    found = [
+        f
+        for module, path in sorted(MODULES.items())
+        if layer_of(module) != "cli"
+        for f in namespace_takers(module, path)
+    ]
+    assert not found, "\n".join(found)
+    # the command line's own functions do take it: the reading sees them
+    cli = namespace_takers("sim.cli.report", MODULES["sim.cli.report"])
+    assert "sim.cli.report.cmd_report(args: argparse.Namespace)" in cli
+
+
+def test_the_report_command_only_builds_a_spec_and_calls_the_job():
+    tree = ast.parse(MODULES["sim.cli.report"].read_text(encoding="utf-8"))
+    (body,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "cmd_report"]
+    assert body.end_lineno is not None
+    assert body.end_lineno - body.lineno + 1 < 60

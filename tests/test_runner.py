@@ -25,6 +25,7 @@ from runner_helpers import (
 from sim.games import run_games
 from sim.hands import HandsJob, hands_chunk, run_hands
 from sim.odds import run_odds_chunks, simulate_odds
+from sim.output import UsageError
 from sim.rules import load_rules
 from sim.runner import (
     Backend,
@@ -222,23 +223,32 @@ def test_aggregate_only_gives_the_bid_tables_of_the_full_run(thousand, tmp_path)
 def test_play_into_makes_run_folders_the_analyses_read(tmp_path):
     from analysis.barrel import barrel_tables
     from analysis.bids import bid_tables
-    from sim.runfolder import play_into
+    from sim.runfolder import RunSpec, play_into
 
-    counts = play_into("hands", RULES, 3_000, 2, tmp_path / "h", "heuristic", chunk=1_000)
-    assert counts["chunks"] == 3
+    spec = RunSpec("hands", RULES, 3_000, 2, "heuristic", chunk=1_000, workers=1)
+    result = play_into(spec, tmp_path / "h")
+    assert result.counts["chunks"] == 3 and result.folder == tmp_path / "h"
     run = json.loads((tmp_path / "h/run.json").read_text())
     assert run["command"] == "hands" and run["sizes"]["deals"] == 3_000
     assert run["chunk_size"] == 1_000 and "par" not in run  # as `thousand hands` writes it
+    assert run["aggregate_only"] is False and run["backend"] == "serial"
     assert bid_tables(tmp_path / "h")["summary"]["contracts"][0] == 3_000
-    play_into("games", load_rules("two_players"), 200, 2, tmp_path / "g", backend=Backend(2))
+    assert not list(tmp_path.glob(".h.*"))  # neither the partial nor the staging folder stays
+    spec = RunSpec("games", load_rules("two_players"), 200, 2)
+    play_into(spec, tmp_path / "g", backend=Backend(2))
     assert barrel_tables(tmp_path / "g")["summary"]["games"][0] == 200
-    assert json.loads((tmp_path / "g/run.json").read_text())["chunk_size"] == 4096  # the default
+    run = json.loads((tmp_path / "g/run.json").read_text())
+    assert run["chunk_size"] == 4096 and run["first_dealer"] is None  # the defaults
+    assert run["workers"] == 2
     # with the par columns (the report's --par), run.json says so, as `thousand hands --par`
-    play_into("hands", RULES, 4, 2, tmp_path / "p", "heuristic", par=True)
+    play_into(RunSpec("hands", RULES, 4, 2, par=True), tmp_path / "p")
     run = json.loads((tmp_path / "p/run.json").read_text())
-    assert run["par"] is True and run["chunk_size"] == 1 << 17
+    assert run["par"] is True and run["chunk_size"] == 256
     with pytest.raises(ValueError, match="kind"):
-        play_into("odds", RULES, 10, 1, tmp_path / "x")
+        play_into(RunSpec("odds", RULES, 10, 1), tmp_path / "x")
+    with pytest.raises(UsageError, match="--first-dealer 3"):
+        play_into(RunSpec("games", RULES, 10, 1, first_dealer=3), tmp_path / "x")
+    assert not (tmp_path / "x").exists()
 
 
 def test_chunks_finishing_out_of_order_are_joined_in_order(tmp_path):
@@ -323,7 +333,7 @@ def test_a_small_run_plays_in_this_process_with_the_same_bytes(thousand, tmp_pat
     assert auto["backend"] == "serial" and auto["workers"] == 1
     assert json.loads((runs["workers"] / "run.json").read_text())["workers"] == 2
     # above the threshold, or with a slow player, the workers are used as before
-    from sim.cli.common import SMALL_RUN, small_run
+    from sim.runfolder import SMALL_RUN, small_run
 
     assert small_run(command, SMALL_RUN[command], ["heuristic"] * 3)
     assert not small_run(command, SMALL_RUN[command] + 1, ["heuristic"] * 3)

@@ -283,9 +283,9 @@ def test_a_wilson_interval_holds_its_rate_even_at_0_and_1():
 
 def test_the_safebids_job_gives_the_commands_tables(main_io):
     # a notebook's call (a spec, no command line) and `thousand safebids` agree
-    from analysis.safebids import safebids_json
-    from sim.cli.common import json_safe
     from sim.jobs.safebids import SafeBidsSpec, safebids
+    from sim.output import json_safe
+    from sim.runfolder import Feedback
 
     spec = SafeBidsSpec(
         load_rules("classic"), ("heuristic", "par"), deals=300, sample=2, seed=4,
@@ -294,7 +294,7 @@ def test_the_safebids_job_gives_the_commands_tables(main_io):
     seen = []
 
     class Bar:
-        def __init__(self, total, unit):
+        def __init__(self, total, unit, label):
             seen.append((total, unit))
 
         def __enter__(self):
@@ -306,7 +306,11 @@ def test_the_safebids_job_gives_the_commands_tables(main_io):
         def update(self, n):
             seen.append(n)
 
-    doc = json_safe(safebids_json(safebids(spec, Bar)))
+    class Bars(Feedback):
+        def bar(self, total, unit, label):
+            return Bar(total, unit, label)
+
+    doc = json_safe(safebids(spec, feedback=Bars()).json())
     code, out, _ = main_io(
         "safebids", "--players", "heuristic,par", "--deals", "300", "--sample", "2",
         "--seed", "4", "--holdout-seed", "5", "--workers", "1", "--json", "--quiet",

@@ -1,15 +1,16 @@
 """The ``thousand`` command line (contract: docs/cli.md).
 
-Thin by design: parse and validate, call library functions, print or write.
-Bad input exits with code 2 and one line on stderr naming the culprit.
+Thin by design: parse the arguments, build a job's spec, call the job (:mod:`sim.jobs`),
+print. Bad input exits with code 2 and one line on stderr naming the culprit.
 
 One module per command (:mod:`sim.cli.rules`, :mod:`sim.cli.odds`,
 :mod:`sim.cli.hands`, :mod:`sim.cli.bids`, :mod:`sim.cli.games`,
 :mod:`sim.cli.barrel`, :mod:`sim.cli.report`, :mod:`sim.cli.bench`,
-:mod:`sim.cli.compare`, :mod:`sim.cli.duel`, :mod:`sim.cli.solve`), each with its ``add_parser`` and
-command function; what they share is :mod:`sim.cli.common`. The command line sits
-on top of every other layer (tests/test_layers.py): it calls the runs
-(:mod:`sim`) and the analysis (:mod:`analysis`), and nothing imports it.
+:mod:`sim.cli.compare`, :mod:`sim.cli.duel`, :mod:`sim.cli.solve`, ...), each with its
+``add_parser`` and command function; what they share is :mod:`sim.cli.common`. The
+command line sits on top of every other layer (tests/test_layers.py): it imports the
+jobs (:mod:`sim.jobs`) and the base modules only, no command imports another, and
+nothing imports it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import gc
 import sys
 from collections.abc import Callable, Sequence
 
-from sim.cards import CardParseError
 from sim.cli import (
     advise,
     barrel,
@@ -37,19 +37,14 @@ from sim.cli import (
     solve,
 )
 from sim.cli.common import Parser
-from sim.engine.strategies.registry import StrategyError
-from sim.output import UsageError
+from sim.jobs import BAD_INPUT, stop_workers
 from sim.parallel import keep_freed_memory
-from sim.rules import RulesError
 
 # The commands, in the order ``thousand --help`` lists them.
 COMMANDS = (
     rules, odds, hands, bids, safebids, advise, guide, games, barrel, report, bench, compare,
     duel, solve,
 )  # fmt: skip
-
-# Errors that are bad input: one line on stderr, exit code 2.
-USAGE_ERRORS = (RulesError, CardParseError, UsageError, StrategyError)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     keep_freed_memory()
     try:
         return func(args)
-    except USAGE_ERRORS as exc:
+    except BAD_INPUT as exc:  # one line on stderr, exit code 2
         print(f"thousand {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -90,8 +85,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     finally:
-        from sim.runner import stop_workers
-
         stop_workers()
 
 

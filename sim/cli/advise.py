@@ -1,30 +1,17 @@
 """``thousand advise HAND``: how far to bid with a hand, or (``--talon``) what to give away.
 
-The samples are dealt and played by :mod:`sim.advise`; the answer is
-:mod:`analysis.advise`.
+The command builds a :class:`sim.jobs.advise.AdviseSpec` and calls
+:func:`sim.jobs.advise.advise`, then prints.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-from dataclasses import replace
 from typing import Any
 
-from sim.cli.common import (
-    common_flags,
-    json_safe,
-    positive_int,
-    seed_value,
-    set_workers,
-    share_value,
-)
-from sim.output import UsageError
+from sim.cli.common import common_flags, emit, positive_int, seed_value, share_value
+from sim.jobs.advise import DEFAULT_BUDGET
 from sim.rules import load_rules
-
-SEATS = ("forehand", "middle", "dealer")
-DEFAULT_SAMPLES = {"heuristic": 4000, "strong": 4000, "pimc": 48, "cheater": 48, "par": 48}
-DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answer in <= 10 s
 
 
 def _budget(text: str) -> float:
@@ -37,71 +24,19 @@ def _budget(text: str) -> float:
     return value
 
 
-def read_cards(flag: str, text: str, size: int, taken: int = 0) -> int:
-    """The mask of ``size`` cards given as text; errors name the flag.
-
-    Raises:
-        UsageError: an unknown or repeated card, the wrong number, or a card in ``taken``.
-    """
-    from sim.cards import CardParseError, cards_str, mask_of, parse_cards
-
-    try:
-        ids = parse_cards(text)
-    except CardParseError as exc:
-        raise UsageError(f"{flag}: {exc}") from None
-    if len(ids) != size:
-        raise UsageError(f"{flag}: {size} cards needed, got {len(ids)} ({text!r})")
-    mask = mask_of(ids)
-    if mask & taken:
-        both = [c for c in ids if taken >> c & 1]
-        raise UsageError(f"{flag}: {cards_str(both)} already in the hand")
-    return mask
-
-
 def cmd_advise(args: argparse.Namespace) -> int:
     """``thousand advise``: the answer as text or JSON on stdout."""
-    from analysis.advise import advice_json, advice_markdown, advise, advise_talon
-    from sim.advise import PASS_PLAYER, bid_samples, discard_samples
-    from sim.engine.deal import n_hands, place_sizes
-    from sim.engine.strategies.registry import parse_params
-    from sim.jobs.safebids import FAST, parse_players
+    from sim.jobs.advise import AdviseSpec, advise
 
-    rules = load_rules(args.rules)
-    hands = n_hands(rules.players)
-    hand = read_cards("HAND", args.hand, place_sizes(rules.players)[0])
-    seats = SEATS[:hands] if hands == 3 else ("forehand", "dealer")
-    if args.seat not in seats:
-        raise UsageError(f"--seat {args.seat}: one of {', '.join(seats)}")
-    seat = seats.index(args.seat)
-    (player,) = parse_players(args.player)
-    if player != "par":
-        parse_params([player] * hands, args.param)
-    set_workers(args.workers)
-    n = args.samples or DEFAULT_SAMPLES.get(player, 48)
-    if args.talon is not None:  # the open-card judge of every give: the player is not used
-        n = args.samples or DEFAULT_SAMPLES["par"]
-        if hands != 3:
-            raise UsageError("--talon: only with three active players")
-        talon = read_cards("--talon", args.talon, 3, hand)
-        if args.bid not in rules.bid_levels():
-            raise UsageError(f"--bid {args.bid}: a bid level (100, 100 + bid.step, …)")
-        # in this process: starting worker processes (each loading the solver) cost more
-        # than they saved at these sizes (17 s serial against 25 s on two, measured)
-        gives, made_to, caps, totals = discard_samples(
-            rules, hand, talon, seat, args.bid, n, args.seed, budget=args.budget
-        )
-        answer = advise_talon(
-            rules, hand, args.seat, talon, args.bid, args.risk, gives, made_to, caps, totals
-        )
-    else:
-        budget = 0.0 if player in FAST else args.budget  # the fast players: every sample
-        cols = bid_samples(rules, hand, seat, player, n, args.seed, args.param, budget=budget)
-        answer = advise(rules, hand, args.seat, player, args.risk, cols, pass_player=PASS_PLAYER)
-    answer = replace(answer, requested=n, budget=args.budget)
+    spec = AdviseSpec(
+        load_rules(args.rules), args.hand, args.seat, args.player, args.risk, args.samples,
+        args.budget, args.seed, args.talon, args.bid, tuple(args.param), args.workers,
+    )  # fmt: skip
+    result = advise(spec)
     if args.json:
-        print(json.dumps(json_safe(advice_json(answer)), ensure_ascii=False))
+        emit(args, result, ensure_ascii=False)
     else:
-        print(advice_markdown(answer), end="")
+        print(result.markdown(), end="")
     return 0
 
 

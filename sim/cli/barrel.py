@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from sim.cli.common import emit_tables
+from sim.cli.common import emit
 from sim.output import check_out_dir
 
 
 def cmd_barrel(args: argparse.Namespace) -> int:
     """``thousand barrel DIR``: barrel falls, game length, seat advantage of a games run."""
-    from analysis.barrel import (
-        barrel_markdown,
-        barrel_short,
-        barrel_tables,
-        barrel_tables_json,
-        write_barrel_tables,
-    )
+    from sim.jobs.tables import barrel
 
     if args.out is not None:
         check_out_dir(args.out, args.force)  # before the work, not after
-    tables = barrel_tables(Path(args.dir))
-    emit_tables(
-        args, tables, write_barrel_tables, barrel_tables_json, barrel_markdown, barrel_short
-    )
+    emit(args, barrel(args.dir, args.out))
     return 0
 
 

@@ -9,13 +9,13 @@ from typing import Any
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """``thousand bench``: throughput of this machine (deals/s per core and all cores)."""
-    from sim.bench import format_bench, run_all
+    from sim.jobs.bench import bench, bench_lines
 
-    doc = run_all()
+    doc = bench()
     if args.json:
         print(json.dumps(doc))
         return 0
-    print("\n".join(format_bench(doc)))
+    print("\n".join(bench_lines(doc)))
     return 0
 
 

@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from sim.cli.common import emit_tables, positive_int
+from sim.cli.common import emit, positive_int
 from sim.output import check_out_dir
 
 
 def cmd_bids(args: argparse.Namespace) -> int:
     """``thousand bids DIR``: bid-success tables and safe bid levels of a hands run."""
-    from analysis.bids import (
-        bid_tables,
-        bid_tables_json,
-        bids_markdown,
-        bids_short,
-        write_bid_tables,
-    )
+    from sim.jobs.tables import bids
 
     if args.out is not None:
         check_out_dir(args.out, args.force)  # before the work, not after
-    tables = bid_tables(Path(args.dir), min_n=args.min_n)
-    emit_tables(args, tables, write_bid_tables, bid_tables_json, bids_markdown, bids_short)
+    emit(args, bids(args.dir, args.min_n, args.out))
     return 0
 
 

@@ -1,88 +1,37 @@
 """``thousand duel``: two strategies (or settings) against each other, duplicate style.
 
-The duel is played by :mod:`sim.duel` (which also writes its Parquet file and
-``run.json``); its statistics and tables are :mod:`analysis.duel`.
+The command builds a :class:`sim.jobs.duel.DuelSpec` and calls
+:func:`sim.jobs.duel.duel` (played by :mod:`sim.duel`, the statistics of
+:mod:`analysis.duel`), then prints.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sim.cli.common import (
-    check_first_dealer,
-    common_flags,
-    json_safe,
-    positive_int,
-    progress,
-    seed_value,
-    set_workers,
-)
-from sim.engine.strategies.registry import StrategyError
-from sim.output import StagedDir, UsageError, check_out_dir, now_iso
+from sim.cli.common import Console, common_flags, emit, positive_int, seed_value
+from sim.output import check_out_dir
 from sim.rules import load_rules
-
-if TYPE_CHECKING:  # sim.duel imports polars: loaded when a duel runs, not for every command
-    from sim.duel import Contestant
-
-
-def contestant(flag: str, strategy: str, params: Sequence[str]) -> Contestant:
-    """A validated contestant; errors name the flag.
-
-    Raises:
-        StrategyError: an unknown strategy or parameter, prefixed with ``--FLAG``.
-    """
-    from sim.duel import Contestant
-
-    c = Contestant(strategy.strip(), tuple(params))
-    try:
-        c.row()
-    except StrategyError as exc:
-        raise StrategyError(f"--{flag}: {exc}") from None
-    return c
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
     """``thousand duel``: A against B in duplicate format; Markdown or JSON on stdout."""
-    from analysis.duel import duel_json, duel_markdown, duel_result, write_duel_tables
-    from sim.duel import duel_games, duel_hands, write_duel_run
+    from sim.jobs.duel import DuelSpec, contestant, duel
 
     if args.out is not None:
         check_out_dir(args.out, args.force)
-    rules = load_rules(args.rules)
-    a = contestant("a", args.a, args.a_param)
-    b = contestant("b", args.b, args.b_param)
-    first = args.first_dealer
-    if first is not None and args.games is None:
-        raise UsageError("--first-dealer: only with --games")
-    check_first_dealer(first, rules.players)
-    set_workers(args.workers)
-    started = now_iso()
-    t0 = time.perf_counter()
-    if args.deals is not None:
-        with progress((rules.players + 1) * args.deals, args.quiet, "deal", "duel deals") as bar:
-            run = duel_hands(rules, a, b, args.deals, args.seed, progress=bar.update)
-    else:
-        with progress(rules.players * args.games, args.quiet, "game", "duel games") as bar:
-            run = duel_games(
-                rules, a, b, args.games, args.seed, first_dealer=first, progress=bar.update
-            )
-    result = duel_result(run)
-    seconds = time.perf_counter() - t0
-    if args.out is not None:
-        extra = {"started": started, "ended": now_iso(), "seconds": seconds}
-        with StagedDir(Path(args.out)) as staged:
-            write_duel_tables(result, staged.path)
-            write_duel_run(run, staged.path, extra)
+    spec = DuelSpec(
+        load_rules(args.rules), contestant("a", args.a, args.a_param),
+        contestant("b", args.b, args.b_param), args.deals, args.games, args.seed,
+        args.first_dealer, args.workers,
+    )  # fmt: skip
+    result = duel(spec, args.out, feedback=Console(args.quiet))
     if args.json:
-        print(json.dumps(json_safe(duel_json(result))))
+        emit(args, result)
     else:
-        print(duel_markdown(result), end="")
+        print(result.markdown(), end="")
     if not args.quiet and args.out is not None:
         print(f"duel written to {args.out}/duel.md", file=sys.stderr)
     return 0

@@ -4,27 +4,31 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
-from sim.cli.common import common_flags, lazy, play_run, positive_int, runner_flags, seed_value
+from sim.cli.common import Console, common_flags, positive_int, runner_flags, seed_value
+from sim.output import check_out_dir
+from sim.rules import load_rules
 
 
 def cmd_games(args: argparse.Namespace) -> int:
     """``thousand games``: play N whole games; games.parquet, barrel.parquet, run.json."""
-    counts, seconds = play_run(
-        args,
-        "games",
-        args.games,
-        "game",
-        lazy("sim.games", "run_games"),
-        lambda c: {"games": args.games, "stints": c["stints"], "unfinished": c["unfinished"]},
-        first_dealer=args.first_dealer,
-    )
+    from sim.jobs.runs import RunSpec, play_into
+
+    check_out_dir(args.out, args.force)
+    spec = RunSpec(
+        "games", load_rules(args.rules), args.games, args.seed, args.strategies,
+        tuple(args.param), chunk=args.chunk, first_dealer=args.first_dealer,
+        trace=Path(args.trace) if args.trace else None, workers=args.workers,
+        scheduler=args.scheduler,
+    )  # fmt: skip
+    run = play_into(spec, args.out, feedback=Console(args.quiet), resume=args.resume)
     if not args.quiet:
-        rate = args.games / seconds if seconds > 0 else float("inf")
+        rate = args.games / run.seconds if run.seconds > 0 else float("inf")
         print(
-            f"{args.games:,} games ({counts['unfinished']:,} unfinished) in {seconds:.1f} s "
-            f"({rate:,.0f} games/s) → {args.out}/games.parquet",
+            f"{args.games:,} games ({run.counts['unfinished']:,} unfinished) in "
+            f"{run.seconds:.1f} s ({rate:,.0f} games/s) → {args.out}/games.parquet",
             file=sys.stderr,
         )
     return 0

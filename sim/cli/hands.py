@@ -4,32 +4,31 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
-from sim.cli.common import common_flags, lazy, play_run, positive_int, runner_flags, seed_value
-from sim.output import UsageError
+from sim.cli.common import Console, common_flags, positive_int, runner_flags, seed_value
+from sim.output import check_out_dir
+from sim.rules import load_rules
 
 
 def cmd_hands(args: argparse.Namespace) -> int:
     """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
-    if args.par and args.aggregate_only:
-        raise UsageError("--par needs hands.parquet; it cannot go with --aggregate-only")
-    extra = {"par": True} if args.par else {}
-    counts, seconds = play_run(
-        args,
-        "hands",
-        args.deals,
-        "deal",
-        lazy("sim.hands", "run_hands"),
-        lambda c: {"deals": args.deals, "rows": c["rows"]},
-        aggregate_only=args.aggregate_only,
-        **extra,
-    )
+    from sim.jobs.runs import RunSpec, play_into
+
+    check_out_dir(args.out, args.force)
+    spec = RunSpec(
+        "hands", load_rules(args.rules), args.deals, args.seed, args.strategies,
+        tuple(args.param), chunk=args.chunk, aggregate_only=args.aggregate_only, par=args.par,
+        trace=Path(args.trace) if args.trace else None, workers=args.workers,
+        scheduler=args.scheduler,
+    )  # fmt: skip
+    run = play_into(spec, args.out, feedback=Console(args.quiet), resume=args.resume)
     if not args.quiet:
-        rate = args.deals / seconds if seconds > 0 else float("inf")
+        rate = args.deals / run.seconds if run.seconds > 0 else float("inf")
         name = "hands_agg.parquet" if args.aggregate_only else "hands.parquet"
         print(
-            f"{args.deals:,} deals ({counts['redealt']:,} redealt) in {seconds:.1f} s "
+            f"{args.deals:,} deals ({run.counts['redealt']:,} redealt) in {run.seconds:.1f} s "
             f"({rate:,.0f} deals/s) → {args.out}/{name}",
             file=sys.stderr,
         )

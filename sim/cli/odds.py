@@ -4,53 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
-from sim.cli.common import (
-    backend_of,
-    common_flags,
-    compile_notice,
-    json_safe,
-    positive_int,
-    progress,
-    seed_value,
-    set_workers,
-)
-from sim.output import check_out_dir
+from sim.cli.common import Console, common_flags, positive_int, seed_value
+from sim.output import check_out_dir, json_safe
 from sim.rules import load_rules
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
     """``thousand odds``: deal-level odds, simulated beside exact."""
+    from sim.jobs.odds import OddsSpec, odds
+
     if args.out is not None:
         check_out_dir(args.out, args.force)
-    from analysis.odds import odds_result, write_odds_dir
-    from sim.engine.deal import deal_batch
-    from sim.engine.strategies.registry import parse_strategies
-    from sim.odds import count_batch, run_odds
-
-    rules = load_rules(args.rules)  # fail on bad rules and strategies before any work
-    parse_strategies(args.strategies, rules.players)
-    set_workers(args.workers)
-    backend = backend_of(args)
-    if compile_notice(args.quiet, "sim.odds._count_kernel"):  # compiled before the clock starts
-        count_batch(deal_batch(8, args.seed, rules))
-    # counting deals returns a few numbers: compiled threads in this process beat worker
-    # processes (no start-up, no copies); the counts are the same either way
-    with progress(args.deals, args.quiet, "deal", "counting deals") as bar:
-        run = run_odds(
-            rules,
-            args.deals,
-            args.seed,
-            strategies=args.strategies,
-            backend=backend if backend.scheduler else None,
-            progress=bar.update,
-        )
-    result = odds_result(run)
-    if args.out is not None:
-        write_odds_dir(result, Path(args.out))
-    doc = result.document()
+    spec = OddsSpec(
+        load_rules(args.rules), args.deals, args.seed, args.strategies, args.workers,
+        args.scheduler,
+    )  # fmt: skip
+    doc = odds(spec, args.out, feedback=Console(args.quiet)).json()
     if args.json:
         print(json.dumps(json_safe(doc)))
     else:

@@ -10,35 +10,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from pathlib import Path
 from typing import Any
 
-from sim.cli.common import common_flags, json_safe, positive_int, progress, seed_value, set_workers
+from sim.cli.common import Console, common_flags, positive_int, seed_value
 from sim.jobs import safebids as jobs
-from sim.output import UsageError, check_out_dir, now_iso
+from sim.output import UsageError, check_out_dir, json_safe
 from sim.rules import load_rules
 
 
 def cmd_safebids(args: argparse.Namespace) -> int:
     """``thousand safebids``: tables on stdout (Markdown or JSON), files in ``--out``."""
-    from analysis.safebids import safebids_json, safebids_markdown, write_safebids
-    from sim.engine.strategies.registry import parse_params
-
     if args.out is not None:
         check_out_dir(args.out, args.force)
     rules = load_rules(args.rules)
-    players = jobs.parse_players(args.players)
-    strategies = [p for p in players if p != "par"]
-    if strategies:
-        parse_params(strategies, args.param)  # validate before any work
+    players = tuple(jobs.parse_players(args.players))
     if args.holdout_seed is not None and args.holdout_seed == args.seed:
         raise UsageError("--holdout-seed: must differ from --seed")
-    set_workers(args.workers)
     holdout = args.seed + 1 if args.holdout_seed is None else args.holdout_seed
     spec = jobs.SafeBidsSpec(
         rules,
-        tuple(players),
+        players,
         deals=args.deals,
         sample=min(args.sample, args.deals),
         seed=args.seed,
@@ -46,19 +37,11 @@ def cmd_safebids(args: argparse.Namespace) -> int:
         params=tuple(args.param),
         workers=args.workers,
     )
-    started = now_iso()
-    t0 = time.perf_counter()
-    result = jobs.safebids(
-        spec, lambda total, unit: progress(total, args.quiet, unit, "hands declared")
-    )
-    seconds = time.perf_counter() - t0
-    if args.out is not None:
-        extra = {"started": started, "ended": now_iso(), "seconds": seconds}
-        write_safebids(result, Path(args.out), extra)
+    result = jobs.safebids(spec, args.out, feedback=Console(args.quiet))
     if args.json:
-        print(json.dumps(json_safe(safebids_json(result))))
+        print(json.dumps(json_safe(result.json())))
     else:
-        print(safebids_markdown(result), end="")
+        print(result.markdown(), end="")
     if not args.quiet and args.out is not None:
         print(f"safe bids written to {args.out}/safebids.md", file=sys.stderr)
     return 0

@@ -1,19 +1,8 @@
 """``thousand solve``: the open-card value of a deal or of a play position.
 
-Three ways to give the cards:
-
-* a deal before the talon: ``--hands H0 H1 H2 --talon T [--declarer S]`` (two
-  players: two hands of 10 and ``--talon`` of 4 cards, the first talon's two then the
-  second's) — the best pick, discard and trump name, the open-card total, every
-  contract's make/fail and the best line of play;
-* a deal of a run: ``--run DIR --deal N`` — the same for deal ``N`` of a ``hands``
-  run, with the run's own declarer, plus the value of the discard it made;
-* a play position: ``--hands`` of equal sizes (the talon gone) with ``--declarer``,
-  ``--leader``, ``--trump`` (and ``--marriage-allowed`` once the first-trick rule no
-  longer applies, ``--set-aside`` for two players) — the most the declarer can still
-  add and every legal move of the leader with its value.
-
-Seats are hand seats: 0 is forehand (the dealer's left), then clockwise.
+The command builds a :class:`sim.jobs.solve.SolveSpec` from its arguments and calls
+:func:`sim.jobs.solve.solve` (three ways to give the cards: a deal before the talon,
+a deal of a run, a play position; see there), then prints.
 """
 
 from __future__ import annotations
@@ -23,293 +12,31 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sim.cards import SUIT_LETTERS, card_str, cards_of, parse_cards
-from sim.cli.common import json_safe
-from sim.engine.params import P_NP
-from sim.output import UsageError
-from sim.rules import Rules, load_rules, rules_from_dict
-
-
-def _mask(text: str, what: str, seen: dict[int, str]) -> int:
-    """The mask of a card list; a card given twice is an error naming both places."""
-    m = 0
-    for c in parse_cards(text):
-        if c in seen:
-            raise UsageError(f"{card_str(c)} is given twice ({seen[c]} and {what})")
-        seen[c] = what
-        m |= 1 << c
-    return m
-
-
-def _seat(text: str | None, n: int, name: str, default: int = 0) -> int:
-    if text is None:
-        return default
-    try:
-        seat = int(text)
-    except ValueError:
-        seat = -1
-    if seat not in range(n):
-        raise UsageError(f"--{name} must be a hand seat 0..{n - 1}, got {text!r}")
-    return seat
-
-
-def _trump(text: str | None) -> int:
-    if text is None or text.lower() == "none":
-        return -1
-    t = text.upper()
-    symbols = "♠♣♦♥"
-    if t in SUIT_LETTERS and len(t) == 1:
-        return SUIT_LETTERS.index(t)
-    if t in symbols and len(t) == 1:
-        return symbols.index(t)
-    raise UsageError(f"--trump must be a suit (S, C, D, H) or none, got {text!r}")
-
-
-def _count(mask: int) -> int:
-    return bin(mask).count("1")
-
-
-def _line_doc(line: list[tuple[int, Any]]) -> list[dict[str, Any]]:
-    return [{"seat": seat, "card": card_str(m.card), "declare": m.declare} for seat, m in line]
-
-
-def _line_text(line: list[tuple[int, Any]], players: int) -> list[str]:
-    out = []
-    for k in range(0, len(line), players):
-        trick = line[k : k + players]
-        cards = ", ".join(
-            f"{seat}: {card_str(m.card)}{' (declares)' if m.declare else ''}" for seat, m in trick
-        )
-        out.append(f"  trick {k // players + 1}: {cards}")
-    return out
-
-
-def _play_position(args: argparse.Namespace, rules: Rules, hands: list[int]) -> dict[str, Any]:
-    from sim.solver.position import OpenCardSolver, Position, hand_size, play_state
-
-    n = len(hands)
-    sizes = {_count(h) for h in hands}
-    if len(sizes) != 1:
-        raise UsageError(f"--hands must be of one size in a play position, got {sorted(sizes)}")
-    size = sizes.pop()
-    if not 1 <= size <= hand_size(n):
-        raise UsageError(f"--hands must hold 1 to {hand_size(n)} cards each, got {size}")
-    seen = {c: "--hands" for h in hands for c in cards_of(h)}
-    set_aside = _mask(args.set_aside, "--set-aside", seen) if args.set_aside else 0
-    if set_aside and n != 2:
-        raise UsageError("--set-aside is for two players only")
-    if set_aside and _count(set_aside) != 2:
-        raise UsageError(f"--set-aside must be 2 cards, got {_count(set_aside)}")
-    trump = _trump(args.trump)
-    declarer = _seat(args.declarer, n, "declarer")
-    pos = Position(
-        tuple(hands),
-        declarer=declarer,
-        leader=_seat(args.leader, n, "leader", declarer),
-        trump=trump,
-        trump_setter=_seat(args.trump_setter, n, "trump-setter", declarer) if trump >= 0 else -1,
-        marriage_allowed=args.marriage_allowed,
-        set_aside=set_aside,
-    )
-    S, P = play_state(pos, rules)
-    solver = OpenCardSolver()
-    value = solver.value(S, P)
-    moves = solver.moves(S, P)
-    doc = {
-        "value": value,
-        "moves": [
-            {"card": card_str(m.card), "declare": m.declare, "value": m.value} for m in moves
-        ],
-    }
-    if not args.json:
-        print(f"open-card value: the declarer (seat {declarer}) still adds {value} points")
-        print(f"moves of seat {pos.leader} (to lead):")
-        for m in moves:
-            tag = " declaring" if m.declare else ""
-            print(f"  {card_str(m.card):>3}{tag:<10} {m.value:>4}")
-        print("best line of play:")
-        print("\n".join(_line_text(solver.line(S, P), int(P[P_NP]))))
-    return doc
-
-
-def _deal(
-    args: argparse.Namespace,
-    rules: Rules,
-    hands: list[int],
-    talons: list[int],
-    declarer: int,
-    made: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    from sim.solver.position import OpenCardSolver, play_state
-    from sim.solver.talon import after_discard, solve_par
-
-    solver = OpenCardSolver()
-    par = solve_par(rules, hands, talons, declarer, solver)
-    best = par.best
-    S, P = play_state(best.position, rules)
-    line = solver.line(S, P)
-    step = rules.bid.step
-    contracts = []
-    top = max(par.by_cap)
-    c = 100
-    while c <= top:
-        ok = par.makes(c, rules)
-        contracts.append({"contract": c, "make": ok})
-        if not ok:
-            break
-        c += step
-    doc: dict[str, Any] = {
-        "declarer": declarer,
-        "best": {
-            "talon": best.talon if len(talons) == 2 else None,
-            "gives": [card_str(x) for x in best.gives],
-            "trump": SUIT_LETTERS[best.trump] if best.trump >= 0 else None,
-            "value": best.value,
-        },
-        "contracts": contracts,
-        "line": _line_doc(line),
-    }
-    if made is not None:
-        pos = after_discard(
-            hands,
-            talons[made["talon"]],
-            declarer,
-            made["gives"],
-            made["trump"],
-            talons[1 - made["talon"]] if len(talons) == 2 else 0,
-        )
-        S2, P2 = play_state(pos, rules)
-        made_value = solver.value(S2, P2)
-        doc["played"] = {
-            "gives": [card_str(x) for x in made["gives"]],
-            "contract": made["contract"],
-            "value": made_value,
-            "makes": made_value >= rules.least_total_making(made["contract"]),
-        }
-    if not args.json:
-        gives = ", ".join(
-            f"{card_str(x)} to seat {(declarer + j) % len(hands)}"
-            for j, x in enumerate(best.gives, start=1)
-        )
-        extra = f", talon {best.talon}" if len(talons) == 2 else ""
-        named = f", trump {SUIT_LETTERS[best.trump]}" if best.trump >= 0 else ""
-        print(f"declarer: seat {declarer}")
-        print(f"best discard: {gives}{extra}{named} -> open-card total {best.value}")
-        if made is not None:
-            pl = doc["played"]
-            print(
-                f"discard played: {', '.join(pl['gives'])} -> open-card total {pl['value']} "
-                f"(contract {pl['contract']}: {'makes' if pl['makes'] else 'fails'})"
-            )
-        made_levels = [row["contract"] for row in contracts if row["make"]]
-        if made_levels:
-            print(f"contracts made: {made_levels[0]} to {made_levels[-1]}", end="")
-        else:
-            print("contracts made: none", end="")
-        failed = [row["contract"] for row in contracts if not row["make"]]
-        print(f"; from {failed[0]} on: fail" if failed else " (every level up to the cap)")
-        print("best line of play:")
-        print("\n".join(_line_text(line, len(hands))))
-    return doc
-
-
-def _from_run(args: argparse.Namespace) -> tuple[Rules, list[int], list[int], int, dict]:
-    """Replay deal ``--deal`` of the run in ``--run``: its rules, cards and discard."""
-    import sim
-    from sim.engine.api import play_hands
-
-    folder = Path(args.run)
-    try:
-        meta = json.loads((folder / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"--run {folder}: no readable run.json ({exc})") from None
-    if meta.get("command") != "hands":
-        raise UsageError(f"--run {folder}: not a hands run (command {meta.get('command')!r})")
-    if str(meta.get("engine_version")) != str(sim.ENGINE_VERSION):
-        raise UsageError(
-            f"--run {folder}: made by engine version {meta.get('engine_version')}, "
-            f"this is version {sim.ENGINE_VERSION}; the deal cannot be replayed"
-        )
-    deals = int(meta["sizes"]["deals"])
-    if args.deal is None or not 0 <= args.deal < deals:
-        raise UsageError(f"--deal must be a deal id 0..{deals - 1} of that run, got {args.deal}")
-    rules = rules_from_dict(meta["rules"], source=str(folder / "run.json"))
-    batch = play_hands(
-        rules,
-        1,
-        int(meta["seed"]),
-        meta["strategies"],
-        meta.get("params", []),
-        start=args.deal,
-        trace=True,
-    )
-    trace = batch.traces()[-1]
-    if trace.get("declarer") is None or trace.get("special") == "dark":
-        raise UsageError(f"deal {args.deal} of that run has no declarer taking the talon")
-    n = 2 if rules.players == 2 else 3
-    seats = _hand_seats(rules.players, int(trace["dealer"]))
-    hands = [sum(1 << c for c in parse_cards(" ".join(trace["hands"][s]))) for s in seats]
-    talon = parse_cards(" ".join(trace["talon"]))
-    talons = (
-        [sum(1 << c for c in talon)]
-        if n == 3
-        else [sum(1 << c for c in talon[:2]), sum(1 << c for c in talon[2:])]
-    )
-    declarer = seats.index(int(trace["declarer"]))
-    gives = tuple(parse_cards(c)[0] for _, c in trace["discards"])
-    pick = int(trace.get("talon_pick") or 0) if n == 2 else 0
-    named = trace.get("trump_named")
-    made = {
-        "talon": pick,
-        "gives": gives,
-        "trump": SUIT_LETTERS.index(named) if named else -1,
-        "contract": int(trace["contract"]),
-    }
-    return rules, hands, talons, declarer, made
-
-
-def _hand_seats(players: int, dealer: int) -> list[int]:
-    """Game seats of hand seats 0..: from forehand clockwise (4 players: dealer out)."""
-    if players == 4:
-        return [(dealer + 1 + k) % 4 for k in range(3)]
-    return [(dealer + 1 + k) % players for k in range(players)]
+from sim.jobs import solve as job
+from sim.output import json_safe
+from sim.rules import load_rules
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve a deal or a play position with every card face up."""
-    if args.run is not None:
-        if args.hands or args.talon:
-            raise UsageError("give either --run with --deal, or --hands")
-        rules, hands, talons, declarer, made = _from_run(args)
-        doc = _deal(args, rules, hands, talons, declarer, made)
-    else:
-        if not args.hands:
-            raise UsageError("give the cards: --hands (and --talon for a deal), or --run")
-        rules = load_rules(args.rules)
-        n = 2 if rules.players == 2 else 3
-        if len(args.hands) != n:
-            raise UsageError(f"--hands needs {n} hands under these rules, got {len(args.hands)}")
-        seen: dict[int, str] = {}
-        hands = [_mask(h, f"hand {s}", seen) for s, h in enumerate(args.hands)]
-        if args.talon is None:
-            doc = _play_position(args, rules, hands)
-        else:
-            want_hand, want_talon = (10, 4) if n == 2 else (7, 3)
-            for s, h in enumerate(hands):
-                if _count(h) != want_hand:
-                    raise UsageError(f"hand {s} must hold {want_hand} cards, got {_count(h)}")
-            talon = parse_cards(args.talon)
-            _mask(args.talon, "--talon", seen)
-            if len(talon) != want_talon:
-                raise UsageError(f"--talon must be {want_talon} cards, got {len(talon)}")
-            talons = (
-                [sum(1 << c for c in talon)]
-                if n == 3
-                else [sum(1 << c for c in talon[:2]), sum(1 << c for c in talon[2:])]
-            )
-            doc = _deal(args, rules, hands, talons, _seat(args.declarer, n, "declarer"))
+    spec = job.SolveSpec(
+        rules=load_rules(args.rules) if args.run is None and args.hands else None,
+        hands=tuple(args.hands or ()),
+        talon=args.talon,
+        declarer=args.declarer,
+        leader=args.leader,
+        trump=args.trump,
+        trump_setter=args.trump_setter,
+        marriage_allowed=args.marriage_allowed,
+        set_aside=args.set_aside,
+        run=Path(args.run) if args.run is not None else None,
+        deal=args.deal,
+    )
+    answer = job.solve(spec)
     if args.json:
-        print(json.dumps(json_safe(doc), ensure_ascii=False))
+        print(json.dumps(json_safe(answer.json()), ensure_ascii=False))
+    else:
+        print(answer.text())
     return 0
 
 

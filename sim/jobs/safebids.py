@@ -7,17 +7,19 @@ and call :func:`safebids`; a notebook can do the same::
     from sim.rules import load_rules
 
     result = safebids(SafeBidsSpec(load_rules("classic"), ("strong", "par"), 2000, 20))
+    print(result.markdown())
 """
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from sim.output import UsageError
+from sim.output import UsageError, now_iso
 from sim.rules import Rules, did_you_mean
-from sim.runfolder import Progress
+from sim.runfolder import QUIET, Feedback
 
 DEFAULT_PLAYERS = ("strong", "heuristic", "pimc", "par")
 DEFAULT_PLAYERS_TEXT = ",".join(DEFAULT_PLAYERS)  # as the commands' --players take them
@@ -57,6 +59,41 @@ class SafeBidsSpec:
         """The seeds played: the run's, then the held-out one."""
         return [self.seed] if self.holdout_seed is None else [self.seed, self.holdout_seed]
 
+    def check(self) -> None:
+        """Refuse a spec that cannot run, before any work.
+
+        Raises:
+            UsageError: a held-out seed equal to the seed.
+            StrategyError: an unknown parameter of the strategies.
+        """
+        from sim.engine.strategies.registry import parse_params
+
+        strategies = [p for p in self.players if p != "par"]
+        if strategies:
+            parse_params(strategies, list(self.params))
+        if self.holdout_seed is not None and self.holdout_seed == self.seed:
+            raise UsageError("--holdout-seed: must differ from --seed")
+
+
+@dataclass(frozen=True)
+class SafeBids:
+    """A safe-bid run's tables (:class:`analysis.safebids.SafeBidResult`) and how to show them."""
+
+    result: Any
+    seconds: float
+
+    def json(self) -> dict[str, Any]:
+        """Every table as one JSON document (``thousand safebids --json``)."""
+        from analysis.safebids import safebids_json
+
+        return dict(safebids_json(self.result))
+
+    def markdown(self) -> str:
+        """The tables in Markdown (what the command prints)."""
+        from analysis.safebids import safebids_markdown
+
+        return str(safebids_markdown(self.result))
+
 
 def parse_players(text: str) -> list[str]:
     """``"heuristic,pimc,par"`` → the names, checked (a strategy or ``par``).
@@ -80,29 +117,42 @@ def parse_players(text: str) -> list[str]:
     return names
 
 
-def safebids(spec: SafeBidsSpec, progress: Progress | None = None) -> Any:
-    """Play every player's hands on the spec's seeds; the safe-bid result.
+def safebids(
+    spec: SafeBidsSpec,
+    out: str | Path | None = None,
+    *,
+    feedback: Feedback = QUIET,
+    label: str = "hands declared",
+) -> SafeBids:
+    """Play every player's hands on the spec's seeds; the safe-bid tables.
+
+    With ``out`` the folder gets the tables (CSV, Markdown, Parquet), the figures and
+    ``run.json``.
 
     Returns:
-        :class:`analysis.safebids.SafeBidResult` (tables, curves, the held-out check).
+        The tables, curves and held-out check (:class:`analysis.safebids.SafeBidResult`)
+        and the seconds they took.
     """
-    from analysis.safebids import SafeBidRun, build_result
+    from analysis.safebids import SafeBidRun, build_result, write_safebids
     from sim.declarer import PAR, run_items
     from sim.engine.deal import n_hands
-    from sim.parallel import max_threads
+    from sim.parallel import max_threads, set_threads
 
+    spec.check()
+    set_threads(spec.workers)
     workers = spec.workers or max_threads()
     seeds = spec.seeds()
     sizes = spec.sizes()
     total = sum(sizes[p] * n_hands(spec.rules.players) * len(seeds) for p in spec.players)
     items: dict[tuple[str, int], dict] = {}
-    with progress(total, "hand") if progress is not None else nullcontext() as bar:
-        update = bar.update if bar is not None else None
+    started = now_iso()
+    t0 = time.perf_counter()
+    with feedback.bar(total, "hand", label) as bar:
         for seed in seeds:
             for p in spec.players:
                 params = spec.params if p != PAR else ()
                 items[(p, seed)] = run_items(
-                    spec.rules, p, sizes[p], seed, params, workers=workers, progress=update
+                    spec.rules, p, sizes[p], seed, params, workers=workers, progress=bar.update
                 )
     run = SafeBidRun(
         rules=spec.rules,
@@ -113,13 +163,18 @@ def safebids(spec: SafeBidsSpec, progress: Progress | None = None) -> Any:
         deals=sizes,
         items=items,
     )
-    return build_result(run)
+    result = SafeBids(build_result(run), time.perf_counter() - t0)
+    if out is not None:
+        extra = {"started": started, "ended": now_iso(), "seconds": result.seconds}
+        write_safebids(result.result, Path(out), extra)
+    return result
 
 
 __all__ = [
     "DEFAULT_PLAYERS",
     "DEFAULT_PLAYERS_TEXT",
     "FAST",
+    "SafeBids",
     "SafeBidsSpec",
     "parse_players",
     "safebids",

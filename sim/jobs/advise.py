@@ -1,0 +1,147 @@
+"""The advisor job: how far to bid with a hand, or what to give away after the talon.
+
+``thousand advise`` calls :func:`advise`; a notebook can too::
+
+    from sim.jobs.advise import AdviseSpec, advise
+    from sim.rules import load_rules
+
+    print(advise(AdviseSpec(load_rules("classic"), "AH TH KH QH AS 9C JD")).markdown())
+
+The samples are dealt and played by :mod:`sim.advise`; the answer is
+:mod:`analysis.advise`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sim.output import UsageError
+from sim.rules import Rules
+
+SEATS = ("forehand", "middle", "dealer")
+DEFAULT_SAMPLES = {"heuristic": 4000, "strong": 4000, "pimc": 48, "cheater": 48, "par": 48}
+DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answer in <= 10 s
+
+
+def read_cards(flag: str, text: str, size: int, taken: int = 0) -> int:
+    """The mask of ``size`` cards given as text; errors name the flag.
+
+    Raises:
+        UsageError: an unknown or repeated card, the wrong number, or a card in ``taken``.
+    """
+    from sim.cards import CardParseError, cards_str, mask_of, parse_cards
+
+    try:
+        ids = parse_cards(text)
+    except CardParseError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+    if len(ids) != size:
+        raise UsageError(f"{flag}: {size} cards needed, got {len(ids)} ({text!r})")
+    mask = mask_of(ids)
+    if mask & taken:
+        both = [c for c in ids if taken >> c & 1]
+        raise UsageError(f"{flag}: {cards_str(both)} already in the hand")
+    return mask
+
+
+@dataclass(frozen=True)
+class AdviseSpec:
+    """What the advisor is asked.
+
+    Attributes:
+        rules: the house rules.
+        hand: the hand's cards as text (7, or 10 with two players).
+        seat: ``forehand``, ``middle`` or ``dealer`` (two players: forehand, dealer).
+        player: who plays the samples: a strategy or ``par`` (every card face up).
+        risk: the make rate a bid must reach.
+        samples: sampled deals (None: :data:`DEFAULT_SAMPLES` of the player).
+        budget: seconds of sampled play for the slow players (0: every sample).
+        seed: the run's seed.
+        talon: the 3 talon cards as text: advise the discard instead of the bid.
+        bid: with ``talon``, the bid won.
+        params: ``STRATEGY.NAME=VALUE`` settings of the player.
+        workers: compiled-code threads (None: every core).
+    """
+
+    rules: Rules
+    hand: str
+    seat: str = "forehand"
+    player: str = "strong"
+    risk: float = 0.75
+    samples: int | None = None
+    budget: float = DEFAULT_BUDGET
+    seed: int = 0
+    talon: str | None = None
+    bid: int = 100
+    params: tuple[str, ...] = ()
+    workers: int | None = None
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The advisor's answer (:class:`analysis.advise.Advice`) and how to show it."""
+
+    answer: Any
+
+    def json(self) -> dict[str, Any]:
+        """The answer as one JSON document (``thousand advise --json``)."""
+        from analysis.advise import advice_json
+
+        return dict(advice_json(self.answer))
+
+    def markdown(self) -> str:
+        """The answer in a few lines and one table (what the command prints)."""
+        from analysis.advise import advice_markdown
+
+        return str(advice_markdown(self.answer))
+
+
+def advise(spec: AdviseSpec) -> Advice:
+    """Deal the cards the hand cannot see, play the samples; the advice.
+
+    Raises:
+        UsageError: bad cards, a seat, talon or bid the rules do not have.
+        StrategyError: an unknown player or parameter.
+    """
+    from analysis import advise as a
+    from sim.advise import PASS_PLAYER, bid_samples, discard_samples
+    from sim.engine.deal import n_hands, place_sizes
+    from sim.engine.strategies.registry import parse_params
+    from sim.jobs.safebids import FAST, parse_players
+    from sim.parallel import set_threads
+
+    rules = spec.rules
+    hands = n_hands(rules.players)
+    hand = read_cards("HAND", spec.hand, place_sizes(rules.players)[0])
+    seats = SEATS[:hands] if hands == 3 else ("forehand", "dealer")
+    if spec.seat not in seats:
+        raise UsageError(f"--seat {spec.seat}: one of {', '.join(seats)}")
+    seat = seats.index(spec.seat)
+    (player,) = parse_players(spec.player)
+    if player != "par":
+        parse_params([player] * hands, list(spec.params))
+    set_threads(spec.workers)
+    n = spec.samples or DEFAULT_SAMPLES.get(player, 48)
+    if spec.talon is not None:  # the open-card judge of every give: the player is not used
+        n = spec.samples or DEFAULT_SAMPLES["par"]
+        if hands != 3:
+            raise UsageError("--talon: only with three active players")
+        talon = read_cards("--talon", spec.talon, 3, hand)
+        if spec.bid not in rules.bid_levels():
+            raise UsageError(f"--bid {spec.bid}: a bid level (100, 100 + bid.step, …)")
+        # in this process: starting worker processes (each loading the solver) cost more
+        # than they saved at these sizes (17 s serial against 25 s on two, measured)
+        gives, made_to, caps, totals = discard_samples(
+            rules, hand, talon, seat, spec.bid, n, spec.seed, budget=spec.budget
+        )
+        answer = a.advise_talon(
+            rules, hand, spec.seat, talon, spec.bid, spec.risk, gives, made_to, caps, totals
+        )
+    else:
+        budget = 0.0 if player in FAST else spec.budget  # the fast players: every sample
+        cols = bid_samples(
+            rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget
+        )
+        answer = a.advise(rules, hand, spec.seat, player, spec.risk, cols, pass_player=PASS_PLAYER)
+    return Advice(replace(answer, requested=n, budget=spec.budget))

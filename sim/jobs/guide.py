@@ -1,0 +1,199 @@
+"""The strategy-guide job: what to bid, give away and concede, checked by playing it.
+
+``thousand guide`` and the report's guide section call :func:`build_guide`; a
+notebook can too::
+
+    from sim.jobs.guide import GuideSpec, build_guide
+    from sim.rules import load_rules
+
+    book = build_guide(GuideSpec(load_rules("classic"), deals=5000, duel_deals=2000))
+    print(book.sentence())
+
+It plays in two stages. First the runs (:func:`collect_runs`): every dealt hand as the
+declarer's (:mod:`sim.declarer`), hands in ordinary auctions, whole games and the
+odds, all by the guide's player (``strong``). Then the feedback stage
+(:func:`check_guide`): the guide's tables (:mod:`analysis.guide`) become the
+settings of the ``guide`` player (:mod:`sim.engine.strategies.guide`), which duels
+the player it measured on the same deals.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.output import now_iso
+from sim.rules import Rules
+from sim.runfolder import QUIET, Feedback
+
+
+@dataclass(frozen=True)
+class GuideSpec:
+    """What a guide plays.
+
+    Attributes:
+        rules: the house rules.
+        seed: the run's seed (of every run and of the duel).
+        deals: deals whose every hand is played as the declarer's.
+        hands: hands in ordinary auctions.
+        games: whole games.
+        odds_deals: deals for the talon's reshuffle odds.
+        risk: the make rate the guide player's bid chart needs.
+        duel_deals: deals of the guide player's duel (None: no duel).
+        workers: worker threads (None: every core).
+    """
+
+    rules: Rules
+    seed: int = 0
+    deals: int = 50_000
+    hands: int = 50_000
+    games: int = 2_000
+    odds_deals: int = 200_000
+    risk: float = 0.75
+    duel_deals: int | None = 20_000
+    workers: int | None = None
+
+
+@dataclass(frozen=True)
+class Guide:
+    """A guide's tables (:class:`analysis.guide.Guide`), its duel and how to show them."""
+
+    spec: GuideSpec
+    guide: Any
+    duel: Any  # the duel's summary frame, or None
+    seconds: float
+
+    def json(self) -> dict[str, Any]:
+        """Every table of the guide as JSON rows (``thousand guide --json``)."""
+        from analysis.guide import guide_json
+
+        return dict(guide_json(self.guide, self.duel))
+
+    def sentence(self) -> str:
+        """One sentence on the guide player's duel (empty without a duel)."""
+        from analysis.guide import duel_sentence
+
+        if self.duel is None or self.spec.duel_deals is None:
+            return ""
+        return str(duel_sentence(self.duel, self.spec.duel_deals, self.spec.seed))
+
+    def section(self) -> Any:
+        """The guide as one section of a report (:func:`analysis.guide.guide_report_section`)."""
+        from analysis.guide import guide_report_section
+
+        return guide_report_section(
+            self.guide, self.duel, self.spec.duel_deals or 0, self.spec.seed
+        )
+
+    def write(self, out: str | Path, extra: dict[str, Any]) -> None:
+        """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``."""
+        from analysis.guide import write_guide
+
+        write_guide(self.guide, Path(out), self.duel, self.spec.duel_deals or 0, self.spec.seed,
+                    extra)  # fmt: skip
+
+
+def collect_runs(
+    spec: GuideSpec,
+    feedback: Feedback = QUIET,
+    items: dict[str, Any] | None = None,
+    odds: Any = None,
+) -> Any:
+    """The first stage: the four runs of the guide (declarer items, hands, games, odds).
+
+    ``items`` (the guide player's :func:`sim.declarer.run_items` of the spec's seed and
+    ``deals``) and ``odds`` (an odds table of the same rules) are used when given, so
+    that a report does not play them twice.
+
+    Returns:
+        :class:`analysis.guide.GuideRuns`.
+    """
+    import numpy as np
+
+    from analysis.guide import GUIDE_PLAYER, GuideRuns
+    from analysis.odds import odds_result
+    from sim.declarer import run_items
+    from sim.engine import play_hands
+    from sim.engine.game import games_frame, play_games
+    from sim.odds import run_odds
+    from sim.parallel import max_threads
+
+    rules, seed = spec.rules, spec.seed
+
+    def say(message: str) -> None:
+        feedback.say(f"guide: {message}")
+
+    if items is None:
+        say(f"{spec.deals:,} deals, every hand as the declarer's ({GUIDE_PLAYER})")
+        items = run_items(rules, GUIDE_PLAYER, spec.deals, seed,
+                          workers=spec.workers or max_threads())  # fmt: skip
+    say(f"{spec.hands:,} hands in ordinary auctions")
+    batch = play_hands(rules, spec.hands, seed, (GUIDE_PLAYER,), first_deals=True)
+    first = batch.column("redeals") == 0  # the first deal was played: its cards are known
+    dealt = batch.dealt[:, 0].astype(np.int64)
+    cols = {c: np.asarray(batch.column(c))[first] for c in ("declarer", "discard_1", "discard_2")}
+    for s in range(min(rules.players, 3)):
+        cols[f"declared_{s}"] = np.asarray(batch.column(f"declared_{s}"))[first]
+    cols["dealt"] = dealt[first, :3]
+    cols["talon"] = dealt[first, 3]
+    say(f"{spec.games:,} games")
+    games = games_frame(play_games(rules, spec.games, seed, (GUIDE_PLAYER,)))
+    if odds is None:
+        say(f"{spec.odds_deals:,} deals for the talon's odds")
+        odds = odds_result(run_odds(rules, spec.odds_deals, seed, (GUIDE_PLAYER,))).table
+    return GuideRuns(
+        rules=rules, seed=seed, risk=spec.risk, items=items, hands=cols, games=games, odds=odds
+    )
+
+
+def check_guide(spec: GuideSpec, runs: Any) -> tuple[Any, Any]:
+    """The second stage: the guide's tables, then its player's duel against ``strong``.
+
+    The tables (:func:`analysis.guide.build_guide`) become the ``guide`` player's
+    settings, which plays a duplicate duel of ``duel_deals`` deals against the player
+    the tables measured.
+
+    Returns:
+        The guide (:class:`analysis.guide.Guide`) and the duel's summary (None without).
+    """
+    from analysis.duel import duel_result
+    from analysis.guide import GUIDE_PLAYER
+    from analysis.guide import build_guide as tables_of
+    from sim.duel import Contestant, duel_hands
+
+    guide = tables_of(runs)
+    if spec.duel_deals is None:
+        return guide, None
+    guide_player = Contestant("guide", tuple(guide.params()))
+    run = duel_hands(spec.rules, guide_player, Contestant(GUIDE_PLAYER), spec.duel_deals,
+                     spec.seed)  # fmt: skip
+    return guide, duel_result(run).summary
+
+
+def build_guide(
+    spec: GuideSpec,
+    out: str | Path | None = None,
+    *,
+    feedback: Feedback = QUIET,
+    items: dict[str, Any] | None = None,
+    odds: Any = None,
+) -> Guide:
+    """Play the guide's runs, build its tables and check them by a duel.
+
+    With ``out`` the folder gets ``guide.md``, ``index.html``, the CSVs, figures,
+    ``guide_params.txt`` and ``run.json``. ``items`` and ``odds`` are runs a report
+    already made (:func:`collect_runs`).
+    """
+    from sim.parallel import set_threads
+
+    set_threads(spec.workers)
+    started = now_iso()
+    t0 = time.perf_counter()
+    runs = collect_runs(spec, feedback, items, odds)
+    guide, duel = check_guide(spec, runs)
+    result = Guide(spec, guide, duel, time.perf_counter() - t0)
+    if out is not None:
+        result.write(out, {"started": started, "ended": now_iso(), "seconds": result.seconds})
+    return result

@@ -1,0 +1,305 @@
+"""The report job: odds, played hands and games, safe bids, the guide, then the report folder.
+
+``thousand report`` builds a :class:`ReportSpec` and calls :func:`build_report`; a
+notebook can too::
+
+    from sim.jobs.report import ReportSpec, build_report
+    from sim.rules import load_rules
+
+    build_report(ReportSpec(load_rules("classic"), deals=100_000, hands=50_000,
+                            games=1_000), "report")
+
+It works in three named stages:
+
+1. :func:`play_runs` plays every run: the odds, the hands and games runs, the same
+   games dealt the other way (shuffled or cut), the safe-bid hands, the advisor's
+   worked examples, the guide's runs and the house-rule comparison's games;
+2. :func:`check_guide` (the one stage that needs the first one's results): the
+   guide's tables become the ``guide`` player's settings, which duels ``strong``;
+3. :func:`write_report` reads the runs and writes the report folder
+   (:func:`analysis.report.build_report`).
+
+The runs' chunks are kept in a partial folder beside the report until it is written,
+so ``resume`` finishes an interrupted report.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sim
+from sim.jobs.guide import Guide, GuideSpec
+from sim.jobs.guide import check_guide as guide_duel_stage
+from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBidsSpec, safebids
+from sim.rules import Rules
+from sim.runfolder import QUIET, Feedback, backend_for
+from sim.runner import Backend, open_partial
+
+GUIDE_HANDS = 50_000  # the guide's ordinary hands: at most this many of the report's
+GUIDE_RISK = 0.75
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """What a report plays and shows.
+
+    Attributes:
+        rules: the house rules.
+        deals: simulated deals for the deal odds and marriages.
+        hands: deals played for the bid tables and declared marriages.
+        games: whole games for the barrel, game length and seat tables.
+        seed: the run's seed.
+        strategies: who plays the hands and games runs: one name for every seat, or
+            one per seat comma-separated.
+        params: ``STRATEGY.NAME=VALUE`` settings of the strategies.
+        par: play the hands run with the open-card par of every deal.
+        safe_players: the safe-bid section's players (None: no safe-bid section).
+        safe_deals: deals of the fast players' safe-bid hands.
+        safe_sample: deals of pimc's and the par's safe-bid hands.
+        guide: whether the report has the strategy guide's section.
+        guide_duel_deals: deals of the guide player's duel against ``strong``.
+        vs: ``(name, rules)`` of the compared rule sets, the base first
+            (:func:`sim.jobs.compare.rule_sets`), or None: no comparison.
+        workers: worker processes (None: every core).
+        scheduler: a Dask scheduler (``"local"`` or ``tcp://HOST:PORT``), or None.
+    """
+
+    rules: Rules
+    deals: int = 2_000_000
+    hands: int = 1_000_000
+    games: int = 50_000
+    seed: int = 0
+    strategies: str = "strong"
+    params: tuple[str, ...] = ()
+    par: bool = False
+    safe_players: tuple[str, ...] | None = DEFAULT_PLAYERS
+    safe_deals: int = 100_000
+    safe_sample: int = 100
+    guide: bool = True
+    guide_duel_deals: int = 20_000
+    vs: tuple[tuple[str, Rules], ...] | None = None
+    workers: int | None = None
+    scheduler: str | None = None
+
+    def check(self) -> None:
+        """Refuse a spec that cannot run, before any work.
+
+        Raises:
+            StrategyError: an unknown strategy or parameter under any of the rule sets.
+        """
+        from sim.engine.strategies.registry import parse_params, parse_strategies
+
+        for r in [self.rules] + [r for _, r in self.vs or ()]:
+            parse_params(parse_strategies(self.strategies, r.players), list(self.params))
+
+    def plan(self) -> dict[str, Any]:
+        """What a resumed report must share with the interrupted one."""
+        return {
+            "command": "report",
+            "rules_hash": self.rules.rules_hash,
+            "vs": [[name, r.rules_hash] for name, r in self.vs] if self.vs else None,
+            "deals": self.deals,
+            "hands": self.hands,
+            "games": self.games,
+            "seed": self.seed,
+            "strategies": self.strategies,
+            "params": list(self.params),
+            "par": self.par,
+            "safe": [list(self.safe_players or ()), self.safe_deals, self.safe_sample],
+            "guide": [self.guide, self.guide_duel_deals],
+            "engine_version": sim.ENGINE_VERSION,
+        }
+
+    def guide_spec(self) -> GuideSpec:
+        """The guide of the report: its sizes, the report's seed."""
+        return GuideSpec(
+            self.rules, self.seed, deals=self.safe_deals, hands=min(self.hands, GUIDE_HANDS),
+            games=self.games, odds_deals=self.deals, risk=GUIDE_RISK,
+            duel_deals=self.guide_duel_deals, workers=self.workers,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReportRuns:
+    """Everything the report's first stage played.
+
+    Attributes:
+        odds: the odds run (:class:`sim.odds.OddsRun`).
+        hands_dir: the hands run's folder.
+        games_dir: the games run's folder.
+        dealing: the shuffled-or-cut runs (:class:`sim.compare.DealingRuns`).
+        safebids: the safe-bid tables (:class:`sim.jobs.safebids.SafeBids`), or None.
+        examples: the advisor's worked examples (:class:`analysis.advise.Advice`).
+        guide: the guide's runs (:class:`analysis.guide.GuideRuns`), or None.
+        compared: ``(name, folder)`` of the compared rule sets' games runs, or None.
+    """
+
+    odds: Any
+    hands_dir: Path
+    games_dir: Path
+    dealing: Any
+    safebids: Any
+    examples: list[Any]
+    guide: Any
+    compared: list[tuple[str, Path]] | None
+
+
+def build_report(
+    spec: ReportSpec,
+    out: str | Path,
+    *,
+    resume: bool = False,
+    feedback: Feedback = QUIET,
+) -> Path:
+    """Play the report's runs, check its guide and write the report folder ``out``.
+
+    The folder is written only when everything worked (``index.html``, ``report.md``,
+    the CSV tables and figures, ``run.json``).
+
+    Returns:
+        The report folder.
+    """
+    from sim.parallel import set_threads
+
+    spec.check()
+    out = Path(out)
+    set_threads(spec.workers)
+    backend = backend_for(spec.workers, spec.scheduler)
+    parts = open_partial(out, spec.plan(), resume).folder  # each run's chunks, for resume
+    runs = play_runs(spec, parts, backend, feedback)
+    guide = None
+    if runs.guide is not None:
+        book, duel = guide_duel_stage(spec.guide_spec(), runs.guide)
+        guide = Guide(spec.guide_spec(), book, duel, 0.0).section()
+    write_report(spec, runs, guide, out)
+    shutil.rmtree(parts, ignore_errors=True)
+    return out
+
+
+def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedback) -> ReportRuns:
+    """The first stage: every run of the report, its chunks kept in ``parts``."""
+    from sim.compare import dealing_comparison, play_rule_sets
+    from sim.engine.strategies.addresses import entry_names
+    from sim.engine.strategies.registry import parse_strategies
+    from sim.odds import OddsRun, count_batch, run_odds
+    from sim.runfolder import ENGINE_FUNCTIONS, compile_notice, simulate_report, warm_engine
+    from sim.runner import run_on_workers, start_workers
+
+    rules = spec.rules
+    names = parse_strategies(spec.strategies, rules.players)
+
+    def odds_of(r: Rules) -> OddsRun:
+        with feedback.bar(spec.deals, "deal", f"odds of {r.name}") as bar:
+            return run_odds(r, spec.deals, spec.seed, progress=bar.update)
+
+    compiling = compile_notice(
+        feedback,
+        "sim.odds._count_kernel",
+        *ENGINE_FUNCTIONS["hands"],
+        *ENGINE_FUNCTIONS["games"],
+        *ENGINE_FUNCTIONS["declarer"],
+        *entry_names(names),
+    )
+    if compiling:  # compiled before the phases' clocks start: their speeds leave it out
+        from sim.engine.deal import deal_batch
+
+        count_batch(deal_batch(8, spec.seed, rules))
+    odds = odds_of(rules)
+    start_workers(backend)
+    if compiling:
+        for command in ("hands", "games"):
+            run_on_workers(backend, warm_engine, (command, rules, names, list(spec.params)))
+    work = parts / "runs"  # the joined run folders, made again from the chunks on resume
+    work.mkdir(exist_ok=True)
+    played = simulate_report(
+        rules, spec.hands, spec.games, spec.seed, work, strategies=spec.strategies,
+        params=spec.params, par=spec.par, feedback=feedback, backend=backend, parts=parts,
+    )  # fmt: skip
+    with feedback.bar(spec.games, "game", "shuffled or cut: games") as bar:
+        dealing = dealing_comparison(
+            rules, odds, played.games_dir, spec.games, spec.seed, work / "dealing",
+            odds_of=odds_of, strategies=spec.strategies, params=spec.params, backend=backend,
+            progress=bar.update, parts=parts / "dealing",
+        )  # fmt: skip
+    safe, examples = None, []
+    if spec.safe_players is not None:
+        safe = safebids(
+            SafeBidsSpec(
+                rules, spec.safe_players, deals=spec.safe_deals, sample=spec.safe_sample,
+                seed=spec.seed, holdout_seed=spec.seed + 1, params=spec.params,
+                workers=spec.workers,
+            ),
+            feedback=feedback,
+            label="safe bids: hands declared",
+        )  # fmt: skip
+        examples = advice_examples(spec)
+    guide_runs = None
+    if spec.guide:
+        guide_runs = _guide_runs(spec, odds, safe, feedback)
+    compared = None
+    if spec.vs is not None:  # the house-rule comparison on the same deals
+        with feedback.bar(spec.games * len(spec.vs), "game", "house rules: games") as bar:
+            compared = play_rule_sets(
+                list(spec.vs), spec.games, spec.seed, work / "compare",
+                strategies=spec.strategies, params=list(spec.params), backend=backend,
+                progress=bar.update, parts=parts / "compare",
+            )  # fmt: skip
+    return ReportRuns(
+        odds, played.hands_dir, played.games_dir, dealing, safe, examples, guide_runs, compared
+    )
+
+
+def write_report(spec: ReportSpec, runs: ReportRuns, guide: Any, out: Path) -> Any:
+    """The last stage: read the runs and write the report folder; its sections."""
+    from analysis.compare import compare_folders
+    from analysis.odds import odds_result
+    from analysis.report import build_report as write_pages
+
+    return write_pages(
+        out,
+        odds=odds_result(runs.odds),
+        hands_dir=runs.hands_dir,
+        games_dir=runs.games_dir,
+        compare=compare_folders(runs.compared) if runs.compared is not None else None,
+        dealing=runs.dealing,
+        safebids=runs.safebids.result if runs.safebids is not None else None,
+        examples=runs.examples,
+        guide=guide,
+        rule_sets=spec.vs or (),
+    )
+
+
+def advice_examples(spec: ReportSpec) -> list[Any]:
+    """The advisor on the report's example hands: the fast players (2,000 deals), the par."""
+    from analysis.advise import EXAMPLE_HANDS, advise
+    from sim.advise import PASS_PLAYER, bid_samples
+    from sim.cards import hand_mask
+    from sim.engine.deal import place_sizes
+
+    rules = spec.rules
+    if place_sizes(rules.players)[0] != 7:  # the examples are 7-card hands
+        return []
+    players = [p for p in spec.safe_players or () if p in (*FAST, "par")]
+    out = []
+    for text in EXAMPLE_HANDS:
+        hand = hand_mask(text)
+        for p in players:
+            n = 2000 if p in FAST else max(1, spec.safe_sample // 2)
+            cols = bid_samples(rules, hand, 0, p, n, spec.seed, pass_samples=1000)
+            out.append(advise(rules, hand, "forehand", p, 0.75, cols, pass_player=PASS_PLAYER))
+    return out
+
+
+def _guide_runs(spec: ReportSpec, odds: Any, safe: Any, feedback: Feedback) -> Any:
+    """The guide's runs, with the report's own odds and (when it has them) strong's hands."""
+    from analysis.guide import GUIDE_PLAYER
+    from analysis.odds import odds_result
+    from sim.jobs.guide import collect_runs
+
+    items = None
+    if safe is not None and GUIDE_PLAYER in safe.result.run.players:
+        items = safe.result.run.items[(GUIDE_PLAYER, spec.seed)]
+    return collect_runs(spec.guide_spec(), feedback, items, odds_result(odds).table)

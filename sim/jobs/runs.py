@@ -1,0 +1,17 @@
+"""The hands and games jobs: a run folder from a :class:`~sim.runfolder.RunSpec`.
+
+``thousand hands`` and ``thousand games`` build a spec and call :func:`play_into`,
+the one writer of run folders (:mod:`sim.runfolder`), which the report, the
+comparisons and notebooks use too::
+
+    from sim.jobs.runs import RunSpec, play_into
+    from sim.rules import load_rules
+
+    result = play_into(RunSpec("games", load_rules("classic"), 1000, seed=3), "runs/g")
+"""
+
+from __future__ import annotations
+
+from sim.runfolder import QUIET, Feedback, RunResult, RunSpec, play_into
+
+__all__ = ["QUIET", "Feedback", "RunResult", "RunSpec", "play_into"]

@@ -1,0 +1,364 @@
+"""The open-card job: the value of a deal or of a play position with every card face up.
+
+``thousand solve`` builds a :class:`SolveSpec` and calls :func:`solve`; the answer
+holds the JSON document and the lines the command prints. Three ways to give the
+cards:
+
+* a deal before the talon: ``hands`` and ``talon`` (two players: two hands of 10 and
+  a talon of 4 cards, the first talon's two then the second's), ``declarer`` — the
+  best pick, discard and trump name, the open-card total, every contract's make/fail
+  and the best line of play;
+* a deal of a run: ``run`` and ``deal`` — the same for that deal of a ``hands`` run,
+  with the run's own declarer, plus the value of the discard it made;
+* a play position: ``hands`` of equal sizes (the talon gone) with ``declarer``,
+  ``leader``, ``trump`` (``marriage_allowed`` once the first-trick rule no longer
+  applies, ``set_aside`` for two players) — the most the declarer can still add and
+  every legal move of the leader with its value.
+
+Seats are hand seats: 0 is forehand (the dealer's left), then clockwise. Seats and
+suits are given as text (as typed), so that a bad one is named in its error.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.cards import SUIT_LETTERS, card_str, cards_of, parse_cards
+from sim.engine.params import P_NP
+from sim.output import UsageError
+from sim.rules import Rules, rules_from_dict
+
+
+@dataclass(frozen=True)
+class SolveSpec:
+    """The cards to solve: ``hands`` (with ``talon`` for a deal), or ``run`` and ``deal``.
+
+    Attributes:
+        rules: the house rules (not used with ``run``: the run's own).
+        hands: each hand seat's cards as text, from forehand.
+        talon: the talon's cards as text: solve the deal before the talon.
+        declarer: the declarer's hand seat (default 0).
+        leader: play position: who leads (default: the declarer).
+        trump: play position: ``S``, ``C``, ``D``, ``H`` or ``none`` (default none).
+        trump_setter: play position: who set the trump (default: the declarer).
+        marriage_allowed: play position: marriages may be declared.
+        set_aside: play position, two players: the talon set aside.
+        run: a hands run folder, with ``deal``.
+        deal: the deal id in ``run``.
+    """
+
+    rules: Rules | None = None
+    hands: tuple[str, ...] = ()
+    talon: str | None = None
+    declarer: str | None = None
+    leader: str | None = None
+    trump: str | None = None
+    trump_setter: str | None = None
+    marriage_allowed: bool = False
+    set_aside: str | None = None
+    run: Path | None = None
+    deal: int | None = None
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The open-card answer: its JSON document and the lines the command prints."""
+
+    doc: dict[str, Any]
+    lines: list[str]
+
+    def json(self) -> dict[str, Any]:
+        """The answer as one JSON document (``thousand solve --json``)."""
+        return self.doc
+
+    def text(self) -> str:
+        """The answer as the command prints it."""
+        return "\n".join(self.lines)
+
+
+def _mask(text: str, what: str, seen: dict[int, str]) -> int:
+    """The mask of a card list; a card given twice is an error naming both places."""
+    m = 0
+    for c in parse_cards(text):
+        if c in seen:
+            raise UsageError(f"{card_str(c)} is given twice ({seen[c]} and {what})")
+        seen[c] = what
+        m |= 1 << c
+    return m
+
+
+def _seat(text: str | None, n: int, name: str, default: int = 0) -> int:
+    if text is None:
+        return default
+    try:
+        seat = int(text)
+    except ValueError:
+        seat = -1
+    if seat not in range(n):
+        raise UsageError(f"--{name} must be a hand seat 0..{n - 1}, got {text!r}")
+    return seat
+
+
+def _trump(text: str | None) -> int:
+    if text is None or text.lower() == "none":
+        return -1
+    t = text.upper()
+    symbols = "♠♣♦♥"
+    if t in SUIT_LETTERS and len(t) == 1:
+        return SUIT_LETTERS.index(t)
+    if t in symbols and len(t) == 1:
+        return symbols.index(t)
+    raise UsageError(f"--trump must be a suit (S, C, D, H) or none, got {text!r}")
+
+
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _line_doc(line: list[tuple[int, Any]]) -> list[dict[str, Any]]:
+    return [{"seat": seat, "card": card_str(m.card), "declare": m.declare} for seat, m in line]
+
+
+def _line_text(line: list[tuple[int, Any]], players: int) -> list[str]:
+    out = []
+    for k in range(0, len(line), players):
+        trick = line[k : k + players]
+        cards = ", ".join(
+            f"{seat}: {card_str(m.card)}{' (declares)' if m.declare else ''}" for seat, m in trick
+        )
+        out.append(f"  trick {k // players + 1}: {cards}")
+    return out
+
+
+def _position(spec: SolveSpec, rules: Rules, hands: list[int]) -> Solution:
+    from sim.solver.position import OpenCardSolver, Position, hand_size, play_state
+
+    n = len(hands)
+    sizes = {_count(h) for h in hands}
+    if len(sizes) != 1:
+        raise UsageError(f"--hands must be of one size in a play position, got {sorted(sizes)}")
+    size = sizes.pop()
+    if not 1 <= size <= hand_size(n):
+        raise UsageError(f"--hands must hold 1 to {hand_size(n)} cards each, got {size}")
+    seen = {c: "--hands" for h in hands for c in cards_of(h)}
+    set_aside = _mask(spec.set_aside, "--set-aside", seen) if spec.set_aside else 0
+    if set_aside and n != 2:
+        raise UsageError("--set-aside is for two players only")
+    if set_aside and _count(set_aside) != 2:
+        raise UsageError(f"--set-aside must be 2 cards, got {_count(set_aside)}")
+    trump = _trump(spec.trump)
+    declarer = _seat(spec.declarer, n, "declarer")
+    pos = Position(
+        tuple(hands),
+        declarer=declarer,
+        leader=_seat(spec.leader, n, "leader", declarer),
+        trump=trump,
+        trump_setter=_seat(spec.trump_setter, n, "trump-setter", declarer) if trump >= 0 else -1,
+        marriage_allowed=spec.marriage_allowed,
+        set_aside=set_aside,
+    )
+    S, P = play_state(pos, rules)
+    solver = OpenCardSolver()
+    value = solver.value(S, P)
+    moves = solver.moves(S, P)
+    doc = {
+        "value": value,
+        "moves": [
+            {"card": card_str(m.card), "declare": m.declare, "value": m.value} for m in moves
+        ],
+    }
+    lines = [
+        f"open-card value: the declarer (seat {declarer}) still adds {value} points",
+        f"moves of seat {pos.leader} (to lead):",
+    ]
+    for m in moves:
+        tag = " declaring" if m.declare else ""
+        lines.append(f"  {card_str(m.card):>3}{tag:<10} {m.value:>4}")
+    lines.append("best line of play:")
+    lines += _line_text(solver.line(S, P), int(P[P_NP]))
+    return Solution(doc, lines)
+
+
+def _deal(
+    rules: Rules,
+    hands: list[int],
+    talons: list[int],
+    declarer: int,
+    made: dict[str, Any] | None = None,
+) -> Solution:
+    from sim.solver.position import OpenCardSolver, play_state
+    from sim.solver.talon import after_discard, solve_par
+
+    solver = OpenCardSolver()
+    par = solve_par(rules, hands, talons, declarer, solver)
+    best = par.best
+    S, P = play_state(best.position, rules)
+    line = solver.line(S, P)
+    step = rules.bid.step
+    contracts = []
+    top = max(par.by_cap)
+    c = 100
+    while c <= top:
+        ok = par.makes(c, rules)
+        contracts.append({"contract": c, "make": ok})
+        if not ok:
+            break
+        c += step
+    doc: dict[str, Any] = {
+        "declarer": declarer,
+        "best": {
+            "talon": best.talon if len(talons) == 2 else None,
+            "gives": [card_str(x) for x in best.gives],
+            "trump": SUIT_LETTERS[best.trump] if best.trump >= 0 else None,
+            "value": best.value,
+        },
+        "contracts": contracts,
+        "line": _line_doc(line),
+    }
+    if made is not None:
+        pos = after_discard(
+            hands,
+            talons[made["talon"]],
+            declarer,
+            made["gives"],
+            made["trump"],
+            talons[1 - made["talon"]] if len(talons) == 2 else 0,
+        )
+        S2, P2 = play_state(pos, rules)
+        made_value = solver.value(S2, P2)
+        doc["played"] = {
+            "gives": [card_str(x) for x in made["gives"]],
+            "contract": made["contract"],
+            "value": made_value,
+            "makes": made_value >= rules.least_total_making(made["contract"]),
+        }
+    gives = ", ".join(
+        f"{card_str(x)} to seat {(declarer + j) % len(hands)}"
+        for j, x in enumerate(best.gives, start=1)
+    )
+    extra = f", talon {best.talon}" if len(talons) == 2 else ""
+    named = f", trump {SUIT_LETTERS[best.trump]}" if best.trump >= 0 else ""
+    lines = [
+        f"declarer: seat {declarer}",
+        f"best discard: {gives}{extra}{named} -> open-card total {best.value}",
+    ]
+    if made is not None:
+        pl = doc["played"]
+        lines.append(
+            f"discard played: {', '.join(pl['gives'])} -> open-card total {pl['value']} "
+            f"(contract {pl['contract']}: {'makes' if pl['makes'] else 'fails'})"
+        )
+    made_levels = [row["contract"] for row in contracts if row["make"]]
+    failed = [row["contract"] for row in contracts if not row["make"]]
+    lines.append(
+        (f"contracts made: {made_levels[0]} to {made_levels[-1]}" if made_levels
+         else "contracts made: none")
+        + (f"; from {failed[0]} on: fail" if failed else " (every level up to the cap)")
+    )  # fmt: skip
+    lines.append("best line of play:")
+    lines += _line_text(line, len(hands))
+    return Solution(doc, lines)
+
+
+def _from_run(folder: Path, deal: int | None) -> tuple[Rules, list[int], list[int], int, dict]:
+    """Replay deal ``deal`` of the hands run in ``folder``: its rules, cards and discard."""
+    import sim
+    from sim.engine.api import play_hands
+
+    try:
+        meta = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--run {folder}: no readable run.json ({exc})") from None
+    if meta.get("command") != "hands":
+        raise UsageError(f"--run {folder}: not a hands run (command {meta.get('command')!r})")
+    if str(meta.get("engine_version")) != str(sim.ENGINE_VERSION):
+        raise UsageError(
+            f"--run {folder}: made by engine version {meta.get('engine_version')}, "
+            f"this is version {sim.ENGINE_VERSION}; the deal cannot be replayed"
+        )
+    deals = int(meta["sizes"]["deals"])
+    if deal is None or not 0 <= deal < deals:
+        raise UsageError(f"--deal must be a deal id 0..{deals - 1} of that run, got {deal}")
+    rules = rules_from_dict(meta["rules"], source=str(folder / "run.json"))
+    batch = play_hands(
+        rules,
+        1,
+        int(meta["seed"]),
+        meta["strategies"],
+        meta.get("params", []),
+        start=deal,
+        trace=True,
+    )
+    trace = batch.traces()[-1]
+    if trace.get("declarer") is None or trace.get("special") == "dark":
+        raise UsageError(f"deal {deal} of that run has no declarer taking the talon")
+    n = 2 if rules.players == 2 else 3
+    seats = _hand_seats(rules.players, int(trace["dealer"]))
+    hands = [sum(1 << c for c in parse_cards(" ".join(trace["hands"][s]))) for s in seats]
+    talon = parse_cards(" ".join(trace["talon"]))
+    talons = (
+        [sum(1 << c for c in talon)]
+        if n == 3
+        else [sum(1 << c for c in talon[:2]), sum(1 << c for c in talon[2:])]
+    )
+    declarer = seats.index(int(trace["declarer"]))
+    gives = tuple(parse_cards(c)[0] for _, c in trace["discards"])
+    pick = int(trace.get("talon_pick") or 0) if n == 2 else 0
+    named = trace.get("trump_named")
+    made = {
+        "talon": pick,
+        "gives": gives,
+        "trump": SUIT_LETTERS.index(named) if named else -1,
+        "contract": int(trace["contract"]),
+    }
+    return rules, hands, talons, declarer, made
+
+
+def _hand_seats(players: int, dealer: int) -> list[int]:
+    """Game seats of hand seats 0..: from forehand clockwise (4 players: dealer out)."""
+    if players == 4:
+        return [(dealer + 1 + k) % 4 for k in range(3)]
+    return [(dealer + 1 + k) % players for k in range(players)]
+
+
+def solve(spec: SolveSpec) -> Solution:
+    """Solve a deal or a play position with every card face up.
+
+    Raises:
+        UsageError: cards missing, repeated or of the wrong number, a bad seat or suit,
+            or a run folder whose deal cannot be replayed.
+    """
+    if spec.run is not None:
+        if spec.hands or spec.talon:
+            raise UsageError("give either --run with --deal, or --hands")
+        rules, hands, talons, declarer, made = _from_run(spec.run, spec.deal)
+        return _deal(rules, hands, talons, declarer, made)
+    if not spec.hands:
+        raise UsageError("give the cards: --hands (and --talon for a deal), or --run")
+    if spec.rules is None:
+        raise UsageError("--rules: the rules of the cards are needed")
+    rules = spec.rules
+    n = 2 if rules.players == 2 else 3
+    if len(spec.hands) != n:
+        raise UsageError(f"--hands needs {n} hands under these rules, got {len(spec.hands)}")
+    seen: dict[int, str] = {}
+    hands = [_mask(h, f"hand {s}", seen) for s, h in enumerate(spec.hands)]
+    if spec.talon is None:
+        return _position(spec, rules, hands)
+    want_hand, want_talon = (10, 4) if n == 2 else (7, 3)
+    for s, h in enumerate(hands):
+        if _count(h) != want_hand:
+            raise UsageError(f"hand {s} must hold {want_hand} cards, got {_count(h)}")
+    talon = parse_cards(spec.talon)
+    _mask(spec.talon, "--talon", seen)
+    if len(talon) != want_talon:
+        raise UsageError(f"--talon must be {want_talon} cards, got {len(talon)}")
+    talons = (
+        [sum(1 << c for c in talon)]
+        if n == 3
+        else [sum(1 << c for c in talon[:2]), sum(1 << c for c in talon[2:])]
+    )
+    return _deal(rules, hands, talons, _seat(spec.declarer, n, "declarer"))
