@@ -68,6 +68,19 @@ KEY_OUTPUTS: dict[str, tuple[int, tuple[str, ...]]] = {
         2,
         ("ci_low", "ci_high", "marriages", "share_within_2se", "bid up to", "to_left"),
     ),
+    "05_report_and_guide.ipynb": (
+        2,
+        (
+            "index.html",
+            "report.md",
+            "How often a marriage comes",
+            "rules_hash",
+            "ci_low_all",
+            "a duplicate duel against `strong`",
+            "safe_75",
+            "score_diff",
+        ),
+    ),
 }
 
 # Run first in the kernel (in memory only): which Python runs it, and where tempfile writes.
@@ -82,7 +95,8 @@ def _text(output: nbformat.NotebookNode) -> str:
     if output.output_type == "stream":
         return str(output.text)
     data = output.get("data", {})
-    return "\n".join(str(data.get(kind, "")) for kind in ("text/plain", "text/html"))
+    kinds = ("text/plain", "text/html", "text/markdown")
+    return "\n".join(str(data.get(kind, "")) for kind in kinds)
 
 
 def test_every_notebook_declares_its_key_outputs():
@@ -108,8 +122,9 @@ def test_committed_notebook_is_clean(path):
     assert any(c.cell_type == "markdown" for c in nb.cells[:1])
 
 
-# make test runs the quickest notebook; make test-all every one.
-QUICK_NOTEBOOKS = {"02_safe_bid.ipynb"}
+# make test runs the quickest notebook and the one that builds a report and a guide
+# through the jobs (seconds each once the engine is compiled); make test-all every one.
+QUICK_NOTEBOOKS = {"02_safe_bid.ipynb", "05_report_and_guide.ipynb"}
 
 
 @pytest.mark.parametrize(
