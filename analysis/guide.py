@@ -535,9 +535,9 @@ def guide_answer(guide: Guide, duel: pl.DataFrame | None = None) -> str:
 def guide_sections(
     guide: Guide, duel: pl.DataFrame | None = None, duel_deals: int = 0, duel_seed: int = 0
 ) -> list[Any]:
-    """The guide's sections (:class:`analysis.report.Section`), in reading order."""
+    """The guide's sections (:class:`analysis.pages.Section`), in reading order."""
+    from analysis.pages import Section, Text, interval_column
     from analysis.plots import plot_safe_curves
-    from analysis.report import Section, Text, interval_column
 
     runs = guide.runs
     rules = runs.rules
@@ -792,7 +792,7 @@ def write_guide(
     """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``."""
     from pathlib import Path
 
-    from analysis.report import Section, Text, write_pages
+    from analysis.pages import Section, Text, write_pages
     from sim.output import StagedDir, write_manifest
 
     runs = guide.runs
@@ -825,7 +825,7 @@ def guide_report_section(
     guide: Guide, duel: pl.DataFrame | None, duel_deals: int, duel_seed: int
 ) -> Any:
     """The guide as one section of ``thousand report`` (its sections as sub-headings)."""
-    from analysis.report import Section, Text
+    from analysis.pages import Section, Text
 
     out = Section("guide", "Strategy guide", answer=guide_answer(guide, duel))
     out.blocks.append(

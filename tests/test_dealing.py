@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from analysis.compare import RATE_COLUMNS, Z95, compare_folders, compare_rates
-from analysis.report import dealing_section
+from analysis.sections.dealing import dealing_section
 from sim.compare import dealing_comparison, play_rule_sets
 from sim.odds import run_odds
 from sim.odds_keys import ODDS_KEYS

@@ -19,7 +19,8 @@ from analysis.bids import bid_tables, bids_short
 from analysis.compare import compare_folders
 from analysis.duel import duel_json, duel_result
 from analysis.glossary import CONCEDED_ALL, DEFINITIONS, MADE_ALL, MADE_PLAYED, NAMES
-from analysis.report import bids_section, compare_section
+from analysis.sections.bids import bids_section
+from analysis.sections.compare import compare_section
 from sim import duel
 from sim.duel import Contestant
 from sim.rules import load_rules

@@ -17,8 +17,10 @@ from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.marriages import marriage_table
 from analysis.odds import odds_result
-from analysis.report import COMPARE_COLUMNS, Section, Table, build_report, compare_section
+from analysis.pages import Section, Table
+from analysis.report import build_report
 from analysis.safebids import SafeBidRun, build_result
+from analysis.sections.compare import COMPARE_COLUMNS, compare_section
 from sim.advise import PASS_PLAYER, bid_samples
 from sim.cards import hand_mask
 from sim.declarer import PAR, run_items

@@ -1,0 +1,353 @@
+"""The page kit of the report and the guide: blocks, sections, formatting, pages.
+
+A page is a list of :class:`Section` objects. A section holds its text, tables and
+figures as *blocks*, rendered once to Markdown and once to HTML, its figures as PNG
+bytes (written beside the page and embedded in it as base64) and its CSV tables.
+Every rate is shown with its 95 % Wilson interval and every mean with its 95 %
+interval (mean ± 1.96 standard errors), written ``estimate [low, high]``
+(:func:`fmt_interval`, :func:`interval_column`); the CSV files hold the same numbers
+unformatted. :func:`write_pages` writes ``index.html`` (self-contained) and the
+Markdown page of a folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from analysis.stats import Z95
+from analysis.tables import to_markdown
+
+DPI = 90  # figure resolution; with a 256-colour palette a figure is some 30-60 kB
+
+_CSS = """
+body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1rem}
+td,th{border:1px solid #ccc;padding:.15rem .45rem}
+td{text-align:left}th{background:#f3f3f3;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+div.scroll{overflow-x:auto;max-width:100%}
+img{max-width:100%;display:block;margin:.5rem 0}code{background:#f5f5f5;padding:0 .2rem}
+h2{border-bottom:1px solid #ddd;margin-top:2.5rem}p.files{font-size:.85rem;color:#555}
+"""
+
+
+@dataclass(frozen=True)
+class Text:
+    """A paragraph; may use `code`, **bold** and *italic* (rendered in both formats)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class FigureRef:
+    """A figure of the section, by file name, with its alternative text."""
+
+    name: str
+    alt: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table shown in the report (formatted), with the CSV file that holds its data."""
+
+    title: str
+    note: str
+    frame: pl.DataFrame
+    csv: str | None = None
+
+
+@dataclass(frozen=True)
+class Files:
+    """CSV files of the section that no table shows, each with what it holds."""
+
+    items: tuple[tuple[str, str], ...]
+
+
+Block = Text | FigureRef | Table | Files
+
+
+@dataclass
+class Section:
+    """One section of the report: blocks to render, figures (PNG bytes) and CSV tables.
+
+    Attributes:
+        anchor: the HTML id and the stem of the section's link in the contents.
+        title: the section heading.
+        blocks: what the section shows, in order.
+        figures: PNG bytes by file name (written beside the page, embedded in it).
+        csvs: tables by file name, written as CSV.
+        answer: the section's answer in one sentence, for the report's summary (and
+            its own opening line), or None when :func:`answers` finds it.
+    """
+
+    anchor: str
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+    figures: dict[str, bytes] = field(default_factory=dict)
+    csvs: dict[str, pl.DataFrame] = field(default_factory=dict)
+    answer: str | None = None
+
+    def add_figure(self, name: str, fig: Figure, alt: str) -> None:
+        """Render ``fig`` to PNG (closing it), keep it as ``name`` and show it here."""
+        self.figures[name] = figure_png(fig)
+        self.blocks.append(FigureRef(name, alt))
+
+    def add_csv(self, name: str, data: pl.DataFrame, what: str) -> None:
+        """Write ``data`` as ``name`` and list it (with ``what`` it holds) in the section."""
+        self.csvs[name] = data
+        files = [b for b in self.blocks if isinstance(b, Files)]
+        if files:
+            self.blocks[self.blocks.index(files[0])] = Files((*files[0].items, (name, what)))
+        else:
+            self.blocks.append(Files(((name, what),)))
+
+    def add_table(
+        self, title: str, note: str, shown: pl.DataFrame, csv: str, data: pl.DataFrame
+    ) -> None:
+        """Show ``shown`` under ``title`` and write ``data`` (its source) as ``csv``."""
+        self.csvs[csv] = data
+        self.blocks.append(Table(title, note, shown, csv))
+
+    @property
+    def markdown(self) -> str:
+        """The section as Markdown (figures and CSV files referenced by name)."""
+        parts = [f"## {self.title}"]
+        for block in self.blocks:
+            if isinstance(block, Text):
+                parts.append(block.text)
+            elif isinstance(block, FigureRef):
+                parts.append(f"![{block.alt}]({block.name})")
+            elif isinstance(block, Files):
+                listed = "; ".join(f"`{name}` ({what})" for name, what in block.items)
+                parts.append(f"More data: {listed}.")
+            else:
+                head = f"### {block.title}"
+                if block.note:
+                    head += f"\n\n{block.note}"
+                files = f"\n\nData: `{block.csv}`." if block.csv else ""
+                parts.append(
+                    f"{head}\n\n{to_markdown(block.frame, floats='{:.4f}').rstrip()}{files}"
+                )
+        return "\n\n".join(parts) + "\n"
+
+    @property
+    def html(self) -> str:
+        """The section as HTML, figures embedded as base64 PNG (and linked beside)."""
+        parts = [f'<section id="{self.anchor}"><h2>{html.escape(self.title)}</h2>']
+        for block in self.blocks:
+            if isinstance(block, Text):
+                parts.append(f"<p>{inline_html(block.text)}</p>")
+            elif isinstance(block, FigureRef):
+                data = base64.b64encode(self.figures[block.name]).decode()
+                parts.append(
+                    f'<figure><img alt="{html.escape(block.alt)}" '
+                    f'src="data:image/png;base64,{data}">'
+                    f'<figcaption class="files">{html.escape(block.alt)} '
+                    f'(<a href="{block.name}">{block.name}</a>)</figcaption></figure>'
+                )
+            elif isinstance(block, Files):
+                listed = "; ".join(
+                    f'<a href="{name}">{name}</a> ({html.escape(what)})'
+                    for name, what in block.items
+                )
+                parts.append(f'<p class="files">More data: {listed}.</p>')
+            else:
+                parts.append(f"<h3>{html.escape(block.title)}</h3>")
+                if block.note:
+                    parts.append(f"<p>{inline_html(block.note)}</p>")
+                parts.append(html_table(block.frame))
+                if block.csv:
+                    parts.append(
+                        f'<p class="files">Data: <a href="{block.csv}">{block.csv}</a></p>'
+                    )
+        parts.append("</section>")
+        return "\n".join(parts)
+
+
+def figure_png(fig: Figure) -> bytes:
+    """The figure as a small PNG (256-colour palette), closing the figure."""
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    plt.close(fig)
+    buf.seek(0)
+    image = Image.open(buf).convert("RGB").quantize(colors=256)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def inline_html(text: str) -> str:
+    """Escape ``text`` for HTML and render its `code`, **bold**, *italic* and [link](#a) marks."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
+    out = re.sub(r"\[([^\]]+)\]\((#[\w-]+|[\w./-]+)\)", r'<a href="\2">\1</a>', out)
+    return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<i>\1</i>", out)
+
+
+_NUMERIC = re.compile(r"^[-+−]?[\d.,]+( |$|\[)|^—$")
+
+
+def html_table(df: pl.DataFrame) -> str:
+    """An HTML table of a small frame; numbers right-aligned, nulls as an em dash."""
+
+    def cell(v: object) -> str:
+        if v is None:
+            return '<td class="n">—</td>'
+        if isinstance(v, float):
+            return f'<td class="n">{v:.4f}</td>'
+        if isinstance(v, int):
+            return f'<td class="n">{v:,}</td>'
+        text = str(v)
+        cls = ' class="n"' if _NUMERIC.match(text) else ""
+        return f"<td{cls}>{html.escape(text)}</td>"
+
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    rows = "".join("<tr>" + "".join(cell(v) for v in r) + "</tr>" for r in df.iter_rows())
+    return (
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
+
+
+def _decimals(v: float) -> int:
+    """Decimal places that show about four significant digits of ``v`` (0 to 6)."""
+    if v == 0 or not math.isfinite(v):
+        return 0
+    return min(6, max(0, 3 - math.floor(math.log10(abs(v)))))
+
+
+def is_missing(v: float | None) -> bool:
+    """Whether a cell's value is null or NaN."""
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def fmt_number(v: float | None, decimals: int | None = None) -> str:
+    """A number for a table cell: about four significant digits, ``—`` for null or NaN.
+
+    Args:
+        v: the number.
+        decimals: decimal places to use instead of the automatic choice.
+    """
+    if v is None or is_missing(v):
+        return "—"
+    places = _decimals(v) if decimals is None else decimals
+    return f"{v:,.{places}f}"
+
+
+def fmt_interval(est: float | None, low: float | None, high: float | None) -> str:
+    """``estimate [low, high]`` with one number of decimals for all three; ``—`` if no estimate."""
+    if est is None or is_missing(est):
+        return "—"
+    places = max(_decimals(v) for v in (est, low, high) if v is not None and not is_missing(v))
+    return f"{fmt_number(est, places)} [{fmt_number(low, places)}, {fmt_number(high, places)}]"
+
+
+def interval_column(df: pl.DataFrame, est: str, low: str, high: str, name: str) -> pl.Series:
+    """A string column ``estimate [low, high]`` from three numeric columns of ``df``."""
+    return pl.Series(
+        name,
+        [fmt_interval(e, lo, hi) for e, lo, hi in zip(df[est], df[low], df[high], strict=True)],
+        dtype=pl.String,
+    )
+
+
+def mean_interval_column(df: pl.DataFrame, mean: str, se: str, name: str) -> pl.Series:
+    """``mean [mean − 1.96 se, mean + 1.96 se]`` as a string column."""
+    values = []
+    for m, s in zip(df[mean], df[se], strict=True):
+        if m is None or s is None:
+            values.append(fmt_number(m))
+        else:
+            values.append(fmt_interval(m, m - Z95 * s, m + Z95 * s))
+    return pl.Series(name, values, dtype=pl.String)
+
+
+def number_column(df: pl.DataFrame, column: str, name: str | None = None) -> pl.Series:
+    """A column's numbers as strings of :func:`fmt_number` (for a shown table)."""
+    return pl.Series(name or column, [fmt_number(v) for v in df[column]], dtype=pl.String)
+
+
+def wilson_column(df: pl.DataFrame, hits: str, n: str, name: str) -> pl.Series:
+    """``hits / n`` with its Wilson interval as an ``estimate [low, high]`` string column."""
+    from analysis.stats import wilson_interval
+
+    k = df[hits].cast(pl.Float64).to_numpy()
+    m = df[n].cast(pl.Float64).to_numpy()
+    low, high = wilson_interval(k, m)
+    values = [
+        fmt_interval(a / b if b else None, lo, hi)
+        for a, b, lo, hi in zip(k.tolist(), m.tolist(), low.tolist(), high.tolist(), strict=True)
+    ]
+    return pl.Series(name, values, dtype=pl.String)
+
+
+def pct(p: float, lo: float, hi: float) -> str:
+    """A share as percent with its interval: ``28.6 % [28.4, 28.8]``."""
+    return f"{100 * p:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def render_pages(
+    title: str, header: str, sections: Sequence[Section], footer_md: str, files_html: str
+) -> tuple[str, str]:
+    """A report's Markdown and its HTML page: title, header, contents, the sections.
+
+    ``footer_md`` ends the Markdown; ``files_html`` lists the data files on the page.
+    """
+    contents_md = "\n".join(f"- [{s.title}](#{s.anchor})" for s in sections)
+    md = "\n".join([f"# {title}", "", header, "", contents_md, "", *(s.markdown for s in sections)])
+    md += f"\n{footer_md}\n"
+    contents_html = "".join(
+        f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in sections
+    )
+    body = "\n".join(s.html for s in sections)
+    page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{inline_html(header)}</p>
+<ul>{contents_html}</ul>
+{body}
+<p class="files">Data: {files_html}</p>
+</body></html>
+"""
+    return md, page
+
+
+def write_pages(
+    folder: Path, title: str, header: str, sections: Sequence[Section], md_name: str
+) -> None:
+    """Write the sections' figures and CSVs, ``md_name`` and ``index.html`` into ``folder``.
+
+    The page lists ``run.json`` and ``md_name`` as its data files; ``md_name`` ends by
+    pointing at both.
+    """
+    for sec in sections:
+        for name, png in sec.figures.items():
+            (folder / name).write_bytes(png)
+        for name, frame in sec.csvs.items():
+            frame.write_csv(folder / name)
+    what = md_name.partition(".")[0]
+    md, page = render_pages(
+        title,
+        header,
+        sections,
+        f"Rules, sizes and versions: `run.json`. The same {what} as a page: `index.html`.",
+        '<a href="run.json">run.json</a> (rules, sizes, versions),\n'
+        f'<a href="{md_name}">{md_name}</a> (the same {what} in Markdown).',
+    )
+    (folder / md_name).write_text(md, encoding="utf-8")
+    (folder / "index.html").write_text(page, encoding="utf-8")
