@@ -67,7 +67,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 docs: $(STAMP)  ## regenerate docs/rules.md's options table and docs/data.md's column tables
-	$(BIN)/python -m sim.docs docs/rules.md docs/data.md
+	$(BIN)/python -m sim.jobs.docs docs/rules.md docs/data.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

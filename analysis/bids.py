@@ -28,11 +28,12 @@ import polars as pl
 
 from analysis.glossary import CONCEDED_ALL, MADE_ALL, MADE_PLAYED
 from analysis.runs import RUN_FILE, read_manifest, scan_checked
+from analysis.schema.bids import BID_RATE_COLUMNS, BIDS_PAR
 from analysis.stats import rate_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
 from sim.output import UsageError
 from sim.rules import MARRIAGE_TABLES, rules_from_dict
-from sim.schema import BID_KEYS, BID_RATE_COLUMNS, BIDS_PAR, HANDS, HANDS_AGG
+from sim.schema import BID_KEYS, HANDS, HANDS_AGG
 
 BID_TABLES_PAR = BIDS_PAR.names()
 
@@ -41,7 +42,7 @@ AGG_FILE = "hands_agg.parquet"  # `thousand hands --aggregate-only`: counts per 
 MARKDOWN_FILE = "bids.md"
 
 # Columns of hands.parquet the pipeline reads, besides hand_points_{seat} per seat (the
-# keys of hands_agg.parquet, sim/schema.py).
+# keys of hands_agg.parquet, sim/schema/runs.py).
 REQUIRED_COLUMNS = BID_KEYS
 
 SUIT_LETTERS = "SCDH"  # bit s of a marriage mask is suit s: S=1, C=2, D=4, H=8

@@ -26,11 +26,13 @@ import numpy as np
 import polars as pl
 
 from analysis.glossary import CONCEDED_ALL, MADE_PLAYED
+from analysis.schema.compare import COMPARE
+from analysis.schema.report import DEALING_ODDS
 from analysis.stats import Z95, wilson_interval
-from sim import schema
 from sim.rules import Rules
+from sim.schema import GAMES
 
-COLUMNS = tuple(schema.COMPARE.names())
+COLUMNS = tuple(COMPARE.names())
 """The columns of a comparison table (``compare.csv``), in order."""
 
 
@@ -184,7 +186,7 @@ def compare_games(
 
 
 # Columns of games.parquet the metrics read; the per-seat ones as STEM_{seat}.
-GAME_COLUMNS = schema.GAMES.pick(
+GAME_COLUMNS = GAMES.pick(
     "game_id",
     "n_deals",
     "winner",
@@ -220,11 +222,7 @@ def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
         players[name] = int((read_manifest(folder).get("rules") or {}).get("players", 3))
         needed = [
             *GAME_COLUMNS,
-            *(
-                c
-                for stem in PER_SEAT_COLUMNS
-                for c in schema.GAMES.seat_columns(stem, players[name])
-            ),
+            *(c for stem in PER_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players[name])),
         ]
         frame, _ = scan_checked(folder / "games.parquet", needed, "games")
         frames.append((name, frame.collect()))
@@ -253,7 +251,7 @@ def compare_markdown(table: pl.DataFrame, header: str) -> str:
 
 # The columns of :func:`compare_rates` (``dealing_odds.csv``): those of a games
 # comparison up to the difference, then the two sample sizes.
-RATE_COLUMNS = tuple(schema.DEALING_ODDS.names())
+RATE_COLUMNS = tuple(DEALING_ODDS.names())
 
 
 def compare_rates(

@@ -26,9 +26,9 @@ import numpy as np
 import polars as pl
 
 from analysis import glossary
+from analysis.schema.duel import DUEL_SEATS, DUEL_SUMMARY
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import tables_json, to_markdown
-from sim import schema
 from sim.output import write_json
 from sim.rules import Rules
 
@@ -99,7 +99,7 @@ class DuelResult:
     Attributes:
         run: the duel as played.
         summary: one row per measure, the columns of ``duel_summary.csv``
-            (:data:`sim.schema.DUEL_SUMMARY`).
+            (:data:`analysis.schema.duel.DUEL_SUMMARY`).
         seats: one row per seat of A, the columns of ``duel_seats.csv`` for the format.
     """
 
@@ -193,11 +193,11 @@ def _mean_row(
 
 
 def _summary(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    return pl.DataFrame(rows, schema=schema.DUEL_SUMMARY.polars_schema())
+    return pl.DataFrame(rows, schema=DUEL_SUMMARY.polars_schema())
 
 
 def _seats(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    dtypes = schema.DUEL_SEATS.polars_schema()
+    dtypes = DUEL_SEATS.polars_schema()
     return pl.DataFrame(rows, schema={k: dtypes[k] for k in rows[0]})
 
 

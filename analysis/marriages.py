@@ -24,9 +24,10 @@ import numpy as np
 import polars as pl
 
 from analysis.runs import read_manifest, scan_checked
+from analysis.schema.report import MARRIAGES
 from analysis.stats import rate_interval
-from sim import schema
 from sim.cards import SUIT_LETTERS
+from sim.schema import HANDS
 
 ACE_MARRIAGE_BIT = 16  # declared_{seat}: bit 4 is the ace marriage (docs/rules.md §6)
 WHERE = {
@@ -34,7 +35,7 @@ WHERE = {
     "hand_talon": "forehand's hand plus the talon hold it",
     "declared": "declared by some player in a deal played out",
 }
-COLUMNS = tuple(schema.MARRIAGES.names())
+COLUMNS = tuple(MARRIAGES.names())
 
 
 def declared_counts(hands_dir: Path) -> tuple[int, dict[str, int]]:
@@ -54,9 +55,9 @@ def declared_counts(hands_dir: Path) -> tuple[int, dict[str, int]]:
     manifest = read_manifest(hands_dir)
     rules = manifest.get("rules") or {}
     players = int(rules.get("players", 3))
-    seats = schema.HANDS.seat_columns("declared", players)
+    seats = HANDS.seat_columns("declared", players)
     frame, _ = scan_checked(
-        hands_dir / "hands.parquet", [*schema.HANDS.pick("reshuffled", "conceded"), *seats], "hands"
+        hands_dir / "hands.parquet", [*HANDS.pick("reshuffled", "conceded"), *seats], "hands"
     )
     played = frame.filter(
         ~pl.col("reshuffled").cast(pl.Boolean) & ~pl.col("conceded").cast(pl.Boolean)
@@ -121,5 +122,5 @@ def marriage_table(
             "ci_high": high,
             "exact": [r[4] for r in rows],
         },
-        schema=schema.MARRIAGES.polars_schema(),
+        schema=MARRIAGES.polars_schema(),
     ).with_columns(pl.col(pl.Float64).fill_nan(None))

@@ -2,7 +2,8 @@
 
 * ``docs/rules.md`` carries the table of every rule option generated from
   ``sim/rules.py`` (``make docs``);
-* ``docs/data.md`` carries the column tables of ``sim/schema.py`` (``make docs``), and
+* ``docs/data.md`` carries the column tables of ``sim/schema/`` and ``analysis/schema/``
+  (``make docs``), and
   the schema declares every column of every file the commands write, with its type:
   small real runs of every command are checked against it;
 * ``docs/cli.md`` names every key of the hand and game traces;
@@ -18,9 +19,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim import schema
+from analysis import schema
 from sim.cli import main
-from sim.docs import (
+from sim.jobs.docs import (
     COLUMNS_END,
     OPTIONS_END,
     OPTIONS_START,
@@ -31,7 +32,7 @@ from sim.docs import (
     render_columns,
     render_file,
 )
-from sim.docs import main as docs_main
+from sim.jobs.docs import main as docs_main
 from sim.rules import RULE_KEYS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,7 +75,7 @@ def test_render_needs_both_markers():
         render("no markers here")
 
 
-# --- docs/data.md and sim/schema.py: every column of every output file ----------------------
+# --- docs/data.md and the schema: every column of every output file ----------------------
 def test_data_md_column_tables_are_generated_from_the_schema():
     text = (DOCS / "data.md").read_text(encoding="utf-8")
     assert render_file(text) == text, "docs/data.md: a column table is stale; run `make docs`"
@@ -250,7 +251,7 @@ def test_every_output_column_is_declared_with_its_type(outputs):
         try:
             table = _table_of(command, path)
         except KeyError:
-            wrong.append(f"{path.relative_to(root)}: no table declared in sim/schema.py")
+            wrong.append(f"{path.relative_to(root)}: no table declared in the schema")
             continue
         wrong += [f"{path.relative_to(root)}: {w}" for w in _checked_columns(path, table)]
         names = _columns(path)
@@ -259,7 +260,7 @@ def test_every_output_column_is_declared_with_its_type(outputs):
             table.column(n).name for n in names if table.declares(n)
         )
     assert checked > 300
-    assert not wrong, "against sim/schema.py:\n" + "\n".join(sorted(set(wrong)))
+    assert not wrong, "against the schema:\n" + "\n".join(sorted(set(wrong)))
     # and every declared column turns up in some real file (the odd ones named here)
     rare = {"run.json": {"scheduler"}}
     unseen = {

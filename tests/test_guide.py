@@ -4,8 +4,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+from analysis import schema
 from analysis.guide import GUIDE_PLAYER
-from sim import schema
 from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.params import rules_vector
 from sim.engine.state import (

@@ -52,7 +52,8 @@ BASE = {
     "sim.odds_keys",
     "sim.output",
     "sim.schema",
-    "sim.docs",
+    "sim.schema.columns",
+    "sim.schema.runs",
 }
 RUNS = {
     "sim.runner",

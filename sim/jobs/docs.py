@@ -7,10 +7,11 @@ table is made from the option metadata of :mod:`sim.rules` (each field's
 
 ``docs/data.md`` holds one table of columns per output file, each between
 ``<!-- columns:KEY -->`` and ``<!-- columns:end -->``: the table of
-``sim.schema.TABLES[KEY]`` (:func:`render_columns`), so the data reference is the
+``analysis.schema.TABLES[KEY]`` (:func:`render_columns`), so the data reference is the
 schema the code and the tests use.
 
-``python -m sim.docs`` rewrites both files (``--check`` only reports a stale table).
+``python -m sim.jobs.docs`` (``make docs``) rewrites both files (``--check`` only
+reports a stale table).
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from analysis.schema import TABLES
 from sim.rules import _FIELD_META, RULE_KEYS, Rules, rule_doc, toml_value
-from sim.schema import TABLES
 
 OPTIONS_START = "<!-- options:start -->"
 OPTIONS_END = "<!-- options:end -->"
 COLUMNS_START = re.compile(r"^<!-- columns:(?!end -->)(?P<key>[^ ]+) -->$", re.M)
 COLUMNS_END = "<!-- columns:end -->"
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 RULES_DOC = DOCS / "rules.md"
 """The rule book in a source checkout (the package does not ship ``docs/``)."""
 DATA_DOC = DOCS / "data.md"
@@ -136,7 +137,7 @@ def column_blocks(text: str) -> list[tuple[str, int, int]]:
     for m in COLUMNS_START.finditer(text):
         key = m.group("key")
         if key not in TABLES:
-            raise ValueError(f"<!-- columns:{key} -->: no such table in sim/schema.py")
+            raise ValueError(f"<!-- columns:{key} -->: no such table in the schema")
         end = text.find(COLUMNS_END, m.end())
         nxt = COLUMNS_START.search(text, m.end())
         if end < 0 or (nxt is not None and nxt.start() < end):
@@ -171,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         0 when every file is (now) current; 1 with ``--check`` when one is stale.
     """
-    parser = argparse.ArgumentParser(prog="python -m sim.docs", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m sim.jobs.docs", description=__doc__)
     parser.add_argument(
         "paths",
         nargs="*",
