@@ -91,7 +91,7 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.addresses import hooks_for
 from sim.engine.strategies.registry import H_PLAY_GAME, seat_lineup, strategy_ids
-from sim.jit import body, call_packed, hot_call, kernel, packed_type, unpacked
+from sim.jit import body, call_packed, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules
 
@@ -301,6 +301,212 @@ def _nine_cut_penalty(
     _record(events, ne, trace, row, E_NINE_CUT_PENALTY, s, P[P_NINE_PENALTY])
 
 
+@hot
+def _tally_special(G: np.ndarray, D: np.ndarray) -> None:
+    """A dark deal won or lost by its declarer (the game loop counts golden deals)."""
+    if D[GD_SPECIAL] == SPECIAL_DARK:
+        if D[GD_MADE]:
+            G[D[GD_DECL], G_DARK_WON] += 1
+        else:
+            G[D[GD_DECL], G_DARK_LOST] += 1
+
+
+@hot
+def _deal_deltas(
+    G: np.ndarray,
+    P: np.ndarray,
+    n: int,
+    D: np.ndarray,
+    was_on: int,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    """Step 2.1: deal deltas (pinned on the barrel), concessions and the third-one penalty."""
+    for s in range(n):
+        if not (was_on >> s & 1) or P[P_ACCUMULATE]:
+            G[s, G_SCORE] += D[GD_DELTA0 + s]
+    if D[GD_CONCEDED]:
+        decl = D[GD_DECL]
+        G[decl, G_CONCESSIONS] += 1
+        third = G[decl, G_CONCESSIONS] == 3 and P[P_ROSPIS_THIRD_PENALTY] > 0
+        if third and not (was_on >> decl & 1):
+            G[decl, G_SCORE] -= P[P_ROSPIS_THIRD_PENALTY]
+            _record(events, ne, trace, row, E_CONCESSION_PENALTY, decl, P[P_ROSPIS_THIRD_PENALTY])
+
+
+@hot
+def _bolts(
+    G: np.ndarray,
+    P: np.ndarray,
+    n: int,
+    D: np.ndarray,
+    was_on: int,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    """Step 2.2: bolts, in seat order (two in a special deal with bolt.double_in_special).
+
+    The 4-player dealer sits out; a seat on the barrel neither bolts nor resets unless
+    ``bolt.on_barrel``.
+    """
+    times = 2 if D[GD_SPECIAL] != SPECIAL_NONE and P[P_BOLT_DOUBLE_IN_SPECIAL] else 1
+    for s in range(n):
+        if s == D[GD_SITTER] or (was_on >> s & 1 and not P[P_BOLT_ON_BARREL]):
+            continue
+        if D[GD_BOLT0 + s]:
+            for _ in range(times):
+                _bolt(G, P, s, events, ne, trace, row)
+        elif P[P_BOLT_IN_A_ROW]:
+            G[s, G_BOLTS] = 0
+
+
+@hot
+def _samosval(
+    G: np.ndarray, P: np.ndarray, n: int, events: np.ndarray, ne: np.ndarray, trace: bool, row: int
+) -> None:
+    """Step 2.3: exactly 555 (or -555) becomes ``score.samosval_to``, in seat order."""
+    for s in range(n):
+        sc = G[s, G_SCORE]
+        if (sc == 555 and P[P_SAMOSVAL]) or (sc == -555 and P[P_SAMOSVAL_NEGATIVE]):
+            G[s, G_SCORE] = P[P_SAMOSVAL_TO]
+            G[s, G_SAMOSVALS] += 1
+            _record(events, ne, trace, row, E_SAMOSVAL, s, 0)
+
+
+@hot
+def _reached(P: np.ndarray, score: int) -> bool:
+    """Whether ``score`` reaches the target (``>`` with ``score.target_strict``)."""
+    return score > P[P_TARGET] or (score == P[P_TARGET] and not P[P_TARGET_STRICT])
+
+
+@hot
+def _barrel_win(
+    G: np.ndarray,
+    P: np.ndarray,
+    n: int,
+    D: np.ndarray,
+    dealer: int,
+    was_on: int,
+    stints: np.ndarray,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> int:
+    """Step 2.4a: a barrel win ends the game; returns the winner's seat, or -1.
+
+    The declarer on the barrel wins by making its contract to the target and scores
+    ``barrel.at + contract``; with ``barrel.accumulate`` a barrel player whose score
+    reached the target wins too (:func:`_pick_winner` among several).
+    """
+    decl = D[GD_DECL]
+    winners = 0
+    if was_on >> decl & 1 and D[GD_MADE]:
+        total = P[P_BARREL_AT] + D[GD_CONTRACT]
+        if _reached(P, total):
+            G[decl, G_SCORE] = total
+            winners |= 1 << decl
+    if P[P_ACCUMULATE]:
+        for s in range(n):
+            if was_on >> s & 1 and _reached(P, G[s, G_SCORE]):
+                winners |= 1 << s
+    if not winners:
+        return -1
+    w = _pick_winner(G, n, winners, decl, dealer)
+    _record(events, ne, trace, row, E_BARREL_WIN, w, 0)
+    for s in range(n):
+        if was_on >> s & 1:  # this deal was played on the barrel too
+            if s != D[GD_SITTER]:
+                G[s, G_BDEALS] += 1
+            _end_stint(G, s, 0 if s == w else 4, stints)
+    return w
+
+
+@hot
+def _barrel_attempts(
+    G: np.ndarray,
+    P: np.ndarray,
+    n: int,
+    D: np.ndarray,
+    d: int,
+    was_on: int,
+    stints: np.ndarray,
+    ns: np.ndarray,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    """Step 2.4b: each seat on the barrel uses an attempt; the last one makes it fall.
+
+    The 4-player dealer sat the deal out: it uses none.
+    """
+    for s in range(n):
+        if was_on >> s & 1 and s != D[GD_SITTER]:
+            G[s, G_BDEALS] += 1
+            if G[s, G_BDEALS] >= P[P_ATTEMPTS]:
+                _fall(G, P, s, 0, stints, ns, d, events, ne, trace, row)
+
+
+@hot
+def _barrel_climbers(
+    G: np.ndarray,
+    P: np.ndarray,
+    n: int,
+    dealer: int,
+    d: int,
+    stints: np.ndarray,
+    ns: np.ndarray,
+    events: np.ndarray,
+    ne: np.ndarray,
+    trace: bool,
+    row: int,
+) -> None:
+    """Step 2.4c: seats off the barrel at ``barrel.at`` or more climb on (or fall).
+
+    In seat order from the dealer's left: the simultaneous falls first, then the
+    climbs, then (``barrel.one_at_a_time``) the knock-offs of those already on.
+    """
+    climbers = 0
+    n_climb = 0
+    already = 0
+    for k in range(n):
+        s = (dealer + 1 + k) % n
+        if G[s, G_ON]:
+            already |= 1 << s
+        elif G[s, G_SCORE] >= P[P_BARREL_AT]:
+            climbers |= 1 << s
+            n_climb += 1
+    down = 0
+    if n_climb >= 2 and P[P_SIMULTANEOUS] == ALL_FALL:  # all_fall
+        down = climbers
+    elif n_climb >= 2 and P[P_SIMULTANEOUS] == ONE_FALLS:  # one_falls: the lower score
+        loser = -1
+        for k in range(n):
+            s = (dealer + 1 + k) % n
+            if climbers >> s & 1 and (loser < 0 or G[s, G_SCORE] <= G[loser, G_SCORE]):
+                loser = s
+        down = 1 << loser
+    up = climbers & ~down
+    for k in range(n):
+        s = (dealer + 1 + k) % n
+        if down >> s & 1:
+            _fall(G, P, s, 2, stints, ns, d, events, ne, trace, row)
+    for k in range(n):
+        s = (dealer + 1 + k) % n
+        if up >> s & 1:
+            _climb(G, P, s, stints, ns, d, events, ne, trace, row)
+    if up and P[P_ONE_AT_A_TIME]:
+        for k in range(n):
+            s = (dealer + 1 + k) % n
+            if already >> s & 1:
+                _fall(G, P, s, 1, stints, ns, d, events, ne, trace, row)
+
+
 @hot_call
 def apply_deal(
     G: np.ndarray,
@@ -319,120 +525,30 @@ def apply_deal(
     """Game-level effects of one played or conceded deal (GAME_PROTOCOL.md, 2.1-2.5).
 
     ``D`` is the deal in game seats (``GD_*``); ``n`` the number of seats. Returns the
-    winner's seat, or -1 while the game goes on.
+    winner's seat, or -1 while the game goes on. The steps are the functions of the
+    same names in :func:`sim.reference.game.apply_deal`; "on the barrel" means at the
+    start of the deal (``was_on``).
     """
-    barrel_on = P[P_BARREL_AT] > 0
-    sitter = D[GD_SITTER]
     was_on = 0
     for s in range(n):
         if G[s, G_ON]:
             was_on |= 1 << s
-    decl = D[GD_DECL]
-    if D[GD_SPECIAL] == SPECIAL_DARK:
-        if D[GD_MADE]:
-            G[decl, G_DARK_WON] += 1
-        else:
-            G[decl, G_DARK_LOST] += 1
-    # 1. deal deltas (barrel players pinned) and concessions
-    for s in range(n):
-        if not (was_on >> s & 1) or P[P_ACCUMULATE]:
-            G[s, G_SCORE] += D[GD_DELTA0 + s]
-    if D[GD_CONCEDED]:
-        G[decl, G_CONCESSIONS] += 1
-        third = G[decl, G_CONCESSIONS] == 3 and P[P_ROSPIS_THIRD_PENALTY] > 0
-        if third and not (was_on >> decl & 1):
-            G[decl, G_SCORE] -= P[P_ROSPIS_THIRD_PENALTY]
-            _record(events, ne, trace, row, E_CONCESSION_PENALTY, decl, P[P_ROSPIS_THIRD_PENALTY])
-    # 2. bolts (two in a special deal with bolt.double_in_special)
-    times = 2 if D[GD_SPECIAL] != SPECIAL_NONE and P[P_BOLT_DOUBLE_IN_SPECIAL] else 1
-    for s in range(n):
-        if s == sitter or (was_on >> s & 1 and not P[P_BOLT_ON_BARREL]):
-            continue
-        if D[GD_BOLT0 + s]:
-            for _ in range(times):
-                _bolt(G, P, s, events, ne, trace, row)
-        elif P[P_BOLT_IN_A_ROW]:
-            G[s, G_BOLTS] = 0
-    # 3. 555
-    for s in range(n):
-        sc = G[s, G_SCORE]
-        if (sc == 555 and P[P_SAMOSVAL]) or (sc == -555 and P[P_SAMOSVAL_NEGATIVE]):
-            G[s, G_SCORE] = P[P_SAMOSVAL_TO]
-            G[s, G_SAMOSVALS] += 1
-            _record(events, ne, trace, row, E_SAMOSVAL, s, 0)
-    target = P[P_TARGET]
-    if barrel_on:
-        # 4a. barrel win: the declarer's made contract, or (accumulate) the target
-        winners = 0
-        if was_on >> decl & 1 and D[GD_MADE]:
-            total = P[P_BARREL_AT] + D[GD_CONTRACT]
-            if total > target or (total == target and not P[P_TARGET_STRICT]):
-                G[decl, G_SCORE] = total
-                winners |= 1 << decl
-        if P[P_ACCUMULATE]:
-            for s in range(n):
-                sc = G[s, G_SCORE]
-                if was_on >> s & 1 and (sc > target or (sc == target and not P[P_TARGET_STRICT])):
-                    winners |= 1 << s
-        if winners:
-            w = _pick_winner(G, n, winners, decl, dealer)
-            _record(events, ne, trace, row, E_BARREL_WIN, w, 0)
-            for s in range(n):
-                if was_on >> s & 1:  # this deal was played on the barrel too
-                    if s != sitter:
-                        G[s, G_BDEALS] += 1
-                    _end_stint(G, s, 0 if s == w else 4, stints)
-            return w
-        # 4b. attempts (a 4-player dealer sitting out uses none)
-        for s in range(n):
-            if was_on >> s & 1 and s != sitter:
-                G[s, G_BDEALS] += 1
-                if G[s, G_BDEALS] >= P[P_ATTEMPTS]:
-                    _fall(G, P, s, 0, stints, ns, d, events, ne, trace, row)
-        # 4c. climbers, in seat order from the dealer's left: simultaneous falls first,
-        # then the climbs, then the knock-offs of those already on the barrel
-        climbers = 0
-        n_climb = 0
-        already = 0
-        for k in range(n):
-            s = (dealer + 1 + k) % n
-            if G[s, G_ON]:
-                already |= 1 << s
-            elif G[s, G_SCORE] >= P[P_BARREL_AT]:
-                climbers |= 1 << s
-                n_climb += 1
-        down = 0
-        if n_climb >= 2 and P[P_SIMULTANEOUS] == ALL_FALL:  # all_fall
-            down = climbers
-        elif n_climb >= 2 and P[P_SIMULTANEOUS] == ONE_FALLS:  # one_falls: the lower score
-            loser = -1
-            for k in range(n):
-                s = (dealer + 1 + k) % n
-                if climbers >> s & 1 and (loser < 0 or G[s, G_SCORE] <= G[loser, G_SCORE]):
-                    loser = s
-            down = 1 << loser
-        up = climbers & ~down
-        for k in range(n):
-            s = (dealer + 1 + k) % n
-            if down >> s & 1:
-                _fall(G, P, s, 2, stints, ns, d, events, ne, trace, row)
-        for k in range(n):
-            s = (dealer + 1 + k) % n
-            if up >> s & 1:
-                _climb(G, P, s, stints, ns, d, events, ne, trace, row)
-        if up and P[P_ONE_AT_A_TIME]:
-            for k in range(n):
-                s = (dealer + 1 + k) % n
-                if already >> s & 1:
-                    _fall(G, P, s, 1, stints, ns, d, events, ne, trace, row)
-        return -1
-    # 5. end without the barrel: whoever reached the target
+    _tally_special(G, D)
+    _deal_deltas(G, P, n, D, was_on, events, ne, trace, row)
+    _bolts(G, P, n, D, was_on, events, ne, trace, row)
+    _samosval(G, P, n, events, ne, trace, row)
+    if P[P_BARREL_AT] > 0:
+        w = _barrel_win(G, P, n, D, dealer, was_on, stints, events, ne, trace, row)
+        if w < 0:
+            _barrel_attempts(G, P, n, D, d, was_on, stints, ns, events, ne, trace, row)
+            _barrel_climbers(G, P, n, dealer, d, stints, ns, events, ne, trace, row)
+        return w
+    # step 2.5, without the barrel: whoever reached the target
     reached = 0
     for s in range(n):
-        sc = G[s, G_SCORE]
-        if sc > target or (sc == target and not P[P_TARGET_STRICT]):
+        if _reached(P, G[s, G_SCORE]):
             reached |= 1 << s
-    return _pick_winner(G, n, reached, decl, dealer) if reached else -1
+    return _pick_winner(G, n, reached, D[GD_DECL], dealer) if reached else -1
 
 
 @hot_call

@@ -1,14 +1,25 @@
-"""One dealt deal from the dark offer to the score (:func:`play_hand`), and the slots of a run."""
+"""One dealt deal from the dark offer to the score (:func:`play_hand`), and the slots of a run.
+
+:func:`play_deal` plays a deal phase by phase, each phase a function of the same name
+as the compiled engine's (:func:`sim.engine.driver.play_deal`): ``dark_offer``,
+``hand_reshuffle``, ``undarkening``, ``bidding``, ``talon``, ``discard``,
+``after_discard_reshuffle``, ``contract``, ``concession``, ``named_trump``,
+``tricks``, ``score_played``; so one rule reads side by side in both. The deal in play
+is a :class:`Deal`, the reference's counterpart of the engine's workspace.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sim.cards import N_CARDS, N_SUITS, SUIT_LETTERS, card_str, parse_card, parse_cards
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE, Decision, ScriptError
 from sim.engine.deal import ritual_on
-from sim.reference.bidding import DARK_CONTRACT, bidding, undarkening
+from sim.reference.bidding import DARK_CONTRACT
+from sim.reference.bidding import bidding as auction
+from sim.reference.bidding import undarkening as undarken
 from sim.reference.choose import STRATEGIES, Chooser
 from sim.reference.deal import deal_hand, gather, seat_cards
 from sim.reference.play import play_tricks
@@ -18,9 +29,11 @@ from sim.reference.reshuffle import (
     talon_reshuffle_reason,
 )
 from sim.reference.rng import _stream_key, item_state
-from sim.reference.scoring import four_nines_bonus, score_played, sitter_score
+from sim.reference.scoring import four_nines_bonus, sitter_score
+from sim.reference.scoring import score_played as score_deal
 from sim.reference.state import SPECIALS, PlayState, Table
-from sim.reference.talon import concession_deltas, contract_options, discard, talon_shown
+from sim.reference.talon import concession_deltas, contract_options, talon_shown
+from sim.reference.talon import discard as give_away
 from sim.rng import Stream
 from sim.rules import Rules
 
@@ -143,168 +156,288 @@ def play_hand(
     may_not_concede = _per_seat("no_concede", no_concede, n, False)
     barrel_seats = _per_seat("on_barrel", on_barrel, n, False)
     hands, talons = seat_cards(table, ids)
-    blocked = [
-        bool(may_not_concede[s]) or (barrel and not rules.rospis.on_barrel) for s in range(n)
-    ]
     number = deal_id + attempt * REDEAL_STRIDE if item is None else item
-    state = item_state(_stream_key(seed, Stream.STRATEGY), number)
-    chooser = Chooser(seats, list(script or []), state)
-    forehand = table.forehand
-    may_redeal = attempt < MAX_REDEALS
+    w = Deal(
+        rules=rules,
+        table=table,
+        chooser=Chooser(
+            seats, list(script or []), item_state(_stream_key(seed, Stream.STRATEGY), number)
+        ),
+        hands=hands,
+        talons=talons,
+        attempt=attempt,
+        may_redeal=attempt < MAX_REDEALS,
+        game_scores=game_scores,
+        on_barrel=barrel_seats,
+        blocked=[
+            bool(may_not_concede[s]) or (barrel and not rules.rospis.on_barrel) for s in range(n)
+        ],
+        offer=special,
+        gathered=gathered,
+        trace={
+            "deal_id": deal_id,
+            "dealer": dealer,
+            "hands": [[card_str(c) for c in h] for h in hands],
+            "talon": [card_str(c) for t in talons for c in t],
+            "reshuffle": None,
+        },
+    )
+    return play_deal(w)
 
-    trace: dict[str, Any] = {
-        "deal_id": deal_id,
-        "dealer": dealer,
-        "hands": [[card_str(c) for c in h] for h in hands],
-        "talon": [card_str(c) for t in talons for c in t],
-        "reshuffle": None,
-    }
 
-    def finish(body: dict[str, Any], tail: dict[str, Any]) -> dict[str, Any]:
-        """The trace: the keys so far, ``body``, ``attempt``, then ``tail``."""
-        if chooser.used < len(chooser.script):
-            left = chooser.script[chooser.used :]
-            raise ScriptError(f"{len(left)} script token(s) left unused at the end: {left!r}")
-        trace.update(body)
-        trace["attempt"] = attempt
-        trace.update(tail)
-        return trace
+@dataclass
+class Deal:
+    """One dealt deal as it is played: the reference's workspace (the engine's ``W``).
 
-    def gather_into(held: list[list[int]], pile: list[int] | None = None) -> None:
-        if gathered is not None:
-            gathered[:] = gather(table, held, pile)
+    The inputs come first; each phase below fills in what it decides, in the order of
+    the engine's phases (:func:`sim.engine.driver.play_deal`), and the trace is
+    built from them at the end.
+    """
 
-    def redeal(seat: int, reason: str, held: list[list[int]]) -> dict[str, Any]:
-        trace["reshuffle"] = {"seat": seat, "reason": reason}
-        gather_into(held)
-        return finish({}, {})
+    rules: Rules
+    table: Table
+    chooser: Chooser
+    hands: list[list[int]]
+    talons: list[list[int]]
+    attempt: int
+    may_redeal: bool
+    game_scores: list[int]
+    on_barrel: list[bool]
+    blocked: list[bool]  # by seat: may not concede
+    offer: str  # "none", "golden" or "dark_allowed"
+    gathered: list[int] | None
+    trace: dict[str, Any]
+    dark_declared: bool = False
+    kind: str | None = None  # the trace's ``special``: "golden", "dark" or None
+    undarkened_by: int | None = None
+    bids: list[list[Any]] = field(default_factory=list)
+    declarer: int = -1
+    winning_bid: int = 0
+    talon_pick: int | None = None
+    talon: list[int] = field(default_factory=list)
+    set_aside: list[int] = field(default_factory=list)
+    shown: bool = False
+    kept: list[int] = field(default_factory=list)
+    given: list[list[int]] = field(default_factory=list)
+    after: list[list[int]] = field(default_factory=list)
+    contract: int = 0
+    play: PlayState | None = None
+    trump_named: str | None = None
+    tricks: list[dict[str, Any]] = field(default_factory=list)
+    captured: list[list[int]] = field(default_factory=list)
+    last_talon_to: int | None = None
 
-    # 0. dark: forehand declares before looking at its cards
-    dark_declared = False
-    if special == "dark_allowed":
-        dark_declared = chooser.choose(Decision.DARK, forehand, [0, 1], " (dark or light)") == 1
+    def body(self) -> dict[str, Any]:
+        """The trace's keys from ``bids`` to ``conceded`` (a deal not redealt)."""
+        return {
+            "bids": self.bids,
+            "declarer": self.declarer,
+            "winning_bid": self.winning_bid,
+            "talon_shown": self.shown,
+            "discards": [[to, card_str(card)] for to, card in self.given],
+            "contract": self.contract,
+            "conceded": False,
+        }
 
-    # 1. hand reshuffle
-    for s in table.active:
-        reason = hand_reshuffle_reason(rules, hands[s])
-        if may_redeal and reason is not None:
-            if chooser.choose(Decision.RESHUFFLE_HAND, s, [0, 1], f" ({reason})"):
-                return redeal(s, reason, hands)
-
-    # 2. bidding; none in a golden deal or a dark one that nobody undarkened
-    kind = "golden" if special == "golden" else None  # the trace's ``special``
-    undarkened_by = None
-    if dark_declared:
-        undarkened_by = undarkening(rules, table, hands, game_scores, barrel_seats, chooser)
-        if undarkened_by is None:
-            kind = "dark"
-    if kind is not None:
-        bids: list[list[Any]] = [[forehand, DARK_CONTRACT]]
-        declarer, winning_bid = forehand, DARK_CONTRACT
-    else:
-        bids, declarer, winning_bid = bidding(
-            rules, table, hands, game_scores, chooser, barrel_seats, undarkened_by
-        )
-    at_100 = winning_bid == 100
-
-    # 3. talon; with 2 players the declarer picks one of the two, blind
-    talon_pick = None
-    set_aside: list[int] = []
-    if n == 2:
-        talon_pick = chooser.choose(Decision.TALON_PICK, declarer, [0, 1], " (blind)")
-        talon, set_aside = talons[talon_pick], talons[1 - talon_pick]
-    else:
-        talon = talons[0]
-    reason = talon_reshuffle_reason(rules, talon)
-    if may_redeal and reason is not None and (not rules.reshuffle.talon_only_at_100 or at_100):
-        if chooser.choose(Decision.RESHUFFLE_TALON, declarer, [0, 1], f" ({reason})"):
-            return redeal(declarer, reason, hands)
-    shown = talon_shown(rules, at_100, kind)
-
-    # 4. discard
-    kept, given = discard(hands[declarer] + talon, table, declarer, chooser)
-    after = [list(h) for h in hands]
-    after[declarer] = kept
-    for to, card in given:
-        after[to] = sorted([*after[to], card])
-
-    # 5. after-discard reshuffle
-    if rules.reshuffle.after_discard_four_nines or rules.reshuffle.after_discard_points_below:
-        for s in table.active:
-            reason = after_discard_reshuffle_reason(rules, after[s])
-            if may_redeal and reason is not None:
-                if chooser.choose(Decision.RESHUFFLE_AFTER, s, [0, 1], f" ({reason})"):
-                    return redeal(s, reason, after)
-
-    # 6. contract; 120 in a dark deal and a blind golden one
-    if kind == "dark" or (kind == "golden" and rules.golden.blind):
-        options = [DARK_CONTRACT]
-    else:
-        options = contract_options(rules, winning_bid, kept)
-    contract = chooser.choose(Decision.CONTRACT, declarer, options)
-    body: dict[str, Any] = {
-        "bids": bids,
-        "declarer": declarer,
-        "winning_bid": winning_bid,
-        "talon_shown": shown,
-        "discards": [[to, card_str(card)] for to, card in given],
-        "contract": contract,
-        "conceded": False,
-    }
-
-    def tail(made: bool, trump_named: str | None, last_talon_to: int | None) -> dict[str, Any]:
+    def tail(self, made: bool) -> dict[str, Any]:
         """The keys after ``attempt``: protocol extras, then the 2-player ones."""
         out: dict[str, Any] = {
             "made": made,
-            "trump_named": trump_named,
-            "special": kind,
-            "undarkened_by": undarkened_by,
+            "trump_named": self.trump_named,
+            "special": self.kind,
+            "undarkened_by": self.undarkened_by,
         }
-        if n == 2:
-            out["talon_pick"] = talon_pick
-            out["last_talon_to"] = last_talon_to
+        if self.table.players == 2:
+            out["talon_pick"] = self.talon_pick
+            out["last_talon_to"] = self.last_talon_to
         return out
 
-    # 7. concession
-    if rules.rospis.allowed and not blocked[declarer]:
-        if chooser.choose(Decision.CONCEDE, declarer, [0, 1]):
-            body["conceded"] = True
-            result: dict[str, Any] = {
-                "card_points": table.zeros(),
-                "marriage_points": table.zeros(),
-                "tricks_taken": table.zeros(),
-                "score_deltas": [
-                    d + (four_nines_bonus(rules, after[s], kind) if s in table.active else 0)
-                    for s, d in enumerate(concession_deltas(rules, table, declarer, contract, kind))
-                ],
-                "bolts": table.zeros(),
-            }
-            _sits_out(rules, table, talon, result, kind)
-            gather_into(after)
-            return finish({**body, **result}, tail(False, None, None))
+    def finish(self, body: dict[str, Any], tail: dict[str, Any]) -> dict[str, Any]:
+        """The trace: the keys so far, ``body``, ``attempt``, then ``tail``."""
+        chooser = self.chooser
+        if chooser.used < len(chooser.script):
+            left = chooser.script[chooser.used :]
+            raise ScriptError(f"{len(left)} script token(s) left unused at the end: {left!r}")
+        self.trace.update(body)
+        self.trace["attempt"] = self.attempt
+        self.trace.update(tail)
+        return self.trace
 
-    # 8. trump named by the declarer
-    st = PlayState(declarer=declarer, players=n)
-    trump_named = None
-    if rules.trump.named_by_declarer:
-        st.trump = chooser.choose(Decision.NAME_TRUMP, declarer, list(range(N_SUITS)))
-        st.trump_setter = declarer
-        trump_named = SUIT_LETTERS[st.trump]
+    def gather_into(self, held: list[list[int]], pile: list[int] | None = None) -> None:
+        """The next deck (``deal.method = "cut"``): the cards gathered as they lie."""
+        if self.gathered is not None:
+            self.gathered[:] = gather(self.table, held, pile)
 
-    # 9. play; with 2 players the last trick's winner also captures the other talon
-    tricks, captured = play_tricks(rules, table, [list(h) for h in after], st, chooser)
-    gather_into(after, [parse_card(c) for t in tricks for c in t["cards"]])
-    tricks_taken = [sum(1 for t in tricks if t["winner"] == s) for s in range(n)]
-    last_talon_to = None
-    if n == 2:
-        last_talon_to = tricks[-1]["winner"]
-        captured[last_talon_to] += set_aside
+    def redeal(self, seat: int, reason: str, held: list[list[int]]) -> bool:
+        """Seat ``seat`` demanded a redeal for ``reason``: the trace ends here."""
+        self.trace["reshuffle"] = {"seat": seat, "reason": reason}
+        self.gather_into(held)
+        return True
 
-    # 10. scoring
-    scored = score_played(rules, table, st, contract, captured, tricks_taken, after, kind)
+
+def dark_offer(w: Deal) -> None:
+    """Phase 0 (§11): forehand may declare dark before looking at its cards."""
+    if w.offer == "dark_allowed":
+        forehand = w.table.forehand
+        w.dark_declared = w.chooser.choose(Decision.DARK, forehand, [0, 1], " (dark or light)") == 1
+
+
+def hand_reshuffle(w: Deal) -> bool:
+    """Phase 1 (§3): from forehand, a seat whose hand meets a condition may demand a redeal."""
+    for s in w.table.active:
+        reason = hand_reshuffle_reason(w.rules, w.hands[s])
+        if w.may_redeal and reason is not None:
+            if w.chooser.choose(Decision.RESHUFFLE_HAND, s, [0, 1], f" ({reason})"):
+                return w.redeal(s, reason, w.hands)
+    return False
+
+
+def undarkening(w: Deal) -> None:
+    """Phase 1b (§11): an opponent holding a marriage may bid 125 (the deal is light again)."""
+    w.kind = "golden" if w.offer == "golden" else None
+    if w.dark_declared:
+        w.undarkened_by = undarken(w.rules, w.table, w.hands, w.game_scores, w.on_barrel, w.chooser)
+        if w.undarkened_by is None:
+            w.kind = "dark"
+
+
+def bidding(w: Deal) -> None:
+    """Phase 2 (§4): forehand's 100, then raises; none in a golden or a dark deal (120)."""
+    if w.kind is not None:
+        forehand = w.table.forehand
+        w.bids, w.declarer, w.winning_bid = [[forehand, DARK_CONTRACT]], forehand, DARK_CONTRACT
+        return
+    w.bids, w.declarer, w.winning_bid = auction(
+        w.rules, w.table, w.hands, w.game_scores, w.chooser, w.on_barrel, w.undarkened_by
+    )
+
+
+def talon(w: Deal) -> bool:
+    """Phase 3 (§5, §12): the talon (2 players: one of two, blind), its reshuffle, shown."""
+    if w.table.players == 2:
+        w.talon_pick = w.chooser.choose(Decision.TALON_PICK, w.declarer, [0, 1], " (blind)")
+        w.talon, w.set_aside = w.talons[w.talon_pick], w.talons[1 - w.talon_pick]
+    else:
+        w.talon = w.talons[0]
+    at_100 = w.winning_bid == 100
+    reason = talon_reshuffle_reason(w.rules, w.talon)
+    only_at_100 = w.rules.reshuffle.talon_only_at_100
+    if w.may_redeal and reason is not None and (not only_at_100 or at_100):
+        if w.chooser.choose(Decision.RESHUFFLE_TALON, w.declarer, [0, 1], f" ({reason})"):
+            return w.redeal(w.declarer, reason, w.hands)
+    w.shown = talon_shown(w.rules, at_100, w.kind)
+    return False
+
+
+def discard(w: Deal) -> None:
+    """Phase 4 (§5): the declarer gives one card to each opponent, left first."""
+    w.kept, w.given = give_away(w.hands[w.declarer] + w.talon, w.table, w.declarer, w.chooser)
+    w.after = [list(h) for h in w.hands]
+    w.after[w.declarer] = w.kept
+    for to, card in w.given:
+        w.after[to] = sorted([*w.after[to], card])
+
+
+def after_discard_reshuffle(w: Deal) -> bool:
+    """Phase 5 (§3): from forehand, a seat whose 8 cards meet a condition may demand one."""
+    r = w.rules.reshuffle
+    if not (r.after_discard_four_nines or r.after_discard_points_below):
+        return False
+    for s in w.table.active:
+        reason = after_discard_reshuffle_reason(w.rules, w.after[s])
+        if w.may_redeal and reason is not None:
+            if w.chooser.choose(Decision.RESHUFFLE_AFTER, s, [0, 1], f" ({reason})"):
+                return w.redeal(s, reason, w.after)
+    return False
+
+
+def contract(w: Deal) -> None:
+    """Phase 6 (§5): at least the winning bid, raised only as far as the marriages kept.
+
+    120 in a dark deal and a blind golden one.
+    """
+    if w.kind == "dark" or (w.kind == "golden" and w.rules.golden.blind):
+        options = [DARK_CONTRACT]
+    else:
+        options = contract_options(w.rules, w.winning_bid, w.kept)
+    w.contract = w.chooser.choose(Decision.CONTRACT, w.declarer, options)
+
+
+def concession(w: Deal) -> dict[str, Any] | None:
+    """Phase 7 (§5): the declarer may concede instead of playing; the trace if it did."""
+    rules, table = w.rules, w.table
+    if not rules.rospis.allowed or w.blocked[w.declarer]:
+        return None
+    if not w.chooser.choose(Decision.CONCEDE, w.declarer, [0, 1]):
+        return None
+    deltas = concession_deltas(rules, table, w.declarer, w.contract, w.kind)
+    result: dict[str, Any] = {
+        "card_points": table.zeros(),
+        "marriage_points": table.zeros(),
+        "tricks_taken": table.zeros(),
+        "score_deltas": [
+            d + (four_nines_bonus(rules, w.after[s], w.kind) if s in table.active else 0)
+            for s, d in enumerate(deltas)
+        ],
+        "bolts": table.zeros(),
+    }
+    _sits_out(rules, table, w.talon, result, w.kind)
+    w.gather_into(w.after)
+    return w.finish({**w.body(), "conceded": True, **result}, w.tail(False))
+
+
+def named_trump(w: Deal) -> None:
+    """Phase 8 (§6, 501): with ``trump.named_by_declarer`` the declarer names a suit."""
+    w.play = PlayState(declarer=w.declarer, players=w.table.players)
+    if w.rules.trump.named_by_declarer:
+        w.play.trump = w.chooser.choose(Decision.NAME_TRUMP, w.declarer, list(range(N_SUITS)))
+        w.play.trump_setter = w.declarer
+        w.trump_named = SUIT_LETTERS[w.play.trump]
+
+
+def tricks(w: Deal) -> None:
+    """Phase 9 (§6): the tricks, the declarer leading the first.
+
+    With 2 players the last trick's winner also takes the talon set aside.
+    """
+    assert w.play is not None
+    w.tricks, w.captured = play_tricks(w.rules, w.table, [list(h) for h in w.after], w.play,
+                                       w.chooser)  # fmt: skip
+    w.gather_into(w.after, [parse_card(c) for t in w.tricks for c in t["cards"]])
+    if w.table.players == 2:
+        w.last_talon_to = w.tricks[-1]["winner"]
+        w.captured[w.last_talon_to] += w.set_aside
+
+
+def score_played(w: Deal) -> dict[str, Any]:
+    """Phase 10 (§7): the played deal's score; the trace."""
+    assert w.play is not None
+    taken = [sum(1 for t in w.tricks if t["winner"] == s) for s in range(w.table.players)]
+    scored = score_deal(w.rules, w.table, w.play, w.contract, w.captured, taken, w.after, w.kind)
     made = scored.pop("made")
-    _sits_out(rules, table, talon, scored, kind)
-    return finish({**body, "tricks": tricks, **scored}, tail(made, trump_named, last_talon_to))
+    _sits_out(w.rules, w.table, w.talon, scored, w.kind)
+    return w.finish({**w.body(), "tricks": w.tricks, **scored}, w.tail(made))
+
+
+def play_deal(w: Deal) -> dict[str, Any]:
+    """Play the dealt deal of ``w``, phase by phase as the engine does; its trace."""
+    dark_offer(w)  # 0.
+    if hand_reshuffle(w):  # 1.
+        return w.finish({}, {})
+    undarkening(w)  # 1b.
+    bidding(w)  # 2.
+    if talon(w):  # 3.
+        return w.finish({}, {})
+    discard(w)  # 4.
+    if after_discard_reshuffle(w):  # 5.
+        return w.finish({}, {})
+    contract(w)  # 6.
+    conceded = concession(w)  # 7.
+    if conceded is not None:
+        return conceded
+    named_trump(w)  # 8.
+    tricks(w)  # 9.
+    return score_played(w)  # 10.
 
 
 def play_slot(
