@@ -123,6 +123,8 @@ def write_manifest(
 
     The one builder of the manifest every run folder carries; the document is checked
     against its declaration (:data:`sim.schema.RUN_JSON`) before it is written.
+    ``started`` and ``ended`` default to the time of writing (a caller that did not
+    time its run, such as a notebook writing tables it made).
 
     Returns:
         The document written.
@@ -143,6 +145,8 @@ def write_manifest(
         "versions": package_versions(),
         **extra,
     }
+    doc.setdefault("ended", now_iso())
+    doc.setdefault("started", doc["ended"])
     check_run_json(doc)
     write_json(folder / "run.json", doc)
     return doc

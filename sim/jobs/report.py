@@ -14,8 +14,9 @@ It works in three named stages:
 1. :func:`play_runs` plays every run: the odds, the hands and games runs, the same
    games dealt the other way (shuffled or cut), the safe-bid hands, the advisor's
    worked examples, the guide's runs and the house-rule comparison's games;
-2. :func:`check_guide` (the one stage that needs the first one's results): the
-   guide's tables become the ``guide`` player's settings, which duels ``strong``;
+2. :func:`sim.jobs.guide.check_guide` (the one stage that needs the first one's
+   results): the guide's tables become the ``guide`` player's settings, which duels
+   ``strong``;
 3. :func:`write_report` reads the runs and writes the report folder
    (:func:`analysis.report.build_report`).
 
@@ -31,8 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import sim
-from sim.jobs.guide import Guide, GuideSpec
-from sim.jobs.guide import check_guide as guide_duel_stage
+from sim.jobs.guide import Guide, GuideSpec, check_guide
 from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBidsSpec, safebids
 from sim.rules import Rules
 from sim.runfolder import QUIET, Feedback, backend_for
@@ -172,7 +172,7 @@ def build_report(
     runs = play_runs(spec, parts, backend, feedback)
     guide = None
     if runs.guide is not None:
-        book, duel = guide_duel_stage(spec.guide_spec(), runs.guide)
+        book, duel = check_guide(spec.guide_spec(), runs.guide)  # the second stage
         guide = Guide(spec.guide_spec(), book, duel, 0.0).section()
     write_report(spec, runs, guide, out)
     shutil.rmtree(parts, ignore_errors=True)
