@@ -51,7 +51,6 @@ _PLAYED_INT_COLUMNS = [
     "trump_named",
     "talon_pick",
 ]
-_SEAT_VALUED = ["declarer", "last_talon_to"]
 _PLAYED_BOOL_COLUMNS = ["at_100", "conceded", "made", "talon_shown"]
 
 

@@ -504,7 +504,6 @@ def _validate(r: Rules) -> None:
 
 
 # --- loading ------------------------------------------------------------------------
-_TOP_LEVEL = {"base", "description", "players"}
 
 
 def preset_names() -> list[str]:
