@@ -326,6 +326,7 @@ def play_into(
     backend: Backend | None = None,
     store: PartStore | None = None,
     resume: bool = False,
+    force: bool = False,
 ) -> RunResult:
     """Play ``spec`` into the folder ``out``: its Parquet files, trace and ``run.json``.
 
@@ -341,13 +342,16 @@ def play_into(
             place); by default the partial folder beside ``out``, removed at the end.
         resume: finish an interrupted run of the same spec into ``out`` (the chunks
             in its partial folder are not played again).
+        force: discard the finished chunks of an interrupted run instead (without
+            ``resume`` or ``force`` they are refused, not lost).
 
     Returns:
         The folder, the run's counts and its seconds.
 
     Raises:
-        UsageError: a spec that cannot run (:meth:`RunSpec.check`), or ``resume``
-            without an interrupted run of the same plan.
+        UsageError: a spec that cannot run (:meth:`RunSpec.check`), ``resume``
+            without an interrupted run of the same plan, or an interrupted run's
+            chunks without ``resume`` or ``force``.
     """
     from sim.parallel import set_threads
 
@@ -361,7 +365,7 @@ def play_into(
             threads = set_threads(1)  # the chunks run here, on one compiled-code thread
         start_workers(backend)
     try:
-        return _play(spec, out, names, backend, store, resume, feedback, progress)
+        return _play(spec, out, names, backend, store, resume, force, feedback, progress)
     finally:
         if threads is not None:
             set_threads(None)  # the caller's process has every core again
@@ -374,6 +378,7 @@ def _play(
     backend: Backend,
     store: PartStore | None,
     resume: bool,
+    force: bool,
     feedback: Feedback,
     progress: Callable[[int], None] | None,
 ) -> RunResult:
@@ -381,7 +386,7 @@ def _play(
     chunk = spec.chunk_size()  # imports the runs' modules once the workers are starting
     own_store = store is None
     if store is None:
-        store = open_partial(out, spec.plan(), resume)
+        store = open_partial(out, spec.plan(), resume, force)
     warm_up([spec.kind], spec.rules, names, spec.params, backend, feedback)
     play: Callable[..., dict[str, Any]]
     if spec.kind == "hands":

@@ -185,14 +185,22 @@ class Sink:
             return False
 
 
-def open_partial(out: Path, plan: dict[str, Any], resume: bool) -> PartStore:
+def saved_chunks(out: Path) -> bool:
+    """Whether an interrupted run writing ``out`` left finished chunks behind."""
+    folder = partial_dir(out)
+    return folder.is_dir() and any(p.stat().st_size > 0 for p in folder.rglob(MANIFEST))
+
+
+def open_partial(out: Path, plan: dict[str, Any], resume: bool, force: bool = False) -> PartStore:
     """The part store of the run writing ``out``.
 
-    Without ``resume`` any earlier partial folder is discarded. With ``resume`` the
-    folder's plan must be this run's (same rules, seed, sizes, chunking).
+    With ``resume`` the folder's plan must be this run's (same rules, seed, sizes,
+    chunking). Without it an earlier partial folder is discarded, but one holding
+    finished chunks only with ``force``: they are an interrupted run's work.
 
     Raises:
-        UsageError: ``resume`` with no interrupted run, or one of another plan.
+        UsageError: ``resume`` with no interrupted run, or one of another plan;
+            finished chunks of an interrupted run without ``resume`` or ``force``.
     """
     folder = partial_dir(out)
     plan_path = folder / PLAN
@@ -207,6 +215,11 @@ def open_partial(out: Path, plan: dict[str, Any], resume: bool) -> PartStore:
             )
         _remove_stale_staging(out)
         return PartStore(folder)
+    if saved_chunks(out) and not force:
+        raise UsageError(
+            f"--out {out}: an interrupted run left its finished chunks in {folder}; "
+            "add --resume to finish it, or --force to discard them"
+        )
     shutil.rmtree(folder, ignore_errors=True)
     _remove_stale_staging(out)
     store = PartStore(folder)

@@ -59,6 +59,48 @@ def test_resume_refuses_a_different_or_missing_run(thousand, tmp_path):
     assert len(err) == 1 and "seed" in err[0]
 
 
+def test_saved_chunks_are_never_thrown_away_silently(thousand, tmp_path):
+    base = ["hands", "--deals", "3000", "--chunk", "1000", "--quiet", "--workers", "1"]
+    partial = tmp_path / ".c.partial"
+    partial.mkdir()
+    (partial / "plan.json").write_text(json.dumps({"command": "hands", "seed": 0}))
+    (partial / "manifest.jsonl").write_text('{"chunk": 0}\n')  # an interrupted run's chunk
+    fresh = thousand(*base, "--out", str(tmp_path / "c"))
+    err = fresh.stderr.strip().splitlines()
+    assert fresh.returncode == 2 and len(err) == 1
+    assert "--resume" in err[0] and "--force" in err[0] and partial.exists()
+    forced = thousand(*base, "--out", str(tmp_path / "c"), "--force")
+    assert forced.returncode == 0 and not partial.exists()
+    # a partial folder without finished chunks is an empty start: thrown away silently
+    (tmp_path / ".d.partial").mkdir()
+    (tmp_path / ".d.partial" / "manifest.jsonl").write_text("")
+    assert thousand(*base, "--out", str(tmp_path / "d")).returncode == 0
+
+
+def test_ctrl_c_says_how_to_finish_a_run_whose_chunks_were_kept(main_io, tmp_path, monkeypatch):
+    import sim.cli.hands
+
+    def interrupted(args):
+        partial = tmp_path / ".e.partial"
+        partial.mkdir(exist_ok=True)
+        (partial / "manifest.jsonl").write_text('{"chunk": 0}\n')
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim.cli.hands, "cmd_hands", interrupted)
+    code, _, err = main_io("hands", "--deals", "10", "--out", str(tmp_path / "e"))
+    assert code == 130 and "rerun it with --resume" in err
+    code, _, err = main_io("hands", "--deals", "10", "--out", str(tmp_path / "f"))
+    assert code == 130 and "--resume" not in err  # nothing was kept for that one
+
+
+def test_flags_are_written_whole(thousand, tmp_path):
+    cut = thousand("hands", "--deals", "5", "--work", "1", "--out", str(tmp_path / "g"))
+    assert cut.returncode == 2 and "unrecognized arguments: --work 1" in cut.stderr
+    cut = thousand("hands", "--deal", "5", "--out", str(tmp_path / "g"))  # not --deals 5
+    assert cut.returncode == 2 and "required: --deals" in cut.stderr
+    assert not (tmp_path / "g").exists()
+
+
 @pytest.mark.slow
 def test_a_killed_compare_resumes_with_the_same_results(tmp_path):
     args = ["compare", "--rules", "classic", "--vs", "app", "--games", "24000", "--seed", "5"]

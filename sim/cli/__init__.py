@@ -37,7 +37,7 @@ from sim.cli import (
     solve,
 )
 from sim.cli.common import Parser
-from sim.jobs import BAD_INPUT, stop_workers
+from sim.jobs import BAD_INPUT, saved_chunks, stop_workers
 from sim.parallel import keep_freed_memory
 
 # The commands, in the order ``thousand --help`` lists them.
@@ -80,7 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"thousand {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"thousand {args.command}: interrupted", file=sys.stderr)
+        out = getattr(args, "out", None)
+        kept = hasattr(args, "resume") and out is not None and saved_chunks(out)
+        hint = "; its finished chunks are kept: rerun it with --resume to finish" if kept else ""
+        print(f"thousand {args.command}: interrupted{hint}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1

@@ -16,7 +16,14 @@ from sim.output import json_safe
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit code 2."""
+    """An argument parser whose errors are one line and exit code 2.
+
+    A flag must be written whole: ``--deal 5`` is not taken for ``--deals 5``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         """Print ``PROG: error: MESSAGE`` on stderr and exit with code 2."""

@@ -32,7 +32,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         rule_sets(args.rules, args.vs), args.games, args.seed, args.strategies,
         tuple(args.param), args.chunk, args.workers, args.scheduler,
     )  # fmt: skip
-    result = compare(spec, args.out, resume=args.resume, feedback=Console(args.quiet))
+    result = compare(
+        spec, args.out, resume=args.resume, force=args.force, feedback=Console(args.quiet)
+    )
     emit(args, result)
     if not args.quiet:
         where = f" → {args.out}" if args.out is not None else ""
@@ -77,7 +79,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--full", action="store_true", help="print the whole table (default: a short summary)"
     )
-    p.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+    )
     runner_flags(p)
     p.set_defaults(func=cmd_compare)
     return p

@@ -23,7 +23,9 @@ def cmd_games(args: argparse.Namespace) -> int:
         trace=Path(args.trace) if args.trace else None, workers=args.workers,
         scheduler=args.scheduler,
     )  # fmt: skip
-    run = play_into(spec, args.out, feedback=Console(args.quiet), resume=args.resume)
+    run = play_into(
+        spec, args.out, feedback=Console(args.quiet), resume=args.resume, force=args.force
+    )
     if not args.quiet:
         rate = args.games / run.seconds if run.seconds > 0 else float("inf")
         print(
@@ -74,7 +76,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FILE.jsonl",
         help="write every game's score history, one JSON object per line",
     )
-    p_games.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_games.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+    )
     runner_flags(p_games)
     p_games.set_defaults(func=cmd_games)
     return p_games

@@ -23,7 +23,9 @@ def cmd_hands(args: argparse.Namespace) -> int:
         trace=Path(args.trace) if args.trace else None, workers=args.workers,
         scheduler=args.scheduler,
     )  # fmt: skip
-    run = play_into(spec, args.out, feedback=Console(args.quiet), resume=args.resume)
+    run = play_into(
+        spec, args.out, feedback=Console(args.quiet), resume=args.resume, force=args.force
+    )
     if not args.quiet:
         rate = args.deals / run.seconds if run.seconds > 0 else float("inf")
         name = "hands_agg.parquet" if args.aggregate_only else "hands.parquet"
@@ -71,7 +73,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FILE.jsonl",
         help="write every deal as one JSON object per line",
     )
-    p_hands.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_hands.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+    )
     p_hands.add_argument(
         "--aggregate-only",
         action="store_true",

@@ -49,7 +49,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
     )
     t0 = time.perf_counter()
-    build_report(spec, out, resume=args.resume, feedback=Console(args.quiet))
+    build_report(spec, out, resume=args.resume, force=args.force, feedback=Console(args.quiet))
     if not args.quiet:
         print(
             f"report written to {out}/index.html in {time.perf_counter() - t0:.1f} s",
@@ -87,7 +87,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=0,
         help="the run's seed: the same seed and sizes give the same results (default 0)",
     )
-    p_rep.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_rep.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+    )
     p_rep.add_argument(
         "--strategies",
         default="strong",

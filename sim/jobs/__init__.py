@@ -31,6 +31,8 @@ naming the culprit.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sim.cards import CardParseError
 from sim.engine.strategies.registry import StrategyError
 from sim.output import UsageError
@@ -38,6 +40,13 @@ from sim.rules import RulesError
 
 BAD_INPUT = (RulesError, CardParseError, UsageError, StrategyError)
 """The errors of bad input: the command line prints their one line and exits with 2."""
+
+
+def saved_chunks(out: str | Path) -> bool:
+    """Whether an interrupted run writing ``out`` left finished chunks (``--resume``)."""
+    from sim.runner import saved_chunks as saved
+
+    return saved(Path(out))
 
 
 def stop_workers() -> None:

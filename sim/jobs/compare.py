@@ -157,13 +157,15 @@ def compare(
     out: str | Path | None = None,
     *,
     resume: bool = False,
+    force: bool = False,
     feedback: Feedback = QUIET,
 ) -> Comparison:
     """Play every rule set's games on the same deals; the effects with their intervals.
 
     With ``out`` the folder gets ``compare.csv``, ``compare.md``, ``compare.json``,
     ``run.json`` and each rule set's games run in ``runs/NAME/``; the chunks are kept
-    beside it until the end, so ``resume`` finishes an interrupted comparison.
+    beside it until the end, so ``resume`` finishes an interrupted comparison
+    (``force`` discards its chunks instead).
 
     Raises:
         UsageError: a spec that cannot run, or ``resume`` without ``out``.
@@ -188,7 +190,7 @@ def compare(
             "chunk": spec.chunk or CHUNK,
             "engine_version": sim.ENGINE_VERSION,
         }
-        parts = open_partial(Path(out), plan, resume).folder
+        parts = open_partial(Path(out), plan, resume, force).folder
     started = now_iso()
     t0 = time.perf_counter()
     # without out the tables and runs live in a temporary folder, removed at the end

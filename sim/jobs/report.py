@@ -152,12 +152,14 @@ def build_report(
     out: str | Path,
     *,
     resume: bool = False,
+    force: bool = False,
     feedback: Feedback = QUIET,
 ) -> Path:
     """Play the report's runs, check its guide and write the report folder ``out``.
 
     The folder is written only when everything worked (``index.html``, ``report.md``,
-    the CSV tables and figures, ``run.json``).
+    the CSV tables and figures, ``run.json``). ``resume`` finishes an interrupted
+    report from its saved chunks, ``force`` discards them.
 
     Returns:
         The report folder.
@@ -168,7 +170,7 @@ def build_report(
     out = Path(out)
     set_threads(spec.workers)
     backend = backend_for(spec.workers, spec.scheduler)
-    parts = open_partial(out, spec.plan(), resume).folder  # each run's chunks, for resume
+    parts = open_partial(out, spec.plan(), resume, force).folder  # each run's chunks, for resume
     runs = play_runs(spec, parts, backend, feedback)
     guide = None
     if runs.guide is not None:
