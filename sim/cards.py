@@ -3,7 +3,9 @@
 Two layers (docs/rules.md §1):
 
 * for people, tests and reports: :class:`Suit`, :class:`Rank` and :class:`Card`,
-  parsed from and printed to both ``A♥ 10♦`` and ``AH TD`` notations;
+  parsed from and printed to both ``A♥ 10♦`` and ``AH TD`` notations, and parsed
+  from the notations players write in Russian and Ukrainian (``Т♥ 10♥ К♥ Д♥ В♦``, or
+  ``Тч Кп Дб Вт`` with the suit's letter) and in Polish (``A♥ K♥ D♥ W♦``);
 * for the engine: plain card ids ``suit * 6 + rank`` (0..23) and ``uint32`` hand
   masks whose bit ``id`` is set when the card is held, i.e. 6 bits per suit.
 
@@ -119,17 +121,36 @@ class CardParseError(ValueError):
     """A card or hand string could not be read; the message names the culprit."""
 
 
-_RANK_TEXT = {"9": 0, "J": 1, "Q": 2, "K": 3, "10": 4, "T": 4, "A": 5}
-_SUIT_TEXT = {"S": 0, "C": 1, "D": 2, "H": 3, "♠": 0, "♣": 1, "♦": 2, "♥": 3}
+_RANK_TEXT = {
+    "9": 0, "J": 1, "Q": 2, "K": 3, "10": 4, "T": 4, "A": 5,
+    # Polish: Dama, Walet (As and Król write as A and K)
+    "D": 2, "W": 1,
+    # Russian and Ukrainian, in Cyrillic: Туз, Король, Дама, Валет
+    "Т": 5, "К": 3, "Д": 2, "В": 1,
+}  # fmt: skip
+_SUIT_TEXT = {
+    "S": 0, "C": 1, "D": 2, "H": 3, "♠": 0, "♣": 1, "♦": 2, "♥": 3,
+    # Russian and Ukrainian: пики/піки, трефы/трефи (хрести), бубны/бубни, червы/черви
+    "П": 0, "Т": 1, "Х": 1, "Б": 2, "Ч": 3,
+}  # fmt: skip
 # Alternative symbol glyphs people paste (white suits, emoji variation selectors).
 _SUIT_ALIASES = {"♤": "♠", "♧": "♣", "♢": "♦", "♡": "♥"}
-_CARD_RE = re.compile(r"^(10|[9JQKTA])([SCDH♠♣♦♥])$")
+_CARD_RE = re.compile(r"^(10|[9JQKTADWТКДВ])([SCDH♠♣♦♥ПТХБЧ])$")
+NOTATIONS = (
+    "rank 9 J Q K 10/T A (Russian/Ukrainian Т К Д В, Polish D W) and suit S C D H, "
+    "♠♣♦♥ or п т б ч (х)"
+)
+"""The card notations :func:`parse_card` reads, in words (for error messages)."""
 
 
 def parse_card(text: str) -> int:
     """Return the id of one card written as ``A♥``, ``10♦``, ``AH`` or ``TD``.
 
-    Case-insensitive; surrounding whitespace is ignored.
+    Also in the players' own notations: Russian and Ukrainian ranks Т (туз), К, Д,
+    В (валет) in Cyrillic, with a suit symbol or letter п (пики), т (трефы; х,
+    хрести), б (бубны), ч (червы): ``Т♥``, ``Дп``, ``10ч``; Polish ranks D (dama) and W
+    (walet): ``D♥``, ``WD``. Rank first, then suit; case-insensitive; surrounding
+    whitespace is ignored.
 
     Raises:
         CardParseError: naming the text when it is not a card.
@@ -140,9 +161,7 @@ def parse_card(text: str) -> int:
         t = t.replace(alias, sym)
     m = _CARD_RE.match(t)
     if m is None:
-        raise CardParseError(
-            f"malformed card {raw!r}: expected rank 9 J Q K 10/T A and suit S C D H or ♠♣♦♥"
-        )
+        raise CardParseError(f"malformed card {raw!r}: expected {NOTATIONS}")
     return _SUIT_TEXT[m.group(2)] * N_RANKS + _RANK_TEXT[m.group(1)]
 
 

@@ -149,6 +149,11 @@ def test_cli_advise_prints_a_short_answer_and_json(thousand):
         (["AH TH KH QH AS 9C JD", "--budget", "-1"], "--budget"),
         (["AH TH KH QH AS 9C JD", "--seat", "north"], "--seat"),
         (["AH TH KH QH AS 9C JD", "--player", "nobody"], "nobody"),
+        (["AH TH KH QH AS 9C JD", "--player", "random"], "not an advisor"),  # no meaning
+        (
+            ["AH TH KH QH AS 9C JD", "--player", "strnog"],
+            "--player: 'strnog' is not an advisor (did you mean 'strong'?)",
+        ),
         (["AH TH KH QH AS 9C JD", "--risk", "1.5"], "--risk"),
         (["AH TH KH QH AS 9C JD", "--talon", "KS QS 9H", "--bid", "103"], "--bid"),
     ],
@@ -157,6 +162,12 @@ def test_cli_advise_bad_input_is_one_line_and_exit_2(run_main, args, culprit):
     code, err = run_main("advise", *args)
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and culprit in err
+
+
+def test_advise_reads_the_russian_notation(thousand):
+    ru = thousand("advise", "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦", "--samples", "200", "--json")
+    en = thousand("advise", "AH TH KH QH AS 9C JD", "--samples", "200", "--json")
+    assert ru.returncode == 0 and json.loads(ru.stdout) == json.loads(en.stdout)
 
 
 def test_cli_advise_bad_input_as_a_subprocess(cli):

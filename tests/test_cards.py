@@ -52,7 +52,29 @@ def test_parse_is_case_insensitive_and_accepts_10_and_t():
     assert parse_card("td") == parse_card("10d") == parse_card("10♦") == parse_card(" Td ")
 
 
-@pytest.mark.parametrize("bad", ["", "1H", "11H", "AX", "A", "ZZ", "10", "AHH", "♥A", "8S"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦",  # Russian ranks with the symbols
+        "Тч 10ч Кч Дч Тп 9т Вб",  # ... with the suits' letters
+        "тч 10Ч кч дч тп 9х вб",  # lower case; Ukrainian х (хрести) for clubs
+        "A♥ 10♥ K♥ D♥ A♠ 9♣ W♦",  # Polish dama and walet
+        "ah th kh dh as 9c wd",
+    ],
+)
+def test_the_players_own_notations_read_the_same_hand(text):
+    assert parse_cards(text) == parse_cards("AH TH KH QH AS 9C JD")
+
+
+def test_a_cyrillic_t_is_the_ace_as_a_rank_and_clubs_as_a_suit():
+    assert card_str(parse_card("Тт")) == card_str(parse_card("ТТ")) == "AC"  # Cyrillic
+    assert card_str(parse_card("TD")) == "TD"  # a Latin T is the ten
+    assert card_str(parse_card("DD")) == "QD"  # Polish: a D rank is the dama, the queen
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "1H", "11H", "AX", "A", "ZZ", "10", "AHH", "♥A", "8S", "ТЖ", "ЧТ", "ХП"]
+)
 def test_malformed_card_is_rejected_naming_it(bad):
     with pytest.raises(CardParseError) as exc:
         parse_card(bad)

@@ -20,6 +20,10 @@ from sim.output import UsageError
 from sim.rules import Rules
 
 SEATS = ("forehand", "middle", "dealer")
+ADVISORS = ("strong", "heuristic", "pimc", "par")
+"""The players whose play the advice may rest on: the fitted player, the scripted one,
+the sampling player and the open-card par (``random`` or ``cheater`` would answer
+questions no player at the table asks)."""
 DEFAULT_SAMPLES = {"heuristic": 4000, "strong": 4000, "pimc": 48, "cheater": 48, "par": 48}
 DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answer in <= 10 s
 
@@ -43,6 +47,23 @@ def read_cards(flag: str, text: str, size: int, taken: int = 0) -> int:
         both = [c for c in ids if taken >> c & 1]
         raise UsageError(f"{flag}: {cards_str(both)} already in the hand")
     return mask
+
+
+def check_player(name: str) -> str:
+    """``name`` if it is one of :data:`ADVISORS`.
+
+    Raises:
+        UsageError: naming the flag, the closest advisor and every one there is.
+    """
+    from sim.rules import did_you_mean
+
+    name = name.strip()
+    if name not in ADVISORS:
+        hint = did_you_mean(name, ADVISORS)
+        raise UsageError(
+            f"--player: {name!r} is not an advisor{hint} (one of {', '.join(ADVISORS)})"
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -108,7 +129,7 @@ def advise(spec: AdviseSpec) -> Advice:
     from sim.advise import PASS_PLAYER, bid_samples, discard_samples
     from sim.engine.deal import n_hands, place_sizes
     from sim.engine.strategies.registry import parse_params
-    from sim.jobs.safebids import FAST, parse_players
+    from sim.jobs.safebids import FAST
     from sim.parallel import set_threads
 
     rules = spec.rules
@@ -118,7 +139,7 @@ def advise(spec: AdviseSpec) -> Advice:
     if spec.seat not in seats:
         raise UsageError(f"--seat {spec.seat}: one of {', '.join(seats)}")
     seat = seats.index(spec.seat)
-    (player,) = parse_players(spec.player)
+    player = check_player(spec.player)
     if player != "par":
         parse_params([player] * hands, list(spec.params))
     set_threads(spec.workers)
