@@ -42,6 +42,90 @@ class Advice:
     requested: int = 0  # the samples asked for (more than ``samples`` when the budget ran out)
     budget: float = 0.0  # the time budget in seconds (0: none)
     pass_player: str = ""  # who played the pass baseline's deals (none after the talon)
+    table: TableAnswer | None = None  # the class table's answer, before sampling
+    sampled: int | None = None  # the samples' own answer (``recommended`` may be the table's)
+    minimum: int = 0  # the fewest samples whose interval can reach the risk
+
+
+@dataclass(frozen=True)
+class TableAnswer:
+    """The answer of the class tables: hands like this one, played out by ``player``.
+
+    Attributes:
+        player: who played the table's hands as the declarer's.
+        deals: deals of the table's run (each hand of each deal an item).
+        seed: its seed.
+        klass: the hand's class, in words (``♥ marriage, 2 aces``).
+        n: hands of the class in the table.
+        levels: P(make L) of the class: ``level``, ``n``, ``made``, ``rate``,
+            ``ci_low``, ``ci_high``.
+        recommended: the highest level whose interval's lower end reaches the risk.
+    """
+
+    player: str
+    deals: int
+    seed: int
+    klass: str
+    n: int
+    levels: pl.DataFrame
+    recommended: int | None
+
+
+def class_of(hand: int) -> tuple[str, int]:
+    """The hand's class in the tables: its marriages (``marriage_label``) and aces."""
+    from analysis.safebids import count_rank
+
+    dealt = np.array([hand], dtype=np.int64)
+    return marriage_label(int(marriage_mask(dealt)[0])), int(count_rank(dealt, 5)[0])
+
+
+def table_answer(
+    hand: int,
+    risk: float,
+    by_class: pl.DataFrame,
+    by_marriages: pl.DataFrame,
+    player: str,
+    deals: int,
+    seed: int,
+    min_n: int = 30,
+) -> TableAnswer:
+    """The class tables' answer for ``hand`` (curves of :func:`analysis.safebids.curves`).
+
+    The class is the hand's marriages and aces; one with fewer than ``min_n`` hands in
+    the table takes its marriages' curve over all aces.
+    """
+    marriages, aces = class_of(hand)
+    rows = by_class.filter((pl.col("marriages") == marriages) & (pl.col("aces") == aces))
+    name = f"{'no marriage' if marriages == 'none' else marriages + ' marriage'}, {aces} aces"
+    if rows.height == 0 or int(rows["n"][0]) < min_n:
+        rows = by_marriages.filter(pl.col("marriages") == marriages)
+        name = "no marriage" if marriages == "none" else f"{marriages} marriage"
+    levels = rows.select("level", "n", "made", "rate", "ci_low", "ci_high").sort("level")
+    ok = levels.filter(pl.col("ci_low") >= risk)["level"].to_list()
+    n = int(levels["n"][0]) if levels.height else 0
+    return TableAnswer(player, deals, seed, name, n, levels, max(ok) if ok else None)
+
+
+def minimum_samples(risk: float) -> int:
+    """The fewest deals whose 95 % interval can reach ``risk``: all of them made."""
+    n = 1
+    while float(wilson_interval(n, n)[0]) < risk:
+        n += 1
+    return n
+
+
+def with_table(a: Advice, table: TableAnswer) -> Advice:
+    """The answer with the tables' beside the samples'.
+
+    The samples' answer stands when there are at least :func:`minimum_samples` of them
+    (enough to reach the risk at all); fewer (a time budget ran out) keep the table's
+    answer, so a short budget never turns an answer into "no level".
+    """
+    from dataclasses import replace
+
+    minimum = minimum_samples(a.risk)
+    final = a.recommended if a.samples >= minimum else table.recommended
+    return replace(a, table=table, sampled=a.recommended, recommended=final, minimum=minimum)
 
 
 def level_table(rules: Rules, made_to: np.ndarray, cap: int) -> pl.DataFrame:
@@ -210,10 +294,23 @@ def advice_markdown(a: Advice) -> str:
         lines += _discard_lines(a)
         return "\n".join(lines) + "\n"
     rec = "no level" if a.recommended is None else f"bid up to {a.recommended}"
-    lines.append(
-        f"At risk {a.risk:.0%}: {rec} (the highest level whose 95 % interval's lower end "
-        f"reaches {a.risk:.0%})."
-    )
+    if a.table is None or a.samples >= a.minimum:
+        lines.append(
+            f"At risk {a.risk:.0%}: {rec} (the highest level whose 95 % interval's lower end "
+            f"reaches {a.risk:.0%})."
+        )
+    else:
+        lines.append(
+            f"At risk {a.risk:.0%}: {rec}, the tables' answer: {a.samples} sampled deals are "
+            f"fewer than the {a.minimum} that can show {a.risk:.0%} at all."
+        )
+    if a.table is not None:
+        t = a.table
+        trec = "no level" if t.recommended is None else f"bid up to {t.recommended}"
+        lines.append(
+            f"The tables: {t.n:,} hands of the class ({t.klass}) played as the declarer's by "
+            f"`{t.player}` ({t.deals:,} deals, seed {t.seed}) say {trec}."
+        )
     if a.best_expected is not None:
         best = a.levels.filter(pl.col("level") == a.best_expected).row(0, named=True)
         lines.append(
@@ -265,7 +362,8 @@ def _discard_lines(a: Advice) -> list[str]:
         f"Talon {cards_str(_cards(a.talon))}, bid {a.bid}: give {top['to_left']} to the left and "
         f"{top['to_right']} to the right, and name {top['contract']}: made in "
         f"{_interval(top['p'], top['ci_low'], top['ci_high'])} of the samples, expected "
-        f"{top['expected']:+.1f} (every card face up, both sides playing best).",
+        f"{top['expected']:+.1f}. These are what open-card play makes (every card face up, "
+        "both sides playing best): an upper bound on what a player at the table makes.",
         "",
     ]
     shown = d.head(8).select(
@@ -331,9 +429,23 @@ def advice_json(a: Advice) -> dict[str, Any]:
     if a.discards is not None:
         doc.update(talon=cards_str(_cards(a.talon)), bid=a.bid, discards=a.discards.to_dicts())
         return doc
+    table = a.table
     doc.update(
         levels=a.levels.to_dicts(),
         recommended=a.recommended,
+        sampled_recommended=a.sampled if table is not None else a.recommended,
+        minimum_samples=a.minimum,
+        table=None
+        if table is None
+        else {
+            "player": table.player,
+            "deals": table.deals,
+            "seed": table.seed,
+            "class": table.klass,
+            "n": table.n,
+            "recommended": table.recommended,
+            "levels": table.levels.to_dicts(),
+        },
         best_expected=a.best_expected,
         passing={
             "mean": a.pass_mean,
@@ -348,11 +460,16 @@ def advice_json(a: Advice) -> dict[str, Any]:
 __all__ = [
     "EXAMPLE_HANDS",
     "Advice",
+    "TableAnswer",
     "advice_json",
     "advice_markdown",
     "advise",
     "advise_talon",
+    "class_of",
     "discard_table",
     "examples_table",
     "level_table",
+    "minimum_samples",
+    "table_answer",
+    "with_table",
 ]

@@ -116,6 +116,18 @@ def default_root() -> Path:
     return base / "thousand-sim" / "numba"
 
 
+def tables_root() -> Path:
+    """Where tables built once for a rule set are kept (the advisor's class tables).
+
+    ``$THOUSAND_TABLES_DIR`` when set, else ``$XDG_CACHE_HOME/thousand-sim/tables``
+    (``~/.cache/thousand-sim/tables``).
+    """
+    if os.environ.get("THOUSAND_TABLES_DIR"):
+        return Path(os.environ["THOUSAND_TABLES_DIR"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "thousand-sim" / "tables"
+
+
 def fallback_root() -> Path:
     """The cache root used when :func:`default_root` cannot be written."""
     return Path(tempfile.gettempdir()) / f"thousand-sim-{os.getuid()}" / "numba"

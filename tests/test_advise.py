@@ -170,6 +170,32 @@ def test_advise_reads_the_russian_notation(thousand):
     assert ru.returncode == 0 and json.loads(ru.stdout) == json.loads(en.stdout)
 
 
+def test_a_short_budget_keeps_the_tables_answer_never_no_level(thousand):
+    # pimc's samples are cut after the first batch of 8 by a budget too short for more:
+    # 8 deals cannot show 75 % at all (12 all made can), so the tables' answer stands
+    hand = "AH TH KH QH AS 9C JD"
+    r = thousand("advise", hand, "--player", "pimc", "--budget", "0.001", "--json")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 0 and doc["samples"] < doc["minimum_samples"] == 12
+    table = doc["table"]
+    assert table["player"] == "strong" and table["class"] == "♥ marriage, 2 aces"
+    assert doc["recommended"] == table["recommended"] is not None and table["n"] >= 1000
+    # the tables do not depend on the samples: the same answer from strong's 4,000
+    full = json.loads(thousand("advise", hand, "--samples", "4000", "--json").stdout)
+    assert full["table"] == table
+    assert full["recommended"] == full["sampled_recommended"]  # enough samples: theirs
+    assert full["samples"] >= full["minimum_samples"]
+
+
+def test_the_minimum_sample_count_is_the_first_that_can_reach_the_risk():
+    from analysis.advise import minimum_samples
+    from analysis.stats import wilson_interval
+
+    for risk in (0.5, 0.75, 0.9):
+        n = minimum_samples(risk)
+        assert wilson_interval(n, n)[0] >= risk > wilson_interval(n - 1, n - 1)[0]
+
+
 def test_cli_advise_bad_input_as_a_subprocess(cli):
     r = cli("advise", "AH TH KH QH AS 9C XX")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "XX" in r.stderr

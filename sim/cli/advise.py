@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sim.cli.common import common_flags, emit, positive_int, seed_value, share_value
+from sim.cli.common import Console, common_flags, emit, positive_int, seed_value, share_value
 from sim.jobs.advise import DEFAULT_BUDGET
 from sim.rules import load_rules
 
@@ -32,7 +32,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         load_rules(args.rules), args.hand, args.seat, args.player, args.risk, args.samples,
         args.budget, args.seed, args.talon, args.bid, tuple(args.param), args.workers,
     )  # fmt: skip
-    result = advise(spec)
+    result = advise(spec, feedback=Console(args.quiet))
     if args.json:
         emit(args, result, ensure_ascii=False)
     else:

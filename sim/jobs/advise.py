@@ -13,11 +13,13 @@ The samples are dealt and played by :mod:`sim.advise`; the answer is
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from typing import Any
 
 from sim.output import UsageError
 from sim.rules import Rules
+from sim.runfolder import QUIET, Feedback
 
 SEATS = ("forehand", "middle", "dealer")
 ADVISORS = ("strong", "heuristic", "pimc", "par")
@@ -26,6 +28,12 @@ the sampling player and the open-card par (``random`` or ``cheater`` would answe
 questions no player at the table asks)."""
 DEFAULT_SAMPLES = {"heuristic": 4000, "strong": 4000, "pimc": 48, "cheater": 48, "par": 48}
 DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answer in <= 10 s
+# The class tables the answer starts from: every hand of these deals played as the
+# declarer's by the table's player (1-2 s of two cores for strong, once per rule set).
+TABLE_DEALS = 100_000
+TABLE_SEED = 1_000
+TABLE_PLAYER = {"strong": "strong", "heuristic": "heuristic", "pimc": "strong", "par": "strong"}
+"""Whose tables each advisor starts from (pimc's and the par's would take hours)."""
 
 
 def read_cards(flag: str, text: str, size: int, taken: int = 0) -> int:
@@ -118,7 +126,46 @@ class Advice:
         return str(advice_markdown(self.answer))
 
 
-def advise(spec: AdviseSpec) -> Advice:
+def class_tables(
+    rules: Rules, player: str, feedback: Feedback = QUIET, workers: int | None = None
+) -> tuple[Any, Any]:
+    """The class curves (by marriages and aces, and by marriages) of ``player``'s tables.
+
+    Built once per rule set, engine version and player (:data:`TABLE_DEALS` deals of
+    the safe-bid job, seed :data:`TABLE_SEED`) and kept under
+    :func:`sim.cache.tables_root`; later calls read them back.
+    """
+    import polars as pl
+
+    import sim
+    from sim.cache import tables_root
+    from sim.jobs.safebids import SafeBidsSpec, safebids
+
+    name = f"{rules.rules_hash}-e{sim.ENGINE_VERSION}-{player}-{TABLE_DEALS}-{TABLE_SEED}"
+    paths = [tables_root() / f"{name}-{by}.parquet" for by in ("marriages_aces", "marriages")]
+    try:
+        return pl.read_parquet(paths[0]), pl.read_parquet(paths[1])
+    except OSError:
+        pass
+    feedback.say(
+        f"building the class tables of {rules.name} for {player} once "
+        f"({TABLE_DEALS:,} deals, a second or two) ..."
+    )
+    spec = SafeBidsSpec(rules, (player,), TABLE_DEALS, 1, TABLE_SEED, None, workers=workers)
+    tables = safebids(spec).result.tables
+    curves = tables["curve_by_marriages_aces"], tables["curve_by_marriages"]
+    try:
+        paths[0].parent.mkdir(parents=True, exist_ok=True)
+        for path, curve in zip(paths, curves, strict=True):
+            tmp = path.with_name(f".{path.name}.{os.getpid()}")
+            curve.write_parquet(tmp)
+            tmp.replace(path)
+    except OSError:  # a read-only cache: built again next time
+        pass
+    return curves
+
+
+def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
     """Deal the cards the hand cannot see, play the samples; the advice.
 
     Raises:
@@ -165,4 +212,10 @@ def advise(spec: AdviseSpec) -> Advice:
             rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget
         )
         answer = a.advise(rules, hand, spec.seat, player, spec.risk, cols, pass_player=PASS_PLAYER)
+        owner = TABLE_PLAYER[player]
+        by_class, by_marriages = class_tables(rules, owner, feedback, spec.workers)
+        table = a.table_answer(
+            hand, spec.risk, by_class, by_marriages, owner, TABLE_DEALS, TABLE_SEED
+        )
+        answer = a.with_table(answer, table)
     return Advice(replace(answer, requested=n, budget=spec.budget))
