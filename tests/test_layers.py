@@ -54,6 +54,7 @@ BASE = {
     "sim.schema",
     "sim.schema.columns",
     "sim.schema.runs",
+    "sim.notation",
 }
 RUNS = {
     "sim.runner",

@@ -34,6 +34,7 @@ from sim.cli import (
     report,
     rules,
     safebids,
+    show,
     solve,
 )
 from sim.cli.common import Parser
@@ -43,7 +44,7 @@ from sim.parallel import keep_freed_memory
 # The commands, in the order ``thousand --help`` lists them.
 COMMANDS = (
     rules, odds, hands, bids, safebids, advise, guide, games, barrel, report, bench, compare,
-    duel, solve,
+    duel, solve, show,
 )  # fmt: skip
 
 

@@ -7,6 +7,7 @@ The command builds a :class:`sim.jobs.advise.AdviseSpec` and calls
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from sim.cli.common import Console, common_flags, emit, positive_int, seed_value, share_value
@@ -31,6 +32,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     spec = AdviseSpec(
         load_rules(args.rules), args.hand, args.seat, args.player, args.risk, args.samples,
         args.budget, args.seed, args.talon, args.bid, tuple(args.param), args.workers,
+        Path(args.deal_file) if args.deal_file else None, args.deal,
     )  # fmt: skip
     result = advise(spec, feedback=Console(args.quiet))
     if args.json:
@@ -56,6 +58,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "hand",
         metavar="HAND",
+        nargs="?",
+        default="",
         help='the 7 cards (10 with two players), e.g. "AH TH KH QH AS 9C JD"',
     )
     common_flags(p)
@@ -103,6 +107,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="STRATEGY.NAME=VALUE",
         help="a parameter of the player, e.g. pimc.worlds=30 (repeatable)",
     )
+    p.add_argument(
+        "--deal-file",
+        metavar="FILE",
+        help="take the hand of --seat from a deal in the deal notation (or a hands --trace "
+        "file of --rules) instead of HAND",
+    )
+    p.add_argument("--deal", type=int, metavar="N", help="the deal's number in --deal-file")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.set_defaults(func=cmd_advise)
     return p

@@ -20,7 +20,7 @@ from sim.rules import load_rules
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve a deal or a play position with every card face up."""
     spec = job.SolveSpec(
-        rules=load_rules(args.rules) if args.run is None and args.hands else None,
+        rules=load_rules(args.rules) if args.run is None else None,
         hands=tuple(args.hands or ()),
         talon=args.talon,
         declarer=args.declarer,
@@ -31,6 +31,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         set_aside=args.set_aside,
         run=Path(args.run) if args.run is not None else None,
         deal=args.deal,
+        deal_file=Path(args.deal_file) if args.deal_file is not None else None,
     )
     answer = job.solve(spec)
     if args.json:
@@ -56,7 +57,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--talon", metavar="CARDS", help="the talon: 3 cards (two players: 4)")
     p.add_argument("--run", metavar="DIR", help="a hands run folder (with --deal)")
-    p.add_argument("--deal", type=int, metavar="N", help="the deal id in --run")
+    p.add_argument(
+        "--deal-file",
+        metavar="FILE",
+        help="a deal in the deal notation, or a hands --trace file (its --rules), with --deal",
+    )
+    p.add_argument("--deal", type=int, metavar="N", help="the deal id in --run or --deal-file")
     p.add_argument("--declarer", metavar="S", help="the declarer's hand seat (default 0)")
     p.add_argument("--leader", metavar="S", help="play position: who leads (default: declarer)")
     p.add_argument("--trump", metavar="SUIT", help="play position: S, C, D, H or none (default)")

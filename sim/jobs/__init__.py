@@ -17,6 +17,8 @@ them). Jobs sit above the runs and the analysis, below the command line
   player, and the safe-bid tables (``thousand safebids``);
 * :mod:`sim.jobs.advise` — the bid or discard advice for one hand (``thousand advise``);
 * :mod:`sim.jobs.solve` — the open-card value of a deal or position (``thousand solve``);
+* :mod:`sim.jobs.show` — deals in the deal notation or of a trace, laid out
+  (``thousand show``);
 * :mod:`sim.jobs.duel` — a duplicate duel of two players (``thousand duel``);
 * :mod:`sim.jobs.compare` — house rules on the same deals (``thousand compare``);
 * :mod:`sim.jobs.guide` — the strategy guide, checked by its player's duel
@@ -35,10 +37,11 @@ from pathlib import Path
 
 from sim.cards import CardParseError
 from sim.engine.strategies.registry import StrategyError
+from sim.notation import NotationError
 from sim.output import UsageError
 from sim.rules import RulesError
 
-BAD_INPUT = (RulesError, CardParseError, UsageError, StrategyError)
+BAD_INPUT = (RulesError, CardParseError, UsageError, StrategyError, NotationError)
 """The errors of bad input: the command line prints their one line and exits with 2."""
 
 

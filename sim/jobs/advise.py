@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from sim.output import UsageError
@@ -91,6 +92,9 @@ class AdviseSpec:
         bid: with ``talon``, the bid won.
         params: ``STRATEGY.NAME=VALUE`` settings of the player.
         workers: compiled-code threads (None: every core).
+        deal_file: a deal in the deal notation (:mod:`sim.notation`) or a ``hands
+            --trace`` file: the hand is the ``seat``'s there (``hand`` left empty).
+        deal: the deal's number in ``deal_file`` (needed when it holds several).
     """
 
     rules: Rules
@@ -105,6 +109,31 @@ class AdviseSpec:
     bid: int = 100
     params: tuple[str, ...] = ()
     workers: int | None = None
+    deal_file: Path | None = None
+    deal: int | None = None
+
+    def hand_text(self) -> str:
+        """The hand: ``hand``, or the ``seat``'s cards in ``deal`` of ``deal_file``.
+
+        Raises:
+            UsageError: both a hand and a deal file, or neither.
+            NotationError: a deal that cannot be read.
+        """
+        if self.deal_file is None:
+            if not self.hand:
+                raise UsageError("HAND: give the cards, or --deal-file")
+            return self.hand
+        if self.hand:
+            raise UsageError("give either HAND or --deal-file, not both")
+        from sim.cards import cards_str
+        from sim.jobs.show import played, read_deals
+
+        deal, _ = played(read_deals(self.deal_file, self.rules.name), self.deal)
+        seats = deal.hand_seats()
+        names = list(SEATS[: len(seats)]) if len(seats) == 3 else ["forehand", "dealer"]
+        if self.seat not in names:
+            raise UsageError(f"--seat {self.seat}: one of {', '.join(names)}")
+        return cards_str(list(deal.hands[seats[names.index(self.seat)]]))
 
 
 @dataclass(frozen=True)
@@ -181,7 +210,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
 
     rules = spec.rules
     hands = n_hands(rules.players)
-    hand = read_cards("HAND", spec.hand, place_sizes(rules.players)[0])
+    hand = read_cards("HAND", spec.hand_text(), place_sizes(rules.players)[0])
     seats = SEATS[:hands] if hands == 3 else ("forehand", "dealer")
     if spec.seat not in seats:
         raise UsageError(f"--seat {spec.seat}: one of {', '.join(seats)}")

@@ -9,7 +9,9 @@ cards:
   best pick, discard and trump name, the open-card total, every contract's make/fail
   and the best line of play;
 * a deal of a run: ``run`` and ``deal`` — the same for that deal of a ``hands`` run,
-  with the run's own declarer, plus the value of the discard it made;
+  with the run's own declarer, plus the value of the discard it made; or of a file in
+  the deal notation (``deal_file``, :mod:`sim.notation`), whose own declarer and
+  discard are used when it was played;
 * a play position: ``hands`` of equal sizes (the talon gone) with ``declarer``,
   ``leader``, ``trump`` (``marriage_allowed`` once the first-trick rule no longer
   applies, ``set_aside`` for two players) — the most the declarer can still add and
@@ -28,6 +30,8 @@ from typing import Any
 
 from sim.cards import SUIT_LETTERS, card_str, cards_of, parse_cards
 from sim.engine.params import P_NP
+from sim.jobs.show import played, read_deals, solve_inputs
+from sim.notation import from_trace
 from sim.output import UsageError
 from sim.rules import Rules, rules_from_dict
 
@@ -47,7 +51,9 @@ class SolveSpec:
         marriage_allowed: play position: marriages may be declared.
         set_aside: play position, two players: the talon set aside.
         run: a hands run folder, with ``deal``.
-        deal: the deal id in ``run``.
+        deal: the deal id in ``run`` (or in ``deal_file``).
+        deal_file: a file in the deal notation (:mod:`sim.notation`) or of
+            ``hands --trace`` (whose rules are ``rules``).
     """
 
     rules: Rules | None = None
@@ -61,6 +67,7 @@ class SolveSpec:
     set_aside: str | None = None
     run: Path | None = None
     deal: int | None = None
+    deal_file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -295,33 +302,24 @@ def _from_run(folder: Path, deal: int | None) -> tuple[Rules, list[int], list[in
     trace = batch.traces()[-1]
     if trace.get("declarer") is None or trace.get("special") == "dark":
         raise UsageError(f"deal {deal} of that run has no declarer taking the talon")
-    n = 2 if rules.players == 2 else 3
-    seats = _hand_seats(rules.players, int(trace["dealer"]))
-    hands = [sum(1 << c for c in parse_cards(" ".join(trace["hands"][s]))) for s in seats]
-    talon = parse_cards(" ".join(trace["talon"]))
-    talons = (
-        [sum(1 << c for c in talon)]
-        if n == 3
-        else [sum(1 << c for c in talon[:2]), sum(1 << c for c in talon[2:])]
-    )
-    declarer = seats.index(int(trace["declarer"]))
-    gives = tuple(parse_cards(c)[0] for _, c in trace["discards"])
-    pick = int(trace.get("talon_pick") or 0) if n == 2 else 0
-    named = trace.get("trump_named")
-    made = {
-        "talon": pick,
-        "gives": gives,
-        "trump": SUIT_LETTERS.index(named) if named else -1,
-        "contract": int(trace["contract"]),
-    }
+    hands, talons, declarer, made = solve_inputs(from_trace(trace, rules.name))
+    assert made is not None
     return rules, hands, talons, declarer, made
 
 
-def _hand_seats(players: int, dealer: int) -> list[int]:
-    """Game seats of hand seats 0..: from forehand clockwise (4 players: dealer out)."""
-    if players == 4:
-        return [(dealer + 1 + k) % 4 for k in range(3)]
-    return [(dealer + 1 + k) % players for k in range(players)]
+def _from_file(spec: SolveSpec) -> tuple[Rules, list[int], list[int], int, dict | None]:
+    """The deal of a file in the deal notation (or of a ``hands --trace`` file)."""
+    assert spec.deal_file is not None
+    rules_name = spec.rules.name if spec.rules is not None else "classic"
+    deal, rules = played(read_deals(spec.deal_file, rules_name), spec.deal)
+    if deal.reshuffle is not None:
+        raise UsageError(f"{spec.deal_file}: that deal was redealt; name the one played")
+    if deal.special == "dark":
+        raise UsageError(f"{spec.deal_file}: a dark deal: nobody takes the talon")
+    hands, talons, declarer, made = solve_inputs(deal)
+    if made is None:  # a deal not played yet: the declarer the command names
+        declarer = _seat(spec.declarer, len(hands), "declarer")
+    return rules, hands, talons, declarer, made
 
 
 def solve(spec: SolveSpec) -> Solution:
@@ -331,11 +329,13 @@ def solve(spec: SolveSpec) -> Solution:
         UsageError: cards missing, repeated or of the wrong number, a bad seat or suit,
             or a run folder whose deal cannot be replayed.
     """
-    if spec.run is not None:
+    if spec.run is not None and spec.deal_file is not None:
+        raise UsageError("give either --run or --deal-file")
+    if spec.run is not None or spec.deal_file is not None:
         if spec.hands or spec.talon:
-            raise UsageError("give either --run with --deal, or --hands")
-        rules, hands, talons, declarer, made = _from_run(spec.run, spec.deal)
-        return _deal(rules, hands, talons, declarer, made)
+            raise UsageError("give either --run or --deal-file (with --deal), or --hands")
+        source = _from_run(spec.run, spec.deal) if spec.run is not None else _from_file(spec)
+        return _deal(*source)
     if not spec.hands:
         raise UsageError("give the cards: --hands (and --talon for a deal), or --run")
     if spec.rules is None:

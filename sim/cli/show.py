@@ -1,0 +1,53 @@
+"""``thousand show FILE``: a deal, or the deals of a trace, as a player reads them.
+
+The command calls :mod:`sim.jobs.show` (the deal notation of :mod:`sim.notation`, or
+the JSON lines of ``hands --trace``) and prints each deal laid out, or (``--tdn``) in
+the deal notation.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """``thousand show``: the deals of ``FILE``, laid out or in the deal notation."""
+    from sim.jobs.show import deal_text, pick, read_deals
+    from sim.notation import format_deal
+
+    deals = pick(read_deals(args.file, args.rules), args.deal)
+    shown = [format_deal(d) if args.tdn else deal_text(d, r) for d, r in deals]
+    print("\n".join(shown), end="")
+    return 0
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``show`` to the ``thousand`` subparsers; return its parser."""
+    p = subparsers.add_parser(
+        "show",
+        help="a deal (deal notation or a hands --trace file) as a player reads it",
+        description=(
+            "Print the deals of FILE as a player lays them out: the hands by suit from "
+            "forehand, the talon, the auction, the declarer's discard, the tricks and the "
+            "score. FILE holds deals in the deal notation (docs/cli.md) or the JSON lines "
+            "of hands --trace; --tdn prints the notation instead (a trace converted)."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="a deal-notation file or a hands --trace file")
+    p.add_argument(
+        "--deal",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only deal N (its DealId, a trace's deal_id; else its place from 0): every "
+        "attempt of a redealt deal",
+    )
+    p.add_argument(
+        "--rules",
+        default="classic",
+        help="the rules of a trace file (a deal in the notation names its own)",
+    )
+    p.add_argument("--tdn", action="store_true", help="print the deal notation")
+    p.set_defaults(func=cmd_show)
+    return p

@@ -1,0 +1,194 @@
+"""The show job: a deal in the deal notation, or of a ``hands --trace`` file, as a player reads it.
+
+``thousand show FILE`` reads deals written in the notation (:mod:`sim.notation`) or the
+JSON lines of ``hands --trace`` and prints each as a player would lay it out: the hands
+by suit from forehand, the talon, the auction, the declarer's talon and discard, the
+tricks and the score; ``--tdn`` prints the notation instead (a trace converted). The
+``solve`` and ``advise`` jobs take a deal the same way (:func:`read_deals`,
+:func:`pick`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sim.cards import N_RANKS, SUIT_SYMBOLS, card_pretty
+from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_deals
+from sim.output import UsageError
+from sim.rules import Rules, load_rules
+
+RANK_ORDER = (5, 4, 3, 2, 1, 0)  # A 10 K Q J 9: the order a player sorts a suit in
+RANK_TEXT = ("9", "J", "Q", "K", "10", "A")
+
+
+def read_deals(path: str | Path, rules: str = "classic") -> list[tuple[DealRecord, Rules]]:
+    """Every deal of a file in the notation, or of a ``hands --trace`` file, with its rules.
+
+    A trace carries no rules: ``rules`` names them (its run's ``--rules``). A deal in
+    the notation names its own and is checked against them (hash, sizes).
+
+    Raises:
+        UsageError: a file that cannot be read.
+        NotationError: a deal that cannot be read or does not fit its rules.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{p}: cannot be read ({exc})") from None
+    if text.lstrip().startswith("{"):  # JSON lines of hands --trace
+        loaded = load_rules(rules)
+        out = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                trace = json.loads(line)
+                deal = from_trace(trace, rules, loaded.rules_hash)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise NotationError(f"{p}, line {number}: not a hand trace ({exc})") from None
+            check_rules(deal, loaded)
+            out.append((deal, loaded))
+        return out
+    deals = []
+    cache: dict[str, Rules] = {}
+    for deal in parse_deals(text):
+        if deal.rules not in cache:
+            cache[deal.rules] = load_rules(deal.rules)
+        check_rules(deal, cache[deal.rules])
+        deals.append((deal, cache[deal.rules]))
+    return deals
+
+
+def pick(
+    deals: list[tuple[DealRecord, Rules]], number: int | None
+) -> list[tuple[DealRecord, Rules]]:
+    """The deals numbered ``number`` (every one for None).
+
+    A deal's number is its ``DealId`` (a redealt deal's attempts share it), else its
+    place in the file from 0.
+
+    Raises:
+        UsageError: no deal of that number.
+    """
+    if number is None:
+        return deals
+    chosen = [
+        (d, r)
+        for k, (d, r) in enumerate(deals)
+        if (d.deal_id if d.deal_id is not None else k) == number
+    ]
+    if not chosen:
+        raise UsageError(f"--deal {number}: no deal of that number in the file")
+    return chosen
+
+
+def played(deals: list[tuple[DealRecord, Rules]], number: int | None) -> tuple[DealRecord, Rules]:
+    """The one deal ``number`` names, the attempt that was played (the last one).
+
+    Raises:
+        UsageError: no deal of that number, or several deals and no ``number``.
+    """
+    chosen = pick(deals, number)
+    ids = {d.deal_id if d.deal_id is not None else k for k, (d, _) in enumerate(chosen)}
+    if len(ids) > 1:
+        raise UsageError(f"the file holds {len(ids)} deals: name one with --deal")
+    return chosen[-1]
+
+
+def _suit_line(cards: tuple[int, ...]) -> str:
+    parts = []
+    for suit in (0, 1, 2, 3):
+        ranks = [c % N_RANKS for c in cards if c // N_RANKS == suit]
+        if ranks:
+            text = " ".join(RANK_TEXT[r] for r in RANK_ORDER if r in ranks)
+            parts.append(f"{SUIT_SYMBOLS[suit]} {text}")
+    return "  ".join(parts) or "—"
+
+
+def _cards(cards: tuple[int, ...] | list[int]) -> str:
+    return " ".join(card_pretty(c) for c in cards)
+
+
+def _seat_names(deal: DealRecord) -> dict[int, str]:
+    """``seat S (role)`` of every seat: forehand first, the dealer last."""
+    roles = {2: ("forehand", "dealer"), 3: ("forehand", "middle", "dealer"),
+             4: ("forehand", "middle", "rear")}[deal.players]  # fmt: skip
+    names = {s: f"seat {s} ({role})" for s, role in zip(deal.hand_seats(), roles, strict=True)}
+    if deal.players == 4:
+        names[deal.dealer] = f"seat {deal.dealer} (dealer)"
+    return names
+
+
+def deal_text(deal: DealRecord, rules: Rules) -> str:
+    """The deal as a player reads it: hands, talon, auction, discard, tricks, score."""
+    head = f"Deal {deal.deal_id}" if deal.deal_id is not None else "Deal"
+    if deal.attempt:
+        head += f", redeal {deal.attempt}"
+    lines = [f"{head} — rules {rules.name} ({rules.rules_hash}), dealer seat {deal.dealer}"]
+    names = _seat_names(deal)
+    order = deal.hand_seats()
+    if deal.players == 4:
+        order = [*order, deal.dealer]
+    width = max(len(names[s]) for s in order)
+    for s in order:
+        held = deal.hands[s]
+        lines.append(f"  {names[s]:<{width}}  {_suit_line(held) if held else 'sits out'}")
+    lines.append(f"  {'talon':<{width}}  {_cards(deal.talon)}")
+    if deal.reshuffle is not None:
+        seat, reason = deal.reshuffle
+        lines.append(f"Redealt: seat {seat} asked for a reshuffle ({reason.replace('_', ' ')}).")
+        return "\n".join(lines) + "\n"
+    if deal.special:
+        lines.append(f"A {deal.special} deal.")
+    if deal.auction:
+        bids = ", ".join(f"seat {s} {'pass' if b is None else b}" for s, b in deal.auction)
+        lines.append(f"Auction: {bids}.")
+    if deal.declarer is None:
+        return "\n".join(lines) + "\n"
+    gives = " and ".join(f"{card_pretty(c)} to seat {to}" for to, c in deal.discards)
+    talon = "" if deal.talon_pick is None else f"takes talon {deal.talon_pick + 1}, "
+    trump = "" if deal.trump is None else f", names {SUIT_SYMBOLS[deal.trump]} trump"
+    lines.append(
+        f"Seat {deal.declarer} declares: {talon}gives {gives or 'nothing'}{trump}; "
+        f"contract {deal.contract}."
+    )
+    if deal.conceded:
+        lines.append(f"Seat {deal.declarer} concedes {deal.contract}.")
+    for k, t in enumerate(deal.tricks, start=1):
+        cards = [card_pretty(c) for c in t.cards]
+        if t.marriage is not None:
+            cards[0] += " (marriage)" if t.marriage != "A" else " (ace marriage)"
+        won = "" if t.winner is None else f" → seat {t.winner}"
+        lines.append(f"  {k:>2}. seat {t.leader}: {', '.join(cards)}{won}")
+    if deal.scores is not None:
+        scores = ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(deal.scores))
+        lines.append(f"Scores of the deal: {scores}.")
+    return "\n".join(lines) + "\n"
+
+
+def solve_inputs(deal: DealRecord) -> tuple[list[int], list[int], int, dict[str, Any] | None]:
+    """The deal in the solver's terms, as ``thousand solve --run`` takes a run's deal.
+
+    The hand masks from forehand, the talons, the declarer's hand seat and, for a
+    played deal, the discard it made (None otherwise).
+
+    Raises:
+        UsageError: a deal with no declarer taking the talon (redealt, or not played).
+    """
+    seats = deal.hand_seats()
+    hands = [sum(1 << c for c in deal.hands[s]) for s in seats]
+    t = deal.talon
+    halves = [t] if len(seats) == 3 else [t[:2], t[2:]]  # two players: two talons
+    talons = [sum(1 << c for c in half) for half in halves]
+    if deal.declarer is None or deal.reshuffle is not None or deal.special == "dark":
+        return hands, talons, 0, None
+    made = {
+        "talon": deal.talon_pick or 0,
+        "gives": tuple(c for _, c in deal.discards),
+        "trump": -1 if deal.trump is None else deal.trump,
+        "contract": deal.contract,
+    }
+    return hands, talons, seats.index(deal.declarer), made

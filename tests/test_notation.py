@@ -1,0 +1,155 @@
+"""The deal notation (sim/notation.py), ``thousand show`` and the ``--deal-file`` readers.
+
+Every traced deal of every player count converts to the notation and back unchanged
+(the trace's own keys compared); a deal that cannot be read is one line naming the
+deal and the tag; ``show``, ``solve --deal-file`` and ``advise --deal-file`` read the
+same deal as the commands that take the cards directly.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sim.engine.api import play_hands
+from sim.notation import (
+    DealRecord,
+    NotationError,
+    Trick,
+    check_rules,
+    format_deal,
+    from_trace,
+    parse_deals,
+)
+from sim.rules import load_rules
+
+PRESETS = ("classic", "two_players", "four_players", "five_hundred_one", "ukraine_online")
+DEAL = """\
+[Rules "classic"]
+[Dealer "0"]
+[Deal "AH TH KH QH AS 9C JD / KS QS JS TS 9S AC KC / AD KD QD TD 9D QC JH / JC TC 9H"]
+"""
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_traced_deal_converts_to_the_notation_and_back(preset):
+    rules = load_rules(preset)
+    traces = play_hands(rules, 400, 11, ("strong",), trace=True).traces()
+    text = "\n".join(format_deal(from_trace(t, preset, rules.rules_hash)) for t in traces)
+    deals = parse_deals(text)
+    assert len(deals) == len(traces) > 400  # redeals are deals of their own
+    played = 0
+    for trace, deal in zip(traces, deals, strict=True):
+        check_rules(deal, rules)
+        assert deal == from_trace(trace, preset, rules.rules_hash)
+        for key, value in deal.trace().items():
+            assert trace[key] == value, key
+        played += bool(deal.tricks)
+    assert played >= 300  # most deals were played out: the tricks went through too
+
+
+def test_marriages_the_ace_marriage_and_a_named_trump_are_written_and_read():
+    deal = DealRecord(
+        "ukraine_online", 0, ((0, 1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12, 13),
+                              (14, 15, 16, 17, 18, 19, 20)), (21, 22, 23),
+        declarer=1, contract=120, trump=3,
+        tricks=(Trick(1, (8, 0, 14), "C", 1), Trick(1, (11, 1, 15), "A", 2)),
+    )  # fmt: skip
+    text = format_deal(deal)
+    assert '[Play "1:QC* 9S QD >1; 1:AC*A JS KD >2"]' in text and '[Trump "H"]' in text
+    assert parse_deals(text) == [deal]
+
+
+def test_the_players_notations_and_comments_are_read():
+    text = "; a deal from the kitchen table\n" + DEAL.replace(
+        "AH TH KH QH AS 9C JD", "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦"
+    )
+    assert parse_deals(text) == parse_deals(DEAL)
+    assert parse_deals(DEAL + "\n\n" + DEAL) == parse_deals(DEAL) * 2
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('[Rules "classic"]\n[Dealer "0"]\n', "deal 1: the tag 'Deal' is missing"),
+        (DEAL + '[Colour "red"]\n', "unknown tag 'Colour'"),
+        (DEAL + '[Dealer "1"]\n', "tag 'Dealer' given twice"),
+        (DEAL.replace("JC TC 9H", "JC TC AH"), "missing ['9H'], twice ['AH']"),
+        (DEAL.replace("JC TC 9H", "JC TC XX"), "malformed card 'XX'"),
+        (DEAL.replace('"0"', '"5"'), "[Dealer]: a seat 0..2, got 5"),
+        (DEAL + '[Auction "1:100 2:maybe"]\n', "[Auction]: a bid or 'pass', got 'maybe'"),
+        (DEAL + '[Play "1:AD KD >x"]\n', "'>WINNER' needs a seat"),
+        (DEAL + "Rules classic\n", 'not a [Tag "value"] pair'),
+        ("", "no deal found"),
+    ],
+)
+def test_a_deal_that_cannot_be_read_is_named(text, words):
+    with pytest.raises(NotationError) as exc:
+        parse_deals(text)
+    assert words in str(exc.value)
+
+
+def test_a_deal_must_fit_its_rules():
+    (deal,) = parse_deals(
+        DEAL.replace('[Dealer "0"]', '[RulesHash "0000000000000000"]\n[Dealer "0"]')
+    )
+    with pytest.raises(NotationError, match="dealt under rules 0000000000000000"):
+        check_rules(deal, load_rules("classic"))
+    with pytest.raises(NotationError, match="4 seats under four_players"):
+        check_rules(parse_deals(DEAL)[0], load_rules("four_players"))
+
+
+def test_show_lays_a_deal_out_and_writes_the_notation(thousand, tmp_path):
+    path = tmp_path / "d.tdn"
+    path.write_text(DEAL, encoding="utf-8")
+    shown = thousand("show", str(path))
+    assert shown.returncode == 0
+    lines = shown.stdout.splitlines()
+    assert lines[1].split() == [
+        "seat",
+        "1",
+        "(forehand)",
+        "♠",
+        "10",
+        "K",
+        "Q",
+        "J",
+        "9",
+        "♣",
+        "A",
+        "K",
+    ]
+    assert lines[3].startswith("  seat 0 (dealer)") and lines[4].split()[1:] == ["J♣", "10♣", "9♥"]
+    again = thousand("show", str(path), "--tdn")
+    assert parse_deals(again.stdout) == parse_deals(DEAL)
+    bad = thousand("show", str(tmp_path / "none.tdn"))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_a_traced_deal_reads_the_same_in_solve_show_and_advise(thousand, tmp_path):
+    run = tmp_path / "run"
+    trace = tmp_path / "t.jsonl"
+    made = thousand("hands", "--deals", "30", "--seed", "4", "--out", str(run),
+                    "--trace", str(trace), "--workers", "1", "--quiet")  # fmt: skip
+    assert made.returncode == 0
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    played = next(t for t in lines if t["reshuffle"] is None and t["declarer"] is not None)
+    n = str(played["deal_id"])
+    by_run = thousand("solve", "--run", str(run), "--deal", n, "--json")
+    by_trace = thousand("solve", "--deal-file", str(trace), "--deal", n, "--json")
+    tdn = tmp_path / "d.tdn"
+    tdn.write_text(thousand("show", str(trace), "--deal", n, "--tdn").stdout, encoding="utf-8")
+    by_file = thousand("solve", "--deal-file", str(tdn), "--json")
+    assert by_run.returncode == by_trace.returncode == by_file.returncode == 0
+    assert json.loads(by_run.stdout) == json.loads(by_trace.stdout) == json.loads(by_file.stdout)
+    assert "played" in json.loads(by_file.stdout)
+    # the advisor takes the forehand's hand of the deal as if it had been typed in
+    hand = " ".join(played["hands"][(played["dealer"] + 1) % 3])
+    typed = thousand("advise", hand, "--samples", "100", "--json")
+    filed = thousand("advise", "--deal-file", str(tdn), "--samples", "100", "--json")
+    assert json.loads(typed.stdout) == json.loads(filed.stdout)
+    both = thousand("advise", hand, "--deal-file", str(tdn))
+    assert both.returncode == 2 and "not both" in both.stderr
+    several = thousand("solve", "--deal-file", str(trace))
+    assert several.returncode == 2 and "name one with --deal" in several.stderr
