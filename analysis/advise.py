@@ -45,6 +45,8 @@ class Advice:
     table: TableAnswer | None = None  # the class table's answer, before sampling
     sampled: int | None = None  # the samples' own answer (``recommended`` may be the table's)
     minimum: int = 0  # the fewest samples whose interval can reach the risk
+    auction: str = ""  # the bids so far, in words ("" without --auction)
+    high_bid: int = 0  # the highest bid so far: a raise must go above it
 
 
 @dataclass(frozen=True)
@@ -294,11 +296,15 @@ def advice_markdown(a: Advice) -> str:
         lines += _discard_lines(a)
         return "\n".join(lines) + "\n"
     rec = "no level" if a.recommended is None else f"bid up to {a.recommended}"
+    why = f" (the highest level whose 95 % interval's lower end reaches {a.risk:.0%})"
+    if a.auction:
+        lines.insert(1, f"Auction so far: {a.auction}; a raise must go above {a.high_bid}.")
+        if a.recommended is None or a.recommended <= a.high_bid:
+            rec, why = f"pass: no level above {a.high_bid} reaches {a.risk:.0%}", ""
+        else:
+            rec = f"raise, up to {a.recommended}"
     if a.table is None or a.samples >= a.minimum:
-        lines.append(
-            f"At risk {a.risk:.0%}: {rec} (the highest level whose 95 % interval's lower end "
-            f"reaches {a.risk:.0%})."
-        )
+        lines.append(f"At risk {a.risk:.0%}: {rec}{why}.")
     else:
         lines.append(
             f"At risk {a.risk:.0%}: {rec}, the tables' answer: {a.samples} sampled deals are "
@@ -307,6 +313,8 @@ def advice_markdown(a: Advice) -> str:
     if a.table is not None:
         t = a.table
         trec = "no level" if t.recommended is None else f"bid up to {t.recommended}"
+        if a.auction:
+            trec += " (before any auction: the tables do not know this one)"
         lines.append(
             f"The tables: {t.n:,} hands of the class ({t.klass}) played as the declarer's by "
             f"`{t.player}` ({t.deals:,} deals, seed {t.seed}) say {trec}."
@@ -434,6 +442,8 @@ def advice_json(a: Advice) -> dict[str, Any]:
         levels=a.levels.to_dicts(),
         recommended=a.recommended,
         sampled_recommended=a.sampled if table is not None else a.recommended,
+        auction=a.auction or None,
+        high_bid=a.high_bid or None,
         minimum_samples=a.minimum,
         table=None
         if table is None

@@ -33,14 +33,43 @@ DISCARD_CANDIDATES = 5  # the hand's cheapest cards (the heuristic's order) trie
 PASS_PLAYER = "strong"  # who plays the deals of the pass baseline (every seat)
 
 
+MAX_TRIES = 5_000  # deals drawn in a row that break the auction before it is called impossible
+
+
+def hand_cap(rules: Rules, mask: int) -> int:
+    """The highest bid a hand may make: 120 + its marriages (``bid.cap_by_marriages``)."""
+    from sim.cards import mask_marriages
+    from sim.rules import MAX_BID
+
+    if not rules.bid.cap_by_marriages:
+        return MAX_BID
+    held = mask_marriages(mask)
+    return 120 + sum(v for s, v in enumerate(rules.marriage_values) if held >> s & 1)
+
+
 def sample_deals(
-    rules: Rules, hand: int, seat: int, n: int, seed: int, talon: int = 0
+    rules: Rules,
+    hand: int,
+    seat: int,
+    n: int,
+    seed: int,
+    talon: int = 0,
+    bids: Sequence[tuple[int, int]] = (),
 ) -> np.ndarray:
     """``n`` deals (``(n, 4)`` place masks) with ``hand`` at hand seat ``seat``.
 
     With ``talon`` (three active players) the talon place holds it; every other card
-    is dealt uniformly at random. Reproducible from ``(seed, hand, seat, talon)``.
+    is dealt uniformly at random. ``bids`` are ``(hand seat, bid)`` of the other seats'
+    highest bids so far: a deal in which such a seat's cap (:func:`hand_cap`) is below
+    its bid is drawn again, so every sample is one the auction allows (with
+    ``bid.cap_by_marriages`` a bid above 120 shows marriages worth the difference).
+    Reproducible from ``(seed, hand, seat, talon)`` and ``bids``.
+
+    Raises:
+        ValueError: the bids cannot be made by any deal with this hand
+            (:data:`MAX_TRIES` deals in a row broke them).
     """
+    need = [(s, b) for s, b in bids if b > 120 and s != seat]
     sizes = place_sizes(rules.players)
     hands = n_hands(rules.players)
     rng = np.random.default_rng([seed, hand, seat, talon])
@@ -52,11 +81,17 @@ def sample_deals(
     if talon:
         out[:, hands] = talon
     for i in range(n):
-        perm = rng.permutation(unseen)
-        col = 0
-        for q in fill:
-            out[i, q] = int(np.bitwise_or.reduce(np.left_shift(1, perm[col : col + sizes[q]])))
-            col += sizes[q]
+        for _ in range(MAX_TRIES):
+            perm = rng.permutation(unseen)
+            col = 0
+            for q in fill:
+                out[i, q] = int(np.bitwise_or.reduce(np.left_shift(1, perm[col : col + sizes[q]])))
+                col += sizes[q]
+            if all(hand_cap(rules, int(out[i, s])) >= b for s, b in need):
+                break
+        else:
+            shown = ", ".join(f"seat {s} bid {b}" for s, b in need)
+            raise ValueError(f"no deal of the unseen cards allows the auction ({shown})")
     return out
 
 
@@ -70,6 +105,7 @@ def bid_samples(
     params: Sequence[str] = (),
     pass_samples: int = 2000,
     budget: float = 0.0,
+    bids: Sequence[tuple[int, int]] = (),
 ) -> dict[str, np.ndarray]:
     """The hand played as the declarer's in ``n`` sampled deals, and the pass baseline.
 
@@ -78,13 +114,16 @@ def bid_samples(
     score as a defender in ``pass_samples`` sampled deals declared by an opponent
     (each in turn), every seat played by :data:`PASS_PLAYER`.
 
+    ``bids`` (the other seats' highest bids so far) narrow the sampled deals as the
+    auction does (:func:`sample_deals`), the pass baseline's too.
+
     With ``budget`` (seconds, 0: none) the samples are played in blocks of
     :data:`BLOCK` and no block starts once the budget is spent: the columns then hold
     the first blocks only (the same deals, in the same order, as without a budget).
     """
     from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
 
-    masks = sample_deals(rules, hand, seat, n, seed)
+    masks = sample_deals(rules, hand, seat, n, seed, bids=bids)
     decls = np.full(n, seat, dtype=np.int64)
     t0 = time.perf_counter()
     played = 0
@@ -106,7 +145,7 @@ def bid_samples(
         cols["total"], cols["concede_from"] = rows[:, D_TOTAL], rows[:, D_CONCEDE_FROM]
     hands = n_hands(rules.players)
     others = np.array([(seat + j) % hands for j in range(1, hands)], dtype=np.int64)
-    masks = sample_deals(rules, hand, seat, pass_samples, seed + 1)
+    masks = sample_deals(rules, hand, seat, pass_samples, seed + 1, bids=bids)
     decls = others[np.arange(pass_samples) % len(others)]
     rows = play_as_declarer(rules, masks, decls, seed + 1, PASS_PLAYER)
     cols["pass_score"] = rows[:, D_DELTA0 + seat]

@@ -199,3 +199,75 @@ def test_the_minimum_sample_count_is_the_first_that_can_reach_the_risk():
 def test_cli_advise_bad_input_as_a_subprocess(cli):
     r = cli("advise", "AH TH KH QH AS 9C XX")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "XX" in r.stderr
+
+
+def test_the_auction_is_read_in_turn_and_refused_where_it_breaks_the_rules():
+    from sim.jobs.advise import read_auction
+    from sim.output import UsageError
+
+    rules = load_rules("classic")
+    a = read_auction(rules, "100 pass 110", 3)
+    assert a.bids == ((0, 100), (1, None), (2, 110)) and a.next_seat == 0 and a.high == 110
+    assert a.text() == "forehand 100, middle pass, dealer 110" and a.highest() == [
+        (0, 100),
+        (2, 110),
+    ]
+    assert read_auction(rules, "100 pass 110 120", 3).next_seat == 2  # the middle is out
+    assert read_auction(load_rules("two_players"), "100 120", 2).next_seat == 0
+    for text, words in (
+        ("105", "forehand's automatic 100 comes first"),
+        ("100 103", "103 is not a bid after 100"),
+        ("100 pass pass", "the auction is over"),
+        ("100 pass pass 105", "the auction is over before '105'"),
+        ("100 maybe", "a bid or 'pass'"),
+    ):
+        with pytest.raises(UsageError, match=words):
+            read_auction(rules, text, 3)
+
+
+def test_a_bid_above_120_deals_only_hands_whose_marriages_allow_it():
+    # with bid.cap_by_marriages a seat's bid of B > 120 shows marriages worth B - 120:
+    # a deal of the unseen cards that breaks it is never sampled
+    from sim.advise import hand_cap, sample_deals
+    from sim.cards import hand_mask, mask_marriages
+
+    rules = load_rules("classic")
+    hand = hand_mask("AS TS AC TC KD JH 9H")  # holds K♦: the middle's 200 needs ♥ or ♠+♣
+    free = sample_deals(rules, hand, 2, 2000, 5)
+    held = sample_deals(rules, hand, 2, 2000, 5, bids=[(1, 200), (0, 100)])
+    assert (free[:, 2] == hand).all() and (held[:, 2] == hand).all()
+    assert all(hand_cap(rules, int(m)) >= 200 for m in held[:, 1])
+    # exactly: the middle's 7 of the 17 unseen cards hold K♥Q♥, or K♠Q♠K♣Q♣ (♦ is out)
+    from math import comb, sqrt
+
+    total = comb(17, 7)
+    p_hearts, p_black, p_all = comb(15, 5) / total, comb(13, 3) / total, comb(11, 1) / total
+    exact = p_hearts + p_black - p_all
+    share = sum(hand_cap(rules, int(m)) >= 200 for m in free[:, 1]) / 2000
+    assert abs(share - exact) <= 4 * sqrt(exact * (1 - exact) / 2000)  # seeded, 4 SE
+    hearts = sum(mask_marriages(int(m)) >> 3 & 1 for m in held[:, 1]) / 2000
+    given = p_hearts / exact  # P(♥ marriage | the bid of 200)
+    assert abs(hearts - given) <= 4 * sqrt(given * (1 - given) / 2000)
+    for row in held:  # each sample is a whole deal: every card once
+        assert sorted(c for m in row for c in range(24) if int(m) >> c & 1) == list(range(24))
+
+
+def test_advise_with_an_auction(thousand):
+    hand = "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦"
+    r = thousand("advise", hand, "--seat", "dealer", "--auction", "100 pass", "--json")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 0 and doc["auction"] == "forehand 100, middle pass"
+    assert doc["high_bid"] == 100 and doc["recommended"] > 100
+    text = thousand("advise", hand, "--seat", "dealer", "--auction", "100 pass").stdout
+    assert "Auction so far: forehand 100, middle pass; a raise must go above 100." in text
+    assert "raise, up to" in text
+    weak = thousand("advise", "AS TS AC TC KD JH 9H", "--seat", "dealer", "--auction", "100 160")
+    assert "pass: no level above 160 reaches 75%" in weak.stdout
+    for args, words in (
+        (["--seat", "middle", "--auction", "100 pass"], "it is dealer's turn"),
+        (["--auction", "100 pass", "--talon", "KS QS 9H"], "--auction: the bidding is over"),
+    ):
+        bad = thousand("advise", "AH TH KH QH AS 9C JD", *args)
+        assert bad.returncode == 2 and words in bad.stderr
+    none = thousand("advise", "KS KC KD KH AS AC AD", "--seat", "dealer", "--auction", "100 160")
+    assert none.returncode == 2 and "no deal of the unseen cards allows the auction" in none.stderr

@@ -32,7 +32,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     spec = AdviseSpec(
         load_rules(args.rules), args.hand, args.seat, args.player, args.risk, args.samples,
         args.budget, args.seed, args.talon, args.bid, tuple(args.param), args.workers,
-        Path(args.deal_file) if args.deal_file else None, args.deal,
+        Path(args.deal_file) if args.deal_file else None, args.deal, args.auction,
     )  # fmt: skip
     result = advise(spec, feedback=Console(args.quiet))
     if args.json:
@@ -114,6 +114,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "file of --rules) instead of HAND",
     )
     p.add_argument("--deal", type=int, metavar="N", help="the deal's number in --deal-file")
+    p.add_argument(
+        "--auction",
+        default=None,
+        metavar="BIDS",
+        help='the bids so far in turn from forehand, e.g. "100 pass 110": the unseen hands '
+        "are dealt as the auction allows (a bid above 120 shows marriages) and the answer "
+        "says whether to raise; --seat must be the one to bid next",
+    )
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.set_defaults(func=cmd_advise)
     return p

@@ -76,6 +76,81 @@ def check_player(name: str) -> str:
 
 
 @dataclass(frozen=True)
+class Auction:
+    """The bids so far: ``(hand seat, bid)`` in order (None: a pass), whose turn it is."""
+
+    bids: tuple[tuple[int, int | None], ...]
+    next_seat: int
+    high: int  # the highest bid so far
+    high_seat: int
+    names: tuple[str, ...]  # the hand seats' names, from forehand
+
+    def highest(self) -> list[tuple[int, int]]:
+        """``(hand seat, its highest bid)`` of every seat that bid."""
+        best: dict[int, int] = {}
+        for s, b in self.bids:
+            if b is not None:
+                best[s] = max(b, best.get(s, 0))
+        return sorted(best.items())
+
+    def text(self) -> str:
+        """The auction in words: ``forehand 100, middle pass``."""
+        return ", ".join(f"{self.names[s]} {'pass' if b is None else b}" for s, b in self.bids)
+
+
+def read_auction(rules: Rules, text: str, seats: int) -> Auction:
+    """The auction so far from ``"100 pass 110"``: the bids in turn from forehand.
+
+    Forehand opens with its automatic 100; then each seat still in bids (a multiple of
+    ``bid.step`` above the last bid; exactly one step without ``bid.jumps``) or passes,
+    in turn, a seat that passed being out.
+
+    Raises:
+        UsageError: a token that is not a bid or ``pass``, a bid that is not allowed
+            there, or an auction that is over.
+    """
+    from sim.rules import MAX_BID, OPENING_BID
+
+    tokens = text.replace(",", " ").split()
+    if not tokens or tokens[0] != str(OPENING_BID):
+        raise UsageError(f"--auction: forehand's automatic {OPENING_BID} comes first, got {text!r}")
+    bids: list[tuple[int, int | None]] = [(0, OPENING_BID)]
+    out: set[int] = set()
+    high, high_seat, turn = OPENING_BID, 0, 0
+    for token in tokens[1:]:
+        if len(out) >= seats - 1:
+            raise UsageError(f"--auction: the auction is over before {token!r}")
+        turn = (turn + 1) % seats
+        while turn in out:
+            turn = (turn + 1) % seats
+        if token.lower() == "pass":
+            out.add(turn)
+            bids.append((turn, None))
+            continue
+        if not token.isdigit():
+            raise UsageError(f"--auction: a bid or 'pass', got {token!r}")
+        bid = int(token)
+        step = rules.bid.step
+        if (
+            bid <= high
+            or bid % step
+            or bid > MAX_BID
+            or (not rules.bid.jumps and bid != high + step)
+        ):
+            jumps = f"a multiple of {step} above {high}" if rules.bid.jumps else str(high + step)
+            raise UsageError(f"--auction: {bid} is not a bid after {high} (one of: {jumps})")
+        bids.append((turn, bid))
+        high, high_seat = bid, turn
+    if len(out) >= seats - 1:
+        raise UsageError("--auction: the auction is over: every seat but one passed")
+    turn = (turn + 1) % seats
+    while turn in out:
+        turn = (turn + 1) % seats
+    names = SEATS if seats == 3 else ("forehand", "dealer")
+    return Auction(tuple(bids), turn, high, high_seat, names)
+
+
+@dataclass(frozen=True)
 class AdviseSpec:
     """What the advisor is asked.
 
@@ -95,6 +170,9 @@ class AdviseSpec:
         deal_file: a deal in the deal notation (:mod:`sim.notation`) or a ``hands
             --trace`` file: the hand is the ``seat``'s there (``hand`` left empty).
         deal: the deal's number in ``deal_file`` (needed when it holds several).
+        auction: the bids so far in turn from forehand (``"100 pass 110"``): the
+            sampled deals are those the auction allows, and the answer says whether to
+            raise or pass; the ``seat`` must be the one to bid next.
     """
 
     rules: Rules
@@ -111,6 +189,7 @@ class AdviseSpec:
     workers: int | None = None
     deal_file: Path | None = None
     deal: int | None = None
+    auction: str | None = None
 
     def hand_text(self) -> str:
         """The hand: ``hand``, or the ``seat``'s cards in ``deal`` of ``deal_file``.
@@ -220,6 +299,21 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
         parse_params([player] * hands, list(spec.params))
     set_threads(spec.workers)
     n = spec.samples or DEFAULT_SAMPLES.get(player, 48)
+    auction = None
+    if spec.auction is not None:
+        if spec.talon is not None:
+            raise UsageError("--auction: the bidding is over once the talon is taken (--talon)")
+        auction = read_auction(rules, spec.auction, hands)
+        if auction.next_seat != seat:
+            raise UsageError(
+                f"--auction: it is {seats[auction.next_seat]}'s turn after {spec.auction!r}, "
+                f"not {spec.seat}'s (--seat)"
+            )
+        from sim.advise import hand_cap
+
+        own = max((b for s, b in auction.highest() if s == seat), default=0)
+        if own > hand_cap(rules, hand):
+            raise UsageError(f"--auction: {spec.seat} bid {own}, above what HAND may bid")
     if spec.talon is not None:  # the open-card judge of every give: the player is not used
         n = spec.samples or DEFAULT_SAMPLES["par"]
         if hands != 3:
@@ -237,10 +331,17 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
         )
     else:
         budget = 0.0 if player in FAST else spec.budget  # the fast players: every sample
-        cols = bid_samples(
-            rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget
-        )
+        others = [(s, b) for s, b in auction.highest() if s != seat] if auction else []
+        try:
+            cols = bid_samples(
+                rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget,
+                bids=others,
+            )  # fmt: skip
+        except ValueError as exc:  # no deal allows the auction with this hand
+            raise UsageError(f"--auction: {exc}") from None
         answer = a.advise(rules, hand, spec.seat, player, spec.risk, cols, pass_player=PASS_PLAYER)
+        if auction is not None:
+            answer = replace(answer, auction=auction.text(), high_bid=auction.high)
         owner = TABLE_PLAYER[player]
         by_class, by_marriages = class_tables(rules, owner, feedback, spec.workers)
         table = a.table_answer(
