@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup notebooks test test-all report report-check bench lint docs clean golden
+.PHONY: setup notebooks test test-all report report-check bench lint docs locale clean golden
 
 setup: $(STAMP)
 
@@ -65,6 +65,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check sim analysis tests benchmarks
 	$(BIN)/ruff format --check sim analysis tests benchmarks
 	$(BIN)/mypy
+
+locale: $(STAMP)  ## extract the marked strings into sim/locale/, merge every .po, compile the .mo files
+	$(BIN)/python -m sim.i18n
 
 docs: $(STAMP)  ## regenerate docs/rules.md's options table and docs/data.md's column tables
 	$(BIN)/python -m sim.jobs.docs docs/rules.md docs/data.md

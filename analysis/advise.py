@@ -6,6 +6,7 @@ out). Every rate carries its 95 % Wilson interval; every mean its standard error
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_la
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
 from sim.cards import cards_str
+from sim.i18n import _, cards_text, language
 from sim.rules import Rules
 
 
@@ -278,82 +280,156 @@ def _interval(p: float, low: float, high: float, digits: int = 2) -> str:
     return f"{p:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
+def _hand(ids: Sequence[int]) -> str:
+    """Cards as the answer writes them: ``AH`` in English, the language's notation else."""
+    return cards_str(ids) if language() == "en" else cards_text(ids)
+
+
+def _seat_name(seat: str) -> str:
+    return {"forehand": _("forehand"), "middle": _("middle"), "dealer": _("dealer")}.get(seat, seat)
+
+
 def advice_markdown(a: Advice) -> str:
-    """The answer in a few lines and one table (fits 100 columns)."""
+    """The answer in a few lines and one table (fits 100 columns), in the current language."""
     marr = marriage_label(int(marriage_mask(np.array([a.hand]))[0]))
-    marr = "no marriage" if marr == "none" else f"{marr} marriage"
+    marr = _("no marriage") if marr == "none" else _("{suits} marriage").format(suits=marr)
+    head = _("Hand {cards} ({marriage}) as {seat}, rules `{rules}`, player `{player}`, "
+             "{samples} sampled deals.")  # fmt: skip
     lines = [
-        f"Hand {cards_str(_cards(a.hand))} ({marr}) as {a.seat}, rules `{a.rules.name}`, "
-        f"player `{a.player}`, {a.samples} sampled deals.",
+        head.format(
+            cards=_hand(_cards(a.hand)),
+            marriage=marr,
+            seat=_seat_name(a.seat),
+            rules=a.rules.name,
+            player=a.player,
+            samples=a.samples,
+        ),
         "",
     ]
     if a.requested > a.samples:
-        lines[0] = lines[0][:-1] + (
-            f" of {a.requested}: the {a.budget:g} s time budget ran out (`--budget 0` plays "
+        lines[0] = lines[0][:-1] + _(
+            " of {requested}: the {budget} s time budget ran out (`--budget 0` plays "
             "them all; the intervals are those of the deals played)."
-        )
+        ).format(requested=a.requested, budget=f"{a.budget:g}")
     if a.discards is not None:
         lines += _discard_lines(a)
         return "\n".join(lines) + "\n"
-    rec = "no level" if a.recommended is None else f"bid up to {a.recommended}"
-    why = f" (the highest level whose 95 % interval's lower end reaches {a.risk:.0%})"
+    risk = f"{a.risk:.0%}"
+    if a.recommended is None:
+        rec = _("no level")
+    else:
+        rec = _("bid up to {level}").format(level=a.recommended)
+    why = _(" (the highest level whose 95 % interval's lower end reaches {risk})").format(risk=risk)
     if a.auction:
-        lines.insert(1, f"Auction so far: {a.auction}; a raise must go above {a.high_bid}.")
+        lines.insert(
+            1,
+            _("Auction so far: {auction}; a raise must go above {high}.").format(
+                auction=_auction_text(a.auction), high=a.high_bid
+            ),
+        )
         if a.recommended is None or a.recommended <= a.high_bid:
-            rec, why = f"pass: no level above {a.high_bid} reaches {a.risk:.0%}", ""
+            rec = _("pass: no level above {high} reaches {risk}").format(high=a.high_bid, risk=risk)
+            why = ""
         else:
-            rec = f"raise, up to {a.recommended}"
+            rec = _("raise, up to {level}").format(level=a.recommended)
     if a.table is None or a.samples >= a.minimum:
-        lines.append(f"At risk {a.risk:.0%}: {rec}{why}.")
+        lines.append(_("At risk {risk}: {answer}{why}.").format(risk=risk, answer=rec, why=why))
     else:
         lines.append(
-            f"At risk {a.risk:.0%}: {rec}, the tables' answer: {a.samples} sampled deals are "
-            f"fewer than the {a.minimum} that can show {a.risk:.0%} at all."
+            _(
+                "At risk {risk}: {answer}, the tables' answer: {samples} sampled deals are "
+                "fewer than the {minimum} that can show {risk} at all."
+            ).format(risk=risk, answer=rec, samples=a.samples, minimum=a.minimum)
         )
     if a.table is not None:
         t = a.table
-        trec = "no level" if t.recommended is None else f"bid up to {t.recommended}"
+        if t.recommended is None:
+            trec = _("no level")
+        else:
+            trec = _("bid up to {level}").format(level=t.recommended)
         if a.auction:
-            trec += " (before any auction: the tables do not know this one)"
+            trec += _(" (before any auction: the tables do not know this one)")
         lines.append(
-            f"The tables: {t.n:,} hands of the class ({t.klass}) played as the declarer's by "
-            f"`{t.player}` ({t.deals:,} deals, seed {t.seed}) say {trec}."
+            _(
+                "The tables: {n} hands of the class ({klass}) played as the declarer's by "
+                "`{player}` ({deals} deals, seed {seed}) say {answer}."
+            ).format(
+                n=f"{t.n:,}",
+                klass=_class_text(t.klass),
+                player=t.player,
+                deals=f"{t.deals:,}",
+                seed=t.seed,
+                answer=trec,
+            )
         )
+    passing = f"{a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f}"
     if a.best_expected is not None:
         best = a.levels.filter(pl.col("level") == a.best_expected).row(0, named=True)
         lines.append(
-            f"Best expected score: a contract of {a.best_expected}, {best['expected']:+.1f} "
-            f"[{best['expected_low']:+.1f}, {best['expected_high']:+.1f}] against "
-            f"{a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f} for passing."
+            _(
+                "Best expected score: a contract of {level}, {expected} against {passing} "
+                "for passing."
+            ).format(
+                level=a.best_expected,
+                expected=f"{best['expected']:+.1f} [{best['expected_low']:+.1f}, "
+                f"{best['expected_high']:+.1f}]",
+                passing=passing,
+            )
         )
     else:
         lines.append(
-            f"No contract beats passing ({a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f}, the "
-            "points a defender scores) in expectation."
+            _(
+                "No contract beats passing ({passing}, the points a defender scores) in "
+                "expectation."
+            ).format(passing=passing)
         )
     lines.append("")
     shown = a.levels.select(
-        "level",
+        pl.col("level").alias(_("level")),
         pl.struct("p", "ci_low", "ci_high")
         .map_elements(
             lambda r: _interval(r["p"], r["ci_low"], r["ci_high"]), return_dtype=pl.String
         )
-        .alias("P(make) [95 % CI]"),
+        .alias(_("P(make) [95 % CI]")),
         pl.struct("expected", "expected_low", "expected_high")
         .map_elements(
             lambda r: f"{r['expected']:+.1f} [{r['expected_low']:+.1f}, {r['expected_high']:+.1f}]",
             return_dtype=pl.String,
         )
-        .alias("expected score [95 % CI]"),
+        .alias(_("expected score [95 % CI]")),
     )
     lines.append(to_markdown(shown, floats="{:.1f}").rstrip())
     lines += [
         "",
-        f"Passing: {a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f} (the points this hand scores as "
-        f"a defender, {a.pass_samples} deals played by `{a.pass_player}` at every seat). A hand "
-        "makes a level when it may bid it, would not concede it and its deal total reaches it.",
+        _(
+            "Passing: {passing} (the points this hand scores as a defender, {samples} deals "
+            "played by `{player}` at every seat). A hand makes a level when it may bid it, "
+            "would not concede it and its deal total reaches it."
+        ).format(passing=passing, samples=a.pass_samples, player=a.pass_player),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _auction_text(text: str) -> str:
+    """``forehand 100, middle pass`` in the current language."""
+    words = {"forehand": _("forehand"), "middle": _("middle"), "dealer": _("dealer"),
+             "pass": _("pass")}  # fmt: skip
+    return re.sub(r"[a-z]+", lambda m: words.get(m.group(0), m.group(0)), text)
+
+
+def _class_text(klass: str) -> str:
+    """A class of the tables (``♥ marriage, 2 aces``) in the current language."""
+    m = re.fullmatch(r"(no marriage|(\S+) marriage)(?:, (\d) aces)?", klass)
+    if m is None:
+        return klass
+    marr = (
+        _("no marriage") if m.group(2) is None else _("{suits} marriage").format(suits=m.group(2))
+    )
+    return (
+        marr
+        if m.group(3) is None
+        else _("{marriage}, {aces} aces").format(marriage=marr, aces=m.group(3))
+    )
 
 
 def _cards(mask: int) -> list[int]:
@@ -364,30 +440,46 @@ def _discard_lines(a: Advice) -> list[str]:
     assert a.discards is not None
     d = a.discards
     if d.height == 0:
-        return ["No give leaves a contract at or above the bid."]
+        return [_("No give leaves a contract at or above the bid.")]
     top = d.row(0, named=True)
     lines = [
-        f"Talon {cards_str(_cards(a.talon))}, bid {a.bid}: give {top['to_left']} to the left and "
-        f"{top['to_right']} to the right, and name {top['contract']}: made in "
-        f"{_interval(top['p'], top['ci_low'], top['ci_high'])} of the samples, expected "
-        f"{top['expected']:+.1f}. These are what open-card play makes (every card face up, "
-        "both sides playing best): an upper bound on what a player at the table makes.",
+        _(
+            "Talon {talon}, bid {bid}: give {left} to the left and {right} to the right, and "
+            "name {contract}: made in {made} of the samples, expected {expected}. These are "
+            "what open-card play makes (every card face up, both sides playing best): an "
+            "upper bound on what a player at the table makes."
+        ).format(
+            talon=_hand(_cards(a.talon)),
+            bid=a.bid,
+            left=_card(top["to_left"]),
+            right=_card(top["to_right"]),
+            contract=top["contract"],
+            made=_interval(top["p"], top["ci_low"], top["ci_high"]),
+            expected=f"{top['expected']:+.1f}",
+        ),
         "",
     ]
     shown = d.head(8).select(
-        "to_left",
-        "to_right",
-        "contract",
+        pl.col("to_left").map_elements(_card, return_dtype=pl.String).alias(_("to the left")),
+        pl.col("to_right").map_elements(_card, return_dtype=pl.String).alias(_("to the right")),
+        pl.col("contract").alias(_("contract")),
         pl.struct("p", "ci_low", "ci_high")
         .map_elements(
             lambda r: _interval(r["p"], r["ci_low"], r["ci_high"]), return_dtype=pl.String
         )
-        .alias("P(make) [95 % CI]"),
-        pl.col("expected").round(1),
-        pl.col("mean_total").round(1),
+        .alias(_("P(make) [95 % CI]")),
+        pl.col("expected").round(1).alias(_("expected")),
+        pl.col("mean_total").round(1).alias(_("mean total")),
     )
     lines.append(to_markdown(shown, floats="{:.1f}").rstrip())
     return lines
+
+
+def _card(text: str) -> str:
+    """A card of the discard table (``KS``) as the answer writes cards."""
+    from sim.cards import parse_card
+
+    return _hand([parse_card(text)])
 
 
 EXAMPLE_HANDS = {

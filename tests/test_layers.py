@@ -5,8 +5,8 @@ imported), its imports are collected wherever they stand (module level, inside
 functions, under ``if TYPE_CHECKING``) and each module is placed in a layer:
 
 * **base**: the package's version, cards, rules, random streams, compiled-code
-  helpers, thread settings, odds keys, output folders, the column schema, the
-  generated docs;
+  helpers, thread settings, odds keys, output folders, the run tables' schema, the
+  deal notation, the languages (gettext catalogues);
 * **engine**: the compiled engine (``sim/engine/``): the deal generator, the phases,
   the players and the compiled open-card search they sample with;
 * **solver**: the open-card solver's Python face (``sim/solver/``: positions, the
@@ -55,6 +55,7 @@ BASE = {
     "sim.schema.columns",
     "sim.schema.runs",
     "sim.notation",
+    "sim.i18n",
 }
 RUNS = {
     "sim.runner",

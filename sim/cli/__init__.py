@@ -38,6 +38,7 @@ from sim.cli import (
     solve,
 )
 from sim.cli.common import Parser
+from sim.i18n import LanguageError, set_language
 from sim.jobs import BAD_INPUT, saved_chunks, stop_workers
 from sim.parallel import keep_freed_memory
 
@@ -76,8 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], int] = args.func
     keep_freed_memory()
     try:
+        set_language(getattr(args, "lang", None))
         return func(args)
-    except BAD_INPUT as exc:  # one line on stderr, exit code 2
+    except (*BAD_INPUT, LanguageError) as exc:  # one line on stderr, exit code 2
         print(f"thousand {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

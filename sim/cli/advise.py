@@ -10,7 +10,15 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from sim.cli.common import Console, common_flags, emit, positive_int, seed_value, share_value
+from sim.cli.common import (
+    Console,
+    common_flags,
+    emit,
+    lang_flag,
+    positive_int,
+    seed_value,
+    share_value,
+)
 from sim.jobs.advise import DEFAULT_BUDGET
 from sim.rules import load_rules
 
@@ -123,5 +131,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "says whether to raise; --seat must be the one to bid next",
     )
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    lang_flag(p)
     p.set_defaults(func=cmd_advise)
     return p

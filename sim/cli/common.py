@@ -80,6 +80,19 @@ def common_flags(p: argparse.ArgumentParser, rules: bool = True) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar or log on stderr")
 
 
+def lang_flag(p: argparse.ArgumentParser) -> None:
+    """Add ``--lang`` (en, ru, uk, pl; default ``$THOUSAND_LANG``, then the locale)."""
+    from sim.i18n import LANGS
+
+    p.add_argument(
+        "--lang",
+        default=None,
+        choices=LANGS,
+        help="the language of the answer: en, ru, uk or pl (default: $THOUSAND_LANG, "
+        "then the locale, then en); cards in that language's notation",
+    )
+
+
 def runner_flags(p: argparse.ArgumentParser, chunk: bool = True) -> None:
     """Add ``--chunk`` (unless ``chunk`` is false), ``--scheduler`` and ``--resume``."""
     if chunk:

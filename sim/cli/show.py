@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from sim.cli.common import lang_flag
+
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``thousand show``: the deals of ``FILE``, laid out or in the deal notation."""
@@ -49,5 +51,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="the rules of a trace file (a deal in the notation names its own)",
     )
     p.add_argument("--tdn", action="store_true", help="print the deal notation")
+    lang_flag(p)
     p.set_defaults(func=cmd_show)
     return p

@@ -14,13 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sim.cards import N_RANKS, SUIT_SYMBOLS, card_pretty
+from sim.cards import N_RANKS, SUIT_SYMBOLS
+from sim.i18n import N_, _, card_text, cards_text, rank_text
 from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_deals
 from sim.output import UsageError
 from sim.rules import Rules, load_rules
 
 RANK_ORDER = (5, 4, 3, 2, 1, 0)  # A 10 K Q J 9: the order a player sorts a suit in
-RANK_TEXT = ("9", "J", "Q", "K", "10", "A")
 
 
 def read_deals(path: str | Path, rules: str = "classic") -> list[tuple[DealRecord, Rules]]:
@@ -103,69 +103,105 @@ def _suit_line(cards: tuple[int, ...]) -> str:
     for suit in (0, 1, 2, 3):
         ranks = [c % N_RANKS for c in cards if c // N_RANKS == suit]
         if ranks:
-            text = " ".join(RANK_TEXT[r] for r in RANK_ORDER if r in ranks)
+            text = " ".join(rank_text(r) for r in RANK_ORDER if r in ranks)
             parts.append(f"{SUIT_SYMBOLS[suit]} {text}")
     return "  ".join(parts) or "—"
 
 
-def _cards(cards: tuple[int, ...] | list[int]) -> str:
-    return " ".join(card_pretty(c) for c in cards)
+def _seat(s: int) -> str:
+    return _("seat {seat}").format(seat=s)
 
 
 def _seat_names(deal: DealRecord) -> dict[int, str]:
     """``seat S (role)`` of every seat: forehand first, the dealer last."""
-    roles = {2: ("forehand", "dealer"), 3: ("forehand", "middle", "dealer"),
-             4: ("forehand", "middle", "rear")}[deal.players]  # fmt: skip
-    names = {s: f"seat {s} ({role})" for s, role in zip(deal.hand_seats(), roles, strict=True)}
+    roles = {2: (_("forehand"), _("dealer")), 3: (_("forehand"), _("middle"), _("dealer")),
+             4: (_("forehand"), _("middle"), _("rear"))}[deal.players]  # fmt: skip
+    names = {s: f"{_seat(s)} ({role})" for s, role in zip(deal.hand_seats(), roles, strict=True)}
     if deal.players == 4:
-        names[deal.dealer] = f"seat {deal.dealer} (dealer)"
+        names[deal.dealer] = f"{_seat(deal.dealer)} ({_('dealer')})"
     return names
 
 
+REASONS = {
+    "hand_points_below": N_("too few points in the hand"),
+    "hand_nines": N_("nines in the hand"),
+    "hand_four_jacks": N_("four jacks in the hand"),
+    "talon_points_below": N_("too few points in the talon"),
+    "talon_two_nines": N_("two nines in the talon"),
+    "talon_three_jacks": N_("three jacks in the talon"),
+    "after_discard_four_nines": N_("four nines after the discard"),
+    "after_discard_points_below": N_("too few points after the discard"),
+}
+"""The reshuffle reasons of the trace (``reshuffle_reason``) in words, to translate."""
+
+
 def deal_text(deal: DealRecord, rules: Rules) -> str:
-    """The deal as a player reads it: hands, talon, auction, discard, tricks, score."""
-    head = f"Deal {deal.deal_id}" if deal.deal_id is not None else "Deal"
+    """The deal as a player reads it: hands, talon, auction, discard, tricks, score.
+
+    In the current language (:mod:`sim.i18n`), cards in its notation.
+    """
+    head = _("Deal {number}").format(number=deal.deal_id) if deal.deal_id is not None else _("Deal")
     if deal.attempt:
-        head += f", redeal {deal.attempt}"
-    lines = [f"{head} — rules {rules.name} ({rules.rules_hash}), dealer seat {deal.dealer}"]
+        head += _(", redeal {attempt}").format(attempt=deal.attempt)
+    lines = [
+        _("{deal} — rules {rules} ({hash}), dealer: seat {dealer}").format(
+            deal=head, rules=rules.name, hash=rules.rules_hash, dealer=deal.dealer
+        )
+    ]
     names = _seat_names(deal)
     order = deal.hand_seats()
     if deal.players == 4:
         order = [*order, deal.dealer]
-    width = max(len(names[s]) for s in order)
+    talon_name = _("talon")
+    width = max(len(talon_name), *(len(names[s]) for s in order))
     for s in order:
         held = deal.hands[s]
-        lines.append(f"  {names[s]:<{width}}  {_suit_line(held) if held else 'sits out'}")
-    lines.append(f"  {'talon':<{width}}  {_cards(deal.talon)}")
+        lines.append(f"  {names[s]:<{width}}  {_suit_line(held) if held else _('sits out')}")
+    lines.append(f"  {talon_name:<{width}}  {cards_text(deal.talon)}")
     if deal.reshuffle is not None:
         seat, reason = deal.reshuffle
-        lines.append(f"Redealt: seat {seat} asked for a reshuffle ({reason.replace('_', ' ')}).")
+        lines.append(
+            _("Redealt: seat {seat} asked for a reshuffle ({reason}).").format(
+                seat=seat, reason=_(REASONS[reason]) if reason in REASONS else reason
+            )
+        )
         return "\n".join(lines) + "\n"
-    if deal.special:
-        lines.append(f"A {deal.special} deal.")
+    if deal.special == "golden":
+        lines.append(_("A golden deal."))
+    elif deal.special == "dark":
+        lines.append(_("A dark deal."))
     if deal.auction:
-        bids = ", ".join(f"seat {s} {'pass' if b is None else b}" for s, b in deal.auction)
-        lines.append(f"Auction: {bids}.")
+        bids = ", ".join(f"{_seat(s)} {_('pass') if b is None else b}" for s, b in deal.auction)
+        lines.append(_("Auction: {bids}.").format(bids=bids))
     if deal.declarer is None:
         return "\n".join(lines) + "\n"
-    gives = " and ".join(f"{card_pretty(c)} to seat {to}" for to, c in deal.discards)
-    talon = "" if deal.talon_pick is None else f"takes talon {deal.talon_pick + 1}, "
-    trump = "" if deal.trump is None else f", names {SUIT_SYMBOLS[deal.trump]} trump"
+    gives = _(" and ").join(
+        _("{card} to seat {seat}").format(card=card_text(c), seat=to) for to, c in deal.discards
+    )
+    parts = []
+    if deal.talon_pick is not None:
+        parts.append(_("takes talon {number}").format(number=deal.talon_pick + 1))
+    parts.append(_("gives {cards}").format(cards=gives) if gives else _("gives nothing"))
+    if deal.trump is not None:
+        parts.append(_("names {suit} trump").format(suit=SUIT_SYMBOLS[deal.trump]))
     lines.append(
-        f"Seat {deal.declarer} declares: {talon}gives {gives or 'nothing'}{trump}; "
-        f"contract {deal.contract}."
+        _("Seat {seat} declares: {what}; contract {contract}.").format(
+            seat=deal.declarer, what=", ".join(parts), contract=deal.contract
+        )
     )
     if deal.conceded:
-        lines.append(f"Seat {deal.declarer} concedes {deal.contract}.")
+        lines.append(
+            _("Seat {seat} concedes {contract}.").format(seat=deal.declarer, contract=deal.contract)
+        )
     for k, t in enumerate(deal.tricks, start=1):
-        cards = [card_pretty(c) for c in t.cards]
+        cards = [card_text(c) for c in t.cards]
         if t.marriage is not None:
-            cards[0] += " (marriage)" if t.marriage != "A" else " (ace marriage)"
-        won = "" if t.winner is None else f" → seat {t.winner}"
-        lines.append(f"  {k:>2}. seat {t.leader}: {', '.join(cards)}{won}")
+            cards[0] += " (" + (_("marriage") if t.marriage != "A" else _("ace marriage")) + ")"
+        won = "" if t.winner is None else f" → {_seat(t.winner)}"
+        lines.append(f"  {k:>2}. {_seat(t.leader)}: {', '.join(cards)}{won}")
     if deal.scores is not None:
-        scores = ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(deal.scores))
-        lines.append(f"Scores of the deal: {scores}.")
+        scores = ", ".join(f"{_seat(s)} {v:+d}" for s, v in enumerate(deal.scores))
+        lines.append(_("Scores of the deal: {scores}.").format(scores=scores))
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,270 @@
+"""The game's own languages: gettext catalogues, the card notation and the game's terms.
+
+Every user-facing string of a translated surface is written in English and marked
+with :func:`_` (``_("Auction so far: {auction}")``, formatted after translation, so
+a translation may reorder its fields). The translations live in the standard
+gettext catalogues ``sim/locale/LANG/LC_MESSAGES/thousand.po`` (Russian ``ru``,
+Ukrainian ``uk``, Polish ``pl``), compiled to ``.mo`` files that ship with the
+package; ``python -m sim.i18n`` (``make locale``) extracts the marked strings into
+``sim/locale/thousand.pot``, merges them into every ``.po`` and compiles the ``.mo``
+files. A test fails on a marked string without a translation, on a catalogue behind
+the sources and on a game term translated two ways (:data:`TERMS`).
+
+The language is :func:`set_language`'s (the ``--lang`` flag), else ``$THOUSAND_LANG``,
+else the locale's (``$LC_ALL``, ``$LC_MESSAGES``, ``$LANG``), else English. Cards are
+written in the language's own notation (:func:`card_text`): ``Т♥ 10♥ К♥ Д♥ В♥ 9♥`` in
+Russian and Ukrainian, ``A♥ 10♥ K♥ D♥ W♥ 9♥`` in Polish.
+"""
+
+from __future__ import annotations
+
+import array
+import ast
+import gettext
+import os
+import re
+import struct
+import sys
+from collections.abc import Iterable, Sequence
+from functools import cache
+from pathlib import Path
+
+LANGS = ("en", "ru", "uk", "pl")
+"""The languages: English (the sources'), Russian, Ukrainian, Polish."""
+DOMAIN = "thousand"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+ROOT = Path(__file__).resolve().parents[1]
+
+# The modules whose user-facing strings are marked (extracted into the catalogues).
+SOURCES = ("analysis/advise.py", "sim/jobs/show.py", "sim/i18n.py")
+
+# The game's own words, checked against the rule sources' wording (Russian and
+# Ukrainian texts of the rules; the Polish of Polish tysiąc tables). A marked string
+# holding the English word must hold the language's one (any ending) in translation.
+TERMS: dict[str, dict[str, str]] = {
+    "marriage": {"ru": "марьяж", "uk": "мар'яж", "pl": "meldun"},
+    "talon": {"ru": "прикуп", "uk": "прикуп", "pl": "musik"},
+    "trump": {"ru": "козыр", "uk": "козир", "pl": "atu"},
+    "trick": {"ru": "взятк", "uk": "хабар", "pl": "lew"},
+    "auction": {"ru": "торговл", "uk": "торг", "pl": "licytacj"},
+    "dealer": {"ru": "сдающ", "uk": "роздаюч", "pl": "rozdając"},
+    "declarer": {"ru": "игра", "uk": "гра", "pl": "rozgrywając"},
+    "contract": {"ru": "заказ", "uk": "замовлен", "pl": "kontrakt"},
+    "concede": {"ru": "распис", "uk": "розпис", "pl": "bomb"},
+    "pass": {"ru": "пас", "uk": "пас", "pl": "pas"},
+}
+
+_RANKS = {
+    "en": ("9", "J", "Q", "K", "10", "A"),
+    "ru": ("9", "В", "Д", "К", "10", "Т"),
+    "uk": ("9", "В", "Д", "К", "10", "Т"),
+    "pl": ("9", "W", "D", "K", "10", "A"),
+}
+_SUITS = "♠♣♦♥"
+_current: str | None = None
+
+
+class LanguageError(ValueError):
+    """A language the toolkit does not speak; the message names it and lists them."""
+
+
+def _from_locale(value: str | None) -> str | None:
+    """``ru`` of ``ru_RU.UTF-8``, when it is one of :data:`LANGS`."""
+    if not value:
+        return None
+    code = value.split(".")[0].split("_")[0].lower()
+    return code if code in LANGS else None
+
+
+def language() -> str:
+    """The language user-facing text is written in now (see the module doc)."""
+    if _current is not None:
+        return _current
+    env = os.environ.get("THOUSAND_LANG")
+    if env:
+        return check_language(env, "$THOUSAND_LANG")
+    for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        found = _from_locale(os.environ.get(key))
+        if found:
+            return found
+    return "en"
+
+
+def check_language(lang: str, source: str = "--lang") -> str:
+    """``lang`` if the toolkit speaks it (``source`` names where it came from).
+
+    Raises:
+        LanguageError: naming it and every language there is.
+    """
+    code = lang.strip().lower()
+    if code not in LANGS:
+        raise LanguageError(f"{source} {lang}: one of {', '.join(LANGS)}")
+    return code
+
+
+def set_language(lang: str | None) -> str:
+    """Write user-facing text in ``lang`` from now on (None: the environment's); the code."""
+    global _current
+    _current = None if lang is None else check_language(lang)
+    return language()
+
+
+@cache
+def catalogue(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` (English: the strings as written)."""
+    if lang == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, [lang])
+
+
+def _(message: str) -> str:
+    """``message`` in the current language (format its fields after this call)."""
+    return catalogue(language()).gettext(message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogues without translating it yet (a table's value)."""
+    return message
+
+
+def card_text(card: int, lang: str | None = None) -> str:
+    """One card in the language's notation: rank then suit symbol (``Т♥``, ``10♦``)."""
+    ranks = _RANKS[lang or language()]
+    return ranks[card % 6] + _SUITS[card // 6]
+
+
+def cards_text(cards: Iterable[int], lang: str | None = None) -> str:
+    """Cards in the language's notation, space-separated."""
+    return " ".join(card_text(c, lang) for c in cards)
+
+
+def rank_text(rank: int, lang: str | None = None) -> str:
+    """A rank (0 nine .. 5 ace) in the language's notation."""
+    return _RANKS[lang or language()][rank]
+
+
+# --- the catalogues ----------------------------------------------------------------------
+def extract(paths: Sequence[str | Path] = SOURCES) -> list[str]:
+    """Every string marked ``_("...")`` or ``N_("...")`` in ``paths`` (from the repository)."""
+    found: list[str] = []
+    for path in paths:
+        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("_", "N_")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and node.args[0].value not in found
+            ):
+                found.append(node.args[0].value)
+    return found
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _unquote(text: str) -> str:
+    body = text.strip()[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def read_po(path: Path) -> dict[str, str]:
+    """``{msgid: msgstr}`` of a ``.po`` file (the header entry, ``""``, included)."""
+    entries: dict[str, str] = {}
+    msgid: str | None = None
+    msgstr = ""
+    field = ""
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("msgid "):
+            if msgid is not None:
+                entries[msgid] = msgstr
+            msgid, msgstr, field = _unquote(line[6:]), "", "id"
+        elif line.startswith("msgstr "):
+            msgstr, field = _unquote(line[7:]), "str"
+        elif line.startswith('"') and msgid is not None:
+            if field == "id":
+                msgid += _unquote(line)
+            else:
+                msgstr += _unquote(line)
+    if msgid is not None:
+        entries[msgid] = msgstr
+    return entries
+
+
+def format_po(entries: dict[str, str], header: str) -> str:
+    """A ``.po`` (or, with empty translations, ``.pot``) file of ``entries``."""
+    out = ['msgid ""', f"msgstr {_quote(header)}", ""]
+    for msgid, msgstr in entries.items():
+        if msgid:
+            out += [f"msgid {_quote(msgid)}", f"msgstr {_quote(msgstr)}", ""]
+    return "\n".join(out)
+
+
+def compile_mo(entries: dict[str, str]) -> bytes:
+    """The binary ``.mo`` catalogue of ``entries`` (what GNU ``msgfmt`` writes)."""
+    keys = sorted(k for k, v in entries.items() if v or not k)
+    ids = strs = b""
+    offsets = []
+    for k in keys:
+        kb, vb = k.encode("utf-8"), entries[k].encode("utf-8")
+        offsets.append((len(ids), len(kb), len(strs), len(vb)))
+        ids += kb + b"\0"
+        strs += vb + b"\0"
+    keystart = 7 * 4 + 16 * len(keys)
+    valuestart = keystart + len(ids)
+    table: list[int] = []
+    for o1, l1, _o2, _l2 in offsets:
+        table += [l1, o1 + keystart]
+    for _o1, _l1, o2, l2 in offsets:
+        table += [l2, o2 + valuestart]
+    head = struct.pack("Iiiiiii", 0x950412DE, 0, len(keys), 7 * 4, 7 * 4 + len(keys) * 8, 0, 0)
+    return head + array.array("i", table).tobytes() + ids + strs
+
+
+HEADER = "Content-Type: text/plain; charset=UTF-8\nLanguage: {lang}\n"
+
+
+def update(write: bool = True) -> dict[str, list[str]]:
+    """Extract the marked strings, merge them into every catalogue, compile the ``.mo`` files.
+
+    Returns:
+        ``{lang: [msgid, ...]}`` of the strings each catalogue has no translation of.
+    """
+    messages = extract()
+    missing: dict[str, list[str]] = {}
+    if write:
+        LOCALE_DIR.mkdir(exist_ok=True)
+        pot = format_po(dict.fromkeys(messages, ""), HEADER.format(lang=""))
+        (LOCALE_DIR / f"{DOMAIN}.pot").write_text(pot + "\n", encoding="utf-8")
+    for lang in LANGS[1:]:
+        folder = LOCALE_DIR / lang / "LC_MESSAGES"
+        po = folder / f"{DOMAIN}.po"
+        old = read_po(po) if po.exists() else {}
+        merged = {m: old.get(m, "") for m in messages}
+        missing[lang] = [m for m, t in merged.items() if not t]
+        if write:
+            folder.mkdir(parents=True, exist_ok=True)
+            po.write_text(format_po(merged, HEADER.format(lang=lang)) + "\n", encoding="utf-8")
+            entries = {"": HEADER.format(lang=lang), **merged}
+            (folder / f"{DOMAIN}.mo").write_bytes(compile_mo(entries))
+    return missing
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sim.i18n``: update the catalogues; list what is not translated yet."""
+    missing = update()
+    for lang, messages in missing.items():
+        for m in messages:
+            print(f"{lang}: not translated: {m!r}", file=sys.stderr)
+    return 1 if any(missing.values()) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""The game's own languages (sim/i18n.py): complete catalogues, one word per term, output.
+
+The catalogues must hold a translation of every marked string in Russian, Ukrainian
+and Polish, keep every field of the English, be compiled from their ``.po`` files and
+be current with the sources; a game term (marriage, talon, concession ...) is
+translated one way everywhere. The translated answers hold no English word but
+names (the rules, the players), and write cards in the language's notation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from sim.cards import parse_cards
+from sim.i18n import (
+    DOMAIN,
+    LANGS,
+    LOCALE_DIR,
+    TERMS,
+    cards_text,
+    compile_mo,
+    extract,
+    read_po,
+)
+
+FIELD = re.compile(r"\{[^}]*\}")
+# words an answer may keep in English: the names of rules and players, the seed
+NAMES = {"classic", "strong", "heuristic", "pimc", "par", "seed", "budget", "rules"}
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    return read_po(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po")
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_every_marked_string_is_translated_keeping_its_fields(lang):
+    po = catalogue(lang)
+    marked = extract()
+    missing = [m for m in marked if not po.get(m)]
+    assert not missing, f"{lang}: not translated: {missing}"
+    for msgid in marked:
+        assert sorted(FIELD.findall(po[msgid])) == sorted(FIELD.findall(msgid)), (lang, msgid)
+    assert not set(po) - set(marked) - {""}, f"{lang}: translations of strings no longer marked"
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_the_compiled_catalogues_are_their_po_files(lang):
+    mo = (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").read_bytes()
+    assert mo == compile_mo(catalogue(lang)), "run make locale"
+    pot = read_po(LOCALE_DIR / f"{DOMAIN}.pot")
+    assert [m for m in pot if m] == extract(), "run make locale"
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_a_game_term_is_translated_one_way_everywhere(lang):
+    po = catalogue(lang)
+    wrong = []
+    for msgid, msgstr in po.items():
+        words = FIELD.sub("", msgid).lower()
+        for term, words_of in TERMS.items():
+            if re.search(rf"\b{term}", words) and words_of[lang] not in msgstr.lower():
+                wrong.append(f"{term} -> {words_of[lang]}: {msgid!r} = {msgstr!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cards_in_each_notation_read_back(lang):
+    ids = list(range(24))
+    assert parse_cards(cards_text(ids, lang)) == ids
+
+
+def words(text: str) -> set[str]:
+    """Words of three or more Latin letters, less names, flags and code."""
+    found = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"`[^`]*`", "", text))}
+    return found - NAMES
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_the_advisor_and_show_answer_in_the_language(thousand, tmp_path, lang):
+    # an English word of the English answer left in the translated one is a string
+    # that was not translated (Polish is written in Latin letters too)
+    def both(*args: str) -> tuple[str, str]:
+        en = thousand(*args, "--lang", "en")
+        other = thousand(*args, "--lang", lang)
+        assert en.returncode == other.returncode == 0, other.stderr
+        return en.stdout, other.stdout
+
+    hand = "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦"
+    en, out = both("advise", hand, "--seat", "dealer", "--auction", "100 pass")
+    assert not words(out) & words(en), words(out) & words(en)
+    rank = {"ru": "Т♥", "uk": "Т♥", "pl": "A♥"}[lang]
+    assert rank in out.splitlines()[0]  # the hand in the language's notation
+    en, out = both("advise", hand, "--talon", "KS QS 9H", "--bid", "120", "--samples", "8")
+    assert not words(out) & words(en), words(out) & words(en)
+    trace = tmp_path / "t.jsonl"
+    thousand("hands", "--deals", "20", "--seed", "3", "--out", str(tmp_path / "h"), "--trace",
+             str(trace), "--workers", "1", "--quiet")  # fmt: skip
+    en, out = both("show", str(trace))
+    assert not words(out) & words(en), words(out) & words(en)
+    # JSON stays the contract's, whatever the language
+    doc = json.loads(thousand("advise", hand, "--lang", lang, "--json").stdout)
+    assert doc["hand"] == "AS 9C JD QH KH TH AH"
+
+
+def test_the_language_comes_from_the_flag_the_environment_or_the_locale(thousand, monkeypatch):
+    from sim.i18n import language, set_language
+
+    monkeypatch.setenv("THOUSAND_LANG", "uk")
+    assert set_language(None) == "uk"
+    monkeypatch.delenv("THOUSAND_LANG")
+    monkeypatch.setenv("LC_ALL", "pl_PL.UTF-8")
+    assert set_language(None) == "pl"
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert set_language(None) == "en"
+    assert set_language("RU") == "ru" and language() == "ru"
+    set_language(None)
+    bad = thousand("advise", "AH TH KH QH AS 9C JD", "--lang", "de")
+    assert bad.returncode == 2 and "--lang" in bad.stderr
+    monkeypatch.setenv("THOUSAND_LANG", "xx")
+    bad = thousand("show", "nothing.tdn")
+    assert bad.returncode == 2 and "$THOUSAND_LANG xx: one of en, ru, uk, pl" in bad.stderr
