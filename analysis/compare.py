@@ -240,7 +240,7 @@ def compare_markdown(table: pl.DataFrame, header: str) -> str:
         "`base` and `other` with 95 % intervals; `diff` = other − base with its 95 % "
         "interval from common random numbers (the same deals in both); `width_crn` is "
         "that interval's width and `width_independent` the width independent runs of "
-        "the same size would give.",
+        f"the same size would give. {SIZE_RULE}",
         "",
     ]
     for vs in table["vs"].unique(maintain_order=True):
@@ -312,10 +312,33 @@ def _is_missing(v: float | None) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
+def clear(row: Mapping[str, Any]) -> bool:
+    """Whether the difference's interval excludes 0 (a real difference)."""
+    return _clear(row)
+
+
 def _clear(row: Mapping[str, Any]) -> bool:
     """Whether the difference's interval excludes 0."""
     low, high = row["diff_ci_low"], row["diff_ci_high"]
     return not (_is_missing(low) or _is_missing(high)) and (low > 0 or high < 0)
+
+
+NEGLIGIBLE = 0.02  # a change under 2 % of the base value
+SMALL = 0.10  # under 10 %; from 10 % on, large
+SIZE_RULE = (
+    "A difference whose 95 % interval excludes 0 is real; its size is called negligible "
+    "under 2 % of the base value, small under 10 % and large from 10 %."
+)
+"""The thresholds of :func:`size_word`, stated once where the effects are shown."""
+
+
+def size_word(row: Mapping[str, Any]) -> str | None:
+    """``negligible``, ``small`` or ``large``: the change relative to the base (None: no base)."""
+    base, diff = row["base"], row["diff"]
+    if base is None or diff is None or _is_missing(base) or _is_missing(diff) or base == 0:
+        return None
+    change = abs(diff / base)
+    return "negligible" if change < NEGLIGIBLE else "small" if change < SMALL else "large"
 
 
 def sig(v: float | None, digits: int = 4) -> str:
@@ -350,11 +373,15 @@ def compare_sentence(row: Mapping[str, Any]) -> str:
             f"**{row['meaning']}**: {sig(other)} under {row['vs']} against {sig(base)} under "
             f"{row['rules']} — {sig(diff, 3)}{pct}; no interval (too few games)."
         )
-    clear = (
-        "a real difference (the interval excludes 0)"
-        if _clear(row)
-        else "no difference shown (the interval holds 0)"
-    )
+    size = size_word(row)
+    if not _clear(row):
+        clear = "no difference shown (the interval holds 0)"
+    elif size is None:
+        clear = "a real difference (the interval excludes 0)"
+    elif size == "large":
+        clear = "a real and large difference (the interval excludes 0)"
+    else:
+        clear = f"real but {size} (the interval excludes 0)"
     return (
         f"**{row['meaning']}**: {sig(other)} under {row['vs']} against {sig(base)} under "
         f"{row['rules']} — {sig(diff, 3)} [{sig(low, 3)}, {sig(high, 3)}]{pct}; {clear}."
@@ -374,7 +401,7 @@ def compare_short(
     for row in diffs.iter_rows(named=True):
         values = " / ".join(f"{n} {row[n]}" for n in names)
         lines.append(f"- {row['option']}: {values}")
-    lines.append("")
+    lines += ["", *textwrap.wrap(SIZE_RULE, width), ""]
     for row in table.iter_rows(named=True):
         text = compare_sentence(row).replace("**", "")
         lines += textwrap.wrap(text, width, initial_indent="- ", subsequent_indent="  ")

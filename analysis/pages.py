@@ -174,11 +174,38 @@ class Section:
         return "\n".join(parts)
 
 
+def clipped(fig: Figure) -> bool:
+    """Whether something drawn (a title, a legend, a label) reaches past the canvas.
+
+    The figure's tight bounding box (everything it draws) must lie within its
+    canvas; a suptitle or a figure legend wider than the figure does not.
+    """
+    fig.canvas.draw()
+    tight = fig.get_tightbbox(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+    box = fig.bbox_inches
+    slack = 0.02  # inches: anti-aliasing of a glyph at the very edge
+    return bool(
+        tight.x0 < box.x0 - slack
+        or tight.y0 < box.y0 - slack
+        or tight.x1 > box.x1 + slack
+        or tight.y1 > box.y1 + slack
+    )
+
+
 def figure_png(fig: Figure) -> bytes:
-    """The figure as a small PNG (256-colour palette), closing the figure."""
+    """The figure as a small PNG (256-colour palette), closing the figure.
+
+    Raises:
+        ValueError: the figure's title, legend or labels reach past its canvas (they
+            would be cut off in the PNG).
+    """
     import matplotlib.pyplot as plt
     from PIL import Image
 
+    if clipped(fig):
+        title = fig.get_suptitle() or (fig.axes[0].get_title() if fig.axes else "")
+        plt.close(fig)
+        raise ValueError(f"figure {title!r}: its title, legend or labels are cut off")
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI)
     plt.close(fig)

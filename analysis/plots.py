@@ -386,7 +386,7 @@ def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> F
     fig, axes = plt.subplots(
         1,
         len(players),
-        figsize=(3.4 * len(players) + 1.0, 3.8),
+        figsize=(max(3.4 * len(players) + 1.0, 6.4), 3.8),
         sharey=True,
         layout="constrained",
         squeeze=False,
@@ -418,9 +418,7 @@ def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> F
                 handles.append(h)
                 labels.append(lab)
     fig.legend(handles, labels, loc="outside lower center", ncol=5, fontsize=8, frameon=False)
-    fig.suptitle(
-        f"Make rate by bid level, hands with one marriage or none ({rules_name})", fontsize=10
-    )
+    fig.suptitle(f"Make rate by bid level and marriage ({rules_name})", fontsize=10)
     return fig
 
 

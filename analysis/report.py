@@ -132,12 +132,6 @@ def build_report(
     if games_dir is not None:
         games_tables = barrel_tables(games_dir)
         sections += [barrel_section(games_tables, rules), seat_section(games_tables)]
-    found = answers(odds, safebids, games_tables, strategies)
-    found.update({s.anchor: s.answer for s in sections if s.answer})
-    for sec in sections:  # each section opens with its answer
-        if sec.anchor in found:
-            sec.blocks.insert(0, Text(f"**In short:** {found[sec.anchor]}"))
-    sections.insert(0, summary_section(found, [s.anchor for s in sections]))
     if dealing is not None:
         pairs = list(zip(dealing.names, dealing.games_dirs, strict=True))
         sections.append(
@@ -145,6 +139,12 @@ def build_report(
         )
     if compare is not None:
         sections.append(compare_section(compare, rule_sets))
+    found = answers(odds, safebids, games_tables, strategies)
+    found.update({s.anchor: s.answer for s in sections if s.answer})
+    for sec in sections:  # each section opens with its answer
+        if sec.anchor in found:
+            sec.blocks.insert(0, Text(f"**In short:** {found[sec.anchor]}"))
+    sections.insert(0, summary_section(found, [s.anchor for s in sections]))
 
     sizes = [f"odds: {deals:,} simulated deals"]
     if info["hands_deals"] is not None:
@@ -159,6 +159,9 @@ def build_report(
         f"— seed {seed}; {'; '.join(sizes)}{who}. Built {built}."
     )
     title = f"Thousand report — {rules.name}"
+    if compare is not None:  # the report a comparison was asked for says so
+        others = [n for n, _ in rule_sets[1:]] or compare["vs"].unique(maintain_order=True)
+        title += " against " + ", ".join(str(n) for n in others)
     with StagedDir(out) as staged:
         d = staged.path
         write_manifest(

@@ -214,7 +214,7 @@ def test_the_summary_sentences_state_the_numbers_of_the_csvs(report):
     lines = {
         ln.split(".**")[0].strip("*"): ln for ln in summary.splitlines() if ln.startswith("**")
     }
-    assert len(lines) == 5, lines
+    assert len(lines) == 6, lines
 
     def shown(v: float) -> float:
         return round(100 * v, 1)
@@ -254,6 +254,24 @@ def test_the_summary_sentences_state_the_numbers_of_the_csvs(report):
     seat_line = lines["Seat advantage"]
     p = chi2["p_value"]
     assert (f"p = {p:.3f}" in seat_line) or (p < 0.001 and "p < 0.001" in seat_line)
+    # the comparison asked for: how many measures differ for real, the largest change
+    effects = pl.read_csv(out / "compare.csv").with_columns(
+        real=(pl.col("diff_ci_low") > 0) | (pl.col("diff_ci_high") < 0)
+    )
+    line = lines["What the other house rules change"]
+    real = effects.filter(pl.col("real"))
+    if real.height:
+        assert f"{real.height} of {effects.height} measures differ for real" in line
+        top = (
+            real.with_columns(change=(pl.col("diff") / pl.col("base").abs()).abs())
+            .sort("change", descending=True)
+            .row(0, named=True)
+        )
+        assert top["meaning"] in line
+        assert f"{100 * top['diff'] / abs(top['base']):+.1f} %" in line
+    else:
+        assert f"none of the {effects.height} measures shows a real difference" in line
+    assert "# Thousand report — " in md.splitlines()[0] and " against " in md.splitlines()[0]
     # every section the summary names opens with the same sentence
     for title, anchor in (("Marriage frequencies", "marriages"), ("Seat advantage", "seats")):
         body = md.split(f"## {title}\n", 1)[1].lstrip()
@@ -505,3 +523,24 @@ def test_the_page_checker_finds_broken_links_and_images(report, tmp_path):
     assert any("#nowhere" in p for p in problems)
     assert any("missing.csv" in p for p in problems)
     assert any("gone.png" in p for p in problems)
+
+
+def test_a_figure_whose_title_or_legend_is_cut_off_is_refused():
+    import matplotlib.pyplot as plt
+
+    from analysis.pages import clipped, figure_png
+
+    fig, ax = plt.subplots(figsize=(4.4, 3.8), layout="constrained")
+    ax.plot([0, 1], [0, 1], label="a line")
+    assert not clipped(fig)
+    fig.suptitle("Make rate by bid level, hands with one marriage or none (classic)", fontsize=10)
+    assert clipped(fig)  # the guide's bid curves as they were: the title cut at both ends
+    with pytest.raises(ValueError, match="cut off"):
+        figure_png(fig)
+    fig, ax = plt.subplots(figsize=(3, 2), layout="constrained")
+    ax.plot([0, 1], [0, 1], label="one")
+    fig.legend(
+        ["a label far too long for a figure this narrow to hold"], loc="outside lower center"
+    )
+    assert clipped(fig)
+    plt.close("all")

@@ -10,15 +10,37 @@ import polars as pl
 from analysis import plots
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
 from analysis.compare import (
+    SIZE_RULE,
+    clear,
     compare_sentence,
     rule_differences,
     sig,
+    size_word,
 )
 from analysis.pages import Section, Text, is_missing
 from sim.rules import Rules
 
 # Columns of the house-rule comparison table (``thousand compare``), in this order.
 COMPARE_COLUMNS = COMPARE_TABLE_COLUMNS
+
+
+def compare_answer(compare: pl.DataFrame) -> str:
+    """The comparison in one sentence: how many measures differ for real, the largest."""
+    rows = compare.select(COMPARE_COLUMNS).to_dicts()
+    others = ", ".join(dict.fromkeys(r["vs"] for r in rows))
+    real = [r for r in rows if clear(r)]
+    if not real:
+        return (
+            f"Against {others}, none of the {len(rows)} measures shows a real difference "
+            "(every interval holds 0)."
+        )
+    top = max(real, key=lambda r: abs(r["diff"] / r["base"]) if r["base"] else 0.0)
+    size = size_word(top)
+    change = f"{100 * top['diff'] / abs(top['base']):+.1f} %" if top["base"] else "a change"
+    return (
+        f"Against {others}, {len(real)} of {len(rows)} measures differ for real; the "
+        f"largest: {top['meaning']}, {change}" + (f" ({size})" if size else "") + "."
+    )
 
 
 def compare_section(compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]] = ()) -> Section:
@@ -39,7 +61,7 @@ def compare_section(compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]
     t = compare.select(COMPARE_COLUMNS)
     base = ", ".join(dict.fromkeys(t["rules"].cast(pl.String).to_list()))
     others = ", ".join(dict.fromkeys(t["vs"].cast(pl.String).to_list()))
-    sec = Section("compare", "House-rule comparison")
+    sec = Section("compare", "House-rule comparison", answer=compare_answer(compare))
     sec.blocks.append(
         Text(
             f"Base rules **{base}** against **{others}**, the same deals for every rule set "
@@ -47,7 +69,7 @@ def compare_section(compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]
             "interval, and the change in percent of the base value. The rates count the "
             "contracts of whole games (barrel and game end included), so they differ "
             'from the same-named rates of the hands run in "Contracts as the hands run '
-            'played them", which counts single deals.'
+            f'played them", which counts single deals. {SIZE_RULE}'
         )
     )
     if len(rule_sets) > 1:

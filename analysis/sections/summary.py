@@ -135,6 +135,7 @@ SUMMARY_ORDER = (
     ("guide", "How high to bid, by the guide"),
     ("barrel", "The barrel and the length of a game"),
     ("seats", "Seat advantage"),
+    ("compare", "What the other house rules change"),
 )
 
 
