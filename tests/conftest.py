@@ -7,6 +7,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# The suite reads the English answers: whatever this machine's locale, every test (and
+# every command it starts) writes English unless it asks for a language itself.
+os.environ["THOUSAND_LANG"] = "en"
+
 
 def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300):
     """Run ``python -m sim ARGS`` as a user would, capturing output."""

@@ -544,3 +544,14 @@ def test_a_figure_whose_title_or_legend_is_cut_off_is_refused():
     )
     assert clipped(fig)
     plt.close("all")
+
+
+def test_a_seat_difference_says_how_large_it_is():
+    from analysis.sections.summary import p_value_words
+
+    assert "no seat advantage is shown" in p_value_words(0.4, 300, 0.05, 1 / 3)
+    words = p_value_words(0.033, 300, 0.057, 1 / 3)
+    assert "very likely differ by at most 5.7 points of a fair 33.3 % (large)" in words
+    assert "(negligible)" in p_value_words(0.0001, 10**6, 0.003, 1 / 3)
+    assert "(small)" in p_value_words(0.01, 10**5, -0.02, 1 / 3)
+    assert p_value_words(0.01, 300).endswith("very likely differ, if only a little")

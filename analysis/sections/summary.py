@@ -26,16 +26,27 @@ def _mean_ci(row: Mapping[str, Any]) -> str:
     return f"{mean:.1f} [{mean - Z95 * se:.1f}, {mean + Z95 * se:.1f}]"
 
 
-def p_value_words(p: float, games: int) -> str:
-    """What a chi-square p-value of equal seat chances means, in one clause."""
+def p_value_words(p: float, games: int, gap: float | None = None, fair: float = 0.0) -> str:
+    """What a chi-square p-value of equal seat chances means, in one clause.
+
+    ``gap`` (the largest difference of a seat's win share from the ``fair`` one), when
+    given, says how large a difference the test found (:data:`analysis.compare.SIZE_RULE`).
+    """
+    from analysis.compare import NEGLIGIBLE, SMALL
+
     runs = f"runs of {games:,} game{'' if games == 1 else 's'}"
+    size = ""
+    if gap is not None and fair > 0:
+        rel = abs(gap) / fair
+        word = "negligible" if rel < NEGLIGIBLE else "small" if rel < SMALL else "large"
+        size = f" by at most {100 * abs(gap):.1f} points of a fair {100 * fair:.1f} % ({word})"
     if p < 0.001:
         return (
             f"p < 0.001: with equal chances a spread this uneven would come by chance in "
-            f"fewer than 1 in 1,000 {runs}, so the seats differ"
+            f"fewer than 1 in 1,000 {runs}, so the seats differ{size}"
         )
     verdict = (
-        "so the seats very likely differ, if only a little"
+        f"so the seats very likely differ{size or ', if only a little'}"
         if p < 0.05
         else "which is common by chance alone: no seat advantage is shown"
     )
@@ -118,12 +129,15 @@ def answers(
             best = rel.sort("rate", descending=True).row(0, named=True)
             worst = rel.sort("rate").row(0, named=True)
             test = chi2.row(0, named=True)
+            fair = float(best["expected"])
+            gaps = [float(r) - fair for r in rel["rate"].to_list() if r is not None]
+            gap = max(gaps, key=abs) if gaps else None
             out["seats"] = (
                 f"The player who was {best['position']} in the first deal wins "
                 f"{pct(best['rate'], best['ci_low'], best['ci_high'])} of games, the "
                 f"{worst['position']} {pct(worst['rate'], worst['ci_low'], worst['ci_high'])} "
                 f"(fair {100 * best['expected']:.1f} %; games of `{who}`); "
-                f"{p_value_words(float(test['p_value']), int(test['games']))}."
+                f"{p_value_words(float(test['p_value']), int(test['games']), gap, fair)}."
             )
     return out
 
