@@ -49,6 +49,49 @@ class Advice:
     minimum: int = 0  # the fewest samples whose interval can reach the risk
     auction: str = ""  # the bids so far, in words ("" without --auction)
     high_bid: int = 0  # the highest bid so far: a raise must go above it
+    game: GameSituation | None = None  # the seat's score and barrel (--score, --barrel)
+
+
+@dataclass(frozen=True)
+class GameSituation:
+    """What the seat's game score makes of a contract (``--score``, ``--barrel``).
+
+    Attributes:
+        score: the seat's game score before the deal.
+        on_barrel: whether the seat sits on the barrel.
+        goal: ``win`` (on the barrel: the contract that wins the game) or ``barrel``
+            (the contract that takes the seat onto the barrel), or ``silenced``.
+        level: the lowest contract that does it (None: none the hand may bid).
+        bid_from: the lowest bid a seat on the barrel may make (0: no limit).
+    """
+
+    score: int
+    on_barrel: bool
+    goal: str
+    level: int | None
+    bid_from: int = 0
+
+
+def game_situation(rules: Rules, score: int, on_barrel: bool, cap: int) -> GameSituation:
+    """The contract the seat's game needs: the winning one on the barrel, else the climb."""
+    levels = [int(L) for L in levels_of(rules) if L <= cap]
+    silence = rules.bid.silence_below
+    if not on_barrel and silence is not None and score < silence:
+        return GameSituation(score, on_barrel, "silenced", None)
+    target, strict = rules.game.target, rules.game.target_strict
+
+    def reached(total: int) -> bool:
+        return total > target or (total == target and not strict)
+
+    if on_barrel:
+        at = rules.barrel.at
+        level = next((L for L in levels if reached(at + L) and L >= rules.barrel.bid_from), None)
+        return GameSituation(score, True, "win", level, rules.barrel.bid_from)
+    if rules.barrel.at > 0:
+        level = next((L for L in levels if score + L >= rules.barrel.at), None)
+        return GameSituation(score, False, "barrel", level)
+    level = next((L for L in levels if reached(score + L)), None)
+    return GameSituation(score, False, "win", level)
 
 
 @dataclass(frozen=True)
@@ -398,6 +441,8 @@ def advice_markdown(a: Advice) -> str:
         )
         .alias(_("expected score [95 % CI]")),
     )
+    if a.game is not None:
+        lines.insert(len(lines) - 1, _game_line(a))  # before the blank line and the table
     lines.append(to_markdown(shown, floats="{:.1f}").rstrip())
     lines += [
         "",
@@ -408,6 +453,34 @@ def advice_markdown(a: Advice) -> str:
         ).format(passing=passing, samples=a.pass_samples, player=a.pass_player),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _game_line(a: Advice) -> str:
+    """What the seat's game makes of the contract: the level that wins or climbs, its P."""
+    g = a.game
+    assert g is not None
+    if g.goal == "silenced":
+        return _("At {score} the seat is silenced: it may not bid, whatever its hand.").format(
+            score=g.score
+        )
+    if g.level is None:
+        what = _("On the barrel no contract this hand may bid wins the game.")
+        if g.goal == "barrel":
+            what = _("At {score} no contract this hand may bid reaches the barrel.")
+        return what.format(score=g.score)
+    row = a.levels.filter(pl.col("level") == g.level)
+    made = "—" if row.height == 0 else _interval(row["p"][0], row["ci_low"][0], row["ci_high"][0])
+    if g.goal == "win" and g.on_barrel:
+        text = _("On the barrel a contract of {level} made wins the game: P(make) {made}.")
+    elif g.goal == "win":
+        text = _("At {score} a contract of {level} made wins the game: P(make) {made}.")
+    else:
+        text = _("At {score} a contract of {level} made takes the seat onto the barrel: "
+                 "P(make) {made}.")  # fmt: skip
+    line = text.format(score=g.score, level=g.level, made=made)
+    if g.on_barrel and g.bid_from:
+        line += " " + _("On the barrel its bids start at {bid}.").format(bid=g.bid_from)
+    return line
 
 
 def _auction_text(text: str) -> str:
@@ -536,6 +609,15 @@ def advice_json(a: Advice) -> dict[str, Any]:
         sampled_recommended=a.sampled if table is not None else a.recommended,
         auction=a.auction or None,
         high_bid=a.high_bid or None,
+        game=None
+        if a.game is None
+        else {
+            "score": a.game.score,
+            "on_barrel": a.game.on_barrel,
+            "goal": a.game.goal,
+            "level": a.game.level,
+            "bid_from": a.game.bid_from,
+        },
         minimum_samples=a.minimum,
         table=None
         if table is None
@@ -570,6 +652,7 @@ __all__ = [
     "class_of",
     "discard_table",
     "examples_table",
+    "game_situation",
     "level_table",
     "minimum_samples",
     "table_answer",

@@ -52,6 +52,7 @@ TERMS: dict[str, dict[str, str]] = {
     "contract": {"ru": "заказ", "uk": "замовлен", "pl": "kontrakt"},
     "concede": {"ru": "распис", "uk": "розпис", "pl": "bomb"},
     "pass": {"ru": "пас", "uk": "пас", "pl": "pas"},
+    "barrel": {"ru": "бочк", "uk": "боч", "pl": "becz"},
 }
 
 _RANKS = {

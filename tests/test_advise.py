@@ -271,3 +271,33 @@ def test_advise_with_an_auction(thousand):
         assert bad.returncode == 2 and words in bad.stderr
     none = thousand("advise", "KS KC KD KH AS AC AD", "--seat", "dealer", "--auction", "100 160")
     assert none.returncode == 2 and "no deal of the unseen cards allows the auction" in none.stderr
+
+
+def test_the_game_situation_names_the_contract_that_wins_or_climbs():
+    from analysis.advise import game_situation
+
+    classic = load_rules("classic")
+    on = game_situation(classic, 880, True, 220)
+    assert (on.goal, on.level) == ("win", 120)  # 880 + 120 reaches 1000
+    strict = game_situation(load_rules("thousand_one"), 880, True, 220)
+    assert strict.level == 125  # more than 1000: 121 is no bid, 125 is the first
+    assert game_situation(classic, 700, False, 220).level == 180  # 700 + 180 = 880
+    assert game_situation(classic, 750, False, 120).level is None  # no marriage: cap 120
+    silent = classic.replace(bid__silence_below=-120)
+    assert game_situation(silent, -150, False, 220).goal == "silenced"
+    no_barrel = game_situation(load_rules("five_hundred_one"), 400, False, 220)
+    assert (no_barrel.goal, no_barrel.level) == ("win", 105)  # 400 + 105 passes 501
+
+
+def test_advise_on_the_barrel_and_at_a_score(thousand):
+    hand = "AH TH KH QH AS 9C JD"
+    doc = json.loads(thousand("advise", hand, "--barrel", "--json").stdout)
+    assert doc["game"] == {"score": 880, "on_barrel": True, "goal": "win", "level": 120,
+                           "bid_from": 0}  # fmt: skip
+    text = thousand("advise", hand, "--score", "700").stdout
+    row = next(r for r in json.loads(thousand("advise", hand, "--json").stdout)["levels"]
+               if r["level"] == 180)  # fmt: skip
+    line = f"At 700 a contract of 180 made takes the seat onto the barrel: P(make) {row['p']:.2f}"
+    assert line in text
+    bad = thousand("advise", hand, "--barrel", "--rules", "five_hundred_one")
+    assert bad.returncode == 2 and "--barrel: there is no barrel" in bad.stderr

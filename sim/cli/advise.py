@@ -40,7 +40,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
     spec = AdviseSpec(
         load_rules(args.rules), args.hand, args.seat, args.player, args.risk, args.samples,
         args.budget, args.seed, args.talon, args.bid, tuple(args.param), args.workers,
-        Path(args.deal_file) if args.deal_file else None, args.deal, args.auction,
+        Path(args.deal_file) if args.deal_file else None, args.deal, args.auction, args.score,
+        args.barrel,
     )  # fmt: skip
     result = advise(spec, feedback=Console(args.quiet))
     if args.json:
@@ -131,6 +132,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "says whether to raise; --seat must be the one to bid next",
     )
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p.add_argument(
+        "--score",
+        type=int,
+        default=None,
+        help="the seat's game score: the answer names the contract that takes it onto the "
+        "barrel (or wins) and its chance, and says when the score silences the seat",
+    )
+    p.add_argument(
+        "--barrel",
+        action="store_true",
+        help="the seat sits on the barrel: the answer names the contract that wins the game",
+    )
     lang_flag(p)
     p.set_defaults(func=cmd_advise)
     return p

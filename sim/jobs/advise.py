@@ -173,6 +173,9 @@ class AdviseSpec:
         auction: the bids so far in turn from forehand (``"100 pass 110"``): the
             sampled deals are those the auction allows, and the answer says whether to
             raise or pass; the ``seat`` must be the one to bid next.
+        score: the seat's game score: the answer names the contract that takes it onto
+            the barrel (or wins, without a barrel) and its chance.
+        barrel: the seat sits on the barrel: the answer names the contract that wins.
     """
 
     rules: Rules
@@ -190,6 +193,8 @@ class AdviseSpec:
     deal_file: Path | None = None
     deal: int | None = None
     auction: str | None = None
+    score: int | None = None
+    barrel: bool = False
 
     def hand_text(self) -> str:
         """The hand: ``hand``, or the ``seat``'s cards in ``deal`` of ``deal_file``.
@@ -342,6 +347,14 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
         answer = a.advise(rules, hand, spec.seat, player, spec.risk, cols, pass_player=PASS_PLAYER)
         if auction is not None:
             answer = replace(answer, auction=auction.text(), high_bid=auction.high)
+        if spec.barrel or spec.score is not None:
+            from sim.advise import hand_cap
+
+            score = spec.score if spec.score is not None else rules.barrel.at
+            if spec.barrel and rules.barrel.at == 0:
+                raise UsageError("--barrel: there is no barrel under these rules")
+            game = a.game_situation(rules, score, spec.barrel, hand_cap(rules, hand))
+            answer = replace(answer, game=game)
         owner = TABLE_PLAYER[player]
         by_class, by_marriages = class_tables(rules, owner, feedback, spec.workers)
         table = a.table_answer(
