@@ -174,13 +174,15 @@ class Section:
         return "\n".join(parts)
 
 
-def clipped(fig: Figure) -> bool:
+def clipped(fig: Figure, drawn: bool = False) -> bool:
     """Whether something drawn (a title, a legend, a label) reaches past the canvas.
 
     The figure's tight bounding box (everything it draws) must lie within its
-    canvas; a suptitle or a figure legend wider than the figure does not.
+    canvas; a suptitle or a figure legend wider than the figure does not. ``drawn``:
+    the figure was just drawn (saved), so its layout is known without drawing again.
     """
-    fig.canvas.draw()
+    if not drawn:
+        fig.canvas.draw()
     tight = fig.get_tightbbox(fig.canvas.get_renderer())  # type: ignore[attr-defined]
     box = fig.bbox_inches
     slack = 0.02  # inches: anti-aliasing of a glyph at the very edge
@@ -202,12 +204,12 @@ def figure_png(fig: Figure) -> bytes:
     import matplotlib.pyplot as plt
     from PIL import Image
 
-    if clipped(fig):
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    if clipped(fig, drawn=True):
         title = fig.get_suptitle() or (fig.axes[0].get_title() if fig.axes else "")
         plt.close(fig)
         raise ValueError(f"figure {title!r}: its title, legend or labels are cut off")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI)
     plt.close(fig)
     buf.seek(0)
     image = Image.open(buf).convert("RGB").quantize(colors=256)

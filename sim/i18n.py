@@ -36,7 +36,7 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 ROOT = Path(__file__).resolve().parents[1]
 
 # The modules whose user-facing strings are marked (extracted into the catalogues).
-SOURCES = ("analysis/advise.py", "sim/jobs/show.py", "sim/i18n.py")
+SOURCES = ("analysis/advise.py", "sim/jobs/show.py", "sim/jobs/solve.py", "sim/i18n.py")
 
 # The game's own words, checked against the rule sources' wording (Russian and
 # Ukrainian texts of the rules; the Polish of Polish tysiąc tables). A marked string

@@ -100,6 +100,11 @@ def test_the_advisor_and_show_answer_in_the_language(thousand, tmp_path, lang):
              str(trace), "--workers", "1", "--quiet")  # fmt: skip
     en, out = both("show", str(trace))
     assert not words(out) & words(en), words(out) & words(en)
+    deal = ["--hands", "AH TH KH QH AS 9C JD", "KS QS JS TS 9S AC KC", "AD KD QD TD 9D QC JH"]
+    en, out = both("solve", *deal, "--talon", "JC TC 9H")
+    assert not words(out) & words(en), words(out) & words(en)
+    en, out = both("solve", "--hands", "AH TH KH", "KS QS JS", "AD KD QD", "--trump", "H")
+    assert not words(out) & words(en), words(out) & words(en)
     # JSON stays the contract's, whatever the language
     doc = json.loads(thousand("advise", hand, "--lang", lang, "--json").stdout)
     assert doc["hand"] == "AS 9C JD QH KH TH AH"

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from sim.cli.common import lang_flag
 from sim.jobs import solve as job
 from sim.output import json_safe
 from sim.rules import load_rules
@@ -78,5 +79,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--set-aside", metavar="CARDS", help="play position, two players: the talon set aside"
     )
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    lang_flag(p)
     p.set_defaults(func=cmd_solve)
     return p

@@ -30,6 +30,7 @@ from typing import Any
 
 from sim.cards import SUIT_LETTERS, card_str, cards_of, parse_cards
 from sim.engine.params import P_NP
+from sim.i18n import _, card_text, language
 from sim.jobs.show import played, read_deals, solve_inputs
 from sim.notation import from_trace
 from sim.output import UsageError
@@ -129,14 +130,20 @@ def _line_doc(line: list[tuple[int, Any]]) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": card_str(m.card), "declare": m.declare} for seat, m in line]
 
 
+def _card(card: int) -> str:
+    """A card as the text answer writes it: ``AH`` in English, the language's notation else."""
+    return card_str(card) if language() == "en" else card_text(card)
+
+
 def _line_text(line: list[tuple[int, Any]], players: int) -> list[str]:
     out = []
+    declares = _(" (declares)")
     for k in range(0, len(line), players):
         trick = line[k : k + players]
         cards = ", ".join(
-            f"{seat}: {card_str(m.card)}{' (declares)' if m.declare else ''}" for seat, m in trick
+            f"{seat}: {_card(m.card)}{declares if m.declare else ''}" for seat, m in trick
         )
-        out.append(f"  trick {k // players + 1}: {cards}")
+        out.append("  " + _("trick {number}: {cards}").format(number=k // players + 1, cards=cards))
     return out
 
 
@@ -178,13 +185,16 @@ def _position(spec: SolveSpec, rules: Rules, hands: list[int]) -> Solution:
         ],
     }
     lines = [
-        f"open-card value: the declarer (seat {declarer}) still adds {value} points",
-        f"moves of seat {pos.leader} (to lead):",
+        _("open-card value: the declarer (seat {seat}) still adds {value} points").format(
+            seat=declarer, value=value
+        ),
+        _("moves of seat {seat} (to lead):").format(seat=pos.leader),
     ]
+    declaring = _(" declaring")
     for m in moves:
-        tag = " declaring" if m.declare else ""
-        lines.append(f"  {card_str(m.card):>3}{tag:<10} {m.value:>4}")
-    lines.append("best line of play:")
+        tag = declaring if m.declare else ""
+        lines.append(f"  {_card(m.card):>3}{tag:<10} {m.value:>4}")
+    lines.append(_("best line of play:"))
     lines += _line_text(solver.line(S, P), int(P[P_NP]))
     return Solution(doc, lines)
 
@@ -243,29 +253,39 @@ def _deal(
             "makes": made_value >= rules.least_total_making(made["contract"]),
         }
     gives = ", ".join(
-        f"{card_str(x)} to seat {(declarer + j) % len(hands)}"
+        _("{card} to seat {seat}").format(card=_card(x), seat=(declarer + j) % len(hands))
         for j, x in enumerate(best.gives, start=1)
     )
-    extra = f", talon {best.talon}" if len(talons) == 2 else ""
-    named = f", trump {SUIT_LETTERS[best.trump]}" if best.trump >= 0 else ""
+    extra = _(", talon {number}").format(number=best.talon) if len(talons) == 2 else ""
+    if best.trump >= 0:
+        extra += _(", trump {suit}").format(suit=SUIT_LETTERS[best.trump])
     lines = [
-        f"declarer: seat {declarer}",
-        f"best discard: {gives}{extra}{named} -> open-card total {best.value}",
+        _("declarer: seat {seat}").format(seat=declarer),
+        _("best discard: {gives}{extra} -> open-card total {value}").format(
+            gives=gives, extra=extra, value=best.value
+        ),
     ]
     if made is not None:
         pl = doc["played"]
-        lines.append(
-            f"discard played: {', '.join(pl['gives'])} -> open-card total {pl['value']} "
-            f"(contract {pl['contract']}: {'makes' if pl['makes'] else 'fails'})"
-        )
+        text = _("discard played: {cards} -> open-card total {value} (contract {contract}: "
+                 "makes)") if pl["makes"] else _("discard played: {cards} -> open-card total "
+                 "{value} (contract {contract}: fails)")  # fmt: skip
+        cards = ", ".join(_card(x) for x in made["gives"])
+        lines.append(text.format(cards=cards, value=pl["value"], contract=pl["contract"]))
     made_levels = [row["contract"] for row in contracts if row["make"]]
     failed = [row["contract"] for row in contracts if not row["make"]]
-    lines.append(
-        (f"contracts made: {made_levels[0]} to {made_levels[-1]}" if made_levels
-         else "contracts made: none")
-        + (f"; from {failed[0]} on: fail" if failed else " (every level up to the cap)")
-    )  # fmt: skip
-    lines.append("best line of play:")
+    if made_levels:
+        made_text = _("contracts made: {low} to {high}").format(
+            low=made_levels[0], high=made_levels[-1]
+        )
+    else:
+        made_text = _("contracts made: none")
+    if failed:
+        made_text += _("; from {level} on: fail").format(level=failed[0])
+    else:
+        made_text += _(" (every level up to the cap)")
+    lines.append(made_text)
+    lines.append(_("best line of play:"))
     lines += _line_text(line, len(hands))
     return Solution(doc, lines)
 
