@@ -788,8 +788,13 @@ def write_guide(
     duel_deals: int,
     duel_seed: int,
     extra: Mapping[str, Any],
+    more: Any = None,
 ) -> list[Any]:
-    """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``."""
+    """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``.
+
+    ``more``, when given, is called with the staging folder to write further pages
+    (the page for players) that land with the rest or not at all.
+    """
     from pathlib import Path
 
     from analysis.pages import Section, Text, write_pages
@@ -802,6 +807,8 @@ def write_guide(
     with StagedDir(Path(out)) as staged:
         d = staged.path
         write_pages(d, title, guide_header(guide), sections, "guide.md")
+        if more is not None:
+            more(d)
         (d / "guide_params.txt").write_text("\n".join(guide.params()) + "\n", encoding="utf-8")
         write_manifest(
             d,

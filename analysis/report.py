@@ -75,6 +75,7 @@ def build_report(
     examples: Sequence[Advice] = (),
     guide: Section | None = None,
     rule_sets: Sequence[tuple[str, Rules]] = (),
+    player: Section | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -97,6 +98,8 @@ def build_report(
             shown after the safe bids, or None to leave it out.
         rule_sets: ``(name, rules)`` of the compared rule sets, the base first (the
             options that differ are listed in the comparison).
+        player: the page for players (:func:`analysis.player.player_section`), which
+            opens the report, or None.
 
     Returns:
         The sections, in report order.
@@ -145,6 +148,8 @@ def build_report(
         if sec.anchor in found:
             sec.blocks.insert(0, Text(f"**In short:** {found[sec.anchor]}"))
     sections.insert(0, summary_section(found, [s.anchor for s in sections]))
+    if player is not None:  # the players' answers come first
+        sections.insert(0, player)
 
     sizes = [f"odds: {deals:,} simulated deals"]
     if info["hands_deals"] is not None:

@@ -36,7 +36,13 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 ROOT = Path(__file__).resolve().parents[1]
 
 # The modules whose user-facing strings are marked (extracted into the catalogues).
-SOURCES = ("analysis/advise.py", "sim/jobs/show.py", "sim/jobs/solve.py", "sim/i18n.py")
+SOURCES = (
+    "analysis/advise.py",
+    "analysis/player.py",
+    "sim/jobs/show.py",
+    "sim/jobs/solve.py",
+    "sim/i18n.py",
+)
 
 # The game's own words, checked against the rule sources' wording (Russian and
 # Ukrainian texts of the rules; the Polish of Polish tysiąc tables). A marked string
@@ -49,7 +55,7 @@ TERMS: dict[str, dict[str, str]] = {
     "auction": {"ru": "торговл", "uk": "торг", "pl": "licytacj"},
     "dealer": {"ru": "сдающ", "uk": "роздаюч", "pl": "rozdając"},
     "declarer": {"ru": "игра", "uk": "гра", "pl": "rozgrywając"},
-    "contract": {"ru": "заказ", "uk": "замовлен", "pl": "kontrakt"},
+    "contract": {"ru": "заказ", "uk": "замовлен", "pl": "kontrak"},
     "concede": {"ru": "распис", "uk": "розпис", "pl": "bomb"},
     "pass": {"ru": "пас", "uk": "пас", "pl": "pas"},
     "barrel": {"ru": "бочк", "uk": "боч", "pl": "becz"},

@@ -279,6 +279,9 @@ def test_the_reports_guide_section_says_who_played_and_its_duel(outputs):
     guide = page.split("## Strategy guide", 1)[1]
     assert "measured with `strong` at every seat" in guide
     assert "duplicate duel against `strong` over 20 deals (seed 1)" in guide
+    # the page for players opens the report, before its summary
+    sections = [line for line in page.splitlines() if line.startswith("## ")]
+    assert sections[:2] == ["## For players", "## In short"]
 
 
 def test_tables_have_the_declared_types_before_they_are_written(outputs):

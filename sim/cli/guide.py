@@ -12,7 +12,14 @@ import argparse
 import json
 from typing import Any
 
-from sim.cli.common import Console, common_flags, positive_int, seed_value, share_value
+from sim.cli.common import (
+    Console,
+    common_flags,
+    lang_flag,
+    positive_int,
+    seed_value,
+    share_value,
+)
 from sim.output import check_out_dir, json_safe
 from sim.rules import load_rules
 
@@ -26,7 +33,7 @@ def cmd_guide(args: argparse.Namespace) -> int:
         load_rules(args.rules), args.seed, args.deals, args.hands, args.games, args.odds_deals,
         args.risk, None if args.no_duel else args.duel_deals, args.workers,
     )  # fmt: skip
-    book = build_guide(spec, args.out, feedback=Console(args.quiet))
+    book = build_guide(spec, args.out, feedback=Console(args.quiet), player_page=args.player_page)
     if args.json:
         print(json.dumps(json_safe(book.json())))
     else:
@@ -86,6 +93,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="deals of the guide player's duel against strong (default 20000)",
     )
     p.add_argument("--no-duel", action="store_true", help="skip the guide player's duel")
+    p.add_argument(
+        "--player-page",
+        action="store_true",
+        help="also write player.html and player.md: the answers for players on one printable "
+        "page (in --lang)",
+    )
+    lang_flag(p)
     p.add_argument(
         "--seed",
         type=seed_value,

@@ -87,12 +87,26 @@ class Guide:
             self.guide, self.duel, self.spec.duel_deals or 0, self.spec.seed
         )
 
-    def write(self, out: str | Path, extra: dict[str, Any]) -> None:
-        """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``."""
+    def write(self, out: str | Path, extra: dict[str, Any], player_page: bool = False) -> None:
+        """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``.
+
+        With ``player_page`` also ``player.html`` and ``player.md``, the page for players
+        (:mod:`analysis.player`).
+        """
         from analysis.guide import write_guide
+        from analysis.player import write_player_page
+
+        def player(folder: Path) -> None:
+            write_player_page(folder, self.guide, self.spec.rules.name)
 
         write_guide(self.guide, Path(out), self.duel, self.spec.duel_deals or 0, self.spec.seed,
-                    extra)  # fmt: skip
+                    extra, player if player_page else None)  # fmt: skip
+
+    def player_section(self) -> Any:
+        """The page for players as a report section (:func:`analysis.player.player_section`)."""
+        from analysis.player import player_section
+
+        return player_section(self.guide)
 
 
 def collect_runs(
@@ -179,12 +193,14 @@ def build_guide(
     feedback: Feedback = QUIET,
     items: dict[str, Any] | None = None,
     odds: Any = None,
+    player_page: bool = False,
 ) -> Guide:
     """Play the guide's runs, build its tables and check them by a duel.
 
     With ``out`` the folder gets ``guide.md``, ``index.html``, the CSVs, figures,
-    ``guide_params.txt`` and ``run.json``. ``items`` and ``odds`` are runs a report
-    already made (:func:`collect_runs`).
+    ``guide_params.txt`` and ``run.json`` (with ``player_page`` also ``player.html``
+    and ``player.md``). ``items`` and ``odds`` are runs a report already made
+    (:func:`collect_runs`).
     """
     from sim.parallel import set_threads
 
@@ -195,5 +211,6 @@ def build_guide(
     guide, duel = check_guide(spec, runs)
     result = Guide(spec, guide, duel, time.perf_counter() - t0)
     if out is not None:
-        result.write(out, {"started": started, "ended": now_iso(), "seconds": result.seconds})
+        extra = {"started": started, "ended": now_iso(), "seconds": result.seconds}
+        result.write(out, extra, player_page)
     return result

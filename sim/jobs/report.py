@@ -172,11 +172,12 @@ def build_report(
     backend = backend_for(spec.workers, spec.scheduler)
     parts = open_partial(out, spec.plan(), resume, force).folder  # each run's chunks, for resume
     runs = play_runs(spec, parts, backend, feedback)
-    guide = None
+    guide = player = None
     if runs.guide is not None:
         book, duel = check_guide(spec.guide_spec(), runs.guide)  # the second stage
-        guide = Guide(spec.guide_spec(), book, duel, 0.0).section()
-    write_report(spec, runs, guide, out)
+        checked = Guide(spec.guide_spec(), book, duel, 0.0)
+        guide, player = checked.section(), checked.player_section()
+    write_report(spec, runs, guide, out, player)
     shutil.rmtree(parts, ignore_errors=True)
     return out
 
@@ -254,8 +255,13 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
     )
 
 
-def write_report(spec: ReportSpec, runs: ReportRuns, guide: Any, out: Path) -> Any:
-    """The last stage: read the runs and write the report folder; its sections."""
+def write_report(
+    spec: ReportSpec, runs: ReportRuns, guide: Any, out: Path, player: Any = None
+) -> Any:
+    """The last stage: read the runs and write the report folder; its sections.
+
+    ``player`` (the page for players, from the guide) opens the report.
+    """
     from analysis.compare import compare_folders
     from analysis.odds import odds_result
     from analysis.report import build_report as write_pages
@@ -271,6 +277,7 @@ def write_report(spec: ReportSpec, runs: ReportRuns, guide: Any, out: Path) -> A
         examples=runs.examples,
         guide=guide,
         rule_sets=spec.vs or (),
+        player=player,
     )
 
 
