@@ -25,7 +25,8 @@ import os
 import re
 import struct
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -114,6 +115,17 @@ def set_language(lang: str | None) -> str:
     global _current
     _current = None if lang is None else check_language(lang)
     return language()
+
+
+@contextmanager
+def speaking(lang: str | None) -> Iterator[str]:
+    """Write user-facing text in ``lang`` inside the block, then as before."""
+    global _current
+    before = _current
+    try:
+        yield set_language(lang)
+    finally:
+        _current = before
 
 
 @cache

@@ -132,3 +132,27 @@ def test_the_language_comes_from_the_flag_the_environment_or_the_locale(thousand
     monkeypatch.setenv("THOUSAND_LANG", "xx")
     bad = thousand("show", "nothing.tdn")
     assert bad.returncode == 2 and "$THOUSAND_LANG xx: one of en, ru, uk, pl" in bad.stderr
+
+
+def test_a_command_not_yet_translated_answers_in_english_whatever_the_locale(
+    thousand, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("THOUSAND_LANG", "ru")
+    trace = tmp_path / "t.jsonl"
+    thousand("hands", "--deals", "5", "--out", str(tmp_path / "h"), "--trace", str(trace),
+             "--workers", "1", "--quiet")  # fmt: skip
+    assert "Раздача" in thousand("show", str(trace)).stdout  # show speaks the locale's
+    bids = thousand("bids", str(tmp_path / "h"))
+    assert bids.returncode == 0 and "Bid success" in bids.stdout  # bids is not translated
+
+
+def test_speaking_sets_the_language_for_a_block_only():
+    from sim.i18n import _, language, set_language, speaking
+
+    set_language("pl")
+    try:
+        with speaking("ru") as lang:
+            assert lang == "ru" and _("talon") == "прикуп"
+        assert language() == "pl" and _("talon") == "musik"
+    finally:
+        set_language(None)

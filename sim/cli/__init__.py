@@ -77,7 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], int] = args.func
     keep_freed_memory()
     try:
-        set_language(getattr(args, "lang", None))
+        # a command speaks the chosen language only once it is translated (it has
+        # --lang); the others stay in English, never half translated
+        set_language(args.lang if hasattr(args, "lang") else "en")
         return func(args)
     except (*BAD_INPUT, LanguageError) as exc:  # one line on stderr, exit code 2
         print(f"thousand {args.command}: error: {exc}", file=sys.stderr)

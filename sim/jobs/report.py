@@ -164,6 +164,7 @@ def build_report(
     Returns:
         The report folder.
     """
+    from sim.i18n import speaking
     from sim.parallel import set_threads
 
     spec.check()
@@ -173,11 +174,12 @@ def build_report(
     parts = open_partial(out, spec.plan(), resume, force).folder  # each run's chunks, for resume
     runs = play_runs(spec, parts, backend, feedback)
     guide = player = None
-    if runs.guide is not None:
-        book, duel = check_guide(spec.guide_spec(), runs.guide)  # the second stage
-        checked = Guide(spec.guide_spec(), book, duel, 0.0)
-        guide, player = checked.section(), checked.player_section()
-    write_report(spec, runs, guide, out, player)
+    with speaking("en"):  # the report is not translated yet: all of it in English
+        if runs.guide is not None:
+            book, duel = check_guide(spec.guide_spec(), runs.guide)  # the second stage
+            checked = Guide(spec.guide_spec(), book, duel, 0.0)
+            guide, player = checked.section(), checked.player_section()
+        write_report(spec, runs, guide, out, player)
     shutil.rmtree(parts, ignore_errors=True)
     return out
 
