@@ -709,45 +709,60 @@ def barrel_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
 def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
     """What ``thousand barrel`` prints by default: a few lines under 100 columns."""
     from analysis.tables import short_rate, short_table
+    from sim.i18n import _
 
     info = tables["summary"].row(0, named=True)
     length = tables["game_length"].row(0, named=True)
     half = 1.96 * (length["se"] or 0.0)
     lines = [
-        f"# Barrel and game length — rules `{info['rules']}`: {info['games']:,} games "
-        f"({info['unfinished']:,} unfinished)",
+        _("# Barrel and game length — rules `{rules}`: {games} games ({unfinished} "
+          "unfinished)").format(
+            rules=info["rules"], games=f"{info['games']:,}",
+            unfinished=f"{info['unfinished']:,}",
+        ),
         "",
-        f"- a game lasts {length['mean']:.2f} [{length['mean'] - half:.2f}, "
-        f"{length['mean'] + half:.2f}] played deals (median {length['q50']:.0f})",
-    ]
+        "- " + _("a game lasts {mean} played deals (median {median})").format(
+            mean=f"{length['mean']:.2f} [{length['mean'] - half:.2f}, "
+            f"{length['mean'] + half:.2f}]",
+            median=f"{length['q50']:.0f}",
+        ),
+    ]  # fmt: skip
     b = tables["barrel_summary"]
     if len(b) and b["stints"][0]:
         x = b.row(0, named=True)
         lines.append(
-            f"- climbs onto the barrel: {x['stints']:,}; falls: "
-            f"{short_rate(x['fall_rate'], x['fall_ci_low'], x['fall_ci_high'])} of them"
+            "- "
+            + _("climbs onto the barrel: {climbs}; falls: {falls} of them").format(
+                climbs=f"{x['stints']:,}",
+                falls=short_rate(x["fall_rate"], x["fall_ci_low"], x["fall_ci_high"]),
+            )
         )
     chi2 = tables["seat_chi2"]
     if len(chi2):
         row = chi2.row(0, named=True)
         lines.append(
-            f"- seat advantage (from the first dealer): chi-square p = {row['p_value']:.3f}"
-            + (" — the seats differ" if row["p_value"] < 0.05 else " — no difference shown")
+            "- "
+            + _("seat advantage (from the first dealer): chi-square p = {p}").format(
+                p=f"{row['p_value']:.3f}"
+            )
+            + (_(" — the seats differ") if row["p_value"] < 0.05 else _(" — no difference shown"))
         )
     rel = tables["seat_relative"]
     if len(rel):
+        seats = {"forehand": _("forehand"), "middle": _("middle"), "dealer": _("dealer"),
+                 "rear": _("rear")}  # fmt: skip
         shown = pl.DataFrame(
             {
-                "seat": rel["position"],
-                "games won [95 % CI]": [
+                _("seat"): [seats.get(p, p) for p in rel["position"]],
+                _("games won [95 % CI]"): [
                     short_rate(*r)
                     for r in zip(rel["rate"], rel["ci_low"], rel["ci_high"], strict=True)
                 ],
-                "fair": [f"{v:.3f}" for v in rel["expected"]],
+                _("fair"): [f"{v:.3f}" for v in rel["expected"]],
             }
         )
         lines += ["", short_table(shown)]
-    lines += ["", "Every table: `--full`, or `--out DIR` (CSV and barrel.md)."]
+    lines += ["", _("Every table: `--full`, or `--out DIR` (CSV and barrel.md).")]
     return "\n".join(lines)
 
 

@@ -418,28 +418,30 @@ def bids_short(tables: Mapping[str, pl.DataFrame], levels: int = 12) -> str:
     ``levels`` contracts named most often; ``--full`` or ``--out`` give every table.
     """
     from analysis.tables import short_rate, short_table
+    from sim.i18n import _
 
     s = tables["summary"].row(0, named=True)
+    head = _("# Bid success — rules `{rules}`: {deals} deals, {contracts} contracts")
     lines = [
-        f"# Bid success — rules `{s['rules']}`: {s['deals']:,} deals, {s['contracts']:,} contracts",
+        head.format(rules=s["rules"], deals=f"{s['deals']:,}", contracts=f"{s['contracts']:,}"),
         "",
-        f"- {MADE_PLAYED.words}: {short_rate(s['rate'], s['ci_low'], s['ci_high'])}",
-        f"- {CONCEDED_ALL.words}: "
+        f"- {_(MADE_PLAYED.words)}: {short_rate(s['rate'], s['ci_low'], s['ci_high'])}",
+        f"- {_(CONCEDED_ALL.words)}: "
         f"{short_rate(s['concession_rate'], s['concession_ci_low'], s['concession_ci_high'])}",
-        f"- {MADE_ALL.words}: {short_rate(s['rate_all'], s['ci_low_all'], s['ci_high_all'])}",
+        f"- {_(MADE_ALL.words)}: {short_rate(s['rate_all'], s['ci_low_all'], s['ci_high_all'])}",
         "",
-        f"## Made by contract (the {levels} named most often)",
+        _("## Made by contract (the {levels} named most often)").format(levels=levels),
         "",
     ]
     t = tables["by_contract"].sort("contracts", descending=True).head(levels).sort("contract")
     shown = pl.DataFrame(
         {
-            "contract": t["contract"],
-            "contracts": t["contracts"],
-            "made [95 % CI]": [
+            _("contract"): t["contract"],
+            _("contracts"): t["contracts"],
+            _("made [95 % CI]"): [
                 short_rate(*r) for r in zip(t["rate"], t["ci_low"], t["ci_high"], strict=True)
             ],
-            "conceded [95 % CI]": [
+            _("conceded [95 % CI]"): [
                 short_rate(*r)
                 for r in zip(
                     t["concession_rate"],
@@ -450,7 +452,7 @@ def bids_short(tables: Mapping[str, pl.DataFrame], levels: int = 12) -> str:
             ],
         }
     )
-    lines += [short_table(shown), "", "Every table: `--full`, or `--out DIR` (CSV and bids.md)."]
+    lines += [short_table(shown), "", _("Every table: `--full`, or `--out DIR` (CSV and bids.md).")]
     return "\n".join(lines)
 
 

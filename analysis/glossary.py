@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.i18n import N_
+
 
 @dataclass(frozen=True)
 class RateDefinition:
@@ -50,13 +52,17 @@ class RateDefinition:
 
 
 MADE_PLAYED = RateDefinition(
-    "made_played", "made, of played contracts", "made / played", "made", "played"
+    "made_played", N_("made, of played contracts"), "made / played", "made", "played"
 )
 MADE_ALL = RateDefinition(
-    "made_all", "made, of all contracts (a concession fails)", "made / contracts", "made", "all"
+    "made_all",
+    N_("made, of all contracts (a concession fails)"),
+    "made / contracts",
+    "made",
+    "all",
 )
 CONCEDED_ALL = RateDefinition(
-    "conceded_all", "conceded, of all contracts", "conceded / contracts", "conceded", "all"
+    "conceded_all", N_("conceded, of all contracts"), "conceded / contracts", "conceded", "all"
 )
 DEFINITIONS = (MADE_PLAYED, MADE_ALL, CONCEDED_ALL)
 

@@ -39,6 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # The modules whose user-facing strings are marked (extracted into the catalogues).
 SOURCES = (
     "analysis/advise.py",
+    "analysis/bids.py",
+    "analysis/barrel.py",
+    "analysis/glossary.py",
     "analysis/player.py",
     "sim/jobs/show.py",
     "sim/jobs/solve.py",

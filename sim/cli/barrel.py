@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sim.cli.common import emit
+from sim.cli.common import emit, lang_flag
 from sim.output import check_out_dir
 
 
@@ -30,5 +30,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p_barrel.add_argument("--out", default=None, help="also write CSV tables and barrel.md here")
     p_barrel.add_argument("--force", action="store_true", help="write into a non-empty --out")
     p_barrel.add_argument("--quiet", action="store_true", help="no log on stderr")
+    lang_flag(p_barrel)
     p_barrel.set_defaults(func=cmd_barrel)
     return p_barrel

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sim.cli.common import emit, positive_int
+from sim.cli.common import emit, lang_flag, positive_int
 from sim.output import check_out_dir
 
 
@@ -36,5 +36,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p_bids.add_argument("--out", default=None, help="also write CSV tables and bids.md here")
     p_bids.add_argument("--force", action="store_true", help="write into a non-empty --out")
     p_bids.add_argument("--quiet", action="store_true", help="no log on stderr")
+    lang_flag(p_bids)
     p_bids.set_defaults(func=cmd_bids)
     return p_bids
