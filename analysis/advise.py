@@ -18,7 +18,7 @@ from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_la
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
 from sim.cards import cards_str
-from sim.i18n import _, cards_text, language
+from sim.i18n import _, answer_cards, role
 from sim.rules import Rules
 
 
@@ -323,15 +323,6 @@ def _interval(p: float, low: float, high: float, digits: int = 2) -> str:
     return f"{p:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def _hand(ids: Sequence[int]) -> str:
-    """Cards as the answer writes them: ``AH`` in English, the language's notation else."""
-    return cards_str(ids) if language() == "en" else cards_text(ids)
-
-
-def _seat_name(seat: str) -> str:
-    return {"forehand": _("forehand"), "middle": _("middle"), "dealer": _("dealer")}.get(seat, seat)
-
-
 def advice_markdown(a: Advice) -> str:
     """The answer in a few lines and one table (fits 100 columns), in the current language."""
     marr = marriage_label(int(marriage_mask(np.array([a.hand]))[0]))
@@ -340,9 +331,9 @@ def advice_markdown(a: Advice) -> str:
              "{samples} sampled deals.")  # fmt: skip
     lines = [
         head.format(
-            cards=_hand(_cards(a.hand)),
+            cards=answer_cards(_cards(a.hand)),
             marriage=marr,
-            seat=_seat_name(a.seat),
+            seat=role(a.seat),
             rules=a.rules.name,
             player=a.player,
             samples=a.samples,
@@ -367,7 +358,8 @@ def advice_markdown(a: Advice) -> str:
         lines.insert(
             1,
             _("Auction so far: {auction}; a raise must go above {high}.").format(
-                auction=_auction_text(a.auction), high=a.high_bid
+                auction=re.sub(r"[a-z]+", lambda m: role(m.group(0)), a.auction),
+                high=a.high_bid,
             ),
         )
         if a.recommended is None or a.recommended <= a.high_bid:
@@ -483,13 +475,6 @@ def _game_line(a: Advice) -> str:
     return line
 
 
-def _auction_text(text: str) -> str:
-    """``forehand 100, middle pass`` in the current language."""
-    words = {"forehand": _("forehand"), "middle": _("middle"), "dealer": _("dealer"),
-             "pass": _("pass")}  # fmt: skip
-    return re.sub(r"[a-z]+", lambda m: words.get(m.group(0), m.group(0)), text)
-
-
 def _class_text(klass: str) -> str:
     """A class of the tables (``♥ marriage, 2 aces``) in the current language."""
     m = re.fullmatch(r"(no marriage|(\S+) marriage)(?:, (\d) aces)?", klass)
@@ -522,7 +507,7 @@ def _discard_lines(a: Advice) -> list[str]:
             "what open-card play makes (every card face up, both sides playing best): an "
             "upper bound on what a player at the table makes."
         ).format(
-            talon=_hand(_cards(a.talon)),
+            talon=answer_cards(_cards(a.talon)),
             bid=a.bid,
             left=_card(top["to_left"]),
             right=_card(top["to_right"]),
@@ -552,7 +537,7 @@ def _card(text: str) -> str:
     """A card of the discard table (``KS``) as the answer writes cards."""
     from sim.cards import parse_card
 
-    return _hand([parse_card(text)])
+    return answer_cards([parse_card(text)])
 
 
 EXAMPLE_HANDS = {

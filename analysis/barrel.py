@@ -709,7 +709,7 @@ def barrel_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
 def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
     """What ``thousand barrel`` prints by default: a few lines under 100 columns."""
     from analysis.tables import short_rate, short_table
-    from sim.i18n import _
+    from sim.i18n import _, role
 
     info = tables["summary"].row(0, named=True)
     length = tables["game_length"].row(0, named=True)
@@ -749,11 +749,9 @@ def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
         )
     rel = tables["seat_relative"]
     if len(rel):
-        seats = {"forehand": _("forehand"), "middle": _("middle"), "dealer": _("dealer"),
-                 "rear": _("rear")}  # fmt: skip
         shown = pl.DataFrame(
             {
-                _("seat"): [seats.get(p, p) for p in rel["position"]],
+                _("seat"): [role(p) for p in rel["position"]],
                 _("games won [95 % CI]"): [
                     short_rate(*r)
                     for r in zip(rel["rate"], rel["ci_low"], rel["ci_high"], strict=True)

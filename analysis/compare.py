@@ -314,11 +314,6 @@ def _is_missing(v: float | None) -> bool:
 
 def clear(row: Mapping[str, Any]) -> bool:
     """Whether the difference's interval excludes 0 (a real difference)."""
-    return _clear(row)
-
-
-def _clear(row: Mapping[str, Any]) -> bool:
-    """Whether the difference's interval excludes 0."""
     low, high = row["diff_ci_low"], row["diff_ci_high"]
     return not (_is_missing(low) or _is_missing(high)) and (low > 0 or high < 0)
 
@@ -374,17 +369,17 @@ def compare_sentence(row: Mapping[str, Any]) -> str:
             f"{row['rules']} — {sig(diff, 3)}{pct}; no interval (too few games)."
         )
     size = size_word(row)
-    if not _clear(row):
-        clear = "no difference shown (the interval holds 0)"
+    if not clear(row):
+        verdict = "no difference shown (the interval holds 0)"
     elif size is None:
-        clear = "a real difference (the interval excludes 0)"
+        verdict = "a real difference (the interval excludes 0)"
     elif size == "large":
-        clear = "a real and large difference (the interval excludes 0)"
+        verdict = "a real and large difference (the interval excludes 0)"
     else:
-        clear = f"real but {size} (the interval excludes 0)"
+        verdict = f"real but {size} (the interval excludes 0)"
     return (
         f"**{row['meaning']}**: {sig(other)} under {row['vs']} against {sig(base)} under "
-        f"{row['rules']} — {sig(diff, 3)} [{sig(low, 3)}, {sig(high, 3)}]{pct}; {clear}."
+        f"{row['rules']} — {sig(diff, 3)} [{sig(low, 3)}, {sig(high, 3)}]{pct}; {verdict}."
     )
 
 

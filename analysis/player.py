@@ -17,8 +17,9 @@ from typing import Any
 import polars as pl
 
 from analysis.guide import GUIDE_PLAYER, Guide
-from analysis.pages import Section, Text
-from sim.i18n import _, language
+from analysis.pages import Section, Text, inline_html
+from analysis.tables import to_markdown
+from sim.i18n import _, language, role
 
 MARRIAGE_ORDER = ("♥", "♦", "♣", "♠", "none")
 
@@ -33,7 +34,7 @@ td:nth-child(n+2){text-align:right}p{margin:.3rem 0}.who{color:#555;font-size:.8
 """
 
 
-def rate_interval(p: float | None, low: float | None, high: float | None) -> str:
+def _rate_text(p: float | None, low: float | None, high: float | None) -> str:
     """A rate with its interval in whole percent: ``28 % [25, 31]``."""
     if p is None or low is None or high is None:
         return "—"
@@ -42,6 +43,17 @@ def rate_interval(p: float | None, low: float | None, high: float | None) -> str
 
 def _pct(p: float | None) -> str:
     return "—" if p is None else f"{100 * p:.0f} %"
+
+
+def _made_100(row: dict[str, Any]) -> str:
+    """The class's make rate at 100 with its Wilson interval (from its hands)."""
+    from analysis.stats import wilson_interval
+
+    n, p = int(row["n"]), row["rate_100"]
+    if p is None or not n:
+        return "—"
+    low, high = wilson_interval(round(p * n), n)
+    return _rate_text(p, float(low), float(high))
 
 
 def _marriage(m: str) -> str:
@@ -57,9 +69,10 @@ def bid_answer(guide: Guide) -> tuple[str, pl.DataFrame]:
         {
             _("marriage"): [_marriage(m) for m in shown],
             _("bid up to (75 %)"): [
-                _("pass") if rows[m]["safe_75"] is None else str(rows[m]["safe_75"]) for m in shown
+                role("pass") if rows[m]["safe_75"] is None else str(rows[m]["safe_75"])
+                for m in shown
             ],
-            _("makes 100"): [_pct(rows[m]["rate_100"]) for m in shown],
+            _("makes 100"): [_made_100(rows[m]) for m in shown],
         }
     )
     best = next((m for m in shown if rows[m]["safe_75"] is not None), None)
@@ -81,7 +94,7 @@ def talon_answer(guide: Guide) -> str:
     r = row.row(0, named=True)
     return _(
         "A lone king or queen finds its partner in the talon in {rate} of deals (exact {exact})."
-    ).format(rate=rate_interval(r["measured"], r["ci_low"], r["ci_high"]), exact=_pct(r["exact"]))
+    ).format(rate=_rate_text(r["measured"], r["ci_low"], r["ci_high"]), exact=_pct(r["exact"]))
 
 
 def concede_answer(guide: Guide) -> str:
@@ -96,7 +109,7 @@ def concede_answer(guide: Guide) -> str:
     ).format(
         contract=first["contract"],
         kept=_marriage(first["kept"]),
-        rate=rate_interval(first["p_make"], first["ci_low"], first["ci_high"]),
+        rate=_rate_text(first["p_make"], first["ci_low"], first["ci_high"]),
     )
 
 
@@ -108,7 +121,7 @@ def barrel_answer(guide: Guide) -> str:
     return _(
         "{rate} of climbs onto the barrel end in a fall ({climbs} climbs in {games} games)."
     ).format(
-        rate=rate_interval(b["fall_share"], b["ci_low"], b["ci_high"]),
+        rate=_rate_text(b["fall_share"], b["ci_low"], b["ci_high"]),
         climbs=f"{b['climbs']:,}",
         games=f"{b['games']:,}",
     )
@@ -132,15 +145,6 @@ def player_section(guide: Guide) -> Section:
     return sec
 
 
-def _inline(text: str) -> str:
-    out = html.escape(text)
-    while "**" in out:
-        out = out.replace("**", "<b>", 1).replace("**", "</b>", 1)
-    while "`" in out:
-        out = out.replace("`", "<code>", 1).replace("`", "</code>", 1)
-    return out
-
-
 def write_player_page(folder: Path, guide: Guide, rules_name: str) -> dict[str, Any]:
     """Write ``player.html`` (one printable page) and ``player.md`` into ``folder``."""
     sentence, chart = bid_answer(guide)
@@ -162,10 +166,10 @@ def write_player_page(folder: Path, guide: Guide, rules_name: str) -> dict[str, 
     table = f"<table><tr>{head}</tr>{body}</table>"
     parts = [
         f"<h1>{html.escape(title)}</h1>",
-        f'<p class="who">{_inline(who.format(player=GUIDE_PLAYER))}</p>',
+        f'<p class="who">{inline_html(who.format(player=GUIDE_PLAYER))}</p>',
     ]
     for k, (t, text) in enumerate(answers):
-        parts.append(f"<h2>{html.escape(t)}</h2><p>{_inline(text)}</p>")
+        parts.append(f"<h2>{html.escape(t)}</h2><p>{inline_html(text)}</p>")
         if k == 0:
             parts.append(table)
     page = (
@@ -175,10 +179,7 @@ def write_player_page(folder: Path, guide: Guide, rules_name: str) -> dict[str, 
         + "\n".join(parts)
         + "</body></html>\n"
     )
-    md_table = "\n".join(
-        ["| " + " | ".join(chart.columns) + " |", "|" + " --- |" * chart.width]
-        + ["| " + " | ".join(str(v) for v in row) + " |" for row in chart.iter_rows()]
-    )
+    md_table = to_markdown(chart).rstrip()
     md = [f"# {title}", "", who.format(player=GUIDE_PLAYER), ""]
     for k, (t, text) in enumerate(answers):
         md += [f"## {t}", "", text, ""]

@@ -141,7 +141,8 @@ def build_report(
             dealing_section(dealing.names, dealing.odds, compare_folders(pairs), dealing.strategies)
         )
     if compare is not None:
-        sections.append(compare_section(compare, rule_sets))
+        who = ", ".join(dict.fromkeys(strategies)) if strategies else None
+        sections.append(compare_section(compare, rule_sets, who))
     found = answers(odds, safebids, games_tables, strategies)
     found.update({s.anchor: s.answer for s in sections if s.answer})
     for sec in sections:  # each section opens with its answer

@@ -37,14 +37,11 @@ MAX_TRIES = 5_000  # deals drawn in a row that break the auction before it is ca
 
 
 def hand_cap(rules: Rules, mask: int) -> int:
-    """The highest bid a hand may make: 120 + its marriages (``bid.cap_by_marriages``)."""
-    from sim.cards import mask_marriages
-    from sim.rules import MAX_BID
+    """The highest bid a hand may make: the engine's own rule (:func:`bid_cap`)."""
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import rules_vector
 
-    if not rules.bid.cap_by_marriages:
-        return MAX_BID
-    held = mask_marriages(mask)
-    return 120 + sum(v for s, v in enumerate(rules.marriage_values) if held >> s & 1)
+    return int(bid_cap(mask, rules_vector(rules)))
 
 
 def sample_deals(
@@ -69,7 +66,11 @@ def sample_deals(
         ValueError: the bids cannot be made by any deal with this hand
             (:data:`MAX_TRIES` deals in a row broke them).
     """
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import rules_vector
+
     need = [(s, b) for s, b in bids if b > 120 and s != seat]
+    P = rules_vector(rules)
     sizes = place_sizes(rules.players)
     hands = n_hands(rules.players)
     rng = np.random.default_rng([seed, hand, seat, talon])
@@ -87,7 +88,7 @@ def sample_deals(
             for q in fill:
                 out[i, q] = int(np.bitwise_or.reduce(np.left_shift(1, perm[col : col + sizes[q]])))
                 col += sizes[q]
-            if all(hand_cap(rules, int(out[i, s])) >= b for s, b in need):
+            if all(bid_cap(int(out[i, s]), P) >= b for s, b in need):
                 break
         else:
             shown = ", ".join(f"seat {s} bid {b}" for s, b in need)

@@ -160,6 +160,35 @@ def cards_text(cards: Iterable[int], lang: str | None = None) -> str:
     return " ".join(card_text(c, lang) for c in cards)
 
 
+def answer_cards(cards: Iterable[int]) -> str:
+    """Cards as a text answer writes them.
+
+    ``AH TD`` in English (the traces' letters, as the English answers always wrote
+    them), the language's notation otherwise.
+    """
+    ids = list(cards)
+    if language() == "en":
+        from sim.cards import cards_str
+
+        return cards_str(ids)
+    return cards_text(ids)
+
+
+ROLES = {
+    "forehand": N_("forehand"),
+    "middle": N_("middle"),
+    "rear": N_("rear"),
+    "dealer": N_("dealer"),
+    "pass": N_("pass"),
+}
+"""The seats' roles (and a pass) as the commands name them, to translate."""
+
+
+def role(word: str) -> str:
+    """A seat's role (``forehand`` ...) or ``pass`` in the current language (else as is)."""
+    return _(ROLES[word]) if word in ROLES else word
+
+
 def rank_text(rank: int, lang: str | None = None) -> str:
     """A rank (0 nine .. 5 ace) in the language's notation."""
     return _RANKS[lang or language()][rank]

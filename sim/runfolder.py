@@ -175,7 +175,6 @@ class RunResult:
     folder: Path
     counts: dict[str, Any]
     seconds: float
-    backend: Backend
 
 
 def check_first_dealer(first: int | None, players: int) -> None:
@@ -420,7 +419,7 @@ def _play(
         )  # fmt: skip
     if own_store:
         shutil.rmtree(store.folder, ignore_errors=True)
-    return RunResult(out, counts, seconds, backend)
+    return RunResult(out, counts, seconds)
 
 
 @dataclass(frozen=True)

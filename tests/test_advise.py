@@ -301,3 +301,19 @@ def test_advise_on_the_barrel_and_at_a_score(thousand):
     assert line in text
     bad = thousand("advise", hand, "--barrel", "--rules", "five_hundred_one")
     assert bad.returncode == 2 and "--barrel: there is no barrel" in bad.stderr
+
+
+def test_the_auction_shows_nothing_without_the_cap_and_the_barrel_bids_from_its_floor():
+    from analysis.advise import game_situation
+    from sim.advise import sample_deals
+    from sim.cards import hand_mask
+
+    # without bid.cap_by_marriages a bid of 200 may be a bluff: no deal is redrawn
+    free = load_rules("classic").replace(bid__cap_by_marriages=False)
+    hand = hand_mask("AS TS AC TC KD JH 9H")
+    plain = sample_deals(free, hand, 2, 300, 5)
+    assert (sample_deals(free, hand, 2, 300, 5, bids=[(1, 200)]) == plain).all()
+    # barrel.bid_from: the winning contract is the first the barrel player may bid
+    floor = load_rules("classic").replace(barrel__bid_from=150)
+    assert game_situation(floor, 880, True, 220).level == 150
+    assert game_situation(floor, 880, True, 140).level is None  # the hand cannot bid 150

@@ -24,26 +24,35 @@ from sim.rules import Rules
 COMPARE_COLUMNS = COMPARE_TABLE_COLUMNS
 
 
-def compare_answer(compare: pl.DataFrame) -> str:
-    """The comparison in one sentence: how many measures differ for real, the largest."""
+def compare_answer(compare: pl.DataFrame, who: str | None = None) -> str:
+    """The comparison in one sentence: how many measures differ for real, the largest.
+
+    ``who`` names the players of the games compared.
+    """
     rows = compare.select(COMPARE_COLUMNS).to_dicts()
     others = ", ".join(dict.fromkeys(r["vs"] for r in rows))
+    games = f" (games of `{who}`)" if who else ""
     real = [r for r in rows if clear(r)]
     if not real:
         return (
             f"Against {others}, none of the {len(rows)} measures shows a real difference "
-            "(every interval holds 0)."
+            f"(every interval holds 0){games}."
         )
     top = max(real, key=lambda r: abs(r["diff"] / r["base"]) if r["base"] else 0.0)
     size = size_word(top)
     change = f"{100 * top['diff'] / abs(top['base']):+.1f} %" if top["base"] else "a change"
+    diff = f"{sig(top['diff'], 3)} [{sig(top['diff_ci_low'], 3)}, {sig(top['diff_ci_high'], 3)}]"
     return (
         f"Against {others}, {len(real)} of {len(rows)} measures differ for real; the "
-        f"largest: {top['meaning']}, {change}" + (f" ({size})" if size else "") + "."
+        f"largest: {top['meaning']}, {diff}, {change}"
+        + (f" ({size})" if size else "")
+        + f"{games}."
     )
 
 
-def compare_section(compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]] = ()) -> Section:
+def compare_section(
+    compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]] = (), who: str | None = None
+) -> Section:
     """House-rule comparison: base vs other rule sets per metric, differences with intervals.
 
     Args:
@@ -51,6 +60,7 @@ def compare_section(compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]
             :data:`COMPARE_COLUMNS` (one row per metric and compared rule set).
         rule_sets: ``(name, rules)`` of the base first, then the others; their
             differing options are listed (none listed when empty).
+        who: the players of the games compared, named in the section's answer.
 
     Raises:
         ValueError: when a column is missing.
@@ -61,7 +71,7 @@ def compare_section(compare: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]
     t = compare.select(COMPARE_COLUMNS)
     base = ", ".join(dict.fromkeys(t["rules"].cast(pl.String).to_list()))
     others = ", ".join(dict.fromkeys(t["vs"].cast(pl.String).to_list()))
-    sec = Section("compare", "House-rule comparison", answer=compare_answer(compare))
+    sec = Section("compare", "House-rule comparison", answer=compare_answer(compare, who))
     sec.blocks.append(
         Text(
             f"Base rules **{base}** against **{others}**, the same deals for every rule set "

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cards import N_RANKS, SUIT_SYMBOLS
-from sim.i18n import N_, _, card_text, cards_text, rank_text
+from sim.i18n import N_, _, card_text, cards_text, rank_text, role
 from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_deals
 from sim.output import UsageError
 from sim.rules import Rules, load_rules
@@ -114,11 +114,11 @@ def _seat(s: int) -> str:
 
 def _seat_names(deal: DealRecord) -> dict[int, str]:
     """``seat S (role)`` of every seat: forehand first, the dealer last."""
-    roles = {2: (_("forehand"), _("dealer")), 3: (_("forehand"), _("middle"), _("dealer")),
-             4: (_("forehand"), _("middle"), _("rear"))}[deal.players]  # fmt: skip
-    names = {s: f"{_seat(s)} ({role})" for s, role in zip(deal.hand_seats(), roles, strict=True)}
+    roles = {2: ("forehand", "dealer"), 3: ("forehand", "middle", "dealer"),
+             4: ("forehand", "middle", "rear")}[deal.players]  # fmt: skip
+    names = {s: f"{_seat(s)} ({role(r)})" for s, r in zip(deal.hand_seats(), roles, strict=True)}
     if deal.players == 4:
-        names[deal.dealer] = f"{_seat(deal.dealer)} ({_('dealer')})"
+        names[deal.dealer] = f"{_seat(deal.dealer)} ({role('dealer')})"
     return names
 
 
@@ -171,7 +171,7 @@ def deal_text(deal: DealRecord, rules: Rules) -> str:
     elif deal.special == "dark":
         lines.append(_("A dark deal."))
     if deal.auction:
-        bids = ", ".join(f"{_seat(s)} {_('pass') if b is None else b}" for s, b in deal.auction)
+        bids = ", ".join(f"{_seat(s)} {role('pass') if b is None else b}" for s, b in deal.auction)
         lines.append(_("Auction: {bids}.").format(bids=bids))
     if deal.declarer is None:
         return "\n".join(lines) + "\n"

@@ -30,7 +30,7 @@ from typing import Any
 
 from sim.cards import SUIT_LETTERS, card_str, cards_of, parse_cards
 from sim.engine.params import P_NP
-from sim.i18n import _, card_text, language
+from sim.i18n import _, answer_cards
 from sim.jobs.show import played, read_deals, solve_inputs
 from sim.notation import from_trace
 from sim.output import UsageError
@@ -131,8 +131,7 @@ def _line_doc(line: list[tuple[int, Any]]) -> list[dict[str, Any]]:
 
 
 def _card(card: int) -> str:
-    """A card as the text answer writes it: ``AH`` in English, the language's notation else."""
-    return card_str(card) if language() == "en" else card_text(card)
+    return answer_cards([card])
 
 
 def _line_text(line: list[tuple[int, Any]], players: int) -> list[str]:
