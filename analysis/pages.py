@@ -26,6 +26,7 @@ from matplotlib.figure import Figure
 
 from analysis.stats import Z95
 from analysis.tables import to_markdown
+from sim.i18n import _, interval_separator, language, number
 
 DPI = 90  # figure resolution; with a 256-colour palette a figure is some 30-60 kB
 
@@ -114,9 +115,13 @@ class Section:
     def add_table(
         self, title: str, note: str, shown: pl.DataFrame, csv: str, data: pl.DataFrame
     ) -> None:
-        """Show ``shown`` under ``title`` and write ``data`` (its source) as ``csv``."""
+        """Show ``shown`` under ``title`` and write ``data`` (its source) as ``csv``.
+
+        The shown columns' names are headings in words, marked for the catalogues where
+        they are written (``N_("fall rate [95 % CI]")``): they are translated here.
+        """
         self.csvs[csv] = data
-        self.blocks.append(Table(title, note, shown, csv))
+        self.blocks.append(Table(title, note, shown.rename(heading_words(shown.columns)), csv))
 
     @property
     def markdown(self) -> str:
@@ -129,12 +134,14 @@ class Section:
                 parts.append(f"![{block.alt}]({block.name})")
             elif isinstance(block, Files):
                 listed = "; ".join(f"`{name}` ({what})" for name, what in block.items)
-                parts.append(f"More data: {listed}.")
+                parts.append(_("More data: {files}.").format(files=listed))
             else:
                 head = f"### {block.title}"
                 if block.note:
                     head += f"\n\n{block.note}"
-                files = f"\n\nData: `{block.csv}`." if block.csv else ""
+                files = (
+                    "\n\n" + _("Data: {file}.").format(file=f"`{block.csv}`") if block.csv else ""
+                )
                 parts.append(
                     f"{head}\n\n{to_markdown(block.frame, floats='{:.4f}').rstrip()}{files}"
                 )
@@ -160,18 +167,24 @@ class Section:
                     f'<a href="{name}">{name}</a> ({html.escape(what)})'
                     for name, what in block.items
                 )
-                parts.append(f'<p class="files">More data: {listed}.</p>')
+                parts.append(
+                    f'<p class="files">{_("More data: {files}.").format(files=listed)}</p>'
+                )
             else:
                 parts.append(f"<h3>{html.escape(block.title)}</h3>")
                 if block.note:
                     parts.append(f"<p>{inline_html(block.note)}</p>")
                 parts.append(html_table(block.frame))
                 if block.csv:
-                    parts.append(
-                        f'<p class="files">Data: <a href="{block.csv}">{block.csv}</a></p>'
-                    )
+                    link = f'<a href="{block.csv}">{block.csv}</a>'
+                    parts.append(f'<p class="files">{_("Data: {file}.").format(file=link)}</p>')
         parts.append("</section>")
         return "\n".join(parts)
+
+
+def heading_words(columns: Sequence[str]) -> dict[str, str]:
+    """``{column: its heading in the current language}`` of a shown table's columns."""
+    return {c: _(c) for c in columns}
 
 
 def clipped(fig: Figure, drawn: bool = False) -> bool:
@@ -227,7 +240,7 @@ def inline_html(text: str) -> str:
     return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<i>\1</i>", out)
 
 
-_NUMERIC = re.compile(r"^[-+−]?[\d.,]+( |$|\[)|^—$")
+_NUMERIC = re.compile(r"^[-+−]?[\d.,\u00a0]+( |$|\[)|^—$")
 
 
 def html_table(df: pl.DataFrame) -> str:
@@ -237,9 +250,9 @@ def html_table(df: pl.DataFrame) -> str:
         if v is None:
             return '<td class="n">—</td>'
         if isinstance(v, float):
-            return f'<td class="n">{v:.4f}</td>'
+            return f'<td class="n">{number(v, 4)}</td>'
         if isinstance(v, int):
-            return f'<td class="n">{v:,}</td>'
+            return f'<td class="n">{number(v)}</td>'
         text = str(v)
         cls = ' class="n"' if _NUMERIC.match(text) else ""
         return f"<td{cls}>{html.escape(text)}</td>"
@@ -274,7 +287,7 @@ def fmt_number(v: float | None, decimals: int | None = None) -> str:
     if v is None or is_missing(v):
         return "—"
     places = _decimals(v) if decimals is None else decimals
-    return f"{v:,.{places}f}"
+    return number(v, places)
 
 
 def fmt_interval(est: float | None, low: float | None, high: float | None) -> str:
@@ -282,7 +295,8 @@ def fmt_interval(est: float | None, low: float | None, high: float | None) -> st
     if est is None or is_missing(est):
         return "—"
     places = max(_decimals(v) for v in (est, low, high) if v is not None and not is_missing(v))
-    return f"{fmt_number(est, places)} [{fmt_number(low, places)}, {fmt_number(high, places)}]"
+    sep = interval_separator()
+    return f"{fmt_number(est, places)} [{fmt_number(low, places)}{sep}{fmt_number(high, places)}]"
 
 
 def interval_column(df: pl.DataFrame, est: str, low: str, high: str, name: str) -> pl.Series:
@@ -326,7 +340,8 @@ def wilson_column(df: pl.DataFrame, hits: str, n: str, name: str) -> pl.Series:
 
 def pct(p: float, lo: float, hi: float) -> str:
     """A share as percent with its interval: ``28.6 % [28.4, 28.8]``."""
-    return f"{100 * p:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
+    sep = interval_separator()
+    return f"{number(100 * p, 1)} % [{number(100 * lo, 1)}{sep}{number(100 * hi, 1)}]"
 
 
 def render_pages(
@@ -343,14 +358,14 @@ def render_pages(
         f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in sections
     )
     body = "\n".join(s.html for s in sections)
-    page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+    page = f"""<!doctype html><html lang="{language()}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title><style>{_CSS}</style></head><body>
 <h1>{html.escape(title)}</h1>
 <p>{inline_html(header)}</p>
 <ul>{contents_html}</ul>
 {body}
-<p class="files">Data: {files_html}</p>
+<p class="files">{_("Data: {files}").format(files=files_html)}</p>
 </body></html>
 """
     return md, page
@@ -369,14 +384,17 @@ def write_pages(
             (folder / name).write_bytes(png)
         for name, frame in sec.csvs.items():
             frame.write_csv(folder / name)
-    what = md_name.partition(".")[0]
     md, page = render_pages(
         title,
         header,
         sections,
-        f"Rules, sizes and versions: `run.json`. The same {what} as a page: `index.html`.",
-        '<a href="run.json">run.json</a> (rules, sizes, versions),\n'
-        f'<a href="{md_name}">{md_name}</a> (the same {what} in Markdown).',
+        _("Rules, sizes and versions: `run.json`. The same page in HTML: `index.html`."),
+        '<a href="run.json">run.json</a> ({}),\n<a href="{}">{}</a> ({}).'.format(
+            html.escape(_("rules, sizes, versions")),
+            md_name,
+            md_name,
+            html.escape(_("the same page in Markdown")),
+        ),
     )
     (folder / md_name).write_text(md, encoding="utf-8")
     (folder / "index.html").write_text(page, encoding="utf-8")

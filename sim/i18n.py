@@ -25,7 +25,7 @@ import os
 import re
 import struct
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -36,17 +36,16 @@ DOMAIN = "thousand"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 ROOT = Path(__file__).resolve().parents[1]
 
-# The modules whose user-facing strings are marked (extracted into the catalogues).
-SOURCES = (
-    "analysis/advise.py",
-    "analysis/bids.py",
-    "analysis/barrel.py",
-    "analysis/glossary.py",
-    "analysis/player.py",
-    "sim/jobs/show.py",
-    "sim/jobs/solve.py",
-    "sim/i18n.py",
-)
+# The modules whose user-facing strings are marked (extracted into the catalogues):
+# the analysis pages, the jobs, the command line and this module.
+SOURCE_GLOBS = ("analysis/*.py", "analysis/sections/*.py", "sim/jobs/*.py", "sim/cli/*.py")
+
+
+def sources() -> list[str]:
+    """The files :func:`extract` reads, relative to the repository, in a fixed order."""
+    found = sorted({str(p.relative_to(ROOT)) for g in SOURCE_GLOBS for p in ROOT.glob(g)})
+    return [*found, "sim/i18n.py"]
+
 
 # The game's own words, checked against the rule sources' wording (Russian and
 # Ukrainian texts of the rules; the Polish of Polish tysiąc tables). A marked string
@@ -136,7 +135,7 @@ def catalogue(lang: str) -> gettext.NullTranslations:
     """The compiled catalogue of ``lang`` (English: the strings as written)."""
     if lang == "en":
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, [lang])
+    return gettext.translation(DOMAIN, os.environ.get("THOUSAND_LOCALE_DIR") or LOCALE_DIR, [lang])
 
 
 def _(message: str) -> str:
@@ -174,6 +173,39 @@ def answer_cards(cards: Iterable[int]) -> str:
     return cards_text(ids)
 
 
+# (thousands separator, decimal mark) of each language: 4,084.5 in English; 4 084,5 in
+# Russian, Ukrainian and Polish (a no-break space, and no grouping below 10 000)
+_SEPARATORS = {
+    "en": (",", "."),
+    "ru": ("\u00a0", ","),
+    "uk": ("\u00a0", ","),
+    "pl": ("\u00a0", ","),
+}
+
+
+def number(value: float, places: int = 0) -> str:
+    """``value`` with ``places`` decimals as the current language writes numbers.
+
+    ``4,084.5`` in English; ``4 084,5`` (a no-break space) in Russian, Ukrainian and
+    Polish, which group only from 10 000 on (``4084,5``).
+    """
+    text = f"{value:,.{places}f}"
+    group, point = _SEPARATORS[language()]
+    if point == ".":
+        return text
+    if abs(value) < 10_000:
+        text = text.replace(",", "")
+    return text.replace(",", "\0").replace(".", point).replace("\0", group)
+
+
+def interval_separator() -> str:
+    """What separates an interval's ends.
+
+    ``[0.12, 0.15]``, or ``[0,12; 0,15]`` where the decimal mark is a comma.
+    """
+    return ", " if _SEPARATORS[language()][1] == "." else "; "
+
+
 ROLES = {
     "forehand": N_("forehand"),
     "middle": N_("middle"),
@@ -195,10 +227,10 @@ def rank_text(rank: int, lang: str | None = None) -> str:
 
 
 # --- the catalogues ----------------------------------------------------------------------
-def extract(paths: Sequence[str | Path] = SOURCES) -> list[str]:
-    """Every string marked ``_("...")`` or ``N_("...")`` in ``paths`` (from the repository)."""
+def extract(paths: Sequence[str | Path] | None = None) -> list[str]:
+    """Every string marked ``_("...")`` or ``N_("...")`` in ``paths`` (default :func:`sources`)."""
     found: list[str] = []
-    for path in paths:
+    for path in sources() if paths is None else paths:
         tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (
@@ -282,8 +314,19 @@ def compile_mo(entries: dict[str, str]) -> bytes:
 HEADER = "Content-Type: text/plain; charset=UTF-8\nLanguage: {lang}\n"
 
 
-def update(write: bool = True) -> dict[str, list[str]]:
+def update(
+    write: bool = True,
+    translations: Mapping[str, Mapping[str, str]] | None = None,
+    locale_dir: Path = LOCALE_DIR,
+) -> dict[str, list[str]]:
     """Extract the marked strings, merge them into every catalogue, compile the ``.mo`` files.
+
+    Args:
+        write: write the ``.pot``, ``.po`` and ``.mo`` files (False: only report).
+        translations: ``{msgid: {lang: msgstr}}`` to merge in (a translator's JSON file);
+            they replace the catalogues' translations of those strings.
+        locale_dir: where to write the catalogues; the package's ``.po`` files are read
+            either way (another folder previews translations: ``$THOUSAND_LOCALE_DIR``).
 
     Returns:
         ``{lang: [msgid, ...]}`` of the strings each catalogue has no translation of.
@@ -291,26 +334,47 @@ def update(write: bool = True) -> dict[str, list[str]]:
     messages = extract()
     missing: dict[str, list[str]] = {}
     if write:
-        LOCALE_DIR.mkdir(exist_ok=True)
+        locale_dir.mkdir(parents=True, exist_ok=True)
         pot = format_po(dict.fromkeys(messages, ""), HEADER.format(lang=""))
-        (LOCALE_DIR / f"{DOMAIN}.pot").write_text(pot + "\n", encoding="utf-8")
+        (locale_dir / f"{DOMAIN}.pot").write_text(pot + "\n", encoding="utf-8")
     for lang in LANGS[1:]:
-        folder = LOCALE_DIR / lang / "LC_MESSAGES"
-        po = folder / f"{DOMAIN}.po"
+        po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
         old = read_po(po) if po.exists() else {}
+        for msgid, by_lang in (translations or {}).items():
+            if by_lang.get(lang):
+                old[msgid] = by_lang[lang]
         merged = {m: old.get(m, "") for m in messages}
         missing[lang] = [m for m, t in merged.items() if not t]
         if write:
+            folder = locale_dir / lang / "LC_MESSAGES"
             folder.mkdir(parents=True, exist_ok=True)
-            po.write_text(format_po(merged, HEADER.format(lang=lang)) + "\n", encoding="utf-8")
+            text = format_po(merged, HEADER.format(lang=lang)) + "\n"
+            (folder / f"{DOMAIN}.po").write_text(text, encoding="utf-8")
             entries = {"": HEADER.format(lang=lang), **merged}
             (folder / f"{DOMAIN}.mo").write_bytes(compile_mo(entries))
     return missing
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m sim.i18n``: update the catalogues; list what is not translated yet."""
-    missing = update()
+    """``python -m sim.i18n [--merge FILE.json ...] [--locale-dir DIR]``.
+
+    Updates the catalogues and lists what is not translated yet (exit 1 if anything).
+    ``--merge`` takes translators' JSON files (``{msgid: {"ru": ..., "uk": ..., "pl":
+    ...}}``); ``--locale-dir`` writes the catalogues elsewhere, to preview them with
+    ``THOUSAND_LOCALE_DIR=DIR`` before they replace the package's.
+    """
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m sim.i18n", allow_abbrev=False)
+    parser.add_argument("--merge", nargs="+", default=[], metavar="FILE.json")
+    parser.add_argument("--locale-dir", type=Path, default=LOCALE_DIR)
+    args = parser.parse_args(argv)
+    translations: dict[str, dict[str, str]] = {}
+    for path in args.merge:
+        for msgid, by_lang in json.loads(Path(path).read_text(encoding="utf-8")).items():
+            translations.setdefault(msgid, {}).update(by_lang)
+    missing = update(translations=translations, locale_dir=args.locale_dir)
     for lang, messages in missing.items():
         for m in messages:
             print(f"{lang}: not translated: {m!r}", file=sys.stderr)

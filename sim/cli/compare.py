@@ -15,6 +15,7 @@ from sim.cli.common import (
     Console,
     common_flags,
     emit,
+    lang_flag,
     positive_int,
     runner_flags,
     seed_value,
@@ -85,5 +86,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="write into a non-empty --out; discard an interrupted run's saved chunks",
     )
     runner_flags(p)
+    lang_flag(p)
     p.set_defaults(func=cmd_compare)
     return p

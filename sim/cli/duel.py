@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from sim.cli.common import Console, common_flags, emit, positive_int, seed_value
+from sim.cli.common import Console, common_flags, emit, lang_flag, positive_int, seed_value
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
@@ -84,5 +84,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--out", default=None, help="folder for CSV, Markdown, JSON and run.json")
     p.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    lang_flag(p)
     p.set_defaults(func=cmd_duel)
     return p

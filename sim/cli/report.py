@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from sim.cli.common import Console, common_flags, positive_int, runner_flags, seed_value
+from sim.cli.common import Console, common_flags, lang_flag, positive_int, runner_flags, seed_value
 from sim.jobs.safebids import DEFAULT_PLAYERS_TEXT as DEFAULT_PLAYERS
 from sim.output import check_out_dir
 from sim.rules import load_rules
@@ -146,5 +146,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="R2[,R3...]",
         help="add the house-rule comparison with these rule sets (--games each, same deals)",
     )
+    lang_flag(p_rep)
     p_rep.set_defaults(func=cmd_report)
     return p_rep

@@ -164,7 +164,6 @@ def build_report(
     Returns:
         The report folder.
     """
-    from sim.i18n import speaking
     from sim.parallel import set_threads
 
     spec.check()
@@ -174,12 +173,11 @@ def build_report(
     parts = open_partial(out, spec.plan(), resume, force).folder  # each run's chunks, for resume
     runs = play_runs(spec, parts, backend, feedback)
     guide = player = None
-    with speaking("en"):  # the report is not translated yet: all of it in English
-        if runs.guide is not None:
-            book, duel = check_guide(spec.guide_spec(), runs.guide)  # the second stage
-            checked = Guide(spec.guide_spec(), book, duel, 0.0)
-            guide, player = checked.section(), checked.player_section()
-        write_report(spec, runs, guide, out, player)
+    if runs.guide is not None:
+        book, duel = check_guide(spec.guide_spec(), runs.guide)  # the second stage
+        checked = Guide(spec.guide_spec(), book, duel, 0.0)
+        guide, player = checked.section(), checked.player_section()
+    write_report(spec, runs, guide, out, player)  # in the current language (sim.i18n)
     shutil.rmtree(parts, ignore_errors=True)
     return out
 
