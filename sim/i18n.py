@@ -62,6 +62,10 @@ TERMS: dict[str, dict[str, str]] = {
     "concede": {"ru": "распис", "uk": "розпис", "pl": "bomb"},
     "pass": {"ru": "пас", "uk": "пас", "pl": "pas"},
     "barrel": {"ru": "бочк", "uk": "боч", "pl": "becz"},
+    "bolt": {"ru": "болт", "uk": "болт", "pl": "zer"},
+    "golden": {"ru": "золот", "uk": "золот", "pl": "złot"},
+    "dark": {"ru": "тёмн", "uk": "темн", "pl": "ciemn"},
+    "samosval": {"ru": "самосвал", "uk": "самоскид", "pl": "wywrot"},
 }
 
 _RANKS = {
