@@ -37,8 +37,21 @@ td,th{border:1px solid #ccc;padding:.15rem .45rem}
 td{text-align:left}th{background:#f3f3f3;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 div.scroll{overflow-x:auto;max-width:100%}
-img{max-width:100%;display:block;margin:.5rem 0}code{background:#f5f5f5;padding:0 .2rem}
+img{max-width:100%;height:auto;display:block;margin:.5rem 0}
+code{background:#f5f5f5;padding:0 .2rem;overflow-wrap:anywhere}
 h2{border-bottom:1px solid #ddd;margin-top:2.5rem}p.files{font-size:.85rem;color:#555}
+p.files,li{overflow-wrap:anywhere}
+details.appendix{margin-top:2.5rem}details.appendix>summary{font-size:1.3rem;cursor:pointer}
+@media (max-width:40rem){
+body{margin:1rem auto;padding:0 .6rem}
+table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:auto}
+table.stack thead{display:none}
+table.stack tr{border:1px solid #ccc;margin:.4rem 0;padding:.15rem .3rem}
+table.stack td{border:none;border-bottom:1px dotted #ddd;text-align:right;white-space:normal}
+table.stack td:last-child{border-bottom:none}
+table.stack td::before{content:attr(data-label);float:left;text-align:left;color:#555;
+padding-right:.6rem;font-weight:600}
+}
 """
 
 
@@ -243,24 +256,39 @@ def inline_html(text: str) -> str:
 _NUMERIC = re.compile(r"^[-+−]?[\d.,\u00a0]+( |$|\[)|^—$")
 
 
-def html_table(df: pl.DataFrame) -> str:
-    """An HTML table of a small frame; numbers right-aligned, nulls as an em dash."""
+STACK_FROM = 4
+"""Tables of this many columns or more become stacked cards on a phone (one card per
+row, each value under its heading): eight columns do not fit a 390 px screen."""
 
-    def cell(v: object) -> str:
+
+def html_table(df: pl.DataFrame) -> str:
+    """An HTML table of a small frame; numbers right-aligned, nulls as an em dash.
+
+    Each cell carries its column's heading (``data-label``): on a narrow screen a table of
+    :data:`STACK_FROM` or more columns shows each row as a card of labelled values.
+    """
+
+    def cell(v: object, label: str) -> str:
+        attr = f' data-label="{label}"'
         if v is None:
-            return '<td class="n">—</td>'
+            return f'<td class="n"{attr}>—</td>'
         if isinstance(v, float):
-            return f'<td class="n">{number(v, 4)}</td>'
+            return f'<td class="n"{attr}>{number(v, 4)}</td>'
         if isinstance(v, int):
-            return f'<td class="n">{number(v)}</td>'
+            return f'<td class="n"{attr}>{number(v)}</td>'
         text = str(v)
         cls = ' class="n"' if _NUMERIC.match(text) else ""
-        return f"<td{cls}>{html.escape(text)}</td>"
+        return f"<td{cls}{attr}>{html.escape(text)}</td>"
 
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
-    rows = "".join("<tr>" + "".join(cell(v) for v in r) + "</tr>" for r in df.iter_rows())
+    labels = [html.escape(c) for c in df.columns]
+    head = "".join(f"<th>{label}</th>" for label in labels)
+    rows = "".join(
+        "<tr>" + "".join(cell(v, label) for v, label in zip(r, labels, strict=True)) + "</tr>"
+        for r in df.iter_rows()
+    )
+    stack = ' class="stack"' if df.width >= STACK_FROM else ""
     return (
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f'<div class="scroll"><table{stack}><thead><tr>{head}</tr></thead>'
         f"<tbody>{rows}</tbody></table></div>"
     )
 

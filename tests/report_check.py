@@ -1,18 +1,24 @@
 """Check a report page in a real browser: ``make report-check`` (not part of ``make test``).
 
-For each report folder given, headless Chromium renders ``index.html`` at 1280 px
-and at 390 px (a phone), saves the top of the page as ``screenshot-1280.png`` and
-``screenshot-390.png`` beside it, and the check fails on:
+For each page given (a report or guide folder's ``index.html``, or an ``.html`` file
+such as a guide's ``player.html``), headless Chromium renders it at 1280 px and at
+390 px (a phone), saves the top of the page as ``screenshot-1280.png`` and
+``screenshot-390.png`` beside it (or, with ``--shots DIR``, as
+``DIR/<name>-1280.png`` and ``DIR/<name>-390.png``, the name from the folder and the
+page), and the check fails on:
 
 * a broken image (a figure that does not decode or load);
 * a broken link (a ``#anchor`` with no such id on the page, or a file that is not
   in the folder; web addresses are not followed);
 * a console error or an uncaught script error while the page loads;
-* a table wider than its place on the page at 1280 px (it would need scrolling).
+* a table wider than its place on the page, at 1280 px and on the 390 px phone (it
+  would need scrolling sideways), and a page wider than the phone's screen.
 
-It prints one line per problem and exits 1 when there is any, 0 otherwise.
+Clipped figure titles and legends fail earlier, when the figure is drawn
+(``analysis.pages.figure_png``). It prints one line per problem and exits 1 when there
+is any, 0 otherwise.
 
-    python tests/report_check.py reports/classic [more folders]
+    python tests/report_check.py [--shots DIR] reports/classic build/guide-ru/player.html
 """
 
 from __future__ import annotations
@@ -40,7 +46,9 @@ PROBE = """
     errors.push(String(e.message || e.type));
   }, true);
   window.addEventListener('load', function () {
-    var out = {width: document.documentElement.clientWidth, tables: [], broken: [], errors: errors};
+    var doc = document.documentElement;
+    var out = {width: doc.clientWidth, page: doc.scrollWidth, tables: [], broken: [],
+               errors: errors};
     document.querySelectorAll('table').forEach(function (t, i) {
       var box = t.parentElement;
       var room = box.clientWidth;
@@ -55,10 +63,20 @@ PROBE = """
         out.broken.push(im.alt || im.src.slice(0, 40));
       }
     });
-    document.title = 'CHECK:' + JSON.stringify(out);
+    parent.postMessage('CHECK:' + JSON.stringify(out), '*');
   });
 })();
 </script>
+"""
+
+
+# Chromium's window is at least 500 px wide: the page is shown in a frame of the width
+# checked, inside a page that takes the frame's report as its title.
+FRAME = """<!doctype html><html><head><title>frame</title></head>
+<body style="margin:0"><iframe src="{page}" style="border:0;width:{width}px;height:{height}px">
+</iframe><script>
+window.addEventListener('message', function (e) {{ document.title = e.data; }});
+</script></body></html>
 """
 
 
@@ -123,12 +141,14 @@ def browser_problems(folder: Path, text: str, width: int) -> list[str]:
     with tempfile.TemporaryDirectory(dir=folder, prefix=".check-") as tmp:
         probe = Path(tmp) / "index.html"
         probe.write_text(text.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+        frame = Path(tmp) / "frame.html"
+        frame.write_text(FRAME.format(page="index.html", width=width, height=1000))
         for name in re.findall(r'(?:src|href)="([\w.-]+\.(?:png|csv|json|md))"', text):
             if (folder / name).is_file():
                 (Path(tmp) / name).symlink_to((folder / name).resolve())
         r = _run(
-            [f"--window-size={width},1000", "--virtual-time-budget=10000", "--dump-dom",
-             probe.resolve().as_uri()]
+            [f"--window-size={max(width, 500)},1000", "--virtual-time-budget=10000",
+             "--dump-dom", frame.resolve().as_uri()]
         )  # fmt: skip
     found = re.search(r"<title>CHECK:(.*?)</title>", r.stdout, re.S)
     if not found:
@@ -136,49 +156,78 @@ def browser_problems(folder: Path, text: str, width: int) -> list[str]:
     doc = json.loads(found.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
     problems = [f"{width} px: console error: {e}" for e in doc["errors"]]
     problems += [f"{width} px: broken image: {b}" for b in doc["broken"]]
-    if width >= 1280:
-        problems += [
-            f"{width} px: table {t['table']} ('{t['first']}' …) is {t['width']} px wide in "
-            f"{t['room']} px"
-            for t in doc["tables"]
-        ]
+    problems += [
+        f"{width} px: table {t['table']} ('{t['first']}' …) is {t['width']} px wide in "
+        f"{t['room']} px"
+        for t in doc["tables"]
+    ]
+    if doc["page"] > doc["width"] + 1:
+        problems.append(f"{width} px: the page is {doc['page']} px wide")
     return problems
 
 
-def screenshot(folder: Path, width: int) -> Path:
-    """The top of the page at ``width`` px, saved beside it."""
-    out = folder / f"screenshot-{width}.png"
+def page_of(path: Path) -> Path:
+    """The page to check: a folder's ``index.html``, or the ``.html`` file given."""
+    return path / "index.html" if path.is_dir() else path
+
+
+def shot_path(path: Path, width: int, shots: Path | None) -> Path:
+    """Where the screenshot of ``path`` at ``width`` px goes."""
+    if shots is None:
+        return page_of(path).parent / f"screenshot-{width}.png"
+    page = page_of(path)
+    name = page.parent.name if page.name == "index.html" else f"{page.parent.name}-{page.stem}"
+    return shots / f"{name}-{width}.png"
+
+
+def screenshot(page: Path, out: Path, width: int) -> Path:
+    """The top of ``page`` at ``width`` px, saved as ``out`` (a 256-colour PNG)."""
+    from PIL import Image
+
     height = 1400 if width >= 1000 else 1600
-    _run(
-        [f"--window-size={width},{height}", f"--screenshot={out}",
-         (folder / "index.html").resolve().as_uri()]
-    )  # fmt: skip
+    out.parent.mkdir(parents=True, exist_ok=True)
+    frame = page.parent / f".frame-{width}.html"
+    frame.write_text(FRAME.format(page=page.name, width=width, height=height))
+    try:
+        _run(
+            [f"--window-size={max(width, 500)},{height}", f"--screenshot={out.resolve()}",
+             "--virtual-time-budget=5000", frame.resolve().as_uri()]
+        )  # fmt: skip
+    finally:
+        frame.unlink()
+    if out.is_file():
+        image = Image.open(out).convert("RGB").crop((0, 0, width, height))
+        image.quantize(colors=256).save(out, optimize=True)
     return out
 
 
-def check(folder: Path) -> list[str]:
-    """Every problem of one report folder (screenshots saved as a side effect)."""
-    index = folder / "index.html"
-    if not index.is_file():
-        return [f"{folder}: no index.html"]
-    text = index.read_text(encoding="utf-8")
-    problems = static_problems(folder, text)
+def check(path: Path, shots: Path | None = None) -> list[str]:
+    """Every problem of one page (screenshots saved as a side effect)."""
+    page = page_of(path)
+    if not page.is_file():
+        return [f"{path}: no such page ({page.name})"]
+    text = page.read_text(encoding="utf-8")
+    problems = static_problems(page.parent, text)
     for width in (1280, 390):
-        problems += browser_problems(folder, text, width)
-        shot = screenshot(folder, width)
+        problems += browser_problems(page.parent, text, width)
+        shot = screenshot(page, shot_path(path, width, shots), width)
         if not shot.is_file() or shot.stat().st_size < 1000:
             problems.append(f"{width} px: no screenshot was taken")
-    return [f"{folder}: {p}" for p in problems]
+    return [f"{path}: {p}" for p in problems]
 
 
 def main(argv: list[str]) -> int:
-    folders = [Path(a) for a in argv] or [Path("reports/classic")]
-    problems = [p for f in folders for p in check(f)]
+    shots = None
+    if argv[:1] == ["--shots"]:
+        shots, argv = Path(argv[1]), argv[2:]
+    paths = [Path(a) for a in argv] or [Path("reports/classic")]
+    problems = [p for f in paths for p in check(f, shots)]
     for p in problems:
         print(p)
-    for f in folders:
-        print(f"{f}: {'problems found' if any(p.startswith(str(f)) for p in problems) else 'ok'}"
-              f" (screenshots: {f}/screenshot-1280.png, {f}/screenshot-390.png)")  # fmt: skip
+    for f in paths:
+        found = any(p.startswith(f"{f}:") for p in problems)
+        taken = ", ".join(str(shot_path(f, w, shots)) for w in (1280, 390))
+        print(f"{f}: {'problems found' if found else 'ok'} (screenshots: {taken})")
     return 1 if problems else 0
 
 
