@@ -43,19 +43,31 @@ test-all: $(STAMP)
 report: $(STAMP)
 	$(BIN)/thousand report --rules classic --out reports/classic --force
 
-# Renders reports/classic and a small `--vs app` comparison report in headless Chromium
-# (installed from the system's packages when missing), saves screenshots beside them and
-# fails on a broken image or link, a console error or a table wider than the page.
-# Not part of `make test`: it needs a system package.
+# Renders reports/classic, a small `--vs app` comparison report, small reports in Russian,
+# Ukrainian and Polish and the guide with its page for players in every language in
+# headless Chromium (installed from the system's packages when missing) at 1280 px and
+# 390 px, saves the screenshots in reports/screenshots/ and fails on a broken image or
+# link, a console error, or a table or page wider than its screen (clipped figures
+# fail when they are drawn). Not part of `make test`: it needs a system package.
+CHECK_REPORT := --deals 100000 --hands 20000 --games 2000 --safe-deals 10000 --safe-sample 2 \
+  --guide-duel-deals 1000
+CHECK_GUIDE  := --deals 20000 --hands 20000 --games 1000 --odds-deals 50000 --duel-deals 1000
 report-check: $(STAMP)
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  (DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium || \
 	   (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)) || \
 	  (sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 	$(BIN)/thousand report --rules classic --vs app --out build/report-vs-app --force --quiet \
-	  --deals 200000 --hands 50000 --games 5000 --safe-deals 20000 --safe-sample 4 \
-	  --guide-duel-deals 2000
-	$(BIN)/python tests/report_check.py reports/classic build/report-vs-app
+	  $(CHECK_REPORT)
+	for lang in ru uk pl; do \
+	  $(BIN)/thousand report --rules classic --lang $$lang --out build/report-$$lang --force \
+	    --quiet $(CHECK_REPORT) || exit 1; done
+	for lang in en ru uk pl; do \
+	  $(BIN)/thousand guide --rules classic --lang $$lang --player-page --out build/guide-$$lang \
+	    --force --quiet $(CHECK_GUIDE) > /dev/null || exit 1; done
+	$(BIN)/python tests/report_check.py --shots reports/screenshots reports/classic \
+	  build/report-vs-app build/report-ru build/report-uk build/report-pl \
+	  $(foreach l,en ru uk pl,build/guide-$(l) build/guide-$(l)/player.html)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

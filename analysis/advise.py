@@ -18,7 +18,7 @@ from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_la
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
 from sim.cards import cards_str
-from sim.i18n import _, answer_cards, role
+from sim.i18n import _, answer_cards, number, role
 from sim.rules import Rules
 
 
@@ -50,6 +50,40 @@ class Advice:
     auction: str = ""  # the bids so far, in words ("" without --auction)
     high_bid: int = 0  # the highest bid so far: a raise must go above it
     game: GameSituation | None = None  # the seat's score and barrel (--score, --barrel)
+    reading: AuctionReading | None = None  # what the other seats' bids were read to show
+
+
+@dataclass(frozen=True)
+class SeatReading:
+    """What one seat's action in the auction shows, read as a player bids.
+
+    Attributes:
+        seat: the seat's role (``forehand`` ...).
+        highest: its highest bid so far (0: none).
+        passed: whether it passed.
+        marriage: the share of the sampled deals in which it holds a marriage.
+        marriage_rules: the same share when only the rules narrow the deals.
+    """
+
+    seat: str
+    highest: int
+    passed: bool
+    marriage: float
+    marriage_rules: float
+
+
+@dataclass(frozen=True)
+class AuctionReading:
+    """The auction read as ``player`` bids, measured on ``hands`` hands (seed ``seed``).
+
+    ``kept``: the share of the deals the rules allow that the reading kept.
+    """
+
+    player: str
+    hands: int
+    seed: int
+    kept: float
+    seats: tuple[SeatReading, ...]
 
 
 @dataclass(frozen=True)
@@ -367,6 +401,8 @@ def advice_markdown(a: Advice) -> str:
             why = ""
         else:
             rec = _("raise, up to {level}").format(level=a.recommended)
+    if a.reading is not None:
+        lines.insert(2, _reading_text(a.reading))
     if a.table is None or a.samples >= a.minimum:
         lines.append(_("At risk {risk}: {answer}{why}.").format(risk=risk, answer=rec, why=why))
     else:
@@ -572,6 +608,37 @@ def examples_table(answers: Sequence[Advice]) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def _reading_text(r: AuctionReading) -> str:
+    """The auction's reading in one sentence per seat that acted."""
+    parts = []
+    for seat in r.seats:
+        if seat.passed:
+            did = _("passed") if not seat.highest else _("passed at {bid}").format(bid=seat.highest)
+        else:
+            did = _("bid {bid}").format(bid=seat.highest)
+        parts.append(
+            _(
+                "{seat}, who {did}, holds a marriage in {share} of them "
+                "({rules} by the rules alone)"
+            ).format(
+                seat=role(seat.seat),
+                did=did,
+                share=f"{seat.marriage:.0%}",
+                rules=f"{seat.marriage_rules:.0%}",
+            )
+        )
+    return _(
+        "The other seats' bids read as `{player}` bids (measured on {hands} hands, seed "
+        "{seed}; {kept} of the deals the rules allow are kept): {seats}."
+    ).format(
+        player=r.player,
+        hands=number(r.hands),
+        seed=r.seed,
+        kept=f"{r.kept:.0%}",
+        seats="; ".join(parts),
+    )
+
+
 def advice_json(a: Advice) -> dict[str, Any]:
     """The answer as one JSON document."""
     doc: dict[str, Any] = {
@@ -594,6 +661,24 @@ def advice_json(a: Advice) -> dict[str, Any]:
         sampled_recommended=a.sampled if table is not None else a.recommended,
         auction=a.auction or None,
         high_bid=a.high_bid or None,
+        auction_reading=None
+        if a.reading is None
+        else {
+            "player": a.reading.player,
+            "hands": a.reading.hands,
+            "seed": a.reading.seed,
+            "kept": a.reading.kept,
+            "seats": [
+                {
+                    "seat": r.seat,
+                    "highest": r.highest,
+                    "passed": r.passed,
+                    "marriage": r.marriage,
+                    "marriage_rules": r.marriage_rules,
+                }
+                for r in a.reading.seats
+            ],
+        },
         game=None
         if a.game is None
         else {

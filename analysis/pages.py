@@ -372,20 +372,63 @@ def pct(p: float, lo: float, hi: float) -> str:
     return f"{number(100 * p, 1)} % [{number(100 * lo, 1)}{sep}{number(100 * hi, 1)}]"
 
 
+APPENDIX = "appendix"
+"""The anchor of the analysts' appendix (a folded part at the end of a page)."""
+
+
 def render_pages(
-    title: str, header: str, sections: Sequence[Section], footer_md: str, files_html: str
+    title: str,
+    header: str,
+    sections: Sequence[Section],
+    footer_md: str,
+    files_html: str,
+    appendix: Sequence[Section] = (),
 ) -> tuple[str, str]:
     """A report's Markdown and its HTML page: title, header, contents, the sections.
 
     ``footer_md`` ends the Markdown; ``files_html`` lists the data files on the page.
+    ``appendix``: sections for analysts (how the numbers were made and checked), after
+    the others under one heading, folded on the page until opened (a link to one of
+    them opens it).
     """
-    contents_md = "\n".join(f"- [{s.title}](#{s.anchor})" for s in sections)
-    md = "\n".join([f"# {title}", "", header, "", contents_md, "", *(s.markdown for s in sections)])
-    md += f"\n{footer_md}\n"
-    contents_html = "".join(
-        f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in sections
+    folded = _("For analysts: how the numbers were made and checked")
+
+    def contents(items: Sequence[Section], md: bool) -> str:
+        if md:
+            return "\n".join(f"- [{s.title}](#{s.anchor})" for s in items)
+        return "".join(f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in items)
+
+    contents_md = contents(sections, True)
+    appendix_md: list[str] = []
+    if appendix:
+        contents_md += f"\n- [{folded}](#{APPENDIX})\n" + "\n".join(
+            f"  {line}" for line in contents(appendix, True).splitlines()
+        )
+        appendix_md = [f'<a id="{APPENDIX}"></a>\n\n# {folded}\n', *(s.markdown for s in appendix)]
+    md = "\n".join(
+        [
+            f"# {title}",
+            "",
+            header,
+            "",
+            contents_md,
+            "",
+            *(s.markdown for s in sections),
+            *appendix_md,
+        ]
     )
+    md += f"\n{footer_md}\n"
+    contents_html = contents(sections, False)
     body = "\n".join(s.html for s in sections)
+    if appendix:
+        contents_html += (
+            f'<li><a href="#{APPENDIX}">{html.escape(folded)}</a>'
+            f"<ul>{contents(appendix, False)}</ul></li>"
+        )
+        summary = f"<summary>{html.escape(folded)}</summary>"
+        folded_html = "\n".join(s.html for s in appendix)
+        body += f'\n<details class="appendix" id="{APPENDIX}">{summary}\n{folded_html}\n</details>'
+
     page = f"""<!doctype html><html lang="{language()}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title><style>{_CSS}</style></head><body>
@@ -400,14 +443,19 @@ def render_pages(
 
 
 def write_pages(
-    folder: Path, title: str, header: str, sections: Sequence[Section], md_name: str
+    folder: Path,
+    title: str,
+    header: str,
+    sections: Sequence[Section],
+    md_name: str,
+    appendix: Sequence[Section] = (),
 ) -> None:
     """Write the sections' figures and CSVs, ``md_name`` and ``index.html`` into ``folder``.
 
     The page lists ``run.json`` and ``md_name`` as its data files; ``md_name`` ends by
-    pointing at both.
+    pointing at both. ``appendix``: the analysts' sections (:func:`render_pages`).
     """
-    for sec in sections:
+    for sec in (*sections, *appendix):
         for name, png in sec.figures.items():
             (folder / name).write_bytes(png)
         for name, frame in sec.csvs.items():
@@ -423,6 +471,7 @@ def write_pages(
             md_name,
             html.escape(_("the same page in Markdown")),
         ),
+        appendix,
     )
     (folder / md_name).write_text(md, encoding="utf-8")
     (folder / "index.html").write_text(page, encoding="utf-8")

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from sim.cards import CARD_POINTS
 from sim.declarer import PAR, par_levels, play_as_declarer
 from sim.engine.deal import n_hands, place_sizes
 from sim.rules import Rules
@@ -34,6 +36,12 @@ PASS_PLAYER = "strong"  # who plays the deals of the pass baseline (every seat)
 
 
 MAX_TRIES = 5_000  # deals drawn in a row that break the auction before it is called impossible
+POLICY_HANDS = 100_000  # hands whose auctions measure how a player bids (auction_policy)
+POINTS_BAND = 10  # card points per band of a hand's class (marriages, points band)
+SOFT_TRIES = 200  # allowed deals the reading may turn down for one sample; then the likeliest
+MIN_CLASS = 50  # hands a class needs for its own rates; fewer: its marriages' class alone
+WORTH_CLASSES = 16  # marriages' worth in 20s: 0 .. 300 and more
+BAND_CLASSES = 8  # card points in bands: 0-9 .. 70 and more
 
 
 def hand_cap(rules: Rules, mask: int) -> int:
@@ -44,6 +52,97 @@ def hand_cap(rules: Rules, mask: int) -> int:
     return int(bid_cap(mask, rules_vector(rules)))
 
 
+def hand_classes(rules: Rules, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each hand's class: its marriages' worth (in 20s) and its card points (in bands)."""
+    from sim.engine.bidding import marriage_sum
+    from sim.engine.params import rules_vector
+
+    P = rules_vector(rules)
+    flat = np.asarray(masks, dtype=np.int64).ravel()
+    worth = np.array([marriage_sum(int(m), P) // 20 for m in flat], dtype=np.int64)
+    bits = (flat[:, None] >> np.arange(24)) & 1
+    points = (bits * CARD_POINTS.astype(np.int64)).sum(axis=1) // POINTS_BAND
+    worth = np.minimum(worth, WORTH_CLASSES - 1)
+    points = np.minimum(points, BAND_CLASSES - 1)
+    return worth.reshape(np.shape(masks)), points.reshape(np.shape(masks))
+
+
+# card points of every 12-bit half of a hand mask (low cards, high cards)
+_HALF_POINTS = np.array(
+    [sum(int(CARD_POINTS[c]) for c in range(12) if m >> c & 1) for m in range(1 << 12)]
+)
+_HALF_POINTS_HIGH = np.array(
+    [sum(int(CARD_POINTS[12 + c]) for c in range(12) if m >> c & 1) for m in range(1 << 12)]
+)
+
+
+def hand_class(mask: int, P: np.ndarray) -> tuple[int, int]:
+    """One hand's class as :func:`hand_classes` gives it (``P``: the rules' vector)."""
+    from sim.engine.bidding import marriage_sum
+
+    points = int(_HALF_POINTS[mask & 0xFFF]) + int(_HALF_POINTS_HIGH[mask >> 12])
+    worth = int(marriage_sum(mask, P)) // 20
+    return min(worth, WORTH_CLASSES - 1), min(points // POINTS_BAND, BAND_CLASSES - 1)
+
+
+@dataclass(frozen=True)
+class AuctionPolicy:
+    """How ``player`` bids, measured: the highest bid of each seat by its hand's class.
+
+    ``counts[seat, worth, band, level]``: hands of ``hands`` first deals (no redeal) in
+    ordinary auctions of ``player`` at every seat, by hand seat (0 forehand), the
+    hand's marriages' worth in 20s and card points in bands of :data:`POINTS_BAND`
+    (:func:`hand_classes`), and the seat's highest bid (``levels[level]``; 0: never
+    bid).
+    """
+
+    player: str
+    hands: int
+    seed: int
+    levels: tuple[int, ...]
+    counts: np.ndarray
+
+    def likelihood(self, seat: int, highest: int, passed: bool) -> np.ndarray:
+        """P(the seat's highest bid is ``highest`` (it ``passed``), or at least it | class).
+
+        An ``[worth, band]`` array; a class of fewer than :data:`MIN_CLASS` hands takes
+        its marriages' rate over every band, and one rarer still the seat's over all.
+        """
+        at = self.levels.index(highest)
+        rows = self.counts[seat].astype(np.float64)
+        hit = rows[..., at] if passed else rows[..., at:].sum(axis=-1)
+        total = rows.sum(axis=-1)
+        rate = np.divide(hit, total, out=np.zeros_like(hit), where=total > 0)
+        worth_total = total.sum(axis=1, keepdims=True)
+        worth_rate = np.divide(
+            hit.sum(axis=1, keepdims=True), worth_total,
+            out=np.zeros_like(worth_total), where=worth_total > 0,
+        )  # fmt: skip
+        seat_rate = hit.sum() / max(total.sum(), 1.0)
+        rate = np.where(total >= MIN_CLASS, rate, np.broadcast_to(worth_rate, rate.shape))
+        return np.where(np.broadcast_to(worth_total, rate.shape) >= MIN_CLASS, rate, seat_rate)
+
+
+def auction_policy(rules: Rules, player: str, hands: int, seed: int) -> AuctionPolicy:
+    """Measure how ``player`` bids (:class:`AuctionPolicy`), three active players."""
+    from sim.engine import play_hands
+
+    batch = play_hands(rules, hands, seed, (player,), first_deals=True)
+    first = np.asarray(batch.column("redeals")) == 0
+    dealt = batch.dealt[:, 0].astype(np.int64)
+    levels = (0, *rules.bid_levels())
+    worth, band = hand_classes(rules, dealt[:, :3])
+    counts = np.zeros((3, WORTH_CLASSES, BAND_CLASSES, len(levels)), dtype=np.int64)
+    dealer = (batch.start + np.arange(hands)) % rules.players
+    rows = np.arange(hands)
+    highest = np.stack([np.asarray(batch.column(f"max_bid_{s}")) for s in range(3)], 1)
+    for h in range(3):
+        seat = (dealer + 1 + h) % 3
+        at = np.searchsorted(levels, highest[rows, seat])
+        np.add.at(counts[h], (worth[rows, seat][first], band[rows, seat][first], at[first]), 1)
+    return AuctionPolicy(player, hands, seed, levels, counts)
+
+
 def sample_deals(
     rules: Rules,
     hand: int,
@@ -52,6 +151,8 @@ def sample_deals(
     seed: int,
     talon: int = 0,
     bids: Sequence[tuple[int, int]] = (),
+    policy: AuctionPolicy | None = None,
+    acted: Sequence[tuple[int, int, bool]] = (),
 ) -> np.ndarray:
     """``n`` deals (``(n, 4)`` place masks) with ``hand`` at hand seat ``seat``.
 
@@ -60,7 +161,16 @@ def sample_deals(
     highest bids so far: a deal in which such a seat's cap (:func:`hand_cap`) is below
     its bid is drawn again, so every sample is one the auction allows (with
     ``bid.cap_by_marriages`` a bid above 120 shows marriages worth the difference).
-    Reproducible from ``(seed, hand, seat, talon)`` and ``bids``.
+
+    With ``policy``, the other seats' actions read as that player bids: ``acted`` is
+    ``(hand seat, its highest bid so far (0: none), whether it passed)`` of each seat
+    that acted, and a deal that the auction allows is kept with probability
+    ``prod L / max L`` over those seats, ``L`` being how often ``policy``'s player with
+    that seat's hand class ends the auction so (:meth:`AuctionPolicy.likelihood`): the
+    kept deals are distributed as the deals in which that player bids as the table did.
+    Where the reading is sharper than this hand's deals allow (:data:`SOFT_TRIES`
+    allowed deals in a row turned down), the likeliest of those deals is kept.
+    Reproducible from ``(seed, hand, seat, talon)``, ``bids`` and ``acted``.
 
     Raises:
         ValueError: the bids cannot be made by any deal with this hand
@@ -77,22 +187,43 @@ def sample_deals(
     known = hand | talon
     unseen = np.array([c for c in range(24) if not known >> c & 1], dtype=np.int64)
     fill = [q for q in range(4) if q != seat and not (talon and q == hands)]
+    reads = []  # (hand seat, kept share by class): the soft reading of each action
+    if policy is not None:
+        for s, highest, passed in acted:
+            if s != seat:
+                like = policy.likelihood(s, highest, passed)
+                reads.append((s, like / like.max() if like.max() > 0 else like))
     out = np.zeros((n, 4), dtype=np.uint32)
     out[:, seat] = hand
     if talon:
         out[:, hands] = talon
     for i in range(n):
+        allowed = 0  # deals the rules allow, drawn for this sample
+        best, best_keep = None, -1.0
         for _ in range(MAX_TRIES):
             perm = rng.permutation(unseen)
             col = 0
             for q in fill:
                 out[i, q] = int(np.bitwise_or.reduce(np.left_shift(1, perm[col : col + sizes[q]])))
                 col += sizes[q]
-            if all(bid_cap(int(out[i, s]), P) >= b for s, b in need):
+            if not all(bid_cap(int(out[i, s]), P) >= b for s, b in need):
+                continue
+            keep = 1.0
+            for s, share in reads:
+                keep *= float(share[hand_class(int(out[i, s]), P)])
+            if not reads or rng.random() < keep:
+                break
+            allowed += 1
+            if keep > best_keep:
+                best, best_keep = out[i].copy(), keep
+            if allowed >= SOFT_TRIES:  # a reading sharper than the deals allow: the likeliest
+                out[i] = best
                 break
         else:
-            shown = ", ".join(f"seat {s} bid {b}" for s, b in need)
-            raise ValueError(f"no deal of the unseen cards allows the auction ({shown})")
+            if best is None:
+                shown = ", ".join(f"seat {s} bid {b}" for s, b in need)
+                raise ValueError(f"no deal of the unseen cards allows the auction ({shown})")
+            out[i] = best
     return out
 
 
@@ -107,6 +238,8 @@ def bid_samples(
     pass_samples: int = 2000,
     budget: float = 0.0,
     bids: Sequence[tuple[int, int]] = (),
+    policy: AuctionPolicy | None = None,
+    acted: Sequence[tuple[int, int, bool]] = (),
 ) -> dict[str, np.ndarray]:
     """The hand played as the declarer's in ``n`` sampled deals, and the pass baseline.
 
@@ -116,7 +249,8 @@ def bid_samples(
     (each in turn), every seat played by :data:`PASS_PLAYER`.
 
     ``bids`` (the other seats' highest bids so far) narrow the sampled deals as the
-    auction does (:func:`sample_deals`), the pass baseline's too.
+    auction does, and ``policy`` and ``acted`` as that player would have bid
+    (:func:`sample_deals`), the pass baseline's too.
 
     With ``budget`` (seconds, 0: none) the samples are played in blocks of
     :data:`BLOCK` and no block starts once the budget is spent: the columns then hold
@@ -124,7 +258,7 @@ def bid_samples(
     """
     from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
 
-    masks = sample_deals(rules, hand, seat, n, seed, bids=bids)
+    masks = sample_deals(rules, hand, seat, n, seed, bids=bids, policy=policy, acted=acted)
     decls = np.full(n, seat, dtype=np.int64)
     t0 = time.perf_counter()
     played = 0
@@ -146,7 +280,10 @@ def bid_samples(
         cols["total"], cols["concede_from"] = rows[:, D_TOTAL], rows[:, D_CONCEDE_FROM]
     hands = n_hands(rules.players)
     others = np.array([(seat + j) % hands for j in range(1, hands)], dtype=np.int64)
-    masks = sample_deals(rules, hand, seat, pass_samples, seed + 1, bids=bids)
+    masks = sample_deals(
+        rules, hand, seat, pass_samples, seed + 1, bids=bids, policy=policy, acted=acted
+    )
+    cols["pass_deals"] = masks
     decls = others[np.arange(pass_samples) % len(others)]
     rows = play_as_declarer(rules, masks, decls, seed + 1, PASS_PLAYER)
     cols["pass_score"] = rows[:, D_DELTA0 + seat]
@@ -239,8 +376,12 @@ def discard_samples(
 __all__ = [
     "BLOCK",
     "DISCARD_CANDIDATES",
+    "AuctionPolicy",
+    "auction_policy",
     "bid_samples",
     "discard_candidates",
     "discard_samples",
+    "hand_class",
+    "hand_classes",
     "sample_deals",
 ]

@@ -143,7 +143,7 @@ def browser_problems(folder: Path, text: str, width: int) -> list[str]:
         probe.write_text(text.replace("</body>", PROBE + "</body>"), encoding="utf-8")
         frame = Path(tmp) / "frame.html"
         frame.write_text(FRAME.format(page="index.html", width=width, height=1000))
-        for name in re.findall(r'(?:src|href)="([\w.-]+\.(?:png|csv|json|md))"', text):
+        for name in set(re.findall(r'(?:src|href)="([\w.-]+\.(?:png|csv|json|md))"', text)):
             if (folder / name).is_file():
                 (Path(tmp) / name).symlink_to((folder / name).resolve())
         r = _run(

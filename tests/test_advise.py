@@ -252,6 +252,41 @@ def test_a_bid_above_120_deals_only_hands_whose_marriages_allow_it():
         assert sorted(c for m in row for c in range(24) if int(m) >> c & 1) == list(range(24))
 
 
+def test_passes_and_raises_read_as_the_player_bids_narrow_the_unseen_hands():
+    # the soft reading: a seat's action is read as the measured player would have bid
+    # it; a pass makes its marriages rarer, a raise below 120 (which the rules do not
+    # tie to a marriage) more common; every sample still keeps the hand and the rules
+    from math import sqrt
+
+    from sim.advise import auction_policy, hand_cap, sample_deals
+    from sim.cards import mask_marriages
+
+    rules = load_rules("classic")
+    policy = auction_policy(rules, "heuristic", 20_000, 11)
+    played = policy.counts.sum(axis=(1, 2, 3))
+    assert played[0] == played[1] == played[2] > 15_000  # first deals, every hand seat
+    assert np.allclose(policy.likelihood(1, 0, passed=False), 1.0)  # "at least 0": no news
+    assert policy.likelihood(0, 100, passed=True).min() >= 0  # forehand passing at 100
+    hand = hand_mask("AS TS AC TC KD JH 9H")
+    n = 3000
+
+    def marriage_share(masks: np.ndarray) -> float:
+        return float(np.mean([mask_marriages(int(m)) > 0 for m in masks[:, 1]]))
+
+    plain = marriage_share(sample_deals(rules, hand, 2, n, 5))
+    passed = sample_deals(rules, hand, 2, n, 5, policy=policy, acted=[(1, 0, True)])
+    raised = sample_deals(rules, hand, 2, n, 5, policy=policy, acted=[(1, 115, False)])
+    se = sqrt(2 * 0.25 / n)  # of a difference of two shares, at most
+    assert marriage_share(passed) < plain - 4 * se  # seeded, 4 SE
+    assert marriage_share(raised) > plain + 4 * se
+    assert (passed[:, 2] == hand).all() and (raised[:, 2] == hand).all()
+    again = sample_deals(rules, hand, 2, n, 5, policy=policy, acted=[(1, 0, True)])
+    assert (again == passed).all()  # reproducible
+    held = sample_deals(rules, hand, 2, 500, 5, bids=[(1, 200)], policy=policy,
+                        acted=[(1, 200, False)])  # fmt: skip
+    assert all(hand_cap(rules, int(m)) >= 200 for m in held[:, 1])  # the rules still hold
+
+
 def test_advise_with_an_auction(thousand):
     hand = "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦"
     r = thousand("advise", hand, "--seat", "dealer", "--auction", "100 pass", "--json")
@@ -261,6 +296,11 @@ def test_advise_with_an_auction(thousand):
     text = thousand("advise", hand, "--seat", "dealer", "--auction", "100 pass").stdout
     assert "Auction so far: forehand 100, middle pass; a raise must go above 100." in text
     assert "raise, up to" in text
+    reading = doc["auction_reading"]  # the middle's pass read as strong bids
+    assert reading["player"] == "strong" and [r["seat"] for r in reading["seats"]] == ["middle"]
+    assert reading["seats"][0]["passed"] and 0 < reading["kept"] < 1
+    assert reading["seats"][0]["marriage"] < reading["seats"][0]["marriage_rules"]
+    assert "middle, who passed, holds a marriage in" in text
     weak = thousand("advise", "AS TS AC TC KD JH 9H", "--seat", "dealer", "--auction", "100 160")
     assert "pass: no level above 160 reaches 75%" in weak.stdout
     for args, words in (

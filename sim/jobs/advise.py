@@ -93,6 +93,16 @@ class Auction:
                 best[s] = max(b, best.get(s, 0))
         return sorted(best.items())
 
+    def acted(self) -> list[tuple[int, int, bool]]:
+        """Each seat that acted after forehand's automatic opening bid.
+
+        ``(hand seat, its highest bid (0: none), whether it passed)``, by seat.
+        """
+        seats = sorted({s for s, _ in self.bids[1:]})
+        best = dict(self.highest())
+        out = {s for s, b in self.bids[1:] if b is None}
+        return [(s, best.get(s, 0), s in out) for s in seats]
+
     def text(self) -> str:
         """The auction in words: ``forehand 100, middle pass``."""
         return ", ".join(f"{self.names[s]} {'pass' if b is None else b}" for s, b in self.bids)
@@ -278,6 +288,73 @@ def class_tables(
     return curves
 
 
+def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> Any:
+    """How ``player`` bids (:func:`sim.advise.auction_policy`), measured once per rule set.
+
+    :data:`sim.advise.POLICY_HANDS` hands of seed :data:`TABLE_SEED`, kept under
+    :func:`sim.cache.tables_root` beside the class tables.
+    """
+    import numpy as np
+
+    import sim
+    from sim.advise import POLICY_HANDS, AuctionPolicy, auction_policy
+    from sim.cache import tables_root
+
+    name = f"{rules.rules_hash}-e{sim.ENGINE_VERSION}-{player}-policy-{POLICY_HANDS}-{TABLE_SEED}"
+    path = tables_root() / f"{name}.npy"
+    levels = (0, *rules.bid_levels())
+    try:
+        return AuctionPolicy(player, POLICY_HANDS, TABLE_SEED, levels, np.load(path))
+    except (OSError, ValueError):
+        pass
+    feedback.say(f"measuring how {player} bids under {rules.name} once ({POLICY_HANDS:,} hands)")
+    policy = auction_policy(rules, player, POLICY_HANDS, TABLE_SEED)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}.npy")
+        np.save(tmp, policy.counts)
+        tmp.replace(path)
+    except OSError:  # a read-only cache: measured again next time
+        pass
+    return policy
+
+
+def auction_reading(
+    rules: Rules, hand: int, seat: int, auction: Auction, policy: Any, deals: Any, seed: int
+) -> Any:
+    """What the reading made of each seat that acted (:class:`analysis.advise.AuctionReading`).
+
+    ``deals``: sampled deals under the reading; they are compared with as many that
+    only the rules narrow.
+    """
+    import numpy as np
+
+    from analysis.advise import AuctionReading, SeatReading
+    from sim.advise import hand_class, sample_deals
+    from sim.engine.bidding import marriage_sum
+    from sim.engine.params import rules_vector
+
+    P = rules_vector(rules)
+    others = [(s, b) for s, b in auction.highest() if s != seat]
+    plain = sample_deals(rules, hand, seat, len(deals), seed, bids=others)
+    acted = [a for a in auction.acted() if a[0] != seat]
+    kept = np.ones(len(plain))
+    seats = []
+    for s, highest, passed in acted:
+        like = policy.likelihood(s, highest, passed)
+        share = like / like.max() if like.max() > 0 else like
+        kept *= [share[hand_class(int(m), P)] for m in plain[:, s]]
+
+        def marriage(masks: Any) -> float:
+            return float(np.mean([marriage_sum(int(m), P) > 0 for m in masks]))
+
+        seats.append(SeatReading(
+            auction.names[s], highest, passed, marriage(deals[:, s]), marriage(plain[:, s])
+        ))  # fmt: skip
+    return AuctionReading(policy.player, policy.hands, policy.seed, float(kept.mean()),
+                          tuple(seats))  # fmt: skip
+
+
 def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
     """Deal the cards the hand cannot see, play the samples; the advice.
 
@@ -337,16 +414,26 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
     else:
         budget = 0.0 if player in FAST else spec.budget  # the fast players: every sample
         others = [(s, b) for s, b in auction.highest() if s != seat] if auction else []
+        # the other seats' actions read as the table's player bids (three active players)
+        policy = None
+        if auction is not None and hands == 3 and any(s != seat for s, *_ in auction.acted()):
+            policy = bidding_policy(rules, TABLE_PLAYER[player], feedback)
+        acted = [x for x in auction.acted() if x[0] != seat] if auction else []
         try:
             cols = bid_samples(
                 rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget,
-                bids=others,
+                bids=others, policy=policy, acted=acted,
             )  # fmt: skip
         except ValueError as exc:  # no deal allows the auction with this hand
             raise UsageError(f"--auction: {exc}") from None
         answer = a.advise(rules, hand, spec.seat, player, spec.risk, cols, pass_player=PASS_PLAYER)
         if auction is not None:
             answer = replace(answer, auction=auction.text(), high_bid=auction.high)
+        if policy is not None and auction is not None:
+            reading = auction_reading(
+                rules, hand, seat, auction, policy, cols["pass_deals"], spec.seed + 2
+            )
+            answer = replace(answer, reading=reading)
         if spec.barrel or spec.score is not None:
             from sim.advise import hand_cap
 
