@@ -87,6 +87,68 @@ class AuctionReading:
 
 
 @dataclass(frozen=True)
+class ShownTalon:
+    """The defender's view once the talon is shown (``thousand advise --talon-shown``).
+
+    Attributes:
+        declarer: the seat that won the auction (its role).
+        bid: its winning bid.
+        talon: the shown talon (a card mask).
+        made: the declarer's P(make ``bid``) with its 95 % interval, talon shown.
+        plain: the same with the talon unknown (the same auction), for comparison.
+        samples: deals played with the talon shown (``plain``: as many others).
+        defence: the hand's mean deal score as a defender and its standard error
+            (None under the par, which scores no defender).
+    """
+
+    rules: Rules
+    hand: int
+    seat: str
+    player: str
+    talon: int
+    declarer: str
+    bid: int
+    auction: str
+    made: tuple[float, float, float]
+    plain: tuple[float, float, float]
+    samples: int
+    defence: tuple[float, float] | None
+    requested: int = 0
+    budget: float = 0.0
+
+    @classmethod
+    def of(
+        cls,
+        rules: Rules,
+        hand: int,
+        seat: str,
+        player: str,
+        talon: int,
+        declarer: str,
+        bid: int,
+        made_to: np.ndarray,
+        made_plain: np.ndarray,
+        defence: np.ndarray | None,
+        auction: str,
+        requested: int = 0,
+        budget: float = 0.0,
+    ) -> ShownTalon:
+        """The view from the highest level each sampled deal makes (talon shown, unknown)."""
+
+        def rate(made: np.ndarray) -> tuple[float, float, float]:
+            k = np.array([(made >= bid).sum()])
+            low, high = wilson_interval(k, np.array([len(made)]))
+            return float(k[0] / len(made)), float(low[0]), float(high[0])
+
+        mean_se = None
+        if defence is not None and len(defence) > 1:
+            d = np.asarray(defence, dtype=np.float64)
+            mean_se = (float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d))))
+        return cls(rules, hand, seat, player, talon, declarer, bid, auction, rate(made_to),
+                   rate(made_plain), len(made_to), mean_se, requested, budget)  # fmt: skip
+
+
+@dataclass(frozen=True)
 class GameSituation:
     """What the seat's game score makes of a contract (``--score``, ``--barrel``).
 
@@ -355,6 +417,67 @@ def _mean_interval(mean: float, se: float) -> str:
 
 def _interval(p: float, low: float, high: float, digits: int = 2) -> str:
     return f"{p:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def shown_markdown(a: ShownTalon) -> str:
+    """The defender's view in a few lines, in the current language."""
+    made, plain = a.made, a.plain
+    lines = [
+        _("Hand {cards} as {seat}, rules `{rules}`, player `{player}`, {samples} sampled "
+          "deals.").format(cards=answer_cards(_cards(a.hand)), seat=role(a.seat),
+                           rules=a.rules.name, player=a.player, samples=number(a.samples)),
+        _("Auction: {auction}; the talon {talon} went to {declarer}.").format(
+            auction=re.sub(r"[a-z]+", lambda m: role(m.group(0)), a.auction),
+            talon=answer_cards(_cards(a.talon)),
+            declarer=role(a.declarer),
+        ),
+        "",
+        _("{declarer} makes {bid} in {p} of the deals [{low}, {high}]; with the talon "
+          "unknown it would be {plain} [{plain_low}, {plain_high}].").format(
+            declarer=role(a.declarer), bid=a.bid, p=f"{made[0]:.0%}", low=f"{made[1]:.0%}",
+            high=f"{made[2]:.0%}", plain=f"{plain[0]:.0%}", plain_low=f"{plain[1]:.0%}",
+            plain_high=f"{plain[2]:.0%}",
+        ),
+    ]  # fmt: skip
+    if a.defence is not None:
+        mean, se = a.defence
+        lines.append(
+            _("Your hand scores {score} as a defender in this deal.").format(
+                score=f"{mean:+.1f} ± {Z95 * se:.1f}"
+            )
+        )
+    if a.requested > a.samples:
+        lines.append(
+            _("The {budget} s time budget ran out after {samples} of {requested} deals.").format(
+                budget=f"{a.budget:g}", samples=a.samples, requested=a.requested
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+def shown_json(a: ShownTalon) -> dict[str, Any]:
+    """The defender's view as one JSON document."""
+    return {
+        "rules": a.rules.name,
+        "hand": cards_str(_cards(a.hand)),
+        "seat": a.seat,
+        "player": a.player,
+        "samples": a.samples,
+        "samples_requested": max(a.requested, a.samples),
+        "budget": a.budget,
+        "auction": a.auction,
+        "talon_shown": cards_str(_cards(a.talon)),
+        "declarer": a.declarer,
+        "bid": a.bid,
+        "p_make": a.made[0],
+        "ci_low": a.made[1],
+        "ci_high": a.made[2],
+        "p_make_talon_unknown": a.plain[0],
+        "talon_unknown_ci_low": a.plain[1],
+        "talon_unknown_ci_high": a.plain[2],
+        "defence_mean": None if a.defence is None else a.defence[0],
+        "defence_se": None if a.defence is None else a.defence[1],
+    }
 
 
 def advice_markdown(a: Advice) -> str:

@@ -227,6 +227,38 @@ def sample_deals(
     return out
 
 
+def play_blocks(
+    rules: Rules,
+    masks: np.ndarray,
+    decls: np.ndarray,
+    player: str,
+    seed: int,
+    params: Sequence[str] = (),
+    budget: float = 0.0,
+) -> np.ndarray:
+    """Each deal of ``masks`` played with ``decls`` declaring: ``D_*`` rows, or the par's.
+
+    ``player`` plays every seat (:func:`sim.declarer.play_as_declarer`), or :data:`PAR`
+    gives ``(par_best, par_level)`` rows. With ``budget`` (seconds, 0: none) the deals
+    are played in blocks of :data:`BLOCK` and no block starts once it is spent: the rows
+    are then those of the first blocks.
+    """
+    n = len(masks)
+    t0 = time.perf_counter()
+    played = 0
+    parts: list[np.ndarray] = []
+    while played < n and (played == 0 or not budget or time.perf_counter() - t0 < budget):
+        a, b = played, n if not budget else min(n, played + BLOCK)
+        if player == PAR:
+            parts.append(par_levels(rules, masks[a:b], decls[a:b]))
+        else:
+            parts.append(
+                play_as_declarer(rules, masks[a:b], decls[a:b], seed, player, params, start=a)
+            )
+        played = b
+    return np.concatenate(parts, axis=0)
+
+
 def bid_samples(
     rules: Rules,
     hand: int,
@@ -260,20 +292,8 @@ def bid_samples(
 
     masks = sample_deals(rules, hand, seat, n, seed, bids=bids, policy=policy, acted=acted)
     decls = np.full(n, seat, dtype=np.int64)
-    t0 = time.perf_counter()
-    played = 0
-    parts: list[np.ndarray] = []
-    while played < n and (played == 0 or not budget or time.perf_counter() - t0 < budget):
-        a, b = played, n if not budget else min(n, played + BLOCK)
-        if player == PAR:
-            parts.append(par_levels(rules, masks[a:b], decls[a:b]))
-        else:
-            parts.append(
-                play_as_declarer(rules, masks[a:b], decls[a:b], seed, player, params, start=a)
-            )
-        played = b
-    cols: dict[str, np.ndarray] = {"dealt": np.full(played, hand, dtype=np.int64)}
-    rows = np.concatenate(parts, axis=0)
+    rows = play_blocks(rules, masks, decls, player, seed, params, budget)
+    cols: dict[str, np.ndarray] = {"dealt": np.full(len(rows), hand, dtype=np.int64)}
     if player == PAR:
         cols["par_best"], cols["par_level"] = rows[:, 0], rows[:, 1]
     else:
@@ -383,5 +403,6 @@ __all__ = [
     "discard_samples",
     "hand_class",
     "hand_classes",
+    "play_blocks",
     "sample_deals",
 ]

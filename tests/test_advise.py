@@ -357,3 +357,41 @@ def test_the_auction_shows_nothing_without_the_cap_and_the_barrel_bids_from_its_
     floor = load_rules("classic").replace(barrel__bid_from=150)
     assert game_situation(floor, 880, True, 220).level == 150
     assert game_situation(floor, 880, True, 140).level is None  # the hand cannot bid 150
+
+
+def test_a_shown_talon_goes_to_the_declarer_and_moves_its_chance(thousand):
+    # the talon shown after the auction is the declarer's in every sampled deal; a
+    # marriage in it makes the declarer's bid likelier than three low cards do
+    from sim.advise import sample_deals
+
+    rules = load_rules("classic")
+    hand, talon = hand_mask("AS TS AC TC KD JH 9H"), hand_mask("KH QH 9D")
+    deals = sample_deals(rules, hand, 1, 500, 3, talon=talon)
+    assert (deals[:, 3] == talon).all() and (deals[:, 1] == hand).all()
+    assert not any(int(m) & talon for m in deals[:, [0, 2]].ravel())
+
+    def view(cards: str) -> dict:
+        r = thousand("advise", "AS TS AC TC KD JH 9H", "--seat", "middle", "--auction",
+                     "100 pass 110 pass", "--talon-shown", cards, "--json")  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    rich, poor = view("KH QH 9D"), view("9S 9C JC")
+    assert rich["declarer"] == "dealer" and rich["bid"] == 110 and rich["samples"] == 4000
+    se = ((rich["p_make"] * (1 - rich["p_make"]) + poor["p_make"] * (1 - poor["p_make"]))
+          / 4000) ** 0.5  # fmt: skip
+    assert rich["p_make"] - poor["p_make"] > 4 * se  # seeded, 4 SE
+    assert poor["p_make"] < poor["p_make_talon_unknown"]  # three low cards: worse than average
+    text = thousand("advise", "AS TS AC TC KD JH 9H", "--seat", "middle", "--auction",
+                    "100 pass 110 pass", "--talon-shown", "9S 9C JC").stdout  # fmt: skip
+    assert "dealer makes 110 in" in text and "as a defender" in text
+    for args, words in (
+        (["--auction", "100 pass 110"], "is not over"),
+        (["--auction", "100 pass pass"], "the talon is not shown (talon.hide_at_100)"),
+        (["--auction", "100 110 pass pass"], "middle won the auction"),
+        (["--auction", "100 pass 110 pass", "--talon", "KS QS 9D"], "either yours"),
+    ):
+        bad = thousand("advise", "AS TS AC TC KD JH 9H", "--seat", "middle",
+                       "--talon-shown", "9S 9C JC", *args)  # fmt: skip
+        assert bad.returncode == 2 and words in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1

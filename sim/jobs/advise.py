@@ -108,12 +108,13 @@ class Auction:
         return ", ".join(f"{self.names[s]} {'pass' if b is None else b}" for s, b in self.bids)
 
 
-def read_auction(rules: Rules, text: str, seats: int) -> Auction:
+def read_auction(rules: Rules, text: str, seats: int, over: bool = False) -> Auction:
     """The auction so far from ``"100 pass 110"``: the bids in turn from forehand.
 
     Forehand opens with its automatic 100; then each seat still in bids (a multiple of
     ``bid.step`` above the last bid; exactly one step without ``bid.jumps``) or passes,
-    in turn, a seat that passed being out.
+    in turn, a seat that passed being out. ``over``: the whole auction, which must have
+    ended (every seat but the declarer passed); ``next_seat`` is then the declarer's.
 
     Raises:
         UsageError: a token that is not a bid or ``pass``, a bid that is not allowed
@@ -151,12 +152,16 @@ def read_auction(rules: Rules, text: str, seats: int) -> Auction:
             raise UsageError(f"--auction: {bid} is not a bid after {high} (one of: {jumps})")
         bids.append((turn, bid))
         high, high_seat = bid, turn
+    names = SEATS if seats == 3 else ("forehand", "dealer")
+    if over:
+        if len(out) < seats - 1:
+            raise UsageError(f"--auction: {text!r} is not over (every seat but one passes)")
+        return Auction(tuple(bids), high_seat, high, high_seat, names)
     if len(out) >= seats - 1:
         raise UsageError("--auction: the auction is over: every seat but one passed")
     turn = (turn + 1) % seats
     while turn in out:
         turn = (turn + 1) % seats
-    names = SEATS if seats == 3 else ("forehand", "dealer")
     return Auction(tuple(bids), turn, high, high_seat, names)
 
 
@@ -186,6 +191,9 @@ class AdviseSpec:
         score: the seat's game score: the answer names the contract that takes it onto
             the barrel (or wins, without a barrel) and its chance.
         barrel: the seat sits on the barrel: the answer names the contract that wins.
+        talon_shown: the 3 talon cards shown after an ``auction`` that is over and won
+            by another seat: the answer is the declarer's chance to make its bid and
+            the hand's score as a defender, from deals in which the declarer took them.
     """
 
     rules: Rules
@@ -205,6 +213,7 @@ class AdviseSpec:
     auction: str | None = None
     score: int | None = None
     barrel: bool = False
+    talon_shown: str | None = None
 
     def hand_text(self) -> str:
         """The hand: ``hand``, or the ``seat``'s cards in ``deal`` of ``deal_file``.
@@ -238,14 +247,18 @@ class Advice:
 
     def json(self) -> dict[str, Any]:
         """The answer as one JSON document (``thousand advise --json``)."""
-        from analysis.advise import advice_json
+        from analysis.advise import ShownTalon, advice_json, shown_json
 
+        if isinstance(self.answer, ShownTalon):
+            return shown_json(self.answer)
         return dict(advice_json(self.answer))
 
     def markdown(self) -> str:
         """The answer in a few lines and one table (what the command prints)."""
-        from analysis.advise import advice_markdown
+        from analysis.advise import ShownTalon, advice_markdown, shown_markdown
 
+        if isinstance(self.answer, ShownTalon):
+            return shown_markdown(self.answer)
         return str(advice_markdown(self.answer))
 
 
@@ -355,6 +368,78 @@ def auction_reading(
                           tuple(seats))  # fmt: skip
 
 
+def talon_shown(
+    spec: AdviseSpec, hand: int, seat: int, player: str, n: int, feedback: Feedback
+) -> Any:
+    """The defender's view once the talon is shown (:class:`analysis.advise.ShownTalon`).
+
+    The auction is over and another seat won it; the sampled deals give that seat the
+    shown talon and every other unseen card at random as the auction allows (its
+    bids, and the seats' actions read as the table's player bids). Each is played with
+    ``player`` at every seat, and again with the talon unknown (the same auction),
+    to show what the shown cards changed.
+    """
+    import numpy as np
+
+    from analysis.advise import ShownTalon
+    from analysis.safebids import items_frame
+    from sim.advise import play_blocks, sample_deals
+    from sim.engine.deal import n_hands
+    from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
+    from sim.jobs.safebids import FAST
+
+    rules = spec.rules
+    hands = n_hands(rules.players)
+    if hands != 3:
+        raise UsageError("--talon-shown: only with three active players")
+    if spec.talon is not None:
+        raise UsageError("--talon-shown: the talon is either yours (--talon) or shown, not both")
+    if spec.auction is None:
+        raise UsageError("--talon-shown: give the whole auction (--auction), to know who took it")
+    auction = read_auction(rules, spec.auction, hands, over=True)
+    declarer = auction.high_seat
+    if declarer == seat:
+        raise UsageError(
+            f"--talon-shown: {spec.seat} won the auction: advise the discard with --talon"
+        )
+    if rules.talon.hide_at_100 and len(auction.highest()) == 1:
+        raise UsageError(
+            "--talon-shown: won at 100 without bidding, the talon is not shown (talon.hide_at_100)"
+        )
+    talon = read_cards("--talon-shown", spec.talon_shown, 3, hand)
+    others = [(s, b) for s, b in auction.highest() if s != seat]
+    policy = bidding_policy(rules, TABLE_PLAYER[player], feedback)
+    acted = [x for x in auction.acted() if x[0] != seat]
+    budget = 0.0 if player in FAST else spec.budget
+    decls = np.full(n, declarer, dtype=np.int64)
+
+    def played(masks: Any, seed: int) -> tuple[Any, Any]:
+        rows = play_blocks(rules, masks, decls[: len(masks)], player, seed,
+                           list(spec.params), budget)  # fmt: skip
+        k = len(rows)
+        if player == "par":
+            frame = items_frame(rules, player, masks[:k, declarer], np.zeros(k, np.int64),
+                                np.arange(k), None, None, par_level=rows[:, 1])  # fmt: skip
+            return frame["made_to"].to_numpy(), None
+        frame = items_frame(rules, player, masks[:k, declarer], np.zeros(k, np.int64),
+                            np.arange(k), rows[:, D_TOTAL], rows[:, D_CONCEDE_FROM])  # fmt: skip
+        return frame["made_to"].to_numpy(), rows[:, D_DELTA0 + seat]
+
+    try:
+        shown = sample_deals(rules, hand, seat, n, spec.seed, talon=talon, bids=others,
+                             policy=policy, acted=acted)  # fmt: skip
+        unknown = sample_deals(rules, hand, seat, n, spec.seed, bids=others, policy=policy,
+                               acted=acted)  # fmt: skip
+    except ValueError as exc:
+        raise UsageError(f"--auction: {exc}") from None
+    made_to, defence = played(shown, spec.seed)
+    made_plain, _ = played(unknown, spec.seed + 1)
+    return ShownTalon.of(
+        rules, hand, spec.seat, player, talon, auction.names[declarer], auction.high,
+        made_to, made_plain, defence, auction.text(), requested=n, budget=spec.budget,
+    )  # fmt: skip
+
+
 def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
     """Deal the cards the hand cannot see, play the samples; the advice.
 
@@ -381,6 +466,8 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
         parse_params([player] * hands, list(spec.params))
     set_threads(spec.workers)
     n = spec.samples or DEFAULT_SAMPLES.get(player, 48)
+    if spec.talon_shown is not None:
+        return Advice(talon_shown(spec, hand, seat, player, n, feedback))
     auction = None
     if spec.auction is not None:
         if spec.talon is not None:
