@@ -41,7 +41,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         load_rules(args.rules), args.hand, args.seat, args.player, args.risk, args.samples,
         args.budget, args.seed, args.talon, args.bid, tuple(args.param), args.workers,
         Path(args.deal_file) if args.deal_file else None, args.deal, args.auction, args.score,
-        args.barrel,
+        args.barrel, args.talon_shown,
     )  # fmt: skip
     result = advise(spec, feedback=Console(args.quiet))
     if args.json:
@@ -128,8 +128,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         metavar="BIDS",
         help='the bids so far in turn from forehand, e.g. "100 pass 110": the unseen hands '
-        "are dealt as the auction allows (a bid above 120 shows marriages) and the answer "
-        "says whether to raise; --seat must be the one to bid next",
+        "are dealt as the auction allows (a bid above 120 shows marriages), the other seats' "
+        "passes and raises read as the player bids, and the answer says whether to raise; "
+        "--seat must be the one to bid next",
     )
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument(
@@ -143,6 +144,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--barrel",
         action="store_true",
         help="the seat sits on the barrel: the answer names the contract that wins the game",
+    )
+    p.add_argument(
+        "--talon-shown",
+        default=None,
+        metavar="CARDS",
+        help="the 3 talon cards shown after the whole --auction, won by another seat: the "
+        "declarer's chance to make its bid and the hand's score as a defender",
     )
     lang_flag(p)
     p.set_defaults(func=cmd_advise)
