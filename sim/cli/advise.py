@@ -73,7 +73,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     common_flags(p)
     p.add_argument(
-        "--seat", default="forehand", help="forehand, middle or dealer (default forehand)"
+        "--seat",
+        default=None,
+        help="forehand, middle or dealer (default: the one whose turn it is after --auction, "
+        "else forehand)",
     )
     p.add_argument(
         "--player",
