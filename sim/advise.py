@@ -199,7 +199,8 @@ def sample_deals(
         out[:, hands] = talon
     for i in range(n):
         allowed = 0  # deals the rules allow, drawn for this sample
-        best, best_keep = None, -1.0
+        best: np.ndarray | None = None
+        best_keep = -1.0
         for _ in range(MAX_TRIES):
             perm = rng.permutation(unseen)
             col = 0
@@ -216,7 +217,7 @@ def sample_deals(
             allowed += 1
             if keep > best_keep:
                 best, best_keep = out[i].copy(), keep
-            if allowed >= SOFT_TRIES:  # a reading sharper than the deals allow: the likeliest
+            if allowed >= SOFT_TRIES and best is not None:  # too sharp: the likeliest
                 out[i] = best
                 break
         else:

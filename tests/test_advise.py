@@ -296,6 +296,9 @@ def test_advise_with_an_auction(thousand):
     text = thousand("advise", hand, "--seat", "dealer", "--auction", "100 pass").stdout
     assert "Auction so far: forehand 100, middle pass; a raise must go above 100." in text
     assert "raise, up to" in text
+    # without --seat the hand is the one whose turn it is
+    turn = json.loads(thousand("advise", hand, "--auction", "100 pass", "--json").stdout)
+    assert turn["seat"] == "dealer" and turn["recommended"] == doc["recommended"]
     reading = doc["auction_reading"]  # the middle's pass read as strong bids
     assert reading["player"] == "strong" and [r["seat"] for r in reading["seats"]] == ["middle"]
     assert reading["seats"][0]["passed"] and 0 < reading["kept"] < 1

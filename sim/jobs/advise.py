@@ -172,7 +172,8 @@ class AdviseSpec:
     Attributes:
         rules: the house rules.
         hand: the hand's cards as text (7, or 10 with two players).
-        seat: ``forehand``, ``middle`` or ``dealer`` (two players: forehand, dealer).
+        seat: ``forehand``, ``middle`` or ``dealer`` (two players: forehand, dealer);
+            None: the seat whose turn it is after ``auction``, else forehand.
         player: who plays the samples: a strategy or ``par`` (every card face up).
         risk: the make rate a bid must reach.
         samples: sampled deals (None: :data:`DEFAULT_SAMPLES` of the player).
@@ -198,7 +199,7 @@ class AdviseSpec:
 
     rules: Rules
     hand: str
-    seat: str = "forehand"
+    seat: str | None = None
     player: str = "strong"
     risk: float = 0.75
     samples: int | None = None
@@ -389,6 +390,7 @@ def talon_shown(
     from sim.jobs.safebids import FAST
 
     rules = spec.rules
+    assert spec.talon_shown is not None and spec.seat is not None
     hands = n_hands(rules.players)
     if hands != 3:
         raise UsageError("--talon-shown: only with three active players")
@@ -456,8 +458,14 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
 
     rules = spec.rules
     hands = n_hands(rules.players)
-    hand = read_cards("HAND", spec.hand_text(), place_sizes(rules.players)[0])
     seats = SEATS[:hands] if hands == 3 else ("forehand", "dealer")
+    if spec.seat is None:  # the seat whose turn the auction says it is; else forehand
+        turn = None
+        if spec.auction is not None and spec.talon_shown is None and spec.talon is None:
+            turn = seats[read_auction(rules, spec.auction, hands).next_seat]
+        spec = replace(spec, seat=turn or "forehand")
+    assert spec.seat is not None
+    hand = read_cards("HAND", spec.hand_text(), place_sizes(rules.players)[0])
     if spec.seat not in seats:
         raise UsageError(f"--seat {spec.seat}: one of {', '.join(seats)}")
     seat = seats.index(spec.seat)
