@@ -145,8 +145,10 @@ def player_section(guide: Guide) -> Section:
     return sec
 
 
-def write_player_page(folder: Path, guide: Guide, rules_name: str) -> dict[str, Any]:
-    """Write ``player.html`` (one printable page) and ``player.md`` into ``folder``."""
+def write_player_page(
+    folder: Path, guide: Guide, rules_name: str, name: str = "player"
+) -> dict[str, Any]:
+    """Write ``NAME.html`` (one printable page) and ``NAME.md`` into ``folder``."""
     sentence, chart = bid_answer(guide)
     title = _("Thousand, {rules}: what to bid, the talon, conceding, the barrel").format(
         rules=rules_name
@@ -185,6 +187,6 @@ def write_player_page(folder: Path, guide: Guide, rules_name: str) -> dict[str, 
         md += [f"## {t}", "", text, ""]
         if k == 0:
             md += [md_table, ""]
-    (folder / "player.html").write_text(page, encoding="utf-8")
-    (folder / "player.md").write_text("\n".join(md), encoding="utf-8")
+    (folder / f"{name}.html").write_text(page, encoding="utf-8")
+    (folder / f"{name}.md").write_text("\n".join(md), encoding="utf-8")
     return {"title": title, "answers": answers, "chart": chart}
