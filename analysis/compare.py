@@ -11,7 +11,9 @@ effect of a rule set against the base is ``r_vs − r_base`` with
 * the **independent** standard error ``√(var z_vs / n + var z_base / n)`` — what
   two runs with unrelated random numbers would give.
 
-Both interval widths are reported, so the gain of pairing is visible.
+Both interval widths are reported, so the gain of pairing is visible. What is shown
+(the Markdown, the sentences) is in the current language (:mod:`sim.i18n`); the
+tables' data keep their English code names and meanings.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from analysis.glossary import CONCEDED_ALL, MADE_PLAYED
 from analysis.schema.compare import COMPARE
 from analysis.schema.report import DEALING_ODDS
 from analysis.stats import Z95, wilson_interval
+from sim.i18n import N_, _, interval_separator, number
 from sim.rules import Rules
 from sim.schema import GAMES
 
@@ -78,22 +81,22 @@ def _won_at(offset: int) -> Callable[[pl.DataFrame, int], np.ndarray]:
 
 
 METRICS: tuple[Metric, ...] = (
-    Metric("game_length", "played deals per game (mean)", _col("n_deals"), _ones),
+    Metric("game_length", N_("played deals per game (mean)"), _col("n_deals"), _ones),
     Metric(
         "first_dealer_wins",
-        "share of finished games won by the first dealer's seat",
+        N_("share of finished games won by the first dealer's seat"),
         _won_at(0),
         _finished,
     ),
     Metric(
         "forehand_wins",
-        "share of finished games won by the first forehand's seat",
+        N_("share of finished games won by the first forehand's seat"),
         _won_at(1),
         _finished,
     ),
     Metric(
         "barrel_fall_rate",
-        "barrel entries that ended in a fall",
+        N_("barrel entries that ended in a fall"),
         _seat_sum("barrel_falls"),
         _seat_sum("barrel_entries"),
     ),
@@ -109,10 +112,13 @@ METRICS: tuple[Metric, ...] = (
         _col("contracts_conceded"),
         _col("contracts"),
     ),
-    Metric("average_contract", "mean contract (points)", _col("contract_sum"), _col("contracts")),
-    Metric("bolt_penalties", "bolt penalties per game", _seat_sum("bolt_penalties"), _ones),
-    Metric("samosvals", "555 resets per game", _seat_sum("samosvals"), _ones),
+    Metric(
+        "average_contract", N_("mean contract (points)"), _col("contract_sum"), _col("contracts")
+    ),
+    Metric("bolt_penalties", N_("bolt penalties per game"), _seat_sum("bolt_penalties"), _ones),
+    Metric("samosvals", N_("555 resets per game"), _seat_sum("samosvals"), _ones),
 )
+"""The metrics of a comparison; each ``meaning`` is marked (``N_``) and shown translated."""
 
 
 def _linearised(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
@@ -224,28 +230,67 @@ def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
             *GAME_COLUMNS,
             *(c for stem in PER_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players[name])),
         ]
-        frame, _ = scan_checked(folder / "games.parquet", needed, "games")
+        frame, _schema = scan_checked(folder / "games.parquet", needed, "games")
         frames.append((name, frame.collect()))
     (base_name, base), others = frames[0], frames[1:]
     return compare_games(base_name, base, others, players)
 
 
+# The headings of :func:`compare_markdown`'s tables, each a column of ``compare.csv``
+# (or two or three of them) in words.
+SHOWN_COLUMNS = (
+    N_("measure"),
+    N_("base [95 % CI]"),
+    N_("other [95 % CI]"),
+    N_("other − base [95 % CI]"),
+    N_("change"),
+    N_("difference"),
+    N_("CI width, same deals"),
+    N_("CI width, independent"),
+)
+
+
 def compare_markdown(table: pl.DataFrame, header: str) -> str:
-    """The comparison as Markdown: a header and one table per other rule set."""
+    """The comparison as Markdown: a header and one table per other rule set.
+
+    The tables show every column of ``compare.csv`` but the code names, in words and
+    in the current language; the widths are those of the difference's interval.
+    """
     from analysis.tables import to_markdown
 
     parts = [
         header,
         "",
-        "`base` and `other` with 95 % intervals; `diff` = other − base with its 95 % "
-        "interval from common random numbers (the same deals in both); `width_crn` is "
-        "that interval's width and `width_independent` the width independent runs of "
-        f"the same size would give. {SIZE_RULE}",
+        _(
+            "Each measure under the base rules and under the other ones with its 95 % "
+            "interval; other − base with its 95 % interval from common random numbers "
+            "(the same deals under both), and the change in percent of the base value. "
+            "The two widths are that interval's and the one independent runs of the same "
+            "size would give."
+        )
+        + " "
+        + size_rule(),
         "",
     ]
     for vs in table["vs"].unique(maintain_order=True):
-        sub = table.filter(pl.col("vs") == vs).drop("rules", "vs", "games")
-        parts += [f"## {table['rules'][0]} → {vs}", "", to_markdown(sub), ""]
+        rows = table.filter(pl.col("vs") == vs).to_dicts()
+        cells = [
+            [
+                _(r["meaning"]),
+                _interval(r["base"], r["base_ci_low"], r["base_ci_high"]),
+                _interval(r["other"], r["other_ci_low"], r["other_ci_high"]),
+                _interval(r["diff"], r["diff_ci_low"], r["diff_ci_high"], 3),
+                change_text(r),
+                difference_word(r),
+                sig(r["width_crn"], 3),
+                sig(r["width_independent"], 3),
+            ]
+            for r in rows
+        ]
+        shown = pl.DataFrame(cells, schema=[_(c) for c in SHOWN_COLUMNS], orient="row").cast(
+            pl.String
+        )
+        parts += [f"## {table['rules'][0]} → {vs}", "", to_markdown(shown), ""]
     return "\n".join(parts)
 
 
@@ -320,15 +365,41 @@ def clear(row: Mapping[str, Any]) -> bool:
 
 NEGLIGIBLE = 0.02  # a change under 2 % of the base value
 SMALL = 0.10  # under 10 %; from 10 % on, large
-SIZE_RULE = (
+SIZE_RULE = N_(
     "A difference whose 95 % interval excludes 0 is real; its size is called negligible "
     "under 2 % of the base value, small under 10 % and large from 10 %."
 )
-"""The thresholds of :func:`size_word`, stated once where the effects are shown."""
+"""The thresholds of :func:`size_word`, stated once where the effects are shown.
+
+Marked for the catalogues: show it as :func:`size_rule` (``_(SIZE_RULE)``).
+"""
+
+SIZES = {"negligible": N_("negligible"), "small": N_("small"), "large": N_("large")}
+"""The sizes of :func:`size_word` (code words), to translate when shown."""
+
+# What a difference is, as a sentence ends (:func:`compare_sentence`) and in a
+# table's cell (:func:`difference_word`): none shown, real (no base to size it), or
+# real and of a size.
+_VERDICTS = {
+    "none": N_("no difference shown (the interval holds 0)"),
+    "real": N_("a real difference (the interval excludes 0)"),
+    "large": N_("a real and large difference (the interval excludes 0)"),
+    "small": N_("real but small (the interval excludes 0)"),
+    "negligible": N_("real but negligible (the interval excludes 0)"),
+}
+_DIFFERENCES = {"none": N_("none shown"), "real": N_("real"), **SIZES}
+
+
+def size_rule() -> str:
+    """:data:`SIZE_RULE` in the current language."""
+    return _(SIZE_RULE)
 
 
 def size_word(row: Mapping[str, Any]) -> str | None:
-    """``negligible``, ``small`` or ``large``: the change relative to the base (None: no base)."""
+    """``negligible``, ``small`` or ``large``: the change relative to the base (None: no base).
+
+    A code word; :data:`SIZES` has it in words to translate when shown.
+    """
     base, diff = row["base"], row["diff"]
     if base is None or diff is None or _is_missing(base) or _is_missing(diff) or base == 0:
         return None
@@ -336,51 +407,108 @@ def size_word(row: Mapping[str, Any]) -> str | None:
     return "negligible" if change < NEGLIGIBLE else "small" if change < SMALL else "large"
 
 
+def _verdict(row: Mapping[str, Any]) -> str:
+    """The key of :data:`_VERDICTS` of a row whose difference has an interval."""
+    return "none" if not clear(row) else size_word(row) or "real"
+
+
+def difference_word(row: Mapping[str, Any]) -> str:
+    """The difference in a word or two: none shown, real, or its size (``—``: no interval)."""
+    if _is_missing(row["diff_ci_low"]) or _is_missing(row["diff_ci_high"]):
+        return "—"
+    return _(_DIFFERENCES[_verdict(row)])
+
+
+def _point(text: str) -> str:
+    """A number as Python wrote it (``-0.5``) with the current language's decimal mark."""
+    return text.replace(".", number(0.5, 1)[1])
+
+
 def sig(v: float | None, digits: int = 4) -> str:
-    """A number with at most ``digits`` significant digits (``—`` if missing)."""
+    """A number with at most ``digits`` significant digits (``—`` if missing).
+
+    The decimal mark is the current language's (``0.3167``, ``0,3167``).
+    """
     if v is None or _is_missing(v):
         return "—"
     if v != 0 and abs(v) < 1e-3:
-        return f"{v:.5f}".rstrip("0")
-    return f"{v:.{digits}g}"
+        return _point(f"{v:.5f}".rstrip("0"))
+    return _point(f"{v:.{digits}g}")
+
+
+def _interval(v: float | None, low: float | None, high: float | None, digits: int = 4) -> str:
+    """``v [low, high]`` of :func:`sig` numbers (``[low; high]`` where the mark is a comma)."""
+    if v is None or _is_missing(v):
+        return "—"
+    if _is_missing(low) or _is_missing(high):
+        return sig(v, digits)
+    return f"{sig(v, digits)} [{sig(low, digits)}{interval_separator()}{sig(high, digits)}]"
+
+
+def change_text(row: Mapping[str, Any]) -> str:
+    """The difference in percent of the base value, signed (``+5.6 %``; ``—`` with no base)."""
+    base, diff = row["base"], row["diff"]
+    if base is None or _is_missing(base) or base == 0 or diff is None or _is_missing(diff):
+        return "—"
+    change = 100 * diff / abs(base)
+    return _point(f"{change:+.1f} %" if abs(change) < 10 else f"{change:+.0f} %")
 
 
 def rule_differences(rule_sets: Sequence[tuple[str, Rules]]) -> pl.DataFrame:
-    """The options whose values differ between named rule sets: a row per key, a column per set."""
-    flats = [r.to_dict() for _, r in rule_sets]
+    """The options whose values differ between named rule sets: a row per key, a column per set.
+
+    The values are as ``str`` writes them (``3``, ``True``, ``one_falls``; ``off`` for
+    an option switched off): data, shown in words by :func:`option_text`.
+    """
+    flats = [r.to_dict() for _name, r in rule_sets]
     keys = [k for k in flats[0] if len({repr(f.get(k)) for f in flats}) > 1]
     data: dict[str, list[str]] = {"option": keys}
-    for (name, _), f in zip(rule_sets, flats, strict=True):
+    for (name, _rules), f in zip(rule_sets, flats, strict=True):
         data[name] = ["off" if f.get(k) is None else str(f.get(k)) for k in keys]
     return pl.DataFrame(data, schema=dict.fromkeys(data, pl.String))
+
+
+OPTION_WORDS = {"True": N_("yes"), "False": N_("no"), "off": N_("off")}
+"""The option values of :func:`rule_differences` that are words, to translate when shown."""
+
+
+def option_text(value: str) -> str:
+    """A value of :func:`rule_differences` as shown.
+
+    ``yes``, ``no`` and ``off`` in the current language, a number as it is, a
+    choice's code name (``one_falls``) as code (in backticks).
+    """
+    if value in OPTION_WORDS:
+        return _(OPTION_WORDS[value])
+    try:
+        float(value)
+    except ValueError:
+        return f"`{value}`"
+    return value
 
 
 def compare_sentence(row: Mapping[str, Any]) -> str:
     """One metric of the comparison in words: both values, the change and its interval."""
     base, other, diff = row["base"], row["other"], row["diff"]
-    pct = ""
-    if base is not None and not _is_missing(base) and base != 0 and diff is not None:
-        change = 100 * diff / abs(base)
-        pct = f", {change:+.1f} %" if abs(change) < 10 else f", {change:+.0f} %"
+    change = change_text(row)
+    fields = {
+        "meaning": _(row["meaning"]),
+        "other": sig(other),
+        "vs": row["vs"],
+        "base": sig(base),
+        "rules": row["rules"],
+        "change": "" if change == "—" else f", {change}",
+    }
     low, high = row["diff_ci_low"], row["diff_ci_high"]
     if _is_missing(low) or _is_missing(high):
-        return (
-            f"**{row['meaning']}**: {sig(other)} under {row['vs']} against {sig(base)} under "
-            f"{row['rules']} — {sig(diff, 3)}{pct}; no interval (too few games)."
-        )
-    size = size_word(row)
-    if not clear(row):
-        verdict = "no difference shown (the interval holds 0)"
-    elif size is None:
-        verdict = "a real difference (the interval excludes 0)"
-    elif size == "large":
-        verdict = "a real and large difference (the interval excludes 0)"
-    else:
-        verdict = f"real but {size} (the interval excludes 0)"
-    return (
-        f"**{row['meaning']}**: {sig(other)} under {row['vs']} against {sig(base)} under "
-        f"{row['rules']} — {sig(diff, 3)} [{sig(low, 3)}, {sig(high, 3)}]{pct}; {verdict}."
-    )
+        return _(
+            "**{meaning}**: {other} under {vs} against {base} under {rules} — "
+            "{diff}{change}; no interval (too few games)."
+        ).format(diff=sig(diff, 3), **fields)
+    return _(
+        "**{meaning}**: {other} under {vs} against {base} under {rules} — "
+        "{diff}{change}; {verdict}."
+    ).format(diff=_interval(diff, low, high, 3), verdict=_(_VERDICTS[_verdict(row)]), **fields)
 
 
 def compare_short(
@@ -391,14 +519,15 @@ def compare_short(
 
     lines = [header, ""]
     diffs = rule_differences(rule_sets)
-    names = [n for n, _ in rule_sets]
-    lines.append(f"Options that differ ({len(diffs)}):")
+    names = [n for n, _rules in rule_sets]
+    lines.append(_("Options that differ ({count}):").format(count=len(diffs)))
     for row in diffs.iter_rows(named=True):
-        values = " / ".join(f"{n} {row[n]}" for n in names)
-        lines.append(f"- {row['option']}: {values}")
-    lines += ["", *textwrap.wrap(SIZE_RULE, width), ""]
+        values = " / ".join(f"{n} {option_text(row[n])}" for n in names)
+        lines.append(f"- `{row['option']}`: {values}")
+    lines += ["", *textwrap.wrap(size_rule(), width), ""]
     for row in table.iter_rows(named=True):
         text = compare_sentence(row).replace("**", "")
         lines += textwrap.wrap(text, width, initial_indent="- ", subsequent_indent="  ")
-    lines += ["", "Every column: `--full`, `--json`, or `--out DIR` (compare.csv, compare.md)."]
+    every = _("Every column: `--full`, `--json`, or `--out DIR` (compare.csv, compare.md).")
+    lines += ["", every]
     return "\n".join(lines)

@@ -12,8 +12,9 @@ paired score differences per deal or game and the tallies of each seat of A;
   the final score difference A minus the mean of the B seats, the unfinished rate.
 
 :func:`duel_json` and :func:`duel_markdown` are the ``duel --json`` document and the
-Markdown report, :func:`write_duel_tables` writes ``duel_summary.csv``,
-``duel_seats.csv``, ``duel.md`` and ``duel.json``.
+Markdown report (in the current language, :mod:`sim.i18n`; the tables' data keep
+their English code names and meanings), :func:`write_duel_tables` writes
+``duel_summary.csv``, ``duel_seats.csv``, ``duel.md`` and ``duel.json``.
 """
 
 from __future__ import annotations
@@ -29,8 +30,19 @@ from analysis import glossary
 from analysis.schema.duel import DUEL_SEATS, DUEL_SUMMARY
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import tables_json, to_markdown
+from sim.i18n import N_, _, interval_separator, number
 from sim.output import write_json
 from sim.rules import Rules
+
+# The meanings of :data:`analysis.glossary.DIFFERENCES`, marked for the catalogues:
+# the summary table shows every measure's meaning translated.
+_DIFFERENCE_WORDS = (
+    N_("points per deal: A's seat with A there − with B"),
+    N_(
+        "points per deal: A's seat minus the mean of the other seats, with A there − with B "
+        "(a better defence counts)"
+    ),
+)
 
 
 class Side(Protocol):
@@ -259,9 +271,11 @@ def _hands_result(run: DuelPlay) -> DuelResult:
             glossary.DIFFERENCES["margin_diff"],
         ),
         _rate_row(
-            "a_declare_rate", a_declared, seats_n, None, "share of A's seat-deals A declared"
+            "a_declare_rate", a_declared, seats_n, None, N_("share of A's seat-deals A declared")
         ),
-        _rate_row("b_declare_rate", b_declared, seats_n, None, "the same seat-deals declared by B"),
+        _rate_row(
+            "b_declare_rate", b_declared, seats_n, None, N_("the same seat-deals declared by B")
+        ),
         _rate_row(
             "a_make_rate",
             a_made,
@@ -290,8 +304,8 @@ def _hands_result(run: DuelPlay) -> DuelResult:
             None,
             glossary.meaning("duel", "b_concede_rate", "B"),
         ),
-        _mean_row("a_mean_contract", run.a_contracts, None, "A's mean contract"),
-        _mean_row("b_mean_contract", run.b_contracts, None, "B's mean contract"),
+        _mean_row("a_mean_contract", run.a_contracts, None, N_("A's mean contract")),
+        _mean_row("b_mean_contract", run.b_contracts, None, N_("B's mean contract")),
     ]
     return DuelResult(run, _summary(rows), _seats(seat_rows))
 
@@ -326,20 +340,20 @@ def _games_result(run: DuelPlay) -> DuelResult:
             wins,
             finished,
             1.0 / players,
-            "A's wins / finished games, all seats of A (fair share 1/players)",
+            N_("A's wins / finished games, all seats of A (fair share 1/players)"),
         ),
         _mean_row(
             "score_diff",
             run.items["score_diff"].to_numpy(),
             0.0,
-            "final score: A − mean of the B seats, per game",
+            N_("final score: A − mean of the B seats, per game"),
         ),
         _rate_row(
             "unfinished_rate",
             run.size * players - finished,
             run.size * players,
             None,
-            "games without a winner (not counted as losses)",
+            N_("games without a winner (not counted as losses)"),
         ),
     ]
     return DuelResult(run, _summary(rows), _seats(seat_rows))
@@ -376,71 +390,217 @@ def duel_json(result: DuelResult) -> dict[str, Any]:
     return doc
 
 
+def _fixed(v: float | None, places: int, sign: bool = False) -> str:
+    """``v`` with ``places`` decimals as the current language writes it (``—``: none)."""
+    if v is None:
+        return "—"
+    return ("+" if sign and v >= 0 else "") + number(v, places)
+
+
+def _interval(
+    v: float | None, low: float | None, high: float | None, places: int, sign: bool = False
+) -> str:
+    """``v [low, high]`` (``[low; high]`` where the decimal mark is a comma)."""
+    if low is None or high is None:
+        return _fixed(v, places, sign)
+    sep = interval_separator()
+    return (
+        f"{_fixed(v, places, sign)} [{_fixed(low, places, sign)}{sep}{_fixed(high, places, sign)}]"
+    )
+
+
+def _places(measure: str) -> int:
+    """Decimals of a measure as shown: four for a rate, two for points."""
+    return 4 if measure.endswith("_rate") else 2
+
+
 def _verdict(result: DuelResult) -> str:
     """One sentence on the headline measure."""
     m = result.measure("score_diff")
     lo, hi = m["ci_low"], m["ci_high"]
-    unit = "per deal" if result.format == "hands" else "per game (final score)"
+    hands = result.format == "hands"
     if lo is None or hi is None:
-        return f"Score difference A − B {unit}: {m['value']:+.2f} (too few items for an interval)."
-    text = f"Score difference A − B {unit}: {m['value']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
-    if result.format == "games":
+        text = (
+            _("Score difference A − B per deal: {value} (too few deals for an interval)")
+            if hands
+            else _(
+                "Score difference A − B per game (final score): {value} "
+                "(too few games for an interval)"
+            )
+        )
+        return text.format(value=_fixed(m["value"], 2, sign=True)) + "."
+    score = _interval(m["value"], lo, hi, 2, sign=True)
+    if not hands:
+        text = _("Score difference A − B per game (final score): {score}").format(score=score)
         w = result.measure("a_win_rate")
         if w["value"] is not None:
-            text += (
-                f"; A's win rate {w['value']:.4f} [{w['ci_low']:.4f}, {w['ci_high']:.4f}] "
-                f"against the fair share {w['reference']:.4f} ({w['difference']:+.4f}, "
-                + ("interval excludes it" if w["excludes_reference"] else "compatible with it")
-                + ")"
+            rate = _interval(w["value"], w["ci_low"], w["ci_high"], 4)
+            against = (
+                _(
+                    "; A's win rate {rate} against the fair share {fair} "
+                    "({difference}, the interval excludes it)"
+                )
+                if w["excludes_reference"]
+                else _(
+                    "; A's win rate {rate} against the fair share {fair} "
+                    "({difference}, compatible with it)"
+                )
             )
-    else:
-        text += " — " + _against_zero(m)
-        g = result.measure("margin_diff")
-        if g["ci_low"] is not None and g["ci_high"] is not None:
-            text += (
-                f"; counting defence too (A's seat minus the mean of the others, A − B): "
-                f"{g['value']:+.2f} [{g['ci_low']:+.2f}, {g['ci_high']:+.2f}] — " + _against_zero(g)
+            text += against.format(
+                rate=rate,
+                fair=_fixed(w["reference"], 4),
+                difference=_fixed(w["difference"], 4, sign=True),
             )
+        return text + "."
+    text = _("Score difference A − B per deal: {score} — {verdict}").format(
+        score=score, verdict=_against_zero(m)
+    )
+    g = result.measure("margin_diff")
+    if g["ci_low"] is not None and g["ci_high"] is not None:
+        text += _(
+            "; counting defence too (A's seat minus the mean of the others, A − B): "
+            "{score} — {verdict}"
+        ).format(
+            score=_interval(g["value"], g["ci_low"], g["ci_high"], 2, sign=True),
+            verdict=_against_zero(g),
+        )
     return text + "."
 
 
 def _against_zero(m: dict[str, Any]) -> str:
-    return "the interval excludes 0" if m["excludes_reference"] else "compatible with 0"
+    return _("the interval excludes 0") if m["excludes_reference"] else _("compatible with 0")
+
+
+def measure_words(meaning: str) -> str:
+    """A measure's meaning (``duel_summary.csv``) in the current language.
+
+    ``A: made, ...`` keeps the contestant's letter and translates the rest.
+    """
+    side, colon, rest = meaning.partition(": ")
+    if colon and side in ("A", "B"):
+        return f"{side}: {_(rest)}"
+    return _(meaning)
+
+
+YES_NO = {True: N_("yes"), False: N_("no")}
+"""A yes-or-no cell in words, to translate when shown."""
+
+
+def summary_shown(result: DuelResult) -> pl.DataFrame:
+    """The summary measures as the Markdown shows them: words and intervals, as strings."""
+    rows = []
+    for r in result.summary.iter_rows(named=True):
+        places = _places(r["measure"])
+        excludes = r["excludes_reference"]
+        rows.append(
+            [
+                measure_words(r["meaning"]),
+                _interval(r["value"], r["ci_low"], r["ci_high"], places),
+                number(r["n"]),
+                _fixed(r["reference"], places),
+                "—" if excludes is None else _(YES_NO[excludes]),
+            ]
+        )
+    names = (
+        N_("measure"),
+        N_("value [95 % CI]"),
+        N_("sample"),
+        N_("reference"),
+        N_("interval excludes it"),
+    )
+    return pl.DataFrame(rows, schema=[_(n) for n in names], orient="row")
+
+
+def seats_shown(result: DuelResult) -> pl.DataFrame:
+    """The table by seat of A as the Markdown shows it: words and intervals, as strings."""
+    t = result.seats
+    if result.format == "hands":
+        columns = {
+            N_("seat"): [str(s) for s in t["seat"]],
+            N_("points A − B [95 % CI]"): _column(t, "score_diff", "ci_low", "ci_high", 2),
+            N_("margin A − B [95 % CI]"): _column(
+                t, "margin_diff", "margin_ci_low", "margin_ci_high", 2
+            ),
+            N_("A declared"): [number(v) for v in t["a_declared"]],
+            N_("A made [95 % CI]"): _column(t, "a_make_rate", "a_ci_low", "a_ci_high", 4),
+            N_("B declared"): [number(v) for v in t["b_declared"]],
+            N_("B made [95 % CI]"): _column(t, "b_make_rate", "b_ci_low", "b_ci_high", 4),
+        }
+    else:
+        columns = {
+            N_("seat"): [str(s) for s in t["seat"]],
+            N_("games played"): [number(v) for v in t["games"]],
+            N_("finished"): [number(v) for v in t["finished"]],
+            N_("A won"): [number(v) for v in t["a_wins"]],
+            N_("A's win rate [95 % CI]"): _column(t, "a_win_rate", "ci_low", "ci_high", 4),
+            N_("points A − B [95 % CI]"): _column(
+                t, "score_diff", "score_ci_low", "score_ci_high", 2
+            ),
+        }
+    return pl.DataFrame({_(k): v for k, v in columns.items()})
+
+
+def _column(t: pl.DataFrame, value: str, low: str, high: str, places: int) -> list[str]:
+    return [
+        _interval(v, lo, hi, places) for v, lo, hi in zip(t[value], t[low], t[high], strict=True)
+    ]
 
 
 def duel_markdown(result: DuelResult) -> str:
-    """The Markdown report of a duel: verdict, summary measures, seats."""
+    """The Markdown report of a duel: verdict, summary measures, seats (current language)."""
     r = result.run
-    size = f"{r.size:,} {'deals' if r.format == 'hands' else 'games'}"
-    rotations = r.rules.players + (1 if r.format == "hands" else 0)
-    dealer = ""
-    if r.format == "games":
-        dealer = (
-            "; first dealer drawn per game"
-            if r.first_dealer is None
-            else f"; first dealer seat {r.first_dealer}"
+    fields = {
+        "rules": r.rules.name,
+        "hash": r.rules.rules_hash,
+        "players": r.rules.players,
+        "size": number(r.size),
+        "replays": r.rules.players + (1 if r.format == "hands" else 0),
+        "seed": r.seed,
+    }
+    if r.format == "hands":
+        sizes = _(
+            "Rules `{rules}` (hash {hash}), {players} players, hands format: {size} deals × "
+            "{replays} replays, seed {seed}."
+        )
+    elif r.first_dealer is None:
+        sizes = _(
+            "Rules `{rules}` (hash {hash}), {players} players, games format: {size} games × "
+            "{replays} replays, seed {seed}; first dealer drawn per game."
+        )
+    else:
+        sizes = _(
+            "Rules `{rules}` (hash {hash}), {players} players, games format: {size} games × "
+            "{replays} replays, seed {seed}; first dealer seat {dealer}."
         )
     head = (
-        f"# Strategy duel — A `{r.a.label}` vs B `{r.b.label}`\n\n"
-        f"Rules `{r.rules.name}` (hash {r.rules.rules_hash}), {r.rules.players} players, "
-        f"{r.format} format: {size} × {rotations} replays, seed {r.seed}{dealer}. "
-        "A sits at each seat in turn with B at the others, on the same deals. "
-        "Rates: 95 % Wilson intervals; means: mean ± 1.96·sd/√n over deal or game ids."
+        _("# Strategy duel — A `{a}` vs B `{b}`").format(a=r.a.label, b=r.b.label)
+        + "\n\n"
+        + sizes.format(dealer=r.first_dealer, **fields)
+        + " "
+        + _(
+            "A sits at each seat in turn with B at the others, on the same deals. "
+            "Rates: 95 % Wilson intervals; means: mean ± 1.96·sd/√n over deals or games."
+        )
     )
     note = (
-        "Win-rate intervals treat the rotations of one game as independent; rotations "
-        "of a game are negatively correlated (one seat's win is another's loss), so the "
-        "interval is conservative."
+        _(
+            "Win-rate intervals treat the rotations of one game as independent; rotations "
+            "of a game are negatively correlated (one seat's win is another's loss), so the "
+            "interval is conservative."
+        )
         if r.format == "games"
-        else "`score_diff` in the seat table is the difference when A sits at that seat, "
-        "`margin_diff` the same for the seat's score minus the mean of the other seats' "
-        "(with 4 players A sits out as dealer in a quarter of the deals)."
+        else _(
+            "Points A − B: the seat's score with A there minus with B; margin: the same for "
+            "the seat's score minus the mean of the other seats' (with 4 players A sits out "
+            "as the dealer in a quarter of the deals). Made: the contracts made, of those "
+            "declared (a concession fails)."
+        )
     )
     parts = [
         head,
         _verdict(result),
-        "## Summary\n\n" + to_markdown(result.summary, floats="{:.4f}").rstrip(),
-        "## By seat of A\n\n" + note + "\n\n" + to_markdown(result.seats, floats="{:.4f}").rstrip(),
+        _("## Summary") + "\n\n" + to_markdown(summary_shown(result)).rstrip(),
+        _("## By seat of A") + "\n\n" + note + "\n\n" + to_markdown(seats_shown(result)).rstrip(),
     ]
     return "\n\n".join(parts) + "\n"
 

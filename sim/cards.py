@@ -22,6 +22,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from sim.i18n import N_, _, answer_cards
+
 N_CARDS = 24
 N_SUITS = 4
 N_RANKS = 6
@@ -136,11 +138,11 @@ _SUIT_TEXT = {
 # Alternative symbol glyphs people paste (white suits, emoji variation selectors).
 _SUIT_ALIASES = {"♤": "♠", "♧": "♣", "♢": "♦", "♡": "♥"}
 _CARD_RE = re.compile(r"^(10|[9JQKTADWТКДВ])([SCDH♠♣♦♥ПТХБЧ])$")
-NOTATIONS = (
+NOTATIONS = N_(
     "rank 9 J Q K 10/T A (Russian/Ukrainian Т К Д В, Polish D W) and suit S C D H, "
     "♠♣♦♥ or п т б ч (х)"
 )
-"""The card notations :func:`parse_card` reads, in words (for error messages)."""
+"""The card notations :func:`parse_card` reads, in words (error messages translate it)."""
 
 
 def parse_card(text: str) -> int:
@@ -161,7 +163,11 @@ def parse_card(text: str) -> int:
         t = t.replace(alias, sym)
     m = _CARD_RE.match(t)
     if m is None:
-        raise CardParseError(f"malformed card {raw!r}: expected {NOTATIONS}")
+        raise CardParseError(
+            _("malformed card {card}: expected {notations}").format(
+                card=repr(raw), notations=_(NOTATIONS)
+            )
+        )
     return _SUIT_TEXT[m.group(2)] * N_RANKS + _RANK_TEXT[m.group(1)]
 
 
@@ -176,7 +182,7 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     seen: set[int] = set()
     for cid in ids:
         if cid in seen:
-            raise CardParseError(f"card {card_str(cid)} given twice")
+            raise CardParseError(_("card {card} given twice").format(card=answer_cards([cid])))
         seen.add(cid)
     return ids
 

@@ -38,7 +38,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # The modules whose user-facing strings are marked (extracted into the catalogues):
 # the analysis pages, the jobs, the command line and this module.
-SOURCE_GLOBS = ("analysis/*.py", "analysis/sections/*.py", "sim/jobs/*.py", "sim/cli/*.py")
+SOURCE_GLOBS = (
+    "analysis/*.py", "analysis/sections/*.py", "sim/jobs/*.py", "sim/cli/*.py",
+    # the base modules' messages on bad input
+    "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/runner.py",
+)  # fmt: skip
 
 
 def sources() -> list[str]:
@@ -75,6 +79,7 @@ _RANKS = {
     "pl": ("9", "W", "D", "K", "10", "A"),
 }
 _SUITS = "♠♣♦♥"
+_LETTERS = ("9JQKTA", "SCDH")  # the traces' letters (sim.cards.cards_str), ranks and suits
 _current: str | None = None
 
 
@@ -171,9 +176,7 @@ def answer_cards(cards: Iterable[int]) -> str:
     """
     ids = list(cards)
     if language() == "en":
-        from sim.cards import cards_str
-
-        return cards_str(ids)
+        return " ".join(_LETTERS[0][c % 6] + _LETTERS[1][c // 6] for c in ids)
     return cards_text(ids)
 
 

@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import Any
 
 import sim
+from sim.i18n import _
 from sim.rules import Rules
 
 
@@ -38,12 +39,20 @@ def check_writable(path: str | Path, flag: str, folder: bool) -> None:
     while not place.exists() and place != place.parent:
         place = place.parent
     if not place.is_dir():
-        raise UsageError(f"{flag} {target}: {place} is a file, not a folder")
+        raise UsageError(
+            _("{flag} {path}: {place} is a file, not a folder").format(
+                flag=flag, path=target, place=place
+            )
+        )
     try:
         fd, probe = tempfile.mkstemp(prefix=".thousand-check-", dir=place)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise UsageError(f"{flag} {target}: cannot write in {place} ({reason})") from None
+        raise UsageError(
+            _("{flag} {path}: cannot write in {place} ({reason})").format(
+                flag=flag, path=target, place=place, reason=reason
+            )
+        ) from None
     os.close(fd)
     os.unlink(probe)
 
@@ -57,9 +66,13 @@ def check_out_dir(path: str | Path, force: bool, flag: str = "--out") -> Path:
     """
     out = Path(path)
     if out.exists() and not out.is_dir():
-        raise UsageError(f"{flag} {out}: exists and is not a folder")
+        raise UsageError(_("{flag} {path}: exists and is not a folder").format(flag=flag, path=out))
     if out.is_dir() and any(out.iterdir()) and not force:
-        raise UsageError(f"{flag} {out}: folder exists and is not empty (use --force)")
+        raise UsageError(
+            _("{flag} {path}: folder exists and is not empty (use --force)").format(
+                flag=flag, path=out
+            )
+        )
     check_writable(out, flag, folder=True)
     return out
 

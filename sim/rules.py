@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.i18n import _
+
 OFF = "off"  # spelling of a switched-off optional threshold in TOML
 
 
@@ -37,7 +39,7 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
     import difflib
 
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return _(" (did you mean '{name}'?)").format(name=close[0]) if close else ""
 
 
 def _opt(default: Any, doc: str, **meta: Any) -> Any:
@@ -448,11 +450,13 @@ class _Invalid(RulesError):
     """A bad option value; :meth:`at` names the file or preset it came from."""
 
     def __init__(self, key: str, why: str) -> None:
-        super().__init__(f"rules: key '{key}' {why}")
+        super().__init__(_("rules: key '{key}' {why}").format(key=key, why=why))
         self.key, self.why = key, why
 
     def at(self, source: str) -> RulesError:
-        return RulesError(f"rules {source}: key '{self.key}' {self.why}")
+        return RulesError(
+            _("rules {source}: key '{key}' {why}").format(source=source, key=self.key, why=self.why)
+        )
 
 
 def _check_value(key: str, value: Any) -> Any:
@@ -463,21 +467,28 @@ def _check_value(key: str, value: Any) -> Any:
         return None
     if typ is bool:
         if not isinstance(value, bool):
-            raise _Invalid(key, f"must be true or false, got {value!r}")
+            raise _Invalid(key, _("must be true or false, got {value}").format(value=repr(value)))
         return value
     if typ is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            extra = ' or "off"' if meta.get("optional") else ""
-            raise _Invalid(key, f"must be an integer{extra}, got {value!r}")
+            why = (
+                _('must be an integer or "off", got {value}')
+                if meta.get("optional")
+                else _("must be an integer, got {value}")
+            )
+            raise _Invalid(key, why.format(value=repr(value)))
     elif typ is str and not isinstance(value, str):
-        raise _Invalid(key, f"must be a string, got {value!r}")
+        raise _Invalid(key, _("must be a string, got {value}").format(value=repr(value)))
     if "choices" in meta and value not in meta["choices"]:
         allowed = ", ".join(repr(c) for c in meta["choices"])
-        raise _Invalid(key, f"must be one of {allowed}, got {value!r}")
+        why = _("must be one of {allowed}, got {value}")
+        raise _Invalid(key, why.format(allowed=allowed, value=repr(value)))
     if "lo" in meta and value < meta["lo"]:
-        raise _Invalid(key, f"must be at least {meta['lo']}, got {value!r}")
+        why = _("must be at least {low}, got {value}")
+        raise _Invalid(key, why.format(low=meta["lo"], value=repr(value)))
     if "hi" in meta and value > meta["hi"]:
-        raise _Invalid(key, f"must be at most {meta['hi']}, got {value!r}")
+        why = _("must be at most {high}, got {value}")
+        raise _Invalid(key, why.format(high=meta["hi"], value=repr(value)))
     return value
 
 
@@ -486,21 +497,26 @@ def _validate(r: Rules) -> None:
     for key, value in r.to_dict().items():
         _check_value(key, value)
     if r.marriage.ace_sets_trump and not r.marriage.ace:
-        raise _Invalid("marriage.ace_sets_trump", "needs marriage.ace = true")
+        why = _("needs {key} = true").format(key="marriage.ace")
+        raise _Invalid("marriage.ace_sets_trump", why)
     if r.golden.reset_if_none and r.golden.repeat_if_none:
-        raise _Invalid("golden.repeat_if_none", "cannot be true together with golden.reset_if_none")
+        why = _("cannot be true together with {key}").format(key="golden.reset_if_none")
+        raise _Invalid("golden.repeat_if_none", why)
     if r.barrel.at >= r.game.target:  # 0 switches the barrel off
+        why = _("must be below {key} ({limit}), got {value}")
         raise _Invalid(
-            "barrel.at", f"must be below game.target ({r.game.target}), got {r.barrel.at}"
+            "barrel.at", why.format(key="game.target", limit=r.game.target, value=r.barrel.at)
         )
     if r.barrel.bid_from % r.bid.step:
-        raise _Invalid("barrel.bid_from", f"must be a multiple of bid.step ({r.bid.step})")
+        why = _("must be a multiple of {key} ({step})").format(key="bid.step", step=r.bid.step)
+        raise _Invalid("barrel.bid_from", why)
     if r.bid.silence_below is not None and r.bid.silence_below > 0:
-        raise _Invalid("bid.silence_below", f"must be 0 or negative, got {r.bid.silence_below}")
+        why = _("must be 0 or negative, got {value}").format(value=r.bid.silence_below)
+        raise _Invalid("bid.silence_below", why)
     if r.dark.min_score > r.game.target:
-        raise _Invalid("dark.min_score", "is above game.target")
+        raise _Invalid("dark.min_score", _("is above {key}").format(key="game.target"))
     if r.score.samosval_to % 5:
-        raise _Invalid("score.samosval_to", "must be a multiple of 5")
+        raise _Invalid("score.samosval_to", _("must be a multiple of {step}").format(step=5))
 
 
 # --- loading ------------------------------------------------------------------------
@@ -514,19 +530,21 @@ def preset_names() -> list[str]:
 
 def _read_preset(name: str) -> tuple[dict[str, Any], str]:
     res = resources.files("sim").joinpath("presets", f"{name}.toml")
-    return tomllib.loads(res.read_text(encoding="utf-8")), f"preset '{name}'"
+    return tomllib.loads(res.read_text(encoding="utf-8")), _("preset '{name}'").format(name=name)
 
 
 def _read_file(path: Path) -> tuple[dict[str, Any], str]:
-    source = f"file '{path}'"
+    source = _("file '{path}'").format(path=path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise RulesError(f"rules {source}: cannot read ({exc.strerror})") from None
+        why = _("rules {source}: cannot read ({reason})")
+        raise RulesError(why.format(source=source, reason=exc.strerror)) from None
     try:
         return tomllib.loads(text), source
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"rules {source}: not valid TOML ({exc})") from None
+        why = _("rules {source}: not valid TOML ({error})")
+        raise RulesError(why.format(source=source, error=exc)) from None
 
 
 def _flatten(doc: dict[str, Any], source: str) -> dict[str, Any]:
@@ -535,11 +553,13 @@ def _flatten(doc: dict[str, Any], source: str) -> dict[str, Any]:
     for k, v in doc.items():
         if isinstance(v, dict):
             if k not in SECTIONS:
+                why = _("rules {source}: unknown section '{section}'{hint}")
                 hint = did_you_mean(k, SECTIONS)
-                raise RulesError(f"rules {source}: unknown section '{k}'{hint}")
+                raise RulesError(why.format(source=source, section=k, hint=hint))
             for kk, vv in v.items():
                 if isinstance(vv, dict):
-                    raise RulesError(f"rules {source}: unknown section '{k}.{kk}'")
+                    why = _("rules {source}: unknown section '{section}'{hint}")
+                    raise RulesError(why.format(source=source, section=f"{k}.{kk}", hint=""))
                 flat[f"{k}.{kk}"] = vv
         else:
             flat[k] = v
@@ -560,15 +580,17 @@ def rules_from_dict(
     for key, value in data.items():
         if key == "description":
             if not isinstance(value, str):
-                raise RulesError(f"rules {source}: key 'description' must be a string")
+                why = _("rules {source}: key '{key}' must be a string")
+                raise RulesError(why.format(source=source, key="description"))
             description = value
             continue
         if key == "name":
             name = str(value)
             continue
         if key not in _FIELD_META:
+            why = _("rules {source}: unknown key '{key}'{hint}")
             hint = did_you_mean(key, _FIELD_META)
-            raise RulesError(f"rules {source}: unknown key '{key}'{hint}")
+            raise RulesError(why.format(source=source, key=key, hint=hint))
         try:
             values[key] = _check_value(key, value)
         except _Invalid as exc:
@@ -592,26 +614,30 @@ def _load(spec: str, stack: tuple[str, ...]) -> Rules:
     is_file = spec.endswith(".toml") or path.exists() or "/" in spec or "\\" in spec
     if not is_file:
         if spec not in preset_names():
-            raise RulesError(
-                f"unknown rules preset '{spec}'{did_you_mean(spec, preset_names())} (presets: "
-                f"{', '.join(preset_names())}; or give a path to a .toml file)"
+            why = _(
+                "unknown rules preset '{name}'{hint} (presets: {presets}; "
+                "or give a path to a .toml file)"
             )
+            hint = did_you_mean(spec, preset_names())
+            raise RulesError(why.format(name=spec, hint=hint, presets=", ".join(preset_names())))
         doc, source = _read_preset(spec)
         ident, label = f"preset:{spec}", spec
     else:
         if not path.is_file():
-            raise RulesError(f"rules file '{spec}' not found")
+            raise RulesError(_("rules file '{path}' not found").format(path=spec))
         doc, source = _read_file(path)
         ident, label = f"file:{path.resolve()}", path.stem
     if ident in stack:
-        raise RulesError(f"rules {source}: 'base' inheritance loops back to itself")
+        why = _("rules {source}: '{key}' inheritance loops back to itself")
+        raise RulesError(why.format(source=source, key="base"))
     flat = _flatten(doc, source)
     base_spec = flat.pop("base", None)
     if base_spec is None:
         base = Rules()
     else:
         if not isinstance(base_spec, str):
-            raise RulesError(f"rules {source}: key 'base' must be a preset name or a path")
+            why = _("rules {source}: key '{key}' must be a preset name or a path")
+            raise RulesError(why.format(source=source, key="base"))
         if is_file and (base_spec.endswith(".toml") or "/" in base_spec):
             base_spec = str(path.parent / base_spec)
         base = _load(base_spec, (*stack, ident))

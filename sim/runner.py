@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from sim.i18n import _
 from sim.output import UsageError
 
 Outputs = dict[str, bytes]  # part name (with extension) -> content
@@ -206,19 +207,25 @@ def open_partial(out: Path, plan: dict[str, Any], resume: bool, force: bool = Fa
     plan_path = folder / PLAN
     if resume:
         if not plan_path.exists():
-            raise UsageError(f"--resume: no interrupted run to resume for --out {out}")
+            raise UsageError(
+                _("--resume: no interrupted run to resume for --out {out}").format(out=out)
+            )
         old = json.loads(plan_path.read_text(encoding="utf-8"))
         if old != plan:
             diff = sorted(k for k in set(old) | set(plan) if old.get(k) != plan.get(k))
             raise UsageError(
-                f"--resume: the interrupted run of --out {out} differs in {', '.join(diff)}"
+                _("--resume: the interrupted run of --out {out} differs in {keys}").format(
+                    out=out, keys=", ".join(diff)
+                )
             )
         _remove_stale_staging(out)
         return PartStore(folder)
     if saved_chunks(out) and not force:
         raise UsageError(
-            f"--out {out}: an interrupted run left its finished chunks in {folder}; "
-            "add --resume to finish it, or --force to discard them"
+            _(
+                "--out {out}: an interrupted run left its finished chunks in {folder}; "
+                "add --resume to finish it, or --force to discard them"
+            ).format(out=out, folder=folder)
         )
     shutil.rmtree(folder, ignore_errors=True)
     _remove_stale_staging(out)

@@ -200,7 +200,7 @@ def test_cli_out_writes_tables(duel_cli, tmp_path):
                              "--games", "20", "--seed", "1", "--first-dealer", "2",
                              "--out", str(out), "--quiet")  # fmt: skip
     assert rc == 0, err
-    assert text.startswith("# Strategy duel") and "a_win_rate" in text
+    assert text.startswith("# Strategy duel") and "A's win rate [95 % CI]" in text
     names = sorted(p.name for p in out.iterdir())
     assert names == [
         "duel.json",

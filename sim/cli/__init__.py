@@ -1,7 +1,9 @@
 """The ``thousand`` command line (contract: docs/cli.md).
 
 Thin by design: parse the arguments, build a job's spec, call the job (:mod:`sim.jobs`),
-print. Bad input exits with code 2 and one line on stderr naming the culprit.
+print. Bad input exits with code 2 and one line on stderr naming the culprit, in the
+language the command answers in (:func:`parse_language`; argparse's own messages too),
+so a command without ``--lang`` refuses in English as it answers.
 
 One module per command (:mod:`sim.cli.rules`, :mod:`sim.cli.odds`,
 :mod:`sim.cli.hands`, :mod:`sim.cli.bids`, :mod:`sim.cli.games`,
@@ -37,8 +39,8 @@ from sim.cli import (
     show,
     solve,
 )
-from sim.cli.common import Parser
-from sim.i18n import LanguageError, set_language
+from sim.cli.common import ERROR, Parser, argparse_speaking
+from sim.i18n import LanguageError, _, check_language, language, set_language, speaking
 from sim.jobs import BAD_INPUT, saved_chunks, stop_workers
 from sim.parallel import keep_freed_memory
 
@@ -49,7 +51,7 @@ COMMANDS = (
 )  # fmt: skip
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     """The ``thousand`` argument parser."""
     parser = Parser(
         prog="thousand",
@@ -62,33 +64,90 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"thousand {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS:
-        command.add_parser(sub)
+        p = command.add_parser(sub)
+        assert isinstance(p, Parser)
+        parser.commands[p.prog.rpartition(" ")[2]] = p
     return parser
 
 
+def parse_language(parser: Parser, argv: Sequence[str]) -> str:
+    """The language of the error lines of parsing ``argv``, known before it is parsed.
+
+    A command that speaks languages (it has ``--lang``) refuses its arguments in the
+    ``--lang`` of ``argv``, else in ``$THOUSAND_LANG``'s or the locale's language, as
+    it would answer; any other command in English, as it answers. Without a known
+    command only a ``--lang`` given says the language. A language the toolkit does
+    not speak counts as none given (the parse or the command refuses it after).
+    """
+    name = next((a for a in argv if not a.startswith("-")), None)
+    command = parser.commands.get(name) if name is not None else None
+    asked = None
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            asked = argv[i + 1]
+        elif arg.startswith("--lang="):
+            asked = arg.partition("=")[2]
+    if command is not None and not command.speaks:
+        return "en"
+    try:
+        if asked is not None:
+            return check_language(asked)
+    except LanguageError:
+        pass
+    if command is None:
+        return "en"
+    try:
+        set_language(None)
+        return language()
+    except LanguageError:
+        return "en"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``thousand``; returns the exit code."""
+    """Entry point of ``thousand``; returns the exit code.
+
+    The language the command speaks is set for the call only: afterwards this
+    process speaks as it did before (a notebook or a test calling ``main``).
+    """
+    with speaking("en"):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:  # `thousand` alone: what it can do, not an error
         parser.print_help()
         return 0
-    args = parser.parse_args(argv)
+    # argparse's refusals in the command's language (--help stays English: its texts
+    # and argparse's headings are not marked)
+    set_language(parse_language(parser, argv))
+    with argparse_speaking():
+        args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
+    prog = f"thousand {args.command}"
     keep_freed_memory()
     try:
         # a command speaks the chosen language only once it is translated (it has
         # --lang); the others stay in English, never half translated
         set_language(args.lang if hasattr(args, "lang") else "en")
         return func(args)
-    except (*BAD_INPUT, LanguageError) as exc:  # one line on stderr, exit code 2
-        print(f"thousand {args.command}: error: {exc}", file=sys.stderr)
+    except LanguageError as exc:  # no language to say it in: English
+        set_language("en")
+        print(ERROR.format(prog=prog, message=exc), file=sys.stderr)
+        return 2
+    except BAD_INPUT as exc:  # one line on stderr, exit code 2
+        print(_(ERROR).format(prog=prog, message=exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         out = getattr(args, "out", None)
         kept = hasattr(args, "resume") and out is not None and saved_chunks(out)
-        hint = "; its finished chunks are kept: rerun it with --resume to finish" if kept else ""
-        print(f"thousand {args.command}: interrupted{hint}", file=sys.stderr)
+        line = (
+            _("{prog}: interrupted; its finished chunks are kept: rerun it with --resume to finish")
+            if kept
+            else _("{prog}: interrupted")
+        )
+        print(line.format(prog=prog), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1

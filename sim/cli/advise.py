@@ -19,6 +19,7 @@ from sim.cli.common import (
     seed_value,
     share_value,
 )
+from sim.i18n import _
 from sim.jobs.advise import DEFAULT_BUDGET
 from sim.rules import load_rules
 
@@ -27,9 +28,10 @@ def _budget(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be seconds (0: no limit), got {text!r}") from None
+        value = -1.0
     if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be seconds (0: no limit), got {text!r}")
+        why = _("must be seconds (0: no limit), got {value}")
+        raise argparse.ArgumentTypeError(why.format(value=repr(text)))
     return value
 
 

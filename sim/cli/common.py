@@ -9,25 +9,82 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn, Protocol
 
+from sim.i18n import N_, _, number
 from sim.jobs.runs import Feedback
 from sim.output import json_safe
+
+ERROR = N_("{prog}: error: {message}")
+"""The one line of a refused command (``thousand compare: error: ...``)."""
+
+# argparse's own messages, as Python 3.11's argparse spells them: it looks each up
+# with the ``_`` and ``ngettext`` of its module, which :func:`argparse_speaking`
+# points at the catalogue while a command line is parsed. Its help texts are not
+# marked: ``--help`` stays English.
+ARGPARSE_MESSAGES = (
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("expected %s argument"),
+    N_("expected %s arguments"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    """The plural lookup of argparse: the catalogue's translation of the form ``n`` takes."""
+    return _(singular) if n == 1 else _(plural)
+
+
+@contextmanager
+def argparse_speaking() -> Iterator[None]:
+    """Have argparse write its own messages in the current language inside the block.
+
+    argparse translates through the ``_`` and ``ngettext`` it imported from
+    :mod:`gettext`, which read the process's locale and a text domain of their own;
+    inside the block they are the catalogue's, so the messages follow ``--lang``.
+    """
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = _, _ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit code 2.
 
     A flag must be written whole: ``--deal 5`` is not taken for ``--deals 5``.
+
+    Attributes:
+        speaks: whether the command answers in the user's language (it has
+            ``--lang``, :func:`lang_flag`); its error lines follow that language too.
+        commands: ``thousand``'s commands by name (empty for a command's own parser).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        self.speaks = False
+        self.commands: dict[str, Parser] = {}
 
     def error(self, message: str) -> NoReturn:
         """Print ``PROG: error: MESSAGE`` on stderr and exit with code 2."""
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, _(ERROR).format(prog=self.prog, message=message) + "\n")
 
 
 def positive_int(text: str) -> int:
@@ -35,9 +92,10 @@ def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+        value = 0
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+        why = _("must be a positive integer, got {value}")
+        raise argparse.ArgumentTypeError(why.format(value=repr(text)))
     return value
 
 
@@ -46,9 +104,10 @@ def share_value(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, got {text!r}") from None
+        value = 0.0
     if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, got {text!r}")
+        why = _("must be a share between 0 and 1, got {value}")
+        raise argparse.ArgumentTypeError(why.format(value=repr(text)))
     return value
 
 
@@ -57,9 +116,10 @@ def seed_value(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
+        value = -1
     if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
+        why = _("must be a non-negative integer, got {value}")
+        raise argparse.ArgumentTypeError(why.format(value=repr(text)))
     return value
 
 
@@ -91,6 +151,8 @@ def lang_flag(p: argparse.ArgumentParser) -> None:
         help="the language of the answer: en, ru, uk or pl (default: $THOUSAND_LANG, "
         "then the locale, then en); cards in that language's notation",
     )
+    if isinstance(p, Parser):
+        p.speaks = True
 
 
 def runner_flags(p: argparse.ArgumentParser, chunk: bool = True) -> None:
@@ -116,11 +178,40 @@ def runner_flags(p: argparse.ArgumentParser, chunk: bool = True) -> None:
     )
 
 
+# A phase's lines by the unit its job counts (a line each for the start, the end and
+# an end too quick to time), in the current language; other units' lines are English.
+PHASE_LINES = {
+    "game": (
+        N_("{label}: {total} games ..."),
+        N_("{label}: done in {seconds} s, {rate} games/s"),
+    ),
+    "deal": (
+        N_("{label}: {total} deals ..."),
+        N_("{label}: done in {seconds} s, {rate} deals/s"),
+    ),
+    "hand": (
+        N_("{label}: {total} hands ..."),
+        N_("{label}: done in {seconds} s, {rate} hands/s"),
+    ),
+}
+QUICK = N_("{label}: done in {seconds} s")
+
+
 class _PhaseLines:
-    """Progress without a terminal: one line when a phase starts and one when it ends."""
+    """Progress without a terminal: one line when a phase starts and one when it ends.
+
+    The phase's label is translated where the job marked it (``N_``).
+    """
 
     def __init__(self, total: int, unit: str, label: str) -> None:
-        self.total, self.unit, self.label = total, unit, label
+        self.total, self.unit, self.label = total, unit, _(label)
+        self.start, self.end = PHASE_LINES.get(
+            unit,
+            (
+                f"{{label}}: {{total}} {unit}s ...",
+                f"{{label}}: done in {{seconds}} s, {{rate}} {unit}s/s",
+            ),
+        )
         self.n = 0
         self.t0 = 0.0
 
@@ -128,15 +219,22 @@ class _PhaseLines:
         self.n += k
 
     def __enter__(self) -> _PhaseLines:
-        print(f"{self.label}: {self.total:,} {self.unit}s ...", file=sys.stderr, flush=True)
+        line = _(self.start).format(label=self.label, total=number(self.total))
+        print(line, file=sys.stderr, flush=True)
         self.t0 = time.perf_counter()
         return self
 
     def __exit__(self, kind: object, *rest: object) -> None:
         if kind is None:
             dt = time.perf_counter() - self.t0
-            rate = f", {self.n / dt:,.0f} {self.unit}s/s" if dt > 0 else ""
-            print(f"{self.label}: done in {dt:.1f} s{rate}", file=sys.stderr, flush=True)
+            seconds = number(dt, 1)
+            if dt > 0:
+                line = _(self.end).format(
+                    label=self.label, seconds=seconds, rate=number(self.n / dt)
+                )
+            else:
+                line = _(QUICK).format(label=self.label, seconds=seconds)
+            print(line, file=sys.stderr, flush=True)
 
 
 class Console(Feedback):
@@ -170,7 +268,7 @@ def progress(total: int, quiet: bool, unit: str, label: str = "") -> Any:
         total=total,
         unit=unit,
         unit_scale=True,
-        desc=label,
+        desc=_(label),
         file=sys.stderr,
         dynamic_ncols=True,
         disable=quiet or not sys.stderr.isatty(),

@@ -20,6 +20,7 @@ from sim.cli.common import (
     runner_flags,
     seed_value,
 )
+from sim.i18n import _, number
 from sim.output import check_out_dir
 
 
@@ -38,9 +39,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     )
     emit(args, result)
     if not args.quiet:
+        done = _("{sets} rule sets × {games} games in {seconds} s").format(
+            sets=len(spec.sets), games=number(args.games), seconds=number(result.seconds, 1)
+        )
         where = f" → {args.out}" if args.out is not None else ""
-        print(f"{len(spec.sets)} rule sets × {args.games:,} games in {result.seconds:.1f} s{where}",
-              file=sys.stderr)  # fmt: skip
+        print(done + where, file=sys.stderr)
     return 0
 
 

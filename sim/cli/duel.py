@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from sim.cli.common import Console, common_flags, emit, lang_flag, positive_int, seed_value
+from sim.i18n import _
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
@@ -33,7 +34,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     else:
         print(result.markdown(), end="")
     if not args.quiet and args.out is not None:
-        print(f"duel written to {args.out}/duel.md", file=sys.stderr)
+        print(_("duel written to {path}").format(path=f"{args.out}/duel.md"), file=sys.stderr)
     return 0
 
 

@@ -37,8 +37,7 @@ def cmd_guide(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(json_safe(book.json())))
     else:
-        where = f"{args.out}/guide.md (and index.html)"
-        print(f"strategy guide for {spec.rules.name} written to {where}")
+        print(book.written(args.out))
         if book.duel is not None:
             print(book.sentence())
     return 0

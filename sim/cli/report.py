@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from sim.cli.common import Console, common_flags, lang_flag, positive_int, runner_flags, seed_value
+from sim.i18n import _, number
 from sim.jobs.safebids import DEFAULT_PLAYERS_TEXT as DEFAULT_PLAYERS
 from sim.output import check_out_dir
 from sim.rules import load_rules
@@ -51,10 +52,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     build_report(spec, out, resume=args.resume, force=args.force, feedback=Console(args.quiet))
     if not args.quiet:
-        print(
-            f"report written to {out}/index.html in {time.perf_counter() - t0:.1f} s",
-            file=sys.stderr,
+        done = _("report written to {path} in {seconds} s").format(
+            path=f"{out}/index.html", seconds=number(time.perf_counter() - t0, 1)
         )
+        print(done, file=sys.stderr)
     return 0
 
 

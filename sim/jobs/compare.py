@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import sim
+from sim.i18n import N_, _, number
 from sim.output import StagedDir, UsageError, json_safe, now_iso, write_json, write_manifest
 from sim.rules import Rules, load_rules
 from sim.runfolder import QUIET, Feedback, backend_for
@@ -35,7 +36,7 @@ def rule_sets(base: str, vs: str) -> tuple[tuple[str, Rules], ...]:
     """
     specs = [base, *(s.strip() for s in vs.split(",") if s.strip())]
     if len(specs) < 2:
-        raise UsageError("--vs: name at least one rule set to compare with --rules")
+        raise UsageError(_("--vs: name at least one rule set to compare with --rules"))
     out: list[tuple[str, Rules]] = []
     seen: dict[str, int] = {}
     for spec in specs:
@@ -82,20 +83,21 @@ class CompareSpec:
         from sim.engine.strategies.registry import parse_params, parse_strategies
 
         if len(self.sets) < 2:
-            raise UsageError("--vs: name at least one rule set to compare with --rules")
+            raise UsageError(_("--vs: name at least one rule set to compare with --rules"))
         if "," in self.strategies:
-            raise UsageError("--strategies: compare takes one strategy for every seat")
-        for _, rules in self.sets:
+            raise UsageError(_("--strategies: compare takes one strategy for every seat"))
+        for _name, rules in self.sets:
             parse_params(parse_strategies(self.strategies, rules.players), list(self.params))
 
     def header(self) -> str:
-        """The Markdown heading and sizes line of the comparison."""
-        base, others = self.sets[0][0], ", ".join(n for n, _ in self.sets[1:])
-        return (
-            f"# House rules compared — {base} vs {others}\n\n"
-            f"{self.games:,} games per rule set on the same deals (seed {self.seed}), "
-            f"strategies {self.strategies}."
-        )
+        """The Markdown heading and sizes line of the comparison (in the current language)."""
+        base, others = self.sets[0][0], ", ".join(n for n, _rules in self.sets[1:])
+        title = _("# House rules compared — {base} vs {others}").format(base=base, others=others)
+        sizes = _(
+            "{games} games per rule set on the same deals (seed {seed}), "
+            "`{strategies}` at every seat."
+        ).format(games=number(self.games), seed=self.seed, strategies=self.strategies)
+        return f"{title}\n\n{sizes}"
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ def play_rule_sets_into(
     backend: Backend,
     feedback: Feedback,
     parts: Path | None,
-    label: str = "playing the rule sets",
+    label: str = N_("playing the rule sets"),
 ) -> Any:
     """Play every rule set's games into ``work/runs/NAME``; their effects table."""
     from analysis.compare import compare_folders
@@ -171,7 +173,7 @@ def compare(
         UsageError: a spec that cannot run, or ``resume`` without ``out``.
     """
     if out is None and resume:
-        raise UsageError("--resume: give the --out of the interrupted compare")
+        raise UsageError(_("--resume: give the --out of the interrupted compare"))
     spec.check()
     from sim.parallel import set_threads
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.i18n import N_, _
 from sim.output import StagedDir, UsageError, now_iso
 from sim.rules import Rules
 from sim.runfolder import QUIET, Feedback, check_first_dealer
@@ -74,9 +75,9 @@ class DuelSpec:
             UsageError: neither or both sizes, or a first dealer without games.
         """
         if (self.deals is None) == (self.games is None):
-            raise UsageError("a duel plays either --deals or --games")
+            raise UsageError(_("a duel plays either --deals or --games"))
         if self.first_dealer is not None and self.games is None:
-            raise UsageError("--first-dealer: only with --games")
+            raise UsageError(_("--first-dealer: only with --games"))
         check_first_dealer(self.first_dealer, self.rules.players)
 
 
@@ -117,11 +118,11 @@ def duel(spec: DuelSpec, out: str | Path | None = None, *, feedback: Feedback = 
     started = now_iso()
     t0 = time.perf_counter()
     if spec.deals is not None:
-        with feedback.bar((rules.players + 1) * spec.deals, "deal", "duel deals") as bar:
+        with feedback.bar((rules.players + 1) * spec.deals, "deal", N_("duel deals")) as bar:
             run = duel_hands(rules, spec.a, spec.b, spec.deals, spec.seed, progress=bar.update)
     else:
         assert spec.games is not None
-        with feedback.bar(rules.players * spec.games, "game", "duel games") as bar:
+        with feedback.bar(rules.players * spec.games, "game", N_("duel games")) as bar:
             run = duel_games(
                 rules, spec.a, spec.b, spec.games, spec.seed, first_dealer=spec.first_dealer,
                 progress=bar.update,
