@@ -36,7 +36,7 @@ from analysis.safebids import (
     safe_levels,
 )
 from analysis.stats import wilson_interval
-from analysis.tables import short_rate
+from sim.i18n import N_, _, interval_separator, number
 from sim.rules import Rules
 
 GUIDE_PLAYER = "strong"  # who plays every run of the guide (and its duel's opponent)
@@ -44,13 +44,15 @@ GUIDE_PLAYER = "strong"  # who plays every run of the guide (and its duel's oppo
 MARRIAGE_CLASSES = ("none", "spades", "clubs", "diamonds", "hearts", "two")
 ACE_CLASSES = (0, 1, 2)
 SUITS = ("♠", "♣", "♦", "♥")
-MARRIAGE_WORDS = {
-    "none": "no marriage",
-    "spades": "♠ marriage",
-    "clubs": "♣ marriage",
-    "diamonds": "♦ marriage",
-    "hearts": "♥ marriage",
-    "two": "two marriages or more",
+MARRIAGE_SUITS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
+# The words shown for the code values of the guide's tables (the CSV files keep the codes).
+SPECIAL_WORDS = {"golden deals": N_("golden deals"), "dark deals": N_("dark deals")}
+BETTER_WORDS = {"play": N_("play on"), "concede": N_("concede")}
+TALON_CONDITIONS = {
+    "talon.points_below_5": N_("the talon has fewer than 5 card points"),
+    "talon.nines_ge_2": N_("the talon holds two or more nines"),
+    "talon.jacks_eq_3": N_("the talon holds three jacks"),
+    "talon.reshuffle": N_("the talon meets the rules' talon reshuffle condition"),
 }
 
 
@@ -465,6 +467,47 @@ def build_guide(runs: GuideRuns) -> Guide:
 
 
 # --- the pages ----------------------------------------------------------------------------
+def marriage_words(m: str) -> str:
+    """A marriage class of the guide (:data:`MARRIAGE_CLASSES`) in words, translated."""
+    if m == "none":
+        return _("no marriage")
+    if m == "two":
+        return _("two marriages or more")
+    return _("{suits} marriage").format(suits=MARRIAGE_SUITS[m])
+
+
+def seat_words(k: int) -> str:
+    """A seat counted from the first dealer (0) to the left, in words, translated."""
+    if k == 0:
+        return _("first dealer")
+    return _("{k} to the first dealer's left").format(k=k)
+
+
+def _signed(v: float, places: int = 2) -> str:
+    """``v`` with its sign (``+0.50``, ``-1.83``) as the language writes numbers."""
+    text = number(v, places)
+    return text if text.startswith("-") else "+" + text
+
+
+def _signed_interval(v: float, lo: float, hi: float) -> str:
+    """``+0.50 [+0.25, +0.75]`` with two decimals."""
+    return f"{_signed(v)} [{_signed(lo)}{interval_separator()}{_signed(hi)}]"
+
+
+def _rate(p: float | None, lo: float | None, hi: float | None, places: int = 3) -> str:
+    """A rate with its interval, ``0.572 [0.565, 0.579]`` (three decimals), ``—`` if none."""
+    if p is None or p != p or lo is None or hi is None:
+        return "—"
+    sep = interval_separator()
+    return f"{number(p, places)} [{number(lo, places)}{sep}{number(hi, places)}]"
+
+
+def _short(x: float) -> str:
+    """``x`` as ``{x:g}`` writes it (0.75), with the language's decimal mark."""
+    text = f"{x:g}"
+    return text if "e" in text else number(x, len(text.partition(".")[2]))
+
+
 def _chart_display(guide: Guide) -> pl.DataFrame:
     from analysis.safebids import class_words
 
@@ -475,12 +518,159 @@ def _chart_display(guide: Guide) -> pl.DataFrame:
 
     return pl.DataFrame(
         {
-            "hand before the talon": [class_words(m) for m in t["marriages"]],
-            "hands": t["n"],
+            N_("hand before the talon"): [class_words(m) for m in t["marriages"]],
+            N_("hands"): t["n"],
             **{
-                f"safe at {round(r * 100)} %": [level(v) for v in t[f"safe_{round(r * 100)}"]]
+                _("safe at {risk} %").format(risk=round(r * 100)): [
+                    level(v) for v in t[f"safe_{round(r * 100)}"]
+                ]
                 for r in RISKS
             },
+        }
+    )
+
+
+def _numbers(values: Any, places: int) -> list[str]:
+    """Numbers of a column as the language writes them (``—`` for none)."""
+    return ["—" if v is None or v != v else number(v, places) for v in values]
+
+
+def _talon_displays(guide: Guide) -> list[tuple[str, str, pl.DataFrame, str, pl.DataFrame]]:
+    """The talon section's tables: (title, note, shown, CSV name, data)."""
+    from analysis.pages import interval_column
+
+    measured = N_("measured [95 %]")
+    tp = guide.talon_points
+    out = [
+        (
+            _("Talon points by the hand's points"),
+            "",
+            pl.DataFrame(
+                {
+                    N_("hand points"): tp["points_band"],
+                    N_("hands"): tp["n"],
+                    measured: interval_column(tp, "measured", "ci_low", "ci_high", measured),
+                    N_("exact"): _numbers(tp["exact"], 2),
+                }
+            ),
+            "guide_talon_points.csv",
+            tp,
+        )
+    ]
+    comp = guide.completion
+    if len(comp):
+        shown = pl.DataFrame(
+            {
+                N_("lone kings and queens"): comp["lone_halves"],
+                N_("hands"): comp["n"],
+                measured: interval_column(comp, "measured", "ci_low", "ci_high", measured),
+                N_("exact"): _numbers(comp["exact"], 4),
+            }
+        )
+        title = _("Chance the talon completes a half-marriage")
+        out.append((title, "", shown, "guide_completion.csv", comp))
+    rs = guide.talon_reshuffle
+    if len(rs):
+        simulated = N_("simulated [95 %]")
+        shown = pl.DataFrame(
+            {
+                N_("condition"): [
+                    _(TALON_CONDITIONS[k]) if k in TALON_CONDITIONS else m
+                    for k, m in zip(rs["key"], rs["meaning"], strict=True)
+                ],
+                simulated: interval_column(rs, "estimate", "ci_low", "ci_high", simulated),
+                N_("exact"): _numbers(rs["exact"], 4),
+            }
+        )
+        title = _("The talon's reshuffle conditions")
+        note = _("From the odds run of the same rules.")
+        out.append((title, note, shown, "guide_talon_reshuffle.csv", rs))
+    return out
+
+
+def _discards_display(d: pl.DataFrame) -> pl.DataFrame:
+    """The gives of lone kings and queens as shown: rates and costs with their intervals."""
+    return pl.DataFrame(
+        {
+            N_("suit"): d["suit"],
+            N_("gives"): d["gives"],
+            N_("receiver held the partner"): [
+                _rate(*r)
+                for r in zip(d["receiver_held"], d["held_low"], d["held_high"], strict=True)
+            ],
+            N_("exact"): _numbers(d["exact_held"], 3),
+            N_("receiver declared it"): [
+                _rate(*r)
+                for r in zip(d["declared"], d["declared_low"], d["declared_high"], strict=True)
+            ],
+            N_("cost per give (points)"): [
+                _rate(*r, places=1)
+                for r in zip(d["cost"], d["cost_low"], d["cost_high"], strict=True)
+            ],
+        }
+    )
+
+
+def _concede_display(c: pl.DataFrame) -> pl.DataFrame:
+    """The concession table as shown: every 20 points, its words translated."""
+    from analysis.pages import interval_column
+
+    make = N_("P(make) [95 %]")
+    c = c.with_columns(interval_column(c, "p_make", "ci_low", "ci_high", make))
+    c = c.filter(pl.col("contract") % 20 == 0)
+    return pl.DataFrame(
+        {
+            N_("marriages kept"): [marriage_words(m) for m in c["kept"]],
+            N_("contract"): c["contract"],
+            N_("hands"): c["n"],
+            make: c[make],
+            N_("if played"): [_signed(v, 1) for v in c["play"]],
+            N_("if conceded"): [_signed(v, 1) for v in c["concede"]],
+            N_("better"): [_(BETTER_WORDS[b]) for b in c["better"]],
+        },
+        schema={
+            N_("marriages kept"): pl.String,
+            N_("contract"): pl.Int64,
+            N_("hands"): pl.Int64,
+            make: pl.String,
+            N_("if played"): pl.String,
+            N_("if conceded"): pl.String,
+            N_("better"): pl.String,
+        },
+    )
+
+
+def _specials_display(guide: Guide) -> pl.DataFrame:
+    """Golden and dark deals per game, or that they are off, in words."""
+    games, rules = guide.runs.games, guide.runs.rules
+    n = len(games)
+    column = {"golden deals": "golden_deals", "dark deals": "dark_deals"}
+    on = {"golden deals": rules.golden.enabled, "dark deals": rules.dark.enabled}
+    deals, per_game, notes = [], [], []
+    for row in guide.specials.iter_rows(named=True):
+        deals.append(_(SPECIAL_WORDS[row["deal"]]))
+        if not on[row["deal"]]:
+            per_game.append("—")
+            notes.append(_("off under these rules"))
+        else:
+            count = int(games[column[row["deal"]]].sum())
+            per_game.append("—" if row["per_game"] is None else number(row["per_game"], 3))
+            notes.append(_("{count} in {games} games").format(count=number(count), games=number(n)))
+    return pl.DataFrame({N_("deals"): deals, N_("per game"): per_game, N_("note"): notes})
+
+
+def _seats_display(guide: Guide) -> pl.DataFrame:
+    """Who wins, by seat from the first dealer, with its interval and the fair share."""
+    from analysis.pages import interval_column
+
+    s = guide.seats
+    wins = N_("wins [95 %]")
+    return pl.DataFrame(
+        {
+            N_("seat"): [seat_words(k) for k in range(len(s))],
+            N_("games"): s["games"],
+            wins: interval_column(s, "share", "ci_low", "ci_high", wins),
+            N_("fair"): _numbers(s["fair"], 3),
         }
     )
 
@@ -489,13 +679,23 @@ def duel_sentence(summary: pl.DataFrame, deals: int, seed: int) -> str:
     """One sentence on the guide player's duplicate duel against :data:`GUIDE_PLAYER`."""
     row = summary.filter(pl.col("measure") == "score_diff").row(0, named=True)
     d, lo, hi = row["value"], row["ci_low"], row["ci_high"]
-    verdict = "at least as well as" if lo > 0 or (lo <= 0 <= hi) else "worse than"
-    return (
-        f"Played by these tables alone (the `guide` player: it bids by the chart below at "
-        f"the guide's risk and concedes by the concession table; its card play and discards "
-        f"are `{GUIDE_PLAYER}`'s), a duplicate duel against `{GUIDE_PLAYER}` over {deals:,} "
-        f"deals (seed {seed}) gives {d:+.2f} [{lo:+.2f}, {hi:+.2f}] points per deal: the guide "
-        f"does {verdict} `{GUIDE_PLAYER}`{'' if lo > 0 or hi < 0 else ' (the interval holds 0)'}."
+    if lo > 0:
+        verdict = _("the guide does at least as well as `{player}`")
+    elif hi < 0:
+        verdict = _("the guide does worse than `{player}`")
+    else:
+        verdict = _("the guide does at least as well as `{player}` (the interval holds 0)")
+    return _(
+        "Played by these tables alone (the `guide` player: it bids by the chart below at the "
+        "guide's risk and concedes by the concession table; its card play and discards are "
+        "`{player}`'s), a duplicate duel against `{player}` over {deals} deals (seed {seed}) "
+        "gives {diff} points per deal: {verdict}."
+    ).format(
+        player=GUIDE_PLAYER,
+        deals=number(deals),
+        seed=seed,
+        diff=_signed_interval(d, lo, hi),
+        verdict=verdict.format(player=GUIDE_PLAYER),
     )
 
 
@@ -504,30 +704,46 @@ def guide_answer(guide: Guide, duel: pl.DataFrame | None = None) -> str:
     chart = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER)
     levels = {r["marriages"]: r["safe_75"] for r in chart.iter_rows(named=True)}
     single = [m for m in ("♥", "♦", "♣", "♠") if m in levels]
-    bids = [f"{levels[m]} holding the {m} marriage alone" for m in single if levels[m]]
-    unsafe = [f"the {m} marriage" for m in single if levels[m] is None]
+    bids = [
+        _("{level} holding the {suit} marriage alone").format(level=levels[m], suit=m)
+        for m in single
+        if levels[m]
+    ]
+    unsafe = [_("the {suit} marriage").format(suit=m) for m in single if levels[m] is None]
     if "none" in levels and levels["none"] is None:
-        unsafe.append("no marriage")
+        unsafe.append(_("no marriage"))
     parts = []
     if bids:
-        parts.append("the guide bids up to " + " and ".join(bids))
+        parts.append(_("the guide bids up to {bids}").format(bids=_(" and ").join(bids)))
     if unsafe:
-        parts.append("with only " + " or ".join(unsafe) + " not even 100 is made that often")
-    rule = "at a 75 % make rate " + "; ".join(parts) if parts else "no bid is safe at 75 %"
+        parts.append(
+            _("with only {hands} not even 100 is made that often").format(
+                hands=_(" or ").join(unsafe)
+            )
+        )
+    rule = (
+        _("at a 75 % make rate {advice}").format(advice="; ".join(parts))
+        if parts
+        else _("no bid is safe at 75 %")
+    )
     conceding = guide.concede.filter(pl.col("better") == "concede")
     concede = (
-        "conceding never scores more than playing"
+        _("conceding never scores more than playing")
         if conceding.is_empty()
-        else f"conceding scores more than playing in {len(conceding)} of "
-        f"{len(guide.concede)} cases of the concession table"
+        else _(
+            "conceding scores more than playing in {cases} of {total} cases of the concession table"
+        ).format(cases=len(conceding), total=len(guide.concede))
     )
-    text = f"Measured with `{GUIDE_PLAYER}` at every seat: {rule}; {concede}"
+    text = _("Measured with `{player}` at every seat: {rule}; {concede}").format(
+        player=GUIDE_PLAYER, rule=rule, concede=concede
+    )
     if duel is not None:
         row = duel.filter(pl.col("measure") == "score_diff").row(0, named=True)
-        text += (
-            f"; played by these tables alone it scores {row['value']:+.2f} "
-            f"[{row['ci_low']:+.2f}, {row['ci_high']:+.2f}] points per deal against "
-            f"`{GUIDE_PLAYER}`"
+        text += _(
+            "; played by these tables alone it scores {diff} points per deal against `{player}`"
+        ).format(
+            diff=_signed_interval(row["value"], row["ci_low"], row["ci_high"]),
+            player=GUIDE_PLAYER,
         )
     return text + "."
 
@@ -536,27 +752,32 @@ def guide_sections(
     guide: Guide, duel: pl.DataFrame | None = None, duel_deals: int = 0, duel_seed: int = 0
 ) -> list[Any]:
     """The guide's sections (:class:`analysis.pages.Section`), in reading order."""
-    from analysis.pages import Section, Text, interval_column
+    from analysis.pages import Section, Text
     from analysis.plots import plot_safe_curves
 
     runs = guide.runs
     rules = runs.rules
     deals = len(np.unique(runs.items["deal"]))
-    who = f"`{GUIDE_PLAYER}` at every seat"
     need = rules.game.target - rules.barrel.at + (1 if rules.game.target_strict else 0)
 
-    bid = Section("guide-bids", "How high to bid")
+    bid = Section("guide-bids", _("How high to bid"))
     bid.blocks.append(
         Text(
-            f"Every dealt hand of {deals:,} deals (seed {runs.seed}) played as the declarer's "
-            f"by {who}: talon, discard, its own contract and the play. A hand makes a level "
-            "when its deal total reaches it and the player would not concede it; the safe "
-            "bid is the highest level whose 95 % lower bound reaches the risk (— none)."
+            _(
+                "Every dealt hand of {deals} deals (seed {seed}) played as the declarer's by "
+                "`{player}` at every seat: talon, discard, its own contract and the play. A "
+                "hand makes a level when its deal total reaches it and the player would not "
+                "concede it; the safe bid is the highest level whose 95 % lower bound reaches "
+                "the risk (— none)."
+            ).format(deals=number(deals), seed=runs.seed, player=GUIDE_PLAYER)
         )
     )
     bid.add_table(
-        "Bid chart: safe bid at 50 / 75 / 90 %",
-        f"Measured with {who}. Full curves with intervals: `guide_bid_curve.csv`.",
+        _("Bid chart: safe bid at 50 / 75 / 90 %"),
+        _(
+            "Measured with `{player}` at every seat. Full curves with intervals: "
+            "`guide_bid_curve.csv`."
+        ).format(player=GUIDE_PLAYER),
         _chart_display(guide),
         "guide_bid_chart.csv",
         guide.bid_chart,
@@ -565,175 +786,128 @@ def guide_sections(
     bid.add_figure(
         "guide_bid_curves.png",
         plot_safe_curves(guide.bid_curve, rules.name),
-        "P(make L) by bid level and marriage, 95 % bands",
+        _("P(make L) by bid level and marriage, 95 % bands"),
     )
 
-    talon = Section("guide-talon", "What the talon brings")
+    talon = Section("guide-talon", _("What the talon brings"))
     talon.blocks.append(
         Text(
-            "The talon's cards are drawn from the cards the bidder cannot see, so some of "
-            "its value is exact: expected points are `talon size × (120 − hand points) / "
-            "unseen cards`, and each lone king or queen finds its partner in the talon with "
-            "a fixed chance. Measured columns: the talons of the same deals."
-        )
-    )
-    tp = guide.talon_points.with_columns(
-        interval_column(guide.talon_points, "measured", "ci_low", "ci_high", "measured [95 %]")
-    ).select(
-        pl.col("points_band").alias("hand points"),
-        pl.col("n").alias("hands"),
-        "measured [95 %]",
-        pl.col("exact").map_elements(lambda v: f"{v:.2f}", return_dtype=pl.String),
-    )
-    talon.add_table(
-        "Talon points by the hand's points", "", tp, "guide_talon_points.csv", guide.talon_points
-    )
-    if len(guide.completion):
-        comp = guide.completion.with_columns(
-            interval_column(guide.completion, "measured", "ci_low", "ci_high", "measured [95 %]")
-        ).select(
-            pl.col("lone_halves").alias("lone kings and queens"),
-            pl.col("n").alias("hands"),
-            "measured [95 %]",
-            pl.col("exact").map_elements(lambda v: f"{v:.4f}", return_dtype=pl.String),
-        )
-        talon.add_table(
-            "Chance the talon completes a half-marriage",
-            "",
-            comp,
-            "guide_completion.csv",
-            guide.completion,
-        )
-    if len(guide.talon_reshuffle):
-        rs = guide.talon_reshuffle.with_columns(
-            interval_column(
-                guide.talon_reshuffle, "estimate", "ci_low", "ci_high", "simulated [95 %]"
+            _(
+                "The talon's cards are drawn from the cards the bidder cannot see, so some of "
+                "its value is exact: its expected points are talon size × (120 − hand points) "
+                "/ unseen cards, and each lone king or queen finds its partner in the talon "
+                "with a fixed chance. Measured columns: the talons of the same deals."
             )
-        ).select("meaning", "simulated [95 %]", "exact")
-        talon.add_table(
-            "The talon's reshuffle conditions",
-            "From the odds run of the same rules.",
-            rs,
-            "guide_talon_reshuffle.csv",
-            guide.talon_reshuffle,
         )
+    )
+    for title, note, shown, csv, data in _talon_displays(guide):
+        talon.add_table(title, note, shown, csv, data)
 
-    give = Section("guide-discards", "What to give away")
+    give = Section("guide-discards", _("What to give away"))
     if len(guide.discards):
-        d = guide.discards
-        shown = pl.DataFrame(
-            {
-                "suit": d["suit"],
-                "gives": d["gives"],
-                "receiver held the other half": [
-                    short_rate(*r)
-                    for r in zip(d["receiver_held"], d["held_low"], d["held_high"], strict=True)
-                ],
-                "exact": d["exact_held"],
-                "receiver declared it": [
-                    short_rate(*r)
-                    for r in zip(d["declared"], d["declared_low"], d["declared_high"], strict=True)
-                ],
-                "cost per give (points)": [
-                    f"{c:.1f} [{lo:.1f}, {hi:.1f}]"
-                    for c, lo, hi in zip(d["cost"], d["cost_low"], d["cost_high"], strict=True)
-                ],
-            }
-        )
         give.blocks.append(
             Text(
-                "Giving a king or queen whose partner you do not hold hands an opponent half "
-                "a marriage: the partner is with the receiver exactly half the time (the 14 "
-                "cards you cannot see are split 7 and 7). The table measures how often the "
-                f"receiver then declared it, in hands played by {who} in ordinary auctions, "
-                "and what that cost on average per such give (the marriage's value times the "
-                "rate). Keep marriages together, and give lone kings and queens of cheap "
-                "suits before dear ones."
+                _(
+                    "Giving a king or queen whose partner you do not hold hands an opponent "
+                    "half a marriage: the partner is with the receiver exactly half the time "
+                    "(the 14 cards you cannot see are split 7 and 7). The table measures how "
+                    "often the receiver then declared it, in hands played by `{player}` at "
+                    "every seat in ordinary auctions, and what that cost on average per such "
+                    "give (the marriage's value times the rate). Keep marriages together, and "
+                    "give lone kings and queens of cheap suits before dear ones."
+                ).format(player=GUIDE_PLAYER)
             )
         )
-        give.add_table("Giving a lone king or queen", "", shown, "guide_discards.csv", d)
+        give.add_table(
+            _("Giving a lone king or queen"),
+            "",
+            _discards_display(guide.discards),
+            "guide_discards.csv",
+            guide.discards,
+        )
     else:
-        give.blocks.append(Text("No such gives in these hands (or not three players)."))
+        give.blocks.append(Text(_("No such gives in these hands (or not three players).")))
 
-    concede = Section("guide-concede", "When to concede")
-    c = guide.concede
-    limits = ", ".join(
-        f"{MARRIAGE_WORDS[m]}: {'never' if v >= 400 else f'above {v}'}"
+    concede = Section("guide-concede", _("When to concede"))
+    limits = "; ".join(
+        "{}: {}".format(
+            marriage_words(m), _("never") if v >= 400 else _("above {level}").format(level=v)
+        )
         for m, v in guide.concede_above.items()
     )
     concede.blocks.append(
         Text(
-            "Expected score of playing against conceding, relative to the opponents (your "
-            "score minus their mean), by the marriages kept after the discard and the "
-            f"contract, from the same hands played by {who}. Playing scores "
-            "`L (2p − 1)` minus the opponents' measured points; conceding scores "
-            f"{'0' if rules.rospis.no_subtract else '−L'} minus what each opponent is given "
-            f"({'60' if rules.rospis.opponents_get == 'sixty' else 'half the contract'}). "
-            f"Concede only where conceding is better: {limits}."
+            _(
+                "Expected score of playing against conceding, relative to the opponents (your "
+                "score minus their mean), by the marriages kept after the discard and the "
+                "contract, from the same hands played by `{player}` at every seat. Playing "
+                "scores `L (2p − 1)` minus the opponents' measured points; conceding scores "
+                "{lose} minus what each opponent is given ({given}). Concede only where "
+                "conceding is better: {limits}."
+            ).format(
+                player=GUIDE_PLAYER,
+                lose="0" if rules.rospis.no_subtract else "−L",
+                given="60" if rules.rospis.opponents_get == "sixty" else _("half the contract"),
+                limits=limits,
+            )
         )
-    )
-    shown_c = (
-        c.with_columns(interval_column(c, "p_make", "ci_low", "ci_high", "P(make) [95 %]"))
-        .select(
-            pl.col("kept").replace_strict(MARRIAGE_WORDS, return_dtype=pl.String).alias("kept"),
-            "contract",
-            "n",
-            "P(make) [95 %]",
-            pl.col("play").map_elements(lambda v: f"{v:+.1f}", return_dtype=pl.String),
-            pl.col("concede").map_elements(lambda v: f"{v:+.1f}", return_dtype=pl.String),
-            "better",
-        )
-        .filter(pl.col("contract") % 20 == 0)
     )
     concede.add_table(
-        "Playing or conceding",
-        "Every 20 points shown; all levels in the CSV.",
-        shown_c,
+        _("Playing or conceding"),
+        _("Every 20 points shown; all levels in the CSV."),
+        _concede_display(guide.concede),
         "guide_concede.csv",
-        c,
+        guide.concede,
     )
 
-    table = Section("guide-barrel", "The barrel, golden and dark deals, seats")
+    table = Section("guide-barrel", _("The barrel, golden and dark deals, seats"))
     b = guide.barrel.row(0, named=True)
-    barrel_words = "There is no barrel under these rules."
+    barrel_words = _("There is no barrel under these rules.")
     if rules.barrel.at > 0:
-        barrel_words = (
-            f"On the barrel only a made contract of {need} or more wins, and a failed "
-            "contract costs nothing there: bid and name at least that much whenever your "
-            "cap allows. In "
-            f"{b['games']:,} games of {who}, players climbed onto the barrel "
-            f"{b['climbs_per_game']:.2f} times a game and "
-            f"{short_rate(b['fall_share'], b['ci_low'], b['ci_high'])} of the climbs ended "
-            "in a fall."
+        barrel_words = _(
+            "On the barrel only a made contract of {need} or more wins, and a failed contract "
+            "costs nothing there: bid and name at least that much whenever your cap allows. "
+            "In {games} games of `{player}` at every seat, players climbed onto the barrel "
+            "{climbs} times a game and {share} of the climbs ended in a fall."
+        ).format(
+            need=need,
+            games=number(b["games"]),
+            player=GUIDE_PLAYER,
+            climbs=number(b["climbs_per_game"], 2),
+            share=_rate(b["fall_share"], b["ci_low"], b["ci_high"]),
         )
     table.blocks.append(Text(barrel_words))
     table.add_table(
-        "Golden and dark deals", "", guide.specials, "guide_specials.csv", guide.specials
+        _("Golden and dark deals"),
+        "",
+        _specials_display(guide),
+        "guide_specials.csv",
+        guide.specials,
     )
-    seats = guide.seats.with_columns(
-        interval_column(guide.seats, "share", "ci_low", "ci_high", "wins [95 %]")
-    ).select(
-        "seat",
-        "games",
-        "wins [95 %]",
-        pl.col("fair").map_elements(lambda v: f"{v:.3f}", return_dtype=pl.String),
+    table.add_table(
+        _("Who wins, by seat"),
+        _("Games of `{player}` at every seat.").format(player=GUIDE_PLAYER),
+        _seats_display(guide),
+        "guide_seats.csv",
+        guide.seats,
     )
-    table.add_table("Who wins, by seat", f"Games of {who}.", seats, "guide_seats.csv", guide.seats)
 
-    check = Section("guide-check", "The guide, played")
+    check = Section("guide-check", _("The guide, played"))
     params = " ".join(guide.params())
     if duel is not None:
         check.blocks.append(Text(duel_sentence(duel, duel_deals, duel_seed)))
-        check.add_csv("guide_duel.csv", duel, "the duel's summary")
+        check.add_csv("guide_duel.csv", duel, _("the duel's summary"))
     check.blocks.append(
         Text(
-            f"The `guide` player's bid chart at risk {runs.risk:g} (the highest level each "
-            "class of dealt hand makes with that chance; a class under 30 hands takes its "
-            "marriage's level) and its concession limits, as `--param` settings: "
-            f"`{params}`."
+            _(
+                "The `guide` player's bid chart at risk {risk} (the highest level each class "
+                "of dealt hand makes with that chance; a class under 30 hands takes its "
+                "marriage's level) and its concession limits, as `--param` settings: "
+                "`{params}`."
+            ).format(risk=_short(runs.risk), params=params)
         )
     )
-    check.add_csv("guide_player.csv", guide.guide_bids, "the guide player's bid chart")
+    check.add_csv("guide_player.csv", guide.guide_bids, _("the guide player's bid chart"))
     return [bid, talon, give, concede, table, check]
 
 
@@ -772,12 +946,20 @@ def guide_header(guide: Guide) -> str:
     runs = guide.runs
     rules = runs.rules
     deals = len(np.unique(runs.items["deal"]))
-    return (
-        f"Rules **{rules.name}** (`rules_hash` {rules.rules_hash}, {rules.players} players) — "
-        f"seed {runs.seed}; {deals:,} deals with every hand played as the declarer's, "
-        f"{len(runs.hands['declarer']):,} hands, {len(runs.games):,} games, all played by "
-        f"`{GUIDE_PLAYER}` at every seat. Every number carries its 95 % interval or says it "
-        "is exact."
+    return _(
+        "Rules **{rules}** (`rules_hash` {hash}, {players} players) — seed {seed}; {deals} "
+        "deals with every hand played as the declarer's, {hands} hands, {games} games, all "
+        "played by `{player}` at every seat. Every number carries its 95 % interval or says "
+        "it is exact."
+    ).format(
+        rules=rules.name,
+        hash=rules.rules_hash,
+        players=rules.players,
+        seed=runs.seed,
+        deals=number(deals),
+        hands=number(len(runs.hands["declarer"])),
+        games=number(len(runs.games)),
+        player=GUIDE_PLAYER,
     )
 
 
@@ -801,9 +983,9 @@ def write_guide(
     from sim.output import StagedDir, write_manifest
 
     runs = guide.runs
-    summary = Section("summary", "In short", [Text(guide_answer(guide, duel))])
+    summary = Section("summary", _("In short"), [Text(guide_answer(guide, duel))])
     sections = [summary, *guide_sections(guide, duel, duel_deals, duel_seed)]
-    title = f"Thousand strategy guide — {runs.rules.name}"
+    title = _("Thousand strategy guide — {rules}").format(rules=runs.rules.name)
     with StagedDir(Path(out)) as staged:
         d = staged.path
         write_pages(d, title, guide_header(guide), sections, "guide.md")
@@ -834,12 +1016,14 @@ def guide_report_section(
     """The guide as one section of ``thousand report`` (its sections as sub-headings)."""
     from analysis.pages import Section, Text
 
-    out = Section("guide", "Strategy guide", answer=guide_answer(guide, duel))
+    out = Section("guide", _("Strategy guide"), answer=guide_answer(guide, duel))
     out.blocks.append(
         Text(
-            "What to bid, what the talon brings, what to give away, when to concede and how "
-            f"the barrel and the seats play, measured with `{GUIDE_PLAYER}` at every seat "
-            "(`thousand guide` writes it as its own page)."
+            _(
+                "What to bid, what the talon brings, what to give away, when to concede and "
+                "how the barrel and the seats play, measured with `{player}` at every seat "
+                "(`thousand guide` writes it as its own page)."
+            ).format(player=GUIDE_PLAYER)
         )
     )
     for sec in guide_sections(guide, duel, duel_deals, duel_seed):

@@ -34,6 +34,7 @@ import polars as pl
 
 from analysis.stats import wilson_interval
 from analysis.tables import tables_json, to_markdown
+from sim.i18n import N_, _
 from sim.rules import Rules
 
 SUIT_SYMBOLS = "♠♣♦♥"  # suit ids S C D H = 0..3
@@ -53,6 +54,14 @@ CLASS_KEYS: dict[str, tuple[str, ...]] = {
     "by_aces_tens": ("aces", "tens"),
     "by_points": ("points_band",),
     "by_position": ("position",),
+}
+# The class keys as the bid charts' headings (translated where a page shows them).
+CLASS_HEADINGS = {
+    "marriages": N_("marriages"),
+    "aces": N_("aces"),
+    "tens": N_("tens"),
+    "points_band": N_("card points"),
+    "position": N_("seat"),
 }
 
 
@@ -306,16 +315,23 @@ def tables_for(items: Mapping[str, pl.DataFrame], rules: Rules) -> dict[str, pl.
     return safe_tables(frame, rules)
 
 
+# Who played, in words: the ``who`` column of the players' table (English in its CSV;
+# a page shows ``_(word)``).
 PLAYER_WORDS = {
-    "strong": "the fitted player (`strong`: card play fitted on `pimc`'s, the rest the "
-    "heuristic's) at every seat",
-    "heuristic": "the fast scripted player (`heuristic`) at every seat",
-    "heuristic_v1": "the first scripted player (`heuristic_v1`, kept for comparisons) at "
-    "every seat",
-    "pimc": "the sampling player (`pimc`: open-card solver over sampled deals) at every seat",
-    "cheater": "the open-card cheater at every seat (sees every card; not a player)",
-    "par": "the open-card par: the best talon use and play with every card face up, "
-    "against a defence that sees them too (an upper bound on any player)",
+    "strong": N_(
+        "the fitted player (`strong`: card play fitted on `pimc`'s, the rest the "
+        "heuristic's) at every seat"
+    ),
+    "heuristic": N_("the fast scripted player (`heuristic`) at every seat"),
+    "heuristic_v1": N_(
+        "the first scripted player (`heuristic_v1`, kept for comparisons) at every seat"
+    ),
+    "pimc": N_("the sampling player (`pimc`: open-card solver over sampled deals) at every seat"),
+    "cheater": N_("the open-card cheater at every seat (sees every card; not a player)"),
+    "par": N_(
+        "the open-card par: the best talon use and play with every card face up, "
+        "against a defence that sees them too (an upper bound on any player)"
+    ),
 }
 
 
@@ -328,13 +344,13 @@ def defence_caveat(players: Sequence[str]) -> str | None:
     fast = [p for p in players if p in FAST_DEFENCE]
     if not fast:
         return None
-    names = " and ".join(f"`{p}`" for p in fast)
-    return (
-        f"How far to trust the columns: each player's rates are measured against its own "
-        f"defenders, and those of {names} defend less well than `pimc`'s, so against "
-        "competent opponents their rates run a few points high (the README gives the "
+    names = _(" and ").join(f"`{p}`" for p in fast)
+    return _(
+        "How far to trust the columns: each player's rates are measured against its own "
+        "defenders, and those of {names} defend less well than `pimc`'s, so against "
+        "competent opponents their rates run a few points high (README.md gives the "
         "measurement); `pimc`'s column, on its smaller sample, is the closer one."
-    )
+    ).format(names=names)
 
 
 @dataclass
@@ -445,17 +461,23 @@ def calibration_bins(cal: pl.DataFrame, width: float = 0.1) -> pl.DataFrame:
 
 
 def class_words(label: str) -> str:
-    """A marriage class in words: ``"none"`` → ``"no marriage"``, ``"♥"`` → ``"♥ marriage"``."""
+    """A marriage class in words: ``"none"`` → ``"no marriage"``, ``"♥"`` → ``"♥ marriage"``.
+
+    In the current language (:mod:`sim.i18n`).
+    """
     if label == "none":
-        return "no marriage"
-    return f"{label} marriage" + ("s" if len(label) > 1 else "")
+        return _("no marriage")
+    if len(label) > 1:
+        return _("{suits} marriages").format(suits=label)
+    return _("{suits} marriage").format(suits=label)
 
 
 def bid_chart(result: SafeBidResult, by: str = "by_marriages", min_n: int = 30) -> pl.DataFrame:
     """One row per class, one column per player: ``safe 50/75/90 (hands)``.
 
     Classes with fewer than ``min_n`` hands for the first player are left out (their
-    rows are in the CSV tables).
+    rows are in the CSV tables). The classes are in words and their columns headed in
+    words (:data:`CLASS_HEADINGS`, translated by the page that shows them).
     """
     safe = result.tables[f"safe_{by}"]
     keys = list(CLASS_KEYS[by])
@@ -478,7 +500,7 @@ def bid_chart(result: SafeBidResult, by: str = "by_marriages", min_n: int = 30) 
         out = out.with_columns(
             pl.col("marriages").map_elements(class_words, return_dtype=pl.String)
         )
-    return out.fill_null("no hands")
+    return out.fill_null(_("no hands")).rename({k: CLASS_HEADINGS[k] for k in keys})
 
 
 def safebids_markdown(result: SafeBidResult) -> str:
@@ -568,6 +590,7 @@ def write_safebids(result: SafeBidResult, out: Path, extra: Mapping[str, Any]) -
 
 
 __all__ = [
+    "CLASS_HEADINGS",
     "CLASS_KEYS",
     "PLAYER_WORDS",
     "RISKS",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.i18n import _, number
 from sim.output import now_iso
 from sim.rules import Rules
 from sim.runfolder import QUIET, Feedback
@@ -78,6 +79,12 @@ class Guide:
         if self.duel is None or self.spec.duel_deals is None:
             return ""
         return str(duel_sentence(self.duel, self.spec.duel_deals, self.spec.seed))
+
+    def written(self, out: str | Path) -> str:
+        """The line that says where the pages went (``thousand guide``'s first line)."""
+        return _("strategy guide for {rules} written to {where} (and index.html)").format(
+            rules=self.spec.rules.name, where=f"{out}/guide.md"
+        )
 
     def section(self) -> Any:
         """The guide as one section of a report (:func:`analysis.guide.guide_report_section`)."""
@@ -140,10 +147,14 @@ def collect_runs(
         feedback.say(f"guide: {message}")
 
     if items is None:
-        say(f"{spec.deals:,} deals, every hand as the declarer's ({GUIDE_PLAYER})")
+        say(
+            _("{deals} deals, every hand as the declarer's ({player})").format(
+                deals=number(spec.deals), player=GUIDE_PLAYER
+            )
+        )
         items = run_items(rules, GUIDE_PLAYER, spec.deals, seed,
                           workers=spec.workers or max_threads())  # fmt: skip
-    say(f"{spec.hands:,} hands in ordinary auctions")
+    say(_("{hands} hands in ordinary auctions").format(hands=number(spec.hands)))
     batch = play_hands(rules, spec.hands, seed, (GUIDE_PLAYER,), first_deals=True)
     first = batch.column("redeals") == 0  # the first deal was played: its cards are known
     dealt = batch.dealt[:, 0].astype(np.int64)
@@ -152,10 +163,10 @@ def collect_runs(
         cols[f"declared_{s}"] = np.asarray(batch.column(f"declared_{s}"))[first]
     cols["dealt"] = dealt[first, :3]
     cols["talon"] = dealt[first, 3]
-    say(f"{spec.games:,} games")
+    say(_("{games} games").format(games=number(spec.games)))
     games = games_frame(play_games(rules, spec.games, seed, (GUIDE_PLAYER,)))
     if odds is None:
-        say(f"{spec.odds_deals:,} deals for the talon's odds")
+        say(_("{deals} deals for the talon's odds").format(deals=number(spec.odds_deals)))
         odds = odds_result(run_odds(rules, spec.odds_deals, seed, (GUIDE_PLAYER,))).table
     return GuideRuns(
         rules=rules, seed=seed, risk=spec.risk, items=items, hands=cols, games=games, odds=odds
