@@ -27,15 +27,27 @@ from analysis.runs import read_manifest, scan_checked
 from analysis.schema.report import MARRIAGES
 from analysis.stats import rate_interval
 from sim.cards import SUIT_LETTERS
+from sim.i18n import N_, _
 from sim.schema import HANDS
 
 ACE_MARRIAGE_BIT = 16  # declared_{seat}: bit 4 is the ace marriage (docs/rules.md §6)
 WHERE = {
-    "hand": "forehand's dealt hand holds it",
-    "hand_talon": "forehand's hand plus the talon hold it",
-    "declared": "declared by some player in a deal played out",
+    "hand": N_("in forehand's dealt hand"),
+    "hand_talon": N_("in forehand's hand + talon"),
+    "declared": N_("declared in a deal played out"),
 }
+"""Each view (``where``) in words, marked for the catalogues (the report shows them)."""
+SUIT_SYMBOLS = dict(zip(SUIT_LETTERS, "♠♣♦♥", strict=True))
+SUIT_WORDS = {"any": N_("any suit"), "A": N_("ace marriage")}
+"""The rows that are no one suit, in words (the suits are shown by their symbols)."""
 COLUMNS = tuple(MARRIAGES.names())
+
+
+def suit_words(suit: str) -> str:
+    """A marriage table's ``suit`` as the report shows it: a symbol, or words."""
+    if suit in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS[suit]
+    return _(SUIT_WORDS[suit]) if suit in SUIT_WORDS else suit
 
 
 def declared_counts(hands_dir: Path) -> tuple[int, dict[str, int]]:
@@ -56,7 +68,7 @@ def declared_counts(hands_dir: Path) -> tuple[int, dict[str, int]]:
     rules = manifest.get("rules") or {}
     players = int(rules.get("players", 3))
     seats = HANDS.seat_columns("declared", players)
-    frame, _ = scan_checked(
+    frame, _schema = scan_checked(
         hands_dir / "hands.parquet", [*HANDS.pick("reshuffled", "conceded"), *seats], "hands"
     )
     played = frame.filter(

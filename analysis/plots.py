@@ -1,6 +1,12 @@
-"""Matplotlib figures of the report; each function returns a Figure, never shows it."""
+"""Matplotlib figures of the report; each function returns a Figure, never shows it.
+
+Their titles, labels and legends are in the current language (:mod:`sim.i18n`); a
+title or label longer than its figure is wide is wrapped onto more lines.
+"""
 
 from __future__ import annotations
+
+import textwrap
 
 import matplotlib
 
@@ -10,6 +16,44 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.ticker import ScalarFormatter
+
+from sim.i18n import _, number, role
+
+# Room between the canvas edge and what is drawn (inches; matplotlib's default is
+# 3/72): the layout is made at the screen's resolution and the PNG drawn at 90 dpi,
+# where a long label (a tick label in words) comes out a few pixels wider.
+PAD = 0.08
+
+
+def _layout() -> ConstrainedLayoutEngine:
+    """A constrained layout with :data:`PAD` around the figure (one per figure)."""
+    return ConstrainedLayoutEngine(w_pad=PAD, h_pad=PAD)
+
+
+class _DecimalComma(ScalarFormatter):
+    """Tick numbers with a decimal comma (``0,25``), as Russian, Ukrainian and Polish write."""
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return super().__call__(x, pos).replace(".", ",")
+
+
+def _numbers_in_language(fig: Figure) -> Figure:
+    """``fig`` with its axes' plain tick numbers written as the current language writes them."""
+    if number(0.5, 1) == "0.5":
+        return fig
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if type(axis.get_major_formatter()) is ScalarFormatter:
+                axis.set_major_formatter(_DecimalComma())
+    return fig
+
+
+def _wrap(text: str, inches: float, fontsize: float = 10.0) -> str:
+    """``text`` broken onto lines that fit ``inches`` at ``fontsize`` points."""
+    width = max(20, int(inches * 72 / (0.6 * fontsize)))
+    return "\n".join(textwrap.wrap(text, width)) if len(text) > width else text
 
 
 def _key_words(table: pl.DataFrame, width: int = 64) -> list[str]:
@@ -36,7 +80,7 @@ def plot_odds(table: pl.DataFrame, title: str) -> Figure:
     high = table["ci_high"].to_numpy()
     exact = table["exact"].fill_null(np.nan).to_numpy()
     y = np.arange(len(keys))[::-1]
-    fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(keys) + 1.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(keys) + 1.6), layout=_layout())
     ax.errorbar(
         est,
         y,
@@ -45,13 +89,13 @@ def plot_odds(table: pl.DataFrame, title: str) -> Figure:
         ms=4,
         capsize=3,
         color="tab:blue",
-        label="simulated (95 % Wilson interval)",
+        label=_("simulated (95 % Wilson interval)"),
     )
-    ax.plot(exact, y, "x", ms=7, color="tab:red", label="exact (combinatorics)")
+    ax.plot(exact, y, "x", ms=7, color="tab:red", label=_("exact (combinatorics)"))
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_xscale("log")
-    ax.set_xlabel("probability per deal (log scale)")
-    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(_("probability per deal (log scale)"))
+    ax.set_title(_wrap(title, 6.0), fontsize=10)
     ax.grid(axis="x", which="both", alpha=0.3)
     ax.legend(
         loc="upper center",
@@ -60,7 +104,7 @@ def plot_odds(table: pl.DataFrame, title: str) -> Figure:
         fontsize=8,
         frameon=False,
     )
-    return fig
+    return _numbers_in_language(fig)
 
 
 def plot_odds_z(table: pl.DataFrame, title: str) -> Figure:
@@ -69,17 +113,23 @@ def plot_odds_z(table: pl.DataFrame, title: str) -> Figure:
     keys = t["key"].to_list()
     z = t["z"].to_numpy()
     y = np.arange(len(keys))[::-1]
-    fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(keys) + 1.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(keys) + 1.6), layout=_layout())
     ax.axvspan(-2, 2, color="tab:green", alpha=0.12, label="|z| < 2")
-    ax.axvline(-4.5, color="tab:red", lw=0.8, ls="--", label="test tolerance ±4.5 SE")
+    ax.axvline(
+        -4.5,
+        color="tab:red",
+        lw=0.8,
+        ls="--",
+        label=_("the tests' tolerance: ±4.5 standard errors"),
+    )
     ax.axvline(4.5, color="tab:red", lw=0.8, ls="--")
     ax.plot(z, y, "o", ms=4, color="tab:blue")
     ax.set_yticks(y, _key_words(t), fontsize=7)
-    ax.set_xlabel("(simulated − exact) / standard error  [standard errors]")
+    ax.set_xlabel(_wrap(_("(simulated − exact) / standard error"), 6.0))
     ax.set_xlim(-6, 6)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(_wrap(title, 6.0), fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
-    return fig
+    return _numbers_in_language(fig)
 
 
 def _errorbar_args(est: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -98,36 +148,44 @@ def plot_marriages(table: pl.DataFrame, title: str) -> Figure:
         table: :func:`analysis.marriages.marriage_table` (``where, suit, rate, ci_*, exact``).
         title: the figure's title.
     """
+    from analysis.marriages import WHERE, suit_words
+
     views = [
-        ("hand", "held in forehand's dealt hand", "tab:blue"),
-        ("hand_talon", "in forehand's hand + talon", "tab:orange"),
-        ("declared", "declared in a played deal", "tab:green"),
+        ("hand", _(WHERE["hand"]), "tab:blue"),
+        ("hand_talon", _(WHERE["hand_talon"]), "tab:orange"),
+        ("declared", _(WHERE["declared"]), "tab:green"),
     ]
     views = [v for v in views if table.filter(pl.col("where") == v[0]).height]
     suits = list(dict.fromkeys(table["suit"].to_list()))
     x = np.arange(len(suits), dtype=np.float64)
     width = 0.8 / max(len(views), 1)
-    fig, ax = plt.subplots(figsize=(7.5, 3.8), layout="constrained")
+    fig, ax = plt.subplots(figsize=(7.5, 3.8), layout=_layout())
     for i, (where, label, color) in enumerate(views):
         t = pl.DataFrame({"suit": suits}).join(
             table.filter(pl.col("where") == where), on="suit", how="left"
         )
         est, low, high = _nums(t, "rate"), _nums(t, "ci_low"), _nums(t, "ci_high")
         pos = x + (i - (len(views) - 1) / 2) * width
-        ax.bar(pos, est, width * 0.95, color=color, alpha=0.75, label=f"{label} (95 % CI)")
+        ax.bar(
+            pos,
+            est,
+            width * 0.95,
+            color=color,
+            alpha=0.75,
+            label=_("{what} (95 % CI)").format(what=label),
+        )
         ax.errorbar(pos, est, yerr=_errorbar_args(est, low, high), fmt="none", ecolor="k", lw=1)
         exact = _nums(t, "exact")
         if np.isfinite(exact).any():
             ax.plot(pos, exact, "_", ms=14, mew=2, color="tab:red")
-    ax.plot([], [], "_", ms=14, mew=2, color="tab:red", label="exact (combinatorics)")
-    names = {"any": "any suit", "A": "ace marriage"}
-    ax.set_xticks(x, [names.get(s, s) for s in suits])
-    ax.set_xlabel("marriage suit (♠ S, ♣ C, ♦ D, ♥ H)")
-    ax.set_ylabel("probability per deal")
-    ax.set_title(title, fontsize=10)
+    ax.plot([], [], "_", ms=14, mew=2, color="tab:red", label=_("exact (combinatorics)"))
+    ax.set_xticks(x, [suit_words(s) for s in suits])
+    ax.set_xlabel(_("marriage suit"))
+    ax.set_ylabel(_("probability per deal"))
+    ax.set_title(_wrap(title, 7.0), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
-    return fig
+    return _numbers_in_language(fig)
 
 
 def plot_make_rate(by_contract: pl.DataFrame, title: str, min_n: int) -> Figure:
@@ -150,16 +208,16 @@ def plot_make_rate(by_contract: pl.DataFrame, title: str, min_n: int) -> Figure:
         figsize=(8.0, 5.4),
         sharex=True,
         height_ratios=(3, 1.3),
-        layout="constrained",
+        layout=_layout(),
     )
     x = _nums(shown, "contract")
     for rate, low, high, label, color, dx in (
-        ("rate", "ci_low", "ci_high", "made / played contracts", "tab:blue", -0.6),
+        ("rate", "ci_low", "ci_high", _("made / played contracts"), "tab:blue", -0.6),
         (
             "rate_all",
             "ci_low_all",
             "ci_high_all",
-            "made / all contracts (concession = failure)",
+            _("made / all contracts (a concession fails)"),
             "tab:gray",
             0.6,
         ),
@@ -174,24 +232,26 @@ def plot_make_rate(by_contract: pl.DataFrame, title: str, min_n: int) -> Figure:
             lw=1,
             capsize=2,
             color=color,
-            label=f"{label} (95 % Wilson interval)",
+            label=_("{what} (95 % Wilson interval)").format(what=label),
         )
     ax.set_ylim(0, 1.02)
-    ax.set_ylabel("make rate (share of contracts)")
-    ax.set_title(title, fontsize=10)
+    ax.set_ylabel(_("make rate (share of contracts)"))
+    ax.set_title(_wrap(title, 7.5), fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower left")
     xa = _nums(t, "contract")
     played = _nums(t, "n")
     conceded = _nums(t, "conceded")
-    ax_n.bar(xa, played, width=3.5, color="tab:blue", alpha=0.6, label="played")
-    ax_n.bar(xa, conceded, width=3.5, bottom=played, color="tab:red", alpha=0.6, label="conceded")
+    ax_n.bar(xa, played, width=3.5, color="tab:blue", alpha=0.6, label=_("played"))
+    ax_n.bar(
+        xa, conceded, width=3.5, bottom=played, color="tab:red", alpha=0.6, label=_("conceded")
+    )
     ax_n.set_yscale("log")
-    ax_n.set_ylabel("contracts (count, log)")
-    ax_n.set_xlabel("contract (points)")
+    ax_n.set_ylabel(_("contracts (log scale)"))
+    ax_n.set_xlabel(_("contract (points)"))
     ax_n.legend(fontsize=8, loc="upper right")
     ax_n.grid(axis="y", alpha=0.3)
-    return fig
+    return _numbers_in_language(fig)
 
 
 def plot_safe_bids(safe: pl.DataFrame, title: str) -> Figure:
@@ -208,11 +268,11 @@ def plot_safe_bids(safe: pl.DataFrame, title: str) -> Figure:
         figsize=(3.0 * len(thresholds) + 1.0, 3.6),
         sharex=True,
         sharey=True,
-        layout="constrained",
+        layout=_layout(),
     )
     axes = np.atleast_1d(axes)
     colors = {"0": "tab:gray", "1": "tab:blue", "2+": "tab:green"}
-    names = {"0": "no marriage", "1": "1 marriage", "2+": "2+ marriages"}
+    names = {"0": _("no marriage"), "1": _("1 marriage"), "2+": _("2+ marriages")}
     for ax, threshold in zip(axes, thresholds, strict=True):
         t = safe.filter(pl.col("threshold") == threshold)
         for marriages in sorted(set(t["marriages"].to_list())):
@@ -225,14 +285,15 @@ def plot_safe_bids(safe: pl.DataFrame, title: str) -> Figure:
                 color=colors.get(str(marriages)),
                 label=names.get(str(marriages), str(marriages)),
             )
-        ax.set_title(f"make rate ≥ {threshold:.0%}", fontsize=9)
-        ax.set_xlabel("declarer's hand points (band centre)")
+        share = number(100 * threshold)
+        ax.set_title(_("make rate ≥ {share} %").format(share=share), fontsize=9)
+        ax.set_xlabel(_wrap(_("declarer's hand points (band centre)"), 2.8, 10))
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("highest safe contract (points)")
+    axes[0].set_ylabel(_("highest safe contract (points)"))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8, frameon=False)
-    fig.suptitle(title, fontsize=10)
-    return fig
+    fig.suptitle(_wrap(title, 3.0 * len(thresholds) + 0.8), fontsize=10)
+    return _numbers_in_language(fig)
 
 
 def plot_game_length(histogram: pl.DataFrame, mean: float | None, title: str) -> Figure:
@@ -246,7 +307,7 @@ def plot_game_length(histogram: pl.DataFrame, mean: float | None, title: str) ->
     low = _nums(histogram, "bin_low")
     high = _nums(histogram, "bin_high")
     share = _nums(histogram, "share")
-    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout=_layout())
     ax.bar(
         low,
         share * 100,
@@ -257,27 +318,36 @@ def plot_game_length(histogram: pl.DataFrame, mean: float | None, title: str) ->
         edgecolor="white",
     )
     if mean is not None and np.isfinite(mean):
-        ax.axvline(mean, color="tab:red", lw=1.2, ls="--", label=f"mean {mean:.1f} deals")
+        ax.axvline(
+            mean,
+            color="tab:red",
+            lw=1.2,
+            ls="--",
+            label=_("mean: {mean} deals").format(mean=number(mean, 1)),
+        )
         ax.legend(fontsize=8)
-    ax.set_xlabel("game length (played deals, redeals excluded)")
-    ax.set_ylabel("finished games (%)")
-    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(_("game length (played deals, redeals excluded)"))
+    ax.set_ylabel(_("finished games (%)"))
+    ax.set_title(_wrap(title, 7.0), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    return fig
+    return _numbers_in_language(fig)
 
 
-def plot_barrel_outcomes(outcomes: pl.DataFrame, title: str) -> Figure:
+def plot_barrel_outcomes(
+    outcomes: pl.DataFrame, title: str, words: dict[str, str] | None = None
+) -> Figure:
     """How barrel stints end: share of stints per outcome with 95 % intervals.
 
     Args:
         outcomes: the ``barrel_outcomes`` table of :func:`analysis.barrel.barrel_tables`.
         title: the figure's title.
+        words: each outcome's label (default: its name).
     """
     t = outcomes.filter(pl.col("outcome").is_not_null())
     names = t["outcome"].to_list()
     est, low, high = _nums(t, "share"), _nums(t, "ci_low"), _nums(t, "ci_high")
     y = np.arange(len(names))[::-1]
-    fig, ax = plt.subplots(figsize=(7.0, 0.4 * len(names) + 1.4), layout="constrained")
+    fig, ax = plt.subplots(figsize=(7.0, 0.4 * len(names) + 1.4), layout=_layout())
     colors = [
         "tab:green" if n == "won" else "tab:gray" if n == "game_over" else "tab:red" for n in names
     ]
@@ -285,12 +355,12 @@ def plot_barrel_outcomes(outcomes: pl.DataFrame, title: str) -> Figure:
     ax.errorbar(
         est, y, xerr=_errorbar_args(est, low, high), fmt="none", ecolor="k", capsize=3, lw=1
     )
-    ax.set_yticks(y, names, fontsize=8)
+    ax.set_yticks(y, [(words or {}).get(n, n) for n in names], fontsize=8)
     ax.set_xlim(0, 1)
-    ax.set_xlabel("share of barrel stints (95 % Wilson interval)")
-    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(_("share of barrel stints (95 % Wilson interval)"))
+    ax.set_title(_wrap(title, 5.0), fontsize=10)
     ax.grid(axis="x", alpha=0.3)
-    return fig
+    return _numbers_in_language(fig)
 
 
 def plot_seat_advantage(
@@ -304,14 +374,17 @@ def plot_seat_advantage(
         players: number of players (the even share is drawn at 1 / players).
         title: the figure's title.
     """
-    fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.4), sharey=True, layout="constrained")
+    fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.4), sharey=True, layout=_layout())
     panels = (
         (
             relative,
-            [f"{p} ({o})" for p, o in zip(relative["position"], relative["offset"], strict=True)],
-            "winner's place in the first deal (offset)",
+            [
+                f"{role(p)} ({o})"
+                for p, o in zip(relative["position"], relative["offset"], strict=True)
+            ],
+            _("winner's place in the first deal (seats after the dealer)"),
         ),
-        (absolute, [str(s) for s in absolute["seat"]], "winner's absolute seat"),
+        (absolute, [str(s) for s in absolute["seat"]], _("winner's absolute seat")),
     )
     for ax, (t, labels, xlabel) in zip(axes, panels, strict=True):
         est, low, high = _nums(t, "rate"), _nums(t, "ci_low"), _nums(t, "ci_high")
@@ -320,18 +393,24 @@ def plot_seat_advantage(
         ax.errorbar(
             x, est, yerr=_errorbar_args(est, low, high), fmt="none", ecolor="k", capsize=4, lw=1
         )
-        ax.axhline(1 / players, color="tab:red", ls="--", lw=1, label=f"even share 1/{players}")
+        ax.axhline(
+            1 / players,
+            color="tab:red",
+            ls="--",
+            lw=1,
+            label=_("even share 1/{players}").format(players=players),
+        )
         ax.set_xticks(x, labels, fontsize=8)
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(_wrap(xlabel, 3.6, 10))
         ax.grid(axis="y", alpha=0.3)
     top = max(
         float(np.nanmax(_nums(t, "ci_high"))) if t.height else 0.0 for t in (relative, absolute)
     )
     axes[0].set_ylim(0, max(top * 1.15, 1.5 / players))
-    axes[0].set_ylabel("win rate (share of finished games)")
+    axes[0].set_ylabel(_wrap(_("win rate (share of finished games)"), 3.0, 10))
     axes[0].legend(fontsize=8, loc="lower left")
-    fig.suptitle(title, fontsize=10)
-    return fig
+    fig.suptitle(_wrap(title, 7.5), fontsize=10)
+    return _numbers_in_language(fig)
 
 
 def plot_compare(compare: pl.DataFrame, title: str) -> Figure:
@@ -352,28 +431,29 @@ def plot_compare(compare: pl.DataFrame, title: str) -> Figure:
         1,
         figsize=(7.5, sum(heights) + 0.8),
         height_ratios=heights,
-        layout="constrained",
+        layout=_layout(),
     )
     axes = np.atleast_1d(axes)
-    for ax, metric, t in zip(axes, metrics, rows, strict=True):
+    labels = [[f"{v} − {b}" for v, b in zip(t["vs"], t["rules"], strict=True)] for t in rows]
+    # a panel's title starts where its axes do, right of the widest row label
+    room = 7.0 - 0.6 * 8 / 72 * max((len(lab) for each in labels for lab in each), default=0)
+    for ax, metric, t, names in zip(axes, metrics, rows, labels, strict=True):
         est, low, high = _nums(t, "diff"), _nums(t, "diff_ci_low"), _nums(t, "diff_ci_high")
         y = np.arange(t.height)[::-1]
         ax.axvline(0, color="k", ls="--", lw=0.8)
         ax.errorbar(
             est, y, xerr=_errorbar_args(est, low, high), fmt="o", ms=4, capsize=3, color="tab:blue"
         )
-        ax.set_yticks(
-            y, [f"{v} − {b}" for v, b in zip(t["vs"], t["rules"], strict=True)], fontsize=8
-        )
+        ax.set_yticks(y, names, fontsize=8)
         ax.set_ylim(-0.6, t.height - 0.4)
         meaning = str(t["meaning"][0]) if t.height else metric
-        ax.set_title(meaning, fontsize=8, loc="left")
-        ax.set_xlabel("other − base", fontsize=8)
-        ax.set_ylabel("rule sets", fontsize=8)
+        ax.set_title(_wrap(meaning, room, 8), fontsize=8, loc="left")
+        ax.set_xlabel(_("other − base"), fontsize=8)
+        ax.set_ylabel(_("rule sets"), fontsize=8)
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(title, fontsize=10)
-    return fig
+    fig.suptitle(_wrap(title, 7.0), fontsize=10)
+    return _numbers_in_language(fig)
 
 
 def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> Figure:
@@ -388,7 +468,7 @@ def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> F
         len(players),
         figsize=(max(3.4 * len(players) + 1.0, 6.4), 3.8),
         sharey=True,
-        layout="constrained",
+        layout=_layout(),
         squeeze=False,
     )
     classes = ["none", "♠", "♣", "♦", "♥"]
@@ -402,15 +482,15 @@ def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> F
             if m.is_empty():
                 continue
             x = _nums(m, "level")
-            label = "no marriage" if cls == "none" else f"{cls} marriage"
+            label = _("no marriage") if cls == "none" else _("{suits} marriage").format(suits=cls)
             ax.plot(x, _nums(m, "rate"), "-", color=colors[cls], label=label, lw=1.4)
             ax.fill_between(
                 x, _nums(m, "ci_low"), _nums(m, "ci_high"), color=colors[cls], alpha=0.2
             )
         ax.set_title(player, fontsize=9)
-        ax.set_xlabel("bid level")
+        ax.set_xlabel(_("bid level"))
         ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("P(the hand makes it)")
+    axes[0][0].set_ylabel(_("P(the hand makes it)"))
     handles, labels = axes[0][0].get_legend_handles_labels()
     for ax in axes[0][1:]:
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -418,14 +498,15 @@ def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> F
                 handles.append(h)
                 labels.append(lab)
     fig.legend(handles, labels, loc="outside lower center", ncol=5, fontsize=8, frameon=False)
-    fig.suptitle(f"Make rate by bid level and marriage ({rules_name})", fontsize=10)
-    return fig
+    title = _("Make rate by bid level and marriage ({rules})").format(rules=rules_name)
+    fig.suptitle(_wrap(title, max(3.4 * len(players) + 1.0, 6.4) - 0.4), fontsize=10)
+    return _numbers_in_language(fig)
 
 
 def plot_calibration(bins: pl.DataFrame, rules_name: str) -> Figure:
     """Held-out make rate (95 % interval) against the rate the tables predicted."""
-    fig, ax = plt.subplots(figsize=(4.8, 4.4), layout="constrained")
-    ax.plot([0, 1], [0, 1], "--", color="gray", lw=1, label="perfect calibration")
+    fig, ax = plt.subplots(figsize=(4.8, 4.4), layout=_layout())
+    ax.plot([0, 1], [0, 1], "--", color="gray", lw=1, label=_("perfect calibration"))
     for k, player in enumerate(dict.fromkeys(bins["player"].to_list())):
         t = bins.filter(pl.col("player") == player)
         x = _nums(t, "predicted") + 0.006 * k
@@ -439,9 +520,10 @@ def plot_calibration(bins: pl.DataFrame, rules_name: str) -> Figure:
             capsize=2,
             label=player,
         )
-    ax.set_xlabel("make rate predicted by the tables (run seed)")
-    ax.set_ylabel("make rate of held-out hands")
-    ax.set_title(f"Held-out check of the safe-bid tables ({rules_name})", fontsize=10)
+    ax.set_xlabel(_wrap(_("make rate predicted by the tables (run seed)"), 4.2))
+    ax.set_ylabel(_wrap(_("make rate of held-out hands"), 3.8))
+    title = _("Held-out check of the safe-bid tables ({rules})").format(rules=rules_name)
+    ax.set_title(_wrap(title, 4.2), fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    return fig
+    return _numbers_in_language(fig)

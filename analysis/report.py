@@ -19,6 +19,10 @@ builder of :mod:`analysis.sections` from the outputs of the existing pipelines
 - shuffled or cut: the same rules dealt both ways (:mod:`analysis.sections.dealing`);
 - the house-rule comparison of ``thousand compare`` (:mod:`analysis.sections.compare`).
 
+Every text the pages show (titles, sentences, table headings, figures) is in the
+current language (:mod:`sim.i18n`, ``thousand report --lang``); the CSV files and
+``run.json`` are the same in every language.
+
 The page kit (blocks, formatting, the HTML and Markdown pages) is :mod:`analysis.pages`.
 To add a section, write a builder that returns a section in a module of
 :mod:`analysis.sections` and add it to :func:`build_report`.
@@ -51,6 +55,7 @@ from analysis.sections.run import run_section
 from analysis.sections.safebids import safebids_section
 from analysis.sections.seats import seat_section
 from analysis.sections.summary import answers, summary_section
+from sim.i18n import _, number
 from sim.output import StagedDir, now_iso, write_manifest
 from sim.rules import Rules
 
@@ -147,27 +152,38 @@ def build_report(
     found.update({s.anchor: s.answer for s in sections if s.answer})
     for sec in sections:  # each section opens with its answer
         if sec.anchor in found:
-            sec.blocks.insert(0, Text(f"**In short:** {found[sec.anchor]}"))
+            opening = _("**In short:** {answer}").format(answer=found[sec.anchor])
+            sec.blocks.insert(0, Text(opening))
     sections.insert(0, summary_section(found, [s.anchor for s in sections]))
     if player is not None:  # the players' answers come first
         sections.insert(0, player)
 
-    sizes = [f"odds: {deals:,} simulated deals"]
+    sizes = [_("odds: {deals} simulated deals").format(deals=number(deals))]
     if info["hands_deals"] is not None:
-        sizes.append(f"hands: {info['hands_deals']:,} deals played")
+        sizes.append(_("hands: {deals} deals played").format(deals=number(info["hands_deals"])))
     if info["games"] is not None:
-        sizes.append(f"games: {info['games']:,} whole games")
-    who = f"; strategies {', '.join(strategies)}" if strategies else ""
+        sizes.append(_("games: {games} whole games").format(games=number(info["games"])))
+    who = _("; strategies {names}").format(names=", ".join(strategies)) if strategies else ""
     if params:
         who += f" ({', '.join(params)})"
-    header = (
-        f"Rules **{rules.name}** (`rules_hash` {rules.rules_hash}, {rules.players} players) "
-        f"— seed {seed}; {'; '.join(sizes)}{who}. Built {built}."
+    header = _(
+        "Rules **{rules}** (`rules_hash` {hash}, {players} players) — seed {seed}; "
+        "{sizes}{strategies}. Built {built}."
+    ).format(
+        rules=rules.name,
+        hash=rules.rules_hash,
+        players=rules.players,
+        seed=seed,
+        sizes="; ".join(sizes),
+        strategies=who,
+        built=built,
     )
-    title = f"Thousand report — {rules.name}"
+    title = _("Thousand report — {rules}").format(rules=rules.name)
     if compare is not None:  # the report a comparison was asked for says so
-        others = [n for n, _ in rule_sets[1:]] or compare["vs"].unique(maintain_order=True)
-        title += " against " + ", ".join(str(n) for n in others)
+        others = [n for n, _r in rule_sets[1:]] or compare["vs"].unique(maintain_order=True)
+        title = _("Thousand report — {rules} against {others}").format(
+            rules=rules.name, others=", ".join(str(n) for n in others)
+        )
     with StagedDir(out) as staged:
         d = staged.path
         write_manifest(

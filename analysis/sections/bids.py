@@ -12,45 +12,72 @@ import polars as pl
 
 from analysis import plots
 from analysis.bids import bid_tables
-from analysis.glossary import CONCEDED_ALL, MADE_ALL, MADE_PLAYED
 from analysis.pages import (
     Section,
     Text,
     interval_column,
     pct,
 )
+from sim.i18n import N_, _, number, role
+
+# The shown headings of the bid tables' key columns, and the words of their values.
+KEY_HEADINGS = {
+    "contract": N_("contract"),
+    "marriages": N_("marriages"),
+    "points_band": N_("hand points"),
+    "position": N_("seat"),
+    "how_won": N_("how it was won"),
+}
+HOW_WON = {"at 100": N_("at 100, nobody bidding"), "bid up": N_("in the auction")}
+
+
+def _key_column(t: pl.DataFrame, key: str) -> pl.Series:
+    """A key column as shown: its values in words (seat roles, how it was won)."""
+    values = t[key]
+    if key == "position":
+        values = pl.Series([role(v) for v in values], dtype=pl.String)
+    elif key == "how_won":
+        values = pl.Series([_(HOW_WON[v]) if v in HOW_WON else v for v in values])
+    return values.alias(KEY_HEADINGS.get(key, key))
 
 
 def _par_display(t: pl.DataFrame) -> pl.DataFrame:
     """The par table as shown: each rate as ``estimate [low, high]``."""
     return t.select(
-        "contract",
-        "contracts",
-        interval_column(t, "rate_all", "ci_low_all", "ci_high_all", f"{MADE_ALL.label} [95 % CI]"),
-        interval_column(t, "par_rate", "par_ci_low", "par_ci_high", "par, own discard"),
+        pl.col("contract").alias(N_("contract")),
+        pl.col("contracts").alias(N_("contracts")),
         interval_column(
-            t, "par_best_rate", "par_best_ci_low", "par_best_ci_high", "par, best discard"
+            t, "rate_all", "ci_low_all", "ci_high_all", N_("made / contracts [95 % CI]")
+        ),
+        interval_column(t, "par_rate", "par_ci_low", "par_ci_high", N_("par, own discard")),
+        interval_column(
+            t, "par_best_rate", "par_best_ci_low", "par_best_ci_high", N_("par, best discard")
         ),
     )
 
 
 def _rate_display(t: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
-    """Key columns and the bid-table rates as ``estimate [low, high]`` strings."""
+    """Key columns and the bid-table rates as ``estimate [low, high]`` strings.
+
+    The rates' headings are the labels of :mod:`analysis.glossary`'s definitions.
+    """
     return t.select(
-        *keys,
-        "contracts",
-        "n",
-        "made",
-        interval_column(t, "rate", "ci_low", "ci_high", f"{MADE_PLAYED.label} [95 % CI]"),
-        "conceded",
+        *[_key_column(t, k) for k in keys],
+        pl.col("contracts").alias(N_("contracts")),
+        pl.col("n").alias(N_("played")),
+        pl.col("made").alias(N_("made")),
+        interval_column(t, "rate", "ci_low", "ci_high", N_("made / played [95 % CI]")),
+        pl.col("conceded").alias(N_("conceded")),
         interval_column(
             t,
             "concession_rate",
             "concession_ci_low",
             "concession_ci_high",
-            f"{CONCEDED_ALL.label} [95 % CI]",
+            N_("conceded / contracts [95 % CI]"),
         ),
-        interval_column(t, "rate_all", "ci_low_all", "ci_high_all", f"{MADE_ALL.label} [95 % CI]"),
+        interval_column(
+            t, "rate_all", "ci_low_all", "ci_high_all", N_("made / contracts [95 % CI]")
+        ),
     )
 
 
@@ -64,78 +91,96 @@ def bids_section(hands_dir: Path) -> Section:
     summary = tables["summary"]
     info = summary.row(0, named=True)
     min_n = int(info["min_n"])
-    sec = Section("bids", "Contracts as the hands run played them")
+    sec = Section("bids", _("Contracts as the hands run played them"))
     made = pct(info["rate"], info["ci_low"], info["ci_high"])
     conceded = pct(info["concession_rate"], info["concession_ci_low"], info["concession_ci_high"])
     sec.blocks.append(
         Text(
-            f"**In short:** the run's declarers made {made} of the contracts they played "
-            f"and conceded {conceded} of all their contracts."
+            _(
+                "**In short:** the run's declarers made {made} of the contracts they played "
+                "and conceded {conceded} of all their contracts."
+            ).format(made=made, conceded=conceded)
         )
     )
     sec.blocks.append(
         Text(
-            f"From {info['contracts']:,} contracts ({info['reshuffled']:,} redeals on the way). "
-            "A *contract* is a deal that was not redealt; the declarer either "
-            "conceded it (роспись) or played it. `made / played` is the make rate among "
-            "played contracts, `made / contracts` counts a concession as a failure; all "
-            "with 95 % Wilson intervals. These rates describe the run's players (see the "
-            "top) and the contracts *they* chose after the talon: a level is made more "
-            "often when only strong hands name it, so read safe bids from the section "
-            "above, which plays every hand at every level."
+            _(
+                "From {contracts} contracts ({redeals} redeals on the way). A *contract* is "
+                "a deal that was not redealt; the declarer either conceded it or played it. "
+                "*Made / played* is the make rate among played contracts, *made / "
+                "contracts* counts a concession as a failure; all with 95 % Wilson "
+                "intervals. These rates describe the run's players (see the top) and the "
+                "contracts *they* chose after the talon: a level is made more often when "
+                "only strong hands name it, so read safe bids from the section above, which "
+                "plays every hand at every level."
+            ).format(contracts=number(info["contracts"]), redeals=number(info["reshuffled"]))
         )
     )
     sec.add_figure(
         "bids_make_rate.png",
         plots.plot_make_rate(
             tables["by_contract"],
-            f"Make rate against contract, {info['rules']} (levels with ≥ {min_n} played)",
+            _("Make rate against contract, {rules} (levels with ≥ {min_n} played)").format(
+                rules=info["rules"], min_n=min_n
+            ),
             min_n,
         ),
-        "Make rate against contract level",
+        _("Make rate against contract level"),
     )
     sec.add_table(
-        "All contracts",
+        _("All contracts"),
         "",
         _rate_display(summary, []),
         "bids_summary.csv",
         summary,
     )
     for name, keys, title, note in (
-        ("by_contract", ["contract"], "By contract level", "The contract named after the discard."),
+        (
+            "by_contract",
+            ["contract"],
+            _("By contract level"),
+            _("The contract named after the discard."),
+        ),
         (
             "by_marriage_count",
             ["marriages"],
-            "By marriages held after the discard",
-            "Marriages in the declarer's 8 cards after giving one card to each opponent.",
+            _("By marriages held after the discard"),
+            _("Marriages in the declarer's 8 cards after giving one card to each opponent."),
         ),
         (
             "by_points_band",
             ["points_band"],
-            "By the declarer's hand points",
-            "Card points of the declarer's dealt 7-card hand (talon not included).",
+            _("By the declarer's hand points"),
+            _("Card points of the declarer's dealt 7-card hand (talon not included)."),
         ),
         (
             "by_relative_seat",
             ["position"],
-            "By the declarer's seat relative to the dealer",
-            "Forehand bids first; the dealer last.",
+            _("By the declarer's seat relative to the dealer"),
+            _("Forehand bids first; the dealer last."),
         ),
-        ("by_at_100", ["how_won"], "Won at 100 versus bid up", ""),
+        (
+            "by_at_100",
+            ["how_won"],
+            _("Won at 100 versus bid up"),
+            _("At 100, nobody bidding: every other player passed and forehand plays 100."),
+        ),
     ):
         t = tables[name]
         sec.add_table(title, note, _rate_display(t, keys), f"bids_{name}.csv", t)
     if "par" in tables:  # a run played with the open-card par (--par)
         par = tables["par"]
         sec.add_table(
-            "Made against the open-card par",
-            "By contract level: how often the run's declarers made it (`rate_all`, a "
-            "concession counting as a failure) beside how often the open-card par reaches "
-            "it: `par_rate` after the declarer's own discard, `par_best_rate` after the best "
-            "one, with every card face up and both sides playing best. The par is what the "
-            "declarer can force against a defence that sees every card, so it bounds what "
-            "a declarer can be sure of; defenders who cannot see the cards may give more, "
-            "and the played rate can then exceed the par.",
+            _("Made against the open-card par"),
+            _(
+                "By contract level: how often the run's declarers made it (a concession "
+                "counting as a failure) beside how often the open-card par reaches it after "
+                "the declarer's own discard and after the best one, with every card face "
+                "up and both sides playing best. The par is what the declarer can force "
+                "against a defence that sees every card, so it bounds what a declarer can "
+                "be sure of; defenders who cannot see the cards may give more, and the "
+                "played rate can then exceed the par."
+            ),
             _par_display(par),
             "bids_par.csv",
             par,
@@ -143,7 +188,7 @@ def bids_section(hands_dir: Path) -> Section:
     sec.add_csv(
         "bids_by_marriage_set.csv",
         tables["by_marriage_set"],
-        "rates by the set of marriages held after the discard",
+        _("rates by the set of marriages held after the discard"),
     )
-    sec.add_csv("bids_by_seat.csv", tables["by_seat"], "rates by the declarer's absolute seat")
+    sec.add_csv("bids_by_seat.csv", tables["by_seat"], _("rates by the declarer's absolute seat"))
     return sec

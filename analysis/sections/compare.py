@@ -10,18 +10,45 @@ import polars as pl
 from analysis import plots
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
 from analysis.compare import (
-    SIZE_RULE,
+    OPTION_WORDS,
+    SIZES,
     clear,
     compare_sentence,
     rule_differences,
     sig,
+    size_rule,
     size_word,
 )
+from analysis.odds import ODDS_WORDS, odds_words
 from analysis.pages import Section, Text, is_missing
+from sim.i18n import N_, _, interval_separator, number
 from sim.rules import Rules
 
 # Columns of the house-rule comparison table (``thousand compare``), in this order.
 COMPARE_COLUMNS = COMPARE_TABLE_COLUMNS
+
+
+def measure_words(metric: str, meaning: str) -> str:
+    """A compared measure's meaning in the current language (as written if unknown).
+
+    The odds keys' meanings are :data:`analysis.odds.ODDS_WORDS`, the games' those of
+    :data:`analysis.compare.METRICS` (both marked for the catalogues).
+    """
+    return odds_words(metric) if metric in ODDS_WORDS else _(meaning)
+
+
+def _interval(v: float | None, low: float | None, high: float | None, digits: int = 4) -> str:
+    """``v [low, high]`` of :func:`analysis.compare.sig` numbers."""
+    sep = interval_separator()
+    return f"{sig(v, digits)} [{sig(low, digits)}{sep}{sig(high, digits)}]"
+
+
+def _change(base: float | None, diff: float | None) -> str | None:
+    """The difference in percent of the base (``+1.2 %``), None without a base."""
+    if base is None or diff is None or is_missing(base) or is_missing(diff) or base == 0:
+        return None
+    change = 100 * diff / abs(base)
+    return ("+" if change >= 0 else "") + number(change, 1) + " %"
 
 
 def compare_answer(compare: pl.DataFrame, who: str | None = None) -> str:
@@ -31,22 +58,27 @@ def compare_answer(compare: pl.DataFrame, who: str | None = None) -> str:
     """
     rows = compare.select(COMPARE_COLUMNS).to_dicts()
     others = ", ".join(dict.fromkeys(r["vs"] for r in rows))
-    games = f" (games of `{who}`)" if who else ""
+    games = _(" (games of `{players}`)").format(players=who) if who else ""
     real = [r for r in rows if clear(r)]
     if not real:
-        return (
-            f"Against {others}, none of the {len(rows)} measures shows a real difference "
-            f"(every interval holds 0){games}."
-        )
+        return _(
+            "Against {others}, none of the {count} measures shows a real difference "
+            "(every interval holds 0){games}."
+        ).format(others=others, count=len(rows), games=games)
     top = max(real, key=lambda r: abs(r["diff"] / r["base"]) if r["base"] else 0.0)
     size = size_word(top)
-    change = f"{100 * top['diff'] / abs(top['base']):+.1f} %" if top["base"] else "a change"
-    diff = f"{sig(top['diff'], 3)} [{sig(top['diff_ci_low'], 3)}, {sig(top['diff_ci_high'], 3)}]"
-    return (
-        f"Against {others}, {len(real)} of {len(rows)} measures differ for real; the "
-        f"largest: {top['meaning']}, {diff}, {change}"
-        + (f" ({size})" if size else "")
-        + f"{games}."
+    return _(
+        "Against {others}, {real} of {count} measures differ for real; the largest: "
+        "{measure}, {diff}, {change}{size}{games}."
+    ).format(
+        others=others,
+        real=len(real),
+        count=len(rows),
+        measure=measure_words(top["metric"], top["meaning"]),
+        diff=_interval(top["diff"], top["diff_ci_low"], top["diff_ci_high"], 3),
+        change=_change(top["base"], top["diff"]) or _("a change"),
+        size=f" ({_(SIZES[size])})" if size in SIZES else "",
+        games=games,
     )
 
 
@@ -71,63 +103,94 @@ def compare_section(
     t = compare.select(COMPARE_COLUMNS)
     base = ", ".join(dict.fromkeys(t["rules"].cast(pl.String).to_list()))
     others = ", ".join(dict.fromkeys(t["vs"].cast(pl.String).to_list()))
-    sec = Section("compare", "House-rule comparison", answer=compare_answer(compare, who))
+    sec = Section("compare", _("House-rule comparison"), answer=compare_answer(compare, who))
     sec.blocks.append(
         Text(
-            f"Base rules **{base}** against **{others}**, the same deals for every rule set "
-            "(common random numbers). Each difference is other − base with its 95 % "
-            "interval, and the change in percent of the base value. The rates count the "
-            "contracts of whole games (barrel and game end included), so they differ "
-            'from the same-named rates of the hands run in "Contracts as the hands run '
-            f'played them", which counts single deals. {SIZE_RULE}'
+            _(
+                "Base rules **{base}** against **{others}**, the same deals for every rule "
+                "set (common random numbers). Each difference is other − base with its 95 % "
+                "interval, and the change in percent of the base value. The rates count the "
+                "contracts of whole games (barrel and game end included), so they differ "
+                'from the same-named rates of the hands run in "{bids}", which counts single '
+                "deals. {size_rule}"
+            ).format(
+                base=base,
+                others=others,
+                bids=_("Contracts as the hands run played them"),
+                size_rule=size_rule(),
+            )
         )
     )
     if len(rule_sets) > 1:
         diffs = rule_differences(rule_sets)
         long = diffs.unpivot(index="option", variable_name="rules", value_name="value")
+        names = [n for n, _r in rule_sets]
+        shown = diffs.select(
+            pl.col("option").alias(N_("option")),
+            *[
+                pl.col(n).replace_strict(
+                    {k: _(v) for k, v in OPTION_WORDS.items()}, default=pl.col(n)
+                )
+                for n in names
+            ],
+        )
+        title = (
+            _("What differs: one option")
+            if len(diffs) == 1
+            else _("What differs: {count} options").format(count=len(diffs))
+        )
         sec.add_table(
-            f"What differs: {len(diffs)} option{'s' if len(diffs) != 1 else ''}",
-            "Every other option is the same in all rule sets (docs/rules.md explains each).",
-            diffs,
+            title,
+            _("Every other option is the same in all rule sets (docs/rules.md explains each)."),
+            shown,
             "compare_rules.csv",
             long,
         )
-    for row in t.iter_rows(named=True):
+    worded = t.with_columns(
+        pl.Series(
+            "meaning",
+            [measure_words(m, w) for m, w in zip(t["metric"], t["meaning"], strict=True)],
+            dtype=pl.String,
+        )
+    )
+    for row in worded.iter_rows(named=True):
         sec.blocks.append(Text(compare_sentence(row)))
     sec.add_figure(
         "compare.png",
-        plots.plot_compare(t, f"House rules: {others} against {base}"),
-        "House-rule comparison: differences with 95 % intervals",
+        plots.plot_compare(
+            worded, _("House rules: {others} against {base}").format(others=others, base=base)
+        ),
+        _("House-rule comparison: differences with 95 % intervals"),
     )
 
-    def pct(row: Mapping[str, Any]) -> str:
-        b, d = row["base"], row["diff"]
-        if b is None or d is None or is_missing(b) or is_missing(d) or b == 0:
-            return "—"
-        return f"{100 * d / abs(b):+.1f} %"
+    def change(row: Mapping[str, Any]) -> str:
+        return _change(row["base"], row["diff"]) or "—"
 
     shown = pl.DataFrame(
         {
-            "measure": t["meaning"],
-            "rules": t["vs"],
-            "base [95 % CI]": [
-                f"{sig(v)} [{sig(lo)}, {sig(hi)}]"
+            N_("measure"): worded["meaning"],
+            N_("rules"): t["vs"],
+            N_("base [95 % CI]"): [
+                _interval(v, lo, hi)
                 for v, lo, hi in zip(t["base"], t["base_ci_low"], t["base_ci_high"], strict=True)
             ],
-            "other [95 % CI]": [
-                f"{sig(v)} [{sig(lo)}, {sig(hi)}]"
+            N_("other [95 % CI]"): [
+                _interval(v, lo, hi)
                 for v, lo, hi in zip(t["other"], t["other_ci_low"], t["other_ci_high"], strict=True)
             ],
-            "other − base [95 % CI]": [
-                f"{sig(d, 3)} [{sig(lo, 3)}, {sig(hi, 3)}]"
+            N_("other − base [95 % CI]"): [
+                _interval(d, lo, hi, 3)
                 for d, lo, hi in zip(t["diff"], t["diff_ci_low"], t["diff_ci_high"], strict=True)
             ],
-            "change": [pct(r) for r in t.iter_rows(named=True)],
+            N_("change"): [change(r) for r in t.iter_rows(named=True)],
         }
     )
     sec.add_table(
-        "Metrics by rule set",
-        "The CSV adds the interval widths with and without common random numbers, and the games.",
+        _("Measures by rule set"),
+        _(
+            "The CSV adds the interval widths with and without common random numbers, "
+            "and the games."
+        ),
         shown,
         "compare.csv",
         t,

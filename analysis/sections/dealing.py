@@ -19,6 +19,8 @@ from analysis.pages import (
     interval_column,
     is_missing,
 )
+from analysis.sections.compare import measure_words
+from sim.i18n import N_, _, interval_separator, number
 from sim.odds_keys import ODDS_KEYS
 
 # The deal odds and game metrics the "Shuffled or cut?" figure shows, in this order.
@@ -45,22 +47,27 @@ def _gap(row: Mapping[str, Any], percent: bool = False) -> str:
     ``percent``: the row is a share, shown in percent with its difference in points.
     A value without an interval (from one game) is shown alone.
     """
-    scale, unit, points = (100.0, " %", " points") if percent else (1.0, "", "")
+    scale, unit = (100.0, " %") if percent else (1.0, "")
+
+    def one(v: float, signed: bool) -> str:
+        return ("+" if signed and v >= 0 else "") + number(scale * v, 1)
 
     def value(
-        est: float | None, low: float | None, high: float | None, unit: str, sign: str = ""
+        est: float | None, low: float | None, high: float | None, unit: str, signed: bool = False
     ) -> str:
         if est is None or is_missing(est):
             return "—"
-        text = f"{scale * est:{sign}.1f}{unit}"
+        text = one(est, signed) + unit
         if low is None or high is None or is_missing(low) or is_missing(high):
             return text
-        return f"{text} [{scale * low:{sign}.1f}, {scale * high:{sign}.1f}]"
+        return f"{text} [{one(low, signed)}{interval_separator()}{one(high, signed)}]"
 
     other = value(row["other"], row["other_ci_low"], row["other_ci_high"], unit)
     base = value(row["base"], row["base_ci_low"], row["base_ci_high"], unit)
-    diff = value(row["diff"], row["diff_ci_low"], row["diff_ci_high"], points, "+")
-    return f"{other} against {base} ({diff})"
+    diff = value(row["diff"], row["diff_ci_low"], row["diff_ci_high"], "", signed=True)
+    if percent:
+        return _("{other} against {base} ({diff} points)").format(other=other, base=base, diff=diff)
+    return _("{other} against {base} ({diff})").format(other=other, base=base, diff=diff)
 
 
 class DealingPlay(Protocol):
@@ -99,6 +106,11 @@ def dealing_section(
         strategies: who played (under the cut their play makes the next deck).
     """
     shuffled, cut = names
+    rules_name = odds[0].rules.name
+    shown_names = {  # the runs' labels as shown
+        shuffled: _("{rules} (shuffled)").format(rules=rules_name),
+        cut: _("{rules} (cut)").format(rules=rules_name),
+    }
     rates = compare_rates(
         shuffled, (odds[0].deals, odds[0].hits), cut, (odds[1].deals, odds[1].hits), ODDS_KEYS
     )
@@ -108,37 +120,56 @@ def dealing_section(
     game_diffs = sum(_excludes_zero(r) for r in by_metric.values())
     changed = differing + game_diffs > 0
     verdict = (
-        "**Not shuffling changes the game.**"
+        _("**Not shuffling changes the game.**")
         if changed
-        else "**At these sample sizes, not shuffling does not measurably change the game.**"
+        else _("**At these sample sizes, not shuffling does not measurably change the game.**")
     )
-    sec = Section("dealing", "Shuffled or cut?")
+    sec = Section("dealing", _("Shuffled or cut?"))
     share = {k: _gap(by_key[k], percent=True) for k in DEALING_HEADLINES if k in by_key}
     sec.blocks.append(
         Text(
-            f"{verdict} Dealt from the previous deal's cards as they lie (cut once, dealt one "
-            f"card at a time), a deal meets some reshuffle condition in "
-            f"{share['deal.any_reshuffle']} of deals, cut against shuffled; forehand holds a "
-            f"marriage in {share['hand.any_marriage']}; forehand's hand and the talon hold one "
-            f"in {share['hand_talon.any_marriage']}. {differing} of {len(by_key)} deal "
-            f"quantities and {game_diffs} of {len(by_metric)} game measures differ by more "
-            f"than their 95 % interval. In whole games, games last "
-            f"{_gap(by_metric['game_length'])} played deals and declarers made "
-            f"{_gap(by_metric['declarer_make_rate'], percent=True)} of played contracts."
+            _(
+                "{verdict} Dealt from the previous deal's cards as they lie (cut once, dealt "
+                "one card at a time), a deal meets some reshuffle condition in {reshuffle} of "
+                "deals, cut against shuffled; forehand holds a marriage in {marriage}; "
+                "forehand's hand and the talon hold one in {talon}. {differing} of {keys} "
+                "deal quantities and {game_diffs} of {measures} game measures differ by more "
+                "than their 95 % interval. In whole games, games last {length} played deals "
+                "and declarers made {made} of played contracts."
+            ).format(
+                verdict=verdict,
+                reshuffle=share["deal.any_reshuffle"],
+                marriage=share["hand.any_marriage"],
+                talon=share["hand_talon.any_marriage"],
+                differing=differing,
+                keys=len(by_key),
+                game_diffs=game_diffs,
+                measures=len(by_metric),
+                length=_gap(by_metric["game_length"]),
+                made=_gap(by_metric["declarer_make_rate"], percent=True),
+            )
         )
     )
     sec.blocks.append(
         Text(
-            f"How it was measured: the same rules, seed and sizes under `deal.method = "
-            f'"shuffle"` ({shuffled}) and `"cut"` ({cut}); every deal played by '
-            f"**{strategies}** on every seat — under the cut their play decides the next "
-            "deck, so the cut numbers describe this player's games. Deal odds count each "
-            f"deal of {odds[0].deals:,} (under the cut: chains of "
-            f"{odds[1].rules.deal.cut_chain} deals from one shuffle, as `thousand "
-            "odds` deals them); their differences carry the interval of two independent "
-            "samples, which is conservative (the two runs share every chain's first deal). "
-            "The game measures are those of `thousand compare` on the same games (common "
-            "random numbers: each game's first deal is the same)."
+            _(
+                "How it was measured: the same rules, seed and sizes under "
+                '`deal.method = "shuffle"` ({shuffled}) and `deal.method = "cut"` ({cut}); '
+                "every deal played by **{strategies}** on every seat — under the cut their "
+                "play decides the next deck, so the cut numbers describe this player's "
+                "games. The deal odds count {deals} deals each way (under the cut: chains "
+                "of {chain} deals from one shuffle, as `thousand odds` deals them); their "
+                "differences carry the interval of two independent samples, which is "
+                "conservative (the two runs share every chain's first deal). The game "
+                "measures are those of `thousand compare` on the same games (common random "
+                "numbers: each game's first deal is the same)."
+            ).format(
+                shuffled=shown_names[shuffled],
+                cut=shown_names[cut],
+                strategies=strategies,
+                deals=number(odds[0].deals),
+                chain=odds[1].rules.deal.cut_chain,
+            )
         )
     )
     figure_rows = pl.concat(
@@ -153,26 +184,46 @@ def dealing_section(
     )
     order = {m: i for i, m in enumerate(DEALING_HEADLINES)}
     figure_rows = figure_rows.sort(pl.col("metric").replace_strict(order, return_dtype=pl.Int64))
+    figure_rows = figure_rows.with_columns(
+        pl.Series(
+            "meaning",
+            [measure_words(m, w) for m, w in figure_rows.select("metric", "meaning").iter_rows()],
+            dtype=pl.String,
+        ),
+        pl.col("rules").replace(shown_names),
+        pl.col("vs").replace(shown_names),
+    )
     sec.add_figure(
         "dealing.png",
-        plots.plot_compare(figure_rows, f"Cut against shuffled deck: {cut} − {shuffled}"),
-        "Cut against shuffled deck: differences with 95 % intervals",
+        plots.plot_compare(
+            figure_rows,
+            _("Cut against shuffled deck: {cut} − {shuffled}").format(
+                cut=shown_names[cut], shuffled=shown_names[shuffled]
+            ),
+        ),
+        _("Cut against shuffled deck: differences with 95 % intervals"),
     )
-    odds_shown = rates.select(
-        "metric",
-        "meaning",
-        interval_column(rates, "base", "base_ci_low", "base_ci_high", "shuffled [95 % CI]"),
-        interval_column(rates, "other", "other_ci_low", "other_ci_high", "cut [95 % CI]"),
-        interval_column(rates, "diff", "diff_ci_low", "diff_ci_high", "cut − shuffled [95 % CI]"),
+
+    def shown(t: pl.DataFrame, *more: pl.Series) -> pl.DataFrame:
+        words = [measure_words(m, w) for m, w in zip(t["metric"], t["meaning"], strict=True)]
+        return pl.DataFrame(
+            [
+                pl.Series(N_("measure"), words, dtype=pl.String),
+                interval_column(t, "base", "base_ci_low", "base_ci_high", N_("shuffled [95 % CI]")),
+                interval_column(t, "other", "other_ci_low", "other_ci_high", N_("cut [95 % CI]")),
+                interval_column(
+                    t, "diff", "diff_ci_low", "diff_ci_high", N_("cut − shuffled [95 % CI]")
+                ),
+                *more,
+            ]
+        )
+
+    sec.add_table(_("Deal odds, shuffled against cut"), "", shown(rates), "dealing_odds.csv", rates)
+    sec.add_table(
+        _("Whole games, shuffled against cut"),
+        "",
+        shown(games, games["games"].alias(N_("games"))),
+        "dealing_games.csv",
+        games,
     )
-    sec.add_table("Deal odds, shuffled against cut", "", odds_shown, "dealing_odds.csv", rates)
-    games_shown = games.select(
-        "metric",
-        "meaning",
-        interval_column(games, "base", "base_ci_low", "base_ci_high", "shuffled [95 % CI]"),
-        interval_column(games, "other", "other_ci_low", "other_ci_high", "cut [95 % CI]"),
-        interval_column(games, "diff", "diff_ci_low", "diff_ci_high", "cut − shuffled [95 % CI]"),
-        "games",
-    )
-    sec.add_table("Whole games, shuffled against cut", "", games_shown, "dealing_games.csv", games)
     return sec

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis import plots
-from analysis.marriages import WHERE, declared_counts, marriage_table
+from analysis.marriages import WHERE, declared_counts, marriage_table, suit_words
 from analysis.odds import OddsResult
 from analysis.pages import (
     Section,
@@ -15,6 +15,7 @@ from analysis.pages import (
     interval_column,
     number_column,
 )
+from sim.i18n import N_, _, number
 
 
 def marriage_section(odds: OddsResult, hands_dir: Path | None) -> Section:
@@ -29,35 +30,43 @@ def marriage_section(odds: OddsResult, hands_dir: Path | None) -> Section:
     deals = odds.run.deals
     declared = declared_counts(hands_dir) if hands_dir is not None else None
     table = marriage_table(odds.document(), declared)
-    sec = Section("marriages", "Marriage frequencies")
-    played = "" if declared is None else f"; declared: {declared[0]:,} deals played out"
+    sec = Section("marriages", _("Marriage frequencies"))
+    sizes = _("{deals} deals").format(deals=number(deals))
+    if declared is not None:
+        sizes += _("; declared: {deals} deals played out").format(deals=number(declared[0]))
     sec.blocks.append(
         Text(
-            "How often a marriage (K+Q of one suit) comes, by suit. `hand`: forehand's "
-            "dealt hand holds it; `hand_talon`: forehand's hand plus the talon hold it "
-            "(the cards the declarer sees after taking the talon), over the same "
-            f"{deals:,} deals as the odds section, exact value beside; `declared`: "
-            "some player declared it in a deal played out (neither redealt nor conceded), "
-            "under the run's strategies — no closed form, and a selected sample: conceded "
-            "deals are left out, and a player who concedes hands without a marriage (as "
-            "the first heuristic, `heuristic_v1`, often did) leaves the played-out deals "
-            "rich in marriages. "
-            "`any` is at least one marriage "
-            f"of any suit. Sample sizes (`n`): {deals:,} deals{played}."
+            _(
+                "How often a marriage (K+Q of one suit) comes, by suit: held in forehand's "
+                "dealt hand; in forehand's hand plus the talon (the cards the declarer sees "
+                "after taking the talon), over the same {deals} deals as the odds section, "
+                "exact value beside; and declared by some player in a deal played out "
+                "(neither redealt nor conceded), under the run's strategies — no closed "
+                "form, and a selected sample: conceded deals are left out, and a player who "
+                "concedes hands without a marriage (as the first heuristic, `heuristic_v1`, "
+                "often did) leaves the played-out deals rich in marriages. *Any suit* is at "
+                "least one marriage of any suit. Sample sizes: {sizes}."
+            ).format(deals=number(deals), sizes=sizes)
         )
     )
+    worded = table.with_columns(
+        pl.Series("suit", [suit_words(s) for s in table["suit"]], dtype=pl.String)
+    )
+    views = {where: _(words) for where, words in WHERE.items()}
     sec.add_figure(
         "marriages.png",
-        plots.plot_marriages(table, f"Marriage frequency by suit, {rules.name}"),
-        "Marriage frequency by suit: held, in hand + talon, declared",
+        plots.plot_marriages(
+            table, _("Marriage frequency by suit, {rules}").format(rules=rules.name)
+        ),
+        _("Marriage frequency by suit: held, in hand + talon, declared"),
     )
-    shown = table.select(
-        pl.col("where").replace_strict(WHERE, default=pl.col("where")).alias("where"),
-        "suit",
-        "hits",
-        "n",
-        interval_column(table, "rate", "ci_low", "ci_high", "rate [95 % CI]"),
-        number_column(table, "exact"),
+    shown = worded.select(
+        pl.col("where").replace_strict(views, default=pl.col("where")).alias(N_("where")),
+        pl.col("suit").alias(N_("suit")),
+        pl.col("hits").alias(N_("with it")),
+        pl.col("n").alias(N_("deals")),
+        interval_column(table, "rate", "ci_low", "ci_high", N_("rate [95 % CI]")),
+        number_column(table, "exact", N_("exact")),
     )
-    sec.add_table("Marriages by suit", "", shown, "marriages.csv", table)
+    sec.add_table(_("Marriages by suit"), "", shown, "marriages.csv", table)
     return sec

@@ -11,10 +11,67 @@ from analysis.advise import Advice, examples_table
 from analysis.pages import (
     Section,
     Text,
+    fmt_number,
     mean_interval_column,
     wilson_column,
 )
-from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart, defence_caveat
+from analysis.safebids import CLASS_KEYS, PLAYER_WORDS, SafeBidResult, bid_chart, defence_caveat
+from analysis.stats import Z95
+from sim.cards import cards_of
+from sim.i18n import N_, _, cards_text, interval_separator, number, role
+
+# The further tables of the safe bids (CSV only), by class, in words.
+CLASS_WORDS = {
+    "by_marriages": N_("by marriages"),
+    "by_marriages_aces": N_("by marriages and aces"),
+    "by_aces_tens": N_("by aces and tens"),
+    "by_points": N_("by card points in bands of 10"),
+    "by_position": N_("by the declarer's seat"),
+}
+
+
+def _who(player: str) -> str:
+    """Who a player of the players' table is, in the current language."""
+    if player in PLAYER_WORDS:
+        return _(PLAYER_WORDS[player])
+    return _("`{player}` at every seat").format(player=player)
+
+
+def _interval(p: float, low: float, high: float, places: int) -> str:
+    sep = interval_separator()
+    return f"{number(p, places)} [{number(low, places)}{sep}{number(high, places)}]"
+
+
+def examples_shown(examples: Sequence[Advice]) -> pl.DataFrame:
+    """The advisor's worked examples as shown (``safebids_examples.csv`` keeps the data).
+
+    The cards in the language's notation, the numbers as it writes them, the headings
+    in words.
+    """
+    rows = []
+    for a in examples:
+        at = {r["level"]: r for r in a.levels.iter_rows(named=True)}
+
+        def rate(level: int, at: dict = at) -> str:
+            r = at.get(level)
+            return "—" if r is None else _interval(r["p"], r["ci_low"], r["ci_high"], 2)
+
+        low, high = a.pass_mean - Z95 * a.pass_se, a.pass_mean + Z95 * a.pass_se
+        rows.append(
+            {
+                N_("hand"): cards_text(cards_of(a.hand)),
+                N_("player"): a.player,
+                N_("deals"): a.samples,
+                N_("P(make 100) [95 % CI]"): rate(100),
+                N_("P(make 120) [95 % CI]"): rate(120),
+                N_("bid up to (75 %)"): "—" if a.recommended is None else str(a.recommended),
+                N_("best contract"): (
+                    role("pass") if a.best_expected is None else str(a.best_expected)
+                ),
+                N_("passing scores [95 % CI]"): _interval(a.pass_mean, low, high, 1),
+            }
+        )
+    return pl.DataFrame(rows)
 
 
 def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> Section:
@@ -24,7 +81,7 @@ def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> 
     """
     run = result.run
     t = result.tables
-    sec = Section("safebids", "Safe bids from the hand before the talon")
+    sec = Section("safebids", _("Safe bids from the hand before the talon"))
     first = run.players[0]
     safe = t["safe_by_marriages"].filter(pl.col("player") == first)
     heart = safe.filter(pl.col("marriages") == "♥").to_dicts()
@@ -33,43 +90,64 @@ def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> 
     if heart:
         h = heart[0]
         lvl = h["safe_75"]
+        hands = number(h["n"])
         answer.append(
-            f"With a ♥ marriage (and nothing else known about the hand) `{first}` makes "
-            + (f"up to {lvl} at least 75 % of the time" if lvl else "no level 75 % of the time")
-            + f" ({h['n']:,} hands)"
+            _(
+                "With a ♥ marriage (and nothing else known about the hand) `{player}` makes "
+                "up to {level} at least 75 % of the time ({hands} hands)"
+            ).format(player=first, level=lvl, hands=hands)
+            if lvl
+            else _(
+                "With a ♥ marriage (and nothing else known about the hand) `{player}` makes "
+                "no level 75 % of the time ({hands} hands)"
+            ).format(player=first, hands=hands)
         )
     if none:
         r100 = none[0]["rate_100"]
-        answer.append(f"without a marriage it makes 100 in {r100:.0%} of hands")
+        answer.append(
+            _("without a marriage it makes 100 in {share} % of hands").format(
+                share=number(100 * r100)
+            )
+        )
     if answer:
         sec.blocks.append(Text("; ".join(answer) + "."))
     sec.blocks.append(
         Text(
-            "Every dealt hand is played as the declarer's, not only the hands that won an "
-            "auction: it takes the talon, gives cards away, names its contract and plays, "
-            "against opponents holding the rest of the deal (nothing said in an auction "
-            "narrows their hands). A hand makes level L when it may bid L (its cap), would "
-            "not concede at L and its deal total reaches L. Every level is read from the "
-            "same hands, so a curve falls as L rises; the safe bid at 50 / 75 / 90 % is the "
-            "highest level whose 95 % Wilson interval's lower end reaches that rate (— "
-            "where none does). The players:"
+            _(
+                "Every dealt hand is played as the declarer's, not only the hands that won "
+                "an auction: it takes the talon, gives cards away, names its contract and "
+                "plays, against opponents holding the rest of the deal (nothing said in an "
+                "auction narrows their hands). A hand makes level L when it may bid L (its "
+                "cap), would not concede at L and its deal total reaches L. Every level is "
+                "read from the same hands, so a curve falls as L rises; the safe bid at 50 / "
+                "75 / 90 % is the highest level whose 95 % Wilson interval's lower end "
+                "reaches that rate (— where none does). The players:"
+            )
         )
     )
+    players = t["players"]
     sec.add_table(
-        "Who played",
-        "`hands` = dealt hands played as the declarer's; `mean total` their mean deal "
-        "total (card points and marriages; the par's is its best total). The par is an "
-        "upper bound, not a player; `pimc` and the par run on a small sample by default "
-        "(`thousand report --safe-sample`, `thousand safebids --sample`).",
-        t["players"].select(
-            "player",
-            "deals",
-            "hands",
-            mean_interval_column(t["players"], "mean_total", "se_total", "mean total [95 % CI]"),
-            "who",
+        _("Who played"),
+        _(
+            "Hands: dealt hands played as the declarer's; the mean total is their mean "
+            "deal total (card points and marriages; the par's is its best total). The "
+            "par is an upper bound, not a player; `pimc` and the par run on a small "
+            "sample by default (`thousand report --safe-sample`, `thousand safebids "
+            "--sample`)."
+        ),
+        players.select(
+            pl.col("player").alias(N_("player")),
+            pl.col("deals").alias(N_("deals")),
+            pl.col("hands").alias(N_("hands")),
+            mean_interval_column(players, "mean_total", "se_total", N_("mean total [95 % CI]")),
+            pl.Series(
+                N_("who"),
+                [_who(p) for p in players["player"]],
+                dtype=pl.String,
+            ),
         ),
         "safebids_players.csv",
-        t["players"],
+        players,
     )
     caveat = defence_caveat(run.players)
     if caveat:
@@ -77,70 +155,87 @@ def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> 
     sec.add_figure(
         "safebids_curves.png",
         plots.plot_safe_curves(t["curve_by_marriages"], run.rules.name),
-        "Make rate by bid level for hands with one marriage or none",
+        _("Make rate by bid level for hands with one marriage or none"),
     )
     sec.add_table(
-        "Bid chart: marriages in hand",
-        "Each cell: the safe bid at 50 / 75 / 90 % and (in brackets) the hands it rests "
-        "on. The cap differs by suit, so the classes are by suit.",
+        _("Bid chart: marriages in hand"),
+        _(
+            "Each cell: the safe bid at 50 / 75 / 90 % and (in brackets) the hands it "
+            "rests on. The cap differs by suit, so the classes are by suit."
+        ),
         bid_chart(result),
         "safebids_safe_by_marriages.csv",
         t["safe_by_marriages"],
     )
     sec.add_table(
-        "Bid chart: marriages and aces",
-        "The same, by marriages and the number of aces in the 7 cards.",
+        _("Bid chart: marriages and aces"),
+        _("The same, by marriages and the number of aces in the 7 cards."),
         bid_chart(result, "by_marriages_aces"),
         "safebids_safe_by_marriages_aces.csv",
         t["safe_by_marriages_aces"],
     )
-    for name, what in (
-        ("by_aces_tens", "safe levels by aces and tens"),
-        ("by_points", "safe levels by card points in bands of 10"),
-        ("by_position", "safe levels by the declarer's seat"),
-    ):
-        sec.add_csv(f"safebids_safe_{name}.csv", t[f"safe_{name}"], what)
+    for name in ("by_aces_tens", "by_points", "by_position"):
+        sec.add_csv(
+            f"safebids_safe_{name}.csv",
+            t[f"safe_{name}"],
+            _("safe levels {by}").format(by=_(CLASS_WORDS[name])),
+        )
     for name in CLASS_KEYS:
         sec.add_csv(
             f"safebids_curve_{name}.csv",
             t[f"curve_{name}"],
-            f"P(make L) at every level, {name.removeprefix('by_').replace('_', ' and ')}",
+            _("P(make L) at every level, {by}").format(by=_(CLASS_WORDS[name])),
         )
     if examples:
-        shown = examples_table(examples)
         sec.add_table(
-            "Worked examples: the advisor",
-            "`thousand advise HAND --player P`: the cards the hand cannot see dealt at random "
-            "(`deals` times), each deal played with the hand as forehand's; the bid up to "
-            "which the 95 % interval's lower end stays at 75 %, the contract of the best "
-            "expected score if it beats passing, and what the hand scores as a defender when "
-            f"it passes (deals played by `{examples[0].pass_player}` at every seat).",
-            shown,
+            _("Worked examples: the advisor"),
+            _(
+                "`thousand advise HAND --player P`: the cards the hand cannot see dealt at "
+                "random (as many deals as shown), each deal played with the hand as "
+                "forehand's; the bid up to which the 95 % interval's lower end stays at "
+                "75 %, the contract of the best expected score if it beats passing, and "
+                "what the hand scores as a defender when it passes (deals played by "
+                "`{player}` at every seat)."
+            ).format(player=examples[0].pass_player),
+            examples_shown(examples),
             "safebids_examples.csv",
-            shown,
+            examples_table(examples),
         )
     if "calibration_summary" in t:
         summary = t["calibration_summary"]
         rows = summary.to_dicts()
         words = "; ".join(
-            f"`{r['player']}` {r['share_within_2se']:.0%} of {r['cells']} cells" for r in rows
+            _("`{player}` {share} % of {cells} cells").format(
+                player=r["player"],
+                share=number(100 * r["share_within_2se"]),
+                cells=number(r["cells"]),
+            )
+            for r in rows
         )
         sec.add_figure(
             "safebids_calibration.png",
             plots.plot_calibration(t["calibration_bins"], run.rules.name),
-            "Held-out make rate against the predicted rate",
+            _("Held-out make rate against the predicted rate"),
         )
         sec.add_table(
-            "Held-out check",
-            f"The tables (by marriages, every level) built on seed {run.seed}, checked on "
-            f"the hands of seed {run.holdout_seed}: the share of cells with 30 or more "
-            "hands on both seeds whose rate lies within 1.96 standard errors of the prediction "
-            f"(about 95 % when the tables are calibrated): {words or 'no cell large enough'}.",
+            _("Held-out check"),
+            _(
+                "The tables (by marriages, every level) built on seed {seed}, checked on "
+                "the hands of seed {holdout}: the share of cells with 30 or more hands on "
+                "both seeds whose rate lies within 1.96 standard errors of the prediction "
+                "(about 95 % when the tables are calibrated): {words}."
+            ).format(
+                seed=run.seed,
+                holdout=run.holdout_seed,
+                words=words or _("no cell large enough"),
+            ),
             summary.select(
-                "player",
-                "cells",
-                wilson_column(summary, "within_2se", "cells", "share within 1.96 SE [95 % CI]"),
-                pl.col("max_abs_z").round(2).alias("largest |z|"),
+                pl.col("player").alias(N_("player")),
+                pl.col("cells").alias(N_("cells")),
+                wilson_column(summary, "within_2se", "cells", N_("share within 1.96 SE [95 % CI]")),
+                pl.Series(
+                    N_("largest z (absolute)"), [fmt_number(v, 2) for v in summary["max_abs_z"]]
+                ),
             ),
             "safebids_calibration.csv",
             t["calibration"],

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import sim
+from sim.i18n import N_, _
 from sim.jobs.guide import Guide, GuideSpec, check_guide
 from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBidsSpec, safebids
 from sim.rules import Rules
@@ -92,7 +93,7 @@ class ReportSpec:
         """
         from sim.engine.strategies.registry import parse_params, parse_strategies
 
-        for r in [self.rules] + [r for _, r in self.vs or ()]:
+        for r in [self.rules] + [r for _name, r in self.vs or ()]:
             parse_params(parse_strategies(self.strategies, r.players), list(self.params))
 
     def plan(self) -> dict[str, Any]:
@@ -195,7 +196,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
     names = parse_strategies(spec.strategies, rules.players)
 
     def odds_of(r: Rules) -> OddsRun:
-        with feedback.bar(spec.deals, "deal", f"odds of {r.name}") as bar:
+        with feedback.bar(spec.deals, "deal", _("odds of {rules}").format(rules=r.name)) as bar:
             return run_odds(r, spec.deals, spec.seed, progress=bar.update)
 
     compiling = compile_notice(
@@ -221,7 +222,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
         rules, spec.hands, spec.games, spec.seed, work, strategies=spec.strategies,
         params=spec.params, par=spec.par, feedback=feedback, backend=backend, parts=parts,
     )  # fmt: skip
-    with feedback.bar(spec.games, "game", "shuffled or cut: games") as bar:
+    with feedback.bar(spec.games, "game", N_("shuffled or cut: games")) as bar:
         dealing = dealing_comparison(
             rules, odds, played.games_dir, spec.games, spec.seed, work / "dealing",
             odds_of=odds_of, strategies=spec.strategies, params=spec.params, backend=backend,
@@ -236,7 +237,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
                 workers=spec.workers,
             ),
             feedback=feedback,
-            label="safe bids: hands declared",
+            label=N_("safe bids: hands declared"),
         )  # fmt: skip
         examples = advice_examples(spec)
     guide_runs = None
@@ -244,7 +245,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
         guide_runs = _guide_runs(spec, odds, safe, feedback)
     compared = None
     if spec.vs is not None:  # the house-rule comparison on the same deals
-        with feedback.bar(spec.games * len(spec.vs), "game", "house rules: games") as bar:
+        with feedback.bar(spec.games * len(spec.vs), "game", N_("house rules: games")) as bar:
             compared = play_rule_sets(
                 list(spec.vs), spec.games, spec.seed, work / "compare",
                 strategies=spec.strategies, params=list(spec.params), backend=backend,
