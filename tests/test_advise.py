@@ -398,3 +398,16 @@ def test_a_shown_talon_goes_to_the_declarer_and_moves_its_chance(thousand):
                        "--talon-shown", "9S 9C JC", *args)  # fmt: skip
         assert bad.returncode == 2 and words in bad.stderr, bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_the_russian_answer_to_an_auction_does_not_depend_on_the_budget(thousand):
+    # strong plays every sample whatever the budget: a loaded machine (a budget all
+    # but spent) gives the same answer, the tables' line and the samples' refinement
+    args = ("advise", "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦", "--lang", "ru", "--auction", "100 pass")
+    unhurried = thousand(*args, "--budget", "0")
+    hurried = thousand(*args, "--budget", "0.001")
+    assert unhurried.returncode == hurried.returncode == 0, hurried.stderr
+    assert unhurried.stdout == hurried.stdout
+    text = unhurried.stdout
+    assert "Таблицы:" in text and "повышать, до" in text and "сдающий" in text
+    assert "спасовал" in text  # the middle's pass, read as strong bids
