@@ -548,10 +548,10 @@ def advice_markdown(a: Advice) -> str:
                 "The tables: {n} hands of the class ({klass}) played as the declarer's by "
                 "`{player}` ({deals} deals, seed {seed}) say {answer}."
             ).format(
-                n=f"{t.n:,}",
+                n=number(t.n),
                 klass=_class_text(t.klass),
                 player=t.player,
-                deals=f"{t.deals:,}",
+                deals=number(t.deals),
                 seed=t.seed,
                 answer=trec,
             )

@@ -709,7 +709,7 @@ def barrel_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
 def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
     """What ``thousand barrel`` prints by default: a few lines under 100 columns."""
     from analysis.tables import short_rate, short_table
-    from sim.i18n import _, role
+    from sim.i18n import _, number, role
 
     info = tables["summary"].row(0, named=True)
     length = tables["game_length"].row(0, named=True)
@@ -717,8 +717,8 @@ def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
     lines = [
         _("# Barrel and game length — rules `{rules}`: {games} games ({unfinished} "
           "unfinished)").format(
-            rules=info["rules"], games=f"{info['games']:,}",
-            unfinished=f"{info['unfinished']:,}",
+            rules=info["rules"], games=number(info['games']),
+            unfinished=number(info['unfinished']),
         ),
         "",
         "- " + _("a game lasts {mean} played deals (median {median})").format(
@@ -733,7 +733,7 @@ def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
         lines.append(
             "- "
             + _("climbs onto the barrel: {climbs}; falls: {falls} of them").format(
-                climbs=f"{x['stints']:,}",
+                climbs=number(x["stints"]),
                 falls=short_rate(x["fall_rate"], x["fall_ci_low"], x["fall_ci_high"]),
             )
         )

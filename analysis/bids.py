@@ -418,12 +418,12 @@ def bids_short(tables: Mapping[str, pl.DataFrame], levels: int = 12) -> str:
     ``levels`` contracts named most often; ``--full`` or ``--out`` give every table.
     """
     from analysis.tables import short_rate, short_table
-    from sim.i18n import _
+    from sim.i18n import _, number
 
     s = tables["summary"].row(0, named=True)
     head = _("# Bid success — rules `{rules}`: {deals} deals, {contracts} contracts")
     lines = [
-        head.format(rules=s["rules"], deals=f"{s['deals']:,}", contracts=f"{s['contracts']:,}"),
+        head.format(rules=s["rules"], deals=number(s["deals"]), contracts=number(s["contracts"])),
         "",
         f"- {_(MADE_PLAYED.words)}: {short_rate(s['rate'], s['ci_low'], s['ci_high'])}",
         f"- {_(CONCEDED_ALL.words)}: "

@@ -155,9 +155,7 @@ class Section:
                 files = (
                     "\n\n" + _("Data: {file}.").format(file=f"`{block.csv}`") if block.csv else ""
                 )
-                parts.append(
-                    f"{head}\n\n{to_markdown(block.frame, floats='{:.4f}').rstrip()}{files}"
-                )
+                parts.append(f"{head}\n\n{to_markdown(shown_text(block.frame)).rstrip()}{files}")
         return "\n\n".join(parts) + "\n"
 
     @property
@@ -193,6 +191,31 @@ class Section:
                     parts.append(f'<p class="files">{_("Data: {file}.").format(file=link)}</p>')
         parts.append("</section>")
         return "\n".join(parts)
+
+
+def shown_text(df: pl.DataFrame) -> pl.DataFrame:
+    """A shown table with every cell as the page writes it (numbers as the language does).
+
+    Integers grouped (``4,084``; ``4084`` and ``12 345`` in Russian, Ukrainian and
+    Polish), other numbers to four decimals, nulls as an em dash: the Markdown page's
+    cells then read as the HTML page's.
+    """
+
+    def cell(v: object) -> str:
+        if v is None:
+            return "—"
+        if isinstance(v, bool):
+            return str(v)
+        if isinstance(v, float):
+            return number(v, 4)
+        if isinstance(v, int):
+            return number(v)
+        return str(v)
+
+    return pl.DataFrame(
+        {c: [cell(v) for v in df[c].to_list()] for c in df.columns},
+        schema=dict.fromkeys(df.columns, pl.String),
+    )
 
 
 def heading_words(columns: Sequence[str]) -> dict[str, str]:
@@ -231,6 +254,7 @@ def figure_png(fig: Figure) -> bytes:
     from PIL import Image
 
     buf = io.BytesIO()
+    fig.set_dpi(DPI)  # laid out at the resolution it is saved at: the check sees the PNG's
     fig.savefig(buf, format="png", dpi=DPI)
     if clipped(fig, drawn=True):
         title = fig.get_suptitle() or (fig.axes[0].get_title() if fig.axes else "")
@@ -404,7 +428,7 @@ def render_pages(
         contents_md += f"\n- [{folded}](#{APPENDIX})\n" + "\n".join(
             f"  {line}" for line in contents(appendix, True).splitlines()
         )
-        appendix_md = [f'<a id="{APPENDIX}"></a>\n\n# {folded}\n', *(s.markdown for s in appendix)]
+        appendix_md = [f"# {folded}\n", *(s.markdown for s in appendix)]
     md = "\n".join(
         [
             f"# {title}",

@@ -19,7 +19,7 @@ import polars as pl
 from analysis.guide import GUIDE_PLAYER, Guide
 from analysis.pages import Section, Text, inline_html
 from analysis.tables import to_markdown
-from sim.i18n import _, language, role
+from sim.i18n import _, language, number, role
 
 MARRIAGE_ORDER = ("♥", "♦", "♣", "♠", "none")
 
@@ -82,7 +82,7 @@ def bid_answer(guide: Guide) -> tuple[str, pl.DataFrame]:
         sentence = _(
             "Holding the {marriage} alone, bid up to {level}: such hands make it at least "
             "3 times in 4 ({n} hands played)."
-        ).format(marriage=_marriage(best), level=rows[best]["safe_75"], n=f"{rows[best]['n']:,}")
+        ).format(marriage=_marriage(best), level=rows[best]["safe_75"], n=number(rows[best]["n"]))
     return sentence, table
 
 
@@ -122,8 +122,8 @@ def barrel_answer(guide: Guide) -> str:
         "{rate} of climbs onto the barrel end in a fall ({climbs} climbs in {games} games)."
     ).format(
         rate=_rate_text(b["fall_share"], b["ci_low"], b["ci_high"]),
-        climbs=f"{b['climbs']:,}",
-        games=f"{b['games']:,}",
+        climbs=number(b["climbs"]),
+        games=number(b["games"]),
     )
 
 

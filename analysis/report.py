@@ -30,7 +30,7 @@ To add a section, write a builder that returns a section in a module of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,9 @@ from sim.i18n import _, number
 from sim.output import StagedDir, now_iso, write_manifest
 from sim.rules import Rules
 
+APPENDIX = ("run", "odds", "dealing")
+"""The sections for analysts (how the numbers were made and checked), folded at the end."""
+
 
 def _part_manifest(run_dir: Path | None) -> dict[str, Any] | None:
     """The parts of a run's ``run.json`` the report repeats (not the rules again)."""
@@ -81,6 +84,7 @@ def build_report(
     guide: Section | None = None,
     rule_sets: Sequence[tuple[str, Rules]] = (),
     player: Section | None = None,
+    player_pages: Callable[[Path], None] | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -105,9 +109,15 @@ def build_report(
             options that differ are listed in the comparison).
         player: the page for players (:func:`analysis.player.player_section`), which
             opens the report, or None.
+        player_pages: writes the page for players on its own into the folder
+            (``player-LANG.html`` and ``.md`` in every language), or None.
+
+    The sections that show how the numbers were made and checked (:data:`APPENDIX`:
+    the run, exact against simulated odds, shuffled against cut) close the page in
+    the analysts' appendix, folded until opened.
 
     Returns:
-        The sections, in report order.
+        The sections, in report order (the appendix's last).
     """
     rules = odds.rules
     seed, deals = odds.run.seed, odds.run.deals
@@ -198,5 +208,9 @@ def build_report(
             ended=now_iso(),
             parts={"hands": hands, "games": games},
         )
-        write_pages(d, title, header, sections, "report.md")
-    return sections
+        shown = [s for s in sections if s.anchor not in APPENDIX]
+        folded = [s for s in sections if s.anchor in APPENDIX]
+        write_pages(d, title, header, shown, "report.md", appendix=folded)
+        if player_pages is not None:
+            player_pages(d)
+    return shown + folded

@@ -282,6 +282,16 @@ def test_the_reports_guide_section_says_who_played_and_its_duel(outputs):
     # the page for players opens the report, before its summary
     sections = [line for line in page.splitlines() if line.startswith("## ")]
     assert sections[:2] == ["## For players", "## In short"]
+    # and stands on its own in every language, with the report's numbers
+    folder = root / "report" / "classic"
+    first = page.split("## For players", 1)[1].split("## In short", 1)[0]
+    chart = [line for line in first.splitlines() if line.startswith("| ♥")]
+    for lang, marriage in (("en", "| ♥ marriage"), ("ru", "| марьяж ♥"), ("uk", "| мар'яж ♥"),
+                           ("pl", "| meldunek ♥")):  # fmt: skip
+        assert (folder / f"player-{lang}.html").is_file(), lang
+        own = (folder / f"player-{lang}.md").read_text(encoding="utf-8")
+        row = next(line for line in own.splitlines() if line.startswith(marriage))
+        assert row.split("|")[2].strip() == chart[0].split("|")[2].strip(), (lang, row)
 
 
 def test_tables_have_the_declared_types_before_they_are_written(outputs):

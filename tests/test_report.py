@@ -34,14 +34,15 @@ SAFE_DEALS, SAFE_SAMPLE = 5_000, 4
 
 SECTION_TITLES = (
     "In short",
-    "The run",
-    "Deal odds and reshuffle conditions: exact vs simulated",
     "Marriage frequencies",
     "Safe bids from the hand before the talon",
     "Contracts as the hands run played them",
     "Barrel falls and game length",
     "Seat advantage",
     "House-rule comparison",
+    # the analysts' appendix, folded at the end
+    "The run",
+    "Deal odds and reshuffle conditions: exact vs simulated",
 )
 FIGURES = (
     "odds.png",
@@ -174,6 +175,23 @@ def test_report_has_every_section_in_both_formats(report):
     for title in SECTION_TITLES:
         assert f"## {title}\n" in md, title
         assert f"<h2>{title}</h2>" in html.replace("&#x27;", "'"), title
+
+
+def test_the_analysts_material_is_folded_at_the_end(report):
+    # how the numbers were made and checked: one folded part after the answers, its
+    # sections listed in the contents under it
+    out, _sections = report
+    html = (out / "index.html").read_text(encoding="utf-8")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    folded = html.index('<details class="appendix" id="appendix">')
+    assert html.index('<section id="run">') > folded and html.index('<section id="odds">') > folded
+    assert html.index('<section id="compare">') < folded  # the answers come first
+    assert html.count("<details") == 1 and '<a href="#appendix">' in html
+    assert "<summary>For analysts: how the numbers were made and checked</summary>" in html
+    head = md.index("# For analysts: how the numbers were made and checked\n")
+    assert md.index("## The run\n") > head > md.index("## House-rule comparison\n")
+    folded_md = "- [For analysts: how the numbers were made and checked](#appendix)\n"
+    assert folded_md + "  - [The run](#run)" in md
 
 
 def test_every_figure_is_written_referenced_and_embedded(report):
@@ -405,7 +423,7 @@ def test_the_comparison_lists_the_options_that_differ():
 
 def test_report_without_runs_or_comparison_keeps_the_odds_sections(runs, tmp_path):
     sections = build_report(tmp_path / "r", runs["odds"])
-    assert [s.anchor for s in sections] == ["summary", "run", "odds", "marriages"]
+    assert [s.anchor for s in sections] == ["summary", "marriages", "run", "odds"]
     assert not (tmp_path / "r" / "compare.png").exists()
 
 

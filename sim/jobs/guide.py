@@ -109,6 +109,15 @@ class Guide:
         write_guide(self.guide, Path(out), self.duel, self.spec.duel_deals or 0, self.spec.seed,
                     extra, player if player_page else None)  # fmt: skip
 
+    def player_pages(self, folder: Path) -> None:
+        """Write the page for players in every language: ``player-LANG.html`` and ``.md``."""
+        from analysis.player import write_player_page
+        from sim.i18n import LANGS, speaking
+
+        for lang in LANGS:
+            with speaking(lang):
+                write_player_page(folder, self.guide, self.spec.rules.name, f"player-{lang}")
+
     def player_section(self) -> Any:
         """The page for players as a report section (:func:`analysis.player.player_section`)."""
         from analysis.player import player_section

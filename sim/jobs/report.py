@@ -27,6 +27,7 @@ so ``resume`` finishes an interrupted report.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,12 +174,13 @@ def build_report(
     backend = backend_for(spec.workers, spec.scheduler)
     parts = open_partial(out, spec.plan(), resume, force).folder  # each run's chunks, for resume
     runs = play_runs(spec, parts, backend, feedback)
-    guide = player = None
+    guide = player = pages = None
     if runs.guide is not None:
         book, duel = check_guide(spec.guide_spec(), runs.guide)  # the second stage
         checked = Guide(spec.guide_spec(), book, duel, 0.0)
         guide, player = checked.section(), checked.player_section()
-    write_report(spec, runs, guide, out, player)  # in the current language (sim.i18n)
+        pages = checked.player_pages
+    write_report(spec, runs, guide, out, player, pages)  # in the current language (sim.i18n)
     shutil.rmtree(parts, ignore_errors=True)
     return out
 
@@ -257,11 +259,17 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
 
 
 def write_report(
-    spec: ReportSpec, runs: ReportRuns, guide: Any, out: Path, player: Any = None
+    spec: ReportSpec,
+    runs: ReportRuns,
+    guide: Any,
+    out: Path,
+    player: Any = None,
+    player_pages: Callable[[Path], None] | None = None,
 ) -> Any:
     """The last stage: read the runs and write the report folder; its sections.
 
-    ``player`` (the page for players, from the guide) opens the report.
+    ``player`` (the page for players, from the guide) opens the report;
+    ``player_pages`` writes it on its own in every language.
     """
     from analysis.compare import compare_folders
     from analysis.odds import odds_result
@@ -279,6 +287,7 @@ def write_report(
         guide=guide,
         rule_sets=spec.vs or (),
         player=player,
+        player_pages=player_pages,
     )
 
 
