@@ -66,6 +66,7 @@ report-check: $(STAMP)
 	  $(BIN)/thousand guide --rules classic --lang $$lang --player-page --out build/guide-$$lang \
 	    --force --quiet $(CHECK_GUIDE) > /dev/null || exit 1; done
 	$(BIN)/python tests/report_check.py --shots reports/screenshots reports/classic \
+	  $(foreach l,en ru uk pl,reports/classic/player-$(l).html) \
 	  build/report-vs-app build/report-ru build/report-uk build/report-pl \
 	  $(foreach l,en ru uk pl,build/guide-$(l) build/guide-$(l)/player.html)
 

@@ -18,7 +18,7 @@ from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_la
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
 from sim.cards import cards_str
-from sim.i18n import _, answer_cards, number, role
+from sim.i18n import _, answer_cards, interval_separator, number, role
 from sim.rules import Rules
 
 
@@ -412,11 +412,21 @@ def advise_talon(
 
 
 def _mean_interval(mean: float, se: float) -> str:
-    return f"{mean:.1f} [{mean - Z95 * se:.1f}, {mean + Z95 * se:.1f}]"
+    return _interval(mean, mean - Z95 * se, mean + Z95 * se, 1)
+
+
+def _signed(v: float, places: int = 1) -> str:
+    """``+12.5`` / ``-3.0`` as the language writes numbers (``+12,5``)."""
+    return ("+" if v >= 0 else "") + number(v, places)
+
+
+def _signed_interval(v: float, low: float, high: float) -> str:
+    return f"{_signed(v)} [{_signed(low)}{interval_separator()}{_signed(high)}]"
 
 
 def _interval(p: float, low: float, high: float, digits: int = 2) -> str:
-    return f"{p:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+    sep = interval_separator()
+    return f"{number(p, digits)} [{number(low, digits)}{sep}{number(high, digits)}]"
 
 
 def shown_markdown(a: ShownTalon) -> str:
@@ -443,7 +453,7 @@ def shown_markdown(a: ShownTalon) -> str:
         mean, se = a.defence
         lines.append(
             _("Your hand scores {score} as a defender in this deal.").format(
-                score=f"{mean:+.1f} ± {Z95 * se:.1f}"
+                score=f"{_signed(mean)} ± {number(Z95 * se, 1)}"
             )
         )
     if a.requested > a.samples:
@@ -556,7 +566,7 @@ def advice_markdown(a: Advice) -> str:
                 answer=trec,
             )
         )
-    passing = f"{a.pass_mean:+.1f} ± {Z95 * a.pass_se:.1f}"
+    passing = f"{_signed(a.pass_mean)} ± {number(Z95 * a.pass_se, 1)}"
     if a.best_expected is not None:
         best = a.levels.filter(pl.col("level") == a.best_expected).row(0, named=True)
         lines.append(
@@ -565,8 +575,9 @@ def advice_markdown(a: Advice) -> str:
                 "for passing."
             ).format(
                 level=a.best_expected,
-                expected=f"{best['expected']:+.1f} [{best['expected_low']:+.1f}, "
-                f"{best['expected_high']:+.1f}]",
+                expected=_signed_interval(
+                    best["expected"], best["expected_low"], best["expected_high"]
+                ),
                 passing=passing,
             )
         )
@@ -587,7 +598,7 @@ def advice_markdown(a: Advice) -> str:
         .alias(_("P(make) [95 % CI]")),
         pl.struct("expected", "expected_low", "expected_high")
         .map_elements(
-            lambda r: f"{r['expected']:+.1f} [{r['expected_low']:+.1f}, {r['expected_high']:+.1f}]",
+            lambda r: _signed_interval(r["expected"], r["expected_low"], r["expected_high"]),
             return_dtype=pl.String,
         )
         .alias(_("expected score [95 % CI]")),
@@ -672,7 +683,7 @@ def _discard_lines(a: Advice) -> list[str]:
             right=_card(top["to_right"]),
             contract=top["contract"],
             made=_interval(top["p"], top["ci_low"], top["ci_high"]),
-            expected=f"{top['expected']:+.1f}",
+            expected=_signed(top["expected"]),
         ),
         "",
     ]
@@ -685,8 +696,10 @@ def _discard_lines(a: Advice) -> list[str]:
             lambda r: _interval(r["p"], r["ci_low"], r["ci_high"]), return_dtype=pl.String
         )
         .alias(_("P(make) [95 % CI]")),
-        pl.col("expected").round(1).alias(_("expected")),
-        pl.col("mean_total").round(1).alias(_("mean total")),
+        pl.col("expected").map_elements(_signed, return_dtype=pl.String).alias(_("expected")),
+        pl.col("mean_total")
+        .map_elements(lambda v: number(v, 1), return_dtype=pl.String)
+        .alias(_("mean total")),
     )
     lines.append(to_markdown(shown, floats="{:.1f}").rstrip())
     return lines
@@ -707,7 +720,17 @@ EXAMPLE_HANDS = {
 
 
 def examples_table(answers: Sequence[Advice]) -> pl.DataFrame:
-    """Worked examples side by side: the chance of 100 and 120, the bid, the best contract."""
+    """Worked examples side by side: the chance of 100 and 120, the bid, the best contract.
+
+    The data of ``safebids_examples.csv``: the same in every language (English numbers).
+    """
+    from sim.i18n import speaking
+
+    with speaking("en"):
+        return _examples_table(answers)
+
+
+def _examples_table(answers: Sequence[Advice]) -> pl.DataFrame:
     rows = []
     for a in answers:
         at = {r["level"]: r for r in a.levels.iter_rows(named=True)}

@@ -35,7 +35,8 @@ body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0
 table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1rem}
 td,th{border:1px solid #ccc;padding:.15rem .45rem}
 td{text-align:left}th{background:#f3f3f3;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+td:not(.n),th{overflow-wrap:anywhere}
 div.scroll{overflow-x:auto;max-width:100%}
 img{max-width:100%;height:auto;display:block;margin:.5rem 0}
 code{background:#f5f5f5;padding:0 .2rem;overflow-wrap:anywhere}

@@ -122,7 +122,10 @@ def short_rate(p: float | None, lo: float | None, hi: float | None) -> str:
     """A rate for a terminal: ``0.572 [0.565, 0.579]`` (three decimals), ``—`` if none."""
     if p is None or p != p:
         return "—"
-    return f"{p:.3f} [{lo:.3f}, {hi:.3f}]"
+    from sim.i18n import interval_separator, number
+
+    low, high = float("nan") if lo is None else lo, float("nan") if hi is None else hi
+    return f"{number(p, 3)} [{number(low, 3)}{interval_separator()}{number(high, 3)}]"
 
 
 def short_table(frame: pl.DataFrame) -> str:
