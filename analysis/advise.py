@@ -465,8 +465,8 @@ def shown_markdown(a: ShownTalon) -> str:
     return "\n".join(lines) + "\n"
 
 
-def shown_json(a: ShownTalon) -> dict[str, Any]:
-    """The defender's view as one JSON document."""
+def _json_head(a: Advice | ShownTalon) -> dict[str, Any]:
+    """What every answer's JSON document opens with: the question and its samples."""
     return {
         "rules": a.rules.name,
         "hand": cards_str(_cards(a.hand)),
@@ -475,6 +475,13 @@ def shown_json(a: ShownTalon) -> dict[str, Any]:
         "samples": a.samples,
         "samples_requested": max(a.requested, a.samples),
         "budget": a.budget,
+    }
+
+
+def shown_json(a: ShownTalon) -> dict[str, Any]:
+    """The defender's view as one JSON document."""
+    return {
+        **_json_head(a),
         "auction": a.auction,
         "talon_shown": cards_str(_cards(a.talon)),
         "declarer": a.declarer,
@@ -787,16 +794,7 @@ def _reading_text(r: AuctionReading) -> str:
 
 def advice_json(a: Advice) -> dict[str, Any]:
     """The answer as one JSON document."""
-    doc: dict[str, Any] = {
-        "rules": a.rules.name,
-        "hand": cards_str(_cards(a.hand)),
-        "seat": a.seat,
-        "player": a.player,
-        "samples": a.samples,
-        "samples_requested": max(a.requested, a.samples),
-        "budget": a.budget,
-        "risk": a.risk,
-    }
+    doc: dict[str, Any] = {**_json_head(a), "risk": a.risk}
     if a.discards is not None:
         doc.update(talon=cards_str(_cards(a.talon)), bid=a.bid, discards=a.discards.to_dicts())
         return doc
