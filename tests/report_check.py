@@ -12,10 +12,12 @@ page), and the check fails on:
   in the folder; web addresses are not followed);
 * a console error or an uncaught script error while the page loads;
 * a table wider than its place on the page, at 1280 px and on the 390 px phone (it
-  would need scrolling sideways), and a page wider than the phone's screen.
+  would need scrolling sideways), and a page wider than the phone's screen;
+* a figure drawn up to its edge: a title, legend or label cut off at the canvas
+  leaves ink on the outermost pixels (a new figure fails earlier, when it is drawn:
+  ``analysis.pages.figure_png`` compares its tight bounding box with its canvas).
 
-Clipped figure titles and legends fail earlier, when the figure is drawn
-(``analysis.pages.figure_png``). It prints one line per problem and exits 1 when there
+It prints one line per problem and exits 1 when there
 is any, 0 otherwise.
 
     python tests/report_check.py [--shots DIR] reports/classic build/guide-ru/player.html
@@ -113,8 +115,24 @@ def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*base, *args], capture_output=True, text=True, timeout=120, check=False)
 
 
+def touches_edge(png: bytes) -> bool:
+    """Whether something drawn in a figure reaches its outermost pixels.
+
+    A figure is drawn with a margin of its background colour all round; a title, a
+    legend or a label that was cut off at the canvas leaves ink on the edge.
+    """
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    im = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    ring = np.concatenate([im[0], im[-1], im[:, 0], im[:, -1]])
+    return bool((np.abs(ring - im[0, 0]).sum(axis=1) > 60).any())
+
+
 def static_problems(folder: Path, text: str) -> list[str]:
-    """Broken images and links found in the HTML itself."""
+    """Broken images and links found in the HTML itself, and figures cut off at an edge."""
     page = _Page()
     page.feed(text)
     problems = []
@@ -123,6 +141,8 @@ def static_problems(folder: Path, text: str) -> list[str]:
             data = base64.b64decode(src.split(",", 1)[1])
             if not data.startswith(b"\x89PNG"):
                 problems.append("an embedded image is not a PNG")
+            elif touches_edge(data):
+                problems.append("an embedded figure is drawn up to its edge (cut off?)")
         elif not (folder / src).is_file():
             problems.append(f"image {src}: no such file")
     for href in page.links:

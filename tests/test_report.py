@@ -541,6 +541,20 @@ def test_the_page_checker_finds_broken_links_and_images(report, tmp_path):
     assert any("#nowhere" in p for p in problems)
     assert any("missing.csv" in p for p in problems)
     assert any("gone.png" in p for p in problems)
+    # a figure saved with its title cut off (past the canvas) is found in the page too
+    import io
+
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([1, 2], [1, 2])
+    ax.set_title("a very long title that reaches well past both edges of this small canvas")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    cut = base64.b64encode(buf.getvalue()).decode()
+    problems = static_problems(out, text + f'<img src="data:image/png;base64,{cut}">')
+    assert problems == ["an embedded figure is drawn up to its edge (cut off?)"]
 
 
 def test_a_figure_whose_title_or_legend_is_cut_off_is_refused():
