@@ -57,6 +57,33 @@ def _solver() -> str:
     return "solver"
 
 
+def _pimc_types() -> tuple[object, object, object]:
+    """The types the sampling player's callback passes: int64, and its C arrays."""
+    from numba import types
+
+    return types.int64, types.Array(types.int64, 1, "C"), types.Array(types.float64, 1, "C")
+
+
+def _pimc_play() -> str:
+    from sim.engine.strategies import pimc
+
+    i, a, f = _pimc_types()
+    pimc.pimc_play.compile((i, a, a, i, i, a, f))  # as pimc_entry calls it
+    return "pimc_play"
+
+
+def _pimc_rest() -> str:
+    from sim.engine.strategies import pimc
+
+    i, a, f = _pimc_types()
+    pimc.pimc_give.compile((a, a, a, f))
+    pimc.pimc_contract.compile((a, a, a, i, i, f))
+    pimc.pimc_concede.compile((a, a, a, f))
+    pimc.pimc_bid.compile((a, a, a, i, i, i, f))
+    pimc.pimc_bid_sampled.compile((a, a, a, i, i, i, f))
+    return "pimc_rest"
+
+
 def _pimc() -> str:
     from sim.engine.strategies.addresses import player_address
     from sim.engine.strategies.registry import PIMC
@@ -74,13 +101,16 @@ def _strong() -> str:
 
 
 # The engine's kernels share their compiled parts (cached per module): the hands kernel
-# compiles the deal engine, the games kernel then reuses it. The sampling player and
-# the solver share nothing with them; the fitted player, after the sampling player,
-# loads the heuristic's code it shares with it (9 s, against 25-35 s alone); the
-# declarer kernel comes last, by when the engine's phases it shares are cached. From an
-# empty cache (2 cores): hands 83 + games 24 s against pimc 79, strong 9, solver 7,
-# odds 4 and declarer 8 s.
-GROUPS = ((_hands, _games), (_pimc, _strong, _solver, _odds, _declarer))
+# compiles the deal engine, the games kernel then reuses it. The sampling player is
+# the longest (200-290 s alone): its card play (a third of it) is compiled first in the
+# engine's group, its other decisions first in the other, whose callback then loads
+# them all from the cache. The solver shares nothing with the engine; the fitted
+# player, after the sampling player, loads the heuristic's code it shares with it; the
+# declarer kernel comes last, by when the engine's phases it shares are cached.
+GROUPS = (
+    (_pimc_play, _hands, _games),
+    (_pimc_rest, _pimc, _strong, _solver, _odds, _declarer),
+)
 
 
 def _group(k: int) -> list[str]:
