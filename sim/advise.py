@@ -28,6 +28,7 @@ import numpy as np
 from sim.cards import CARD_POINTS
 from sim.declarer import PAR, par_levels, play_as_declarer
 from sim.engine.deal import n_hands, place_sizes
+from sim.i18n import _
 from sim.rules import Rules
 
 BLOCK = 8  # samples played between two looks at the clock under a time budget
@@ -201,7 +202,7 @@ def sample_deals(
         allowed = 0  # deals the rules allow, drawn for this sample
         best: np.ndarray | None = None
         best_keep = -1.0
-        for _ in range(MAX_TRIES):
+        for _try in range(MAX_TRIES):
             perm = rng.permutation(unseen)
             col = 0
             for q in fill:
@@ -222,8 +223,9 @@ def sample_deals(
                 break
         else:
             if best is None:
-                shown = ", ".join(f"seat {s} bid {b}" for s, b in need)
-                raise ValueError(f"no deal of the unseen cards allows the auction ({shown})")
+                shown = ", ".join(_("seat {seat} bid {bid}").format(seat=s, bid=b) for s, b in need)
+                why = _("no deal of the unseen cards allows the auction ({bids})")
+                raise ValueError(why.format(bids=shown))
             out[i] = best
     return out
 

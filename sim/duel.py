@@ -32,6 +32,7 @@ import numpy as np
 import polars as pl
 
 from sim.engine.strategies.registry import STRATEGIES, StrategyError, parse_params
+from sim.i18n import _
 from sim.rules import Rules
 
 CHUNK = 1 << 17  # slots or games per engine call (bounds memory, drives the progress bar)
@@ -63,13 +64,13 @@ class Contestant:
             StrategyError: unknown strategy or parameter, or a setting of another strategy.
         """
         if self.strategy not in STRATEGIES:
+            why = _("unknown strategy {name}{hint} (known: {known})")
             known = ", ".join(STRATEGIES)
-            raise StrategyError(f"unknown strategy {self.strategy!r} (known: {known})")
+            raise StrategyError(why.format(name=repr(self.strategy), hint="", known=known))
         for item in self.settings():
             if item.partition(".")[0].strip() != self.strategy:
-                raise StrategyError(
-                    f"parameter {item!r} is not a setting of strategy {self.strategy!r}"
-                )
+                why = _("parameter {item} is not a setting of strategy {strategy}")
+                raise StrategyError(why.format(item=repr(item), strategy=repr(self.strategy)))
         return parse_params([self.strategy], self.settings())[0]
 
     def resolved(self) -> dict[str, float]:

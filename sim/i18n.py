@@ -40,8 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # the analysis pages, the jobs, the command line and this module.
 SOURCE_GLOBS = (
     "analysis/*.py", "analysis/sections/*.py", "sim/jobs/*.py", "sim/cli/*.py",
-    # the base modules' messages on bad input
-    "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/runner.py",
+    # the modules below the jobs whose messages users meet (bad input, the compile notice)
+    "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/runner.py", "sim/notation.py",
+    "sim/engine/strategies/registry.py", "sim/runfolder.py", "sim/advise.py", "sim/duel.py",
 )  # fmt: skip
 
 

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.cards import N_CARDS, SUIT_LETTERS, CardParseError, card_str, parse_card, parse_cards
+from sim.i18n import _, answer_cards
 
 TAG = re.compile(r'^\[(?P<tag>[A-Za-z]+)\s+"(?P<value>[^"]*)"\]\s*$')
 TAGS = (
@@ -243,7 +244,7 @@ def parse_deals(text: str) -> list[DealRecord]:
         blocks[-1].append((number, stripped))
     deals = [b for b in blocks if b]
     if not deals:
-        raise NotationError('no deal found: a deal is lines of [Tag "value"]')
+        raise NotationError(_('no deal found: a deal is lines of [Tag "value"]'))
     return [_parse_block(b, k + 1) for k, b in enumerate(deals)]
 
 
@@ -252,19 +253,24 @@ def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
     for line_no, line in lines:
         m = TAG.match(line)
         if m is None:
-            raise NotationError(f'deal {index}, line {line_no}: not a [Tag "value"] pair: {line!r}')
+            why = _('deal {deal}, line {line}: not a [Tag "value"] pair: {text}')
+            raise NotationError(why.format(deal=index, line=line_no, text=repr(line)))
         tag = m.group("tag")
         if tag not in TAGS:
-            raise NotationError(f"deal {index}, line {line_no}: unknown tag {tag!r}")
+            why = _("deal {deal}, line {line}: unknown tag {tag}")
+            raise NotationError(why.format(deal=index, line=line_no, tag=repr(tag)))
         if tag in tags:
-            raise NotationError(f"deal {index}, line {line_no}: tag {tag!r} given twice")
+            why = _("deal {deal}, line {line}: tag {tag} given twice")
+            raise NotationError(why.format(deal=index, line=line_no, tag=repr(tag)))
         tags[tag] = m.group("value").strip()
     for tag in ("Rules", "Dealer", "Deal"):
         if tag not in tags:
-            raise NotationError(f"deal {index}: the tag {tag!r} is missing")
+            why = _("deal {deal}: the tag {tag} is missing")
+            raise NotationError(why.format(deal=index, tag=repr(tag)))
 
     def fail(tag: str, why: str) -> NotationError:
-        return NotationError(f"deal {index}, [{tag}]: {why}")
+        """The error of a tag's value: ``why`` says what is wrong (translated, formatted)."""
+        return NotationError(_("deal {deal}, [{tag}]: {why}").format(deal=index, tag=tag, why=why))
 
     def number(tag: str) -> int | None:
         if tag not in tags:
@@ -272,7 +278,8 @@ def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
         try:
             return int(tags[tag])
         except ValueError:
-            raise fail(tag, f"a number is needed, got {tags[tag]!r}") from None
+            why = _("a number is needed, got {value}")
+            raise fail(tag, why.format(value=repr(tags[tag]))) from None
 
     def card(tag: str, text: str) -> int:
         try:
@@ -285,65 +292,73 @@ def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
         for token in tags.get(tag, "").split():
             seat, sep, value = token.partition(":")
             if not sep or not seat.isdigit():
-                raise fail(tag, f"SEAT:VALUE needed, got {token!r}")
+                raise fail(tag, _("SEAT:VALUE needed, got {value}").format(value=repr(token)))
             out.append((int(seat), value))
         return out
 
     parts = [p.strip() for p in tags["Deal"].split("/")]
     if len(parts) < 3:
-        raise fail("Deal", "every seat's cards, then the talon, separated by '/'")
+        raise fail("Deal", _("every seat's cards, then the talon, separated by '/'"))
     try:
         places = [tuple(parse_cards(p)) if p != "-" else () for p in parts]
     except CardParseError as exc:
         raise fail("Deal", str(exc)) from None
     every = [c for p in places for c in p]
     if sorted(every) != list(range(N_CARDS)):
-        missing = [card_str(c) for c in range(N_CARDS) if c not in every]
-        twice = sorted({card_str(c) for c in every if every.count(c) > 1})
-        raise fail("Deal", f"each of the 24 cards once: missing {missing}, twice {twice}")
+        missing = [answer_cards([c]) for c in range(N_CARDS) if c not in every]
+        twice = sorted({answer_cards([c]) for c in every if every.count(c) > 1})
+        why = _("each of the 24 cards once: missing {missing}, twice {twice}")
+        raise fail("Deal", why.format(missing=missing, twice=twice))
     hands, talon = tuple(tuple(sorted(p)) for p in places[:-1]), places[-1]
     dealer = number("Dealer")
     assert dealer is not None
     if not 0 <= dealer < len(hands):
-        raise fail("Dealer", f"a seat 0..{len(hands) - 1}, got {dealer}")
+        raise fail(
+            "Dealer", _("a seat 0..{last}, got {value}").format(last=len(hands) - 1, value=dealer)
+        )
     reshuffle = None
     if "Reshuffle" in tags:
-        who, _, reason = tags["Reshuffle"].partition(" ")
+        who, _sep, reason = tags["Reshuffle"].partition(" ")
         if not who.isdigit() or not reason:
-            raise fail("Reshuffle", f"'SEAT REASON' needed, got {tags['Reshuffle']!r}")
+            why = _("'SEAT REASON' needed, got {value}")
+            raise fail("Reshuffle", why.format(value=repr(tags["Reshuffle"])))
         reshuffle = (int(who), reason.strip())
     auction = []
     for seat, bid in seat_pairs("Auction"):
         if bid != "pass" and not bid.isdigit():
-            raise fail("Auction", f"a bid or 'pass', got {bid!r}")
+            raise fail("Auction", _("a bid or 'pass', got {value}").format(value=repr(bid)))
         auction.append((seat, None if bid == "pass" else int(bid)))
     discards = [(to, card("Discards", c)) for to, c in seat_pairs("Discards")]
     tricks = []
     for text in filter(None, (t.strip() for t in tags.get("Play", "").split(";"))):
         leader, sep, rest = text.partition(":")
         if not sep or not leader.strip().isdigit():
-            raise fail("Play", f"LEADER: and the cards needed, got {text!r}")
+            why = _("LEADER: and the cards needed, got {value}")
+            raise fail("Play", why.format(value=repr(text)))
         tokens = rest.split()
         winner = None
         if tokens and tokens[-1].startswith(">"):
             if not tokens[-1][1:].isdigit():
-                raise fail("Play", f"'>WINNER' needs a seat, got {tokens[-1]!r}")
+                why = _("'>WINNER' needs a seat, got {value}")
+                raise fail("Play", why.format(value=repr(tokens[-1])))
             winner = int(tokens.pop()[1:])
         if not tokens:
-            raise fail("Play", f"a trick without cards: {text!r}")
+            raise fail("Play", _("a trick without cards: {value}").format(value=repr(text)))
         lead, star, declared = tokens[0].partition("*")
         cards = (card("Play", lead), *(card("Play", c) for c in tokens[1:]))
         marriage = (declared or SUIT_LETTERS[cards[0] // 6]) if star else None
         tricks.append(Trick(int(leader), cards, marriage, winner))
     trump = tags.get("Trump")
     if trump is not None and (len(trump) != 1 or trump.upper() not in SUIT_LETTERS):
-        raise fail("Trump", f"a suit letter S, C, D or H, got {trump!r}")
+        why = _("a suit letter S, C, D or H, got {value}")
+        raise fail("Trump", why.format(value=repr(trump)))
     scores = None
     if "Scores" in tags:
         try:
             scores = tuple(int(s) for s in tags["Scores"].split())
         except ValueError:
-            raise fail("Scores", f"a number per seat, got {tags['Scores']!r}") from None
+            why = _("a number per seat, got {value}")
+            raise fail("Scores", why.format(value=repr(tags["Scores"]))) from None
     return DealRecord(
         rules=tags["Rules"],
         dealer=dealer,
@@ -374,17 +389,20 @@ def check_rules(deal: DealRecord, rules: Any) -> None:
         NotationError: another rules hash, or hands and talon of other sizes.
     """
     if deal.rules_hash is not None and deal.rules_hash != rules.rules_hash:
+        why = _("[RulesHash]: the deal was dealt under rules {hash}, {rules} is {here} here")
         raise NotationError(
-            f"[RulesHash]: the deal was dealt under rules {deal.rules_hash}, "
-            f"{deal.rules} is {rules.rules_hash} here"
+            why.format(hash=deal.rules_hash, rules=deal.rules, here=rules.rules_hash)
         )
     n = rules.players
     if deal.players != n:
-        raise NotationError(f"[Deal]: {n} seats under {rules.name}, the deal has {deal.players}")
+        why = _("[Deal]: {n} seats under {rules}, the deal has {count}")
+        raise NotationError(why.format(n=n, rules=rules.name, count=deal.players))
     size, talon = (10, 4) if n == 2 else (7, 3)
     for s, h in enumerate(deal.hands):
         want = 0 if n == 4 and s == deal.dealer else size
         if len(h) != want:
-            raise NotationError(f"[Deal]: seat {s} must hold {want} cards, holds {len(h)}")
+            why = _("[Deal]: seat {seat} must hold {want} cards, holds {count}")
+            raise NotationError(why.format(seat=s, want=want, count=len(h)))
     if len(deal.talon) != talon:
-        raise NotationError(f"[Deal]: the talon must hold {talon} cards, holds {len(deal.talon)}")
+        why = _("[Deal]: the talon must hold {want} cards, holds {count}")
+        raise NotationError(why.format(want=talon, count=len(deal.talon)))

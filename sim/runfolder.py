@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import sim
+from sim.i18n import N_, _
 from sim.output import StagedDir, UsageError, check_writable, now_iso, write_manifest
 from sim.rules import Rules
 from sim.runner import Backend, PartStore, open_partial, run_on_workers, start_workers
@@ -184,7 +185,8 @@ def check_first_dealer(first: int | None, players: int) -> None:
         UsageError: when ``first`` is given and not in ``0 .. players-1``.
     """
     if first is not None and first not in range(players):
-        raise UsageError(f"--first-dealer {first}: a seat 0..{players - 1} of {players} players")
+        why = _("--first-dealer {first}: a seat 0..{last} of {players} players")
+        raise UsageError(why.format(first=first, last=players - 1, players=players))
 
 
 def backend_for(workers: int | None, scheduler: str | None) -> Backend:
@@ -196,7 +198,8 @@ def backend_for(workers: int | None, scheduler: str | None) -> Backend:
     from sim.parallel import max_threads
 
     if scheduler is not None and scheduler != "local" and not scheduler.startswith("tcp://"):
-        raise UsageError(f"--scheduler {scheduler}: expected 'local' or tcp://HOST:PORT")
+        why = _("--scheduler {scheduler}: expected 'local' or tcp://HOST:PORT")
+        raise UsageError(why.format(scheduler=scheduler))
     return Backend(workers=workers or max_threads(), scheduler=scheduler)
 
 
@@ -233,7 +236,8 @@ ENGINE_FUNCTIONS = {
     "declarer": ("sim.engine.declarer.declarer_kernel", "sim.engine.declarer.play_items_entry"),
 }
 
-COMPILING = "compiling the engine (first run after an install or an edit, about a minute) ..."
+COMPILING = N_("compiling the engine (first run after an install or an edit, about a minute) ...")
+"""The notice of a compile (in the command's language: ``_(COMPILING)``)."""
 
 
 def compile_notice(feedback: Feedback, *functions: str) -> bool:
@@ -250,7 +254,7 @@ def compile_notice(feedback: Feedback, *functions: str) -> bool:
 
     missing = not all(is_cached(*name.rsplit(".", 1)) for name in functions)
     if missing:
-        feedback.say(COMPILING)
+        feedback.say(_(COMPILING))
     return missing
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from sim.i18n import _, answer_cards, number, role
 from sim.output import UsageError
 from sim.rules import Rules
 from sim.runfolder import QUIET, Feedback
@@ -43,19 +44,30 @@ def read_cards(flag: str, text: str, size: int, taken: int = 0) -> int:
     Raises:
         UsageError: an unknown or repeated card, the wrong number, or a card in ``taken``.
     """
-    from sim.cards import CardParseError, cards_str, mask_of, parse_cards
+    from sim.cards import CardParseError, mask_of, parse_cards
 
     try:
         ids = parse_cards(text)
     except CardParseError as exc:
         raise UsageError(f"{flag}: {exc}") from None
     if len(ids) != size:
-        raise UsageError(f"{flag}: {size} cards needed, got {len(ids)} ({text!r})")
+        why = _("{flag}: {size} cards needed, got {count} ({cards})")
+        raise UsageError(why.format(flag=flag, size=size, count=len(ids), cards=repr(text)))
     mask = mask_of(ids)
     if mask & taken:
         both = [c for c in ids if taken >> c & 1]
-        raise UsageError(f"{flag}: {cards_str(both)} already in the hand")
+        why = _("{flag}: {cards} already in the hand")
+        raise UsageError(why.format(flag=flag, cards=answer_cards(both)))
     return mask
+
+
+def seat_choices(names: tuple[str, ...] | list[str]) -> str:
+    """The seats ``--seat`` takes, as its refusals list them.
+
+    ``forehand, middle, dealer`` in English; in another language each name the flag
+    takes is followed by its meaning, ``forehand (первая рука)``.
+    """
+    return ", ".join(n if role(n) == n else f"{n} ({role(n)})" for n in names)
 
 
 def check_player(name: str) -> str:
@@ -69,9 +81,8 @@ def check_player(name: str) -> str:
     name = name.strip()
     if name not in ADVISORS:
         hint = did_you_mean(name, ADVISORS)
-        raise UsageError(
-            f"--player: {name!r} is not an advisor{hint} (one of {', '.join(ADVISORS)})"
-        )
+        why = _("--player: {name} is not an advisor{hint} (one of {advisors})")
+        raise UsageError(why.format(name=repr(name), hint=hint, advisors=", ".join(ADVISORS)))
     return name
 
 
@@ -124,13 +135,15 @@ def read_auction(rules: Rules, text: str, seats: int, over: bool = False) -> Auc
 
     tokens = text.replace(",", " ").split()
     if not tokens or tokens[0] != str(OPENING_BID):
-        raise UsageError(f"--auction: forehand's automatic {OPENING_BID} comes first, got {text!r}")
+        why = _("--auction: forehand's automatic {bid} comes first, got {auction}")
+        raise UsageError(why.format(bid=OPENING_BID, auction=repr(text)))
     bids: list[tuple[int, int | None]] = [(0, OPENING_BID)]
     out: set[int] = set()
     high, high_seat, turn = OPENING_BID, 0, 0
     for token in tokens[1:]:
         if len(out) >= seats - 1:
-            raise UsageError(f"--auction: the auction is over before {token!r}")
+            why = _("--auction: the auction is over before {token}")
+            raise UsageError(why.format(token=repr(token)))
         turn = (turn + 1) % seats
         while turn in out:
             turn = (turn + 1) % seats
@@ -139,7 +152,7 @@ def read_auction(rules: Rules, text: str, seats: int, over: bool = False) -> Auc
             bids.append((turn, None))
             continue
         if not token.isdigit():
-            raise UsageError(f"--auction: a bid or 'pass', got {token!r}")
+            raise UsageError(_("--auction: a bid or 'pass', got {token}").format(token=repr(token)))
         bid = int(token)
         step = rules.bid.step
         if (
@@ -148,17 +161,25 @@ def read_auction(rules: Rules, text: str, seats: int, over: bool = False) -> Auc
             or bid > MAX_BID
             or (not rules.bid.jumps and bid != high + step)
         ):
-            jumps = f"a multiple of {step} above {high}" if rules.bid.jumps else str(high + step)
-            raise UsageError(f"--auction: {bid} is not a bid after {high} (one of: {jumps})")
+            why = (
+                _(
+                    "--auction: {bid} is not a bid after {high}"
+                    " (one of: a multiple of {step} above {high})"
+                )
+                if rules.bid.jumps
+                else _("--auction: {bid} is not a bid after {high} (one of: {next})")
+            )
+            raise UsageError(why.format(bid=bid, high=high, step=step, next=high + step))
         bids.append((turn, bid))
         high, high_seat = bid, turn
     names = SEATS if seats == 3 else ("forehand", "dealer")
     if over:
         if len(out) < seats - 1:
-            raise UsageError(f"--auction: {text!r} is not over (every seat but one passes)")
+            why = _("--auction: {auction} is not over (every seat but one passes)")
+            raise UsageError(why.format(auction=repr(text)))
         return Auction(tuple(bids), high_seat, high, high_seat, names)
     if len(out) >= seats - 1:
-        raise UsageError("--auction: the auction is over: every seat but one passed")
+        raise UsageError(_("--auction: the auction is over: every seat but one passed"))
     turn = (turn + 1) % seats
     while turn in out:
         turn = (turn + 1) % seats
@@ -225,18 +246,19 @@ class AdviseSpec:
         """
         if self.deal_file is None:
             if not self.hand:
-                raise UsageError("HAND: give the cards, or --deal-file")
+                raise UsageError(_("HAND: give the cards, or --deal-file"))
             return self.hand
         if self.hand:
-            raise UsageError("give either HAND or --deal-file, not both")
+            raise UsageError(_("give either HAND or --deal-file, not both"))
         from sim.cards import cards_str
         from sim.jobs.show import played, read_deals
 
-        deal, _ = played(read_deals(self.deal_file, self.rules.name), self.deal)
+        deal = played(read_deals(self.deal_file, self.rules.name), self.deal)[0]
         seats = deal.hand_seats()
         names = list(SEATS[: len(seats)]) if len(seats) == 3 else ["forehand", "dealer"]
         if self.seat not in names:
-            raise UsageError(f"--seat {self.seat}: one of {', '.join(names)}")
+            why = _("--seat {seat}: one of {seats}")
+            raise UsageError(why.format(seat=self.seat, seats=seat_choices(names)))
         return cards_str(list(deal.hands[seats[names.index(self.seat)]]))
 
 
@@ -284,10 +306,11 @@ def class_tables(
         return pl.read_parquet(paths[0]), pl.read_parquet(paths[1])
     except OSError:
         pass
-    feedback.say(
-        f"building the class tables of {rules.name} for {player} once "
-        f"({TABLE_DEALS:,} deals, a second or two) ..."
+    why = _(
+        "building the class tables of {rules} for {player} once"
+        " ({deals} deals, a second or two) ..."
     )
+    feedback.say(why.format(rules=rules.name, player=player, deals=number(TABLE_DEALS)))
     spec = SafeBidsSpec(rules, (player,), TABLE_DEALS, 1, TABLE_SEED, None, workers=workers)
     tables = safebids(spec).result.tables
     curves = tables["curve_by_marriages_aces"], tables["curve_by_marriages"]
@@ -321,7 +344,8 @@ def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> Any
         return AuctionPolicy(player, POLICY_HANDS, TABLE_SEED, levels, np.load(path))
     except (OSError, ValueError):
         pass
-    feedback.say(f"measuring how {player} bids under {rules.name} once ({POLICY_HANDS:,} hands)")
+    why = _("measuring how {player} bids under {rules} once ({hands} hands)")
+    feedback.say(why.format(player=player, rules=rules.name, hands=number(POLICY_HANDS)))
     policy = auction_policy(rules, player, POLICY_HANDS, TABLE_SEED)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -393,20 +417,24 @@ def talon_shown(
     assert spec.talon_shown is not None and spec.seat is not None
     hands = n_hands(rules.players)
     if hands != 3:
-        raise UsageError("--talon-shown: only with three active players")
+        raise UsageError(_("--talon-shown: only with three active players"))
     if spec.talon is not None:
-        raise UsageError("--talon-shown: the talon is either yours (--talon) or shown, not both")
+        raise UsageError(_("--talon-shown: the talon is either yours (--talon) or shown, not both"))
     if spec.auction is None:
-        raise UsageError("--talon-shown: give the whole auction (--auction), to know who took it")
+        raise UsageError(
+            _("--talon-shown: give the whole auction (--auction), to know who took it")
+        )
     auction = read_auction(rules, spec.auction, hands, over=True)
     declarer = auction.high_seat
     if declarer == seat:
-        raise UsageError(
-            f"--talon-shown: {spec.seat} won the auction: advise the discard with --talon"
-        )
+        why = _("--talon-shown: {seat} won the auction: advise the discard with --talon")
+        raise UsageError(why.format(seat=role(spec.seat)))
     if rules.talon.hide_at_100 and len(auction.highest()) == 1:
         raise UsageError(
-            "--talon-shown: won at 100 without bidding, the talon is not shown (talon.hide_at_100)"
+            _(
+                "--talon-shown: won at 100 without bidding, the talon is not shown"
+                " (talon.hide_at_100)"
+            )
         )
     talon = read_cards("--talon-shown", spec.talon_shown, 3, hand)
     others = [(s, b) for s, b in auction.highest() if s != seat]
@@ -435,7 +463,7 @@ def talon_shown(
     except ValueError as exc:
         raise UsageError(f"--auction: {exc}") from None
     made_to, defence = played(shown, spec.seed)
-    made_plain, _ = played(unknown, spec.seed + 1)
+    made_plain = played(unknown, spec.seed + 1)[0]
     return ShownTalon.of(
         rules, hand, spec.seat, player, talon, auction.names[declarer], auction.high,
         made_to, made_plain, defence, auction.text(), requested=n, budget=spec.budget,
@@ -467,7 +495,8 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
     assert spec.seat is not None
     hand = read_cards("HAND", spec.hand_text(), place_sizes(rules.players)[0])
     if spec.seat not in seats:
-        raise UsageError(f"--seat {spec.seat}: one of {', '.join(seats)}")
+        why = _("--seat {seat}: one of {seats}")
+        raise UsageError(why.format(seat=spec.seat, seats=seat_choices(seats)))
     seat = seats.index(spec.seat)
     player = check_player(spec.player)
     if player != "par":
@@ -479,25 +508,28 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
     auction = None
     if spec.auction is not None:
         if spec.talon is not None:
-            raise UsageError("--auction: the bidding is over once the talon is taken (--talon)")
+            raise UsageError(_("--auction: the bidding is over once the talon is taken (--talon)"))
         auction = read_auction(rules, spec.auction, hands)
         if auction.next_seat != seat:
-            raise UsageError(
-                f"--auction: it is {seats[auction.next_seat]}'s turn after {spec.auction!r}, "
-                f"not {spec.seat}'s (--seat)"
-            )
+            why = _("--auction: it is {turn}'s turn after {auction}, not {seat}'s (--seat)")
+            raise UsageError(why.format(
+                turn=role(seats[auction.next_seat]), auction=repr(spec.auction),
+                seat=role(spec.seat),
+            ))  # fmt: skip
         from sim.advise import hand_cap
 
         own = max((b for s, b in auction.highest() if s == seat), default=0)
         if own > hand_cap(rules, hand):
-            raise UsageError(f"--auction: {spec.seat} bid {own}, above what HAND may bid")
+            why = _("--auction: {seat} bid {bid}, above what HAND may bid")
+            raise UsageError(why.format(seat=role(spec.seat), bid=own))
     if spec.talon is not None:  # the open-card judge of every give: the player is not used
         n = spec.samples or DEFAULT_SAMPLES["par"]
         if hands != 3:
-            raise UsageError("--talon: only with three active players")
+            raise UsageError(_("--talon: only with three active players"))
         talon = read_cards("--talon", spec.talon, 3, hand)
         if spec.bid not in rules.bid_levels():
-            raise UsageError(f"--bid {spec.bid}: a bid level (100, 100 + bid.step, …)")
+            why = _("--bid {bid}: a bid level (100, 100 + bid.step, …)")
+            raise UsageError(why.format(bid=spec.bid))
         # in this process: starting worker processes (each loading the solver) cost more
         # than they saved at these sizes (17 s serial against 25 s on two, measured)
         gives, made_to, caps, totals = discard_samples(
@@ -534,7 +566,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
 
             score = spec.score if spec.score is not None else rules.barrel.at
             if spec.barrel and rules.barrel.at == 0:
-                raise UsageError("--barrel: there is no barrel under these rules")
+                raise UsageError(_("--barrel: there is no barrel under these rules"))
             game = a.game_situation(rules, score, spec.barrel, hand_cap(rules, hand))
             answer = replace(answer, game=game)
         owner = TABLE_PLAYER[player]

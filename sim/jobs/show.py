@@ -37,7 +37,9 @@ def read_deals(path: str | Path, rules: str = "classic") -> list[tuple[DealRecor
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{p}: cannot be read ({exc})") from None
+        raise UsageError(
+            _("{file}: cannot be read ({reason})").format(file=p, reason=exc)
+        ) from None
     if text.lstrip().startswith("{"):  # JSON lines of hands --trace
         loaded = load_rules(rules)
         out = []
@@ -48,7 +50,8 @@ def read_deals(path: str | Path, rules: str = "classic") -> list[tuple[DealRecor
                 trace = json.loads(line)
                 deal = from_trace(trace, rules, loaded.rules_hash)
             except (ValueError, KeyError, TypeError) as exc:
-                raise NotationError(f"{p}, line {number}: not a hand trace ({exc})") from None
+                why = _("{file}, line {line}: not a hand trace ({reason})")
+                raise NotationError(why.format(file=p, line=number, reason=exc)) from None
             check_rules(deal, loaded)
             out.append((deal, loaded))
         return out
@@ -81,7 +84,9 @@ def pick(
         if (d.deal_id if d.deal_id is not None else k) == number
     ]
     if not chosen:
-        raise UsageError(f"--deal {number}: no deal of that number in the file")
+        raise UsageError(
+            _("--deal {number}: no deal of that number in the file").format(number=number)
+        )
     return chosen
 
 
@@ -94,7 +99,8 @@ def played(deals: list[tuple[DealRecord, Rules]], number: int | None) -> tuple[D
     chosen = pick(deals, number)
     ids = {d.deal_id if d.deal_id is not None else k for k, (d, _) in enumerate(chosen)}
     if len(ids) > 1:
-        raise UsageError(f"the file holds {len(ids)} deals: name one with --deal")
+        why = _("the file holds {count} deals: name one with --deal")
+        raise UsageError(why.format(count=len(ids)))
     return chosen[-1]
 
 

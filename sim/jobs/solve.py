@@ -92,7 +92,8 @@ def _mask(text: str, what: str, seen: dict[int, str]) -> int:
     m = 0
     for c in parse_cards(text):
         if c in seen:
-            raise UsageError(f"{card_str(c)} is given twice ({seen[c]} and {what})")
+            why = _("{card} is given twice ({first} and {second})")
+            raise UsageError(why.format(card=_card(c), first=seen[c], second=what))
         seen[c] = what
         m |= 1 << c
     return m
@@ -106,7 +107,8 @@ def _seat(text: str | None, n: int, name: str, default: int = 0) -> int:
     except ValueError:
         seat = -1
     if seat not in range(n):
-        raise UsageError(f"--{name} must be a hand seat 0..{n - 1}, got {text!r}")
+        why = _("{flag} must be a hand seat 0..{last}, got {value}")
+        raise UsageError(why.format(flag=f"--{name}", last=n - 1, value=repr(text)))
     return seat
 
 
@@ -119,7 +121,9 @@ def _trump(text: str | None) -> int:
         return SUIT_LETTERS.index(t)
     if t in symbols and len(t) == 1:
         return symbols.index(t)
-    raise UsageError(f"--trump must be a suit (S, C, D, H) or none, got {text!r}")
+    raise UsageError(
+        _("--trump must be a suit (S, C, D, H) or none, got {value}").format(value=repr(text))
+    )
 
 
 def _count(mask: int) -> int:
@@ -152,16 +156,19 @@ def _position(spec: SolveSpec, rules: Rules, hands: list[int]) -> Solution:
     n = len(hands)
     sizes = {_count(h) for h in hands}
     if len(sizes) != 1:
-        raise UsageError(f"--hands must be of one size in a play position, got {sorted(sizes)}")
+        why = _("--hands must be of one size in a play position, got {sizes}")
+        raise UsageError(why.format(sizes=sorted(sizes)))
     size = sizes.pop()
     if not 1 <= size <= hand_size(n):
-        raise UsageError(f"--hands must hold 1 to {hand_size(n)} cards each, got {size}")
+        why = _("--hands must hold 1 to {most} cards each, got {size}")
+        raise UsageError(why.format(most=hand_size(n), size=size))
     seen = {c: "--hands" for h in hands for c in cards_of(h)}
     set_aside = _mask(spec.set_aside, "--set-aside", seen) if spec.set_aside else 0
     if set_aside and n != 2:
-        raise UsageError("--set-aside is for two players only")
+        raise UsageError(_("--set-aside is for two players only"))
     if set_aside and _count(set_aside) != 2:
-        raise UsageError(f"--set-aside must be 2 cards, got {_count(set_aside)}")
+        why = _("--set-aside must be 2 cards, got {count}")
+        raise UsageError(why.format(count=_count(set_aside)))
     trump = _trump(spec.trump)
     declarer = _seat(spec.declarer, n, "declarer")
     pos = Position(
@@ -297,17 +304,23 @@ def _from_run(folder: Path, deal: int | None) -> tuple[Rules, list[int], list[in
     try:
         meta = json.loads((folder / "run.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageError(f"--run {folder}: no readable run.json ({exc})") from None
+        why = _("--run {folder}: no readable run.json ({reason})")
+        raise UsageError(why.format(folder=folder, reason=exc)) from None
     if meta.get("command") != "hands":
-        raise UsageError(f"--run {folder}: not a hands run (command {meta.get('command')!r})")
+        why = _("--run {folder}: not a hands run (command {command})")
+        raise UsageError(why.format(folder=folder, command=repr(meta.get("command"))))
     if str(meta.get("engine_version")) != str(sim.ENGINE_VERSION):
+        why = _(
+            "--run {folder}: made by engine version {made}, this is version {version};"
+            " the deal cannot be replayed"
+        )
         raise UsageError(
-            f"--run {folder}: made by engine version {meta.get('engine_version')}, "
-            f"this is version {sim.ENGINE_VERSION}; the deal cannot be replayed"
+            why.format(folder=folder, made=meta.get("engine_version"), version=sim.ENGINE_VERSION)
         )
     deals = int(meta["sizes"]["deals"])
     if deal is None or not 0 <= deal < deals:
-        raise UsageError(f"--deal must be a deal id 0..{deals - 1} of that run, got {deal}")
+        why = _("--deal must be a deal id 0..{last} of that run, got {deal}")
+        raise UsageError(why.format(last=deals - 1, deal=deal))
     rules = rules_from_dict(meta["rules"], source=str(folder / "run.json"))
     batch = play_hands(
         rules,
@@ -320,7 +333,8 @@ def _from_run(folder: Path, deal: int | None) -> tuple[Rules, list[int], list[in
     )
     trace = batch.traces()[-1]
     if trace.get("declarer") is None or trace.get("special") == "dark":
-        raise UsageError(f"deal {deal} of that run has no declarer taking the talon")
+        why = _("deal {deal} of that run has no declarer taking the talon")
+        raise UsageError(why.format(deal=deal))
     hands, talons, declarer, made = solve_inputs(from_trace(trace, rules.name))
     assert made is not None
     return rules, hands, talons, declarer, made
@@ -332,9 +346,11 @@ def _from_file(spec: SolveSpec) -> tuple[Rules, list[int], list[int], int, dict 
     rules_name = spec.rules.name if spec.rules is not None else "classic"
     deal, rules = played(read_deals(spec.deal_file, rules_name), spec.deal)
     if deal.reshuffle is not None:
-        raise UsageError(f"{spec.deal_file}: that deal was redealt; name the one played")
+        why = _("{file}: that deal was redealt; name the one played")
+        raise UsageError(why.format(file=spec.deal_file))
     if deal.special == "dark":
-        raise UsageError(f"{spec.deal_file}: a dark deal: nobody takes the talon")
+        why = _("{file}: a dark deal: nobody takes the talon")
+        raise UsageError(why.format(file=spec.deal_file))
     hands, talons, declarer, made = solve_inputs(deal)
     if made is None:  # a deal not played yet: the declarer the command names
         declarer = _seat(spec.declarer, len(hands), "declarer")
@@ -349,32 +365,35 @@ def solve(spec: SolveSpec) -> Solution:
             or a run folder whose deal cannot be replayed.
     """
     if spec.run is not None and spec.deal_file is not None:
-        raise UsageError("give either --run or --deal-file")
+        raise UsageError(_("give either --run or --deal-file"))
     if spec.run is not None or spec.deal_file is not None:
         if spec.hands or spec.talon:
-            raise UsageError("give either --run or --deal-file (with --deal), or --hands")
+            raise UsageError(_("give either --run or --deal-file (with --deal), or --hands"))
         source = _from_run(spec.run, spec.deal) if spec.run is not None else _from_file(spec)
         return _deal(*source)
     if not spec.hands:
-        raise UsageError("give the cards: --hands (and --talon for a deal), or --run")
+        raise UsageError(_("give the cards: --hands (and --talon for a deal), or --run"))
     if spec.rules is None:
-        raise UsageError("--rules: the rules of the cards are needed")
+        raise UsageError(_("--rules: the rules of the cards are needed"))
     rules = spec.rules
     n = 2 if rules.players == 2 else 3
     if len(spec.hands) != n:
-        raise UsageError(f"--hands needs {n} hands under these rules, got {len(spec.hands)}")
+        why = _("--hands needs {n} hands under these rules, got {count}")
+        raise UsageError(why.format(n=n, count=len(spec.hands)))
     seen: dict[int, str] = {}
-    hands = [_mask(h, f"hand {s}", seen) for s, h in enumerate(spec.hands)]
+    hands = [_mask(h, _("hand {seat}").format(seat=s), seen) for s, h in enumerate(spec.hands)]
     if spec.talon is None:
         return _position(spec, rules, hands)
     want_hand, want_talon = (10, 4) if n == 2 else (7, 3)
     for s, h in enumerate(hands):
         if _count(h) != want_hand:
-            raise UsageError(f"hand {s} must hold {want_hand} cards, got {_count(h)}")
+            why = _("hand {seat} must hold {want} cards, got {count}")
+            raise UsageError(why.format(seat=s, want=want_hand, count=_count(h)))
     talon = parse_cards(spec.talon)
     _mask(spec.talon, "--talon", seen)
     if len(talon) != want_talon:
-        raise UsageError(f"--talon must be {want_talon} cards, got {len(talon)}")
+        why = _("--talon must be {want} cards, got {count}")
+        raise UsageError(why.format(want=want_talon, count=len(talon)))
     talons = (
         [sum(1 << c for c in talon)]
         if n == 3

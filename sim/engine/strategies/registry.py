@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.i18n import _
 from sim.rules import did_you_mean
 
 RANDOM = 0
@@ -193,14 +194,15 @@ def parse_strategies(text: str | Sequence[str], players: int = 3) -> list[str]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise StrategyError(
-            f"--strategies needs 1 or {players} names for {players} players, "
-            f"got {len(names)}: {text!r}"
+        why = _(
+            "--strategies needs 1 or {players} names for {players} players, got {count}: {text}"
         )
+        raise StrategyError(why.format(players=players, count=len(names), text=repr(text)))
     for n in names:
         if n not in STRATEGIES:
+            why = _("unknown strategy {name}{hint} (known: {known})")
             hint = did_you_mean(n, STRATEGIES)
-            raise StrategyError(f"unknown strategy {n!r}{hint} (known: {', '.join(STRATEGIES)})")
+            raise StrategyError(why.format(name=repr(n), hint=hint, known=", ".join(STRATEGIES)))
     return names
 
 
@@ -215,35 +217,46 @@ def parse_params(names: Sequence[str], items: Sequence[str]) -> np.ndarray:
         key, sep, raw = item.partition("=")
         strat, dot, pname = key.strip().partition(".")
         if not sep or not dot:
-            raise StrategyError(f"--param {item!r}: expected STRATEGY.NAME=VALUE")
+            why = _("--param {item}: expected STRATEGY.NAME=VALUE")
+            raise StrategyError(why.format(item=repr(item)))
         spec = STRATEGIES.get(strat)
         if spec is None:
+            why = _("--param {item}: unknown strategy {name}{hint}")
             hint = did_you_mean(strat, STRATEGIES)
-            raise StrategyError(f"--param {item!r}: unknown strategy {strat!r}{hint}")
+            raise StrategyError(why.format(item=repr(item), name=repr(strat), hint=hint))
         if pname not in spec.params:
-            known = ", ".join(spec.params) or "none"
-            hint = did_you_mean(pname, spec.params)
-            raise StrategyError(
-                f"--param {item!r}: {strat} has no parameter {pname!r}{hint} ({known})"
+            why = (
+                _("--param {item}: {strategy} has no parameter {name}{hint} ({known})")
+                if spec.params
+                else _("--param {item}: {strategy} has no parameter {name}{hint} (none)")
             )
+            hint = did_you_mean(pname, spec.params)
+            raise StrategyError(why.format(
+                item=repr(item), strategy=strat, name=repr(pname), hint=hint,
+                known=", ".join(spec.params),
+            ))  # fmt: skip
         try:
             values[(strat, pname)] = float(raw)
         except ValueError:
-            raise StrategyError(f"--param {item!r}: value {raw!r} is not a number") from None
+            why = _("--param {item}: value {value} is not a number")
+            raise StrategyError(why.format(item=repr(item), value=repr(raw))) from None
         v = values[(strat, pname)]
         counts = ("worlds", "bid_worlds", "discard_worlds")
+        why = ""
         if pname in counts and not (1 <= v <= 200 and v == int(v)):
-            raise StrategyError(f"--param {item!r}: {pname} must be a whole number 1 to 200")
-        if pname in ("bid", "read_bids") and v not in (0, 1):
-            raise StrategyError(f"--param {item!r}: {pname} must be 0 or 1")
-        if pname == "bid_make" and not 0 <= v <= 1:
-            raise StrategyError(f"--param {item!r}: bid_make must be a share, 0 to 1")
-        if pname == "discard" and v not in (0, 1, 2):
-            raise StrategyError(f"--param {item!r}: discard must be 0, 1 or 2")
-        if strat == "cheater" and pname in ("worlds", "discard_worlds", "open") and v != 1:
-            raise StrategyError(f"--param {item!r}: the cheater's {pname} is fixed at 1")
+            why = _("--param {item}: {name} must be a whole number 1 to 200")
+        elif pname in ("bid", "read_bids") and v not in (0, 1):
+            why = _("--param {item}: {name} must be 0 or 1")
+        elif pname == "bid_make" and not 0 <= v <= 1:
+            why = _("--param {item}: {name} must be a share, 0 to 1")
+        elif pname == "discard" and v not in (0, 1, 2):
+            why = _("--param {item}: {name} must be 0, 1 or 2")
+        elif strat == "cheater" and pname in ("worlds", "discard_worlds", "open") and v != 1:
+            why = _("--param {item}: the cheater's {name} is fixed at 1")
+        if why:
+            raise StrategyError(why.format(item=repr(item), name=pname))
     for seat, name in enumerate(names):
-        for j, (pname, (default, _)) in enumerate(STRATEGIES[name].params.items()):
+        for j, (pname, (default, _doc)) in enumerate(STRATEGIES[name].params.items()):
             table[seat, j] = values.get((name, pname), default)
     return table
 
