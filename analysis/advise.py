@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -805,33 +805,8 @@ def advice_json(a: Advice) -> dict[str, Any]:
         sampled_recommended=a.sampled if table is not None else a.recommended,
         auction=a.auction or None,
         high_bid=a.high_bid or None,
-        auction_reading=None
-        if a.reading is None
-        else {
-            "player": a.reading.player,
-            "hands": a.reading.hands,
-            "seed": a.reading.seed,
-            "kept": a.reading.kept,
-            "seats": [
-                {
-                    "seat": r.seat,
-                    "highest": r.highest,
-                    "passed": r.passed,
-                    "marriage": r.marriage,
-                    "marriage_rules": r.marriage_rules,
-                }
-                for r in a.reading.seats
-            ],
-        },
-        game=None
-        if a.game is None
-        else {
-            "score": a.game.score,
-            "on_barrel": a.game.on_barrel,
-            "goal": a.game.goal,
-            "level": a.game.level,
-            "bid_from": a.game.bid_from,
-        },
+        auction_reading=None if a.reading is None else asdict(a.reading),
+        game=None if a.game is None else asdict(a.game),
         minimum_samples=a.minimum,
         table=None
         if table is None

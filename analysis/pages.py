@@ -194,6 +194,19 @@ class Section:
         return "\n".join(parts)
 
 
+def cell_text(v: object) -> str:
+    """One cell as a page writes it: a number as the language does, a null as ``—``."""
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, float):
+        return number(v, 4)
+    if isinstance(v, int):
+        return number(v)
+    return str(v)
+
+
 def shown_text(df: pl.DataFrame) -> pl.DataFrame:
     """A shown table with every cell as the page writes it (numbers as the language does).
 
@@ -201,20 +214,8 @@ def shown_text(df: pl.DataFrame) -> pl.DataFrame:
     Polish), other numbers to four decimals, nulls as an em dash: the Markdown page's
     cells then read as the HTML page's.
     """
-
-    def cell(v: object) -> str:
-        if v is None:
-            return "—"
-        if isinstance(v, bool):
-            return str(v)
-        if isinstance(v, float):
-            return number(v, 4)
-        if isinstance(v, int):
-            return number(v)
-        return str(v)
-
     return pl.DataFrame(
-        {c: [cell(v) for v in df[c].to_list()] for c in df.columns},
+        {c: [cell_text(v) for v in df[c].to_list()] for c in df.columns},
         schema=dict.fromkeys(df.columns, pl.String),
     )
 
@@ -295,14 +296,9 @@ def html_table(df: pl.DataFrame) -> str:
 
     def cell(v: object, label: str) -> str:
         attr = f' data-label="{label}"'
-        if v is None:
-            return f'<td class="n"{attr}>—</td>'
-        if isinstance(v, float):
-            return f'<td class="n"{attr}>{number(v, 4)}</td>'
-        if isinstance(v, int):
-            return f'<td class="n"{attr}>{number(v)}</td>'
-        text = str(v)
-        cls = ' class="n"' if _NUMERIC.match(text) else ""
+        text = cell_text(v)
+        numeric = v is None or (isinstance(v, int | float) and not isinstance(v, bool))
+        cls = ' class="n"' if numeric or _NUMERIC.match(text) else ""
         return f"<td{cls}{attr}>{html.escape(text)}</td>"
 
     labels = [html.escape(c) for c in df.columns]

@@ -61,27 +61,30 @@ def hand_classes(rules: Rules, masks: np.ndarray) -> tuple[np.ndarray, np.ndarra
     P = rules_vector(rules)
     flat = np.asarray(masks, dtype=np.int64).ravel()
     worth = np.array([marriage_sum(int(m), P) // 20 for m in flat], dtype=np.int64)
-    bits = (flat[:, None] >> np.arange(24)) & 1
-    points = (bits * CARD_POINTS.astype(np.int64)).sum(axis=1) // POINTS_BAND
+    points = _points(flat) // POINTS_BAND
     worth = np.minimum(worth, WORTH_CLASSES - 1)
     points = np.minimum(points, BAND_CLASSES - 1)
     return worth.reshape(np.shape(masks)), points.reshape(np.shape(masks))
 
 
-# card points of every 12-bit half of a hand mask (low cards, high cards)
-_HALF_POINTS = np.array(
-    [sum(int(CARD_POINTS[c]) for c in range(12) if m >> c & 1) for m in range(1 << 12)]
+# card points of every 12-bit half of a hand mask: [low cards' half, high cards' half]
+_HALF_BITS = (np.arange(1 << 12)[:, None] >> np.arange(12)) & 1
+_HALF_POINTS = np.stack(
+    [_HALF_BITS @ CARD_POINTS[:12].astype(np.int64), _HALF_BITS @ CARD_POINTS[12:].astype(np.int64)]
 )
-_HALF_POINTS_HIGH = np.array(
-    [sum(int(CARD_POINTS[12 + c]) for c in range(12) if m >> c & 1) for m in range(1 << 12)]
-)
+
+
+def _points(masks: np.ndarray | int) -> np.ndarray:
+    """Card points of each hand mask (any shape)."""
+    m = np.asarray(masks, dtype=np.int64)
+    return _HALF_POINTS[0][m & 0xFFF] + _HALF_POINTS[1][m >> 12]
 
 
 def hand_class(mask: int, P: np.ndarray) -> tuple[int, int]:
     """One hand's class as :func:`hand_classes` gives it (``P``: the rules' vector)."""
     from sim.engine.bidding import marriage_sum
 
-    points = int(_HALF_POINTS[mask & 0xFFF]) + int(_HALF_POINTS_HIGH[mask >> 12])
+    points = int(_points(mask))
     worth = int(marriage_sum(mask, P)) // 20
     return min(worth, WORTH_CLASSES - 1), min(points // POINTS_BAND, BAND_CLASSES - 1)
 
@@ -122,6 +125,11 @@ class AuctionPolicy:
         seat_rate = hit.sum() / max(total.sum(), 1.0)
         rate = np.where(total >= MIN_CLASS, rate, np.broadcast_to(worth_rate, rate.shape))
         return np.where(np.broadcast_to(worth_total, rate.shape) >= MIN_CLASS, rate, seat_rate)
+
+    def keep(self, seat: int, highest: int, passed: bool) -> np.ndarray:
+        """How likely a deal is kept by its class: :meth:`likelihood` over its largest."""
+        like = self.likelihood(seat, highest, passed)
+        return like / like.max() if like.max() > 0 else like
 
 
 def auction_policy(rules: Rules, player: str, hands: int, seed: int) -> AuctionPolicy:
@@ -192,8 +200,7 @@ def sample_deals(
     if policy is not None:
         for s, highest, passed in acted:
             if s != seat:
-                like = policy.likelihood(s, highest, passed)
-                reads.append((s, like / like.max() if like.max() > 0 else like))
+                reads.append((s, policy.keep(s, highest, passed)))
     out = np.zeros((n, 4), dtype=np.uint32)
     out[:, seat] = hand
     if talon:

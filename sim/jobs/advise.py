@@ -369,23 +369,20 @@ def auction_reading(
 
     from analysis.advise import AuctionReading, SeatReading
     from sim.advise import hand_class, sample_deals
-    from sim.engine.bidding import marriage_sum
+    from sim.cards import mask_marriages
     from sim.engine.params import rules_vector
+
+    def marriage(masks: Any) -> float:
+        return float(np.mean([mask_marriages(int(m)) > 0 for m in masks]))
 
     P = rules_vector(rules)
     others = [(s, b) for s, b in auction.highest() if s != seat]
     plain = sample_deals(rules, hand, seat, len(deals), seed, bids=others)
-    acted = [a for a in auction.acted() if a[0] != seat]
     kept = np.ones(len(plain))
     seats = []
-    for s, highest, passed in acted:
-        like = policy.likelihood(s, highest, passed)
-        share = like / like.max() if like.max() > 0 else like
+    for s, highest, passed in (a for a in auction.acted() if a[0] != seat):
+        share = policy.keep(s, highest, passed)
         kept *= [share[hand_class(int(m), P)] for m in plain[:, s]]
-
-        def marriage(masks: Any) -> float:
-            return float(np.mean([marriage_sum(int(m), P) > 0 for m in masks]))
-
         seats.append(SeatReading(
             auction.names[s], highest, passed, marriage(deals[:, s]), marriage(plain[:, s])
         ))  # fmt: skip
