@@ -411,3 +411,19 @@ def test_the_russian_answer_to_an_auction_does_not_depend_on_the_budget(thousand
     text = unhurried.stdout
     assert "Таблицы:" in text and "повышать, до" in text and "сдающий" in text
     assert "спасовал" in text  # the middle's pass, read as strong bids
+
+
+def test_a_hands_class_counts_its_card_points_and_marriages():
+    from sim.advise import POINTS_BAND, hand_class, hand_classes
+    from sim.cards import mask_points
+    from sim.engine.bidding import marriage_sum
+    from sim.engine.params import rules_vector
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    masks = np.random.default_rng(3).integers(0, 1 << 24, size=500)
+    worth, band = hand_classes(rules, masks)
+    for m, w, b in zip(masks.tolist(), worth.tolist(), band.tolist(), strict=True):
+        assert (w, b) == hand_class(m, P)
+        assert b == min(mask_points(m) // POINTS_BAND, 7)
+        assert w == min(int(marriage_sum(m, P)) // 20, 15)
