@@ -380,7 +380,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     translations: dict[str, dict[str, str]] = {}
     for path in args.merge:
-        for msgid, by_lang in json.loads(Path(path).read_text(encoding="utf-8")).items():
+        try:
+            read = json.loads(Path(path).read_text(encoding="utf-8"))
+            pairs = [(str(m), {str(k): str(v) for k, v in t.items()}) for m, t in read.items()]
+        except (OSError, ValueError, AttributeError) as exc:
+            print(f"python -m sim.i18n: error: --merge {path}: {exc}", file=sys.stderr)
+            return 2
+        for msgid, by_lang in pairs:
             translations.setdefault(msgid, {}).update(by_lang)
     missing = update(translations=translations, locale_dir=args.locale_dir)
     for lang, messages in missing.items():

@@ -164,3 +164,21 @@ def test_speaking_sets_the_language_for_a_block_only():
         assert language() == "pl" and _("talon") == "musik"
     finally:
         set_language(None)
+
+
+def test_a_translators_file_is_merged_into_a_preview_and_bad_files_refused(tmp_path, capsys):
+    from sim.i18n import main
+
+    msgid = extract()[0]
+    good = tmp_path / "tr.json"
+    good.write_text(json.dumps({msgid: {"ru": "ПРОБА"}}), encoding="utf-8")
+    assert main(["--merge", str(good), "--locale-dir", str(tmp_path / "loc")]) == 0
+    assert catalogue("ru")[msgid] != "ПРОБА"  # the package's catalogue is untouched
+    preview = read_po(tmp_path / "loc/ru/LC_MESSAGES" / f"{DOMAIN}.po")
+    assert preview[msgid] == "ПРОБА" and preview.keys() == catalogue("ru").keys()
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    assert main(["--merge", str(bad), "--locale-dir", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--merge" in err[0] and "bad.json" in err[0]
+    assert not (tmp_path / "none").exists()
