@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup notebooks test test-all report report-check bench lint docs locale clean golden
+.PHONY: setup notebooks test test-all report report-check bench lint docs players locale clean golden
 
 setup: $(STAMP)
 
@@ -82,8 +82,15 @@ lint: $(STAMP)
 locale: $(STAMP)  ## extract the marked strings into sim/locale/, merge every .po, compile the .mo files
 	$(BIN)/python -m sim.i18n
 
-docs: $(STAMP)  ## regenerate docs/rules.md's options table and docs/data.md's column tables
+docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's column tables, docs/players.md
 	$(BIN)/python -m sim.jobs.docs docs/rules.md docs/data.md
+	$(BIN)/python -m sim.jobs.players
+
+# Every player's duplicate duel against heuristic (classic; 20,000 deals for a fast player,
+# 300 for a sampling one; about 15 minutes on 2 cores) into docs/players.json, then
+# docs/players.md. Run it when a player's play changes (the page marks stale figures).
+players: $(STAMP)
+	$(BIN)/python -m sim.jobs.players --measure
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

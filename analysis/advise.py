@@ -1,6 +1,6 @@
 """The advisor's answer for one hand: P(make) at every level, expected scores, the bid.
 
-From :mod:`sim.advise`'s samples (the hand's unseen cards dealt at random and played
+From :mod:`sim.runs.advise`'s samples (the hand's unseen cards dealt at random and played
 out). Every rate carries its 95 % Wilson interval; every mean its standard error.
 """
 
@@ -309,10 +309,10 @@ def advise(
     *,
     pass_player: str,
 ) -> Advice:
-    """The answer from :func:`sim.advise.bid_samples`' columns.
+    """The answer from :func:`sim.runs.advise.bid_samples`' columns.
 
     ``pass_player`` is the strategy that played the pass baseline's deals (at every
-    seat; :data:`sim.advise.PASS_PLAYER`), named in the answer.
+    seat; :data:`sim.runs.advise.PASS_PLAYER`), named in the answer.
     """
     n = len(cols["dealt"])
     frame = items_frame(

@@ -210,7 +210,7 @@ def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
 
     Args:
         runs: ``(name, folder)`` of ``thousand games`` runs of the same size and seed
-            (the games of a comparison, :func:`sim.compare.play_rule_sets`), the
+            (the games of a comparison, :func:`sim.runs.compare.play_rule_sets`), the
             base first. Each folder holds ``games.parquet`` and ``run.json`` (for the
             number of players).
 

@@ -1,6 +1,6 @@
 """Statistics of a strategy duel in duplicate format, and its tables and documents.
 
-A duel (:func:`sim.duel.duel_hands`, :func:`sim.duel.duel_games`) hands over the
+A duel (:func:`sim.runs.duel.duel_hands`, :func:`sim.runs.duel.duel_games`) hands over the
 paired score differences per deal or game and the tallies of each seat of A;
 :func:`duel_result` computes from them
 
@@ -46,7 +46,7 @@ _DIFFERENCE_WORDS = (
 
 
 class Side(Protocol):
-    """A contestant as the statistics see it (:class:`sim.duel.Contestant` is one)."""
+    """A contestant as the statistics see it (:class:`sim.runs.duel.Contestant` is one)."""
 
     @property
     def label(self) -> str:
@@ -57,7 +57,7 @@ class Side(Protocol):
 
 
 class DuelPlay(Protocol):
-    """A duel as played (:class:`sim.duel.DuelRun` is one; its attributes are documented there)."""
+    """A duel as played (:class:`sim.runs.duel.DuelRun` is one, documented there)."""
 
     @property
     def format(self) -> str:
@@ -609,7 +609,7 @@ def write_duel_tables(result: DuelResult, folder: Path) -> None:
     """Write ``duel_summary.csv``, ``duel_seats.csv``, ``duel.md`` and ``duel.json``.
 
     ``folder`` exists (a staged one, :class:`sim.output.StagedDir`, beside the run's
-    own files of :func:`sim.duel.write_duel_run`).
+    own files of :func:`sim.runs.duel.write_duel_run`).
     """
     result.summary.write_csv(folder / "duel_summary.csv")
     result.seats.write_csv(folder / "duel_seats.csv")

@@ -37,9 +37,10 @@ from analysis.safebids import (
 )
 from analysis.stats import wilson_interval
 from sim.i18n import N_, _, interval_separator, number
+from sim.players import DEFAULT
 from sim.rules import Rules
 
-GUIDE_PLAYER = "strong"  # who plays every run of the guide (and its duel's opponent)
+GUIDE_PLAYER = DEFAULT  # who plays every run of the guide (and its duel's opponent)
 # The guide player's classes (sim.engine.strategies.guide; a test checks they agree).
 MARRIAGE_CLASSES = ("none", "spades", "clubs", "diamonds", "hearts", "two")
 ACE_CLASSES = (0, 1, 2)
@@ -91,7 +92,7 @@ class GuideRuns:
     rules: Rules
     seed: int
     risk: float
-    items: dict[str, np.ndarray]  # sim.declarer.run_items of GUIDE_PLAYER
+    items: dict[str, np.ndarray]  # sim.runs.declarer.run_items of GUIDE_PLAYER
     hands: Mapping[str, np.ndarray]  # hands columns: see discard_table
     games: pl.DataFrame  # one row per game, as games.parquet (sim.engine.game.games_frame)
     odds: pl.DataFrame  # the odds table (analysis.tables.odds_table)

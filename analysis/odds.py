@@ -1,6 +1,6 @@
 """Deal odds of an odds run: estimates with Wilson intervals beside the exact values.
 
-An odds run (:func:`sim.odds.run_odds`) counts how many deals met each odds key;
+An odds run (:func:`sim.runs.odds.run_odds`) counts how many deals met each odds key;
 :func:`odds_result` turns it into the table of ``thousand odds`` (estimate, 95 %
 Wilson interval, exact probability, z-score) and the ``odds --json`` document, and
 :func:`write_odds_dir` writes them as ``odds.csv``, ``odds.md``, ``odds.json`` and
@@ -61,7 +61,7 @@ def odds_words(key: str) -> str:
 
 
 class OddsCounts(Protocol):
-    """What an odds run hands over (:class:`sim.odds.OddsRun` is one)."""
+    """What an odds run hands over (:class:`sim.runs.odds.OddsRun` is one)."""
 
     @property
     def rules(self) -> Rules:

@@ -97,7 +97,7 @@ def build_report(
             seat advantage), or None to leave those out.
         compare: the house-rule comparison table (columns :data:`COMPARE_COLUMNS`),
             or None for no comparison section.
-        dealing: the shuffled-or-cut runs (:class:`sim.compare.DealingRuns`: ``names``,
+        dealing: the shuffled-or-cut runs (:class:`sim.runs.compare.DealingRuns`: ``names``,
             ``odds``, ``games_dirs``, ``strategies``), or None to leave it out; their
             games are compared here (:func:`analysis.compare.compare_folders`).
         safebids: the safe-bid tables of every dealt hand played as the declarer's

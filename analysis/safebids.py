@@ -1,6 +1,6 @@
 """Safe bids from what the bidder sees: make-rate curves of 7-card hands, every level.
 
-The items come from :mod:`sim.declarer`: every dealt hand played as the declarer's,
+The items come from :mod:`sim.runs.declarer`: every dealt hand played as the declarer's,
 not only the hands that won an auction. An item *makes* level ``L`` when
 
 - the hand may bid ``L`` (``L`` at most its cap: 120 + its marriages under
@@ -9,7 +9,7 @@ not only the hands that won an auction. An item *makes* level ``L`` when
 - its deal total reaches ``L`` (as the scoring compares: ``score.round_declarer``);
 
 or, for the open-card par, when some talon pick and discard allowed to name ``L``
-reaches it with every card face up (:func:`sim.declarer.par_levels`).
+reaches it with every card face up (:func:`sim.runs.declarer.par_levels`).
 
 Each item's made/failed answers form a staircase in ``L``, so every curve
 ``P(make | class, L)`` is non-increasing by construction and every level is
@@ -35,10 +35,12 @@ import polars as pl
 from analysis.stats import wilson_interval
 from analysis.tables import tables_json, to_markdown
 from sim.i18n import N_, _
+from sim.players import RECORDS
+from sim.players import words as player_words
 from sim.rules import Rules
 
 SUIT_SYMBOLS = "♠♣♦♥"  # suit ids S C D H = 0..3
-PAR = "par"  # the open-card par's name among the players (sim.declarer.PAR)
+PAR = "par"  # the open-card par's name among the players (sim.runs.declarer.PAR)
 RISKS = (0.5, 0.75, 0.9)
 MIN_CELL = 30  # hands a class needs on each seed to count in the held-out check
 # The declarer's hand seat in words, by players (four players: the dealer sits out and
@@ -316,27 +318,10 @@ def tables_for(items: Mapping[str, pl.DataFrame], rules: Rules) -> dict[str, pl.
 
 
 # Who played, in words: the ``who`` column of the players' table (English in its CSV;
-# a page shows ``_(word)``).
-PLAYER_WORDS = {
-    "strong": N_(
-        "the fitted player (`strong`: card play fitted on `pimc`'s, the rest the "
-        "heuristic's) at every seat"
-    ),
-    "heuristic": N_("the fast scripted player (`heuristic`) at every seat"),
-    "heuristic_v1": N_(
-        "the first scripted player (`heuristic_v1`, kept for comparisons) at every seat"
-    ),
-    "pimc": N_("the sampling player (`pimc`: open-card solver over sampled deals) at every seat"),
-    "cheater": N_("the open-card cheater at every seat (sees every card; not a player)"),
-    "par": N_(
-        "the open-card par: the best talon use and play with every card face up, "
-        "against a defence that sees them too (an upper bound on any player)"
-    ),
-}
-
-
-# Players whose own defence is weaker than pimc's: their make rates run a little high.
-FAST_DEFENCE = ("heuristic", "strong", "heuristic_v1")
+# a page shows ``_(word)``): each player's record's ``words`` (sim.players.words).
+# Players whose own defence is weaker than pimc's (their records say so): their make
+# rates run a little high.
+FAST_DEFENCE = tuple(p.name for p in RECORDS if p.defends_weaker)
 
 
 def defence_caveat(players: Sequence[str]) -> str | None:
@@ -377,7 +362,7 @@ class SafeBidResult:
 
 
 def frame_of(rules: Rules, player: str, cols: Mapping[str, np.ndarray]) -> pl.DataFrame:
-    """The items frame of one player's run columns (:func:`sim.declarer.run_items`)."""
+    """The items frame of one player's run columns (:func:`sim.runs.declarer.run_items`)."""
     if player == PAR:
         return items_frame(
             rules, player, cols["dealt"], cols["decl"], cols["deal"], par_level=cols["par_level"]
@@ -421,7 +406,7 @@ def build_result(run: SafeBidRun) -> SafeBidResult:
                 float(_totals(items, p).std(ddof=1)) / max(1, len(_totals(items, p))) ** 0.5
                 for p in run.players
             ],
-            "who": [PLAYER_WORDS.get(p, f"`{p}` at every seat") for p in run.players],
+            "who": [player_words(p) for p in run.players],
         }
     )
     tables.update(safe_tables(items, run.rules))
@@ -592,7 +577,6 @@ def write_safebids(result: SafeBidResult, out: Path, extra: Mapping[str, Any]) -
 __all__ = [
     "CLASS_HEADINGS",
     "CLASS_KEYS",
-    "PLAYER_WORDS",
     "RISKS",
     "SafeBidResult",
     "SafeBidRun",

@@ -27,7 +27,6 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sim.declarer import run_items
 from sim.engine.params import rules_vector
 from sim.engine.strategies.hand_model import (
     FEATURE_NAMES,
@@ -35,6 +34,7 @@ from sim.engine.strategies.hand_model import (
     hand_features,
 )
 from sim.rules import load_rules
+from sim.runs.declarer import run_items
 
 
 @njit(cache=True)

@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from sim.bench import format_bench, run_all
+from sim.runs.bench import format_bench, run_all, slow_fast_players
 
 OUT = Path(__file__).with_name("results.json")
 
@@ -147,6 +147,9 @@ def scale_out(big: bool, rounds: int = 3) -> dict[str, dict[str, float]]:
 def main() -> None:
     doc = run_all()
     print("\n".join(format_bench(doc)))
+    slow = slow_fast_players(doc)  # a player whose record says fast must play at that speed
+    if slow:
+        raise SystemExit("\n".join(["players slower than their speed class:", *slow]))
     small = peak_rss_of_odds(1_000_000)
     large = peak_rss_of_odds(20_000_000)
     doc["odds_process"] = {

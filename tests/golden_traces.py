@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from presets import PRESETS
+from support import PRESETS
 
 from sim.engine import play_hands
 from sim.engine.game import play_games

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.hands import HandsJob, hands_chunk
+from sim.runs.hands import HandsJob, hands_chunk
 
 
 @dataclass(frozen=True)

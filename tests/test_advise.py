@@ -9,15 +9,15 @@ import pytest
 
 from analysis.advise import advice_markdown, advise, advise_talon, level_table
 from analysis.stats import wilson_interval
-from sim.advise import (
+from sim.cards import hand_mask
+from sim.rules import load_rules
+from sim.runs.advise import (
     PASS_PLAYER,
     bid_samples,
     discard_candidates,
     discard_samples,
     sample_deals,
 )
-from sim.cards import hand_mask
-from sim.rules import load_rules
 
 CLASSIC = load_rules("classic")
 HAND = hand_mask("AH TH KH QH AS 9C JD")
@@ -93,7 +93,7 @@ def test_the_discard_table_solves_every_candidate_give():
 
 
 def test_a_time_budget_keeps_the_first_blocks_of_the_same_deals():
-    from sim.advise import BLOCK
+    from sim.runs.advise import BLOCK
 
     weak = hand_mask("KS QS AC 9C JD 9H JH")
     full = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, pass_samples=50)
@@ -228,8 +228,8 @@ def test_the_auction_is_read_in_turn_and_refused_where_it_breaks_the_rules():
 def test_a_bid_above_120_deals_only_hands_whose_marriages_allow_it():
     # with bid.cap_by_marriages a seat's bid of B > 120 shows marriages worth B - 120:
     # a deal of the unseen cards that breaks it is never sampled
-    from sim.advise import hand_cap, sample_deals
     from sim.cards import hand_mask, mask_marriages
+    from sim.runs.advise import hand_cap, sample_deals
 
     rules = load_rules("classic")
     hand = hand_mask("AS TS AC TC KD JH 9H")  # holds K♦: the middle's 200 needs ♥ or ♠+♣
@@ -258,8 +258,8 @@ def test_passes_and_raises_read_as_the_player_bids_narrow_the_unseen_hands():
     # tie to a marriage) more common; every sample still keeps the hand and the rules
     from math import sqrt
 
-    from sim.advise import auction_policy, hand_cap, sample_deals
     from sim.cards import mask_marriages
+    from sim.runs.advise import auction_policy, hand_cap, sample_deals
 
     rules = load_rules("classic")
     policy = auction_policy(rules, "heuristic", 20_000, 11)
@@ -348,8 +348,8 @@ def test_advise_on_the_barrel_and_at_a_score(thousand):
 
 def test_the_auction_shows_nothing_without_the_cap_and_the_barrel_bids_from_its_floor():
     from analysis.advise import game_situation
-    from sim.advise import sample_deals
     from sim.cards import hand_mask
+    from sim.runs.advise import sample_deals
 
     # without bid.cap_by_marriages a bid of 200 may be a bluff: no deal is redrawn
     free = load_rules("classic").replace(bid__cap_by_marriages=False)
@@ -365,7 +365,7 @@ def test_the_auction_shows_nothing_without_the_cap_and_the_barrel_bids_from_its_
 def test_a_shown_talon_goes_to_the_declarer_and_moves_its_chance(thousand):
     # the talon shown after the auction is the declarer's in every sampled deal; a
     # marriage in it makes the declarer's bid likelier than three low cards do
-    from sim.advise import sample_deals
+    from sim.runs.advise import sample_deals
 
     rules = load_rules("classic")
     hand, talon = hand_mask("AS TS AC TC KD JH 9H"), hand_mask("KH QH 9D")
@@ -414,10 +414,10 @@ def test_the_russian_answer_to_an_auction_does_not_depend_on_the_budget(thousand
 
 
 def test_a_hands_class_counts_its_card_points_and_marriages():
-    from sim.advise import POINTS_BAND, hand_class, hand_classes
     from sim.cards import mask_points
     from sim.engine.bidding import marriage_sum
     from sim.engine.params import rules_vector
+    from sim.runs.advise import POINTS_BAND, hand_class, hand_classes
 
     rules = load_rules("classic")
     P = rules_vector(rules)

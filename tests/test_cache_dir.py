@@ -37,10 +37,11 @@ def test_a_module_digest_covers_what_its_compiled_code_imports_and_nothing_else(
     # scripted heuristics are called directly, for speed: they are part of the engine)
     # (nor the open-card search the sampling player runs: the engine reserves its
     # workspace by sim.engine.arena's sizes alone)
-    players = {"sim.engine.strategies.guide", "sim.engine.strategies.pimc", "sim.engine.search"}
+    pimc = "sim.engine.strategies.pimc.entry"
+    players = {"sim.engine.strategies.guide", pimc, "sim.engine.search"}
     for kernel_module in ("sim.engine.driver", "sim.engine.game", "sim.engine.declarer"):
         assert not players & cache.closure(kernel_module), kernel_module
-    assert "sim.engine.strategies.heuristic" not in cache.closure("sim.engine.strategies.pimc")
+    assert "sim.engine.strategies.heuristic" not in cache.closure(pimc)
     assert "sim.engine.strategies.heuristic" in cache.closure("sim.engine.driver")
     # not a path: the same sources in another folder share the digest
     assert len(cache.module_digest("sim.engine.driver")) == 20
@@ -84,7 +85,7 @@ def test_two_checkouts_of_one_version_share_the_cache_and_an_edit_starts_a_new_o
     heur.write_text(heur.read_text() + "\n# an edit\n")
     for module, moved in (
         ("sim.engine.strategies.guide", True),
-        ("sim.engine.strategies.pimc", False),
+        ("sim.engine.strategies.pimc.entry", False),
         ("sim.engine.strategies.heuristic", False),
         ("sim.engine.driver", False),
         ("sim.engine.game", False),
@@ -114,7 +115,7 @@ def test_the_compile_notice_shows_exactly_when_a_function_is_not_cached(
     tmp_path, monkeypatch, capsys
 ):
     from sim.cli.common import Console
-    from sim.runfolder import compile_notice
+    from sim.runs.folder import compile_notice
 
     loud, quiet = Console(quiet=False), Console(quiet=True)
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
@@ -130,10 +131,11 @@ def test_the_compile_notice_shows_exactly_when_a_function_is_not_cached(
     assert compile_notice(loud, name) is False
     assert capsys.readouterr().err == ""
     # a player's callback counts: the notice names what a run needs, kernel and players
-    assert compile_notice(loud, name, "sim.engine.strategies.pimc.pimc_entry") is True
-    (cache.cache_folder("sim.engine.strategies.pimc")).mkdir(parents=True)
-    (cache.cache_folder("sim.engine.strategies.pimc") / "cf-pimc.pimc_entry-9.py311.nbi").touch()
-    assert compile_notice(loud, name, "sim.engine.strategies.pimc.pimc_entry") is False
+    assert compile_notice(loud, name, "sim.engine.strategies.pimc.entry.pimc_entry") is True
+    folder = cache.cache_folder("sim.engine.strategies.pimc.entry")
+    folder.mkdir(parents=True)
+    (folder / "cf-entry.pimc_entry-9.py311.nbi").touch()
+    assert compile_notice(loud, name, "sim.engine.strategies.pimc.entry.pimc_entry") is False
 
 
 def test_the_notice_names_the_files_numba_writes():
@@ -144,7 +146,7 @@ def test_the_notice_names_the_files_numba_writes():
     from sim.engine.game import play_games
     from sim.engine.strategies.addresses import entry_names
     from sim.rules import load_rules
-    from sim.runfolder import ENGINE_FUNCTIONS
+    from sim.runs.folder import ENGINE_FUNCTIONS
 
     rules = load_rules("classic")
     play_hands(rules, 2, 0, ("guide", "heuristic", "heuristic_v1"))

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trace_checks import check_deal
+from support import ENGINES, check_deal
+from test_scenarios import P1, P1_BASE, P_NINES, G, run
 
 from sim import reference as ref
 from sim.cards import card_str, parse_card
@@ -23,8 +24,6 @@ from sim.engine.game import games_frame, play_games
 from sim.reference.game import GameState, nine_cut_penalty
 from sim.rng import Stream, stream_key
 from sim.rules import Rules, load_rules
-from tests.engines import ENGINES
-from tests.test_scenarios import P1, P1_BASE, P_NINES, G, run
 
 CLASSIC = Rules()
 CUT = CLASSIC.replace(deal__method="cut")

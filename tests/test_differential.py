@@ -8,8 +8,7 @@ decisions, trick winners, trump changes or scoring shows up as a differing trace
 import itertools
 
 import pytest
-from presets import PRESETS
-from tiers import sizes
+from support import PRESETS, sizes
 
 from sim import reference
 from sim.engine import play_hands

@@ -39,6 +39,44 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
 
+# --- docs/players.md: every player, from its record and measured duels ---------------------
+def test_players_md_is_written_from_the_records_and_the_measurements():
+    from sim.jobs.players import page, read_measured
+
+    text = (DOCS / "players.md").read_text(encoding="utf-8")
+    assert text == page(read_measured()), "docs/players.md is stale; run `make docs`"
+
+
+def test_every_player_is_measured_on_the_code_it_plays_with():
+    from sim.jobs.players import read_measured, stale
+    from sim.players import PLAYERS
+
+    measured = read_measured()
+    assert set(measured) == set(PLAYERS), "a player without a duel: run `make players`"
+    for name, m in measured.items():
+        assert stale(name, m) is None, f"{name}: {stale(name, m)}; run `make players`"
+        lo, mean, hi = (m["score_diff"][k] for k in ("low", "mean", "high"))
+        assert lo <= mean <= hi and m["seed"] >= 90_000  # seeds nobody tuned on
+    assert measured["heuristic"]["score_diff"]["mean"] == 0  # itself: exactly 0
+
+
+def test_a_measurement_of_other_code_is_marked_stale():
+    import sim
+    from sim.jobs.players import defaults, page, stale
+    from sim.players import PLAYERS
+
+    m = {
+        "engine_version": sim.ENGINE_VERSION, "defaults": defaults(PLAYERS["strong"]),
+        "score_diff": {"mean": 1.0, "low": 0.5, "high": 1.5}, "deals": 10, "seed": 90_001,
+        "margin_diff": {"mean": 1.0, "low": 0.5, "high": 1.5},
+    }  # fmt: skip
+    assert stale("strong", m) is None
+    assert "engine version" in stale("strong", {**m, "engine_version": "0"})
+    other = {**m, "defaults": {**m["defaults"], "bid_margin": 1.0}}
+    assert "defaults" in stale("strong", other)
+    assert "(stale: measured with other parameter defaults)" in page({"strong": other})
+
+
 # --- docs/rules.md: the generated options table -------------------------------------------
 def test_rules_md_options_table_is_generated_from_the_code():
     text = (DOCS / "rules.md").read_text(encoding="utf-8")
@@ -302,10 +340,10 @@ def test_tables_have_the_declared_types_before_they_are_written(outputs):
     from analysis.duel import duel_result
     from analysis.marriages import declared_counts, marriage_table
     from analysis.odds import odds_result
-    from sim.duel import Contestant, duel_games, duel_hands
-    from sim.odds import run_odds
     from sim.odds_keys import ODDS_KEYS
     from sim.rules import load_rules
+    from sim.runs.duel import Contestant, duel_games, duel_hands
+    from sim.runs.odds import run_odds
 
     root, _ = outputs
     classic = load_rules("classic")

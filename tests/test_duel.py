@@ -1,6 +1,6 @@
 """Strategy duels in duplicate format: exact ties, a clear winner, determinism, CLI.
 
-The duel is played by :mod:`sim.duel` and its statistics are :mod:`analysis.duel`;
+The duel is played by :mod:`sim.runs.duel` and its statistics are :mod:`analysis.duel`;
 ``duel_hands`` and ``duel_games`` here do both.
 """
 
@@ -12,10 +12,10 @@ import pytest
 
 from analysis.duel import DuelResult, duel_json, duel_markdown, duel_result
 from analysis.stats import Z95
-from sim import duel
-from sim.duel import Contestant
 from sim.engine.strategies.registry import StrategyError
 from sim.rules import load_rules
+from sim.runs import duel
+from sim.runs.duel import Contestant
 
 
 def duel_hands(*args, **kwargs) -> DuelResult:

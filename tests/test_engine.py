@@ -4,15 +4,13 @@ determinism, columns."""
 import numba
 import numpy as np
 import pytest
-from presets import PRESETS_3P
-from tiers import sizes
-from trace_checks import check_deal
+from support import PRESETS_3P, check_deal, sizes
 
 from sim.engine import play_hands
 from sim.engine.state import OUT
-from sim.hands import hands_frame
 from sim.parallel import max_threads
 from sim.rules import load_rules
+from sim.runs.hands import hands_frame
 
 CLI_MD_HANDS_COLUMNS = (
     "deal_id, dealer, reshuffled, reshuffle_seat, reshuffle_reason, declarer, winning_bid, "

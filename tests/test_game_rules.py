@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engines import ENGINES
+from support import ENGINES
 
 from sim.reference import ScriptError, play_hand_text
 from sim.reference.game import (

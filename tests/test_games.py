@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from presets import PRESETS
+from support import PRESETS
 
 from sim.engine.game import GC, MAX_STINTS, OUTCOMES, games_frame, play_games, stints_frame
 from sim.rules import load_rules

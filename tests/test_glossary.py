@@ -21,10 +21,10 @@ from analysis.duel import duel_json, duel_result
 from analysis.glossary import CONCEDED_ALL, DEFINITIONS, MADE_ALL, MADE_PLAYED, NAMES
 from analysis.sections.bids import bids_section
 from analysis.sections.compare import compare_section
-from sim import duel
-from sim.duel import Contestant
 from sim.rules import load_rules
-from sim.runfolder import simulate_report
+from sim.runs import duel
+from sim.runs.duel import Contestant
+from sim.runs.folder import simulate_report
 
 SEED = 4
 DEALS = 3000

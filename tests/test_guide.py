@@ -214,7 +214,7 @@ def test_the_guides_frames_have_their_declared_types(guide):
 
 def test_the_guide_player_gives_little_away_to_its_measured_player_in_a_duel():
     from analysis.duel import duel_result
-    from sim.duel import Contestant, duel_hands
+    from sim.runs.duel import Contestant, duel_hands
 
     run = duel_hands(load_rules("classic"), Contestant("guide"), Contestant(GUIDE_PLAYER), 4000, 9)
     row = duel_result(run).summary.filter(pl.col("measure") == "score_diff").row(0, named=True)

@@ -10,7 +10,6 @@ import pytest
 
 from analysis.stats import wilson_interval
 from sim.cards import parse_cards
-from sim.declarer import run_items
 from sim.engine import play_hands
 from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.game import GAME_COLUMNS, play_games
@@ -34,6 +33,7 @@ from sim.engine.strategies.hand_model import KEPT, hand_model, p_make
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play
 from sim.engine.strategies.registry import parse_params
 from sim.rules import load_rules
+from sim.runs.declarer import run_items
 
 
 def _mask(text: str) -> int:

@@ -13,6 +13,7 @@ import json
 import re
 
 import pytest
+from support import words
 
 from sim.cards import parse_cards
 from sim.i18n import (
@@ -28,7 +29,6 @@ from sim.i18n import (
 
 FIELD = re.compile(r"\{[^}]*\}")
 # words an answer may keep in English: the names of rules and players, the seed
-NAMES = {"classic", "strong", "heuristic", "pimc", "par", "seed", "budget", "rules", "chi"}
 
 
 def catalogue(lang: str) -> dict[str, str]:
@@ -72,13 +72,6 @@ def test_a_game_term_is_translated_one_way_everywhere(lang):
 def test_cards_in_each_notation_read_back(lang):
     ids = list(range(24))
     assert parse_cards(cards_text(ids, lang)) == ids
-
-
-def words(text: str) -> set[str]:
-    """Words of three or more Latin letters, less names, flags and code."""
-    text = re.sub(r"`[^`]*`|\b\w+\.(?:md|csv|json)\b|\bCSV\b", "", text)  # code, files
-    found = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)}
-    return found - NAMES
 
 
 # make test runs Russian; make test-all Ukrainian and Polish too (the catalogue tests

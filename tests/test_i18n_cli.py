@@ -14,10 +14,10 @@ import re
 from itertools import pairwise
 
 import pytest
+from support import words
 
 from sim.i18n import LANGS
 from sim.rules import preset_names
-from tests.test_i18n import words
 
 # names an answer keeps as they are: the rule sets, the players, a rules hash
 KEPT = re.compile(

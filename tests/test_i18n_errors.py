@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from support import words
 
 from sim.engine.strategies.registry import STRATEGIES
 from sim.i18n import LANGS, speaking
 from sim.rules import preset_names
-from tests.test_i18n import words
 
 HAND = "AH TH KH QH AS 9C JD"
 GOOD = """\
@@ -172,7 +172,7 @@ def test_the_cards_of_a_refusal_are_written_in_the_language(run_main):
 
 
 def test_the_compile_notice_is_in_the_language(monkeypatch):
-    from sim.runfolder import Feedback, compile_notice
+    from sim.runs.folder import Feedback, compile_notice
 
     monkeypatch.setattr("sim.cache.is_cached", lambda module, function: False)
 

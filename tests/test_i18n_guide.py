@@ -15,10 +15,10 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from support import NAMES
 
 from sim.i18n import LANGS, _, speaking
 from sim.rules import load_rules
-from tests.test_i18n import NAMES
 
 # make test runs Russian; make test-all Ukrainian and Polish too
 LANG_PARAMS = [pytest.param(g, marks=() if g == "ru" else pytest.mark.slow) for g in LANGS[1:]]
@@ -101,7 +101,11 @@ def test_the_english_guide_heads_its_tables_in_words(english):
 
 @pytest.mark.parametrize("lang", LANG_PARAMS)
 def test_the_guide_is_written_in_the_language(book, english, tmp_path, lang):
-    from analysis.safebids import PLAYER_WORDS, class_words, defence_caveat
+    from analysis.safebids import class_words, defence_caveat
+    from sim.players import PAR, PLAYERS
+    from sim.players import words as player_words
+
+    everyone = [player_words(p) for p in (*PLAYERS, PAR)]  # every player's words
 
     out = tmp_path / lang
     with speaking(lang):
@@ -111,12 +115,12 @@ def test_the_guide_is_written_in_the_language(book, english, tmp_path, lang):
         written = book.written("/g/1")
         safe = [class_words(c) for c in ("none", "♥", "♥♦")]
         safe += [defence_caveat(["strong", "heuristic"]) or ""]
-        safe += [_(w) for w in PLAYER_WORDS.values()]
+        safe += [_(w) for w in everyone]
     with speaking("en"):
         en_section = book.section().markdown
         en_safe = [class_words(c) for c in ("none", "♥", "♥♦")]
         en_safe += [defence_caveat(["strong", "heuristic"]) or ""]
-        en_safe += list(PLAYER_WORDS.values())
+        en_safe += everyone
         pairs = [(book.sentence(), sentence), (book.written("/g/0"), written)]
     pairs += [
         ((english / "guide.md").read_text(encoding="utf-8"),

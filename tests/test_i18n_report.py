@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text as FigureText
+from support import words as page_words
 
 from analysis import pages
 from analysis.advise import advise
@@ -24,16 +25,15 @@ from analysis.odds import ODDS_WORDS, odds_result
 from analysis.pages import Table
 from analysis.report import build_report
 from analysis.safebids import SafeBidRun, build_result
-from sim.advise import PASS_PLAYER, bid_samples
 from sim.cards import hand_mask
-from sim.compare import dealing_comparison, play_rule_sets
-from sim.declarer import PAR, run_items
 from sim.i18n import LANGS, speaking
-from sim.odds import run_odds
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import load_rules
-from sim.runfolder import simulate_report
-from tests.test_i18n import words as page_words
+from sim.runs.advise import PASS_PLAYER, bid_samples
+from sim.runs.compare import dealing_comparison, play_rule_sets
+from sim.runs.declarer import PAR, run_items
+from sim.runs.folder import simulate_report
+from sim.runs.odds import run_odds
 
 SEED = 5
 DEALS, HANDS, GAMES, SAFE_DEALS = 4000, 600, 40, 600

@@ -13,7 +13,7 @@ import pytest
 
 from sim.output import UsageError, json_safe
 from sim.rules import load_rules
-from sim.runfolder import Feedback
+from sim.runs.folder import Feedback
 
 CLASSIC = load_rules("classic")
 

@@ -2,11 +2,13 @@
 
 Every module under ``sim/`` and ``analysis/`` is read with :mod:`ast` (nothing is
 imported), its imports are collected wherever they stand (module level, inside
-functions, under ``if TYPE_CHECKING``) and each module is placed in a layer:
+functions, under ``if TYPE_CHECKING``) and each module is placed in a layer by the folder
+it lies in (:data:`FOLDERS`), never by a list of modules:
 
-* **base**: the package's version, cards, rules, random streams, compiled-code
-  helpers, thread settings, odds keys, output folders, the run tables' schema, the
-  deal notation, the languages (gettext catalogues);
+* **base**: every module directly in ``sim/`` (the package's version, cards, rules,
+  random streams, compiled-code helpers, thread settings, odds keys, output folders,
+  the deal notation, the languages, the players' records) and the run tables' schema
+  (``sim/schema/``);
 * **engine**: the compiled engine (``sim/engine/``): the deal generator, the phases,
   the players and the compiled open-card search they sample with;
 * **solver**: the open-card solver's Python face (``sim/solver/``: positions, the
@@ -15,7 +17,7 @@ functions, under ``if TYPE_CHECKING``) and each module is placed in a layer:
   (``sim/reference/``); they share the engine's action codes and nothing else of it
   but the reshuffle conditions;
 * **runs**: the code that plays and writes Parquet files and ``run.json`` (and
-  computes no statistics);
+  computes no statistics) (``sim/runs/``);
 * **analysis**: reads run folders (or the result objects of the runs) and computes
   statistics, tables, plots and reports; from ``sim`` it uses base modules only;
 * **jobs**: what a command does as a library call (``sim/jobs/``): a typed spec in, the
@@ -41,34 +43,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("sim", "analysis")
 
-BASE = {
-    "sim",
-    "sim.cards",
-    "sim.rules",
-    "sim.rng",
-    "sim.jit",
-    "sim.cache",
-    "sim.parallel",
-    "sim.odds_keys",
-    "sim.output",
-    "sim.schema",
-    "sim.schema.columns",
-    "sim.schema.runs",
-    "sim.notation",
-    "sim.i18n",
-}
-RUNS = {
-    "sim.runner",
-    "sim.parquet_concat",
-    "sim.hands",
-    "sim.games",
-    "sim.odds",
-    "sim.runfolder",
-    "sim.compare",
-    "sim.duel",
-    "sim.bench",
-    "sim.declarer",
-    "sim.advise",
+# The layer of every folder (package) of the project; a module directly in ``sim/`` is
+# in the base. Nothing else decides a layer: a new module is placed by where it lies.
+FOLDERS = {
+    "sim": "base",
+    "sim.schema": "base",
+    "sim.engine": "engine",
+    "sim.solver": "solver",
+    "sim.reference": "reference",
+    "sim.runs": "runs",
+    "sim.jobs": "jobs",
+    "sim.cli": "cli",
+    "analysis": "analysis",
 }
 # What each layer may import (its own layer included). analysis sits above runs but
 # does not use them: it reads what they wrote, and from sim only the base.
@@ -86,23 +72,18 @@ ALLOWED = {
 
 
 def layer_of(module: str) -> str | None:
-    """The layer of a module by the lists of the issue, or None when it is in none."""
-    if module in BASE:
-        return "base"
-    if module in RUNS:
-        return "runs"
-    if module == "sim.engine" or module.startswith("sim.engine."):
-        return "engine"
-    if module == "sim.solver" or module.startswith("sim.solver."):
-        return "solver"
-    if module == "sim.reference" or module.startswith("sim.reference."):
-        return "reference"
-    if module == "sim.jobs" or module.startswith("sim.jobs."):
-        return "jobs"
-    if module in ("sim.cli", "sim.__main__") or module.startswith("sim.cli."):
+    """The layer of a module by the folder it lies in, or None when it is in none.
+
+    A package is in its own folder's layer; ``sim/__main__.py`` (``python -m sim``) is
+    the command line's.
+    """
+    if module == "sim.__main__":
         return "cli"
-    if module == "analysis" or module.startswith("analysis."):
-        return "analysis"
+    folder = module if module in PACKAGE_NAMES else module.rpartition(".")[0]
+    while folder:
+        if folder in FOLDERS:
+            return FOLDERS[folder]
+        folder = folder.rpartition(".")[0]
     return None
 
 
@@ -119,6 +100,7 @@ def module_files() -> dict[str, Path]:
 
 
 MODULES = module_files()
+PACKAGE_NAMES = {m for m, path in MODULES.items() if path.name == "__init__.py"}
 
 
 def _base_package(module: str, path: Path) -> str:
@@ -207,6 +189,25 @@ def test_the_modules_are_found(project_graph):
     assert "sim.cli" in project_graph["sim.__main__"]
 
 
+def test_the_layer_is_the_folder():
+    assert layer_of("sim.cards") == "base"  # a module directly in sim/
+    assert layer_of("sim.new_module") == "base"
+    assert layer_of("sim.runs") == layer_of("sim.runs.folder") == "runs"
+    assert layer_of("sim.engine.strategies.pimc") == "engine"
+    assert layer_of("analysis.sections.summary") == "analysis"
+    assert layer_of("sim.__main__") == "cli"
+    assert layer_of("elsewhere.module") is None
+
+
+def test_no_run_module_is_left_at_the_top(project_graph):
+    # a module directly in sim/ is base: one that plays (imports the engine) belongs
+    # in sim/runs/
+    top = [m for m, p in MODULES.items() if p.parent == ROOT / "sim" and p.stem[0] != "_"]
+    assert "sim.cards" in top and "sim.cli" not in top
+    playing = sorted({m for m in top for t in project_graph[m] if layer_of(t) != "base"})
+    assert not playing, playing
+
+
 def test_every_module_is_in_a_layer():
     lost = sorted(m for m in MODULES if layer_of(m) is None)
     assert not lost, f"modules in no layer (add them to tests/test_layers.py): {lost}"
@@ -257,12 +258,12 @@ def test_the_layers_are_an_order():
         ("sim.engine.play", "sim.reference.play"),  # ... or to the reference engine
         ("sim.solver.talon", "sim.reference.solver"),  # two layers side by side
         ("sim.reference.play", "sim.solver.talon"),
-        ("sim.engine.deal", "sim.odds"),  # the engine reaching up to the runs
-        ("sim.solver.position", "sim.declarer"),
-        ("sim.declarer", "sim.jobs.safebids"),  # a run reaching up to a job
+        ("sim.engine.deal", "sim.runs.odds"),  # the engine reaching up to the runs
+        ("sim.solver.position", "sim.runs.declarer"),
+        ("sim.runs.declarer", "sim.jobs.safebids"),  # a run reaching up to a job
         ("analysis.safebids", "sim.jobs.safebids"),
         ("sim.jobs.safebids", "sim.cli.safebids"),  # a job reaching up to the command line
-        ("sim.cli.report", "sim.runfolder"),  # the command line reaching past the jobs
+        ("sim.cli.report", "sim.runs.folder"),  # the command line reaching past the jobs
         ("sim.cli.solve", "analysis.advise"),
         ("sim.cli.duel", "sim.engine.strategies.registry"),
     ],
@@ -322,12 +323,12 @@ def test_imports_are_read_everywhere(tmp_path):
     src = tmp_path / "mod.py"
     src.write_text(
         "import sim.rules\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-        "    from sim.runner import Backend\ndef f():\n    from analysis import stats\n"
+        "    from sim.runs.runner import Backend\ndef f():\n    from analysis import stats\n"
         "    import sim.engine.api as api\n"
     )
     assert imports_of("sim.x", src) == {
         "sim.rules",
-        "sim.runner",
+        "sim.runs.runner",
         "analysis.stats",
         "sim.engine.api",
     }

@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
-from presets import PRESETS
+from support import PRESETS
 
 from analysis.exact import exact_odds
-from sim.odds import count_batch, simulate_odds
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import load_rules
+from sim.runs.odds import count_batch, simulate_odds
 
 TOLERANCE_SE = 4.5
 N_DEALS = 400_000

@@ -6,7 +6,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from sim.parquet_concat import ParquetJoin, _write_struct, concat_parquet, footer
+from sim.runs.parquet_concat import ParquetJoin, _write_struct, concat_parquet, footer
 
 
 def _part(path, frame, **kw):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tiers import sizes
+from support import redistribute, sizes
 
 from sim.engine import decision_snapshots, play_hands
 from sim.engine.actions import DECLARE, Decision
@@ -34,7 +34,6 @@ from sim.engine.strategies.pimc import (
 )
 from sim.engine.strategies.registry import BID, WORLDS, parse_params
 from sim.rules import load_rules
-from tests.test_strategies import _redistribute
 
 
 def _decide(kind, seat, S, P, legal, n, params, arena):
@@ -102,7 +101,7 @@ def _ignores_hidden_cards(rules, face_up, P, params, kinds, seed, decisions, sho
         assert choice in legal[:n]
         seen.add(kind)
         for _ in range(3):
-            T = _redistribute(S, seat, rng, face_up)
+            T = redistribute(S, seat, P, rng)
             if T is None:
                 continue
             moved += 1
@@ -233,7 +232,7 @@ def test_contract_by_probes_is_the_best_expected_score_over_exact_totals(preset)
     from sim.engine.params import P_STEP
     from sim.engine.search import declarer_total, exact, new_position, set_root, solver_view
     from sim.engine.state import S_PIMC_CTR
-    from sim.engine.strategies.pimc import _play_start, least_total
+    from sim.engine.strategies.pimc.probes import _play_start, least_total
 
     rules = load_rules(preset)
     P = rules_vector(rules)
@@ -272,8 +271,7 @@ def test_contract_by_probes_is_the_best_expected_score_over_exact_totals(preset)
 
 @sizes(22, 60, "most")
 def test_the_discard_weighs_the_heuristics_cheapest_cards(most):
-    from sim.engine.strategies.discard import discard_cost
-    from sim.engine.strategies.pimc import DISCARD_CANDIDATES
+    from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
 
     rules = load_rules("classic")
     P = rules_vector(rules)
@@ -464,7 +462,7 @@ def test_worlds_agree_with_what_the_auction_showed():
             sample_world(S, P, me, T, scratch)
             for s in others:
                 assert bids_agree(int(T[S_HAND0 + s]), played_by(S, P, s), shown_cap(S, P, s), P)
-        U = _redistribute(S, me, rng)  # the unseen cards dealt anew, facts ignored
+        U = redistribute(S, me, P, rng)  # the unseen cards dealt anew, facts ignored
         if U is not None:
             uniform_disagree += any(
                 not bids_agree(int(U[S_HAND0 + s]), played_by(U, P, s), shown_cap(U, P, s), P)
@@ -484,7 +482,8 @@ def test_sampled_bid_is_the_expected_score_over_exact_totals(preset):
     from sim.engine.params import P_JUMPS, P_STEP
     from sim.engine.search import declarer_total, exact, new_position, set_root, solver_view
     from sim.engine.state import NO_SUIT, S_PIMC_CTR
-    from sim.engine.strategies.pimc import _bid_world, _play_start, least_total
+    from sim.engine.strategies.pimc.probes import _play_start, least_total
+    from sim.engine.strategies.pimc.worlds import _bid_world
 
     rules = load_rules(preset)
     P = rules_vector(rules)
@@ -544,7 +543,7 @@ def test_sampled_bid_is_the_expected_score_over_exact_totals(preset):
 def test_bidding_worlds_agree_with_the_auction():
     """pimc.bid=1: a seat that bid above 120 (``bid.cap_by_marriages``) holds the
     marriages for it in every world the bidder samples; uniform deals often would not."""
-    from sim.engine.strategies.pimc import _bid_world, bid_shown_cap, bids_agree
+    from sim.engine.strategies.pimc.worlds import _bid_world, bid_shown_cap, bids_agree
 
     rules = load_rules("classic")
     P = rules_vector(rules)
@@ -565,7 +564,7 @@ def test_bidding_worlds_agree_with_the_auction():
             assert bin(int(S[S_HAND0 + me] & ~T[S_HAND0 + me])).count("1") <= 2
             for s in others:
                 assert bids_agree(int(T[S_HAND0 + s]), 0, bid_shown_cap(S, P, s), P)
-        U = _redistribute(S, me, rng)  # the unseen cards dealt anew, the auction ignored
+        U = redistribute(S, me, P, rng)  # the unseen cards dealt anew, the auction ignored
         if U is not None:
             uniform_disagree += any(
                 not bids_agree(int(U[S_HAND0 + s]), 0, bid_shown_cap(S, P, s), P) for s in others
@@ -627,7 +626,7 @@ def test_read_bids_deals_hands_that_bid_as_their_seats_did():
             sample_world(S, P, me, T, scratch, False, True)
             for s in defenders:
                 assert _heuristic_reads(S, P, s, _defender_dealt(S, P, T, s)), (s, _k)
-        U = _redistribute(S, me, rng)
+        U = redistribute(S, me, P, rng)
         if U is not None:
             uniform_disagree += not all(
                 _heuristic_reads(S, P, s, _defender_dealt(S, P, U, s)) for s in defenders
@@ -640,7 +639,7 @@ def test_read_bids_deals_hands_that_bid_as_their_seats_did():
 def test_read_bids_in_the_auction():
     """pimc.bid=1 with pimc.read_bids: the other seats' hands in each sampled deal would
     have made their bids so far by the heuristic's rule (their dealt hands, exactly)."""
-    from sim.engine.strategies.pimc import _bid_world, reads_bids
+    from sim.engine.strategies.pimc.worlds import _bid_world, reads_bids
 
     rules = load_rules("classic")
     P = rules_vector(rules)
@@ -670,9 +669,9 @@ def test_a_forced_auction_is_not_read():
     # every hand as the declarer's (safe bids, the advisor): the other seats pass without
     # choosing, so their passes say nothing; the items are the same with and without
     # pimc.read_bids, while a played deal's auction is read
-    from sim.declarer import run_items
     from sim.engine.state import FLAG_FORCED_AUCTION, S_FLAGS
     from sim.engine.strategies.pimc import reads_bids
+    from sim.runs.declarer import run_items
 
     rules = load_rules("classic")
     read = run_items(rules, "pimc", 12, 5, ["pimc.worlds=3", "pimc.discard_worlds=3"])

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from presets import PRESETS_3P as PRESETS
-from trace_checks import check_deal, ids
+from support import PRESETS_3P as PRESETS
+from support import check_deal, ids
 
 from sim import reference as ref
 from sim import rng

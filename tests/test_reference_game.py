@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tiers import sizes
+from support import sizes
 
 from sim.engine.actions import MAX_REDEALS
 from sim.engine.deal import _place_of_position, deal_into

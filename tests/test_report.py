@@ -21,12 +21,12 @@ from analysis.pages import Section, Table
 from analysis.report import build_report
 from analysis.safebids import SafeBidRun, build_result
 from analysis.sections.compare import COMPARE_COLUMNS, compare_section
-from sim.advise import PASS_PLAYER, bid_samples
 from sim.cards import hand_mask
-from sim.declarer import PAR, run_items
-from sim.odds import run_odds
 from sim.rules import load_rules
-from sim.runfolder import simulate_report
+from sim.runs.advise import PASS_PLAYER, bid_samples
+from sim.runs.declarer import PAR, run_items
+from sim.runs.folder import simulate_report
+from sim.runs.odds import run_odds
 
 SEED = 3
 ODDS_DEALS, HANDS, GAMES = 20_000, 20_000, 500

@@ -11,7 +11,7 @@ import time
 
 import pytest
 from runner_helpers import kill_when, thousand_process
-from tiers import sizes
+from support import sizes
 
 
 @sizes((8000, 500), (32000, 2000))

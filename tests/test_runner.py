@@ -22,12 +22,12 @@ from runner_helpers import (
     thousand_process,
 )
 
-from sim.games import run_games
-from sim.hands import HandsJob, hands_chunk, run_hands
-from sim.odds import run_odds_chunks, simulate_odds
 from sim.output import UsageError
 from sim.rules import load_rules
-from sim.runner import (
+from sim.runs.games import run_games
+from sim.runs.hands import HandsJob, hands_chunk, run_hands
+from sim.runs.odds import run_odds_chunks, simulate_odds
+from sim.runs.runner import (
     Backend,
     Joiner,
     PartStore,
@@ -223,7 +223,7 @@ def test_aggregate_only_gives_the_bid_tables_of_the_full_run(thousand, tmp_path)
 def test_play_into_makes_run_folders_the_analyses_read(tmp_path):
     from analysis.barrel import barrel_tables
     from analysis.bids import bid_tables
-    from sim.runfolder import RunSpec, play_into
+    from sim.runs.folder import RunSpec, play_into
 
     spec = RunSpec("hands", RULES, 3_000, 2, "heuristic", chunk=1_000, workers=1)
     result = play_into(spec, tmp_path / "h")
@@ -333,7 +333,7 @@ def test_a_small_run_plays_in_this_process_with_the_same_bytes(thousand, tmp_pat
     assert auto["backend"] == "serial" and auto["workers"] == 1
     assert json.loads((runs["workers"] / "run.json").read_text())["workers"] == 2
     # above the threshold, or with a slow player, the workers are used as before
-    from sim.runfolder import SMALL_RUN, small_run
+    from sim.runs.folder import SMALL_RUN, small_run
 
     assert small_run(command, SMALL_RUN[command], ["heuristic"] * 3)
     assert not small_run(command, SMALL_RUN[command] + 1, ["heuristic"] * 3)

@@ -1,4 +1,4 @@
-"""Every dealt hand as the declarer's (sim.declarer) and the safe-bid tables built on it."""
+"""Every dealt hand as the declarer's (sim.runs.declarer) and the safe-bid tables built on it."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from analysis.safebids import (
 )
 from analysis.stats import wilson_interval
 from sim.cards import hand_mask
-from sim.declarer import PAR, declarer_deals, levels_of, par_levels, play_as_declarer, run_items
 from sim.engine.bits import mask_points
 from sim.engine.declarer import (
     D_CONCEDE_FROM,
@@ -36,6 +35,14 @@ from sim.engine.declarer import (
     D_WIN_BID,
 )
 from sim.rules import load_rules
+from sim.runs.declarer import (
+    PAR,
+    declarer_deals,
+    levels_of,
+    par_levels,
+    play_as_declarer,
+    run_items,
+)
 from sim.solver.position import OpenCardSolver, play_state
 from sim.solver.talon import after_discard
 
@@ -248,9 +255,9 @@ def test_cli_safebids_bad_input_as_a_subprocess(cli, tmp_path):
 def test_bid_caps_and_names_agree_with_the_engine():
     """The analysis layer's cap rule and the par's name are the engine's and the runs'."""
     from analysis.safebids import PAR
-    from sim.declarer import PAR as RUNS_PAR
     from sim.engine.bidding import bid_cap
     from sim.engine.params import rules_vector
+    from sim.runs.declarer import PAR as RUNS_PAR
 
     assert PAR == RUNS_PAR
     for preset in ("classic", "app", "ukraine_online"):
@@ -285,7 +292,7 @@ def test_the_safebids_job_gives_the_commands_tables(main_io):
     # a notebook's call (a spec, no command line) and `thousand safebids` agree
     from sim.jobs.safebids import SafeBidsSpec, safebids
     from sim.output import json_safe
-    from sim.runfolder import Feedback
+    from sim.runs.folder import Feedback
 
     spec = SafeBidsSpec(
         load_rules("classic"), ("heuristic", "par"), deals=300, sample=2, seed=4,

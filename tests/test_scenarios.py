@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support import ENGINES
 
 from sim.cards import card_str
 from sim.reference import ScriptError
 from sim.rules import Rules, load_rules
-from tests.engines import ENGINES
 
 FIRST = ("first", "first", "first")
 CLASSIC = Rules()

@@ -16,7 +16,7 @@ import zlib
 
 import numpy as np
 import pytest
-import tiers
+from support import PRESETS, sizes
 
 from sim.cards import hand_mask, parse_card
 from sim.engine import search
@@ -24,7 +24,6 @@ from sim.engine.actions import DECLARE
 from sim.reference.solver import lead_values, minimax
 from sim.rules import Rules, load_rules
 from sim.solver.position import OpenCardSolver, Position, play_state
-from tests.presets import PRESETS
 
 PLAY_OPTIONS = {
     "play.must_trump": (True, False),
@@ -107,7 +106,7 @@ def test_a_trump_another_seat_set_is_not_cashed_from_the_lead():
     assert OpenCardSolver(tt_bits=12).value(S, P) == want
 
 
-@tiers.sizes((10, 12, 12, 2), (30, 40, 40, 6), "counts")  # positions of 1, 2, 3, 4 tricks
+@sizes((10, 12, 12, 2), (30, 40, 40, 6), "counts")  # positions of 1, 2, 3, 4 tricks
 @pytest.mark.parametrize(("preset", "mix"), CONFIGS)
 def test_endgames_equal_plain_minimax(preset: str, mix: dict[str, object], counts) -> None:
     rules = rules_of(preset, mix)
@@ -128,7 +127,7 @@ def test_endgames_equal_plain_minimax(preset: str, mix: dict[str, object], count
             assert not solver.probe(S, P, want + 1)
 
 
-@tiers.sizes((8, 8, 6, 0), (12, 12, 12, 12), "counts")  # positions of 1, 2, 3, 4 tricks
+@sizes((8, 8, 6, 0), (12, 12, 12, 12), "counts")  # positions of 1, 2, 3, 4 tricks
 @pytest.mark.parametrize(("preset", "mix"), CONFIGS)
 def test_sure_points_bound_the_value(preset: str, mix: dict[str, object], counts) -> None:
     """What :func:`search.sure_points` calls sure holds: the declarer adds at least its

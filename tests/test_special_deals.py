@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engines import ENGINES
+from support import ENGINES
 
 from sim import reference as ref
 from sim.cards import RANK_POINTS, card_str, parse_card

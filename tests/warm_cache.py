@@ -34,24 +34,24 @@ def _games() -> str:
 
 
 def _odds() -> str:
-    from sim.odds import simulate_odds
     from sim.rules import load_rules
+    from sim.runs.odds import simulate_odds
 
     simulate_odds(load_rules("classic"), 1000, 0)
     return "odds"
 
 
 def _declarer() -> str:
-    from sim.declarer import run_items
     from sim.rules import load_rules
+    from sim.runs.declarer import run_items
 
     run_items(load_rules("classic"), "heuristic", 4, 0)
     return "declarer"
 
 
 def _solver() -> str:
-    from sim.declarer import run_items
     from sim.rules import load_rules
+    from sim.runs.declarer import run_items
 
     run_items(load_rules("classic"), "par", 1, 0)  # the solver through the par
     return "solver"
@@ -86,17 +86,19 @@ def _pimc_rest() -> str:
 
 def _pimc() -> str:
     from sim.engine.strategies.addresses import player_address
-    from sim.engine.strategies.registry import PIMC
+    from sim.players import PLAYERS
 
-    player_address(PIMC)  # the sampling player's callback (the engine is the other group's)
+    # the sampling player's callback (the engine is the other group's)
+    player_address(PLAYERS["pimc"].id)
     return "pimc"
 
 
 def _strong() -> str:
     from sim.engine.strategies.addresses import player_address
-    from sim.engine.strategies.registry import STRONG
+    from sim.players import PLAYERS
 
-    player_address(STRONG)  # the fitted player's callback (it holds the heuristic's code)
+    # the fitted player's callback (it holds the heuristic's code)
+    player_address(PLAYERS["strong"].id)
     return "strong"
 
 

@@ -71,7 +71,7 @@ def _gap(row: Mapping[str, Any], percent: bool = False) -> str:
 
 
 class DealingPlay(Protocol):
-    """The runs of "Shuffled or cut?" (:class:`sim.compare.DealingRuns` is one)."""
+    """The runs of "Shuffled or cut?" (:class:`sim.runs.compare.DealingRuns` is one)."""
 
     @property
     def names(self) -> tuple[str, str]:
@@ -100,7 +100,7 @@ def dealing_section(
 
     Args:
         names: labels of the shuffled and the cut run.
-        odds: their odds runs (:func:`sim.odds.run_odds`), shuffled first.
+        odds: their odds runs (:func:`sim.runs.odds.run_odds`), shuffled first.
         games: the :func:`analysis.compare.compare_games` table of their games runs
             (base: shuffled).
         strategies: who played (under the cut their play makes the next deck).

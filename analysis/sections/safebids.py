@@ -15,10 +15,12 @@ from analysis.pages import (
     mean_interval_column,
     wilson_column,
 )
-from analysis.safebids import CLASS_KEYS, PLAYER_WORDS, SafeBidResult, bid_chart, defence_caveat
+from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart, defence_caveat
 from analysis.stats import Z95
 from sim.cards import cards_of
 from sim.i18n import N_, _, cards_text, interval_separator, number, role
+from sim.players import PAR, PLAYERS
+from sim.players import words as player_words
 
 # The further tables of the safe bids (CSV only), by class, in words.
 CLASS_WORDS = {
@@ -32,8 +34,8 @@ CLASS_WORDS = {
 
 def _who(player: str) -> str:
     """Who a player of the players' table is, in the current language."""
-    if player in PLAYER_WORDS:
-        return _(PLAYER_WORDS[player])
+    if player in PLAYERS or player == PAR:
+        return _(player_words(player))
     return _("`{player}` at every seat").format(player=player)
 
 

@@ -21,6 +21,7 @@ from sim.cli.common import (
 )
 from sim.i18n import _
 from sim.jobs.advise import DEFAULT_BUDGET
+from sim.players import DEFAULT
 from sim.rules import load_rules
 
 
@@ -82,7 +83,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--player",
-        default="strong",
+        default=DEFAULT,
         help="who plays the samples: strong (default: the fitted player, 4,000 samples), "
         "pimc (the sampling player, 48 within --budget), heuristic, or par (every card "
         "face up)",

@@ -22,6 +22,7 @@ from sim.cli.common import (
 )
 from sim.i18n import _, number
 from sim.output import check_out_dir
+from sim.players import DEFAULT
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -69,7 +70,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="the run's seed: the same seed and sizes give the same results (default 0)",
     )
     p.add_argument(
-        "--strategies", default="strong", help="one name for every seat (default strong)"
+        "--strategies", default=DEFAULT, help=f"one name for every seat (default {DEFAULT})"
     )
     p.add_argument(
         "--param",

@@ -1,7 +1,7 @@
 """``thousand duel``: two strategies (or settings) against each other, duplicate style.
 
 The command builds a :class:`sim.jobs.duel.DuelSpec` and calls
-:func:`sim.jobs.duel.duel` (played by :mod:`sim.duel`, the statistics of
+:func:`sim.jobs.duel.duel` (played by :mod:`sim.runs.duel`, the statistics of
 :mod:`analysis.duel`), then prints.
 """
 

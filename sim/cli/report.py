@@ -16,6 +16,7 @@ from sim.cli.common import Console, common_flags, lang_flag, positive_int, runne
 from sim.i18n import _, number
 from sim.jobs.safebids import DEFAULT_PLAYERS_TEXT as DEFAULT_PLAYERS
 from sim.output import check_out_dir
+from sim.players import DEFAULT
 from sim.rules import load_rules
 
 
@@ -95,7 +96,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p_rep.add_argument(
         "--strategies",
-        default="strong",
+        default=DEFAULT,
         help="who plays the hands and games runs: one name for every seat, or one per seat "
         "comma-separated (default strong; random, first, heuristic, strong, pimc, cheater)",
     )

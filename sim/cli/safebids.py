@@ -1,7 +1,7 @@
 """``thousand safebids``: safe bids from the 7 cards a bidder sees, for several players.
 
 The command builds a :class:`sim.jobs.safebids.SafeBidsSpec` from its arguments and
-calls the job (every dealt hand played as the declarer's, :mod:`sim.declarer`; the
+calls the job (every dealt hand played as the declarer's, :mod:`sim.runs.declarer`; the
 tables and the held-out check of :mod:`analysis.safebids`), then prints and writes.
 """
 

@@ -13,17 +13,17 @@ three forms, so that the codes are listed only when someone needs the list:
 random number, no script token); else the next script token decides (scenario
 tests), else the seat's strategy (``random``: the counter-based stream; ``first``:
 the lowest code; ``heuristic``; ``heuristic_v1``, the first heuristic, frozen;
-``guide``, the heuristic with the strategy guide's bid chart and concession table;
-``pimc``, the sampling player, for card play, the contract, the concession and with
-``pimc.bid_make`` the bids, the heuristic for the rest; ``cheater``, the same on the
-true deal).
+the players compiled on their own, through their callbacks; a player whose record
+leaves some decisions to the heuristic (``pimc``, ``cheater``: all but the card play,
+the contract, the concession and, by their parameters, the bids and the discard) has
+those made by the heuristic; see :mod:`sim.players`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.actions import DECLARE, PASS, Decision
+from sim.engine.actions import DECLARE, PASS
 from sim.engine.bits import lowest, mask_to_list, popcount
 from sim.engine.params import P_STEP
 from sim.engine.state import (
@@ -52,16 +52,14 @@ from sim.engine.strategies.heuristic_v1 import (
 )
 from sim.engine.strategies.hook import LIST, MASKS, RANGE, call_address
 from sim.engine.strategies.registry import (
-    BID,
-    BID_MAKE,
-    CHEATER,
-    DISCARD,
     FIRST,
     HEURISTIC,
     HEURISTIC_V1,
     N_HOOKS,
-    PIMC,
+    OWN_KINDS,
+    OWN_WHEN,
     RANDOM,
+    SOME_BY_HEURISTIC,
 )
 from sim.jit import hot, hot_call_literal
 from sim.rng import bounded
@@ -147,6 +145,22 @@ def _count_decision(
             snap[SNAP_LEGAL + j] = legal[j]
 
 
+@hot
+def own_decision(strategy: int, kind: int, params: np.ndarray) -> bool:
+    """Whether a player's own code makes a decision of ``kind``.
+
+    Its record's ``decides`` and ``decides_when``, as
+    :data:`~sim.engine.strategies.registry.OWN_KINDS` and ``OWN_WHEN`` hold them.
+    """
+    if OWN_KINDS[strategy] >> kind & 1:
+        return True
+    for j in range(2):
+        slot = OWN_WHEN[strategy, kind, j]
+        if slot >= 0 and params[slot] > 0:
+            return True
+    return False
+
+
 @hot_call_literal
 def choose(
     kind: int, seat: int, P: np.ndarray, W: Workspace, form: int, a: int, b: int, c: int
@@ -180,14 +194,8 @@ def choose(
         k, ctr = bounded(np.uint64(S[S_RNG]), S[S_RNG_CTR], n)
         S[S_RNG_CTR] = ctr
         return legal_code(form, a, b, k, W.legal, step)
-    if strategy == PIMC or strategy == CHEATER:
-        searched = form == MASKS or kind == Decision.CONTRACT or kind == Decision.CONCEDE
-        if kind == Decision.BID and (W.SP[seat, BID_MAKE] > 0 or W.SP[seat, BID] > 0):
-            searched = True
-        if kind == Decision.DISCARD and W.SP[seat, DISCARD] > 0:
-            searched = True
-        if not searched:
-            strategy = HEURISTIC  # the rest as the heuristic decides it
+    if SOME_BY_HEURISTIC >> strategy & 1 and not own_decision(strategy, kind, W.SP[seat]):
+        strategy = HEURISTIC  # the rest as the heuristic decides it (the player's record)
     if strategy == FIRST:
         return legal_code(form, a, b, 0, W.legal, step)
     if strategy == HEURISTIC:  # the scripted players: direct calls, as fast as inlined code

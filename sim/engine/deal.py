@@ -244,7 +244,8 @@ class DealStream:
         if dealt_by_play(self.rules):
             raise RulesError(
                 f"rules '{self.rules.name}': 'deal.method' = {self.rules.deal.method!r} or the "
-                "bottom-card ritual needs the hand engine's deals (sim.odds.played_first_deals); "
+                "bottom-card ritual needs the hand engine's deals "
+                "(sim.runs.odds.played_first_deals); "
                 "this stream deals independent shuffled deals only"
             )
         self.players = self.rules.players
@@ -354,7 +355,7 @@ def ritual_on(rules: Rules) -> bool:
 def dealt_by_play(rules: Rules) -> bool:
     """Whether deals depend on more than ``(seed, deal number)``: the cut or the ritual.
 
-    Such deals come from the hand engine (:func:`sim.odds.played_first_deals`): under
+    Such deals come from the hand engine (:func:`sim.runs.odds.played_first_deals`): under
     ``cut`` the previous deal's play makes the next deck; the ritual needs the deck.
     """
     return rules.deal.method == "cut" or ritual_on(rules)

@@ -161,7 +161,7 @@ from sim.engine.state import (
     TRICKS_3,
     Workspace,
 )
-from sim.engine.strategies.registry import CHEATER, H_PLAY_BLOCK, PIMC
+from sim.engine.strategies.registry import H_PLAY_BLOCK, SAMPLING
 from sim.engine.talon import (
     apply_discard,
     apply_talon_pick,
@@ -736,7 +736,7 @@ def workspace(SP: np.ndarray, strategies: np.ndarray, hooks: np.ndarray) -> Work
     """
     size = SMALL_ARENA
     for s in range(strategies.shape[0]):
-        if strategies[s] == PIMC or strategies[s] == CHEATER:
+        if SAMPLING >> strategies[s] & 1:
             size = PIMC_ARENA
     return Workspace(
         np.zeros(N_STATE, dtype=np.int64),

@@ -26,7 +26,7 @@ them). Jobs sit above the runs and the analysis, below the command line
 * :mod:`sim.jobs.report` — the whole report (``thousand report``);
 * :mod:`sim.jobs.bench` — this machine's throughput (``thousand bench``).
 
-Every job takes a :class:`sim.runfolder.Feedback` for its progress bars and notices
+Every job takes a :class:`sim.runs.folder.Feedback` for its progress bars and notices
 (silent by default) and raises one of :data:`BAD_INPUT` on bad input, its message
 naming the culprit.
 """
@@ -47,13 +47,13 @@ BAD_INPUT = (RulesError, CardParseError, UsageError, StrategyError, NotationErro
 
 def saved_chunks(out: str | Path) -> bool:
     """Whether an interrupted run writing ``out`` left finished chunks (``--resume``)."""
-    from sim.runner import saved_chunks as saved
+    from sim.runs.runner import saved_chunks as saved
 
     return saved(Path(out))
 
 
 def stop_workers() -> None:
     """End the local worker processes the jobs started (they are idle between jobs)."""
-    from sim.runner import stop_workers as stop
+    from sim.runs.runner import stop_workers as stop
 
     stop()

@@ -7,7 +7,7 @@
 
     print(advise(AdviseSpec(load_rules("classic"), "AH TH KH QH AS 9C JD")).markdown())
 
-The samples are dealt and played by :mod:`sim.advise`; the answer is
+The samples are dealt and played by :mod:`sim.runs.advise`; the answer is
 :mod:`analysis.advise`.
 """
 
@@ -20,22 +20,21 @@ from typing import Any
 
 from sim.i18n import _, answer_cards, number, role
 from sim.output import UsageError
+from sim.players import ADVISORS, DEFAULT, PAR, advice_samples, fast, tables_player
 from sim.rules import Rules
-from sim.runfolder import QUIET, Feedback
+from sim.runs.folder import QUIET, Feedback
 
 SEATS = ("forehand", "middle", "dealer")
-ADVISORS = ("strong", "heuristic", "pimc", "par")
-"""The players whose play the advice may rest on: the fitted player, the scripted one,
-the sampling player and the open-card par (``random`` or ``cheater`` would answer
-questions no player at the table asks)."""
-DEFAULT_SAMPLES = {"heuristic": 4000, "strong": 4000, "pimc": 48, "cheater": 48, "par": 48}
+# ADVISORS (sim.players): the players whose play the advice may rest on, by their
+# records (``random`` or ``cheater`` would answer questions no player at the table asks),
+# and the open-card par; each samples its record's ``advice_samples`` deals by default.
 DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answer in <= 10 s
 # The class tables the answer starts from: every hand of these deals played as the
 # declarer's by the table's player (1-2 s of two cores for strong, once per rule set).
 TABLE_DEALS = 100_000
 TABLE_SEED = 1_000
-TABLE_PLAYER = {"strong": "strong", "heuristic": "heuristic", "pimc": "strong", "par": "strong"}
-"""Whose tables each advisor starts from (pimc's and the par's would take hours)."""
+# Whose tables each advisor starts from: its record's ``tables_from`` (pimc's and the
+# par's own would take hours): sim.players.tables_player.
 
 
 def read_cards(flag: str, text: str, size: int, taken: int = 0) -> int:
@@ -197,7 +196,7 @@ class AdviseSpec:
             None: the seat whose turn it is after ``auction``, else forehand.
         player: who plays the samples: a strategy or ``par`` (every card face up).
         risk: the make rate a bid must reach.
-        samples: sampled deals (None: :data:`DEFAULT_SAMPLES` of the player).
+        samples: sampled deals (None: the player's record's ``advice_samples``).
         budget: seconds of sampled play for the slow players (0: every sample).
         seed: the run's seed.
         talon: the 3 talon cards as text: advise the discard instead of the bid.
@@ -221,7 +220,7 @@ class AdviseSpec:
     rules: Rules
     hand: str
     seat: str | None = None
-    player: str = "strong"
+    player: str = DEFAULT
     risk: float = 0.75
     samples: int | None = None
     budget: float = DEFAULT_BUDGET
@@ -326,16 +325,16 @@ def class_tables(
 
 
 def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> Any:
-    """How ``player`` bids (:func:`sim.advise.auction_policy`), measured once per rule set.
+    """How ``player`` bids (:func:`sim.runs.advise.auction_policy`), measured once per rule set.
 
-    :data:`sim.advise.POLICY_HANDS` hands of seed :data:`TABLE_SEED`, kept under
+    :data:`sim.runs.advise.POLICY_HANDS` hands of seed :data:`TABLE_SEED`, kept under
     :func:`sim.cache.tables_root` beside the class tables.
     """
     import numpy as np
 
     import sim
-    from sim.advise import POLICY_HANDS, AuctionPolicy, auction_policy
     from sim.cache import tables_root
+    from sim.runs.advise import POLICY_HANDS, AuctionPolicy, auction_policy
 
     name = f"{rules.rules_hash}-e{sim.ENGINE_VERSION}-{player}-policy-{POLICY_HANDS}-{TABLE_SEED}"
     path = tables_root() / f"{name}.npy"
@@ -368,9 +367,9 @@ def auction_reading(
     import numpy as np
 
     from analysis.advise import AuctionReading, SeatReading
-    from sim.advise import hand_class, sample_deals
     from sim.cards import mask_marriages
     from sim.engine.params import rules_vector
+    from sim.runs.advise import hand_class, sample_deals
 
     def marriage(masks: Any) -> float:
         return float(np.mean([mask_marriages(int(m)) > 0 for m in masks]))
@@ -405,10 +404,9 @@ def talon_shown(
 
     from analysis.advise import ShownTalon
     from analysis.safebids import items_frame
-    from sim.advise import play_blocks, sample_deals
     from sim.engine.deal import n_hands
     from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
-    from sim.jobs.safebids import FAST
+    from sim.runs.advise import play_blocks, sample_deals
 
     rules = spec.rules
     assert spec.talon_shown is not None and spec.seat is not None
@@ -435,9 +433,9 @@ def talon_shown(
         )
     talon = read_cards("--talon-shown", spec.talon_shown, 3, hand)
     others = [(s, b) for s, b in auction.highest() if s != seat]
-    policy = bidding_policy(rules, TABLE_PLAYER[player], feedback)
+    policy = bidding_policy(rules, tables_player(player), feedback)
     acted = [x for x in auction.acted() if x[0] != seat]
-    budget = 0.0 if player in FAST else spec.budget
+    budget = 0.0 if fast(player) else spec.budget
     decls = np.full(n, declarer, dtype=np.int64)
 
     def played(masks: Any, seed: int) -> tuple[Any, Any]:
@@ -475,11 +473,10 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
         StrategyError: an unknown player or parameter.
     """
     from analysis import advise as a
-    from sim.advise import PASS_PLAYER, bid_samples, discard_samples
     from sim.engine.deal import n_hands, place_sizes
     from sim.engine.strategies.registry import parse_params
-    from sim.jobs.safebids import FAST
     from sim.parallel import set_threads
+    from sim.runs.advise import PASS_PLAYER, bid_samples, discard_samples
 
     rules = spec.rules
     hands = n_hands(rules.players)
@@ -499,7 +496,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
     if player != "par":
         parse_params([player] * hands, list(spec.params))
     set_threads(spec.workers)
-    n = spec.samples or DEFAULT_SAMPLES.get(player, 48)
+    n = spec.samples or advice_samples(player)
     if spec.talon_shown is not None:
         return Advice(talon_shown(spec, hand, seat, player, n, feedback))
     auction = None
@@ -513,14 +510,14 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
                 turn=role(seats[auction.next_seat]), auction=repr(spec.auction),
                 seat=role(spec.seat),
             ))  # fmt: skip
-        from sim.advise import hand_cap
+        from sim.runs.advise import hand_cap
 
         own = max((b for s, b in auction.highest() if s == seat), default=0)
         if own > hand_cap(rules, hand):
             why = _("--auction: {seat} bid {bid}, above what HAND may bid")
             raise UsageError(why.format(seat=role(spec.seat), bid=own))
     if spec.talon is not None:  # the open-card judge of every give: the player is not used
-        n = spec.samples or DEFAULT_SAMPLES["par"]
+        n = spec.samples or advice_samples(PAR)
         if hands != 3:
             raise UsageError(_("--talon: only with three active players"))
         talon = read_cards("--talon", spec.talon, 3, hand)
@@ -536,12 +533,12 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
             rules, hand, spec.seat, talon, spec.bid, spec.risk, gives, made_to, caps, totals
         )
     else:
-        budget = 0.0 if player in FAST else spec.budget  # the fast players: every sample
+        budget = 0.0 if fast(player) else spec.budget  # the fast players: every sample
         others = [(s, b) for s, b in auction.highest() if s != seat] if auction else []
         # the other seats' actions read as the table's player bids (three active players)
         policy = None
         if auction is not None and hands == 3 and any(s != seat for s, *_ in auction.acted()):
-            policy = bidding_policy(rules, TABLE_PLAYER[player], feedback)
+            policy = bidding_policy(rules, tables_player(player), feedback)
         acted = [x for x in auction.acted() if x[0] != seat] if auction else []
         try:
             cols = bid_samples(
@@ -559,14 +556,14 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
             )
             answer = replace(answer, reading=reading)
         if spec.barrel or spec.score is not None:
-            from sim.advise import hand_cap
+            from sim.runs.advise import hand_cap
 
             score = spec.score if spec.score is not None else rules.barrel.at
             if spec.barrel and rules.barrel.at == 0:
                 raise UsageError(_("--barrel: there is no barrel under these rules"))
             game = a.game_situation(rules, score, spec.barrel, hand_cap(rules, hand))
             answer = replace(answer, game=game)
-        owner = TABLE_PLAYER[player]
+        owner = tables_player(player)
         by_class, by_marriages = class_tables(rules, owner, feedback, spec.workers)
         table = a.table_answer(
             hand, spec.risk, by_class, by_marriages, owner, TABLE_DEALS, TABLE_SEED

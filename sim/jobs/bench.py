@@ -1,4 +1,4 @@
-"""The benchmark job: this machine's throughput (``thousand bench``, :mod:`sim.bench`).
+"""The benchmark job: this machine's throughput (``thousand bench``, :mod:`sim.runs.bench`).
 
 :func:`bench` plays the fixed benchmark workloads and returns their document;
 :func:`bench_lines` writes it as the command prints it.
@@ -11,13 +11,13 @@ from typing import Any
 
 def bench() -> dict[str, Any]:
     """Deals, hands and games per second, per core and on every core (``bench --json``)."""
-    from sim.bench import run_all
+    from sim.runs.bench import run_all
 
     return run_all()
 
 
 def bench_lines(doc: dict[str, Any]) -> list[str]:
     """The benchmark document as the command's lines."""
-    from sim.bench import format_bench
+    from sim.runs.bench import format_bench
 
     return format_bench(doc)

@@ -21,9 +21,10 @@ from typing import Any
 import sim
 from sim.i18n import N_, _, number
 from sim.output import StagedDir, UsageError, json_safe, now_iso, write_json, write_manifest
+from sim.players import DEFAULT
 from sim.rules import Rules, load_rules
-from sim.runfolder import QUIET, Feedback, backend_for
-from sim.runner import Backend, open_partial, start_workers
+from sim.runs.folder import QUIET, Feedback, backend_for
+from sim.runs.runner import Backend, open_partial, start_workers
 
 CHUNK = 4096  # games per chunk of each rule set's run
 
@@ -67,7 +68,7 @@ class CompareSpec:
     sets: tuple[tuple[str, Rules], ...]
     games: int
     seed: int = 0
-    strategies: str = "strong"
+    strategies: str = DEFAULT
     params: tuple[str, ...] = ()
     chunk: int | None = None
     workers: int | None = None
@@ -144,7 +145,7 @@ def play_rule_sets_into(
 ) -> Any:
     """Play every rule set's games into ``work/runs/NAME``; their effects table."""
     from analysis.compare import compare_folders
-    from sim.compare import play_rule_sets
+    from sim.runs.compare import play_rule_sets
 
     with feedback.bar(spec.games * len(spec.sets), "game", label) as bar:
         runs = play_rule_sets(

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 from sim.i18n import N_, _
 from sim.output import StagedDir, UsageError, now_iso
 from sim.rules import Rules
-from sim.runfolder import QUIET, Feedback, check_first_dealer
+from sim.runs.folder import QUIET, Feedback, check_first_dealer
 
-if TYPE_CHECKING:  # sim.duel imports polars: loaded when a duel runs, not for every command
-    from sim.duel import Contestant
+if TYPE_CHECKING:  # sim.runs.duel imports polars: loaded when a duel runs, not for every command
+    from sim.runs.duel import Contestant
 
 
 def contestant(flag: str, strategy: str, params: Sequence[str] = ()) -> Contestant:
@@ -33,8 +33,8 @@ def contestant(flag: str, strategy: str, params: Sequence[str] = ()) -> Contesta
     Raises:
         StrategyError: an unknown strategy or parameter, prefixed with ``--FLAG``.
     """
-    from sim.duel import Contestant
     from sim.engine.strategies.registry import StrategyError
+    from sim.runs.duel import Contestant
 
     c = Contestant(strategy.strip(), tuple(params))
     try:
@@ -83,7 +83,7 @@ class DuelSpec:
 
 @dataclass(frozen=True)
 class Duel:
-    """A duel's run (:class:`sim.duel.DuelRun`), its statistics and how to show them."""
+    """A duel's run (:class:`sim.runs.duel.DuelRun`), its statistics and how to show them."""
 
     run: Any
     result: Any
@@ -109,8 +109,8 @@ def duel(spec: DuelSpec, out: str | Path | None = None, *, feedback: Feedback = 
     per-item Parquet file and ``run.json``.
     """
     from analysis.duel import duel_result, write_duel_tables
-    from sim.duel import duel_games, duel_hands, write_duel_run
     from sim.parallel import set_threads
+    from sim.runs.duel import duel_games, duel_hands, write_duel_run
 
     spec.check()
     set_threads(spec.workers)

@@ -10,7 +10,7 @@ notebook can too::
     print(book.sentence())
 
 It plays in two stages. First the runs (:func:`collect_runs`): every dealt hand as the
-declarer's (:mod:`sim.declarer`), hands in ordinary auctions, whole games and the
+declarer's (:mod:`sim.runs.declarer`), hands in ordinary auctions, whole games and the
 odds, all by the guide's player (``strong``). Then the feedback stage
 (:func:`check_guide`): the guide's tables (:mod:`analysis.guide`) become the
 settings of the ``guide`` player (:mod:`sim.engine.strategies.guide`), which duels
@@ -27,7 +27,7 @@ from typing import Any
 from sim.i18n import _, number
 from sim.output import now_iso
 from sim.rules import Rules
-from sim.runfolder import QUIET, Feedback
+from sim.runs.folder import QUIET, Feedback
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def collect_runs(
 ) -> Any:
     """The first stage: the four runs of the guide (declarer items, hands, games, odds).
 
-    ``items`` (the guide player's :func:`sim.declarer.run_items` of the spec's seed and
+    ``items`` (the guide player's :func:`sim.runs.declarer.run_items` of the spec's seed and
     ``deals``) and ``odds`` (an odds table of the same rules) are used when given, so
     that a report does not play them twice.
 
@@ -144,11 +144,11 @@ def collect_runs(
 
     from analysis.guide import GUIDE_PLAYER, GuideRuns
     from analysis.odds import odds_result
-    from sim.declarer import run_items
     from sim.engine import play_hands
     from sim.engine.game import games_frame, play_games
-    from sim.odds import run_odds
     from sim.parallel import max_threads
+    from sim.runs.declarer import run_items
+    from sim.runs.odds import run_odds
 
     rules, seed = spec.rules, spec.seed
 
@@ -195,7 +195,7 @@ def check_guide(spec: GuideSpec, runs: Any) -> tuple[Any, Any]:
     from analysis.duel import duel_result
     from analysis.guide import GUIDE_PLAYER
     from analysis.guide import build_guide as tables_of
-    from sim.duel import Contestant, duel_hands
+    from sim.runs.duel import Contestant, duel_hands
 
     guide = tables_of(runs)
     if spec.duel_deals is None:

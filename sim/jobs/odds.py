@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.rules import Rules
-from sim.runfolder import QUIET, Feedback, backend_for
+from sim.runs.folder import QUIET, Feedback, backend_for
 
 
 @dataclass(frozen=True)
@@ -54,17 +54,17 @@ class Odds:
 
 
 def count_odds(spec: OddsSpec, feedback: Feedback = QUIET, label: str = "counting deals") -> Any:
-    """The spec's odds run (:class:`sim.odds.OddsRun`), the counting compiled before the clock."""
+    """The spec's odds run (:class:`sim.runs.odds.OddsRun`), counting compiled before the clock."""
     from sim.engine.deal import deal_batch
     from sim.engine.strategies.registry import parse_strategies
-    from sim.odds import count_batch, run_odds
     from sim.parallel import set_threads
-    from sim.runfolder import compile_notice
+    from sim.runs.folder import compile_notice
+    from sim.runs.odds import count_batch, run_odds
 
     parse_strategies(spec.strategies, spec.rules.players)  # fail before any work
     set_threads(spec.workers)
     backend = backend_for(spec.workers, spec.scheduler)
-    if compile_notice(feedback, "sim.odds._count_kernel"):
+    if compile_notice(feedback, "sim.runs.odds._count_kernel"):
         count_batch(deal_batch(8, spec.seed, spec.rules))
     # counting deals returns a few numbers: compiled threads in this process beat worker
     # processes (no start-up, no copies); the counts are the same either way

@@ -36,9 +36,10 @@ import sim
 from sim.i18n import N_, _
 from sim.jobs.guide import Guide, GuideSpec, check_guide
 from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBidsSpec, safebids
+from sim.players import DEFAULT
 from sim.rules import Rules
-from sim.runfolder import QUIET, Feedback, backend_for
-from sim.runner import Backend, open_partial
+from sim.runs.folder import QUIET, Feedback, backend_for
+from sim.runs.runner import Backend, open_partial
 
 GUIDE_HANDS = 50_000  # the guide's ordinary hands: at most this many of the report's
 GUIDE_RISK = 0.75
@@ -74,7 +75,7 @@ class ReportSpec:
     hands: int = 1_000_000
     games: int = 50_000
     seed: int = 0
-    strategies: str = "strong"
+    strategies: str = DEFAULT
     params: tuple[str, ...] = ()
     par: bool = False
     safe_players: tuple[str, ...] | None = DEFAULT_PLAYERS
@@ -129,10 +130,10 @@ class ReportRuns:
     """Everything the report's first stage played.
 
     Attributes:
-        odds: the odds run (:class:`sim.odds.OddsRun`).
+        odds: the odds run (:class:`sim.runs.odds.OddsRun`).
         hands_dir: the hands run's folder.
         games_dir: the games run's folder.
-        dealing: the shuffled-or-cut runs (:class:`sim.compare.DealingRuns`).
+        dealing: the shuffled-or-cut runs (:class:`sim.runs.compare.DealingRuns`).
         safebids: the safe-bid tables (:class:`sim.jobs.safebids.SafeBids`), or None.
         examples: the advisor's worked examples (:class:`analysis.advise.Advice`).
         guide: the guide's runs (:class:`analysis.guide.GuideRuns`), or None.
@@ -187,12 +188,12 @@ def build_report(
 
 def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedback) -> ReportRuns:
     """The first stage: every run of the report, its chunks kept in ``parts``."""
-    from sim.compare import dealing_comparison, play_rule_sets
     from sim.engine.strategies.addresses import entry_names
     from sim.engine.strategies.registry import parse_strategies
-    from sim.odds import OddsRun, count_batch, run_odds
-    from sim.runfolder import ENGINE_FUNCTIONS, compile_notice, simulate_report, warm_engine
-    from sim.runner import run_on_workers, start_workers
+    from sim.runs.compare import dealing_comparison, play_rule_sets
+    from sim.runs.folder import ENGINE_FUNCTIONS, compile_notice, simulate_report, warm_engine
+    from sim.runs.odds import OddsRun, count_batch, run_odds
+    from sim.runs.runner import run_on_workers, start_workers
 
     rules = spec.rules
     names = parse_strategies(spec.strategies, rules.players)
@@ -203,7 +204,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
 
     compiling = compile_notice(
         feedback,
-        "sim.odds._count_kernel",
+        "sim.runs.odds._count_kernel",
         *ENGINE_FUNCTIONS["hands"],
         *ENGINE_FUNCTIONS["games"],
         *ENGINE_FUNCTIONS["declarer"],
@@ -294,9 +295,9 @@ def write_report(
 def advice_examples(spec: ReportSpec) -> list[Any]:
     """The advisor on the report's example hands: the fast players (2,000 deals), the par."""
     from analysis.advise import EXAMPLE_HANDS, advise
-    from sim.advise import PASS_PLAYER, bid_samples
     from sim.cards import hand_mask
     from sim.engine.deal import place_sizes
+    from sim.runs.advise import PASS_PLAYER, bid_samples
 
     rules = spec.rules
     if place_sizes(rules.players)[0] != 7:  # the examples are 7-card hands

@@ -1,7 +1,7 @@
-"""The hands and games jobs: a run folder from a :class:`~sim.runfolder.RunSpec`.
+"""The hands and games jobs: a run folder from a :class:`~sim.runs.folder.RunSpec`.
 
 ``thousand hands`` and ``thousand games`` build a spec and call :func:`play_into`,
-the one writer of run folders (:mod:`sim.runfolder`), which the report, the
+the one writer of run folders (:mod:`sim.runs.folder`), which the report, the
 comparisons and notebooks use too::
 
     from sim.jobs.runs import RunSpec, play_into
@@ -12,6 +12,6 @@ comparisons and notebooks use too::
 
 from __future__ import annotations
 
-from sim.runfolder import QUIET, Feedback, RunResult, RunSpec, play_into
+from sim.runs.folder import QUIET, Feedback, RunResult, RunSpec, play_into
 
 __all__ = ["QUIET", "Feedback", "RunResult", "RunSpec", "play_into"]

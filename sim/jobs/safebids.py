@@ -18,13 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from sim.output import UsageError, now_iso
+from sim.players import ADVISORS, PLAYERS, fast
 from sim.rules import Rules, did_you_mean
-from sim.runfolder import QUIET, Feedback
+from sim.runs.folder import QUIET, Feedback
 
-DEFAULT_PLAYERS = ("strong", "heuristic", "pimc", "par")
+DEFAULT_PLAYERS = ADVISORS  # the tables of every player an advice may rest on
 DEFAULT_PLAYERS_TEXT = ",".join(DEFAULT_PLAYERS)  # as the commands' --players take them
-# players run on the spec's ``deals``; the others (pimc, the par) on its ``sample``
-FAST = ("strong", "heuristic", "heuristic_v1", "random", "first")
+# players run on the spec's ``deals`` (their records' speed ``fast``); the others (the
+# sampling players, the par) on its ``sample``
+FAST = tuple(name for name in PLAYERS if fast(name))
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,8 @@ def parse_players(text: str) -> list[str]:
     Raises:
         UsageError: an unknown or repeated name.
     """
-    from sim.declarer import PAR
     from sim.engine.strategies.registry import STRATEGIES
+    from sim.runs.declarer import PAR
 
     names = [t.strip() for t in text.split(",") if t.strip()]
     if not names:
@@ -134,9 +136,9 @@ def safebids(
         and the seconds they took.
     """
     from analysis.safebids import SafeBidRun, build_result, write_safebids
-    from sim.declarer import PAR, run_items
     from sim.engine.deal import n_hands
     from sim.parallel import max_threads, set_threads
+    from sim.runs.declarer import PAR, run_items
 
     spec.check()
     set_threads(spec.workers)

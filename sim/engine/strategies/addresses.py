@@ -1,10 +1,10 @@
 """The compiled players' addresses a run passes its kernels (``W.hooks``).
 
-The ``guide`` player and the sampling player are compiled once each, on their own, as
-C callbacks with the signature of :mod:`sim.engine.strategies.hook` (and cached on
+The players whose record names an ``entry`` (:mod:`sim.players`) are compiled once each,
+on their own, as C callbacks with the signature of :mod:`sim.engine.strategies.hook` (and cached on
 disk like the rest), the first time a run's seats need them; the engine calls them
-through their addresses. ``first``, ``random``, ``heuristic`` and ``heuristic_v1``
-are part of the engine itself and need none. Only :func:`player_address`
+through their addresses. The others (``first``, ``random``, ``heuristic``,
+``heuristic_v1``) are part of the engine itself and need none. Only :func:`player_address`
 imports numba (a process that drives workers reads :func:`entry_names`).
 """
 
@@ -15,23 +15,16 @@ from functools import cache
 
 import numpy as np
 
-from sim.engine.strategies.registry import (
-    CHEATER,
-    GUIDE,
-    N_HOOKS,
-    PIMC,
-    STRONG,
-    strategy_ids,
-)
+from sim.engine.strategies.registry import N_HOOKS, strategy_ids
+from sim.players import RECORDS
 
-# strategy id -> (module, entry function). ``heuristic`` and ``heuristic_v1``, the fast
-# scripted players the speed figures are about, are called directly by ``choose``:
+# strategy id -> (module, entry function), from the players' records: every player with
+# a callback of its own. The players built into ``choose`` (``heuristic`` and
+# ``heuristic_v1``, the fast scripted players the speed figures are about) have none:
 # through an address a decision cost them 10-25 % of their speed.
-ENTRIES = {
-    GUIDE: ("sim.engine.strategies.guide", "guide_entry"),
-    PIMC: ("sim.engine.strategies.pimc", "pimc_entry"),
-    STRONG: ("sim.engine.strategies.strong", "strong_entry"),
-}
+ENTRIES = {p.id: tuple(p.entry.rsplit(".", 1)) for p in RECORDS if p.entry is not None}
+# strategy id -> the id whose callback it plays through (the cheater: pimc's)
+SHARED = {p.id: next(q.id for q in RECORDS if q.name == p.entry_of) for p in RECORDS if p.entry_of}
 
 
 @cache
@@ -41,21 +34,19 @@ def player_address(strategy: int) -> int:
 
     from sim.engine.strategies.hook import SIG
 
-    module, name = ENTRIES[strategy]
+    module, name = ENTRIES[SHARED.get(strategy, strategy)]
     entry = getattr(importlib.import_module(module), name)
     return int(cfunc(SIG, cache=True, error_model="numpy")(entry).address)
 
 
 def needed(strategy_ids: np.ndarray) -> set[int]:
-    """The ids of the players a run of these seats calls.
+    """The ids of the players whose callbacks a run of these seats calls.
 
-    The sampling player's seats also need the heuristic, which makes the decisions
-    it does not search.
+    A player that plays through another's callback needs that one; the decisions a
+    player leaves to the heuristic are made in the engine itself.
     """
     ids = {int(s) for s in np.asarray(strategy_ids).ravel()}
-    if ids & {PIMC, CHEATER}:
-        ids.add(PIMC)  # (its other decisions: the heuristic, in the engine itself)
-    return ids & set(ENTRIES)
+    return {SHARED.get(s, s) for s in ids} & set(ENTRIES)
 
 
 def entry_names(names: list[str] | tuple[str, ...]) -> list[str]:
@@ -77,5 +68,6 @@ def hooks_for(strategy_ids: np.ndarray, *engine: tuple[int, str, str]) -> np.nda
             hooks[slot] = entry_address(module, name)
     for strategy in needed(strategy_ids):
         hooks[strategy] = player_address(strategy)
-    hooks[CHEATER] = hooks[PIMC]
+    for strategy, owner in SHARED.items():
+        hooks[strategy] = hooks[owner]
     return hooks

@@ -1,8 +1,6 @@
 """What the scripted players share: card points, the cards above a card, and the follow.
 
-``heuristic_v1`` (frozen), ``heuristic`` and ``strong`` read these; they lived in
-``heuristic_v1`` and the newer players imported its private names. Moving them here
-changed no choice (the same hands and games, byte for byte).
+``heuristic_v1`` (frozen), ``heuristic`` and ``strong`` read these.
 """
 
 from __future__ import annotations

@@ -11,34 +11,22 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
   opponents' voids, and whether the heuristic would play it); the highest score is
   played (ties: the heuristic's card, then the lowest code). Four weight rows: the
   declarer and a defender, leading and following. The weights are a multinomial
-  logit of ``pimc``'s choices, plus a bonus of 0.5 on the heuristic's card: the
-  plain fit, which agrees with ``pimc`` more often (59 % of the declarer's leads
-  against the heuristic's 44 %), lost 2.7 points per deal to the heuristic in a
-  duplicate duel, the fit with the bonus won 2.7 (bonuses 0.25 to 1.5 measured;
-  classic, 20,000 deals, seed 301).
+  logit of ``pimc``'s choices, plus a bonus on the heuristic's card.
 * **the discard** (:mod:`.strong_discard`): of the heuristic's five cheapest cards,
   the best score of a line fitted to ``pimc``'s expected deal score of giving each
-  (its sampled worlds, cards face up); +2.7 points per deal against the heuristic's
-  cheapest card (20,000 deals each on seeds 31337 and 2718, ``strong`` against
-  ``heuristic``, paired deal by deal), +1.7 with four players, +2.6 under
-  ``ukraine_online``; with two players (-2.1) the heuristic's.
+  (its sampled worlds, cards face up); with two players the heuristic's.
 * everything else (bids, the contract, concessions, reshuffle demands, dark play,
-  the talon pick, a named trump) as the heuristic decides it: ``pimc`` bids as the
-  heuristic does, a line fitted to ``pimc``'s contracts
-  named higher ones (122 against 111 on average) and lost 5.3 points per deal to the
-  heuristic's contract, and hand models fitted on ``strong``'s own deal totals lost
-  0.5 (bidding by it) and 0.1 (contract and concession by it).
+  the talon pick, a named trump) as the heuristic decides it.
 
 The weights (:mod:`sim.engine.strategies.strong_weights`) are fitted by
 ``benchmarks/strong_fit.py`` on ``pimc``'s choices at the card decisions of seeded
 classic deals and written there by it; the same seeds give the same weights. The
-player reads no other seat's cards (``tests/test_strategies.py`` swaps hidden cards).
-With other rules it plays the same weights (fitted on classic deals): against the
-heuristic, 5,000 deals, seed 77, +2.07 [1.66, 2.48] per deal with four players and +3.27
-[2.71, 3.83] under ``ukraine_online``; with two players the weights lost 4.74 [3.51,
-5.97], so with two it plays the heuristic's cards.
+player reads no other seat's cards (``tests/test_players_api.py`` swaps hidden cards).
+With other rules it plays the same weights (fitted on classic deals); with two players
+it plays the heuristic's cards.
 
-Parameters: the heuristic's, in the same slots.
+Parameters: the heuristic's, in the same slots. Why each choice was made, with the
+duels that decided it, and how strong it plays: ``docs/players.md``.
 """
 
 from __future__ import annotations

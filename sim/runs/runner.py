@@ -262,7 +262,7 @@ def _init_worker(ours: bool = True) -> None:  # pragma: no cover - runs in worke
         _exit_without_teardown()
         _no_leak_restarts()
     numba.set_num_threads(1)
-    for module in ("sim.hands", "sim.engine.game"):
+    for module in ("sim.runs.hands", "sim.engine.game"):
         importlib.import_module(module)
 
 
@@ -554,8 +554,8 @@ class Joiner:
         self._joins: list[Any] = []
 
     def parquet(self, name: str, dest: Path) -> None:
-        """Join the Parquet parts ``name`` into ``dest`` (:mod:`sim.parquet_concat`)."""
-        from sim.parquet_concat import ParquetJoin
+        """Join the Parquet parts ``name`` into ``dest`` (:mod:`sim.runs.parquet_concat`)."""
+        from sim.runs.parquet_concat import ParquetJoin
 
         join = ParquetJoin(dest)
         self._joins.append(join)

@@ -7,7 +7,7 @@ deal consistent with what the owner knows and nothing else (no auction is assume
 to have narrowed the other hands).
 
 * :func:`bid_samples`: each sample played as in ``thousand safebids`` with the hand
-  declaring (:func:`sim.declarer.play_as_declarer`, or the open-card par), and, for
+  declaring (:func:`sim.runs.declarer.play_as_declarer`, or the open-card par), and, for
   the comparison with passing, the same samples played with an opponent declaring:
   the owner's deal score as a defender.
 * :func:`discard_samples`: with the talon known, every ordered pair of cards to give
@@ -25,15 +25,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.players import DEFAULT
 from sim.cards import CARD_POINTS
-from sim.declarer import PAR, par_levels, play_as_declarer
+from sim.runs.declarer import PAR, par_levels, play_as_declarer
 from sim.engine.deal import n_hands, place_sizes
 from sim.i18n import _
 from sim.rules import Rules
 
 BLOCK = 8  # samples played between two looks at the clock under a time budget
 DISCARD_CANDIDATES = 5  # the hand's cheapest cards (the heuristic's order) tried as gives
-PASS_PLAYER = "strong"  # who plays the deals of the pass baseline (every seat)
+PASS_PLAYER = DEFAULT  # who plays the deals of the pass baseline (every seat)
 
 
 MAX_TRIES = 5_000  # deals drawn in a row that break the auction before it is called impossible
@@ -248,7 +249,7 @@ def play_blocks(
 ) -> np.ndarray:
     """Each deal of ``masks`` played with ``decls`` declaring: ``D_*`` rows, or the par's.
 
-    ``player`` plays every seat (:func:`sim.declarer.play_as_declarer`), or :data:`PAR`
+    ``player`` plays every seat (:func:`sim.runs.declarer.play_as_declarer`), or :data:`PAR`
     gives ``(par_best, par_level)`` rows. With ``budget`` (seconds, 0: none) the deals
     are played in blocks of :data:`BLOCK` and no block starts once it is spent: the rows
     are then those of the first blocks.
@@ -376,7 +377,7 @@ def discard_samples(
     """
     from sim.engine.bidding import bid_cap
     from sim.engine.params import rules_vector
-    from sim.runner import local_map
+    from sim.runs.runner import local_map
 
     masks = sample_deals(rules, hand, seat, n, seed, talon)
     ten = hand | talon

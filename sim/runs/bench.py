@@ -14,8 +14,9 @@ from typing import Any
 import numba
 
 from sim.engine.deal import DealStream
-from sim.odds import count_batch
+from sim.runs.odds import count_batch
 from sim.parallel import max_threads
+from sim.players import FAST_HANDS_PER_S, PLAYERS, fast
 from sim.rules import load_rules
 
 
@@ -149,16 +150,33 @@ def format_bench(doc: dict[str, Any]) -> list[str]:
 
 
 def run_all() -> dict[str, Any]:
-    """Every benchmark, as a flat document."""
-    return {
+    """Every benchmark, as a flat document: the deals, then every fast player's hands and
+    games (the players' records: :data:`sim.players.RECORDS` with speed ``fast``)."""
+    doc: dict[str, Any] = {
         "cores": max_threads(),
         "deals": bench_deals("classic"),
         "deals_two_players": bench_deals("two_players", chunks=2),
-        "hands_heuristic": bench_hands("classic"),
-        "hands_random": bench_hands("classic", ("random", "random", "random")),
-        "games_heuristic": bench_games("classic"),
-        "hands_heuristic_v1": bench_hands("classic", ("heuristic_v1",) * 3),
-        "games_heuristic_v1": bench_games("classic", strategies=("heuristic_v1",)),
-        "hands_strong": bench_hands("classic", ("strong",) * 3),
-        "games_strong": bench_games("classic", strategies=("strong",)),
     }
+    for name in bench_players():
+        doc[f"hands_{name}"] = bench_hands("classic", (name,) * 3)
+        doc[f"games_{name}"] = bench_games("classic", strategies=(name,))
+    return doc
+
+
+def bench_players() -> list[str]:
+    """The players :func:`run_all` times: every player whose record says it is fast."""
+    return [name for name in PLAYERS if fast(name)]
+
+
+def slow_fast_players(doc: dict[str, Any]) -> list[str]:
+    """The fast players (records) that played fewer than :data:`sim.players.FAST_HANDS_PER_S`
+    hands a second on one thread in ``doc`` (:func:`run_all`), as lines to print."""
+    slow = []
+    for name in bench_players():
+        rate = doc.get(f"hands_{name}", {}).get("hands_per_s_1_threads")
+        if rate is not None and rate < FAST_HANDS_PER_S:
+            slow.append(
+                f"{name}: {rate / 1e3:.0f} k hands/s on one thread, below its speed class "
+                f"(fast: {FAST_HANDS_PER_S / 1e3:.0f} k)"
+            )
+    return slow

@@ -4,7 +4,7 @@ The engine is imported by the functions that play (in the workers), not by this
 module: the process that drives a run on worker processes does not load it.
 
 Each chunk of slots is played by the fast engine (on the backend of
-:mod:`sim.runner`), turned into tidy rows (one per dealt deal: the redealt ones,
+:mod:`sim.runs.runner`), turned into tidy rows (one per dealt deal: the redealt ones,
 then the played one) and kept as a part file; the parts are joined in chunk order,
 so memory stays at a few chunks whatever N is and the file is the same whatever the
 workers. ``--aggregate-only`` keeps only the counts the bid tables need.
@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from sim.rules import Rules
-from sim.runner import (
+from sim.runs.runner import (
     Backend,
     Chunk,
     PartStore,
@@ -219,7 +219,7 @@ class HandsJob:
 
 
 def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
-    """Play one chunk of slots; its part files as bytes (sim.runner)."""
+    """Play one chunk of slots; its part files as bytes (sim.runs.runner)."""
     from sim.engine import play_hands
 
     batch = play_hands(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from sim.rules import Rules
-from sim.runner import (
+from sim.runs.runner import (
     Backend,
     Chunk,
     PartStore,
@@ -40,7 +40,7 @@ class GamesJob:
 
 
 def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
-    """Play one chunk of games; its part files as bytes (sim.runner)."""
+    """Play one chunk of games; its part files as bytes (sim.runs.runner)."""
     import numpy as np
 
     from sim.engine.game import MAX_STINTS, games_frame, play_games, stints_frame
@@ -82,7 +82,7 @@ def run_games(
     """Play ``games`` games; write ``games.parquet`` and ``barrel.parquet`` into ``out_dir``.
 
     Chunks of ``chunk`` games run on ``backend`` (this process by default) and are
-    kept in ``store`` until the end (see :func:`sim.hands.run_hands`).
+    kept in ``store`` until the end (see :func:`sim.runs.hands.run_hands`).
     """
     chunks = plan_chunks(games, chunk)
     job = GamesJob(rules, seed, tuple(strategies), tuple(params), trace is not None, first_dealer)

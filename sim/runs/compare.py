@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.rules import Rules
-from sim.runfolder import RunSpec, play_into
-from sim.runner import Backend, PartStore
+from sim.runs.folder import RunSpec, play_into
+from sim.runs.runner import Backend, PartStore
 
-if TYPE_CHECKING:  # sim.odds loads compiled code: not at import time of a comparison
-    from sim.odds import OddsRun
+if TYPE_CHECKING:  # sim.runs.odds loads compiled code: not at import time of a comparison
+    from sim.runs.odds import OddsRun
 
 
 def play_rule_sets(
@@ -40,7 +40,7 @@ def play_rule_sets(
 
     The first rule set is the base of the comparison
     (:func:`analysis.compare.compare_folders` takes the returned list as it is). With
-    ``parts`` (a run's partial folder, :func:`sim.runner.open_partial`) each rule set
+    ``parts`` (a run's partial folder, :func:`sim.runs.runner.open_partial`) each rule set
     keeps its finished chunks in ``parts/NAME``, so an interrupted comparison resumes
     where it stopped.
     """
@@ -60,7 +60,7 @@ class DealingRuns:
 
     Attributes:
         names: the labels of the shuffled and the cut runs.
-        odds: their odds runs (:func:`sim.odds.run_odds`), shuffled first.
+        odds: their odds runs (:func:`sim.runs.odds.run_odds`), shuffled first.
         games_dirs: their games run folders, shuffled first.
         strategies: who played (under the cut their play makes the next deck).
     """

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from sim.engine.deal import generate_deals, n_hands, place_sizes
+from sim.players import PAR, fast
 from sim.rng import Stream, stream_key
 from sim.rules import Rules
 
@@ -73,13 +74,7 @@ def play_as_declarer(
     from sim.engine.declarer import N_DCOLS, declarer_kernel
     from sim.engine.params import rules_vector
     from sim.engine.strategies.addresses import hooks_for
-    from sim.engine.strategies.registry import (
-        CHEATER,
-        H_PLAY_ITEMS,
-        PIMC,
-        seat_lineup,
-        strategy_ids,
-    )
+    from sim.engine.strategies.registry import H_PLAY_ITEMS, seat_lineup, strategy_ids
 
     players = 2 if rules.players == 2 else 3
     names, sp = seat_lineup(players, [strategy], params)
@@ -99,7 +94,7 @@ def play_as_declarer(
         hooks_for(ids, (H_PLAY_ITEMS, "sim.engine.declarer", "play_items_entry")),
         levels_of(rules),
         out,
-        2 if np.isin(ids, (PIMC, CHEATER)).any() else 64,  # items per workspace
+        64 if fast(strategy) else 2,  # items per workspace
     )
     return out
 
@@ -136,7 +131,7 @@ def par_levels(rules: Rules, masks: np.ndarray, decls: np.ndarray) -> np.ndarray
     return out
 
 
-PAR = "par"  # the open-card par: not a strategy, the upper bound of every player (a name)
+# PAR (sim.players): the open-card par, not a strategy: the upper bound of every player
 
 
 def _par_chunk(job: tuple[Rules, np.ndarray, np.ndarray]) -> np.ndarray:
@@ -180,10 +175,10 @@ def run_items(
         "decl": decls,
         "dealt": masks[np.arange(n), decls].astype(np.int64),
     }
-    chunk = {PAR: 64, "pimc": 24, "cheater": 24}.get(player, 3 * 4096)  # progress steps
+    chunk = 3 * 4096 if fast(player) else 64 if player == PAR else 24  # progress steps
     spans = [(i, min(n, i + chunk)) for i in range(0, n, chunk)]
     if player == PAR:
-        from sim.runner import local_map
+        from sim.runs.runner import local_map
 
         par = np.zeros((n, 2), dtype=np.int64)
         jobs = [(rules, masks[a:b], decls[a:b]) for a, b in spans]

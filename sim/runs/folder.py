@@ -8,7 +8,7 @@ half-written, and writes ``run.json`` through :func:`sim.output.write_manifest`.
 commands, the report, the comparisons and notebooks all write their runs with it::
 
     from sim.rules import load_rules
-    from sim.runfolder import RunSpec, play_into
+    from sim.runs.folder import RunSpec, play_into
 
     play_into(RunSpec("hands", load_rules("classic"), 10_000, seed=1), "runs/h")
 
@@ -31,8 +31,9 @@ from typing import IO, Any
 import sim
 from sim.i18n import N_, _
 from sim.output import StagedDir, UsageError, check_writable, now_iso, write_manifest
+from sim.players import fast
 from sim.rules import Rules
-from sim.runner import Backend, PartStore, open_partial, run_on_workers, start_workers
+from sim.runs.runner import Backend, PartStore, open_partial, run_on_workers, start_workers
 
 KINDS = ("hands", "games")
 UNITS = {"hands": "deal", "games": "game"}
@@ -117,8 +118,8 @@ class RunSpec:
 
     def chunk_size(self) -> int:
         """Items per chunk: the spec's, else the kind's default (256 with the par)."""
-        from sim.games import CHUNK as GAMES_CHUNK
-        from sim.hands import CHUNK as HANDS_CHUNK
+        from sim.runs.games import CHUNK as GAMES_CHUNK
+        from sim.runs.hands import CHUNK as HANDS_CHUNK
 
         if self.chunk is not None:
             return self.chunk
@@ -207,12 +208,11 @@ def backend_for(workers: int | None, scheduler: str | None) -> Backend:
 # are not given: starting worker processes and loading the engine into each takes
 # longer than playing it (about 0.4 s of one core for either size). The rows are the same.
 SMALL_RUN = {"hands": 250_000, "games": 10_000}
-_SLOW_PLAYERS = frozenset({"pimc", "cheater"})
 
 
 def small_run(command: str, total: int, names: Sequence[str]) -> bool:
     """Whether a ``hands`` or ``games`` run is small enough to play in this process."""
-    return total <= SMALL_RUN[command] and not _SLOW_PLAYERS & set(names)
+    return total <= SMALL_RUN[command] and all(fast(name) for name in names)
 
 
 def run_backend(spec: RunSpec) -> Backend:
@@ -393,9 +393,9 @@ def _play(
     warm_up([spec.kind], spec.rules, names, spec.params, backend, feedback)
     play: Callable[..., dict[str, Any]]
     if spec.kind == "hands":
-        from sim.hands import run_hands as play
+        from sim.runs.hands import run_hands as play
     else:
-        from sim.games import run_games as play
+        from sim.runs.games import run_games as play
     unit = UNITS[spec.kind]
     bar: Any = feedback.bar(spec.total, unit, f"playing {unit}s") if progress is None else _NoBar()
     started = now_iso()
@@ -463,7 +463,7 @@ def simulate_report(
         strategies: one strategy for every seat, or one per seat comma-separated.
         feedback: progress bars and notices (silent by default).
         backend: where the chunks run (this process by default).
-        parts: a partial folder (:func:`sim.runner.open_partial`) that keeps each
+        parts: a partial folder (:func:`sim.runs.runner.open_partial`) that keeps each
             run's finished chunks, so that an interrupted report resumes; None: none.
         params: ``STRATEGY.NAME=VALUE`` settings of the strategies.
         par: add the open-card par columns to the hands run (``thousand hands --par``).

@@ -28,7 +28,7 @@ from sim.engine.deal import (
 )
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import Rules
-from sim.runner import (
+from sim.runs.runner import (
     Backend,
     Chunk,
     PartStore,
@@ -238,7 +238,7 @@ def run_odds_chunks(
     progress: Callable[[int], None] | None = None,
     strategies: Sequence[str] = ("heuristic",),
 ) -> OddsCounts:
-    """:func:`simulate_odds` on the runner's backend, chunk by chunk (sim.runner)."""
+    """:func:`simulate_odds` on the runner's backend, chunk by chunk (sim.runs.runner)."""
     if dealt_by_play(rules):
         chunk_size = min(chunk_size, PLAYED_CHUNK)
     chunks = plan_chunks(deals, chunk_size)
@@ -314,7 +314,7 @@ def run_odds(
         strategies: one strategy for every seat, or one per seat (a comma-separated
             string or a sequence); they play the deals where the deals are played.
         backend: None counts in this process on compiled threads; a backend counts in
-            chunks on its workers (:mod:`sim.runner`). The counts are the same.
+            chunks on its workers (:mod:`sim.runs.runner`). The counts are the same.
         progress: called with the deals finished after each chunk.
 
     Raises:

@@ -82,7 +82,7 @@ class Contestant:
     def label(self) -> str:
         """``heuristic(aggression=0.3)``: the name and the settings that differ from defaults."""
         spec = STRATEGIES[self.strategy].params
-        diff = [f"{p}={v:g}" for p, v in self.resolved().items() if v != spec[p][0]]
+        diff = [f"{p}={v:g}" for p, v in self.resolved().items() if v != spec[p].default]
         return f"{self.strategy}({', '.join(diff)})" if diff else self.strategy
 
     def to_json(self) -> dict[str, Any]:

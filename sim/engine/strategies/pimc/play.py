@@ -1,0 +1,191 @@
+"""The sampling player's card play, contract and concession over sampled worlds."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.actions import DECLARE
+from sim.engine.arena import WORLD
+from sim.engine.bits import lowest
+from sim.engine.params import (
+    P_ROSPIS_NO_SUBTRACT,
+)
+from sim.engine.search import (
+    GAVE_UP,
+    M_LIMIT,
+    M_NODES,
+    declarer_total,
+    exact,
+    gen_moves,
+    new_position,
+    play_move,
+    root_probes,
+    set_root,
+    solver_view,
+)
+from sim.engine.state import (
+    S_CONTRACT,
+    S_DECL,
+    S_MPTS0,
+    S_PIMC_CTR,
+)
+from sim.engine.strategies.pimc.probes import _best_score, _made_counts, least_total
+from sim.engine.strategies.pimc.worlds import sample_world
+from sim.engine.strategies.registry import (
+    OPEN,
+    READ_BIDS,
+    WORLDS,
+)
+from sim.jit import compiled
+
+TIE_NODES = 100_000  # the solver's nodes for breaking one decision's tie (about 10 ms)
+
+
+@compiled
+def pimc_contract(
+    S: np.ndarray, P: np.ndarray, arena: np.ndarray, lo: int, count: int, params: np.ndarray
+) -> int:
+    """The contract (amounts ``lo, lo + step, …``) of the best expected deal score."""
+    C = solver_view(arena)
+    made = C.scratch[1]
+    _made_counts(S, P, C, lo, count, made, params)
+    return _best_score(lo, count, made, int(params[WORLDS]), P)[0]
+
+
+@compiled
+def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
+    """1 to concede: when playing is expected to score below the concession."""
+    C = solver_view(arena)
+    if not P[P_ROSPIS_NO_SUBTRACT]:
+        return 0  # the contract is lost either way: playing can only do better
+    worlds = int(params[WORLDS])
+    made = C.scratch[1]
+    _made_counts(S, P, C, S[S_CONTRACT], 1, made, params)
+    return 1 if 2 * made[0] < worlds else 0  # conceding scores 0, playing c(2p - 1)
+
+
+@compiled
+def pimc_play(
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    plain: int,
+    declaring: int,
+    arena: np.ndarray,
+    params: np.ndarray,
+) -> int:
+    """A card (or a declaring lead) by the most worlds that make (or break) the contract."""
+    C = solver_view(arena)
+    worlds = int(params[WORLDS])
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    codes = C.scratch[2]
+    made = C.scratch[3]
+    means = C.scratch[4]
+    out = C.probe_out
+    n = 0
+    m = plain
+    while m:
+        codes[n] = lowest(m)
+        n += 1
+        m &= m - 1
+    m = declaring
+    while m:
+        codes[n] = DECLARE + lowest(m)
+        n += 1
+        m &= m - 1
+    for i in range(n):
+        made[i] = 0
+        means[i] = 0
+    need = least_total(S[S_CONTRACT], P) - declarer_total(S, P)
+    maxing = seat == S[S_DECL]
+    rewind = S[S_PIMC_CTR]
+    if need > 0:
+        active = C.scratch[1]
+        for w in range(worlds):
+            sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+            # a move whose count can no longer reach the best one's (nor tie it) is not
+            # searched again: the choice is the same, with fewer probes
+            top = made[0]
+            for i in range(1, n):
+                top = max(top, made[i]) if maxing else min(top, made[i])
+            left = worlds - w
+            alive = 0
+            for i in range(n):
+                hopeless = made[i] + left < top if maxing else made[i] > top + left
+                active[i] = 0 if hopeless else 1
+                alive += active[i]
+            if alive == 1:  # the one move left is the choice: deal out the rest of the
+                for _rest in range(w + 1, worlds):  # worlds, so the stream moves on as if
+                    sample_world(
+                        S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0
+                    )  # solved
+                break
+            new_position(C)
+            root_probes(C, P, T, need, out, active)  # the moves in ascending code order
+            for i in range(n):
+                made[i] += out[i, 1]
+    # the moves with the best count; their mean totals break ties
+    best_count = made[0]
+    for i in range(1, n):
+        if (made[i] > best_count) if maxing else (made[i] < best_count):
+            best_count = made[i]
+    tied = 0
+    first = -1
+    for i in range(n):
+        if made[i] == best_count:
+            tied += 1
+            if first < 0:
+                first = i
+    if tied == 1:
+        return codes[first]
+    S[S_PIMC_CTR] = rewind  # the same worlds again
+    values = C.scratch[1]
+    C.meta[M_LIMIT] = C.meta[M_NODES] + TIE_NODES
+    counted = 0
+    for _w in range(worlds):
+        sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        new_position(C)  # one table per world: its moves share their subtrees
+        set_root(C, T)
+        done = True
+        last = -1  # the declarer's total after the move solved before, in this world
+        for i in range(n):
+            if made[i] == best_count:
+                gain = play_move(C, P, 0, codes[i])
+                # a defender's own declaration scores for it (unless
+                # ``marriage.only_declarer``): the declarer's total alone would rate it
+                # as nothing and leave the tie to the plain card
+                own = 0 if maxing else C.stack[1][S_MPTS0 + seat] - C.stack[0][S_MPTS0 + seat]
+                # the moves of one world, and one move over the worlds, lie close
+                # together: probing from the nearest known total settles it sooner
+                if last >= 0:
+                    v = exact(C, P, 1, max(last - gain, 0))
+                elif counted > 0:
+                    v = exact(C, P, 1, max(means[i] // counted + own - gain, 0))
+                else:
+                    v = exact(C, P, 1)
+                if v == GAVE_UP:
+                    done = False
+                    break
+                last = gain + v
+                values[i] = gain + v - own
+        if not done:
+            break
+        for i in range(n):
+            if made[i] == best_count:
+                means[i] += values[i]
+        counted += 1
+    C.meta[M_LIMIT] = 0
+    if counted == 0:  # not one world within the budget: the solver's move ordering
+        k = gen_moves(C.stack[0], P, C.moves[0], C.order[0], -1)
+        for j in range(k):
+            for i in range(n):
+                if made[i] == best_count and codes[i] == C.moves[0, j]:
+                    return codes[i]
+    pick = first
+    for i in range(n):
+        if made[i] == best_count:
+            better = means[i] > means[pick] if maxing else means[i] < means[pick]
+            if better:
+                pick = i
+    return codes[pick]

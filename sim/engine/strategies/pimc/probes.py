@@ -1,0 +1,168 @@
+"""What a world is worth with every card face up: probes of the open-card solver.
+
+:func:`_reaches` asks whether the declarer adds a target from the start of the play,
+:func:`_highest_reached` finds by bisection the highest contract a world makes, and
+:func:`_made_counts` counts over sampled worlds how often each contract is made;
+:func:`_best_score` turns those counts into the contract of the best expected score.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.arena import WORLD
+from sim.engine.params import (
+    P_NAMED_TRUMP,
+    P_ROUND_DECLARER,
+    P_ROUND_TO,
+    P_STEP,
+)
+from sim.engine.scoring import round_score
+from sim.engine.search import (
+    Solver,
+    declarer_total,
+    new_position,
+    probe,
+)
+from sim.engine.state import (
+    NO_SUIT,
+    S_DECL,
+    S_LEADER,
+    S_NPLAYED,
+    S_PENDING,
+    S_TRICK_NO,
+    S_TRUMP,
+    S_TRUMP_SETTER,
+)
+from sim.engine.strategies.pimc.worlds import sample_world
+from sim.engine.strategies.registry import (
+    OPEN,
+    READ_BIDS,
+    WORLDS,
+)
+from sim.jit import compiled, hot
+
+
+@hot
+def least_total(contract: int, P: np.ndarray) -> int:
+    """The smallest deal total that makes ``contract`` (``score.round_declarer``)."""
+    if not P[P_ROUND_DECLARER]:
+        return contract
+    x = contract - 10
+    while round_score(x, P[P_ROUND_TO]) < contract:
+        x += 1
+    return x
+
+
+@hot
+def _play_start(T: np.ndarray, trump: int) -> None:
+    """``T`` as the first trick starts (for contract and concession: before the play)."""
+    T[S_TRICK_NO] = 0
+    T[S_LEADER] = T[S_DECL]
+    T[S_NPLAYED] = 0
+    T[S_PENDING] = -1
+    if trump != NO_SUIT:
+        T[S_TRUMP] = trump
+        T[S_TRUMP_SETTER] = T[S_DECL]
+
+
+@compiled
+def _reaches(C: Solver, P: np.ndarray, T: np.ndarray, target: int) -> bool:
+    """Whether the declarer adds ``target`` from the start of the play in world ``T``.
+
+    Cards face up (a null-window probe); with ``trump.named_by_declarer``, under any of
+    the four trumps it could name.
+    """
+    if target <= 0:
+        return True
+    for t in range(4 if P[P_NAMED_TRUMP] else 1):
+        _play_start(T, t if P[P_NAMED_TRUMP] else NO_SUIT)
+        if probe(C, P, T, target):
+            return True
+    return False
+
+
+@compiled
+def _highest_reached(
+    C: Solver, P: np.ndarray, T: np.ndarray, lo: int, count: int, base: int, guess: int = -2
+) -> int:
+    """The highest contract ``k`` (``lo + k * step``, below ``count``) world ``T`` reaches.
+
+    The declarer, holding ``base`` points already, plays its open-card best; found by
+    bisection over the contracts' targets, one probe at each step; -1 when none. With
+    a ``guess`` (-1 or more: the answer of a like world) the contracts next to it are
+    probed first, in steps that double away from it, then the bracket is bisected.
+    """
+    reached = -1  # the answer lies in [reached, top]
+    top = count - 1
+    step = P[P_STEP]
+    if -1 <= guess < count:
+        if guess >= 0 and not _reaches(C, P, T, least_total(lo + guess * step, P) - base):
+            top = guess - 1  # below the guess: gallop down
+            d = 1
+            while reached < top:
+                k = max(top - d + 1, reached + 1)
+                if _reaches(C, P, T, least_total(lo + k * step, P) - base):
+                    reached = k
+                    break
+                top = k - 1
+                d *= 2
+        else:  # at or above the guess: gallop up
+            reached = guess
+            d = 1
+            while reached < top:
+                k = min(reached + d, top)
+                if not _reaches(C, P, T, least_total(lo + k * step, P) - base):
+                    top = k - 1
+                    break
+                reached = k
+                d *= 2
+    while reached < top:
+        mid = (reached + top + 1) // 2
+        if _reaches(C, P, T, least_total(lo + mid * step, P) - base):
+            reached = mid
+        else:
+            top = mid - 1
+    return reached
+
+
+@compiled
+def _made_counts(
+    S: np.ndarray,
+    P: np.ndarray,
+    C: Solver,
+    lo: int,
+    count: int,
+    made: np.ndarray,
+    params: np.ndarray,
+) -> None:
+    """``made[k]``: the worlds where the declarer's open-card total reaches contract ``k``.
+
+    Contract ``k`` is ``lo + k * step``.
+    """
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    base = declarer_total(S, P)
+    for k in range(count):
+        made[k] = 0
+    for _w in range(int(params[WORLDS])):
+        sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        new_position(C)
+        for k in range(_highest_reached(C, P, T, lo, count, base) + 1):
+            made[k] += 1
+
+
+@hot
+def _best_score(
+    lo: int, count: int, made: np.ndarray, worlds: int, P: np.ndarray
+) -> tuple[int, float]:
+    """The contract of the best expected deal score over the worlds, and that score."""
+    best = lo
+    best_score = -np.inf
+    for k in range(count):
+        c = lo + k * P[P_STEP]
+        score = c * (2.0 * made[k] - worlds)
+        if score > best_score:
+            best_score = score
+            best = c
+    return best, best_score / worlds

@@ -1,0 +1,267 @@
+"""The players' page, ``docs/players.md``: how every player decides and how strong it plays.
+
+The page is written from two sources, so that it cannot go stale unnoticed:
+
+* the players' records (:mod:`sim.players`): what each player is, which decisions it
+  makes itself, its parameters, its speed class, whether it advises, and the duels
+  that decided its settings when they were chosen;
+* the measured strength, ``docs/players.json``: a duplicate duel of every player against
+  ``heuristic`` (classic rules, seeds set here and used for no fitting or tuning),
+  written by ``python -m sim.jobs.players --measure`` (minutes: the sampling players
+  play a few deals a second). Each measurement keeps the engine version
+  (:data:`sim.ENGINE_VERSION`, bumped whenever results change for the same seed) and
+  the player's parameter defaults it was played with; the page marks a measurement
+  that no longer matches as stale, and ``tests/test_docs.py`` fails on one.
+
+``make docs`` rewrites the page from both (:func:`write_page`) without playing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sim
+from sim.players import (
+    ADVISORS,
+    DECISIONS,
+    FAST_HANDS_PER_S,
+    PLAYERS,
+    Player,
+)
+from sim.rules import load_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "players.md"
+MEASURED = ROOT / "docs" / "players.json"
+AGAINST = "heuristic"  # every player's duel is against it
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayersSpec:
+    """What the measurement plays.
+
+    Attributes:
+        rules: the preset of every duel.
+        fast_deals: deals of a fast player's duel.
+        sampling_deals: deals of a sampling player's duel.
+        seed: the duels' seed (used for no fitting or tuning).
+        players: the players measured (all by default).
+    """
+
+    rules: str = "classic"
+    fast_deals: int = 20_000
+    sampling_deals: int = 300
+    seed: int = 90_001
+    players: tuple[str, ...] = tuple(PLAYERS)
+
+
+def defaults(player: Player) -> dict[str, float]:
+    """The player's parameter defaults, as a measurement records them."""
+    return {name: p.default for name, p in player.params.items()}
+
+
+def measure(spec: PlayersSpec, say: Any = print) -> dict[str, Any]:
+    """Play every player's duplicate duel against :data:`AGAINST`.
+
+    Returns the document of ``docs/players.json``: by player, the duel's size, seed,
+    engine version, parameter defaults and its two measures with their intervals.
+    """
+    from analysis.duel import duel_json
+    from sim.jobs.duel import DuelSpec, contestant, duel
+
+    rules = load_rules(spec.rules)
+    out: dict[str, Any] = {}
+    for name in spec.players:
+        player = PLAYERS[name]
+        deals = spec.fast_deals if player.speed == "fast" else spec.sampling_deals
+        say(f"{name} against {AGAINST}: {deals} deals, seed {spec.seed}")
+        a, b = contestant("a", name), contestant("b", AGAINST)
+        result = duel(DuelSpec(rules, a, b, deals=deals, seed=spec.seed))
+        doc = duel_json(result.result)
+        out[name] = {
+            "against": AGAINST,
+            "rules": spec.rules,
+            "deals": deals,
+            "seed": spec.seed,
+            "engine_version": sim.ENGINE_VERSION,
+            "defaults": defaults(player),
+            "score_diff": doc["measures"]["score_diff"],
+            "margin_diff": doc["measures"]["margin_diff"],
+        }
+    return out
+
+
+def stale(name: str, m: Mapping[str, Any]) -> str | None:
+    """Why a measurement no longer describes the player (None when it does)."""
+    if m["engine_version"] != sim.ENGINE_VERSION:
+        return f"engine version {m['engine_version']}, now {sim.ENGINE_VERSION}"
+    if m["defaults"] != defaults(PLAYERS[name]):
+        return "measured with other parameter defaults"
+    return None
+
+
+def _interval(x: Mapping[str, Any]) -> str:
+    return f"{x['mean']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}]"
+
+
+def _decisions(player: Player) -> str:
+    if player.decides is None and not player.decides_when:
+        return "every decision, by its own code"
+    own = ", ".join(player.decides or ())
+    when = "; ".join(
+        f"{d} when {' or '.join(f'`{k}`' for k in keys)} is above 0"
+        for d, keys in player.decides_when.items()
+    )
+    return (
+        f"its own code: {own}" + (f"; {when}" if when else "") + f"; the rest: `{player.rest_by}`"
+    )
+
+
+def _kind(p: Any) -> str:
+    words = {
+        "number": "number",
+        "count": "whole number 1 to 200",
+        "flag": "0 or 1",
+        "share": "share 0 to 1",
+        "mode": "0, 1 or 2",
+    }[p.kind]
+    return f"fixed at {p.fixed:g}" if p.fixed is not None else words
+
+
+def page(measured: Mapping[str, Any]) -> str:
+    """The text of ``docs/players.md`` from the records and the measurements."""
+    lines = [
+        "# The players",
+        "",
+        "<!-- Written by `make docs` (python -m sim.jobs.players) from the players' records",
+        "     (sim/players.py) and docs/players.json; edit those, not this page. -->",
+        "",
+        "Every player of the toolkit, how it decides and how strong it plays. A player is its",
+        "compiled code under `sim/engine/strategies/` plus one record in `sim/players.py`;",
+        "everything below comes from those records and from measured duels.",
+        "",
+        "**Strength** is a duplicate duel against `heuristic` (`thousand duel`): the same deals",
+        "are played with the player at each seat in turn and `heuristic` at the others, and",
+        "with `heuristic` everywhere. *Own seat* is the player's score per deal minus",
+        "`heuristic`'s from the same seat; *margin* also counts the defence (each seat's score",
+        "minus the mean of the others'). 95 % intervals over deals. Measured by",
+        "`python -m sim.jobs.players --measure` on seeds used for no fitting or tuning.",
+        "",
+        "| player | speed | advises | own seat [95 %] | margin [95 %] | deals, seed |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, player in PLAYERS.items():
+        m = measured.get(name)
+        if m is None:
+            cells = ["not measured", "", ""]
+        else:
+            why = stale(name, m)
+            mark = f" (stale: {why})" if why else ""
+            cells = [
+                _interval(m["score_diff"]) + mark,
+                _interval(m["margin_diff"]),
+                f"{m['deals']:,}, {m['seed']}",
+            ]
+        advises = "yes" if name in ADVISORS else "no"
+        lines.append(f"| `{name}` | {player.speed} | {advises} | {' | '.join(cells)} |")
+    lines += [
+        "",
+        f"*fast*: at least {FAST_HANDS_PER_S:,} hands a second on one thread (`make bench` "
+        "fails below it; the safe-bid tables play it on every deal); *sampling*: a search",
+        "over sampled deals at each decision, a few deals a second (tables play it on a",
+        "sample). The open-card `par` stands beside the advisors: the best play with every",
+        "card face up, an upper bound on any player.",
+    ]
+    for name, player in PLAYERS.items():
+        lines += ["", f"## `{name}`", "", player.words[:1].upper() + player.words[1:] + ".", ""]
+        lines += [player.how, ""]
+        lines.append(f"- **Decisions**: {_decisions(player)}.")
+        entry = player.entry or (f"`{player.entry_of}`'s" if player.entry_of else None)
+        call = f"its callback `{entry}`" if player.entry else (
+            f"through {entry} callback" if entry else "built into the engine's `choose`"
+        )  # fmt: skip
+        lines.append(f"- **Called**: {call} (engine id {player.id}).")
+        lines.append(f"- **Speed**: {player.speed}.")
+        if player.advises:
+            source = player.tables_from or name
+            lines.append(
+                f"- **Advises**: `thousand advise --player {name}`, {player.advice_samples:,} "
+                f"sampled deals by default, starting from `{source}`'s class tables."
+            )
+        if player.sees_all_cards:
+            lines.append("- **Sees every card**: an upper bound, not a player.")
+        if player.defends_weaker:
+            lines.append(
+                "- **Defence**: measured weaker than `pimc`'s: its safe-bid tables run a "
+                "little high (they say so)."
+            )
+        if player.params:
+            lines += ["", "| parameter | default | values | meaning |", "| --- | --- | --- | --- |"]
+            for pname, p in player.params.items():
+                lines.append(f"| `{pname}` | {p.default:g} | {_kind(p)} | {p.doc} |")
+        if player.notes:
+            lines += ["", "How its settings were chosen (the duels measured then):", ""]
+            lines += [f"- {note}" for note in player.notes]
+    lines += [
+        "",
+        "## Adding a player",
+        "",
+        "1. Its compiled decisions in a module (or package) under `sim/engine/strategies/`,",
+        "   with an entry of the players' C signature (`sim/engine/strategies/hook.py`).",
+        "2. One `Player` record in `sim/players.py`: its name and next engine id, its words,",
+        "   how it decides, its parameters, its `entry`, which decisions it makes (the rest",
+        "   `rest_by` the heuristic), its speed class, whether it advises.",
+        "",
+        "`tests/test_players_api.py` then checks it on every preset (every move legal as the",
+        "reference engine judges it, hidden cards ignored, the same bytes from the same seed),",
+        "`make bench` times it if it says it is fast, and `make docs` lists it here. Decisions",
+        f"not listed: {', '.join(DECISIONS)}.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def read_measured(path: Path = MEASURED) -> dict[str, Any]:
+    """The measurements of ``docs/players.json`` (none when the file is missing)."""
+    if not path.exists():
+        return {}
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
+
+
+def write_page(path: Path = PAGE, measured_path: Path = MEASURED) -> None:
+    """Rewrite ``docs/players.md`` from the records and ``docs/players.json``."""
+    path.write_text(page(read_measured(measured_path)), encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sim.jobs.players [--measure [NAME ...]]``: measure, then write the page."""
+    parser = argparse.ArgumentParser(prog="python -m sim.jobs.players", description=__doc__)
+    parser.add_argument(
+        "--measure", nargs="*", metavar="NAME", help="play the duels (of these players; all)"
+    )
+    parser.add_argument("--page", type=Path, default=PAGE)
+    parser.add_argument("--measured", type=Path, default=MEASURED)
+    args = parser.parse_args(argv)
+    if args.measure is not None:
+        names = tuple(args.measure) or tuple(PLAYERS)
+        unknown = [n for n in names if n not in PLAYERS]
+        if unknown:
+            print(f"unknown players: {', '.join(unknown)}", file=sys.stderr)
+            return 2
+        doc = read_measured(args.measured)
+        doc.update(measure(PlayersSpec(players=names), say=lambda s: print(s, file=sys.stderr)))
+        ordered = {n: doc[n] for n in PLAYERS if n in doc}
+        args.measured.write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
+    write_page(args.page, args.measured)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

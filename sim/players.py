@@ -1,0 +1,538 @@
+"""Every player of the toolkit, one record each: the single place a player is declared.
+
+A player is its compiled code under ``sim/engine/strategies/`` plus one :class:`Player`
+record in :data:`RECORDS`. Everything that used to list players by hand is derived
+from the records: the engine's strategy ids and parameter slots and the compiled
+callbacks a run needs (:mod:`sim.engine.strategies.registry`,
+:mod:`sim.engine.strategies.addresses`), which decisions a player leaves to the
+heuristic (:func:`sim.engine.choose.choose`), the sampling players' larger solver
+tables, the advisors and their sample sizes, which players the safe-bid tables play
+on every deal, the words the tables use for a player, the benchmarks, and the test
+every player must pass (``tests/test_players_api.py``). ``docs/players.md`` is written
+from them (``make docs``).
+
+This is a base module (no numba, no polars): the command line, the analysis and the
+engine all read it, and a process that only drives workers imports it without
+loading the compiled code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+from sim.i18n import N_
+
+DECISIONS = (
+    "reshuffle_hand",
+    "bid",
+    "reshuffle_talon",
+    "discard",
+    "reshuffle_after",
+    "contract",
+    "concede",
+    "name_trump",
+    "play",
+    "dark",
+    "undarken",
+    "talon_pick",
+)
+"""The kinds of decision by engine code (:class:`sim.engine.actions.Decision`, in order)."""
+
+ParamKind = Literal["number", "count", "flag", "share", "mode"]
+Speed = Literal["fast", "sampling"]
+
+FAST_HANDS_PER_S = 100_000
+"""The least a ``fast`` player plays with one thread, in hands a second (``make bench``
+fails below it); the ``sampling`` players play a few deals a second."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Param:
+    """One numeric parameter of a player (``--param NAME.KEY=VALUE``).
+
+    Attributes:
+        default: its value unless set.
+        doc: what it does, in a line.
+        kind: the values it takes: ``number`` (any), ``count`` (a whole number 1 to
+            200), ``flag`` (0 or 1), ``share`` (0 to 1), ``mode`` (0, 1 or 2).
+        fixed: a value the player always has (set to anything else is refused).
+    """
+
+    default: float
+    doc: str
+    kind: ParamKind = "number"
+    fixed: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Player:
+    """A player: how the engine calls it, what it decides, what it is for.
+
+    Attributes:
+        name: its name on the command line and in every table.
+        id: its engine id (the seat's ``S_STRAT`` value; unique, from 0).
+        words: who played, in a line the tables and pages show (translated).
+        how: how it decides, for ``docs/players.md``.
+        params: its parameters in slot order (the engine reads slot ``k`` of the
+            seat's parameter row).
+        entry: ``module.function`` of its compiled callback (the players' C
+            signature, :mod:`sim.engine.strategies.hook`), or None for the players
+            built into the engine's ``choose`` (``random``, ``first``, ``heuristic``,
+            ``heuristic_v1``: called directly, for speed).
+        entry_of: the player whose callback it plays through (its own parameters
+            make the difference), or None.
+        decides: the decisions its own code makes, always (None: all of them).
+        decides_when: further decisions its own code makes when one of the named
+            parameters is above 0.
+        rest_by: who makes the decisions it does not (``heuristic``), or None.
+        speed: ``fast`` (at least :data:`FAST_HANDS_PER_S` hands a second with one
+            thread; the safe-bid tables play it on every deal) or ``sampling`` (a
+            search over sampled deals at every decision; played on a sample).
+        advises: whether ``thousand advise --player`` may rest on it.
+        advice_samples: the deals an advice by it samples by default.
+        tables_from: whose class tables its advice starts from (None: its own).
+        bids_by_heuristic_rule: its raises follow the heuristic's hand model, so a
+            sampling player reads its auction by that model (``pimc.read_bids``).
+        sees_all_cards: it sees every card (an upper bound, not a player): the only
+            one exempt from the hidden-card check.
+        defends_weaker: its defence is measured weaker than ``pimc``'s, so a safe-bid
+            table of it runs a little high (the tables say so).
+        notes: how its settings were chosen: the duels measured when each choice was
+            made, with their seeds (``docs/players.md`` shows them; the strength it
+            plays at now is measured apart, by ``python -m sim.jobs.players``).
+    """
+
+    name: str
+    id: int
+    words: str
+    how: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+    entry: str | None = None
+    entry_of: str | None = None
+    decides: tuple[str, ...] | None = None
+    decides_when: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    rest_by: str | None = None
+    speed: Speed = "fast"
+    advises: bool = False
+    advice_samples: int = 0
+    tables_from: str | None = None
+    bids_by_heuristic_rule: bool = False
+    sees_all_cards: bool = False
+    defends_weaker: bool = False
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        object.__setattr__(self, "decides_when", MappingProxyType(dict(self.decides_when)))
+
+
+V1_PARAMS = {
+    "aggression": Param(
+        default=0.0, doc="bid up to estimate * (1 + aggression); -0.5 timid, 0.5 bold"
+    ),
+    "concede_margin": Param(
+        default=25.0, doc="concede when the estimate is this far below the contract"
+    ),
+    "reshuffle_below": Param(
+        default=90.0, doc="demand an allowed reshuffle when the estimate is below"
+    ),
+    "talon_hope": Param(
+        default=12.0, doc="points the unseen talon is expected to add when bidding"
+    ),
+    "dark_behind": Param(
+        default=400.0,
+        doc="as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
+    ),
+}
+HEURISTIC_PARAMS = {
+    "aggression": Param(
+        default=0.0,
+        doc="bid and name contracts as if the hand took (1 + aggression) times more",
+    ),
+    "concede_margin": Param(
+        default=0.0,
+        doc="concede only when conceding is expected to score this many points more than playing",
+    ),
+    "reshuffle_below": Param(
+        default=90.0, doc="demand an allowed reshuffle when the estimate is below"
+    ),
+    "talon_hope": Param(
+        default=12.0, doc="points the unseen talon is expected to add (reshuffles, undarkening)"
+    ),
+    "dark_behind": Param(
+        default=400.0,
+        doc="as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
+    ),
+    "bid_margin": Param(
+        default=35.0,
+        doc="raise only when declaring the level is expected to score at least this many points",
+    ),
+}
+
+MARRIAGE_WORDS = {
+    "none": "no marriage",
+    "spades": "the ♠ marriage alone",
+    "clubs": "the ♣ marriage alone",
+    "diamonds": "the ♦ marriage alone",
+    "hearts": "the ♥ marriage alone",
+    "two": "two marriages or more",
+}
+# The classic guide at risk 0.75 (thousand guide --rules classic --deals 100000 --seed 0;
+# measured with `strong`): the highest level each class of dealt hand makes in three
+# deals of four (0: pass), by aces 0, 1, 2+; and the highest contract at which playing
+# beats conceding, by the marriages kept (400: always play).
+GUIDE_BIDS = {
+    "none": (0, 0, 0),
+    "spades": (0, 0, 105),
+    "clubs": (0, 105, 125),
+    "diamonds": (0, 120, 145),
+    "hearts": (0, 140, 160),
+    "two": (0, 135, 150),
+}
+GUIDE_CONCEDE_ABOVE = dict.fromkeys(MARRIAGE_WORDS, 400)
+GUIDE_PARAMS = {
+    **{
+        f"bid_{m}_{a}": Param(
+            default=float(GUIDE_BIDS[m][a]),
+            doc=f"highest bid with {words} and {a}{'+' if a == 2 else ''} aces (0: pass)",
+        )
+        for m, words in MARRIAGE_WORDS.items()
+        for a in range(3)
+    },
+    **{
+        f"concede_above_{m}": Param(
+            default=float(GUIDE_CONCEDE_ABOVE[m]),
+            doc=f"concede a contract above this with {words} kept",
+        )
+        for m, words in MARRIAGE_WORDS.items()
+    },
+}
+
+_DISCARD_DOC = (
+    "0: give cards away as the heuristic does; 1: by sampled deal scores; 2: by strong's "
+    "line fitted on those scores (2.4 times faster, measured -0.45 [-1.26, +0.37] a deal)"
+)
+_BID_PARAMS = {
+    "bid": Param(
+        default=0.0,
+        kind="flag",
+        doc="0: bid as the heuristic (or by bid_make); 1: raise when declaring is expected to "
+        "score at least bid_margin over sampled deals (open-card, the talon seen)",
+    ),
+    "bid_worlds": Param(
+        default=40.0, kind="count", doc="deals sampled at each bid with pimc.bid=1 (1 to 200)"
+    ),
+    "bid_bias": Param(
+        default=10.0,
+        doc="points taken off each sampled deal's open-card total when bidding (pimc.bid=1)",
+    ),
+    "discard_worlds": Param(
+        default=10.0,
+        kind="count",
+        doc="deals sampled at each card given away with pimc.discard=1 (1 to 200)",
+    ),
+    "read_bids": Param(
+        default=1.0,
+        kind="flag",
+        doc="1: deal only worlds where each heuristic-bidding opponent would have bid as it did "
+        "(its raises, a first pass at 105), by the heuristic's hand model; 0: marriages only",
+    ),
+}
+PIMC_PARAMS = {
+    **HEURISTIC_PARAMS,
+    "worlds": Param(
+        default=10.0,
+        kind="count",
+        doc="worlds sampled at each card play, contract and concession (1 to 200)",
+    ),
+    "bid_make": Param(
+        default=0.0,
+        kind="share",
+        doc="0: bid as the heuristic; above 0: raise when the hand makes the next level "
+        "in at least this share of sampled deals (open-card, as the declarer)",
+    ),
+    "discard": Param(default=1.0, kind="mode", doc=_DISCARD_DOC),
+    **_BID_PARAMS,
+}
+CHEATER_PARAMS = {
+    **HEURISTIC_PARAMS,
+    "worlds": Param(default=1.0, kind="count", fixed=1.0, doc="fixed at 1: the one true deal"),
+    "bid_make": Param(
+        default=0.5, kind="share", doc="raise when the true deal makes the next level"
+    ),
+    "discard": Param(default=1.0, kind="mode", doc=_DISCARD_DOC),
+    **_BID_PARAMS,
+    "discard_worlds": Param(
+        default=1.0, kind="count", fixed=1.0, doc="fixed at 1: the one true deal"
+    ),
+    "open": Param(
+        default=1.0, fixed=1.0, doc="fixed at 1: sees every card (an upper bound, not a player)"
+    ),
+}
+
+_SAMPLED = ("play", "contract", "concede")
+_SAMPLED_WHEN = {"bid": ("bid_make", "bid"), "discard": ("discard",)}
+
+# In the order the command line lists them; each keeps its engine id.
+RECORDS: tuple[Player, ...] = (
+    Player(
+        name="random",
+        id=0,
+        words=N_("a uniformly random legal move (`random`) at every seat"),
+        how="Takes a legal move uniformly at random from the deal's own random stream.",
+    ),
+    Player(
+        name="first",
+        id=1,
+        words=N_("the lowest legal move (`first`) at every seat"),
+        how="Takes the legal move with the lowest action code (scenario tests).",
+    ),
+    Player(
+        name="heuristic",
+        id=2,
+        words=N_("the fast scripted player (`heuristic`) at every seat"),
+        how=(
+            "Bids, names its contract and concedes by a measured model of what a hand takes "
+            "as the declarer (a linear model of the deal total on the hand's features with "
+            "a normal spread): it raises while declaring the next level is expected to "
+            "score `bid_margin`; gives away the cards that cost least; plays by rules "
+            "(declare a safe marriage first, win cheaply, give points to a partner)."
+        ),
+        params=HEURISTIC_PARAMS,
+        advises=True,
+        advice_samples=4000,
+        bids_by_heuristic_rule=True,
+        defends_weaker=True,
+    ),
+    Player(
+        name="heuristic_v1",
+        id=5,
+        words=N_("the first scripted player (`heuristic_v1`, kept for comparisons) at every seat"),
+        how=(
+            "The first scripted player, frozen so that figures measured against it can be "
+            "reproduced: bids and contracts up to its estimate times (1 + `aggression`), "
+            "concedes `concede_margin` below it."
+        ),
+        params=V1_PARAMS,
+        defends_weaker=True,
+    ),
+    Player(
+        name="guide",
+        id=6,
+        words=N_(
+            "the strategy guide's player (`guide`: bids and concedes by its tables) at every seat"
+        ),
+        how=(
+            "Bids, names its contract and concedes only by the strategy guide's bid chart "
+            "and concession table (its parameters; `thousand guide` prints them), and "
+            "plays and discards as `strong` does: a duel of it against `strong` checks "
+            "the guide by playing it."
+        ),
+        params={**HEURISTIC_PARAMS, **GUIDE_PARAMS},
+        entry="sim.engine.strategies.guide.guide_entry",
+    ),
+    Player(
+        name="pimc",
+        id=3,
+        words=N_("the sampling player (`pimc`: open-card solver over sampled deals) at every seat"),
+        how=(
+            "Perfect-information Monte Carlo: at each card, contract and concession it deals "
+            "the cards it cannot see in `worlds` ways that agree with what it has seen (and, "
+            "with `read_bids`, with how the other seats bid), solves each deal with every "
+            "card face up and takes the move that does best over them; its discard weighs "
+            "the heuristic's five cheapest cards the same way. It bids, demands reshuffles "
+            "and picks the talon as the heuristic does."
+        ),
+        params=PIMC_PARAMS,
+        entry="sim.engine.strategies.pimc.entry.pimc_entry",
+        decides=_SAMPLED,
+        decides_when=_SAMPLED_WHEN,
+        rest_by="heuristic",
+        speed="sampling",
+        advises=True,
+        advice_samples=48,
+        tables_from="strong",
+        bids_by_heuristic_rule=True,
+        notes=(
+            "Tie-break budget: 300,000 solver nodes instead of 100,000 cost 1.7 times the "
+            "time and measured -0.8 [-1.6, +0.05] points per deal against `heuristic` "
+            "(classic, 1,000 paired deals, seed 101, where it was chosen) and -0.4 "
+            "[-1.2, +0.4] on seed 202: kept at 100,000.",
+            "Discard by sampled scores (`discard` 1) against the heuristic's: +2.12 "
+            "[0.66, 3.59] points per deal on seed 301 (1,000 deals, where it was tried), "
+            "+3.20 [2.06, 4.35] on seed 8181 (2,000 deals); weighing the 9 cheapest cards "
+            "instead of 5: +0.30 [-0.27, +0.87] more on seed 301, so kept at 5.",
+            "Bidding by sampled scores (`bid` 1) against the heuristic's bidding (seed 301, "
+            "1,000 deals, 40 worlds, margin 35): bias 0 / 10 / 20: +0.58 [-0.55, +1.71] / "
+            "+0.43 [-0.61, +1.48] / -0.04 [-1.12, +1.03] points per deal; bias 0 and margin "
+            "15: +0.37 [-0.91, +1.66]: no measurable gain, so it is off by default.",
+            "Bidding by the share of sampled deals made (`bid_make`): against "
+            "`heuristic_v1` (classic, 600 deals, seed 1, 10 worlds) +15.1 [11.6, 18.6] "
+            "points per deal at 0.5 against +16.9 [13.7, 20.1] bidding as the heuristic; "
+            "against the heuristic's bidding on seed 301 at 0.7: +0.77 [-0.34, +1.88]: off "
+            "by default.",
+            "Reading the auction (`read_bids` 1) against `pimc` without it (duels with "
+            "`heuristic`, classic): +1.10 [0.17, 2.04] points per deal on seed 301 (1,000 "
+            "deals, where it was tried first), +0.43 [-0.31, +1.16] on seed 8282 and -0.13 "
+            "[-0.84, +0.58] on seed 9191 (2,000 deals each); all three +0.34 [-0.11, "
+            "+0.79], the margin (which counts the defence) +0.63 [0.08, 1.19]: kept on, for "
+            "worlds that agree with the auction rather than for a measured gain.",
+        ),
+    ),
+    Player(
+        name="strong",
+        id=7,
+        words=N_(
+            "the fitted player (`strong`: card play fitted on `pimc`'s, the rest the "
+            "heuristic's) at every seat"
+        ),
+        how=(
+            "Plays cards by a multinomial logit fitted on `pimc`'s choices (with a bonus "
+            "on the heuristic's card) and gives cards away by a line fitted on `pimc`'s "
+            "sampled deal scores; bids, names its contract and concedes as the heuristic "
+            "does."
+        ),
+        params=HEURISTIC_PARAMS,
+        entry="sim.engine.strategies.strong.strong_entry",
+        advises=True,
+        advice_samples=4000,
+        bids_by_heuristic_rule=True,
+        defends_weaker=True,
+        notes=(
+            "The bonus of 0.5 on the heuristic's card: the plain fit, which agrees with "
+            "`pimc` more often (59 % of the declarer's leads against the heuristic's 44 %), "
+            "lost 2.7 points per deal to the heuristic in a duplicate duel, the fit with "
+            "the bonus won 2.7 (bonuses 0.25 to 1.5 measured; classic, 20,000 deals, seed "
+            "301).",
+            "The fitted discard against the heuristic's cheapest card: +2.7 points per deal "
+            "(20,000 deals each on seeds 31337 and 2718, paired deal by deal), +1.7 with "
+            "four players, +2.6 under `ukraine_online`; with two players -2.1, so there "
+            "the heuristic's.",
+            "Contracts: a line fitted to `pimc`'s contracts named higher ones (122 against "
+            "111 on average) and lost 5.3 points per deal to the heuristic's contract; "
+            "hand models fitted on `strong`'s own deal totals lost 0.5 (bidding by them) "
+            "and 0.1 (contract and concession by them): it names contracts as the "
+            "heuristic does.",
+            "Other rules with the classic weights, against the heuristic (5,000 deals, seed "
+            "77): +2.07 [1.66, 2.48] per deal with four players, +3.27 [2.71, 3.83] under "
+            "`ukraine_online`; with two players the weights lost 4.74 [3.51, 5.97], so with "
+            "two it plays the heuristic's cards.",
+        ),
+    ),
+    Player(
+        name="cheater",
+        id=4,
+        words=N_("the open-card cheater at every seat (sees every card; not a player)"),
+        how=(
+            "The sampling player's code on the one true deal: it sees every card. An upper "
+            "bound on card play, not a player."
+        ),
+        params=CHEATER_PARAMS,
+        entry_of="pimc",
+        decides=_SAMPLED,
+        decides_when=_SAMPLED_WHEN,
+        rest_by="heuristic",
+        speed="sampling",
+        advice_samples=48,
+        sees_all_cards=True,
+    ),
+)
+
+PLAYERS: Mapping[str, Player] = MappingProxyType({p.name: p for p in RECORDS})
+"""Every player by name, in the order of :data:`RECORDS`."""
+
+DEFAULT = "strong"
+"""The player the published tables come from by default: the report's and the comparison's
+runs, the guide, the advisor, the pass baseline of an advice."""
+
+PAR = "par"
+"""The open-card par: not a player at a seat but the best play with every card face up,
+which the safe-bid tables and the advisor put beside the players."""
+PAR_WORDS = N_(
+    "the open-card par: the best talon use and play with every card face up, "
+    "against a defence that sees them too (an upper bound on any player)"
+)
+PAR_SAMPLES = 48  # the deals an advice by the par samples by default
+
+ADVISORS: tuple[str, ...] = (
+    *sorted((p.name for p in RECORDS if p.advises), key=lambda n: n != DEFAULT),
+    PAR,
+)
+"""The players whose play an advice may rest on, the default first, then the par."""
+
+
+def fast(name: str) -> bool:
+    """Whether a player (or the par) is played on every deal of a table (speed ``fast``)."""
+    return name in PLAYERS and PLAYERS[name].speed == "fast"
+
+
+def words(name: str) -> str:
+    """Who played, in words (English; a page shows it through ``_()``)."""
+    if name == PAR:
+        return PAR_WORDS
+    return PLAYERS[name].words if name in PLAYERS else f"`{name}` at every seat"
+
+
+def tables_player(name: str) -> str:
+    """Whose class tables an advice by ``name`` starts from."""
+    if name == PAR:
+        return DEFAULT
+    return PLAYERS[name].tables_from or name
+
+
+def advice_samples(name: str) -> int:
+    """The deals an advice by ``name`` samples by default."""
+    return PAR_SAMPLES if name == PAR else PLAYERS[name].advice_samples or 48
+
+
+def check_records(records: tuple[Player, ...] = RECORDS) -> None:
+    """Raise ValueError for records that disagree.
+
+    A repeated name or id, an unknown decision, a callback or rest player that is not a
+    player, a shared callback whose owner has none, an advisor with no sample size.
+    """
+    names = [p.name for p in records]
+    ids = sorted(p.id for p in records)
+    if len(set(names)) != len(names) or ids != list(range(len(records))):
+        raise ValueError(f"player names must be unique and ids 0..{len(records) - 1}: {ids}")
+    by_name = {p.name: p for p in records}
+    for p in records:
+        for d in [*(p.decides or ()), *p.decides_when]:
+            if d not in DECISIONS:
+                raise ValueError(f"player {p.name}: unknown decision {d!r}")
+        for d, keys in p.decides_when.items():
+            for k in keys:
+                if k not in p.params:
+                    raise ValueError(f"player {p.name}: {d} depends on unknown parameter {k!r}")
+        for other in (p.entry_of, p.rest_by, p.tables_from):
+            if other is not None and other not in by_name:
+                raise ValueError(f"player {p.name}: {other!r} is not a player")
+        if p.entry_of is not None and by_name[p.entry_of].entry is None:
+            raise ValueError(f"player {p.name}: {p.entry_of} has no callback to share")
+        if (p.decides is not None or p.decides_when) and p.rest_by is None:
+            raise ValueError(f"player {p.name}: who makes the decisions it does not?")
+        if p.advises and p.advice_samples <= 0:
+            raise ValueError(f"player {p.name}: an advisor needs advice_samples")
+
+
+check_records()
+
+__all__ = [
+    "ADVISORS",
+    "DECISIONS",
+    "DEFAULT",
+    "FAST_HANDS_PER_S",
+    "PAR",
+    "PLAYERS",
+    "RECORDS",
+    "Param",
+    "Player",
+    "advice_samples",
+    "check_records",
+    "fast",
+    "tables_player",
+    "words",
+]
