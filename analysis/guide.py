@@ -94,7 +94,7 @@ class GuideRuns:
     risk: float
     items: dict[str, np.ndarray]  # sim.runs.declarer.run_items of GUIDE_PLAYER
     hands: Mapping[str, np.ndarray]  # hands columns: see discard_table
-    games: pl.DataFrame  # one row per game, as games.parquet (sim.engine.game.games_frame)
+    games: pl.DataFrame  # one row per game, as games.parquet (sim.runs.games.games_frame)
     odds: pl.DataFrame  # the odds table (analysis.tables.odds_table)
 
 

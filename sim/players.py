@@ -19,7 +19,7 @@ loading the compiled code.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
@@ -49,7 +49,7 @@ FAST_HANDS_PER_S = 100_000
 fails below it); the ``sampling`` players play a few deals a second."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Param:
     """One numeric parameter of a player (``--param NAME.KEY=VALUE``).
 
@@ -63,6 +63,7 @@ class Param:
 
     default: float
     doc: str
+    _: KW_ONLY
     kind: ParamKind = "number"
     fixed: float | None = None
 
@@ -130,45 +131,28 @@ class Player:
 
 
 V1_PARAMS = {
-    "aggression": Param(
-        default=0.0, doc="bid up to estimate * (1 + aggression); -0.5 timid, 0.5 bold"
-    ),
-    "concede_margin": Param(
-        default=25.0, doc="concede when the estimate is this far below the contract"
-    ),
-    "reshuffle_below": Param(
-        default=90.0, doc="demand an allowed reshuffle when the estimate is below"
-    ),
-    "talon_hope": Param(
-        default=12.0, doc="points the unseen talon is expected to add when bidding"
-    ),
+    "aggression": Param(0.0, "bid up to estimate * (1 + aggression); -0.5 timid, 0.5 bold"),
+    "concede_margin": Param(25.0, "concede when the estimate is this far below the contract"),
+    "reshuffle_below": Param(90.0, "demand an allowed reshuffle when the estimate is below"),
+    "talon_hope": Param(12.0, "points the unseen talon is expected to add when bidding"),
     "dark_behind": Param(
-        default=400.0,
-        doc="as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
+        400.0, "as forehand, declare dark (docs/rules.md §11) when this far behind the leader"
     ),
 }
+# the heuristic's: the first player's slots and meanings, three of them measured anew
 HEURISTIC_PARAMS = {
+    **V1_PARAMS,
     "aggression": Param(
-        default=0.0,
-        doc="bid and name contracts as if the hand took (1 + aggression) times more",
+        0.0, "bid and name contracts as if the hand took (1 + aggression) times more"
     ),
     "concede_margin": Param(
-        default=0.0,
-        doc="concede only when conceding is expected to score this many points more than playing",
-    ),
-    "reshuffle_below": Param(
-        default=90.0, doc="demand an allowed reshuffle when the estimate is below"
+        0.0, "concede only when conceding is expected to score this many points more than playing"
     ),
     "talon_hope": Param(
-        default=12.0, doc="points the unseen talon is expected to add (reshuffles, undarkening)"
-    ),
-    "dark_behind": Param(
-        default=400.0,
-        doc="as forehand, declare dark (docs/rules.md §11) when this far behind the leader",
+        12.0, "points the unseen talon is expected to add (reshuffles, undarkening)"
     ),
     "bid_margin": Param(
-        default=35.0,
-        doc="raise only when declaring the level is expected to score at least this many points",
+        35.0, "raise only when declaring the level is expected to score at least this many points"
     ),
 }
 
@@ -196,16 +180,16 @@ GUIDE_CONCEDE_ABOVE = dict.fromkeys(MARRIAGE_WORDS, 400)
 GUIDE_PARAMS = {
     **{
         f"bid_{m}_{a}": Param(
-            default=float(GUIDE_BIDS[m][a]),
-            doc=f"highest bid with {words} and {a}{'+' if a == 2 else ''} aces (0: pass)",
+            float(GUIDE_BIDS[m][a]),
+            f"highest bid with {words} and {a}{'+' if a == 2 else ''} aces (0: pass)",
         )
         for m, words in MARRIAGE_WORDS.items()
         for a in range(3)
     },
     **{
         f"concede_above_{m}": Param(
-            default=float(GUIDE_CONCEDE_ABOVE[m]),
-            doc=f"concede a contract above this with {words} kept",
+            float(GUIDE_CONCEDE_ABOVE[m]),
+            f"concede a contract above this with {words} kept",
         )
         for m, words in MARRIAGE_WORDS.items()
     },
@@ -217,25 +201,25 @@ _DISCARD_DOC = (
 )
 _BID_PARAMS = {
     "bid": Param(
-        default=0.0,
+        0.0,
         kind="flag",
         doc="0: bid as the heuristic (or by bid_make); 1: raise when declaring is expected to "
         "score at least bid_margin over sampled deals (open-card, the talon seen)",
     ),
     "bid_worlds": Param(
-        default=40.0, kind="count", doc="deals sampled at each bid with pimc.bid=1 (1 to 200)"
+        40.0, kind="count", doc="deals sampled at each bid with pimc.bid=1 (1 to 200)"
     ),
     "bid_bias": Param(
-        default=10.0,
-        doc="points taken off each sampled deal's open-card total when bidding (pimc.bid=1)",
+        10.0,
+        "points taken off each sampled deal's open-card total when bidding (pimc.bid=1)",
     ),
     "discard_worlds": Param(
-        default=10.0,
+        10.0,
         kind="count",
         doc="deals sampled at each card given away with pimc.discard=1 (1 to 200)",
     ),
     "read_bids": Param(
-        default=1.0,
+        1.0,
         kind="flag",
         doc="1: deal only worlds where each heuristic-bidding opponent would have bid as it did "
         "(its raises, a first pass at 105), by the heuristic's hand model; 0: marriages only",
@@ -244,33 +228,27 @@ _BID_PARAMS = {
 PIMC_PARAMS = {
     **HEURISTIC_PARAMS,
     "worlds": Param(
-        default=10.0,
+        10.0,
         kind="count",
         doc="worlds sampled at each card play, contract and concession (1 to 200)",
     ),
     "bid_make": Param(
-        default=0.0,
+        0.0,
         kind="share",
         doc="0: bid as the heuristic; above 0: raise when the hand makes the next level "
         "in at least this share of sampled deals (open-card, as the declarer)",
     ),
-    "discard": Param(default=1.0, kind="mode", doc=_DISCARD_DOC),
+    "discard": Param(1.0, kind="mode", doc=_DISCARD_DOC),
     **_BID_PARAMS,
 }
 CHEATER_PARAMS = {
     **HEURISTIC_PARAMS,
-    "worlds": Param(default=1.0, kind="count", fixed=1.0, doc="fixed at 1: the one true deal"),
-    "bid_make": Param(
-        default=0.5, kind="share", doc="raise when the true deal makes the next level"
-    ),
-    "discard": Param(default=1.0, kind="mode", doc=_DISCARD_DOC),
+    "worlds": Param(1.0, "fixed at 1: the one true deal", kind="count", fixed=1.0),
+    "bid_make": Param(0.5, kind="share", doc="raise when the true deal makes the next level"),
+    "discard": Param(1.0, kind="mode", doc=_DISCARD_DOC),
     **_BID_PARAMS,
-    "discard_worlds": Param(
-        default=1.0, kind="count", fixed=1.0, doc="fixed at 1: the one true deal"
-    ),
-    "open": Param(
-        default=1.0, fixed=1.0, doc="fixed at 1: sees every card (an upper bound, not a player)"
-    ),
+    "discard_worlds": Param(1.0, "fixed at 1: the one true deal", kind="count", fixed=1.0),
+    "open": Param(1.0, "fixed at 1: sees every card (an upper bound, not a player)", fixed=1.0),
 }
 
 _SAMPLED = ("play", "contract", "concede")

@@ -20,10 +20,11 @@ from sim import reference as ref
 from sim.cards import card_str, parse_card
 from sim.engine import play_hands
 from sim.engine.deal import DECK_WORK, JACK_MOVED, deal_from_deck
-from sim.engine.game import games_frame, play_games
+from sim.engine.game import play_games
 from sim.reference.game import GameState, nine_cut_penalty
 from sim.rng import Stream, stream_key
 from sim.rules import Rules, load_rules
+from sim.runs.games import games_frame
 
 CLASSIC = Rules()
 CUT = CLASSIC.replace(deal__method="cut")

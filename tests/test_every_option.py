@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 
 from sim.engine import play_hands
-from sim.engine.game import games_frame, play_games
+from sim.engine.game import play_games
 from sim.rules import _FIELD_META, RULE_KEYS, Rules, load_rules
+from sim.runs.games import games_frame
 
 SEED = 3
 HANDS = 2000

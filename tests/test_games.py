@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from support import PRESETS
 
-from sim.engine.game import GC, MAX_STINTS, OUTCOMES, games_frame, play_games, stints_frame
+from sim.engine.game import GC, MAX_STINTS, OUTCOMES, play_games
 from sim.rules import load_rules
+from sim.runs.games import games_frame, stints_frame
 
 _PENALTY_EVENTS = {
     "bolt_penalty",

@@ -31,6 +31,7 @@ from sim.reference import game as reference_game
 from sim.reference.game import play_game
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules, load_rules
+from sim.runs.games import games_frame, stints_frame
 
 TRACE_KEYS = ["game_id", "first_dealer", "winner", "unfinished", "deals"]
 DEAL_KEYS = [
@@ -599,8 +600,8 @@ def test_fast_game_loop_agrees_with_reference(name, size):
     n = min(n, size)
     batch = game.play_games(r, n, 99, ("random",), trace=True)
     traces = batch.traces()
-    rows = game.games_frame(batch).to_dicts()
-    stints = game.stints_frame(batch).to_dicts()
+    rows = games_frame(batch).to_dicts()
+    stints = stints_frame(batch).to_dicts()
     for g in range(n):
         ref = play_game(r, 99, g)
         assert traces[g] == ref["trace"], f"game {g}: trace"

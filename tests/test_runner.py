@@ -24,11 +24,12 @@ from runner_helpers import (
 
 from sim.output import UsageError
 from sim.rules import load_rules
-from sim.runs.games import run_games
+from sim.runs.games import GamesJob, run_games
 from sim.runs.hands import HandsJob, hands_chunk, run_hands
 from sim.runs.odds import run_odds_chunks, simulate_odds
 from sim.runs.runner import (
     Backend,
+    Destination,
     Joiner,
     PartStore,
     Sink,
@@ -90,12 +91,16 @@ def test_chunks_cover_the_run_exactly_once():
         plan_chunks(0, 10)
 
 
+def _job(seed: int, aggregate_only: bool = False, par: bool = False) -> HandsJob:
+    """A hands job of the heuristic at every seat (the run sets its ``trace``)."""
+    return HandsJob(RULES, seed, ("heuristic",) * 3, (), False, aggregate_only, par)
+
+
 def _hands(tmp_path: Path, name: str, backend: Backend, **kw) -> Path:
     out = tmp_path / name
     out.mkdir()
     trace = io.StringIO()
-    run_hands(RULES, 7_000, 11, out, ("heuristic",) * 3, (), trace=trace, chunk=2_000,
-              backend=backend, **kw)  # fmt: skip
+    run_hands(_job(11, **kw), 7_000, Destination(out, trace, 2_000, backend=backend))
     (out / "trace.jsonl").write_text(trace.getvalue())
     return out
 
@@ -136,7 +141,8 @@ def test_games_are_byte_identical_on_every_backend(backends, tmp_path):
     for name, backend in backends.items():
         out = tmp_path / name
         out.mkdir()
-        counts = run_games(RULES, 900, 5, out, ("heuristic",) * 3, (), chunk=250, backend=backend)
+        job = GamesJob(RULES, 5, ("heuristic",) * 3, (), False, None)
+        counts = run_games(job, 900, Destination(out, chunk=250, backend=backend))
         assert counts["games"] == 900 and counts["chunks"] == 4
         files[name] = [(out / f).read_bytes() for f in ("games.parquet", "barrel.parquet")]
     assert files["serial"] == files["loky"] == files["dask"]
@@ -171,7 +177,7 @@ def test_an_interrupted_run_resumes_to_the_same_file(tmp_path):
     assert computed == [2_000, 1_000, 1_000, 1_000]  # the 2 stored chunks, then the rest
     whole = tmp_path / "whole"
     whole.mkdir()
-    run_hands(RULES, 5_000, 4, whole, ("heuristic",) * 3, (), chunk=1_000)
+    run_hands(_job(4), 5_000, Destination(whole, chunk=1_000))
     assert (tmp_path / "resumed.parquet").read_bytes() == (whole / "hands.parquet").read_bytes()
 
 
@@ -200,7 +206,7 @@ def test_a_dying_worker_is_retried(tmp_path, backend):
     assert marker.exists()  # a worker did die
     whole = tmp_path / "whole"
     whole.mkdir()
-    run_hands(RULES, 4_000, 9, whole, ("heuristic",) * 3, (), chunk=1_000)
+    run_hands(_job(9), 4_000, Destination(whole, chunk=1_000))
     assert (tmp_path / "retried.parquet").read_bytes() == (whole / "hands.parquet").read_bytes()
 
 
@@ -271,7 +277,7 @@ def test_chunks_finishing_out_of_order_are_joined_in_order(tmp_path):
     assert ready == [0, 1, 2]  # ... and still joined first
     whole = tmp_path / "whole"
     whole.mkdir()
-    run_hands(RULES, 3_000, 6, whole, ("heuristic",) * 3, (), chunk=1_000)
+    run_hands(_job(6), 3_000, Destination(whole, chunk=1_000))
     assert (tmp_path / "joined.parquet").read_bytes() == (whole / "hands.parquet").read_bytes()
 
 

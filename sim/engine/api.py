@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from sim.engine.driver import (
     workspace,
 )
 from sim.engine.params import rules_vector
+from sim.engine.rows import Rows
 from sim.engine.state import (
     ERR_SCRIPT,
     FLAG_DARK_ALLOWED,
@@ -58,7 +59,7 @@ from sim.rules import Rules
 
 
 @dataclass
-class HandsBatch:
+class HandsBatch(Rows):
     """Slots ``start .. start+n-1`` of a hands run: one played deal per slot.
 
     ``out`` has the columns :data:`sim.engine.state.ROW_COLUMNS`, in game seats (the
@@ -79,18 +80,12 @@ class HandsBatch:
     bids_log: np.ndarray | None = None
     nbids: np.ndarray | None = None
     trick_log: np.ndarray | None = None
-
-    def __len__(self) -> int:
-        return int(self.out.shape[0])
-
-    def column(self, name: str) -> np.ndarray:
-        """One output column by name (:data:`sim.engine.state.ROW_COLUMNS`)."""
-        return self.out[:, ROW[name]]
+    COLUMNS: ClassVar[Mapping[str, int]] = ROW  # sim.engine.state.ROW_COLUMNS
 
     def traces(self) -> list[dict[str, Any]]:
         """Trace objects of every dealt deal (redealt ones first in each slot)."""
-        if self.bids_log is None or self.nbids is None or self.trick_log is None:
-            raise ValueError("this batch was played without trace=True")
+        self.traced(self.bids_log, self.nbids, self.trick_log)
+        assert self.bids_log is not None and self.nbids is not None and self.trick_log is not None
         docs: list[dict[str, Any]] = []
         P = rules_vector(self.rules)
         for k in range(len(self)):

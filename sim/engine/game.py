@@ -12,12 +12,11 @@ the last sections of GAME_PROTOCOL.md.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
-import polars as pl
 from numba import prange
 
 from sim.engine.actions import MAX_REDEALS
@@ -68,6 +67,7 @@ from sim.engine.params import (
     P_THIRD_FALL_ZERO,
     rules_vector,
 )
+from sim.engine.rows import Rows
 from sim.engine.scoring import sitter_score
 from sim.engine.state import (
     FLAG_DARK_ALLOWED,
@@ -133,8 +133,9 @@ FALL_CAUSES = ("attempts", "knocked_off", "simultaneous")
 OUTCOMES = ("won", "fell_attempts", "knocked_off", "fell_simultaneous", "game_over")
 _KNOCKED_OFF = OUTCOMES.index("knocked_off")
 
-# --- outputs (per-seat columns for 4 seats; games_frame keeps the game's seats) --------
-_SEAT_STATS = (
+# --- outputs (per-seat columns for 4 seats; sim.runs.games.games_frame keeps the game's
+# seats) ---------------------------------------------------------------------------------
+SEAT_STATS = (
     "score", "barrel_entries", "barrel_falls", "bolt_penalties", "samosvals", "concessions",
     "dark_won", "dark_lost", "nine_cut_penalties",
 )  # fmt: skip
@@ -144,7 +145,7 @@ GAME_COLUMNS = [
     "first_dealer", "n_deals", "winner", "unfinished", "redeals", "n_stints",
     "golden_reset", "golden_deals", "dark_deals", "contracts", "contracts_made",
     "contracts_conceded", "contract_sum",
-] + [f"{stat}_{s}" for stat in _SEAT_STATS for s in range(MAX_SEATS)]  # fmt: skip
+] + [f"{stat}_{s}" for stat in SEAT_STATS for s in range(MAX_SEATS)]  # fmt: skip
 GC = {c: i for i, c in enumerate(GAME_COLUMNS)}
 _C_FIRST, _C_NDEALS, _C_WINNER, _C_UNFINISHED, _C_REDEALS, _C_NSTINTS = range(6)
 _C_GOLDEN_RESET, _C_GOLDEN_DEALS, _C_DARK_DEALS = 6, 7, 8
@@ -820,7 +821,7 @@ def games_kernel(
 
 
 @dataclass
-class GamesBatch:
+class GamesBatch(Rows):
     """Games ``start .. start+n-1`` of a run: one output row each, stints, traces."""
 
     start: int
@@ -831,18 +832,12 @@ class GamesBatch:
     events: np.ndarray | None = None
     counts: np.ndarray | None = None
     bank: int | None = None  # game.bank (docs/rules.md §8)
-
-    def __len__(self) -> int:
-        return int(self.out.shape[0])
-
-    def column(self, name: str) -> np.ndarray:
-        """One games column by name."""
-        return self.out[:, GC[name]]
+    COLUMNS: ClassVar[Mapping[str, int]] = GC
 
     def traces(self) -> list[dict[str, Any]]:
         """The docs/cli.md game trace of every game of the batch (needs ``trace=True``)."""
-        if self.deal_log is None or self.events is None or self.counts is None:
-            raise ValueError("this batch was played without trace=True")
+        self.traced(self.deal_log, self.events, self.counts)
+        assert self.deal_log is not None and self.events is not None and self.counts is not None
         docs = []
         n = self.players
         for k in range(len(self)):
@@ -973,36 +968,6 @@ def play_games(
     return GamesBatch(start, players, out, stints, bank=rules.game.bank)
 
 
-def games_frame(batch: GamesBatch) -> pl.DataFrame:
-    """One row per game with the columns of docs/cli.md's ``games.parquet`` (and a few more).
-
-    Per-seat columns run over the game's seats (a 2-player game's ``_2`` columns are
-    null, a 4-player game adds ``_3``); ``bank_{s}`` are the payoffs of GAME_PROTOCOL.md.
-    """
-    n = batch.players
-    cols: dict[str, Any] = {"game_id": batch.start + np.arange(len(batch), dtype=np.int64)}
-    for name in GAME_COLUMNS:
-        stat, _, seat = name.rpartition("_")
-        if stat in _SEAT_STATS and int(seat) >= n:
-            continue
-        col = batch.column(name)
-        if name in ("unfinished", "golden_reset"):
-            cols[name] = col.astype(bool)
-        elif name in ("first_dealer", "winner"):
-            cols[name] = col.astype(np.int8)
-        else:
-            cols[name] = col.astype(np.int32)
-    for s, pay in enumerate(bank_payoffs(batch)):
-        cols[f"bank_{s}"] = pay
-    frame = pl.DataFrame(cols)
-    if n == 2:
-        frame = frame.with_columns(
-            *[pl.lit(None, dtype=pl.Int32).alias(f"{stat}_2") for stat in _SEAT_STATS],
-            pl.lit(None, dtype=pl.Float64).alias("bank_2"),
-        )
-    return frame
-
-
 def bank_payoffs(batch: GamesBatch) -> np.ndarray:
     """``(players, n)`` bank payoffs (GAME_PROTOCOL.md, the bank).
 
@@ -1025,21 +990,3 @@ def bank_payoffs(batch: GamesBatch) -> np.ndarray:
     share = batch.bank / np.maximum(last.sum(axis=0), 1)
     pay -= np.where(last, share[None, :], 0.0)
     return pay
-
-
-def stints_frame(batch: GamesBatch) -> pl.DataFrame:
-    """One row per barrel stint: ``game_id, seat, entered_deal, deals_on_barrel, outcome``."""
-    n_stints = np.minimum(batch.column("n_stints"), MAX_STINTS)
-    game, k = np.nonzero(np.arange(MAX_STINTS)[None, :] < n_stints[:, None])
-    rows = batch.stints[game, k]
-    return pl.DataFrame(
-        {
-            "game_id": batch.start + game.astype(np.int64),
-            "seat": rows[:, 0].astype(np.int8),
-            "entered_deal": rows[:, 1].astype(np.int32),
-            "deals_on_barrel": rows[:, 2].astype(np.int32),
-            "outcome": pl.Series(
-                np.array(OUTCOMES, dtype=object)[rows[:, 3]].tolist(), dtype=pl.String
-            ),
-        }
-    )

@@ -145,9 +145,10 @@ def collect_runs(
     from analysis.guide import GUIDE_PLAYER, GuideRuns
     from analysis.odds import odds_result
     from sim.engine import play_hands
-    from sim.engine.game import games_frame, play_games
+    from sim.engine.game import play_games
     from sim.parallel import max_threads
     from sim.runs.declarer import run_items
+    from sim.runs.games import games_frame
     from sim.runs.odds import run_odds
 
     rules, seed = spec.rules, spec.seed

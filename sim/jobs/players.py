@@ -56,7 +56,7 @@ class PlayersSpec:
 
     rules: str = "classic"
     fast_deals: int = 20_000
-    sampling_deals: int = 300
+    sampling_deals: int = 1_000
     seed: int = 90_001
     players: tuple[str, ...] = tuple(PLAYERS)
 
@@ -91,10 +91,14 @@ def measure(spec: PlayersSpec, say: Any = print) -> dict[str, Any]:
             "seed": spec.seed,
             "engine_version": sim.ENGINE_VERSION,
             "defaults": defaults(player),
-            "score_diff": doc["measures"]["score_diff"],
-            "margin_diff": doc["measures"]["margin_diff"],
+            **{k: _estimate(doc["measures"][k]) for k in ("score_diff", "margin_diff")},
         }
     return out
+
+
+def _estimate(measure: Mapping[str, Any]) -> dict[str, float]:
+    """A duel measure as the page keeps it: its mean and 95 % interval."""
+    return {"mean": measure["value"], "low": measure["ci_low"], "high": measure["ci_high"]}
 
 
 def stale(name: str, m: Mapping[str, Any]) -> str | None:
@@ -172,7 +176,7 @@ def page(measured: Mapping[str, Any]) -> str:
         lines.append(f"| `{name}` | {player.speed} | {advises} | {' | '.join(cells)} |")
     lines += [
         "",
-        f"*fast*: at least {FAST_HANDS_PER_S:,} hands a second on one thread (`make bench` "
+        f"*fast*: at least {FAST_HANDS_PER_S:,} hands a second on one thread (`make bench`",
         "fails below it; the safe-bid tables play it on every deal); *sampling*: a search",
         "over sampled deals at each decision, a few deals a second (tables play it on a",
         "sample). The open-card `par` stands beside the advisors: the best play with every",

@@ -33,7 +33,14 @@ from sim.i18n import N_, _
 from sim.output import StagedDir, UsageError, check_writable, now_iso, write_manifest
 from sim.players import fast
 from sim.rules import Rules
-from sim.runs.runner import Backend, PartStore, open_partial, run_on_workers, start_workers
+from sim.runs.runner import (
+    Backend,
+    Destination,
+    PartStore,
+    open_partial,
+    run_on_workers,
+    start_workers,
+)
 
 KINDS = ("hands", "games")
 UNITS = {"hands": "deal", "games": "game"}
@@ -392,21 +399,23 @@ def _play(
         store = open_partial(out, spec.plan(), resume, force)
     warm_up([spec.kind], spec.rules, names, spec.params, backend, feedback)
     play: Callable[..., dict[str, Any]]
+    job_of: Callable[..., Any]
     if spec.kind == "hands":
+        from sim.runs.hands import HandsJob as job_of
         from sim.runs.hands import run_hands as play
     else:
+        from sim.runs.games import GamesJob as job_of
         from sim.runs.games import run_games as play
+    job = job_of(spec.rules, spec.seed, tuple(names), tuple(spec.params), spec.trace is not None,
+                 **spec.options())  # fmt: skip
     unit = UNITS[spec.kind]
     bar: Any = feedback.bar(spec.total, unit, f"playing {unit}s") if progress is None else _NoBar()
     started = now_iso()
     t0 = time.perf_counter()
     with StagedDir(out) as staged, staged_file(spec.trace) as trace:
         with bar:
-            counts = play(
-                spec.rules, spec.total, spec.seed, staged.path, names, list(spec.params),
-                trace=trace, progress=progress or bar.update, chunk=chunk, backend=backend,
-                store=store, **spec.options(),
-            )  # fmt: skip
+            to = Destination(staged.path, trace, chunk, progress or bar.update, backend, store)
+            counts = play(job, spec.total, to)
         seconds = time.perf_counter() - t0
         if spec.kind == "hands":
             sizes = {"deals": spec.total, "rows": int(counts["rows"])}

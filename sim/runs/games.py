@@ -8,12 +8,20 @@ processes does not spend its own time loading the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
 
 from sim.rules import Rules
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from sim.engine.game import GamesBatch
 from sim.runs.runner import (
+    Destination,
     Backend,
     Chunk,
     PartStore,
@@ -25,6 +33,63 @@ from sim.runs.runner import (
 )
 
 CHUNK = 4096  # games per chunk by default
+
+
+# --- the tables of a games run (polars; the engine's batches are numpy arrays) ---------
+def games_frame(batch: GamesBatch) -> pl.DataFrame:
+    """One row per game with the columns of docs/cli.md's ``games.parquet`` (and a few more).
+
+    Per-seat columns run over the game's seats (a 2-player game's ``_2`` columns are
+    null, a 4-player game adds ``_3``); ``bank_{s}`` are the payoffs of GAME_PROTOCOL.md.
+    """
+    import polars as pl
+
+    from sim.engine.game import GAME_COLUMNS, SEAT_STATS, bank_payoffs
+
+    n = batch.players
+    cols: dict[str, Any] = {"game_id": batch.start + np.arange(len(batch), dtype=np.int64)}
+    for name in GAME_COLUMNS:
+        stat, _, seat = name.rpartition("_")
+        if stat in SEAT_STATS and int(seat) >= n:
+            continue
+        col = batch.column(name)
+        if name in ("unfinished", "golden_reset"):
+            cols[name] = col.astype(bool)
+        elif name in ("first_dealer", "winner"):
+            cols[name] = col.astype(np.int8)
+        else:
+            cols[name] = col.astype(np.int32)
+    for s, pay in enumerate(bank_payoffs(batch)):
+        cols[f"bank_{s}"] = pay
+    frame = pl.DataFrame(cols)
+    if n == 2:
+        frame = frame.with_columns(
+            *[pl.lit(None, dtype=pl.Int32).alias(f"{stat}_2") for stat in SEAT_STATS],
+            pl.lit(None, dtype=pl.Float64).alias("bank_2"),
+        )
+    return frame
+
+
+def stints_frame(batch: GamesBatch) -> pl.DataFrame:
+    """One row per barrel stint: ``game_id, seat, entered_deal, deals_on_barrel, outcome``."""
+    import polars as pl
+
+    from sim.engine.game import MAX_STINTS, OUTCOMES
+
+    n_stints = np.minimum(batch.column("n_stints"), MAX_STINTS)
+    game, k = np.nonzero(np.arange(MAX_STINTS)[None, :] < n_stints[:, None])
+    rows = batch.stints[game, k]
+    return pl.DataFrame(
+        {
+            "game_id": batch.start + game.astype(np.int64),
+            "seat": rows[:, 0].astype(np.int8),
+            "entered_deal": rows[:, 1].astype(np.int32),
+            "deals_on_barrel": rows[:, 2].astype(np.int32),
+            "outcome": pl.Series(
+                np.array(OUTCOMES, dtype=object)[rows[:, 3]].tolist(), dtype=pl.String
+            ),
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -41,9 +106,7 @@ class GamesJob:
 
 def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
     """Play one chunk of games; its part files as bytes (sim.runs.runner)."""
-    import numpy as np
-
-    from sim.engine.game import MAX_STINTS, games_frame, play_games, stints_frame
+    from sim.engine.game import MAX_STINTS, play_games
 
     batch = play_games(
         job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,
@@ -64,31 +127,17 @@ def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
     return out
 
 
-def run_games(
-    rules: Rules,
-    games: int,
-    seed: int,
-    out_dir: Path,
-    strategies: Sequence[str],
-    params: Sequence[str],
-    trace: IO[str] | None = None,
-    chunk: int = CHUNK,
-    progress: Callable[[int], None] | None = None,
-    first_dealer: int | None = None,
-    *,
-    backend: Backend | None = None,
-    store: PartStore | None = None,
-) -> dict[str, int]:
-    """Play ``games`` games; write ``games.parquet`` and ``barrel.parquet`` into ``out_dir``.
+def run_games(job: GamesJob, games: int, to: Destination) -> dict[str, int]:
+    """Play ``games`` games; write ``games.parquet`` and ``barrel.parquet`` into ``to.out_dir``.
 
-    Chunks of ``chunk`` games run on ``backend`` (this process by default) and are
-    kept in ``store`` until the end (see :func:`sim.runs.hands.run_hands`).
+    Chunks run as ``to`` says (:class:`sim.runs.runner.Destination`); the job keeps
+    traces when ``to.trace`` takes them.
     """
-    chunks = plan_chunks(games, chunk)
-    job = GamesJob(rules, seed, tuple(strategies), tuple(params), trace is not None, first_dealer)
+    job = replace(job, trace=to.trace is not None)
+    chunks = plan_chunks(games, to.chunk or CHUNK)
     parts = run_joined(
-        games_chunk, job, chunks, out_dir, parquet=("games.parquet", "barrel.parquet"),
-        trace=trace, backend=backend, store=store, progress=progress,
+        games_chunk, job, chunks, to.out_dir, parquet=("games.parquet", "barrel.parquet"),
+        trace=to.trace, backend=to.backend, store=to.store, progress=to.progress,
     )  # fmt: skip
     counts = {k: sum(c[k] for c in parts) for k in ("games", "stints", "unfinished")}
     counts["chunks"] = len(chunks)

@@ -13,7 +13,7 @@ workers. ``--aggregate-only`` keeps only the counts the bid tables need.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -23,6 +23,7 @@ import polars as pl
 
 from sim.rules import Rules
 from sim.runs.runner import (
+    Destination,
     Backend,
     Chunk,
     PartStore,
@@ -248,45 +249,26 @@ def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
     return out
 
 
-def run_hands(
-    rules: Rules,
-    deals: int,
-    seed: int,
-    out_dir: Path,
-    strategies: Sequence[str],
-    params: Sequence[str],
-    trace: IO[str] | None = None,
-    chunk: int = CHUNK,
-    progress: Callable[[int], None] | None = None,
-    *,
-    backend: Backend | None = None,
-    store: PartStore | None = None,
-    aggregate_only: bool = False,
-    par: bool = False,
-) -> dict[str, Any]:
-    """Play ``deals`` slots and write ``out_dir/hands.parquet``; return summary counts.
+def run_hands(job: HandsJob, deals: int, to: Destination) -> dict[str, Any]:
+    """Play ``deals`` slots and write ``hands.parquet`` into ``to.out_dir``; summary counts.
 
-    Chunks of ``chunk`` slots run on ``backend`` (this process by default) and are
-    kept in ``store`` until the end (a temporary one by default; the CLI passes the
-    run's partial folder so that ``--resume`` can finish an interrupted run). With
-    ``aggregate_only`` the file is ``hands_agg.parquet`` (:func:`aggregate_hands`);
-    with ``par`` each played deal also gets its open-card par (``par_total``,
-    ``par_best``).
+    Chunks run as ``to`` says (:class:`sim.runs.runner.Destination`). With the job's
+    ``aggregate_only`` the file is ``hands_agg.parquet`` (:func:`aggregate_hands`); with
+    its ``par`` each played deal also gets its open-card par (``par_total``,
+    ``par_best``). The job keeps traces when ``to.trace`` takes them.
     """
-    chunks = plan_chunks(deals, chunk)
-    job = HandsJob(
-        rules, seed, tuple(strategies), tuple(params), trace is not None, aggregate_only, par
-    )
-    folded = _AggregateFold() if aggregate_only else None
+    job = replace(job, trace=to.trace is not None)
+    chunks = plan_chunks(deals, to.chunk or CHUNK)
+    folded = _AggregateFold() if job.aggregate_only else None
     counts = run_joined(
-        hands_chunk, job, chunks, out_dir,
+        hands_chunk, job, chunks, to.out_dir,
         parquet=("hands.parquet",) if folded is None else (),
-        trace=trace,
+        trace=to.trace,
         fold=None if folded is None else ("hands_agg.parquet", folded.add),
-        backend=backend, store=store, progress=progress,
+        backend=to.backend, store=to.store, progress=to.progress,
     )  # fmt: skip
     if folded is not None:
-        folded.total().write_parquet(out_dir / "hands_agg.parquet", compression="zstd")
+        folded.total().write_parquet(to.out_dir / "hands_agg.parquet", compression="zstd")
     rows = sum(c["rows"] for c in counts)
     played = sum(c["played"] for c in counts)
     return {"deals": played, "rows": rows, "redealt": rows - played, "chunks": len(chunks)}

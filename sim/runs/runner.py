@@ -186,6 +186,29 @@ class Sink:
             return False
 
 
+@dataclass(frozen=True)
+class Destination:
+    """Where a hands or games run puts what it plays, and how it plays its chunks.
+
+    Attributes:
+        out_dir: the folder of the run's Parquet files.
+        trace: where the traces go (None: no trace).
+        chunk: items per chunk (None: the run's default).
+        progress: called with the number of items each finished chunk played.
+        backend: the worker processes or cluster (None: this process).
+        store: where finished chunks are kept until the end (None: a temporary folder;
+            the CLI passes the run's partial folder, so that ``--resume`` can finish an
+            interrupted run).
+    """
+
+    out_dir: Path
+    trace: IO[str] | None = None
+    chunk: int | None = None
+    progress: Callable[[int], None] | None = None
+    backend: Backend | None = None
+    store: PartStore | None = None
+
+
 def saved_chunks(out: Path) -> bool:
     """Whether an interrupted run writing ``out`` left finished chunks behind."""
     folder = partial_dir(out)

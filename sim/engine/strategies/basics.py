@@ -129,4 +129,46 @@ def follow_card(seat: int, S: np.ndarray, P: np.ndarray, allowed: int) -> int:
     return cheapest_card(allowed, paired)
 
 
-__all__ = ["ABOVE", "POINTS", "cheapest_card", "follow_card", "partner_card", "richest_card"]
+@hot
+def paired_marriages(hand: int) -> int:
+    """The king and queen of every marriage ``hand`` holds together (a mask)."""
+    paired = 0
+    for s in range(4):
+        if hand & KQ[s] == KQ[s]:
+            paired |= KQ[s]
+    return paired
+
+
+@hot
+def sure_winner(cards: int, outside: int, trump: int, trumps_out: int, voids: int) -> int:
+    """The richest card of ``cards`` that wins its trick for sure, or -1.
+
+    A card wins for sure when no card ``outside`` (unseen, unplayed) ranks above it in
+    its suit and, outside trump, no opponent void in its suit may still trump it
+    (``trumps_out``: the trumps outside; ``voids``: the suits the opponents lack).
+    """
+    pick = -1
+    m = cards
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        s = c // 6
+        if outside & ABOVE[c]:
+            continue
+        if s != trump and trumps_out and voids >> s & 1:
+            continue
+        if pick < 0 or POINTS[c] > POINTS[pick]:
+            pick = c
+    return pick
+
+
+__all__ = [
+    "ABOVE",
+    "POINTS",
+    "cheapest_card",
+    "follow_card",
+    "paired_marriages",
+    "partner_card",
+    "richest_card",
+    "sure_winner",
+]

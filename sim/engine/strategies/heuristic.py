@@ -87,7 +87,14 @@ from sim.engine.strategies.barrel import (
     barrel_raise,
     barrel_rival_bidding,
 )
-from sim.engine.strategies.basics import ABOVE, POINTS, follow_card, partner_card
+from sim.engine.strategies.basics import (
+    ABOVE,
+    POINTS,
+    follow_card,
+    paired_marriages,
+    partner_card,
+    sure_winner,
+)
 from sim.engine.strategies.discard import cheapest_discard
 from sim.engine.strategies.hand_model import DEALT, KEPT, declaring_value, hand_model, p_make
 from sim.engine.strategies.heuristic_v1 import heuristic_v1_choose
@@ -175,23 +182,11 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         code = _marriage_lead(seat, S, P, plain, declaring, outside, trumps_out, voids)
         if code >= 0 or plain == 0:
             return code if code >= 0 else DECLARE + lowest(declaring)
-    paired = 0  # marriages still held together: not led as plain cards while others will do
-    for s in range(4):
-        if hand & KQ[s] == KQ[s]:
-            paired |= KQ[s]
+    # marriages still held together: not led as plain cards while others will do
+    paired = paired_marriages(hand)
     # a sure winner: top of its suit and not likely to be trumped; richest first
-    pick = -1
-    m = plain & ~paired if plain & ~paired else plain
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        s = c // 6
-        if outside & ABOVE[c]:
-            continue
-        if s != trump and trumps_out and voids >> s & 1:
-            continue
-        if pick < 0 or POINTS[c] > POINTS[pick]:
-            pick = c
+    pick = sure_winner(plain & ~paired if plain & ~paired else plain, outside, trump,
+                       trumps_out, voids)  # fmt: skip
     if pick >= 0:
         return pick
     # a defender who saw the talon knows some of the declarer's cards

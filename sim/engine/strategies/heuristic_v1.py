@@ -42,6 +42,7 @@ from sim.engine.bits import (
     KQ,
     SUIT_BITS,
     lowest,
+    play_masks,
     popcount,
 )
 from sim.engine.params import (
@@ -62,7 +63,13 @@ from sim.engine.state import (
     S_VOID0,
     S_WIN_BID,
 )
-from sim.engine.strategies.basics import ABOVE, POINTS, follow_card, partner_card
+from sim.engine.strategies.basics import (
+    POINTS,
+    follow_card,
+    paired_marriages,
+    partner_card,
+    sure_winner,
+)
 from sim.jit import hot, hot_call
 
 AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE, DARK_BEHIND = range(5)
@@ -120,25 +127,11 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         if o != seat:
             voids |= S[S_VOID0 + o]
     # a sure winner: top of its suit and not likely to be trumped; richest first
-    pick = -1
-    m = plain
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        s = c // 6
-        if outside & ABOVE[c]:
-            continue
-        if s != trump and trumps_out and voids >> s & 1:
-            continue
-        if pick < 0 or POINTS[c] > POINTS[pick]:
-            pick = c
+    pick = sure_winner(plain, outside, trump, trumps_out, voids)
     if pick >= 0:
         return pick
     # otherwise a low card of the longest non-trump suit, keeping marriages together
-    paired = 0
-    for s in range(4):
-        if hand & KQ[s] == KQ[s]:
-            paired |= KQ[s]
+    paired = paired_marriages(hand)
     best_len = -100
     m = plain
     while m:
@@ -238,13 +231,7 @@ def heuristic_v1_choose(
     """heuristic_v1's action for one decision (``legal[:n]`` ascending)."""
     hand = S[S_HAND0 + seat]
     if kind == Decision.PLAY:
-        plain = 0
-        declaring = 0
-        for k in range(n):
-            if legal[k] >= DECLARE:
-                declaring |= np.int64(1) << (legal[k] - DECLARE)
-            else:
-                plain |= np.int64(1) << legal[k]
+        plain, declaring = play_masks(legal, n)
         return heuristic_v1_play(seat, S, P, plain, declaring)
     if kind == Decision.BID:
         return heuristic_v1_range(kind, seat, S, P, True, legal[1], n - 1, params)
