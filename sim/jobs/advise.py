@@ -262,8 +262,8 @@ class AdviseSpec:
 
 
 @dataclass(frozen=True)
-class Advice:
-    """The advisor's answer (:class:`analysis.advise.Advice`) and how to show it."""
+class AdvisorAnswer:
+    """The advisor's answer (:class:`analysis.advise.SampledAdvice`) and how to show it."""
 
     answer: Any
 
@@ -465,7 +465,7 @@ def talon_shown(
     )  # fmt: skip
 
 
-def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
+def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
     """Deal the cards the hand cannot see, play the samples; the advice.
 
     Raises:
@@ -498,7 +498,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
     set_threads(spec.workers)
     n = spec.samples or advice_samples(player)
     if spec.talon_shown is not None:
-        return Advice(talon_shown(spec, hand, seat, player, n, feedback))
+        return AdvisorAnswer(talon_shown(spec, hand, seat, player, n, feedback))
     auction = None
     if spec.auction is not None:
         if spec.talon is not None:
@@ -569,4 +569,4 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
             hand, spec.risk, by_class, by_marriages, owner, TABLE_DEALS, TABLE_SEED
         )
         answer = a.with_table(answer, table)
-    return Advice(replace(answer, requested=n, budget=spec.budget))
+    return AdvisorAnswer(replace(answer, requested=n, budget=spec.budget))
