@@ -5,7 +5,8 @@
     from sim.jobs.advise import AdviseSpec, advise
     from sim.rules import load_rules
 
-    print(advise(AdviseSpec(load_rules("classic"), "AH TH KH QH AS 9C JD")).markdown())
+    spec = AdviseSpec(rules=load_rules("classic"), hand="AH TH KH QH AS 9C JD")
+    print(advise(spec).markdown())
 
 The samples are dealt and played by :mod:`sim.runs.advise`; the answer is
 :mod:`analysis.advise`.
@@ -16,13 +17,20 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.i18n import _, answer_cards, number, role
 from sim.output import UsageError
 from sim.players import ADVISORS, DEFAULT, PAR, advice_samples, fast, tables_player
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback
+
+if TYPE_CHECKING:  # the answer's classes: importing the job stays light
+    import numpy as np
+    import polars as pl
+
+    from analysis.advise import AuctionReading, SampledAdvice, ShownTalon
+    from sim.runs.advise import AuctionPolicy
 
 SEATS = ("forehand", "middle", "dealer")
 # ADVISORS (sim.players): the players whose play the advice may rest on, by their
@@ -185,9 +193,9 @@ def read_auction(rules: Rules, text: str, seats: int, over: bool = False) -> Auc
     return Auction(tuple(bids), turn, high, high_seat, names)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AdviseSpec:
-    """What the advisor is asked.
+    """What the advisor is asked (every field by its name).
 
     Attributes:
         rules: the house rules.
@@ -263,9 +271,14 @@ class AdviseSpec:
 
 @dataclass(frozen=True)
 class AdvisorAnswer:
-    """The advisor's answer (:class:`analysis.advise.SampledAdvice`) and how to show it."""
+    """The advisor job's result: its answer and how to show it (``thousand advise``).
 
-    answer: Any
+    Attributes:
+        answer: the advice from the sampled deals (:class:`analysis.advise.SampledAdvice`),
+            or with ``talon_shown`` the defender's view (:class:`analysis.advise.ShownTalon`).
+    """
+
+    answer: SampledAdvice | ShownTalon
 
     def json(self) -> dict[str, Any]:
         """The answer as one JSON document (``thousand advise --json``)."""
@@ -273,7 +286,7 @@ class AdvisorAnswer:
 
         if isinstance(self.answer, ShownTalon):
             return shown_json(self.answer)
-        return dict(advice_json(self.answer))
+        return advice_json(self.answer)
 
     def markdown(self) -> str:
         """The answer in a few lines and one table (what the command prints)."""
@@ -281,12 +294,12 @@ class AdvisorAnswer:
 
         if isinstance(self.answer, ShownTalon):
             return shown_markdown(self.answer)
-        return str(advice_markdown(self.answer))
+        return advice_markdown(self.answer)
 
 
 def class_tables(
     rules: Rules, player: str, feedback: Feedback = QUIET, workers: int | None = None
-) -> tuple[Any, Any]:
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The class curves (by marriages and aces, and by marriages) of ``player``'s tables.
 
     Built once per rule set, engine version and player (:data:`TABLE_DEALS` deals of
@@ -324,7 +337,7 @@ def class_tables(
     return curves
 
 
-def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> Any:
+def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> AuctionPolicy:
     """How ``player`` bids (:func:`sim.runs.advise.auction_policy`), measured once per rule set.
 
     :data:`sim.runs.advise.POLICY_HANDS` hands of seed :data:`TABLE_SEED`, kept under
@@ -357,8 +370,14 @@ def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> Any
 
 
 def auction_reading(
-    rules: Rules, hand: int, seat: int, auction: Auction, policy: Any, deals: Any, seed: int
-) -> Any:
+    rules: Rules,
+    hand: int,
+    seat: int,
+    auction: Auction,
+    policy: AuctionPolicy,
+    deals: np.ndarray,
+    seed: int,
+) -> AuctionReading:
     """What the reading made of each seat that acted (:class:`analysis.advise.AuctionReading`).
 
     ``deals``: sampled deals under the reading; they are compared with as many that
@@ -371,7 +390,7 @@ def auction_reading(
     from sim.engine.params import rules_vector
     from sim.runs.advise import hand_class, sample_deals
 
-    def marriage(masks: Any) -> float:
+    def marriage(masks: np.ndarray) -> float:
         return float(np.mean([mask_marriages(int(m)) > 0 for m in masks]))
 
     P = rules_vector(rules)
@@ -391,7 +410,7 @@ def auction_reading(
 
 def talon_shown(
     spec: AdviseSpec, hand: int, seat: int, player: str, n: int, feedback: Feedback
-) -> Any:
+) -> ShownTalon:
     """The defender's view once the talon is shown (:class:`analysis.advise.ShownTalon`).
 
     The auction is over and another seat won it; the sampled deals give that seat the
@@ -438,7 +457,7 @@ def talon_shown(
     budget = 0.0 if fast(player) else spec.budget
     decls = np.full(n, declarer, dtype=np.int64)
 
-    def played(masks: Any, seed: int) -> tuple[Any, Any]:
+    def played(masks: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray | None]:
         rows = play_blocks(rules, masks, decls[: len(masks)], player, seed,
                            list(spec.params), budget)  # fmt: skip
         k = len(rows)
