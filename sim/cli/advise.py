@@ -14,6 +14,7 @@ from sim.cli.common import (
     Console,
     common_flags,
     emit,
+    flags_named,
     lang_flag,
     positive_int,
     seed_value,
@@ -60,7 +61,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
         barrel=args.barrel,
         talon_shown=args.talon_shown,
     )
-    result = advise(spec, feedback=Console(args.quiet))
+    with flags_named("hand"):
+        result = advise(spec, feedback=Console(args.quiet))
     if args.json:
         emit(args, result, ensure_ascii=False)
     else:
