@@ -23,8 +23,14 @@ from sim.rules import Rules
 
 
 @dataclass(frozen=True)
-class Advice:
-    """What ``thousand advise`` prints (and ``--json`` gives)."""
+class SampledAdvice:
+    """The advice for one hand computed from its sampled deals.
+
+    The make rate of every bid level and the expected scores against passing, the bid
+    recommended at the risk (or, after the talon, the gives and the contract), and what
+    the class tables, the auction and the game score add: what ``thousand advise``
+    prints (and ``--json`` gives) through :class:`sim.jobs.advise.AdvisorAnswer`.
+    """
 
     rules: Rules
     hand: int
@@ -257,7 +263,7 @@ def minimum_samples(risk: float) -> int:
     return n
 
 
-def with_table(a: Advice, table: TableAnswer) -> Advice:
+def with_table(a: SampledAdvice, table: TableAnswer) -> SampledAdvice:
     """The answer with the tables' beside the samples'.
 
     The samples' answer stands when there are at least :func:`minimum_samples` of them
@@ -308,7 +314,7 @@ def advise(
     cols: Mapping[str, np.ndarray],
     *,
     pass_player: str,
-) -> Advice:
+) -> SampledAdvice:
     """The answer from :func:`sim.runs.advise.bid_samples`' columns.
 
     ``pass_player`` is the strategy that played the pass baseline's deals (at every
@@ -334,7 +340,7 @@ def advise(
     recommended = max(ok) if ok else None
     best = table.sort("expected", descending=True).row(0, named=True)
     best_expected = int(best["level"]) if best["expected"] > pass_mean else None
-    return Advice(
+    return SampledAdvice(
         rules, hand, seat, player, n, risk, table, pass_mean, pass_se, len(passing),
         recommended, best_expected, pass_player=pass_player,
     )  # fmt: skip
@@ -402,10 +408,10 @@ def advise_talon(
     made_to: np.ndarray,
     caps: np.ndarray,
     totals: np.ndarray | None = None,
-) -> Advice:
+) -> SampledAdvice:
     """The answer after winning the bid: the gives by their best contract (open-card)."""
     table = discard_table(rules, gives, made_to, caps, bid, totals)
-    return Advice(
+    return SampledAdvice(
         rules, hand, seat, "open-card", int(made_to.shape[0]), risk, pl.DataFrame(), 0.0, 0.0,
         0, None, None, table, talon, bid,
     )  # fmt: skip
@@ -465,7 +471,7 @@ def shown_markdown(a: ShownTalon) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _json_head(a: Advice | ShownTalon) -> dict[str, Any]:
+def _json_head(a: SampledAdvice | ShownTalon) -> dict[str, Any]:
     """What every answer's JSON document opens with: the question and its samples."""
     return {
         "rules": a.rules.name,
@@ -497,7 +503,7 @@ def shown_json(a: ShownTalon) -> dict[str, Any]:
     }
 
 
-def advice_markdown(a: Advice) -> str:
+def advice_markdown(a: SampledAdvice) -> str:
     """The answer in a few lines and one table (fits 100 columns), in the current language."""
     marr = marriage_label(int(marriage_mask(np.array([a.hand]))[0]))
     marr = _("no marriage") if marr == "none" else _("{suits} marriage").format(suits=marr)
@@ -624,7 +630,7 @@ def advice_markdown(a: Advice) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _game_line(a: Advice) -> str:
+def _game_line(a: SampledAdvice) -> str:
     """What the seat's game makes of the contract: the level that wins or climbs, its P."""
     g = a.game
     assert g is not None
@@ -671,7 +677,7 @@ def _cards(mask: int) -> list[int]:
     return [c for c in range(24) if mask >> c & 1]
 
 
-def _discard_lines(a: Advice) -> list[str]:
+def _discard_lines(a: SampledAdvice) -> list[str]:
     assert a.discards is not None
     d = a.discards
     if d.height == 0:
@@ -726,7 +732,7 @@ EXAMPLE_HANDS = {
 }
 
 
-def examples_table(answers: Sequence[Advice]) -> pl.DataFrame:
+def examples_table(answers: Sequence[SampledAdvice]) -> pl.DataFrame:
     """Worked examples side by side: the chance of 100 and 120, the bid, the best contract.
 
     The data of ``safebids_examples.csv``: the same in every language (English numbers).
@@ -737,7 +743,7 @@ def examples_table(answers: Sequence[Advice]) -> pl.DataFrame:
         return _examples_table(answers)
 
 
-def _examples_table(answers: Sequence[Advice]) -> pl.DataFrame:
+def _examples_table(answers: Sequence[SampledAdvice]) -> pl.DataFrame:
     rows = []
     for a in answers:
         at = {r["level"]: r for r in a.levels.iter_rows(named=True)}
@@ -792,7 +798,7 @@ def _reading_text(r: AuctionReading) -> str:
     )
 
 
-def advice_json(a: Advice) -> dict[str, Any]:
+def advice_json(a: SampledAdvice) -> dict[str, Any]:
     """The answer as one JSON document."""
     doc: dict[str, Any] = {**_json_head(a), "risk": a.risk}
     if a.discards is not None:
@@ -832,7 +838,7 @@ def advice_json(a: Advice) -> dict[str, Any]:
 
 __all__ = [
     "EXAMPLE_HANDS",
-    "Advice",
+    "SampledAdvice",
     "TableAnswer",
     "advice_json",
     "advice_markdown",

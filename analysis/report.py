@@ -36,7 +36,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis.advise import Advice
+from analysis.advise import SampledAdvice
 from analysis.barrel import barrel_tables
 from analysis.compare import (
     compare_folders,
@@ -80,7 +80,7 @@ def build_report(
     compare: pl.DataFrame | None = None,
     dealing: DealingPlay | None = None,
     safebids: SafeBidResult | None = None,
-    examples: Sequence[Advice] = (),
+    examples: Sequence[SampledAdvice] = (),
     guide: Section | None = None,
     rule_sets: Sequence[tuple[str, Rules]] = (),
     player: Section | None = None,

@@ -1,4 +1,8 @@
-"""Output folders that are never half-written, and the ``run.json`` manifest."""
+"""Output folders that are never half-written, the ``run.json`` manifest, bad input.
+
+Bad input is a :class:`UsageError` (one line, exit code 2 on the command line), or a
+:class:`FieldError` naming the field of a job's spec it is in.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import os
 import platform
 import shutil
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -21,6 +26,44 @@ from sim.rules import Rules
 
 class UsageError(ValueError):
     """Bad command-line input; the message names the culprit (exit code 2)."""
+
+
+class FieldError(UsageError):
+    """Bad input in one field of a job's spec, in words that name fields, never flags.
+
+    The message is a template in the current language that names fields as
+    ``{field:NAME}`` (``{field:talon_shown}``), or ``{field}`` for the error's own
+    field where one message serves several; ``str()`` names them as the spec does
+    (``talon_shown``), :meth:`worded` as its caller does (the command line: by its
+    flags, ``--talon-shown``).
+
+    Attributes:
+        field: the spec's field the bad input is in (``hand``, ``auction``, ``seat``).
+        why: the message's template.
+        values: the template's other fields: the culprit and what it was checked against.
+    """
+
+    def __init__(self, field: str, why: str, /, **values: object) -> None:
+        self.field, self.why, self.values = field, why, values
+        super().__init__(self.worded())
+
+    def worded(self, name: Callable[[str], str] = str) -> str:
+        """The message with every field it names written as ``name`` writes it.
+
+        ``name`` takes a field of the spec (``talon_shown``); by default the field
+        itself is written.
+        """
+        return self.why.format(**self.values, field=_FieldNames(self.field, name))
+
+
+class _FieldNames:
+    """A message's ``{field}`` (the error's own field) and ``{field:NAME}``, worded."""
+
+    def __init__(self, field: str, name: Callable[[str], str]) -> None:
+        self.field, self.name = field, name
+
+    def __format__(self, spec: str) -> str:
+        return self.name(spec or self.field)
 
 
 def check_writable(path: str | Path, flag: str, folder: bool) -> None:

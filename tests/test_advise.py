@@ -201,28 +201,46 @@ def test_cli_advise_bad_input_as_a_subprocess(cli):
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "XX" in r.stderr
 
 
-def test_the_auction_is_read_in_turn_and_refused_where_it_breaks_the_rules():
-    from sim.jobs.advise import read_auction
-    from sim.output import UsageError
+CARDS = "AH TH KH QH AS 9C JD"
 
-    rules = load_rules("classic")
-    a = read_auction(rules, "100 pass 110", 3)
-    assert a.bids == ((0, 100), (1, None), (2, 110)) and a.next_seat == 0 and a.high == 110
-    assert a.text() == "forehand 100, middle pass, dealer 110" and a.highest() == [
-        (0, 100),
-        (2, 110),
-    ]
-    assert read_auction(rules, "100 pass 110 120", 3).next_seat == 2  # the middle is out
-    assert read_auction(load_rules("two_players"), "100 120", 2).next_seat == 0
-    for text, words in (
-        ("105", "forehand's automatic 100 comes first"),
-        ("100 103", "103 is not a bid after 100"),
-        ("100 pass pass", "the auction is over"),
-        ("100 pass pass 105", "the auction is over before '105'"),
-        ("100 maybe", "a bid or 'pass'"),
-    ):
-        with pytest.raises(UsageError, match=words):
-            read_auction(rules, text, 3)
+
+@pytest.mark.parametrize(
+    ("spec", "args", "job_says", "command_says"),
+    [
+        ({"auction": "100 foo"}, [CARDS, "--auction", "100 foo"],
+         "auction: a bid or 'pass', got 'foo'", "--auction: a bid or 'pass', got 'foo'"),
+        ({"hand": "AH TH KH"}, ["AH TH KH"],
+         "hand: 7 cards needed, got 3 ('AH TH KH')",
+         "HAND: 7 cards needed, got 3 ('AH TH KH')"),
+        ({"talon_shown": "9S TS 9H", "seat": "middle"},
+         [CARDS, "--talon-shown", "9S TS 9H", "--seat", "middle"],
+         "talon_shown: give the whole auction (auction), to know who took it",
+         "--talon-shown: give the whole auction (--auction), to know who took it"),
+        ({"auction": "100", "talon": "9S TS 9H"},
+         [CARDS, "--auction", "100", "--talon", "9S TS 9H"],
+         "auction: the bidding is over once the talon is taken (talon)",
+         "--auction: the bidding is over once the talon is taken (--talon)"),
+    ],
+)  # fmt: skip
+def test_the_job_names_the_specs_fields_and_the_command_its_flags(
+    run_main, spec, args, job_says, command_says
+):
+    # the auction's own parsing is tested in tests/test_table_text.py
+    from sim.jobs.advise import AdviseSpec, advise
+    from sim.output import FieldError
+
+    with pytest.raises(FieldError) as caught:
+        advise(AdviseSpec(**{"rules": load_rules("classic"), "hand": CARDS, **spec}))
+    assert str(caught.value) == job_says
+    assert run_main("advise", *args) == (2, f"thousand advise: error: {command_says}\n")
+
+
+def test_the_job_speaks_no_command_line():
+    # the advisor job's messages name the spec's fields; only sim/cli/ writes flags
+    from sim.i18n import extract
+
+    for message in extract(["sim/jobs/advise.py", "sim/table_text.py"]):
+        assert "--" not in message and "HAND" not in message, message
 
 
 def test_a_bid_above_120_deals_only_hands_whose_marriages_allow_it():

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from analysis import plots
-from analysis.advise import Advice, examples_table
+from analysis.advise import SampledAdvice, examples_table
 from analysis.pages import (
     Section,
     Text,
@@ -44,7 +44,7 @@ def _interval(p: float, low: float, high: float, places: int) -> str:
     return f"{number(p, places)} [{number(low, places)}{sep}{number(high, places)}]"
 
 
-def examples_shown(examples: Sequence[Advice]) -> pl.DataFrame:
+def examples_shown(examples: Sequence[SampledAdvice]) -> pl.DataFrame:
     """The advisor's worked examples as shown (``safebids_examples.csv`` keeps the data).
 
     The cards in the language's notation, the numbers as it writes them, the headings
@@ -76,7 +76,7 @@ def examples_shown(examples: Sequence[Advice]) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def safebids_section(result: SafeBidResult, examples: Sequence[Advice] = ()) -> Section:
+def safebids_section(result: SafeBidResult, examples: Sequence[SampledAdvice] = ()) -> Section:
     """Safe bids from the hand before the talon, by player (:mod:`analysis.safebids`).
 
     ``examples``: the advisor's answers for a few hands (``thousand advise``).

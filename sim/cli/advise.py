@@ -14,6 +14,7 @@ from sim.cli.common import (
     Console,
     common_flags,
     emit,
+    flags_named,
     lang_flag,
     positive_int,
     seed_value,
@@ -41,12 +42,27 @@ def cmd_advise(args: argparse.Namespace) -> int:
     from sim.jobs.advise import AdviseSpec, advise
 
     spec = AdviseSpec(
-        load_rules(args.rules), args.hand, args.seat, args.player, args.risk, args.samples,
-        args.budget, args.seed, args.talon, args.bid, tuple(args.param), args.workers,
-        Path(args.deal_file) if args.deal_file else None, args.deal, args.auction, args.score,
-        args.barrel, args.talon_shown,
-    )  # fmt: skip
-    result = advise(spec, feedback=Console(args.quiet))
+        rules=load_rules(args.rules),
+        hand=args.hand,
+        seat=args.seat,
+        player=args.player,
+        risk=args.risk,
+        samples=args.samples,
+        budget=args.budget,
+        seed=args.seed,
+        talon=args.talon,
+        bid=args.bid,
+        params=tuple(args.param),
+        workers=args.workers,
+        deal_file=Path(args.deal_file) if args.deal_file else None,
+        deal=args.deal,
+        auction=args.auction,
+        score=args.score,
+        barrel=args.barrel,
+        talon_shown=args.talon_shown,
+    )
+    with flags_named("hand"):
+        result = advise(spec, feedback=Console(args.quiet))
     if args.json:
         emit(args, result, ensure_ascii=False)
     else:

@@ -9,13 +9,13 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn, Protocol
 
 from sim.i18n import N_, _, number
 from sim.jobs.runs import Feedback
-from sim.output import json_safe
+from sim.output import FieldError, UsageError, json_safe
 
 ERROR = N_("{prog}: error: {message}")
 """The one line of a refused command (``thousand compare: error: ...``)."""
@@ -85,6 +85,30 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """Print ``PROG: error: MESSAGE`` on stderr and exit with code 2."""
         self.exit(2, _(ERROR).format(prog=self.prog, message=message) + "\n")
+
+
+def flag_of(field: str, positional: Sequence[str] = ()) -> str:
+    """How the command line names a field of a job's spec.
+
+    A flag (``--talon-shown`` for ``talon_shown``), or for a field in ``positional``
+    the argument's metavar (``HAND`` for ``hand``).
+    """
+    return field.upper() if field in positional else "--" + field.replace("_", "-")
+
+
+@contextmanager
+def flags_named(*positional: str) -> Iterator[None]:
+    """Word the job's refusals of its spec's fields with the command line's names.
+
+    Inside the block a :class:`sim.output.FieldError` (``auction: a bid or 'pass', got
+    'foo'``) becomes a :class:`sim.output.UsageError` that names the flags instead
+    (``--auction: a bid or 'pass', got 'foo'``); ``positional``: the fields given as
+    positional arguments (:func:`flag_of`).
+    """
+    try:
+        yield
+    except FieldError as exc:
+        raise UsageError(exc.worded(lambda field: flag_of(field, positional))) from None
 
 
 def positive_int(text: str) -> int:

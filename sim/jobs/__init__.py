@@ -28,7 +28,10 @@ them). Jobs sit above the runs and the analysis, below the command line
 
 Every job takes a :class:`sim.runs.folder.Feedback` for its progress bars and notices
 (silent by default) and raises one of :data:`BAD_INPUT` on bad input, its message
-naming the culprit.
+naming the culprit. A job speaks no command line: a refusal of one of its spec's
+fields is a :class:`sim.output.FieldError` naming the field (``auction: ...``), which
+the command line words with its flags (``--auction: ...``,
+:func:`sim.cli.common.flags_named`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@
     from sim.jobs.advise import AdviseSpec, advise
     from sim.rules import load_rules
 
-    print(advise(AdviseSpec(load_rules("classic"), "AH TH KH QH AS 9C JD")).markdown())
+    spec = AdviseSpec(rules=load_rules("classic"), hand="AH TH KH QH AS 9C JD")
+    print(advise(spec).markdown())
 
 The samples are dealt and played by :mod:`sim.runs.advise`; the answer is
 :mod:`analysis.advise`.
@@ -16,15 +17,22 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sim.i18n import _, answer_cards, number, role
-from sim.output import UsageError
+from sim.i18n import _, number, role
+from sim.output import FieldError
 from sim.players import ADVISORS, DEFAULT, PAR, advice_samples, fast, tables_player
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback
+from sim.table_text import Auction, read_auction, read_cards, read_seat, seat_names
 
-SEATS = ("forehand", "middle", "dealer")
+if TYPE_CHECKING:  # the answer's classes: importing the job stays light
+    import numpy as np
+    import polars as pl
+
+    from analysis.advise import AuctionReading, SampledAdvice, ShownTalon
+    from sim.runs.advise import AuctionPolicy
+
 # ADVISORS (sim.players): the players whose play the advice may rest on, by their
 # records (``random`` or ``cheater`` would answer questions no player at the table asks),
 # and the open-card par; each samples its record's ``advice_samples`` deals by default.
@@ -37,157 +45,25 @@ TABLE_SEED = 1_000
 # par's own would take hours): sim.players.tables_player.
 
 
-def read_cards(flag: str, text: str, size: int, taken: int = 0) -> int:
-    """The mask of ``size`` cards given as text; errors name the flag.
-
-    Raises:
-        UsageError: an unknown or repeated card, the wrong number, or a card in ``taken``.
-    """
-    from sim.cards import CardParseError, mask_of, parse_cards
-
-    try:
-        ids = parse_cards(text)
-    except CardParseError as exc:
-        raise UsageError(f"{flag}: {exc}") from None
-    if len(ids) != size:
-        why = _("{flag}: {size} cards needed, got {count} ({cards})")
-        raise UsageError(why.format(flag=flag, size=size, count=len(ids), cards=repr(text)))
-    mask = mask_of(ids)
-    if mask & taken:
-        both = [c for c in ids if taken >> c & 1]
-        why = _("{flag}: {cards} already in the hand")
-        raise UsageError(why.format(flag=flag, cards=answer_cards(both)))
-    return mask
-
-
-def seat_choices(names: tuple[str, ...] | list[str]) -> str:
-    """The seats ``--seat`` takes, as its refusals list them.
-
-    ``forehand, middle, dealer`` in English; in another language each name the flag
-    takes is followed by its meaning, ``forehand (первая рука)``.
-    """
-    return ", ".join(n if role(n) == n else f"{n} ({role(n)})" for n in names)
-
-
 def check_player(name: str) -> str:
     """``name`` if it is one of :data:`ADVISORS`.
 
     Raises:
-        UsageError: naming the flag, the closest advisor and every one there is.
+        FieldError: naming the ``player`` field, the closest advisor and every one there is.
     """
     from sim.rules import did_you_mean
 
     name = name.strip()
     if name not in ADVISORS:
         hint = did_you_mean(name, ADVISORS)
-        why = _("--player: {name} is not an advisor{hint} (one of {advisors})")
-        raise UsageError(why.format(name=repr(name), hint=hint, advisors=", ".join(ADVISORS)))
+        why = _("{field:player}: {name} is not an advisor{hint} (one of {advisors})")
+        raise FieldError("player", why, name=repr(name), hint=hint, advisors=", ".join(ADVISORS))
     return name
 
 
-@dataclass(frozen=True)
-class Auction:
-    """The bids so far: ``(hand seat, bid)`` in order (None: a pass), whose turn it is."""
-
-    bids: tuple[tuple[int, int | None], ...]
-    next_seat: int
-    high: int  # the highest bid so far
-    high_seat: int
-    names: tuple[str, ...]  # the hand seats' names, from forehand
-
-    def highest(self) -> list[tuple[int, int]]:
-        """``(hand seat, its highest bid)`` of every seat that bid."""
-        best: dict[int, int] = {}
-        for s, b in self.bids:
-            if b is not None:
-                best[s] = max(b, best.get(s, 0))
-        return sorted(best.items())
-
-    def acted(self) -> list[tuple[int, int, bool]]:
-        """Each seat that acted after forehand's automatic opening bid.
-
-        ``(hand seat, its highest bid (0: none), whether it passed)``, by seat.
-        """
-        seats = sorted({s for s, _ in self.bids[1:]})
-        best = dict(self.highest())
-        out = {s for s, b in self.bids[1:] if b is None}
-        return [(s, best.get(s, 0), s in out) for s in seats]
-
-    def text(self) -> str:
-        """The auction in words: ``forehand 100, middle pass``."""
-        return ", ".join(f"{self.names[s]} {'pass' if b is None else b}" for s, b in self.bids)
-
-
-def read_auction(rules: Rules, text: str, seats: int, over: bool = False) -> Auction:
-    """The auction so far from ``"100 pass 110"``: the bids in turn from forehand.
-
-    Forehand opens with its automatic 100; then each seat still in bids (a multiple of
-    ``bid.step`` above the last bid; exactly one step without ``bid.jumps``) or passes,
-    in turn, a seat that passed being out. ``over``: the whole auction, which must have
-    ended (every seat but the declarer passed); ``next_seat`` is then the declarer's.
-
-    Raises:
-        UsageError: a token that is not a bid or ``pass``, a bid that is not allowed
-            there, or an auction that is over.
-    """
-    from sim.rules import MAX_BID, OPENING_BID
-
-    tokens = text.replace(",", " ").split()
-    if not tokens or tokens[0] != str(OPENING_BID):
-        why = _("--auction: forehand's automatic {bid} comes first, got {auction}")
-        raise UsageError(why.format(bid=OPENING_BID, auction=repr(text)))
-    bids: list[tuple[int, int | None]] = [(0, OPENING_BID)]
-    out: set[int] = set()
-    high, high_seat, turn = OPENING_BID, 0, 0
-    for token in tokens[1:]:
-        if len(out) >= seats - 1:
-            why = _("--auction: the auction is over before {token}")
-            raise UsageError(why.format(token=repr(token)))
-        turn = (turn + 1) % seats
-        while turn in out:
-            turn = (turn + 1) % seats
-        if token.lower() == "pass":
-            out.add(turn)
-            bids.append((turn, None))
-            continue
-        if not token.isdigit():
-            raise UsageError(_("--auction: a bid or 'pass', got {token}").format(token=repr(token)))
-        bid = int(token)
-        step = rules.bid.step
-        if (
-            bid <= high
-            or bid % step
-            or bid > MAX_BID
-            or (not rules.bid.jumps and bid != high + step)
-        ):
-            why = (
-                _(
-                    "--auction: {bid} is not a bid after {high}"
-                    " (one of: a multiple of {step} above {high})"
-                )
-                if rules.bid.jumps
-                else _("--auction: {bid} is not a bid after {high} (one of: {next})")
-            )
-            raise UsageError(why.format(bid=bid, high=high, step=step, next=high + step))
-        bids.append((turn, bid))
-        high, high_seat = bid, turn
-    names = SEATS if seats == 3 else ("forehand", "dealer")
-    if over:
-        if len(out) < seats - 1:
-            why = _("--auction: {auction} is not over (every seat but one passes)")
-            raise UsageError(why.format(auction=repr(text)))
-        return Auction(tuple(bids), high_seat, high, high_seat, names)
-    if len(out) >= seats - 1:
-        raise UsageError(_("--auction: the auction is over: every seat but one passed"))
-    turn = (turn + 1) % seats
-    while turn in out:
-        turn = (turn + 1) % seats
-    return Auction(tuple(bids), turn, high, high_seat, names)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AdviseSpec:
-    """What the advisor is asked.
+    """What the advisor is asked (every field by its name).
 
     Attributes:
         rules: the house rules.
@@ -240,32 +116,34 @@ class AdviseSpec:
         """The hand: ``hand``, or the ``seat``'s cards in ``deal`` of ``deal_file``.
 
         Raises:
-            UsageError: both a hand and a deal file, or neither.
+            FieldError: both a hand and a deal file, or neither; a seat the deal lacks.
             NotationError: a deal that cannot be read.
         """
         if self.deal_file is None:
             if not self.hand:
-                raise UsageError(_("HAND: give the cards, or --deal-file"))
+                raise FieldError("hand", _("{field:hand}: give the cards, or {field:deal_file}"))
             return self.hand
         if self.hand:
-            raise UsageError(_("give either HAND or --deal-file, not both"))
+            raise FieldError("hand", _("give either {field:hand} or {field:deal_file}, not both"))
         from sim.cards import cards_str
         from sim.jobs.show import played, read_deals
 
         deal = played(read_deals(self.deal_file, self.rules.name), self.deal)[0]
         seats = deal.hand_seats()
-        names = list(SEATS[: len(seats)]) if len(seats) == 3 else ["forehand", "dealer"]
-        if self.seat not in names:
-            why = _("--seat {seat}: one of {seats}")
-            raise UsageError(why.format(seat=self.seat, seats=seat_choices(names)))
-        return cards_str(list(deal.hands[seats[names.index(self.seat)]]))
+        seat = read_seat(str(self.seat), seat_names(len(seats)))
+        return cards_str(list(deal.hands[seats[seat]]))
 
 
 @dataclass(frozen=True)
-class Advice:
-    """The advisor's answer (:class:`analysis.advise.Advice`) and how to show it."""
+class AdvisorAnswer:
+    """The advisor job's result: its answer and how to show it (``thousand advise``).
 
-    answer: Any
+    Attributes:
+        answer: the advice from the sampled deals (:class:`analysis.advise.SampledAdvice`),
+            or with ``talon_shown`` the defender's view (:class:`analysis.advise.ShownTalon`).
+    """
+
+    answer: SampledAdvice | ShownTalon
 
     def json(self) -> dict[str, Any]:
         """The answer as one JSON document (``thousand advise --json``)."""
@@ -273,7 +151,7 @@ class Advice:
 
         if isinstance(self.answer, ShownTalon):
             return shown_json(self.answer)
-        return dict(advice_json(self.answer))
+        return advice_json(self.answer)
 
     def markdown(self) -> str:
         """The answer in a few lines and one table (what the command prints)."""
@@ -281,12 +159,12 @@ class Advice:
 
         if isinstance(self.answer, ShownTalon):
             return shown_markdown(self.answer)
-        return str(advice_markdown(self.answer))
+        return advice_markdown(self.answer)
 
 
 def class_tables(
     rules: Rules, player: str, feedback: Feedback = QUIET, workers: int | None = None
-) -> tuple[Any, Any]:
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The class curves (by marriages and aces, and by marriages) of ``player``'s tables.
 
     Built once per rule set, engine version and player (:data:`TABLE_DEALS` deals of
@@ -324,7 +202,7 @@ def class_tables(
     return curves
 
 
-def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> Any:
+def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> AuctionPolicy:
     """How ``player`` bids (:func:`sim.runs.advise.auction_policy`), measured once per rule set.
 
     :data:`sim.runs.advise.POLICY_HANDS` hands of seed :data:`TABLE_SEED`, kept under
@@ -357,8 +235,14 @@ def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> Any
 
 
 def auction_reading(
-    rules: Rules, hand: int, seat: int, auction: Auction, policy: Any, deals: Any, seed: int
-) -> Any:
+    rules: Rules,
+    hand: int,
+    seat: int,
+    auction: Auction,
+    policy: AuctionPolicy,
+    deals: np.ndarray,
+    seed: int,
+) -> AuctionReading:
     """What the reading made of each seat that acted (:class:`analysis.advise.AuctionReading`).
 
     ``deals``: sampled deals under the reading; they are compared with as many that
@@ -371,7 +255,7 @@ def auction_reading(
     from sim.engine.params import rules_vector
     from sim.runs.advise import hand_class, sample_deals
 
-    def marriage(masks: Any) -> float:
+    def marriage(masks: np.ndarray) -> float:
         return float(np.mean([mask_marriages(int(m)) > 0 for m in masks]))
 
     P = rules_vector(rules)
@@ -391,7 +275,7 @@ def auction_reading(
 
 def talon_shown(
     spec: AdviseSpec, hand: int, seat: int, player: str, n: int, feedback: Feedback
-) -> Any:
+) -> ShownTalon:
     """The defender's view once the talon is shown (:class:`analysis.advise.ShownTalon`).
 
     The auction is over and another seat won it; the sampled deals give that seat the
@@ -412,33 +296,37 @@ def talon_shown(
     assert spec.talon_shown is not None and spec.seat is not None
     hands = n_hands(rules.players)
     if hands != 3:
-        raise UsageError(_("--talon-shown: only with three active players"))
+        why = _("{field:talon_shown}: only with three active players")
+        raise FieldError("talon_shown", why)
     if spec.talon is not None:
-        raise UsageError(_("--talon-shown: the talon is either yours (--talon) or shown, not both"))
+        why = _("{field:talon_shown}: the talon is either yours ({field:talon}) or shown, not both")
+        raise FieldError("talon_shown", why)
     if spec.auction is None:
-        raise UsageError(
-            _("--talon-shown: give the whole auction (--auction), to know who took it")
+        why = _(
+            "{field:talon_shown}: give the whole auction ({field:auction}), to know who took it"
         )
+        raise FieldError("talon_shown", why)
     auction = read_auction(rules, spec.auction, hands, over=True)
     declarer = auction.high_seat
     if declarer == seat:
-        why = _("--talon-shown: {seat} won the auction: advise the discard with --talon")
-        raise UsageError(why.format(seat=role(spec.seat)))
-    if rules.talon.hide_at_100 and len(auction.highest()) == 1:
-        raise UsageError(
-            _(
-                "--talon-shown: won at 100 without bidding, the talon is not shown"
-                " (talon.hide_at_100)"
-            )
+        why = _(
+            "{field:talon_shown}: {seat} won the auction: advise the discard with {field:talon}"
         )
-    talon = read_cards("--talon-shown", spec.talon_shown, 3, hand)
+        raise FieldError("talon_shown", why, seat=role(spec.seat))
+    if rules.talon.hide_at_100 and len(auction.highest()) == 1:
+        why = _(
+            "{field:talon_shown}: won at 100 without bidding, the talon is not shown"
+            " (talon.hide_at_100)"
+        )
+        raise FieldError("talon_shown", why)
+    talon = read_cards("talon_shown", spec.talon_shown, 3, hand)
     others = [(s, b) for s, b in auction.highest() if s != seat]
     policy = bidding_policy(rules, tables_player(player), feedback)
     acted = [x for x in auction.acted() if x[0] != seat]
     budget = 0.0 if fast(player) else spec.budget
     decls = np.full(n, declarer, dtype=np.int64)
 
-    def played(masks: Any, seed: int) -> tuple[Any, Any]:
+    def played(masks: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray | None]:
         rows = play_blocks(rules, masks, decls[: len(masks)], player, seed,
                            list(spec.params), budget)  # fmt: skip
         k = len(rows)
@@ -455,8 +343,8 @@ def talon_shown(
                              policy=policy, acted=acted)  # fmt: skip
         unknown = sample_deals(rules, hand, seat, n, spec.seed, bids=others, policy=policy,
                                acted=acted)  # fmt: skip
-    except ValueError as exc:
-        raise UsageError(f"--auction: {exc}") from None
+    except ValueError as exc:  # no deal allows the auction with this hand
+        raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None
     made_to, defence = played(shown, spec.seed)
     made_plain = played(unknown, spec.seed + 1)[0]
     return ShownTalon.of(
@@ -465,11 +353,13 @@ def talon_shown(
     )  # fmt: skip
 
 
-def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
+def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
     """Deal the cards the hand cannot see, play the samples; the advice.
 
     Raises:
-        UsageError: bad cards, a seat, talon or bid the rules do not have.
+        FieldError: bad cards, a seat, talon or bid the rules do not have, an auction
+            that breaks the rules or that no deal allows; the message names the spec's
+            fields (the command line words them as its flags).
         StrategyError: an unknown player or parameter.
     """
     from analysis import advise as a
@@ -480,50 +370,48 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
 
     rules = spec.rules
     hands = n_hands(rules.players)
-    seats = SEATS[:hands] if hands == 3 else ("forehand", "dealer")
+    seats = seat_names(hands)
     if spec.seat is None:  # the seat whose turn the auction says it is; else forehand
         turn = None
         if spec.auction is not None and spec.talon_shown is None and spec.talon is None:
             turn = seats[read_auction(rules, spec.auction, hands).next_seat]
         spec = replace(spec, seat=turn or "forehand")
     assert spec.seat is not None
-    hand = read_cards("HAND", spec.hand_text(), place_sizes(rules.players)[0])
-    if spec.seat not in seats:
-        why = _("--seat {seat}: one of {seats}")
-        raise UsageError(why.format(seat=spec.seat, seats=seat_choices(seats)))
-    seat = seats.index(spec.seat)
+    hand = read_cards("hand", spec.hand_text(), place_sizes(rules.players)[0])
+    seat = read_seat(spec.seat, seats)
     player = check_player(spec.player)
     if player != "par":
         parse_params([player] * hands, list(spec.params))
     set_threads(spec.workers)
     n = spec.samples or advice_samples(player)
     if spec.talon_shown is not None:
-        return Advice(talon_shown(spec, hand, seat, player, n, feedback))
+        return AdvisorAnswer(talon_shown(spec, hand, seat, player, n, feedback))
     auction = None
     if spec.auction is not None:
         if spec.talon is not None:
-            raise UsageError(_("--auction: the bidding is over once the talon is taken (--talon)"))
+            why = _("{field:auction}: the bidding is over once the talon is taken ({field:talon})")
+            raise FieldError("auction", why)
         auction = read_auction(rules, spec.auction, hands)
         if auction.next_seat != seat:
-            why = _("--auction: it is {turn}'s turn after {auction}, not {seat}'s (--seat)")
-            raise UsageError(why.format(
-                turn=role(seats[auction.next_seat]), auction=repr(spec.auction),
-                seat=role(spec.seat),
-            ))  # fmt: skip
+            why = _(
+                "{field:auction}: it is {turn}'s turn after {auction}, not {seat}'s ({field:seat})"
+            )
+            raise FieldError("auction", why, turn=role(seats[auction.next_seat]),
+                             auction=repr(spec.auction), seat=role(spec.seat))  # fmt: skip
         from sim.runs.advise import hand_cap
 
         own = max((b for s, b in auction.highest() if s == seat), default=0)
         if own > hand_cap(rules, hand):
-            why = _("--auction: {seat} bid {bid}, above what HAND may bid")
-            raise UsageError(why.format(seat=role(spec.seat), bid=own))
+            why = _("{field:auction}: {seat} bid {bid}, above what {field:hand} may bid")
+            raise FieldError("auction", why, seat=role(spec.seat), bid=own)
     if spec.talon is not None:  # the open-card judge of every give: the player is not used
         n = spec.samples or advice_samples(PAR)
         if hands != 3:
-            raise UsageError(_("--talon: only with three active players"))
-        talon = read_cards("--talon", spec.talon, 3, hand)
+            raise FieldError("talon", _("{field:talon}: only with three active players"))
+        talon = read_cards("talon", spec.talon, 3, hand)
         if spec.bid not in rules.bid_levels():
-            why = _("--bid {bid}: a bid level (100, 100 + bid.step, …)")
-            raise UsageError(why.format(bid=spec.bid))
+            why = _("{field:bid} {bid}: a bid level (100, 100 + bid.step, …)")
+            raise FieldError("bid", why, bid=spec.bid)
         # in this process: starting worker processes (each loading the solver) cost more
         # than they saved at these sizes (17 s serial against 25 s on two, measured)
         gives, made_to, caps, totals = discard_samples(
@@ -546,7 +434,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
                 bids=others, policy=policy, acted=acted,
             )  # fmt: skip
         except ValueError as exc:  # no deal allows the auction with this hand
-            raise UsageError(f"--auction: {exc}") from None
+            raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None
         answer = a.advise(rules, hand, spec.seat, player, spec.risk, cols, pass_player=PASS_PLAYER)
         if auction is not None:
             answer = replace(answer, auction=auction.text(), high_bid=auction.high)
@@ -560,7 +448,8 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
 
             score = spec.score if spec.score is not None else rules.barrel.at
             if spec.barrel and rules.barrel.at == 0:
-                raise UsageError(_("--barrel: there is no barrel under these rules"))
+                why = _("{field:barrel}: there is no barrel under these rules")
+                raise FieldError("barrel", why)
             game = a.game_situation(rules, score, spec.barrel, hand_cap(rules, hand))
             answer = replace(answer, game=game)
         owner = tables_player(player)
@@ -569,4 +458,4 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> Advice:
             hand, spec.risk, by_class, by_marriages, owner, TABLE_DEALS, TABLE_SEED
         )
         answer = a.with_table(answer, table)
-    return Advice(replace(answer, requested=n, budget=spec.budget))
+    return AdvisorAnswer(replace(answer, requested=n, budget=spec.budget))

@@ -135,7 +135,7 @@ class ReportRuns:
         games_dir: the games run's folder.
         dealing: the shuffled-or-cut runs (:class:`sim.runs.compare.DealingRuns`).
         safebids: the safe-bid tables (:class:`sim.jobs.safebids.SafeBids`), or None.
-        examples: the advisor's worked examples (:class:`analysis.advise.Advice`).
+        examples: the advisor's worked examples (:class:`analysis.advise.SampledAdvice`).
         guide: the guide's runs (:class:`analysis.guide.GuideRuns`), or None.
         compared: ``(name, folder)`` of the compared rule sets' games runs, or None.
     """
