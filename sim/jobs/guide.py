@@ -59,7 +59,7 @@ class GuideSpec:
 
 @dataclass(frozen=True)
 class Guide:
-    """A guide's tables (:class:`analysis.guide.Guide`), its duel and how to show them."""
+    """A guide's tables (:class:`analysis.guide.GuideTables`), its duel and how to show them."""
 
     spec: GuideSpec
     guide: Any
@@ -185,19 +185,18 @@ def collect_runs(
 def check_guide(spec: GuideSpec, runs: Any) -> tuple[Any, Any]:
     """The second stage: the guide's tables, then its player's duel against ``strong``.
 
-    The tables (:func:`analysis.guide.build_guide`) become the ``guide`` player's
+    The tables (:func:`analysis.guide.guide_tables`) become the ``guide`` player's
     settings, which plays a duplicate duel of ``duel_deals`` deals against the player
     the tables measured.
 
     Returns:
-        The guide (:class:`analysis.guide.Guide`) and the duel's summary (None without).
+        The guide (:class:`analysis.guide.GuideTables`) and the duel's summary (None without).
     """
     from analysis.duel import duel_result
-    from analysis.guide import GUIDE_PLAYER
-    from analysis.guide import build_guide as tables_of
+    from analysis.guide import GUIDE_PLAYER, guide_tables
     from sim.runs.duel import Contestant, duel_hands
 
-    guide = tables_of(runs)
+    guide = guide_tables(runs)
     if spec.duel_deals is None:
         return guide, None
     guide_player = Contestant("guide", tuple(guide.params()))
