@@ -427,8 +427,8 @@ def _play(
 
 
 @dataclass(frozen=True)
-class ReportRuns:
-    """Where the runs of a report lie, and how long each took (seconds)."""
+class HandsGamesFolders:
+    """The hands and games run folders of a report, and how long each took (seconds)."""
 
     hands_dir: Path
     games_dir: Path
@@ -447,7 +447,7 @@ def simulate_report(
     parts: Path | None = None,
     params: Sequence[str] = (),
     par: bool = False,
-) -> ReportRuns:
+) -> HandsGamesFolders:
     """Play the hands and games runs of a report into ``work_dir/hands`` and ``/games``.
 
     The folders are laid out as the ``thousand hands`` and ``thousand games`` commands
@@ -481,4 +481,4 @@ def simulate_report(
             spec, work_dir / kind, feedback=feedback, backend=backend or Backend(), store=store
         )
         seconds[kind] = result.seconds
-    return ReportRuns(work_dir / "hands", work_dir / "games", seconds)
+    return HandsGamesFolders(work_dir / "hands", work_dir / "games", seconds)
