@@ -18,7 +18,7 @@ It works in three named stages:
    results): the guide's tables become the ``guide`` player's settings, which duels
    ``strong``;
 3. :func:`write_report` reads the runs and writes the report folder
-   (:func:`analysis.report.build_report`).
+   (:func:`analysis.report.write_report_folder`).
 
 The runs' chunks are kept in a partial folder beside the report until it is written,
 so ``resume`` finishes an interrupted report.
@@ -274,9 +274,9 @@ def write_report(
     """
     from analysis.compare import compare_folders
     from analysis.odds import odds_result
-    from analysis.report import build_report as write_pages
+    from analysis.report import write_report_folder
 
-    return write_pages(
+    return write_report_folder(
         out,
         odds=odds_result(runs.odds),
         hands_dir=runs.hands_dir,
