@@ -23,8 +23,9 @@ from sim.output import StagedDir, UsageError, now_iso
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback, check_first_dealer
 
-if TYPE_CHECKING:  # sim.runs.duel imports polars: loaded when a duel runs, not for every command
-    from sim.runs.duel import Contestant
+if TYPE_CHECKING:  # both import polars: loaded when a duel runs, not for every command
+    from analysis.duel import DuelResult
+    from sim.runs.duel import Contestant, DuelRun
 
 
 def contestant(flag: str, strategy: str, params: Sequence[str] = ()) -> Contestant:
@@ -83,10 +84,10 @@ class DuelSpec:
 
 @dataclass(frozen=True)
 class Duel:
-    """A duel's run (:class:`sim.runs.duel.DuelRun`), its statistics and how to show them."""
+    """A duel's run, its statistics and how to show them."""
 
-    run: Any
-    result: Any
+    run: DuelRun
+    result: DuelResult
     seconds: float
 
     def json(self) -> dict[str, Any]:

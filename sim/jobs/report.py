@@ -30,16 +30,23 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sim
 from sim.i18n import N_, _
 from sim.jobs.guide import Guide, GuideSpec, check_guide
-from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBidsSpec, safebids
+from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBids, SafeBidsSpec, safebids
 from sim.players import DEFAULT
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback, backend_for
 from sim.runs.runner import Backend, open_partial
+
+if TYPE_CHECKING:  # polars, compiled code and the analysis: loaded when a report runs
+    from analysis.advise import Advice
+    from analysis.guide import GuideRuns
+    from analysis.pages import Section
+    from sim.runs.compare import DealingRuns
+    from sim.runs.odds import OddsRun
 
 GUIDE_HANDS = 50_000  # the guide's ordinary hands: at most this many of the report's
 GUIDE_RISK = 0.75
@@ -130,23 +137,23 @@ class ReportRuns:
     """Everything the report's first stage played.
 
     Attributes:
-        odds: the odds run (:class:`sim.runs.odds.OddsRun`).
+        odds: the odds run.
         hands_dir: the hands run's folder.
         games_dir: the games run's folder.
-        dealing: the shuffled-or-cut runs (:class:`sim.runs.compare.DealingRuns`).
-        safebids: the safe-bid tables (:class:`sim.jobs.safebids.SafeBids`), or None.
-        examples: the advisor's worked examples (:class:`analysis.advise.Advice`).
-        guide: the guide's runs (:class:`analysis.guide.GuideRuns`), or None.
+        dealing: the shuffled-or-cut runs.
+        safebids: the safe-bid tables, or None.
+        examples: the advisor's worked examples.
+        guide: the guide's runs, or None.
         compared: ``(name, folder)`` of the compared rule sets' games runs, or None.
     """
 
-    odds: Any
+    odds: OddsRun
     hands_dir: Path
     games_dir: Path
-    dealing: Any
-    safebids: Any
-    examples: list[Any]
-    guide: Any
+    dealing: DealingRuns
+    safebids: SafeBids | None
+    examples: list[Advice]
+    guide: GuideRuns | None
     compared: list[tuple[str, Path]] | None
 
 
@@ -192,7 +199,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
     from sim.engine.strategies.registry import parse_strategies
     from sim.runs.compare import dealing_comparison, play_rule_sets
     from sim.runs.folder import ENGINE_FUNCTIONS, compile_notice, simulate_report, warm_engine
-    from sim.runs.odds import OddsRun, count_batch, run_odds
+    from sim.runs.odds import count_batch, run_odds
     from sim.runs.runner import run_on_workers, start_workers
 
     rules = spec.rules
@@ -262,11 +269,11 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
 def write_report(
     spec: ReportSpec,
     runs: ReportRuns,
-    guide: Any,
+    guide: Section | None,
     out: Path,
-    player: Any = None,
+    player: Section | None = None,
     player_pages: Callable[[Path], None] | None = None,
-) -> Any:
+) -> list[Section]:
     """The last stage: read the runs and write the report folder; its sections.
 
     ``player`` (the page for players, from the guide) opens the report;
@@ -292,7 +299,7 @@ def write_report(
     )
 
 
-def advice_examples(spec: ReportSpec) -> list[Any]:
+def advice_examples(spec: ReportSpec) -> list[Advice]:
     """The advisor on the report's example hands: the fast players (2,000 deals), the par."""
     from analysis.advise import EXAMPLE_HANDS, advise
     from sim.cards import hand_mask
@@ -313,7 +320,9 @@ def advice_examples(spec: ReportSpec) -> list[Any]:
     return out
 
 
-def _guide_runs(spec: ReportSpec, odds: Any, safe: Any, feedback: Feedback) -> Any:
+def _guide_runs(
+    spec: ReportSpec, odds: OddsRun, safe: SafeBids | None, feedback: Feedback
+) -> GuideRuns:
     """The guide's runs, with the report's own odds and (when it has them) strong's hands."""
     from analysis.guide import GUIDE_PLAYER
     from analysis.odds import odds_result
