@@ -130,7 +130,7 @@ def guide():
     from sim.jobs.guide import GuideSpec, collect_runs
 
     spec = GuideSpec(
-        load_rules("classic"), 5, deals=6000, hands=20000, games=200, odds_deals=40000,
+        rules=load_rules("classic"), seed=5, deals=6000, hands=20000, games=200, odds_deals=40000,
         risk=0.75, workers=2,
     )  # fmt: skip
     return guide_tables(collect_runs(spec))

@@ -5,7 +5,7 @@ notebook can too::
 
     from sim.jobs.compare import CompareSpec, compare, rule_sets
 
-    result = compare(CompareSpec(rule_sets("classic", "ukraine_online"), games=2000))
+    result = compare(CompareSpec(sets=rule_sets("classic", "ukraine_online"), games=2000))
     print(result.markdown())
 """
 
@@ -53,7 +53,7 @@ def rule_sets(base: str, vs: str) -> tuple[tuple[str, Rules], ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CompareSpec:
     """What a comparison plays.
 

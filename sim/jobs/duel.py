@@ -5,8 +5,8 @@
     from sim.jobs.duel import DuelSpec, contestant, duel
     from sim.rules import load_rules
 
-    spec = DuelSpec(load_rules("classic"), contestant("a", "strong"),
-                    contestant("b", "heuristic"), deals=20_000)
+    spec = DuelSpec(rules=load_rules("classic"), a=contestant("a", "strong"),
+                    b=contestant("b", "heuristic"), deals=20_000)
     print(duel(spec).markdown())
 """
 
@@ -45,7 +45,7 @@ def contestant(flag: str, strategy: str, params: Sequence[str] = ()) -> Contesta
     return c
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DuelSpec:
     """What a duel plays: ``deals`` single deals or ``games`` whole games (one of them).
 

@@ -6,7 +6,7 @@ notebook can too::
     from sim.jobs.guide import GuideSpec, build_guide
     from sim.rules import load_rules
 
-    book = build_guide(GuideSpec(load_rules("classic"), deals=5000, duel_deals=2000))
+    book = build_guide(GuideSpec(rules=load_rules("classic"), deals=5000, duel_deals=2000))
     print(book.sentence())
 
 It plays in two stages. First the runs (:func:`collect_runs`): every dealt hand as the
@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # polars and the analysis: loaded when a guide is built, not 
     from analysis.pages import Section
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GuideSpec:
     """What a guide plays.
 

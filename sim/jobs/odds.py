@@ -6,7 +6,8 @@ too::
     from sim.jobs.odds import OddsSpec, odds
     from sim.rules import load_rules
 
-    print(odds(OddsSpec(load_rules("classic"), 200_000)).json()["odds"]["hand.any_marriage"])
+    result = odds(OddsSpec(rules=load_rules("classic"), deals=200_000))
+    print(result.json()["odds"]["hand.any_marriage"])
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # compiled code, polars and the analysis: loaded when deals a
     from sim.runs.odds import OddsRun
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OddsSpec:
     """What an odds run deals.
 

@@ -6,7 +6,7 @@ notebook can too::
     from sim.jobs.report import ReportSpec, build_report
     from sim.rules import load_rules
 
-    build_report(ReportSpec(load_rules("classic"), deals=100_000, hands=50_000,
+    build_report(ReportSpec(rules=load_rules("classic"), deals=100_000, hands=50_000,
                             games=1_000), "report")
 
 It works in three named stages:
@@ -52,7 +52,7 @@ GUIDE_HANDS = 50_000  # the guide's ordinary hands: at most this many of the rep
 GUIDE_RISK = 0.75
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReportSpec:
     """What a report plays and shows.
 
@@ -126,9 +126,9 @@ class ReportSpec:
     def guide_spec(self) -> GuideSpec:
         """The guide of the report: its sizes, the report's seed."""
         return GuideSpec(
-            self.rules, self.seed, deals=self.safe_deals, hands=min(self.hands, GUIDE_HANDS),
-            games=self.games, odds_deals=self.deals, risk=GUIDE_RISK,
-            duel_deals=self.guide_duel_deals, workers=self.workers,
+            rules=self.rules, seed=self.seed, deals=self.safe_deals,
+            hands=min(self.hands, GUIDE_HANDS), games=self.games, odds_deals=self.deals,
+            risk=GUIDE_RISK, duel_deals=self.guide_duel_deals, workers=self.workers,
         )  # fmt: skip
 
 
@@ -242,9 +242,9 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
     if spec.safe_players is not None:
         safe = safebids(
             SafeBidsSpec(
-                rules, spec.safe_players, deals=spec.safe_deals, sample=spec.safe_sample,
-                seed=spec.seed, holdout_seed=spec.seed + 1, params=spec.params,
-                workers=spec.workers,
+                rules=rules, players=spec.safe_players, deals=spec.safe_deals,
+                sample=spec.safe_sample, seed=spec.seed, holdout_seed=spec.seed + 1,
+                params=spec.params, workers=spec.workers,
             ),
             feedback=feedback,
             label=N_("safe bids: hands declared"),

@@ -6,7 +6,9 @@ and call :func:`safebids`; a notebook can do the same::
     from sim.jobs.safebids import SafeBidsSpec, safebids
     from sim.rules import load_rules
 
-    result = safebids(SafeBidsSpec(load_rules("classic"), ("strong", "par"), 2000, 20))
+    spec = SafeBidsSpec(rules=load_rules("classic"), players=("strong", "par"), deals=2000,
+                        sample=20)
+    result = safebids(spec)
     print(result.markdown())
 """
 
