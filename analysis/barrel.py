@@ -53,11 +53,12 @@ UNRECORDED = "unrecorded"
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 LENGTH_BIN = 5  # game-length histogram bins: 0-4, 5-9, ... deals
 
-# Columns of games.parquet the pipeline reads; PER_SEAT ones as NAME_{seat} per seat.
-GAME_COLUMNS = GAMES.pick(
+# Columns of games.parquet the barrel tables read; those of BARREL_SEAT_COLUMNS as
+# NAME_{seat}, one per seat.
+BARREL_GAME_COLUMNS = GAMES.pick(
     "game_id", "first_dealer", "n_deals", "winner", "unfinished", "golden_reset"
 )
-PER_SEAT_COLUMNS = (
+BARREL_SEAT_COLUMNS = (
     "barrel_entries",
     "barrel_falls",
     "bolt_penalties",
@@ -502,9 +503,9 @@ def barrel_tables(run_dir: Path) -> dict[str, pl.DataFrame]:
         raise UsageError(f"{run_dir / RUN_FILE}: 'rules' and 'sizes' must be JSON objects")
 
     games_path = run_dir / GAMES_FILE
-    raw_games, schema = scan_checked(games_path, GAME_COLUMNS, "games")
+    raw_games, schema = scan_checked(games_path, BARREL_GAME_COLUMNS, "games")
     players = _players(rules, schema, run_dir / RUN_FILE)
-    per_seat = [c for stem in PER_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players)]
+    per_seat = [c for stem in BARREL_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players)]
     for column in per_seat:
         if column not in schema:
             raise UsageError(f"{games_path}: missing column {column!r}")

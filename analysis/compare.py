@@ -191,8 +191,9 @@ def compare_games(
     return frame_out.select(COLUMNS).with_columns(pl.col(pl.Float64).fill_nan(None))
 
 
-# Columns of games.parquet the metrics read; the per-seat ones as STEM_{seat}.
-GAME_COLUMNS = GAMES.pick(
+# Columns of games.parquet the comparison's metrics read; those of COMPARE_SEAT_COLUMNS as
+# STEM_{seat}, one per seat.
+COMPARE_GAME_COLUMNS = GAMES.pick(
     "game_id",
     "n_deals",
     "winner",
@@ -202,7 +203,7 @@ GAME_COLUMNS = GAMES.pick(
     "contracts_conceded",
     "contract_sum",
 )
-PER_SEAT_COLUMNS = ("barrel_falls", "barrel_entries", "bolt_penalties", "samosvals")
+COMPARE_SEAT_COLUMNS = ("barrel_falls", "barrel_entries", "bolt_penalties", "samosvals")
 
 
 def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
@@ -227,8 +228,8 @@ def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
     for name, folder in runs:
         players[name] = int((read_manifest(folder).get("rules") or {}).get("players", 3))
         needed = [
-            *GAME_COLUMNS,
-            *(c for stem in PER_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players[name])),
+            *COMPARE_GAME_COLUMNS,
+            *(c for stem in COMPARE_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players[name])),
         ]
         frame, _schema = scan_checked(folder / "games.parquet", needed, "games")
         frames.append((name, frame.collect()))

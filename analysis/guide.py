@@ -415,7 +415,7 @@ def special_table(games: pl.DataFrame, rules: Rules) -> pl.DataFrame:
 
 
 @dataclass
-class Guide:
+class GuideTables:
     """Every table of the guide, and the ``guide`` player's parameters."""
 
     runs: GuideRuns
@@ -442,7 +442,7 @@ class Guide:
         return out
 
 
-def build_guide(runs: GuideRuns) -> Guide:
+def guide_tables(runs: GuideRuns) -> GuideTables:
     """Every table of the guide from its runs."""
     rules = runs.rules
     frame = _class_frame(runs)
@@ -450,7 +450,7 @@ def build_guide(runs: GuideRuns) -> Guide:
     curve = curves(frame, rules, ["marriages"])
     chart = safe_levels(curve, ["marriages"], RISKS)
     concede = concede_table(frame, rules, levels)
-    return Guide(
+    return GuideTables(
         runs=runs,
         bid_curve=curve,
         bid_chart=chart,
@@ -509,7 +509,7 @@ def _short(x: float) -> str:
     return text if "e" in text else number(x, len(text.partition(".")[2]))
 
 
-def _chart_display(guide: Guide) -> pl.DataFrame:
+def _chart_display(guide: GuideTables) -> pl.DataFrame:
     from analysis.safebids import class_words
 
     t = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER).filter(pl.col("n") >= 30)
@@ -536,7 +536,7 @@ def _numbers(values: Any, places: int) -> list[str]:
     return ["—" if v is None or v != v else number(v, places) for v in values]
 
 
-def _talon_displays(guide: Guide) -> list[tuple[str, str, pl.DataFrame, str, pl.DataFrame]]:
+def _talon_displays(guide: GuideTables) -> list[tuple[str, str, pl.DataFrame, str, pl.DataFrame]]:
     """The talon section's tables: (title, note, shown, CSV name, data)."""
     from analysis.pages import interval_column
 
@@ -641,7 +641,7 @@ def _concede_display(c: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _specials_display(guide: Guide) -> pl.DataFrame:
+def _specials_display(guide: GuideTables) -> pl.DataFrame:
     """Golden and dark deals per game, or that they are off, in words."""
     games, rules = guide.runs.games, guide.runs.rules
     n = len(games)
@@ -660,7 +660,7 @@ def _specials_display(guide: Guide) -> pl.DataFrame:
     return pl.DataFrame({N_("deals"): deals, N_("per game"): per_game, N_("note"): notes})
 
 
-def _seats_display(guide: Guide) -> pl.DataFrame:
+def _seats_display(guide: GuideTables) -> pl.DataFrame:
     """Who wins, by seat from the first dealer, with its interval and the fair share."""
     from analysis.pages import interval_column
 
@@ -700,7 +700,7 @@ def duel_sentence(summary: pl.DataFrame, deals: int, seed: int) -> str:
     )
 
 
-def guide_answer(guide: Guide, duel: pl.DataFrame | None = None) -> str:
+def guide_answer(guide: GuideTables, duel: pl.DataFrame | None = None) -> str:
     """The guide in one sentence: the safe bids at 75 % by marriage, concessions, its duel."""
     chart = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER)
     levels = {r["marriages"]: r["safe_75"] for r in chart.iter_rows(named=True)}
@@ -750,7 +750,7 @@ def guide_answer(guide: Guide, duel: pl.DataFrame | None = None) -> str:
 
 
 def guide_sections(
-    guide: Guide, duel: pl.DataFrame | None = None, duel_deals: int = 0, duel_seed: int = 0
+    guide: GuideTables, duel: pl.DataFrame | None = None, duel_deals: int = 0, duel_seed: int = 0
 ) -> list[Any]:
     """The guide's sections (:class:`analysis.pages.Section`), in reading order."""
     from analysis.pages import Section, Text
@@ -912,7 +912,7 @@ def guide_sections(
     return [bid, talon, give, concede, table, check]
 
 
-def guide_json(guide: Guide, duel: pl.DataFrame | None = None) -> dict[str, Any]:
+def guide_json(guide: GuideTables, duel: pl.DataFrame | None = None) -> dict[str, Any]:
     """Every table of the guide as JSON rows."""
     from analysis.tables import tables_json
 
@@ -942,7 +942,7 @@ def guide_json(guide: Guide, duel: pl.DataFrame | None = None) -> dict[str, Any]
     }
 
 
-def guide_header(guide: Guide) -> str:
+def guide_header(guide: GuideTables) -> str:
     """The page's opening line: rules, sizes and who played."""
     runs = guide.runs
     rules = runs.rules
@@ -965,7 +965,7 @@ def guide_header(guide: Guide) -> str:
 
 
 def write_guide(
-    guide: Guide,
+    guide: GuideTables,
     out: Any,
     duel: pl.DataFrame | None,
     duel_deals: int,
@@ -1012,7 +1012,7 @@ def write_guide(
 
 
 def guide_report_section(
-    guide: Guide, duel: pl.DataFrame | None, duel_deals: int, duel_seed: int
+    guide: GuideTables, duel: pl.DataFrame | None, duel_deals: int, duel_seed: int
 ) -> Any:
     """The guide as one section of ``thousand report`` (its sections as sub-headings)."""
     from analysis.pages import Section, Text

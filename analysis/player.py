@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis.guide import GUIDE_PLAYER, Guide
+from analysis.guide import GUIDE_PLAYER, GuideTables
 from analysis.pages import Section, Text, inline_html
 from analysis.tables import to_markdown
 from sim.i18n import _, language, number, role
@@ -60,7 +60,7 @@ def _marriage(m: str) -> str:
     return _("no marriage") if m == "none" else _("{suits} marriage").format(suits=m)
 
 
-def bid_answer(guide: Guide) -> tuple[str, pl.DataFrame]:
+def bid_answer(guide: GuideTables) -> tuple[str, pl.DataFrame]:
     """How high to bid: a sentence and the chart (marriage, bid up to at 75 %, makes 100)."""
     chart = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER)
     rows = {r["marriages"]: r for r in chart.iter_rows(named=True)}
@@ -86,7 +86,7 @@ def bid_answer(guide: Guide) -> tuple[str, pl.DataFrame]:
     return sentence, table
 
 
-def talon_answer(guide: Guide) -> str:
+def talon_answer(guide: GuideTables) -> str:
     """What the talon brings: the partner of a lone king or queen, measured beside exact."""
     row = guide.completion.filter(pl.col("lone_halves") == 1)
     if row.is_empty():
@@ -97,7 +97,7 @@ def talon_answer(guide: Guide) -> str:
     ).format(rate=_rate_text(r["measured"], r["ci_low"], r["ci_high"]), exact=_pct(r["exact"]))
 
 
-def concede_answer(guide: Guide) -> str:
+def concede_answer(guide: GuideTables) -> str:
     """When to concede: the lowest contract at which conceding scores more, or never."""
     better = guide.concede.filter(pl.col("better") == "concede")
     if better.is_empty():
@@ -113,7 +113,7 @@ def concede_answer(guide: Guide) -> str:
     )
 
 
-def barrel_answer(guide: Guide) -> str:
+def barrel_answer(guide: GuideTables) -> str:
     """The barrel: the share of climbs that end in a fall."""
     b = guide.barrel.row(0, named=True) if len(guide.barrel) else None
     if b is None or not b["climbs"]:
@@ -127,7 +127,7 @@ def barrel_answer(guide: Guide) -> str:
     )
 
 
-def player_section(guide: Guide) -> Section:
+def player_section(guide: GuideTables) -> Section:
     """The page for players as one section (the report's first)."""
     sentence, chart = bid_answer(guide)
     sec = Section("players", _("For players"))
@@ -146,7 +146,7 @@ def player_section(guide: Guide) -> Section:
 
 
 def write_player_page(
-    folder: Path, guide: Guide, rules_name: str, name: str = "player"
+    folder: Path, guide: GuideTables, rules_name: str, name: str = "player"
 ) -> dict[str, Any]:
     """Write ``NAME.html`` (one printable page) and ``NAME.md`` into ``folder``."""
     sentence, chart = bid_answer(guide)

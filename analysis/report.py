@@ -25,7 +25,7 @@ current language (:mod:`sim.i18n`, ``thousand report --lang``); the CSV files an
 
 The page kit (blocks, formatting, the HTML and Markdown pages) is :mod:`analysis.pages`.
 To add a section, write a builder that returns a section in a module of
-:mod:`analysis.sections` and add it to :func:`build_report`.
+:mod:`analysis.sections` and add it to :func:`write_report_folder`.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def _part_manifest(run_dir: Path | None) -> dict[str, Any] | None:
     return {k: doc[k] for k in keep if k in doc}
 
 
-def build_report(
+def write_report_folder(
     out: Path,
     odds: OddsResult,
     hands_dir: Path | None = None,

@@ -34,7 +34,10 @@ def test_compare_rates_wilson_and_independent_difference():
 def dealing(tmp_path_factory):
     root = tmp_path_factory.mktemp("dealing")
     games, seed = 300, 4
-    play_into(RunSpec("games", CLASSIC, games, seed, ("heuristic",) * 3), root / "games")
+    spec = RunSpec(
+        kind="games", rules=CLASSIC, total=games, seed=seed, strategies=("heuristic",) * 3
+    )
+    play_into(spec, root / "games")
     odds = run_odds(CLASSIC, 20_000, seed)
     result = dealing_comparison(
         CLASSIC, odds, root / "games", games, seed, root / "cut",

@@ -126,14 +126,14 @@ def test_the_guide_player_plays_its_cards_as_strong_does():
 
 @pytest.fixture(scope="module")
 def guide():
-    from analysis.guide import build_guide
+    from analysis.guide import guide_tables
     from sim.jobs.guide import GuideSpec, collect_runs
 
     spec = GuideSpec(
-        load_rules("classic"), 5, deals=6000, hands=20000, games=200, odds_deals=40000,
+        rules=load_rules("classic"), seed=5, deals=6000, hands=20000, games=200, odds_deals=40000,
         risk=0.75, workers=2,
     )  # fmt: skip
-    return build_guide(collect_runs(spec))
+    return guide_tables(collect_runs(spec))
 
 
 def test_the_talon_tables_match_their_exact_values(guide):
@@ -263,10 +263,10 @@ def test_bad_guide_input_is_one_line_and_exit_2(tmp_path, run_main, args, culpri
 
 
 def test_the_concession_table_follows_the_concession_rules(guide):
-    from analysis.guide import build_guide
+    from analysis.guide import guide_tables
 
     runs = guide.runs
-    free = build_guide(
+    free = guide_tables(
         type(runs)(**{**runs.__dict__, "rules": runs.rules.replace(rospis__no_subtract=True)})
     )
     # conceding costs nothing of one's own: the no-marriage hands concede from 100 on

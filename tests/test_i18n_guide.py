@@ -77,7 +77,7 @@ def md_headings(md: str) -> list[str]:
 def book():
     from sim.jobs.guide import GuideSpec, build_guide
 
-    spec = GuideSpec(load_rules("classic"), 7, deals=1500, hands=1500, games=40,
+    spec = GuideSpec(rules=load_rules("classic"), seed=7, deals=1500, hands=1500, games=40,
                      odds_deals=5000, duel_deals=200, workers=1)  # fmt: skip
     return build_guide(spec)
 

@@ -23,7 +23,7 @@ from analysis.advise import advise
 from analysis.compare import compare_folders
 from analysis.odds import ODDS_WORDS, odds_result
 from analysis.pages import Table
-from analysis.report import build_report
+from analysis.report import write_report_folder
 from analysis.safebids import SafeBidRun, build_result
 from sim.cards import hand_mask
 from sim.i18n import LANGS, speaking
@@ -102,7 +102,7 @@ def report(runs: dict, out: Path, lang: str, monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(pages, "figure_png", keep_texts)
     with speaking(lang):
-        sections = build_report(
+        sections = write_report_folder(
             out,
             runs["odds"],
             runs["hands"],

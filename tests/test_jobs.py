@@ -57,7 +57,10 @@ def test_the_compare_job_is_the_command(main_io, tmp_path):
 
     sets = rule_sets("classic", "ukraine_online")
     feedback = Recorder()
-    result = compare(CompareSpec(sets, 120, 2, "heuristic", workers=1), feedback=feedback)
+    result = compare(
+        CompareSpec(sets=sets, games=120, seed=2, strategies="heuristic", workers=1),
+        feedback=feedback,
+    )
     code, out, _ = main_io(
         "compare", "--vs", "ukraine_online", "--games", "120", "--seed", "2",
         "--strategies", "heuristic", "--workers", "1", "--json", "--quiet",
@@ -67,16 +70,16 @@ def test_the_compare_job_is_the_command(main_io, tmp_path):
     assert feedback.done["playing the rule sets"] == 240
     assert "classic vs ukraine_online" in result.markdown() and result.short()
     with pytest.raises(UsageError, match="one strategy for every seat"):
-        compare(CompareSpec(sets, 10, strategies="strong,strong,strong"))
+        compare(CompareSpec(sets=sets, games=10, strategies="strong,strong,strong"))
     with pytest.raises(UsageError, match="--resume: give the --out"):
-        compare(CompareSpec(sets, 10), resume=True)
+        compare(CompareSpec(sets=sets, games=10), resume=True)
 
 
 def test_the_duel_job_is_the_command(main_io, tmp_path):
     from sim.jobs.duel import DuelSpec, contestant, duel
 
-    spec = DuelSpec(CLASSIC, contestant("a", "strong"), contestant("b", "heuristic"), deals=150,
-                    seed=3, workers=1)  # fmt: skip
+    spec = DuelSpec(rules=CLASSIC, a=contestant("a", "strong"), b=contestant("b", "heuristic"),
+                    deals=150, seed=3, workers=1)  # fmt: skip
     result = duel(spec, tmp_path / "d")
     code, out, _ = main_io("duel", "--a", "strong", "--deals", "150", "--seed", "3",
                            "--workers", "1", "--json", "--quiet")  # fmt: skip
@@ -84,9 +87,9 @@ def test_the_duel_job_is_the_command(main_io, tmp_path):
     run = json.loads((tmp_path / "d/run.json").read_text())
     assert run["command"] == "duel" and run["sizes"]["deals"] == 150
     with pytest.raises(UsageError, match="either --deals or --games"):
-        duel(DuelSpec(CLASSIC, spec.a, spec.b))
+        duel(DuelSpec(rules=CLASSIC, a=spec.a, b=spec.b))
     with pytest.raises(UsageError, match="--first-dealer: only with --games"):
-        duel(DuelSpec(CLASSIC, spec.a, spec.b, deals=5, first_dealer=1))
+        duel(DuelSpec(rules=CLASSIC, a=spec.a, b=spec.b, deals=5, first_dealer=1))
 
 
 def test_the_odds_advise_and_solve_jobs_are_the_commands(main_io):
@@ -94,7 +97,7 @@ def test_the_odds_advise_and_solve_jobs_are_the_commands(main_io):
     from sim.jobs.odds import OddsSpec, odds
     from sim.jobs.solve import SolveSpec, solve
 
-    doc = odds(OddsSpec(CLASSIC, 20_000, 4, workers=1)).json()
+    doc = odds(OddsSpec(rules=CLASSIC, deals=20_000, seed=4, workers=1)).json()
     code, out, _ = main_io("odds", "--deals", "20000", "--seed", "4", "--workers", "1", "--json",
                            "--quiet")  # fmt: skip
     assert code == 0 and json.loads(out) == as_printed(doc)
@@ -110,14 +113,14 @@ def test_the_odds_advise_and_solve_jobs_are_the_commands(main_io):
         advise(AdviseSpec(rules=load_rules("two_players"), hand=hand + " 9H TS JS", seat="middle"))
 
     hands = ("AH TH KH", "KS QS JS", "AD KD QD")
-    position = solve(SolveSpec(CLASSIC, hands, trump="H"))
+    position = solve(SolveSpec(rules=CLASSIC, hands=hands, trump="H"))
     code, out, _ = main_io("solve", "--hands", *hands, "--trump", "H", "--json")
     assert code == 0 and json.loads(out) == position.json()
     code, out, _ = main_io("solve", "--hands", *hands, "--trump", "H")
     assert out == position.text() + "\n"
     assert position.json()["value"] == 52  # the declarer takes every trick: all 52 points
     with pytest.raises(UsageError, match="--trump must be a suit"):
-        solve(SolveSpec(CLASSIC, hands, trump="X"))
+        solve(SolveSpec(rules=CLASSIC, hands=hands, trump="X"))
 
 
 def test_the_table_jobs_read_a_run_the_run_job_wrote(main_io, tmp_path):
@@ -125,9 +128,11 @@ def test_the_table_jobs_read_a_run_the_run_job_wrote(main_io, tmp_path):
     from sim.jobs.tables import barrel, bids
 
     feedback = Recorder()
-    hands = play_into(RunSpec("hands", CLASSIC, 2_000, 6, workers=1), tmp_path / "h",
-                      feedback=feedback).folder  # fmt: skip
-    games = play_into(RunSpec("games", CLASSIC, 60, 6, workers=1), tmp_path / "g").folder
+    hands = play_into(RunSpec(kind="hands", rules=CLASSIC, total=2_000, seed=6, workers=1),
+                      tmp_path / "h", feedback=feedback).folder  # fmt: skip
+    games = play_into(
+        RunSpec(kind="games", rules=CLASSIC, total=60, seed=6, workers=1), tmp_path / "g"
+    ).folder
     assert feedback.bars == [(2_000, "deal", "playing deals")]
     assert feedback.done["playing deals"] == 2_000
     for command, result in (("bids", bids(hands, 20)), ("barrel", barrel(games))):
@@ -144,7 +149,7 @@ def test_the_table_jobs_read_a_run_the_run_job_wrote(main_io, tmp_path):
 def test_the_guide_job_runs_in_two_named_stages(tmp_path):
     from sim.jobs.guide import GuideSpec, build_guide, check_guide, collect_runs
 
-    spec = GuideSpec(CLASSIC, 7, deals=400, hands=800, games=20, odds_deals=4000,
+    spec = GuideSpec(rules=CLASSIC, seed=7, deals=400, hands=800, games=20, odds_deals=4000,
                      duel_deals=None, workers=1)  # fmt: skip
     feedback = Recorder()
     runs = collect_runs(spec, feedback)
@@ -166,8 +171,8 @@ def test_the_page_for_players_states_the_guides_numbers(tmp_path):
     from sim.i18n import set_language
     from sim.jobs.guide import GuideSpec, build_guide
 
-    spec = GuideSpec(CLASSIC, 7, deals=2000, hands=2000, games=100, odds_deals=20000,
-                     duel_deals=None, workers=1)  # fmt: skip
+    spec = GuideSpec(rules=CLASSIC, seed=7, deals=2000, hands=2000, games=100,
+                     odds_deals=20000, duel_deals=None, workers=1)  # fmt: skip
     build_guide(spec, tmp_path / "g", player_page=True)
     page = (tmp_path / "g/player.html").read_text(encoding="utf-8")
     md = (tmp_path / "g/player.md").read_text(encoding="utf-8")

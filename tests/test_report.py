@@ -18,7 +18,7 @@ from analysis.bids import bid_tables
 from analysis.marriages import marriage_table
 from analysis.odds import odds_result
 from analysis.pages import Section, Table
-from analysis.report import build_report
+from analysis.report import write_report_folder
 from analysis.safebids import SafeBidRun, build_result
 from analysis.sections.compare import COMPARE_COLUMNS, compare_section
 from sim.cards import hand_mask
@@ -155,7 +155,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
 @pytest.fixture(scope="module")
 def report(runs: dict, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Section]]:
     out = tmp_path_factory.mktemp("report") / "classic"
-    sections = build_report(
+    sections = write_report_folder(
         out,
         runs["odds"],
         runs["hands"],
@@ -422,7 +422,7 @@ def test_the_comparison_lists_the_options_that_differ():
 
 
 def test_report_without_runs_or_comparison_keeps_the_odds_sections(runs, tmp_path):
-    sections = build_report(tmp_path / "r", runs["odds"])
+    sections = write_report_folder(tmp_path / "r", runs["odds"])
     assert [s.anchor for s in sections] == ["summary", "marriages", "run", "odds"]
     assert not (tmp_path / "r" / "compare.png").exists()
 

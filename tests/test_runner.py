@@ -231,7 +231,15 @@ def test_play_into_makes_run_folders_the_analyses_read(tmp_path):
     from analysis.bids import bid_tables
     from sim.runs.folder import RunSpec, play_into
 
-    spec = RunSpec("hands", RULES, 3_000, 2, "heuristic", chunk=1_000, workers=1)
+    spec = RunSpec(
+        kind="hands",
+        rules=RULES,
+        total=3_000,
+        seed=2,
+        strategies="heuristic",
+        chunk=1_000,
+        workers=1,
+    )
     result = play_into(spec, tmp_path / "h")
     assert result.counts["chunks"] == 3 and result.folder == tmp_path / "h"
     run = json.loads((tmp_path / "h/run.json").read_text())
@@ -240,20 +248,22 @@ def test_play_into_makes_run_folders_the_analyses_read(tmp_path):
     assert run["aggregate_only"] is False and run["backend"] == "serial"
     assert bid_tables(tmp_path / "h")["summary"]["contracts"][0] == 3_000
     assert not list(tmp_path.glob(".h.*"))  # neither the partial nor the staging folder stays
-    spec = RunSpec("games", load_rules("two_players"), 200, 2)
+    spec = RunSpec(kind="games", rules=load_rules("two_players"), total=200, seed=2)
     play_into(spec, tmp_path / "g", backend=Backend(2))
     assert barrel_tables(tmp_path / "g")["summary"]["games"][0] == 200
     run = json.loads((tmp_path / "g/run.json").read_text())
     assert run["chunk_size"] == 4096 and run["first_dealer"] is None  # the defaults
     assert run["workers"] == 2
     # with the par columns (the report's --par), run.json says so, as `thousand hands --par`
-    play_into(RunSpec("hands", RULES, 4, 2, par=True), tmp_path / "p")
+    play_into(RunSpec(kind="hands", rules=RULES, total=4, seed=2, par=True), tmp_path / "p")
     run = json.loads((tmp_path / "p/run.json").read_text())
     assert run["par"] is True and run["chunk_size"] == 256
     with pytest.raises(ValueError, match="kind"):
-        play_into(RunSpec("odds", RULES, 10, 1), tmp_path / "x")
+        play_into(RunSpec(kind="odds", rules=RULES, total=10, seed=1), tmp_path / "x")
     with pytest.raises(UsageError, match="--first-dealer 3"):
-        play_into(RunSpec("games", RULES, 10, 1, first_dealer=3), tmp_path / "x")
+        play_into(
+            RunSpec(kind="games", rules=RULES, total=10, seed=1, first_dealer=3), tmp_path / "x"
+        )
     assert not (tmp_path / "x").exists()
 
 

@@ -295,7 +295,7 @@ def test_the_safebids_job_gives_the_commands_tables(main_io):
     from sim.runs.folder import Feedback
 
     spec = SafeBidsSpec(
-        load_rules("classic"), ("heuristic", "par"), deals=300, sample=2, seed=4,
+        rules=load_rules("classic"), players=("heuristic", "par"), deals=300, sample=2, seed=4,
         holdout_seed=5, workers=1,
     )  # fmt: skip
     seen = []

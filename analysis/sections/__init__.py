@@ -1,4 +1,4 @@
-"""The sections of the report, one module each (:func:`analysis.report.build_report`).
+"""The sections of the report, one module each (:func:`analysis.report.write_report_folder`).
 
 Each module has one builder that returns a :class:`analysis.pages.Section` from the
 results of the runs (or the tables the analysis made of them): ``run``, ``odds``,

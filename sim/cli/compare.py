@@ -32,8 +32,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_out_dir(args.out, args.force)
     spec = CompareSpec(
-        rule_sets(args.rules, args.vs), args.games, args.seed, args.strategies,
-        tuple(args.param), args.chunk, args.workers, args.scheduler,
+        sets=rule_sets(args.rules, args.vs), games=args.games, seed=args.seed,
+        strategies=args.strategies, params=tuple(args.param), chunk=args.chunk,
+        workers=args.workers, scheduler=args.scheduler,
     )  # fmt: skip
     result = compare(
         spec, args.out, resume=args.resume, force=args.force, feedback=Console(args.quiet)

@@ -24,9 +24,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_out_dir(args.out, args.force)
     spec = DuelSpec(
-        load_rules(args.rules), contestant("a", args.a, args.a_param),
-        contestant("b", args.b, args.b_param), args.deals, args.games, args.seed,
-        args.first_dealer, args.workers,
+        rules=load_rules(args.rules), a=contestant("a", args.a, args.a_param),
+        b=contestant("b", args.b, args.b_param), deals=args.deals, games=args.games,
+        seed=args.seed, first_dealer=args.first_dealer, workers=args.workers,
     )  # fmt: skip
     result = duel(spec, args.out, feedback=Console(args.quiet))
     if args.json:

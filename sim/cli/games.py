@@ -18,10 +18,10 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     check_out_dir(args.out, args.force)
     spec = RunSpec(
-        "games", load_rules(args.rules), args.games, args.seed, args.strategies,
-        tuple(args.param), chunk=args.chunk, first_dealer=args.first_dealer,
-        trace=Path(args.trace) if args.trace else None, workers=args.workers,
-        scheduler=args.scheduler,
+        kind="games", rules=load_rules(args.rules), total=args.games, seed=args.seed,
+        strategies=args.strategies, params=tuple(args.param), chunk=args.chunk,
+        first_dealer=args.first_dealer, trace=Path(args.trace) if args.trace else None,
+        workers=args.workers, scheduler=args.scheduler,
     )  # fmt: skip
     run = play_into(
         spec, args.out, feedback=Console(args.quiet), resume=args.resume, force=args.force

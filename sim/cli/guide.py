@@ -30,8 +30,9 @@ def cmd_guide(args: argparse.Namespace) -> int:
 
     check_out_dir(args.out, args.force)
     spec = GuideSpec(
-        load_rules(args.rules), args.seed, args.deals, args.hands, args.games, args.odds_deals,
-        args.risk, None if args.no_duel else args.duel_deals, args.workers,
+        rules=load_rules(args.rules), seed=args.seed, deals=args.deals, hands=args.hands,
+        games=args.games, odds_deals=args.odds_deals, risk=args.risk,
+        duel_deals=None if args.no_duel else args.duel_deals, workers=args.workers,
     )  # fmt: skip
     book = build_guide(spec, args.out, feedback=Console(args.quiet), player_page=args.player_page)
     if args.json:

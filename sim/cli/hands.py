@@ -18,8 +18,9 @@ def cmd_hands(args: argparse.Namespace) -> int:
 
     check_out_dir(args.out, args.force)
     spec = RunSpec(
-        "hands", load_rules(args.rules), args.deals, args.seed, args.strategies,
-        tuple(args.param), chunk=args.chunk, aggregate_only=args.aggregate_only, par=args.par,
+        kind="hands", rules=load_rules(args.rules), total=args.deals, seed=args.seed,
+        strategies=args.strategies, params=tuple(args.param), chunk=args.chunk,
+        aggregate_only=args.aggregate_only, par=args.par,
         trace=Path(args.trace) if args.trace else None, workers=args.workers,
         scheduler=args.scheduler,
     )  # fmt: skip

@@ -18,8 +18,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_out_dir(args.out, args.force)
     spec = OddsSpec(
-        load_rules(args.rules), args.deals, args.seed, args.strategies, args.workers,
-        args.scheduler,
+        rules=load_rules(args.rules), deals=args.deals, seed=args.seed,
+        strategies=args.strategies, workers=args.workers, scheduler=args.scheduler,
     )  # fmt: skip
     doc = odds(spec, args.out, feedback=Console(args.quiet)).json()
     if args.json:

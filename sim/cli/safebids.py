@@ -28,8 +28,8 @@ def cmd_safebids(args: argparse.Namespace) -> int:
         raise UsageError("--holdout-seed: must differ from --seed")
     holdout = args.seed + 1 if args.holdout_seed is None else args.holdout_seed
     spec = jobs.SafeBidsSpec(
-        rules,
-        players,
+        rules=rules,
+        players=players,
         deals=args.deals,
         sample=min(args.sample, args.deals),
         seed=args.seed,

@@ -188,7 +188,10 @@ def class_tables(
         " ({deals} deals, a second or two) ..."
     )
     feedback.say(why.format(rules=rules.name, player=player, deals=number(TABLE_DEALS)))
-    spec = SafeBidsSpec(rules, (player,), TABLE_DEALS, 1, TABLE_SEED, None, workers=workers)
+    spec = SafeBidsSpec(
+        rules=rules, players=(player,), deals=TABLE_DEALS, sample=1, seed=TABLE_SEED,
+        holdout_seed=None, workers=workers,
+    )  # fmt: skip
     tables = safebids(spec).result.tables
     curves = tables["curve_by_marriages_aces"], tables["curve_by_marriages"]
     try:

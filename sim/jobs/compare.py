@@ -5,7 +5,7 @@ notebook can too::
 
     from sim.jobs.compare import CompareSpec, compare, rule_sets
 
-    result = compare(CompareSpec(rule_sets("classic", "ukraine_online"), games=2000))
+    result = compare(CompareSpec(sets=rule_sets("classic", "ukraine_online"), games=2000))
     print(result.markdown())
 """
 
@@ -16,7 +16,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sim
 from sim.i18n import N_, _, number
@@ -25,6 +25,9 @@ from sim.players import DEFAULT
 from sim.rules import Rules, load_rules
 from sim.runs.folder import QUIET, Feedback, backend_for
 from sim.runs.runner import Backend, open_partial, start_workers
+
+if TYPE_CHECKING:  # loaded when a comparison runs, not for every command
+    import polars as pl
 
 CHUNK = 4096  # games per chunk of each rule set's run
 
@@ -50,7 +53,7 @@ def rule_sets(base: str, vs: str) -> tuple[tuple[str, Rules], ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CompareSpec:
     """What a comparison plays.
 
@@ -103,10 +106,17 @@ class CompareSpec:
 
 @dataclass(frozen=True)
 class Comparison:
-    """A comparison's effects (:func:`analysis.compare.compare_folders`) and how to show them."""
+    """A comparison's effects and how to show them.
+
+    Attributes:
+        spec: what the comparison played.
+        table: the effects of every other rule set against the base
+            (:func:`analysis.compare.compare_folders`).
+        seconds: how long the comparison took.
+    """
 
     spec: CompareSpec
-    table: Any
+    table: pl.DataFrame
     seconds: float
 
     def json(self) -> dict[str, Any]:
@@ -142,7 +152,7 @@ def play_rule_sets_into(
     feedback: Feedback,
     parts: Path | None,
     label: str = N_("playing the rule sets"),
-) -> Any:
+) -> pl.DataFrame:
     """Play every rule set's games into ``work/runs/NAME``; their effects table."""
     from analysis.compare import compare_folders
     from sim.runs.compare import play_rule_sets

@@ -5,8 +5,8 @@
     from sim.jobs.duel import DuelSpec, contestant, duel
     from sim.rules import load_rules
 
-    spec = DuelSpec(load_rules("classic"), contestant("a", "strong"),
-                    contestant("b", "heuristic"), deals=20_000)
+    spec = DuelSpec(rules=load_rules("classic"), a=contestant("a", "strong"),
+                    b=contestant("b", "heuristic"), deals=20_000)
     print(duel(spec).markdown())
 """
 
@@ -23,8 +23,9 @@ from sim.output import StagedDir, UsageError, now_iso
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback, check_first_dealer
 
-if TYPE_CHECKING:  # sim.runs.duel imports polars: loaded when a duel runs, not for every command
-    from sim.runs.duel import Contestant
+if TYPE_CHECKING:  # both import polars: loaded when a duel runs, not for every command
+    from analysis.duel import DuelResult
+    from sim.runs.duel import Contestant, DuelRun
 
 
 def contestant(flag: str, strategy: str, params: Sequence[str] = ()) -> Contestant:
@@ -44,7 +45,7 @@ def contestant(flag: str, strategy: str, params: Sequence[str] = ()) -> Contesta
     return c
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DuelSpec:
     """What a duel plays: ``deals`` single deals or ``games`` whole games (one of them).
 
@@ -83,10 +84,10 @@ class DuelSpec:
 
 @dataclass(frozen=True)
 class Duel:
-    """A duel's run (:class:`sim.runs.duel.DuelRun`), its statistics and how to show them."""
+    """A duel's run, its statistics and how to show them."""
 
-    run: Any
-    result: Any
+    run: DuelRun
+    result: DuelResult
     seconds: float
 
     def json(self) -> dict[str, Any]:

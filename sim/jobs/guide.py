@@ -6,7 +6,7 @@ notebook can too::
     from sim.jobs.guide import GuideSpec, build_guide
     from sim.rules import load_rules
 
-    book = build_guide(GuideSpec(load_rules("classic"), deals=5000, duel_deals=2000))
+    book = build_guide(GuideSpec(rules=load_rules("classic"), deals=5000, duel_deals=2000))
     print(book.sentence())
 
 It plays in two stages. First the runs (:func:`collect_runs`): every dealt hand as the
@@ -22,15 +22,21 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.i18n import _, number
 from sim.output import now_iso
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback
 
+if TYPE_CHECKING:  # polars and the analysis: loaded when a guide is built, not for every command
+    import polars as pl
 
-@dataclass(frozen=True)
+    from analysis.guide import GuideRuns, GuideTables
+    from analysis.pages import Section
+
+
+@dataclass(frozen=True, kw_only=True)
 class GuideSpec:
     """What a guide plays.
 
@@ -59,11 +65,18 @@ class GuideSpec:
 
 @dataclass(frozen=True)
 class Guide:
-    """A guide's tables (:class:`analysis.guide.Guide`), its duel and how to show them."""
+    """A guide's tables, its duel and how to show them.
+
+    Attributes:
+        spec: what the guide played.
+        guide: the guide's tables and the ``guide`` player's parameters.
+        duel: the summary of the guide player's duel, or None (no duel).
+        seconds: how long the guide took.
+    """
 
     spec: GuideSpec
-    guide: Any
-    duel: Any  # the duel's summary frame, or None
+    guide: GuideTables
+    duel: pl.DataFrame | None
     seconds: float
 
     def json(self) -> dict[str, Any]:
@@ -86,7 +99,7 @@ class Guide:
             rules=self.spec.rules.name, where=f"{out}/guide.md"
         )
 
-    def section(self) -> Any:
+    def section(self) -> Section:
         """The guide as one section of a report (:func:`analysis.guide.guide_report_section`)."""
         from analysis.guide import guide_report_section
 
@@ -118,7 +131,7 @@ class Guide:
             with speaking(lang):
                 write_player_page(folder, self.guide, self.spec.rules.name, f"player-{lang}")
 
-    def player_section(self) -> Any:
+    def player_section(self) -> Section:
         """The page for players as a report section (:func:`analysis.player.player_section`)."""
         from analysis.player import player_section
 
@@ -129,8 +142,8 @@ def collect_runs(
     spec: GuideSpec,
     feedback: Feedback = QUIET,
     items: dict[str, Any] | None = None,
-    odds: Any = None,
-) -> Any:
+    odds: pl.DataFrame | None = None,
+) -> GuideRuns:
     """The first stage: the four runs of the guide (declarer items, hands, games, odds).
 
     ``items`` (the guide player's :func:`sim.runs.declarer.run_items` of the spec's seed and
@@ -138,7 +151,7 @@ def collect_runs(
     that a report does not play them twice.
 
     Returns:
-        :class:`analysis.guide.GuideRuns`.
+        The guide's runs.
     """
     import numpy as np
 
@@ -183,22 +196,21 @@ def collect_runs(
     )
 
 
-def check_guide(spec: GuideSpec, runs: Any) -> tuple[Any, Any]:
+def check_guide(spec: GuideSpec, runs: GuideRuns) -> tuple[GuideTables, pl.DataFrame | None]:
     """The second stage: the guide's tables, then its player's duel against ``strong``.
 
-    The tables (:func:`analysis.guide.build_guide`) become the ``guide`` player's
+    The tables (:func:`analysis.guide.guide_tables`) become the ``guide`` player's
     settings, which plays a duplicate duel of ``duel_deals`` deals against the player
     the tables measured.
 
     Returns:
-        The guide (:class:`analysis.guide.Guide`) and the duel's summary (None without).
+        The guide's tables and the duel's summary (None without a duel).
     """
     from analysis.duel import duel_result
-    from analysis.guide import GUIDE_PLAYER
-    from analysis.guide import build_guide as tables_of
+    from analysis.guide import GUIDE_PLAYER, guide_tables
     from sim.runs.duel import Contestant, duel_hands
 
-    guide = tables_of(runs)
+    guide = guide_tables(runs)
     if spec.duel_deals is None:
         return guide, None
     guide_player = Contestant("guide", tuple(guide.params()))
@@ -213,7 +225,7 @@ def build_guide(
     *,
     feedback: Feedback = QUIET,
     items: dict[str, Any] | None = None,
-    odds: Any = None,
+    odds: pl.DataFrame | None = None,
     player_page: bool = False,
 ) -> Guide:
     """Play the guide's runs, build its tables and check them by a duel.

@@ -6,20 +6,25 @@ too::
     from sim.jobs.odds import OddsSpec, odds
     from sim.rules import load_rules
 
-    print(odds(OddsSpec(load_rules("classic"), 200_000)).json()["odds"]["hand.any_marriage"])
+    result = odds(OddsSpec(rules=load_rules("classic"), deals=200_000))
+    print(result.json()["odds"]["hand.any_marriage"])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback, backend_for
 
+if TYPE_CHECKING:  # compiled code, polars and the analysis: loaded when deals are counted
+    from analysis.odds import OddsResult
+    from sim.runs.odds import OddsRun
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class OddsSpec:
     """What an odds run deals.
 
@@ -44,17 +49,19 @@ class OddsSpec:
 
 @dataclass(frozen=True)
 class Odds:
-    """An odds run's statistics (:class:`analysis.odds.OddsResult`)."""
+    """An odds run's statistics."""
 
-    result: Any
+    result: OddsResult
 
     def json(self) -> dict[str, Any]:
         """The ``thousand odds --json`` document."""
         return dict(self.result.document())
 
 
-def count_odds(spec: OddsSpec, feedback: Feedback = QUIET, label: str = "counting deals") -> Any:
-    """The spec's odds run (:class:`sim.runs.odds.OddsRun`), counting compiled before the clock."""
+def count_odds(
+    spec: OddsSpec, feedback: Feedback = QUIET, label: str = "counting deals"
+) -> OddsRun:
+    """The spec's odds run, counting compiled before the clock."""
     from sim.engine.deal import deal_batch
     from sim.engine.strategies.registry import parse_strategies
     from sim.parallel import set_threads

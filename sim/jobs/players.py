@@ -82,7 +82,7 @@ def measure(spec: PlayersSpec, say: Any = print) -> dict[str, Any]:
         deals = spec.fast_deals if player.speed == "fast" else spec.sampling_deals
         say(f"{name} against {AGAINST}: {deals} deals, seed {spec.seed}")
         a, b = contestant("a", name), contestant("b", AGAINST)
-        result = duel(DuelSpec(rules, a, b, deals=deals, seed=spec.seed))
+        result = duel(DuelSpec(rules=rules, a=a, b=b, deals=deals, seed=spec.seed))
         doc = duel_json(result.result)
         out[name] = {
             "against": AGAINST,

@@ -6,7 +6,7 @@ notebook can too::
     from sim.jobs.report import ReportSpec, build_report
     from sim.rules import load_rules
 
-    build_report(ReportSpec(load_rules("classic"), deals=100_000, hands=50_000,
+    build_report(ReportSpec(rules=load_rules("classic"), deals=100_000, hands=50_000,
                             games=1_000), "report")
 
 It works in three named stages:
@@ -18,7 +18,7 @@ It works in three named stages:
    results): the guide's tables become the ``guide`` player's settings, which duels
    ``strong``;
 3. :func:`write_report` reads the runs and writes the report folder
-   (:func:`analysis.report.build_report`).
+   (:func:`analysis.report.write_report_folder`).
 
 The runs' chunks are kept in a partial folder beside the report until it is written,
 so ``resume`` finishes an interrupted report.
@@ -30,22 +30,29 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sim
 from sim.i18n import N_, _
 from sim.jobs.guide import Guide, GuideSpec, check_guide
-from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBidsSpec, safebids
+from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBids, SafeBidsSpec, safebids
 from sim.players import DEFAULT
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback, backend_for
 from sim.runs.runner import Backend, open_partial
 
+if TYPE_CHECKING:  # polars, compiled code and the analysis: loaded when a report runs
+    from analysis.advise import SampledAdvice
+    from analysis.guide import GuideRuns
+    from analysis.pages import Section
+    from sim.runs.compare import DealingRuns
+    from sim.runs.odds import OddsRun
+
 GUIDE_HANDS = 50_000  # the guide's ordinary hands: at most this many of the report's
 GUIDE_RISK = 0.75
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReportSpec:
     """What a report plays and shows.
 
@@ -119,9 +126,9 @@ class ReportSpec:
     def guide_spec(self) -> GuideSpec:
         """The guide of the report: its sizes, the report's seed."""
         return GuideSpec(
-            self.rules, self.seed, deals=self.safe_deals, hands=min(self.hands, GUIDE_HANDS),
-            games=self.games, odds_deals=self.deals, risk=GUIDE_RISK,
-            duel_deals=self.guide_duel_deals, workers=self.workers,
+            rules=self.rules, seed=self.seed, deals=self.safe_deals,
+            hands=min(self.hands, GUIDE_HANDS), games=self.games, odds_deals=self.deals,
+            risk=GUIDE_RISK, duel_deals=self.guide_duel_deals, workers=self.workers,
         )  # fmt: skip
 
 
@@ -130,23 +137,23 @@ class ReportRuns:
     """Everything the report's first stage played.
 
     Attributes:
-        odds: the odds run (:class:`sim.runs.odds.OddsRun`).
+        odds: the odds run.
         hands_dir: the hands run's folder.
         games_dir: the games run's folder.
-        dealing: the shuffled-or-cut runs (:class:`sim.runs.compare.DealingRuns`).
-        safebids: the safe-bid tables (:class:`sim.jobs.safebids.SafeBids`), or None.
-        examples: the advisor's worked examples (:class:`analysis.advise.SampledAdvice`).
-        guide: the guide's runs (:class:`analysis.guide.GuideRuns`), or None.
+        dealing: the shuffled-or-cut runs.
+        safebids: the safe-bid tables, or None.
+        examples: the advisor's worked examples.
+        guide: the guide's runs, or None.
         compared: ``(name, folder)`` of the compared rule sets' games runs, or None.
     """
 
-    odds: Any
+    odds: OddsRun
     hands_dir: Path
     games_dir: Path
-    dealing: Any
-    safebids: Any
-    examples: list[Any]
-    guide: Any
+    dealing: DealingRuns
+    safebids: SafeBids | None
+    examples: list[SampledAdvice]
+    guide: GuideRuns | None
     compared: list[tuple[str, Path]] | None
 
 
@@ -192,7 +199,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
     from sim.engine.strategies.registry import parse_strategies
     from sim.runs.compare import dealing_comparison, play_rule_sets
     from sim.runs.folder import ENGINE_FUNCTIONS, compile_notice, simulate_report, warm_engine
-    from sim.runs.odds import OddsRun, count_batch, run_odds
+    from sim.runs.odds import count_batch, run_odds
     from sim.runs.runner import run_on_workers, start_workers
 
     rules = spec.rules
@@ -235,9 +242,9 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
     if spec.safe_players is not None:
         safe = safebids(
             SafeBidsSpec(
-                rules, spec.safe_players, deals=spec.safe_deals, sample=spec.safe_sample,
-                seed=spec.seed, holdout_seed=spec.seed + 1, params=spec.params,
-                workers=spec.workers,
+                rules=rules, players=spec.safe_players, deals=spec.safe_deals,
+                sample=spec.safe_sample, seed=spec.seed, holdout_seed=spec.seed + 1,
+                params=spec.params, workers=spec.workers,
             ),
             feedback=feedback,
             label=N_("safe bids: hands declared"),
@@ -262,11 +269,11 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
 def write_report(
     spec: ReportSpec,
     runs: ReportRuns,
-    guide: Any,
+    guide: Section | None,
     out: Path,
-    player: Any = None,
+    player: Section | None = None,
     player_pages: Callable[[Path], None] | None = None,
-) -> Any:
+) -> list[Section]:
     """The last stage: read the runs and write the report folder; its sections.
 
     ``player`` (the page for players, from the guide) opens the report;
@@ -274,9 +281,9 @@ def write_report(
     """
     from analysis.compare import compare_folders
     from analysis.odds import odds_result
-    from analysis.report import build_report as write_pages
+    from analysis.report import write_report_folder
 
-    return write_pages(
+    return write_report_folder(
         out,
         odds=odds_result(runs.odds),
         hands_dir=runs.hands_dir,
@@ -292,7 +299,7 @@ def write_report(
     )
 
 
-def advice_examples(spec: ReportSpec) -> list[Any]:
+def advice_examples(spec: ReportSpec) -> list[SampledAdvice]:
     """The advisor on the report's example hands: the fast players (2,000 deals), the par."""
     from analysis.advise import EXAMPLE_HANDS, advise
     from sim.cards import hand_mask
@@ -313,7 +320,9 @@ def advice_examples(spec: ReportSpec) -> list[Any]:
     return out
 
 
-def _guide_runs(spec: ReportSpec, odds: Any, safe: Any, feedback: Feedback) -> Any:
+def _guide_runs(
+    spec: ReportSpec, odds: OddsRun, safe: SafeBids | None, feedback: Feedback
+) -> GuideRuns:
     """The guide's runs, with the report's own odds and (when it has them) strong's hands."""
     from analysis.guide import GUIDE_PLAYER
     from analysis.odds import odds_result

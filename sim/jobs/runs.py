@@ -7,7 +7,8 @@ comparisons and notebooks use too::
     from sim.jobs.runs import RunSpec, play_into
     from sim.rules import load_rules
 
-    result = play_into(RunSpec("games", load_rules("classic"), 1000, seed=3), "runs/g")
+    spec = RunSpec(kind="games", rules=load_rules("classic"), total=1000, seed=3)
+    result = play_into(spec, "runs/g")
 """
 
 from __future__ import annotations

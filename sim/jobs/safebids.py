@@ -6,7 +6,9 @@ and call :func:`safebids`; a notebook can do the same::
     from sim.jobs.safebids import SafeBidsSpec, safebids
     from sim.rules import load_rules
 
-    result = safebids(SafeBidsSpec(load_rules("classic"), ("strong", "par"), 2000, 20))
+    spec = SafeBidsSpec(rules=load_rules("classic"), players=("strong", "par"), deals=2000,
+                        sample=20)
+    result = safebids(spec)
     print(result.markdown())
 """
 
@@ -15,12 +17,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.output import UsageError, now_iso
 from sim.players import ADVISORS, PLAYERS, fast
 from sim.rules import Rules, did_you_mean
 from sim.runs.folder import QUIET, Feedback
+
+if TYPE_CHECKING:  # polars and the analysis: loaded when the hands are played
+    from analysis.safebids import SafeBidResult
 
 DEFAULT_PLAYERS = ADVISORS  # the tables of every player an advice may rest on
 DEFAULT_PLAYERS_TEXT = ",".join(DEFAULT_PLAYERS)  # as the commands' --players take them
@@ -29,7 +34,7 @@ DEFAULT_PLAYERS_TEXT = ",".join(DEFAULT_PLAYERS)  # as the commands' --players t
 FAST = tuple(name for name in PLAYERS if fast(name))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SafeBidsSpec:
     """What a safe-bid run plays.
 
@@ -79,9 +84,14 @@ class SafeBidsSpec:
 
 @dataclass(frozen=True)
 class SafeBids:
-    """A safe-bid run's tables (:class:`analysis.safebids.SafeBidResult`) and how to show them."""
+    """A safe-bid run's tables and how to show them.
 
-    result: Any
+    Attributes:
+        result: the tables, curves and held-out check.
+        seconds: how long the hands took to play.
+    """
+
+    result: SafeBidResult
     seconds: float
 
     def json(self) -> dict[str, Any]:

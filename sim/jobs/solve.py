@@ -37,7 +37,7 @@ from sim.output import UsageError
 from sim.rules import Rules, rules_from_dict
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SolveSpec:
     """The cards to solve: ``hands`` (with ``talon`` for a deal), or ``run`` and ``deal``.
 

@@ -11,20 +11,23 @@ the results print as the commands print them (``short()``, ``markdown()``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # loaded when a run folder is read, not for every command
+    import polars as pl
 
 
 @dataclass(frozen=True)
 class Tables:
     """Analysis tables of a run folder, with how the commands show and write them."""
 
-    tables: Any
-    _json: Callable[[Any], dict[str, Any]]
-    _markdown: Callable[[Any], str]
-    _short: Callable[[Any], str]
+    tables: dict[str, pl.DataFrame]
+    _json: Callable[[Mapping[str, pl.DataFrame]], dict[str, Any]]
+    _markdown: Callable[[Mapping[str, pl.DataFrame]], str]
+    _short: Callable[[Mapping[str, pl.DataFrame]], str]
 
     def json(self) -> dict[str, Any]:
         """Every table as one JSON document (``--json``)."""

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.players import DEFAULT
 from sim.cards import CARD_POINTS
-from sim.runs.declarer import PAR, par_levels, play_as_declarer
 from sim.engine.deal import n_hands, place_sizes
 from sim.i18n import _
+from sim.players import DEFAULT
 from sim.rules import Rules
+from sim.runs.declarer import PAR, par_levels, play_as_declarer
 
 BLOCK = 8  # samples played between two looks at the clock under a time budget
 DISCARD_CANDIDATES = 5  # the hand's cheapest cards (the heuristic's order) tried as gives

@@ -14,10 +14,10 @@ from typing import Any
 import numba
 
 from sim.engine.deal import DealStream
-from sim.runs.odds import count_batch
 from sim.parallel import max_threads
 from sim.players import FAST_HANDS_PER_S, PLAYERS, fast
 from sim.rules import load_rules
+from sim.runs.odds import count_batch
 
 
 def _best_rate(fn: Callable[[int], None], items: int, repeats: int) -> float:
@@ -150,8 +150,10 @@ def format_bench(doc: dict[str, Any]) -> list[str]:
 
 
 def run_all() -> dict[str, Any]:
-    """Every benchmark, as a flat document: the deals, then every fast player's hands and
-    games (the players' records: :data:`sim.players.RECORDS` with speed ``fast``)."""
+    """Every benchmark, as a flat document.
+
+    The deals, then every fast player's hands and games (:func:`bench_players`).
+    """
     doc: dict[str, Any] = {
         "cores": max_threads(),
         "deals": bench_deals("classic"),
@@ -169,8 +171,11 @@ def bench_players() -> list[str]:
 
 
 def slow_fast_players(doc: dict[str, Any]) -> list[str]:
-    """The fast players (records) that played fewer than :data:`sim.players.FAST_HANDS_PER_S`
-    hands a second on one thread in ``doc`` (:func:`run_all`), as lines to print."""
+    """The fast players below their speed class in ``doc`` (:func:`run_all`), as lines.
+
+    A player whose record says ``fast`` must play at least
+    :data:`sim.players.FAST_HANDS_PER_S` hands a second on one thread.
+    """
     slow = []
     for name in bench_players():
         rate = doc.get(f"hands_{name}", {}).get("hands_per_s_1_threads")

@@ -48,7 +48,10 @@ def play_rule_sets(
     for name, rules in sets:
         run_dir = work_dir / "runs" / name
         store = PartStore(parts / name) if parts is not None else None
-        spec = RunSpec("games", rules, games, seed, strategies, tuple(params or ()), chunk=chunk)
+        spec = RunSpec(
+            kind="games", rules=rules, total=games, seed=seed, strategies=strategies,
+            params=tuple(params or ()), chunk=chunk,
+        )  # fmt: skip
         play_into(spec, run_dir, backend=backend or Backend(), progress=progress, store=store)
         runs.append((name, run_dir))
     return runs
@@ -98,7 +101,10 @@ def dealing_comparison(
     other = rules.replace(deal__method=other_method)
     other_odds = odds_of(other)
     store = PartStore(parts) if parts is not None else None
-    spec = RunSpec("games", other, games, seed, strategies, tuple(params))
+    spec = RunSpec(
+        kind="games", rules=other, total=games, seed=seed, strategies=strategies,
+        params=tuple(params),
+    )  # fmt: skip
     play_into(spec, work_dir, backend=backend or Backend(), progress=progress, store=store)
     names = (f"{rules.name} (shuffled)", f"{rules.name} (cut)")
     if other_method == "cut":

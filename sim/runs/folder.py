@@ -10,7 +10,8 @@ commands, the report, the comparisons and notebooks all write their runs with it
     from sim.rules import load_rules
     from sim.runs.folder import RunSpec, play_into
 
-    play_into(RunSpec("hands", load_rules("classic"), 10_000, seed=1), "runs/h")
+    spec = RunSpec(kind="hands", rules=load_rules("classic"), total=10_000, seed=1)
+    play_into(spec, "runs/h")
 
 :class:`Feedback` is how a job tells its user what it does (progress bars and
 one-line notices); the default says nothing, the command line's prints on stderr.
@@ -77,7 +78,7 @@ class Feedback:
 QUIET = Feedback()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RunSpec:
     """What a hands or games run plays.
 
@@ -436,8 +437,8 @@ def _play(
 
 
 @dataclass(frozen=True)
-class ReportRuns:
-    """Where the runs of a report lie, and how long each took (seconds)."""
+class HandsGamesFolders:
+    """The hands and games run folders of a report, and how long each took (seconds)."""
 
     hands_dir: Path
     games_dir: Path
@@ -456,7 +457,7 @@ def simulate_report(
     parts: Path | None = None,
     params: Sequence[str] = (),
     par: bool = False,
-) -> ReportRuns:
+) -> HandsGamesFolders:
     """Play the hands and games runs of a report into ``work_dir/hands`` and ``/games``.
 
     The folders are laid out as the ``thousand hands`` and ``thousand games`` commands
@@ -483,11 +484,12 @@ def simulate_report(
     seconds = {}
     for kind, total in (("hands", hands), ("games", games)):
         spec = RunSpec(
-            kind, rules, total, seed, strategies, tuple(params), par=par and kind == "hands"
-        )
+            kind=kind, rules=rules, total=total, seed=seed, strategies=strategies,
+            params=tuple(params), par=par and kind == "hands",
+        )  # fmt: skip
         store = PartStore(parts / kind) if parts is not None else None
         result = play_into(
             spec, work_dir / kind, feedback=feedback, backend=backend or Backend(), store=store
         )
         seconds[kind] = result.seconds
-    return ReportRuns(work_dir / "hands", work_dir / "games", seconds)
+    return HandsGamesFolders(work_dir / "hands", work_dir / "games", seconds)

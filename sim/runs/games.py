@@ -7,10 +7,8 @@ processes does not spend its own time loading the engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,10 +19,8 @@ if TYPE_CHECKING:
 
     from sim.engine.game import GamesBatch
 from sim.runs.runner import (
-    Destination,
-    Backend,
     Chunk,
-    PartStore,
+    Destination,
     frame_part,
     json_part,
     plan_chunks,

@@ -16,17 +16,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
 
 from sim.rules import Rules
 from sim.runs.runner import (
-    Destination,
-    Backend,
     Chunk,
-    PartStore,
+    Destination,
     frame_part,
     json_part,
     plan_chunks,
