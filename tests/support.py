@@ -427,7 +427,7 @@ def decide(
     if form == MASKS:
         return int(getattr(module, f"{prefix}_play")(seat, S, P, a, b))
     if form == RANGE:
-        return int(getattr(module, f"{prefix}_range")(kind, seat, S, P, a != 0, b, c, params))
+        return int(getattr(module, f"{prefix}_range")(kind, seat, S, P, b, c, params))
     tiebreak = np.uint64(S[S_TIEBREAK])
     codes = np.ascontiguousarray(legal, dtype=np.int64)
     return int(getattr(module, f"{prefix}_choose")(kind, seat, S, P, codes, n, params, tiebreak))

@@ -202,14 +202,14 @@ def choose(
         if form == MASKS:
             return heuristic_play(seat, S, P, a, b)
         if form == RANGE:
-            return heuristic_range(kind, seat, S, P, a != 0, b, c, W.SP[seat])
+            return heuristic_range(kind, seat, S, P, b, c, W.SP[seat])
         tiebreak = np.uint64(S[S_TIEBREAK])
         return heuristic_choose(kind, seat, S, P, W.legal, a, W.SP[seat], tiebreak)
     if strategy == HEURISTIC_V1:
         if form == MASKS:
             return heuristic_v1_play(seat, S, P, a, b)
         if form == RANGE:
-            return heuristic_v1_range(kind, seat, S, P, a != 0, b, c, W.SP[seat])
+            return heuristic_v1_range(kind, seat, S, P, b, c, W.SP[seat])
         tiebreak = np.uint64(S[S_TIEBREAK])
         return heuristic_v1_choose(kind, seat, S, P, W.legal, a, W.SP[seat], tiebreak)
     hook = W.hooks[strategy] if 0 <= strategy < N_HOOKS else 0

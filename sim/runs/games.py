@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.rules import Rules
-
 if TYPE_CHECKING:
     import polars as pl
 
@@ -21,6 +19,7 @@ if TYPE_CHECKING:
 from sim.runs.runner import (
     Chunk,
     Destination,
+    PlayJob,
     frame_part,
     json_part,
     plan_chunks,
@@ -89,14 +88,9 @@ def stints_frame(batch: GamesBatch) -> pl.DataFrame:
 
 
 @dataclass(frozen=True)
-class GamesJob:
+class GamesJob(PlayJob):
     """What a worker needs to play a chunk of a games run (pickled to it)."""
 
-    rules: Rules
-    seed: int
-    strategies: tuple[str, ...]
-    params: tuple[str, ...]
-    trace: bool
     first_dealer: int | None
 
 

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from sim.rules import Rules
 from sim.runs.runner import (
     Chunk,
     Destination,
+    PlayJob,
     frame_part,
     json_part,
     plan_chunks,
@@ -205,14 +205,9 @@ class _AggregateFold:
 
 
 @dataclass(frozen=True)
-class HandsJob:
+class HandsJob(PlayJob):
     """What a worker needs to play a chunk of a hands run (pickled to it)."""
 
-    rules: Rules
-    seed: int
-    strategies: tuple[str, ...]
-    params: tuple[str, ...]
-    trace: bool
     aggregate_only: bool
     par: bool = False
 

@@ -45,6 +45,7 @@ from typing import IO, Any
 
 from sim.i18n import _
 from sim.output import UsageError
+from sim.rules import Rules
 
 Outputs = dict[str, bytes]  # part name (with extension) -> content
 ChunkFn = Callable[[Any, "Chunk"], Outputs]
@@ -184,6 +185,21 @@ class Sink:
             return (Path(self.folder) / TOKEN).read_text(encoding="utf-8") == self.token
         except OSError:
             return False
+
+
+@dataclass(frozen=True)
+class PlayJob:
+    """What a worker needs to play a chunk of a run (pickled to it): who plays, by what.
+
+    The hands and games runs' jobs add their own settings
+    (:class:`sim.runs.hands.HandsJob`, :class:`sim.runs.games.GamesJob`).
+    """
+
+    rules: Rules
+    seed: int
+    strategies: tuple[str, ...]
+    params: tuple[str, ...]
+    trace: bool
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import CARD_POINTS
-from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest
+from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest, popcount
 from sim.engine.params import P_DISCARD_FACE_DOWN, P_NP
 from sim.engine.state import (
     NO_SUIT,
@@ -162,11 +162,39 @@ def sure_winner(cards: int, outside: int, trump: int, trumps_out: int, voids: in
     return pick
 
 
+@hot
+def longest_suit_low(
+    plain: int, hand: int, trump: int, paired: int, outside: int, known: int, pick: int
+) -> int:
+    """A low card of the longest non-trump suit of ``plain``, keeping marriages together.
+
+    A suit whose top card outside is ``known`` to be the declarer's (a shown talon)
+    counts as shorter; ties go to the card of fewer points. ``pick``: the card returned
+    when ``plain`` is empty.
+    """
+    best_len = -100
+    m = plain
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        s = c // 6
+        length = popcount(hand & SUIT_BITS[s]) - (8 if s == trump else 0)
+        length -= 4 * (paired >> c & 1)
+        rest = outside & SUIT_BITS[s]
+        if known and rest and known >> highest(rest) & 1:
+            length -= 2
+        if length > best_len or (length == best_len and POINTS[c] < POINTS[pick]):
+            best_len = length
+            pick = c
+    return pick
+
+
 __all__ = [
     "ABOVE",
     "POINTS",
     "cheapest_card",
     "follow_card",
+    "longest_suit_low",
     "paired_marriages",
     "partner_card",
     "richest_card",

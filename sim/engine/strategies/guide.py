@@ -95,7 +95,6 @@ def guide_range(
     seat: int,
     S: np.ndarray,
     P: np.ndarray,
-    with_pass: bool,
     lo: int,
     count: int,
     params: np.ndarray,
@@ -153,6 +152,6 @@ def guide_entry(  # type: ignore[no-untyped-def]
     if form == MASKS:
         return strong_play(seat, S, P, a, b)
     if form == RANGE:
-        return guide_range(kind, seat, S, P, a != 0, b, c, params)
+        return guide_range(kind, seat, S, P, b, c, params)
     legal = carray(i64_ptr(legal_addr), (N_LEGAL,))
     return guide_choose(kind, seat, S, P, legal, a, params, np.uint64(tiebreak))

@@ -59,7 +59,7 @@ import numpy as np
 
 from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.bidding import on_barrel
-from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest, play_masks, popcount
+from sim.engine.bits import ACES, KQ, SUIT_BITS, lowest, play_masks, popcount
 from sim.engine.params import (
     P_JUMPS,
     P_MV_S,
@@ -89,8 +89,8 @@ from sim.engine.strategies.barrel import (
 )
 from sim.engine.strategies.basics import (
     ABOVE,
-    POINTS,
     follow_card,
+    longest_suit_low,
     paired_marriages,
     partner_card,
     sure_winner,
@@ -196,21 +196,7 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
         known = S[S_TALON] & outside
     # otherwise a low card of the longest non-trump suit, keeping marriages together,
     # not into a suit whose top card the declarer is known to hold
-    best_len = -100
-    m = plain
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        s = c // 6
-        length = popcount(hand & SUIT_BITS[s]) - (8 if s == trump else 0)
-        length -= 4 * (paired >> c & 1)
-        rest = outside & SUIT_BITS[s]
-        if known and rest and known >> highest(rest) & 1:
-            length -= 2
-        if length > best_len or (length == best_len and POINTS[c] < POINTS[pick]):
-            best_len = length
-            pick = c
-    return pick
+    return longest_suit_low(plain, hand, trump, paired, outside, known, pick)
 
 
 # --- bids, contract, concession ----------------------------------------------------------
@@ -290,7 +276,6 @@ def heuristic_range(
     seat: int,
     S: np.ndarray,
     P: np.ndarray,
-    with_pass: bool,
     lo: int,
     count: int,
     params: np.ndarray,

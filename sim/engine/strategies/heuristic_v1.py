@@ -5,12 +5,8 @@ This is the ``heuristic`` of the toolkit up to the rebuilt player of
 against it can be reproduced. Every ``heuristic_v1.NAME`` parameter means what it
 meant then.
 
-It sees only what a player at the table sees: its own hand, the cards played so
-far and who showed out of which suit, the current trick, trump, declarer, bids and
-contract, and as a defender the card the declarer gave the other defender when the
-discards lie face up (``talon.discard_face_down`` false). It never reads another
-seat's hand (``tests/test_strategies.py`` swaps hidden cards and checks its choices
-do not change).
+Like every player it reads no card its seat cannot see (``tests/test_players_api.py``);
+unlike ``heuristic`` it ignores a shown talon when it leads.
 
 Parameters (``--param heuristic_v1.NAME=VALUE``):
 
@@ -66,6 +62,7 @@ from sim.engine.state import (
 from sim.engine.strategies.basics import (
     POINTS,
     follow_card,
+    longest_suit_low,
     paired_marriages,
     partner_card,
     sure_winner,
@@ -131,19 +128,7 @@ def _choose_lead(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring:
     if pick >= 0:
         return pick
     # otherwise a low card of the longest non-trump suit, keeping marriages together
-    paired = paired_marriages(hand)
-    best_len = -100
-    m = plain
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        s = c // 6
-        length = popcount(hand & SUIT_BITS[s]) - (8 if s == trump else 0)
-        length -= 4 * (paired >> c & 1)
-        if length > best_len or (length == best_len and POINTS[c] < POINTS[pick]):
-            best_len = length
-            pick = c
-    return pick
+    return longest_suit_low(plain, hand, trump, paired_marriages(hand), outside, 0, pick)
 
 
 @hot
@@ -196,7 +181,6 @@ def heuristic_v1_range(
     seat: int,
     S: np.ndarray,
     P: np.ndarray,
-    with_pass: bool,
     lo: int,
     count: int,
     params: np.ndarray,
@@ -234,9 +218,9 @@ def heuristic_v1_choose(
         plain, declaring = play_masks(legal, n)
         return heuristic_v1_play(seat, S, P, plain, declaring)
     if kind == Decision.BID:
-        return heuristic_v1_range(kind, seat, S, P, True, legal[1], n - 1, params)
+        return heuristic_v1_range(kind, seat, S, P, legal[1], n - 1, params)
     if kind == Decision.CONTRACT:
-        return heuristic_v1_range(kind, seat, S, P, False, legal[0], n, params)
+        return heuristic_v1_range(kind, seat, S, P, legal[0], n, params)
     if kind == Decision.RESHUFFLE_HAND:
         return int(estimate(hand, P) + params[TALON_HOPE] < params[RESHUFFLE_BELOW])
     if kind == Decision.RESHUFFLE_TALON:

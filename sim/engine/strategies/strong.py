@@ -327,7 +327,7 @@ def strong_entry(  # type: ignore[no-untyped-def]
     if form == MASKS:
         return strong_play(seat, S, P, a, b)
     if form == RANGE:
-        return heuristic_range(kind, seat, S, P, a != 0, b, c, params)
+        return heuristic_range(kind, seat, S, P, b, c, params)
     legal = carray(i64_ptr(legal_addr), (N_LEGAL,))
     return strong_choose(kind, seat, S, P, legal, a, params, np.uint64(tiebreak))
 
