@@ -87,7 +87,7 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 	$(BIN)/python -m sim.jobs.players
 
 # Every player's duplicate duel against heuristic (classic; 20,000 deals for a fast player,
-# 300 for a sampling one; about 15 minutes on 2 cores) into docs/players.json, then
+# 1,000 for a sampling one; about 4 minutes on 2 cores) into docs/players.json, then
 # docs/players.md. Run it when a player's play changes (the page marks stale figures).
 players: $(STAMP)
 	$(BIN)/python -m sim.jobs.players --measure
