@@ -16,16 +16,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from sim.engine.game import GamesBatch
-from sim.runs.runner import (
-    Chunk,
-    Destination,
-    PlayJob,
-    frame_part,
-    json_part,
-    plan_chunks,
-    run_joined,
-    traces_part,
-)
+from sim.runs.runner import Chunk, Destination, PlayJob, frame_part, json_part, run_to, traces_part
 
 CHUNK = 4096  # games per chunk by default
 
@@ -124,11 +115,7 @@ def run_games(job: GamesJob, games: int, to: Destination) -> dict[str, int]:
     traces when ``to.trace`` takes them.
     """
     job = replace(job, trace=to.trace is not None)
-    chunks = plan_chunks(games, to.chunk or CHUNK)
-    parts = run_joined(
-        games_chunk, job, chunks, to.out_dir, parquet=("games.parquet", "barrel.parquet"),
-        trace=to.trace, backend=to.backend, store=to.store, progress=to.progress,
-    )  # fmt: skip
+    parts = run_to(games_chunk, job, games, to, CHUNK, parquet=("games.parquet", "barrel.parquet"))
     counts = {k: sum(c[k] for c in parts) for k in ("games", "stints", "unfinished")}
-    counts["chunks"] = len(chunks)
+    counts["chunks"] = len(parts)
     return counts

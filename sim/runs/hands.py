@@ -21,16 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from sim.runs.runner import (
-    Chunk,
-    Destination,
-    PlayJob,
-    frame_part,
-    json_part,
-    plan_chunks,
-    run_joined,
-    traces_part,
-)
+from sim.runs.runner import Chunk, Destination, PlayJob, frame_part, json_part, run_to, traces_part
 from sim.schema import BID_KEYS
 
 if TYPE_CHECKING:
@@ -251,17 +242,14 @@ def run_hands(job: HandsJob, deals: int, to: Destination) -> dict[str, Any]:
     ``par_best``). The job keeps traces when ``to.trace`` takes them.
     """
     job = replace(job, trace=to.trace is not None)
-    chunks = plan_chunks(deals, to.chunk or CHUNK)
     folded = _AggregateFold() if job.aggregate_only else None
-    counts = run_joined(
-        hands_chunk, job, chunks, to.out_dir,
+    counts = run_to(
+        hands_chunk, job, deals, to, CHUNK,
         parquet=("hands.parquet",) if folded is None else (),
-        trace=to.trace,
         fold=None if folded is None else ("hands_agg.parquet", folded.add),
-        backend=to.backend, store=to.store, progress=to.progress,
     )  # fmt: skip
     if folded is not None:
         folded.total().write_parquet(to.out_dir / "hands_agg.parquet", compression="zstd")
     rows = sum(c["rows"] for c in counts)
     played = sum(c["played"] for c in counts)
-    return {"deals": played, "rows": rows, "redealt": rows - played, "chunks": len(chunks)}
+    return {"deals": played, "rows": rows, "redealt": rows - played, "chunks": len(counts)}

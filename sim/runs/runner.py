@@ -661,6 +661,27 @@ def run_joined(
         return read_json_parts(part_store, "counts.json", chunks)
 
 
+def run_to(
+    fn: ChunkFn,
+    job: Any,
+    total: int,
+    to: Destination,
+    chunk: int,
+    *,
+    parquet: Sequence[str] = (),
+    fold: tuple[str, Callable[[Path], Any]] | None = None,
+) -> list[Any]:
+    """Play ``total`` items as ``to`` says; every chunk's ``counts.json``.
+
+    :func:`run_joined` in chunks of ``to.chunk`` items (``chunk`` when it says none).
+    """
+    chunks = plan_chunks(total, to.chunk or chunk)
+    return run_joined(
+        fn, job, chunks, to.out_dir, parquet=parquet, trace=to.trace, fold=fold,
+        backend=to.backend, store=to.store, progress=to.progress,
+    )  # fmt: skip
+
+
 def frame_part(frame: Any) -> bytes:
     """A polars frame as a part: a Parquet file of its own (zstd), written by the worker."""
     import io
