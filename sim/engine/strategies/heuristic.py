@@ -5,7 +5,7 @@ far and who showed out of which suit, the current trick, trump, declarer, bids a
 contract, the talon when it was shown, the game scores and who sits on the barrel,
 and as a defender the card the declarer gave the other defender when the discards
 lie face up (``talon.discard_face_down`` false). It never reads another seat's hand
-(``tests/test_strategies.py`` swaps hidden cards and checks its choices do not
+(``tests/test_players_api.py`` swaps hidden cards and checks its choices do not
 change).
 
 **The hand model.** Every bid, contract and concession reads one measured model of
