@@ -27,6 +27,7 @@ from sim import reference as ref
 from sim.cards import RANK_POINTS, SUIT_LETTERS, parse_card
 from sim.engine import play_hand_text as fast_play_hand_text
 from sim.engine.actions import DECLARE, MAX_REDEALS, PASS, REDEAL_STRIDE, Decision
+from sim.engine.choose import own_decision
 from sim.engine.deal import ritual_on
 from sim.engine.params import P_DISCARD_FACE_DOWN, P_NP
 from sim.engine.reshuffle import AFTER_REASONS, HAND_REASONS, TALON_REASONS
@@ -45,7 +46,6 @@ from sim.engine.state import (
     S_VOID0,
 )
 from sim.engine.strategies.hook import LIST, MASKS, RANGE
-from sim.engine.strategies.registry import OWN_KINDS, OWN_WHEN
 from sim.players import PLAYERS
 from sim.rng import bounded
 from sim.rules import Rules, load_rules, preset_names
@@ -363,14 +363,6 @@ def legal_form(kind: int, legal: np.ndarray, n: int) -> tuple[int, int, int, int
     return LIST, n, 0, 0
 
 
-def own_decision(name: str, kind: int, params: np.ndarray) -> bool:
-    """Whether the player's own code makes this decision (its record), not the heuristic."""
-    p = PLAYERS[name]
-    if OWN_KINDS[p.id] >> kind & 1:
-        return True
-    return any(slot >= 0 and params[slot] > 0 for slot in OWN_WHEN[p.id, kind])
-
-
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * 13)
 
 
@@ -405,7 +397,7 @@ def decide(
     P = np.ascontiguousarray(P, dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
     record = PLAYERS[name]
-    if record.rest_by is not None and not own_decision(name, kind, params):
+    if record.rest_by is not None and not own_decision(record.id, kind, params):
         record = PLAYERS[record.rest_by]
     form, a, b, c = legal_form(kind, legal, n)
     if record.entry is not None or record.entry_of is not None:
