@@ -111,3 +111,15 @@ def test_dealer_rotates_and_forehand_opens():
 
 def test_output_columns_are_named():
     assert OUT["delta_2"] == OUT["delta_0"] + 2
+
+
+def test_a_batch_played_without_traces_refuses_to_give_them():
+    from sim.engine.game import play_games
+
+    rules = load_rules("classic")
+    hands, games = play_hands(rules, 4, 1), play_games(rules, 2, 1)
+    assert hands.column("contract").shape == (len(hands),) == (4,)
+    assert games.column("winner").shape == (len(games),) == (2,)
+    for batch in (hands, games):
+        with pytest.raises(ValueError, match="without trace=True"):
+            batch.traces()

@@ -27,7 +27,7 @@ from sim.engine.driver import (
     workspace,
 )
 from sim.engine.params import rules_vector
-from sim.engine.rows import Rows
+from sim.engine.rows import NO_TRACE, Rows
 from sim.engine.state import (
     ERR_SCRIPT,
     FLAG_DARK_ALLOWED,
@@ -84,8 +84,8 @@ class HandsBatch(Rows):
 
     def traces(self) -> list[dict[str, Any]]:
         """Trace objects of every dealt deal (redealt ones first in each slot)."""
-        self.traced(self.bids_log, self.nbids, self.trick_log)
-        assert self.bids_log is not None and self.nbids is not None and self.trick_log is not None
+        if self.bids_log is None or self.nbids is None or self.trick_log is None:
+            raise ValueError(NO_TRACE)
         docs: list[dict[str, Any]] = []
         P = rules_vector(self.rules)
         for k in range(len(self)):

@@ -67,7 +67,7 @@ from sim.engine.params import (
     P_THIRD_FALL_ZERO,
     rules_vector,
 )
-from sim.engine.rows import Rows
+from sim.engine.rows import NO_TRACE, Rows
 from sim.engine.scoring import sitter_score
 from sim.engine.state import (
     FLAG_DARK_ALLOWED,
@@ -836,8 +836,8 @@ class GamesBatch(Rows):
 
     def traces(self) -> list[dict[str, Any]]:
         """The docs/cli.md game trace of every game of the batch (needs ``trace=True``)."""
-        self.traced(self.deal_log, self.events, self.counts)
-        assert self.deal_log is not None and self.events is not None and self.counts is not None
+        if self.deal_log is None or self.events is None or self.counts is None:
+            raise ValueError(NO_TRACE)
         docs = []
         n = self.players
         for k in range(len(self)):

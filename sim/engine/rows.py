@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
@@ -25,15 +25,8 @@ class Rows:
         """One output column by name."""
         return self.out[:, self.COLUMNS[name]]
 
-    @staticmethod
-    def traced(*logs: Any) -> None:
-        """Refuse to read traces of a batch played without them.
 
-        Raises:
-            ValueError: when one of the trace logs is missing.
-        """
-        if any(log is None for log in logs):
-            raise ValueError("this batch was played without trace=True")
+NO_TRACE = "this batch was played without trace=True"
+"""Why a batch's ``traces()`` refuses: its trace logs were not kept."""
 
-
-__all__ = ["Rows"]
+__all__ = ["NO_TRACE", "Rows"]
