@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup notebooks test test-all report report-check bench lint docs players locale clean golden
+.PHONY: setup notebooks test test-all report report-check bench lint docs players locale clean golden weights
 
 setup: $(STAMP)
 
@@ -75,8 +75,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/solver.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check sim analysis tests benchmarks
-	$(BIN)/ruff format --check sim analysis tests benchmarks
+	$(BIN)/ruff check sim analysis tests benchmarks training
+	$(BIN)/ruff format --check sim analysis tests benchmarks training
 	$(BIN)/mypy
 
 locale: $(STAMP)  ## extract the marked strings into sim/locale/, merge every .po, compile the .mo files
@@ -89,6 +89,13 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # Every player's duplicate duel against heuristic (classic; 20,000 deals for a fast player,
 # 1,000 for a sampling one; about 4 minutes on 2 cores) into docs/players.json, then
 # docs/players.md. Run it when a player's play changes (the page marks stale figures).
+# The learned decisions' weights (sim/engine/strategies/learned.npz) from the teacher's
+# data: `thousand teach` makes the data (seeded, resumable; about 5 minutes on 2 cores),
+# training/contract.py fits and writes the network. The same seeds give the same weights.
+weights: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
+	$(BIN)/python -m training.contract --data runs/teach/classic --deals 20000 --data-seed 1001 --seed 1
+
 players: $(STAMP)
 	$(BIN)/python -m sim.jobs.players --measure
 

@@ -100,11 +100,18 @@ def closure(module: str) -> frozenset[str]:
 
 @cache
 def module_digest(module: str) -> str:
-    """A digest of the sources of ``module``'s :func:`closure` (names and contents)."""
+    """A digest of the sources of ``module``'s :func:`closure` (names and contents).
+
+    A module's data file, the ``.npz`` of the same name beside it (the learned
+    players' weights, which compiled code holds as constants), counts as its source.
+    """
     sources = _sources()
     digest = hashlib.sha256()
     for name in sorted(closure(module)):
         digest.update(name.encode() + b"\0" + sources[name].read_bytes() + b"\0")
+        data = sources[name].with_suffix(".npz")
+        if data.is_file():
+            digest.update(data.read_bytes() + b"\0")
     return digest.hexdigest()[:20]
 
 

@@ -159,3 +159,34 @@ def body(fn: F) -> F:
     """
     options: dict[str, Any] = {"inline": "always", "error_model": "numpy", "_nrt": False}
     return cast(F, njit(**options)(fn))
+
+
+# --- small arrays on the stack --------------------------------------------------------------
+@intrinsic
+def stack_floats(typingctx, size):  # type: ignore[no-untyped-def]
+    """A ``float64`` array of ``size`` (a constant) on the calling function's stack.
+
+    For :func:`hot` code, which may not allocate: the array lives until the function
+    returns (it must not be returned or kept), its values start undefined.
+    """
+    if not isinstance(size, types.IntegerLiteral):
+        return None  # typed again with the constant
+    n = size.literal_value
+    arrty = types.Array(types.float64, 1, "C")
+
+    def codegen(context, builder, signature, llargs):  # type: ignore[no-untyped-def]
+        item = context.get_data_type(types.float64)
+        data = cgutils.alloca_once(builder, item, size=n)
+        ary = context.make_array(arrty)(context, builder)
+        width = context.get_constant(types.intp, context.get_abi_sizeof(item))
+        context.populate_array(
+            ary,
+            data=data,
+            shape=[context.get_constant(types.intp, n)],
+            strides=[width],
+            itemsize=width,
+            meminfo=None,
+        )
+        return ary._getvalue()
+
+    return arrty(size), codegen

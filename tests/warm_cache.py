@@ -84,6 +84,18 @@ def _pimc_rest() -> str:
     return "pimc_rest"
 
 
+def _teach() -> str:
+    from sim.engine.strategies.pimc.discard import discard_scores
+    from sim.engine.strategies.pimc.labels import bid_reached, contract_reached, play_made
+
+    i, a, f = _pimc_types()
+    contract_reached.compile((a, a, a, i, i, f, a))  # as sim.runs.teach calls them
+    bid_reached.compile((a, a, a, i, i, f, a))
+    play_made.compile((i, a, a, a, f, a, a))
+    discard_scores.compile((a, a, a, f, a, f))
+    return "teach"
+
+
 def _pimc() -> str:
     from sim.engine.strategies.addresses import player_address
     from sim.players import PLAYERS
@@ -108,9 +120,10 @@ def _strong() -> str:
 # engine's group, its other decisions first in the other, whose callback then loads
 # them all from the cache. The solver shares nothing with the engine; the fitted
 # player, after the sampling player, loads the heuristic's code it shares with it; the
-# declarer kernel comes last, by when the engine's phases it shares are cached.
+# declarer kernel comes last, by when the engine's phases it shares are cached; the
+# teacher's labels (the solver's probes) fill the engine's group, which ends first.
 GROUPS = (
-    (_pimc_play, _hands, _games),
+    (_pimc_play, _hands, _games, _teach),
     (_pimc_rest, _pimc, _strong, _solver, _odds, _declarer),
 )
 

@@ -65,6 +65,7 @@ from analysis.schema.safebids import (
     SAFEBIDS_SAFE,
 )
 from sim.schema import BARREL, DUEL_DEALS, DUEL_GAMES, GAMES, HANDS, HANDS_AGG, RUN_JSON, Table
+from sim.schema.runs import TEACH_TABLES
 
 TABLES: dict[str, Table] = {
     t.key: t
@@ -115,6 +116,7 @@ TABLES: dict[str, Table] = {
         DEALING_ODDS,
         *GUIDE_TABLES,
         COMPARE_RULES,
+        *TEACH_TABLES,
     )
 }
 """Every declared table by its key, in the order of docs/data.md."""

@@ -38,6 +38,7 @@ from sim.cli import (
     safebids,
     show,
     solve,
+    teach,
 )
 from sim.cli.common import ERROR, Parser, argparse_speaking
 from sim.i18n import LanguageError, _, check_language, language, set_language, speaking
@@ -47,7 +48,7 @@ from sim.parallel import keep_freed_memory
 # The commands, in the order ``thousand --help`` lists them.
 COMMANDS = (
     rules, odds, hands, bids, safebids, advise, guide, games, barrel, report, bench, compare,
-    duel, solve, show,
+    duel, solve, show, teach,
 )  # fmt: skip
 
 

@@ -440,19 +440,23 @@ def decision_snapshots(
     strategies: Sequence[str] | None = None,
     kinds: Iterable[int] | None = None,
     stream: int = 0,
+    *,
+    start: int = 0,
+    params: Sequence[str] = (),
 ) -> Iterator[tuple[int, np.ndarray]]:
-    """The states at the decisions of ``deals`` deals of run ``seed``: ``(deal, snapshot)``.
+    """The states at the decisions of deals ``start .. start+deals-1`` of run ``seed``.
 
-    Deal ``k`` (its dealer ``k`` mod the players) is played by ``strategies`` (default
-    ``random`` at every seat: the most varied states) on the random stream of seed
-    ``stream + k``; every non-forced decision of a kind in ``kinds`` (default all) is
-    yielded as its snapshot (``SNAP_*`` of :mod:`sim.engine.state`), in order. For the
-    tests of what players may see and for fitting and timing players on real states.
+    Yields ``(deal, snapshot)``. Deal ``k`` (its dealer ``k`` mod the players) is played
+    by ``strategies`` (default ``random`` at every seat: the most varied states) with
+    ``params`` on the random stream of seed ``stream + k``; every non-forced decision of
+    a kind in ``kinds`` (default all) is yielded as its snapshot (``SNAP_*`` of
+    :mod:`sim.engine.state`), in order. For the tests of what players may see, the
+    teacher's data (:mod:`sim.runs.teach`) and fitting and timing players on real states.
     """
     n = rules.players
     strategies = tuple(strategies or ("random",) * n)
     wanted = None if kinds is None else {int(k) for k in kinds}
-    for k, cards in enumerate(generate_deals(deals, seed=seed)):
+    for k, cards in enumerate(generate_deals(deals, seed=seed, start=start), start):
         dealer = k % n
         if n == 2:
             hands = [cards_str(cards[:10]), cards_str(cards[10:20])]
@@ -464,7 +468,7 @@ def decision_snapshots(
         for d in itertools.count():
             snap = play_hand_text(
                 rules, hands, talon, dealer, strategies=strategies, seed=stream + k,
-                snapshot_at=d,
+                params=params, snapshot_at=d,
             )["snapshot"]  # fmt: skip
             if snap is None:
                 break

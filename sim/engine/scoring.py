@@ -68,6 +68,17 @@ def round_score(x: int, to: int) -> int:
 
 
 @hot
+def least_total(contract: int, P: np.ndarray) -> int:
+    """The smallest deal total that makes ``contract`` (``score.round_declarer``)."""
+    if not P[P_ROUND_DECLARER]:
+        return contract
+    x = contract - 10
+    while round_score(x, P[P_ROUND_TO]) < contract:
+        x += 1
+    return x
+
+
+@hot
 def opponent_delta(total: int, marriages: int, special: int, P: np.ndarray) -> int:
     """A non-declarer's deal delta: its rounded total, doubled in a special deal.
 

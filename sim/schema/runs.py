@@ -248,7 +248,8 @@ RUN_JSON = make_table(
             "the run's sizes: `deals`, `rows` (hands); `games`, `stints`, "
             "`unfinished` (games); `deals` (odds); `games`, `rule_sets` (compare); `deals` or "
             "`games` (duel); `odds_deals`, `hands_deals`, `games` (report); `deals_PLAYER` "
-            "(safebids); `deals`, `hands`, `games`, `duel_deals` (guide)",
+            "(safebids); `deals`, `hands`, `games`, `duel_deals` (guide); `deals`, "
+            "`decisions_KIND` (teach)",
             "all",
         ),
         (
@@ -264,9 +265,11 @@ RUN_JSON = make_table(
             "strategies",
             "array or string",
             "one strategy name per seat (compare: the one name)",
-            "hands, games, compare, report",
+            "hands, games, compare, report, teach",
         ),
-        ("params", "array", "the `--param` settings", "hands, games, compare, safebids"),
+        ("params", "array", "the `--param` settings", "hands, games, compare, safebids, teach"),
+        ("worlds", "integer", "the sampled worlds of every label", "teach"),
+        ("kinds", "array", "the decision kinds labelled", "teach"),
         (
             "players",
             "array",
@@ -297,21 +300,21 @@ RUN_JSON = make_table(
             "backend",
             "string",
             "`serial`, `local` (worker processes) or `dask`",
-            "hands, games, compare",
+            "hands, games, compare, teach",
         ),
-        ("workers", "integer", "worker processes or Dask workers", "hands, games, compare"),
+        ("workers", "integer", "worker processes or Dask workers", "hands, games, compare, teach"),
         (
             "scheduler",
             "string",
             "the Dask scheduler (`local` or its address)",
-            "hands, games, compare on Dask",
+            "hands, games, compare, teach on Dask",
         ),
-        ("chunk_size", "integer", "items per chunk", "hands, games"),
+        ("chunk_size", "integer", "items per chunk", "hands, games, teach"),
         (
             "chunks",
             "integer",
             "number of chunks",
-            "hands, games (and each of compare's `runs/NAME`)",
+            "hands, games, teach (and each of compare's `runs/NAME`)",
         ),
         ("vs", "object", "the other rule sets, `{name: rules}`", "compare"),
         ("format", "string", "`hands` or `games`", "duel"),
@@ -400,5 +403,111 @@ DUEL_GAMES = make_table(
 )
 
 
-RUN_TABLES = (HANDS, HANDS_AGG, GAMES, BARREL, RUN_JSON, DUEL_DEALS, DUEL_GAMES)
+# --- the teacher's data: thousand teach ----------------------------------------------------
+_DECISION = cols(
+    ("deal", "Int64", "the deal number, 0 .. deals − 1"),
+    ("dealer", "Int8", "the deal's dealer (deal number mod players)"),
+    ("seat", "Int8", "the seat deciding"),
+    (
+        "state",
+        "List(Int64)",
+        "the engine's state at the decision (`sim.engine.state`'s layout, `N_STATE` "
+        "integers; the other seats' cards are in it: a learned player reads only what "
+        "its seat may see)",
+    ),
+    ("worlds", "Int16", "the sampled worlds the labels are counted over"),
+)
+TEACH_CONTRACT = make_table(
+    "teach/contract.parquet",
+    "teach",
+    _DECISION,
+    cols(
+        ("lo", "Int32", "the lowest contract the declarer may name (the bid won)"),
+        ("step", "Int32", "the step between contracts"),
+        ("levels", "Int16", "how many contracts it may name: `lo`, `lo + step`, …"),
+        (
+            "reached",
+            "List(Int8)",
+            "per sampled world, the highest contract index (0 is `lo`) the declarer "
+            "reaches with every card face up; −1 none",
+        ),
+        (
+            "value",
+            "List(Float64)",
+            "per contract, its expected deal score over the worlds: `c (2 p − 1)`, `p` "
+            "the share of worlds that reach it",
+        ),
+        ("pimc", "Int32", "the contract of the best value: the sampling player's choice"),
+    ),
+)
+TEACH_BID = make_table(
+    "teach/bid.parquet",
+    "teach",
+    _DECISION,
+    cols(
+        ("lo", "Int32", "the lowest raise open to the seat"),
+        ("step", "Int32", "the step between bids"),
+        (
+            "reached",
+            "List(Int8)",
+            "per sampled deal of the unseen cards (the seat as declarer: talon taken, the "
+            "heuristic's discard, every card face up), the highest contract index from "
+            "`lo` up to its kept hand's cap it reaches; −1 none",
+        ),
+        (
+            "value",
+            "List(Float64)",
+            "per bid `lo + k step` (k from 0 to the highest index reached, at least one "
+            "bid), the expected deal score of winning the auction there: the highest "
+            "contract reached at or above it where one is, minus the bid where none is",
+        ),
+    ),
+)
+TEACH_DISCARD = make_table(
+    "teach/discard.parquet",
+    "teach",
+    _DECISION,
+    cols(
+        (
+            "cards",
+            "List(Int8)",
+            "the candidate cards to give away (the heuristic's cheapest, cheapest first)",
+        ),
+        (
+            "score",
+            "List(Float64)",
+            "each candidate's expected deal score over the same worlds: its best "
+            "contract's, the rest of the hand kept",
+        ),
+        ("pimc", "Int8", "the candidate of the best score: the sampling player's choice"),
+    ),
+)
+TEACH_PLAY = make_table(
+    "teach/play.parquet",
+    "teach",
+    _DECISION,
+    cols(
+        ("declarer", "Boolean", "the seat deciding is the declarer"),
+        ("trick", "Int8", "the trick, from 0"),
+        ("contract", "Int32", "the contract"),
+        (
+            "codes",
+            "List(Int16)",
+            "the legal moves: card ids, a declaring lead 24 + the card",
+        ),
+        (
+            "made",
+            "List(Int16)",
+            "per move, in how many worlds the declarer still reaches the contract after "
+            "it, every card face up (the declarer wants most, a defender fewest); "
+            "decisions where the contract is already reached are left out",
+        ),
+    ),
+)
+TEACH_TABLES = (TEACH_CONTRACT, TEACH_BID, TEACH_DISCARD, TEACH_PLAY)
+"""The teacher's files, by decision kind (``thousand teach --kinds``)."""
+
+RUN_TABLES = (
+    HANDS, HANDS_AGG, GAMES, BARREL, RUN_JSON, DUEL_DEALS, DUEL_GAMES, *TEACH_TABLES
+)  # fmt: skip
 """The tables of the runs, in the order of docs/data.md."""

@@ -55,6 +55,7 @@ from sim.engine.state import (
 from sim.engine.strategies.basics import ABOVE, POINTS, partner_card
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
+from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_contract
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.strategies.strong_weights import CARD_WEIGHTS
@@ -311,7 +312,26 @@ def strong_choose(
         return strong_play(seat, S, P, plain, declaring)
     if kind == Decision.DISCARD and fitted_for(P):
         return strong_discard(S, P)
+    if kind == Decision.CONCEDE:
+        concede = learned_concede(S, P)
+        if concede != NOT_FITTED:
+            return concede
     return heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)
+
+
+@hot
+def strong_range(
+    kind: int, seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: np.ndarray
+) -> int:
+    """A bid or the contract (amounts ``lo, lo + step, …``).
+
+    The contract by the learned network (:mod:`.learned`), the bids as the heuristic bids.
+    """
+    if kind == Decision.CONTRACT:
+        contract = learned_contract(S, P, lo, count)
+        if contract != NOT_FITTED:
+            return contract
+    return heuristic_range(kind, seat, S, P, lo, count, params)
 
 
 def strong_entry(  # type: ignore[no-untyped-def]
@@ -327,7 +347,7 @@ def strong_entry(  # type: ignore[no-untyped-def]
     if form == MASKS:
         return strong_play(seat, S, P, a, b)
     if form == RANGE:
-        return heuristic_range(kind, seat, S, P, b, c, params)
+        return strong_range(kind, seat, S, P, b, c, params)
     legal = carray(i64_ptr(legal_addr), (N_LEGAL,))
     return strong_choose(kind, seat, S, P, legal, a, params, np.uint64(tiebreak))
 
@@ -342,4 +362,5 @@ __all__ = [
     "strong_choose",
     "strong_entry",
     "strong_play",
+    "strong_range",
 ]

@@ -13,11 +13,9 @@ import numpy as np
 from sim.engine.arena import WORLD
 from sim.engine.params import (
     P_NAMED_TRUMP,
-    P_ROUND_DECLARER,
-    P_ROUND_TO,
     P_STEP,
 )
-from sim.engine.scoring import round_score
+from sim.engine.scoring import least_total
 from sim.engine.search import (
     Solver,
     declarer_total,
@@ -41,17 +39,6 @@ from sim.engine.strategies.registry import (
     WORLDS,
 )
 from sim.jit import compiled, hot
-
-
-@hot
-def least_total(contract: int, P: np.ndarray) -> int:
-    """The smallest deal total that makes ``contract`` (``score.round_declarer``)."""
-    if not P[P_ROUND_DECLARER]:
-        return contract
-    x = contract - 10
-    while round_score(x, P[P_ROUND_TO]) < contract:
-        x += 1
-    return x
 
 
 @hot

@@ -1,0 +1,249 @@
+"""Learned decisions: small networks fitted on the teacher's labels, run compiled in the engine.
+
+The teacher (``thousand teach``, :mod:`sim.runs.teach`) values every choice of a
+decision over the worlds the sampling player samples, every card face up. A network
+fitted on those values takes the decision in the search's place, at the cost of a
+few hundred multiply-adds:
+
+* **the contract** after the discard: one hidden layer of ReLUs reads the declarer's
+  kept hand and what it knows (:func:`contract_features`) and the points a contract
+  needs, and gives the share of sampled worlds that reach it, ``p``; the contract of
+  the best expected deal score ``c (2 p - 1)`` is named, as ``pimc`` names it;
+* **the concession**, by the same ``p`` at the contract, as ``pimc`` concedes: only
+  where conceding costs nothing (``rospis.no_subtract``) and ``p`` is below one half.
+
+The weights are the data file ``learned.npz`` beside this module, written by
+``python -m training.contract`` (``make weights``) from a seed; its contents are part of
+this module's compiled-code cache key (:mod:`sim.cache`), so new weights recompile
+it. One network per hand count: three hands (also four players, the dealer sitting
+out) and two; a network not fitted (``contract_fitted`` 0) leaves the decision to the
+caller (:data:`NOT_FITTED`).
+
+Only what the deciding seat may see is read: its own hand, the cards it gave away,
+the bids, the points it has counted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sim.engine.bidding import marriages_of
+from sim.engine.bits import ACES, SUIT_BITS, lowest, popcount
+from sim.engine.params import P_MV_S, P_NAMED_TRUMP, P_NP, P_ROSPIS_NO_SUBTRACT, P_STEP
+from sim.engine.scoring import deal_points, least_total
+from sim.engine.state import S_CONTRACT, S_DECL, S_GIVE1, S_GIVE2, S_HAND0, S_MAXBID0
+from sim.engine.strategies.basics import POINTS
+from sim.jit import hot, stack_floats
+
+WEIGHTS_FILE = Path(__file__).with_name("learned.npz")
+"""The fitted weights (``make weights`` writes them)."""
+
+CONTRACT_FEATURE_NAMES = (
+    *(f"card_{c}" for c in range(24)),  # the kept hand, by card id
+    *(f"marriage_{s}" for s in range(4)),  # a marriage held, by suit (S C D H)
+    "card_points",  # the kept hand's card points / 100
+    "aces",  # aces held / 4
+    "tens",  # tens held / 4
+    "marriage_sum",  # the marriages' values / 100
+    "marriage_top",  # the highest marriage's value / 100
+    "marriages",  # marriages held / 4
+    "longest",  # the longest suit's length / 8
+    "voids",  # suits held none of / 4
+    "counted",  # the declarer's points counted so far / 100
+    "given_points",  # card points of the cards it gave away / 20
+    "rival_bid",  # the highest bid of the other seats / 100 (0: none)
+    "need",  # the points the contract needs beyond those counted / 100
+)
+N_CONTRACT_FEATURES = len(CONTRACT_FEATURE_NAMES)
+NEED = N_CONTRACT_FEATURES - 1  # the one column that differs by contract
+MAX_HIDDEN = 64  # the most hidden units a network may have
+NOT_FITTED = -1  # the answer where no network is fitted for these rules
+THREE, TWO = 0, 1  # the networks: three hands (three or four players), two
+
+
+def _load(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of the weights file."""
+    with np.load(path) as data:
+        return {name: data[name] for name in data.files}
+
+
+_WEIGHTS = _load(WEIGHTS_FILE)
+CONTRACT_FITTED = _WEIGHTS["contract_fitted"].astype(np.int64)  # (2,) by network
+CONTRACT_W1 = _WEIGHTS["contract_w1"].astype(np.float64)  # (2, hidden, features)
+CONTRACT_B1 = _WEIGHTS["contract_b1"].astype(np.float64)  # (2, hidden)
+CONTRACT_W2 = _WEIGHTS["contract_w2"].astype(np.float64)  # (2, hidden)
+CONTRACT_B2 = _WEIGHTS["contract_b2"].astype(np.float64)  # (2,)
+assert CONTRACT_W1.shape[2] == N_CONTRACT_FEATURES
+assert CONTRACT_W1.shape[1] <= MAX_HIDDEN
+
+
+@hot
+def network_of(P: np.ndarray) -> int:
+    """Which network plays these rules: :data:`TWO` with two players, else :data:`THREE`.
+
+    -1 (none) where the declarer names the trump (``trump.named_by_declarer``): the
+    networks were fitted on deals whose trump only marriages set, and under ``five_hundred_one``
+    the three-hand one lost 1.0 point per deal to the heuristic's contract (5,000 deals,
+    seed 80011).
+    """
+    if P[P_NAMED_TRUMP]:
+        return -1
+    return TWO if P[P_NP] == 2 else THREE
+
+
+@hot
+def fitted(net: int) -> bool:
+    """Whether network ``net`` (of :func:`network_of`) is there and fitted."""
+    return net >= 0 and CONTRACT_FITTED[net] != 0
+
+
+@hot
+def contract_features(S: np.ndarray, P: np.ndarray, x: np.ndarray) -> None:
+    """``x[:NEED]``: the declarer's view once its cards are given away.
+
+    Read: its kept hand, the cards it gave, the bids, its points counted so far
+    (:data:`CONTRACT_FEATURE_NAMES`); ``x[NEED]`` is left to the caller.
+    """
+    decl = S[S_DECL]
+    hand = S[S_HAND0 + decl]
+    for c in range(24):
+        x[c] = 1.0 if hand >> c & 1 else 0.0
+    marr = marriages_of(hand)
+    msum = 0
+    mtop = 0
+    for s in range(4):
+        held = marr >> s & 1
+        x[24 + s] = 1.0 if held else 0.0
+        if held:
+            msum += P[P_MV_S + s]
+            mtop = max(mtop, P[P_MV_S + s])
+    points = 0
+    longest = 0
+    voids = 0
+    for s in range(4):
+        n = popcount(hand & SUIT_BITS[s])
+        longest = max(longest, n)
+        voids += n == 0
+    m = hand
+    while m:
+        points += POINTS[lowest(m)]
+        m &= m - 1
+    tens = 0
+    for s in range(4):
+        tens += hand >> (6 * s + 4) & 1
+    cp, mp = deal_points(S, P, decl)
+    given = 0
+    for g in (S[S_GIVE1], S[S_GIVE2]):
+        if g >= 0:
+            given += POINTS[g]
+    rival = 0
+    for s in range(P[P_NP]):
+        if s != decl:
+            rival = max(rival, S[S_MAXBID0 + s])
+    x[28] = points * 0.01
+    x[29] = popcount(hand & ACES) * 0.25
+    x[30] = tens * 0.25
+    x[31] = msum * 0.01
+    x[32] = mtop * 0.01
+    x[33] = popcount(marr) * 0.25
+    x[34] = longest * 0.125
+    x[35] = voids * 0.25
+    x[36] = (cp + mp) * 0.01
+    x[37] = given * 0.05
+    x[38] = max(rival, 0) * 0.01
+
+
+@hot
+def _hidden(net: int, x: np.ndarray, z: np.ndarray) -> None:
+    """``z``: the hidden layer's inputs of everything but the need (``x[:NEED]``)."""
+    W = CONTRACT_W1[net]
+    for j in range(W.shape[0]):
+        v = CONTRACT_B1[net, j]
+        for f in range(NEED):
+            v += W[j, f] * x[f]
+        z[j] = v
+
+
+@hot
+def _reach(net: int, z: np.ndarray, need: float) -> float:
+    """The share of worlds that reach a contract needing ``need`` points (/100), 0 to 1."""
+    W = CONTRACT_W1[net]
+    out = CONTRACT_B2[net]
+    for j in range(W.shape[0]):
+        a = z[j] + W[j, NEED] * need
+        if a > 0.0:
+            out += CONTRACT_W2[net, j] * a
+    return min(max(out, 0.0), 1.0)
+
+
+@hot
+def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
+    """The contract (amounts ``lo, lo + step, …``) of the best expected deal score.
+
+    :data:`NOT_FITTED` where no network is fitted for these rules.
+    """
+    net = network_of(P)
+    if not fitted(net):
+        return NOT_FITTED
+    x = stack_floats(64)
+    z = stack_floats(64)
+    contract_features(S, P, x)
+    _hidden(net, x, z)
+    cp, mp = deal_points(S, P, S[S_DECL])
+    best = lo
+    best_score = -np.inf
+    for k in range(count):
+        c = lo + k * P[P_STEP]
+        p = _reach(net, z, (least_total(c, P) - cp - mp) * 0.01)
+        score = c * (2.0 * p - 1.0)
+        if score > best_score:
+            best_score = score
+            best = c
+    return best
+
+
+@hot
+def learned_concede(S: np.ndarray, P: np.ndarray) -> int:
+    """1 to concede the contract: where it costs nothing and fewer than half the worlds make it.
+
+    As ``pimc`` concedes (where conceding costs the contract, playing on can only do
+    better); :data:`NOT_FITTED` where no network is fitted for these rules.
+    """
+    net = network_of(P)
+    if not fitted(net):
+        return NOT_FITTED
+    if not P[P_ROSPIS_NO_SUBTRACT]:
+        return 0
+    x = stack_floats(64)
+    z = stack_floats(64)
+    contract_features(S, P, x)
+    _hidden(net, x, z)
+    cp, mp = deal_points(S, P, S[S_DECL])
+    p = _reach(net, z, (least_total(S[S_CONTRACT], P) - cp - mp) * 0.01)
+    return 1 if p < 0.5 else 0
+
+
+@hot
+def contract_reach(S: np.ndarray, P: np.ndarray, contract: int) -> float:
+    """The network's share of worlds that reach ``contract`` at a contract decision (tests)."""
+    net = max(network_of(P), THREE)
+    x = stack_floats(64)
+    z = stack_floats(64)
+    contract_features(S, P, x)
+    _hidden(net, x, z)
+    cp, mp = deal_points(S, P, S[S_DECL])
+    return _reach(net, z, (least_total(contract, P) - cp - mp) * 0.01)
+
+
+__all__ = [
+    "CONTRACT_FEATURE_NAMES",
+    "NOT_FITTED",
+    "N_CONTRACT_FEATURES",
+    "WEIGHTS_FILE",
+    "contract_features",
+    "contract_reach",
+    "learned_concede",
+    "learned_contract",
+]

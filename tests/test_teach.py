@@ -1,0 +1,198 @@
+"""The teacher's data (``thousand teach``) and the learned decisions fitted on it.
+
+The labels must be what the sampling player weighs (its own choice is the best label,
+on the same worlds), the files the same whatever the workers, the learned contract
+the one the shipped network computes, and a fit on a teacher's folder must write
+weights the engine reads as the fit predicts.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import numpy as np
+import polars as pl
+import pytest
+from support import decide
+
+from sim.cli import main
+from sim.engine.actions import Decision
+from sim.engine.params import rules_vector
+from sim.engine.search import arena_size
+from sim.engine.state import N_STATE, S_DECL
+from sim.engine.strategies import learned
+from sim.engine.strategies.pimc import pimc_contract, pimc_discard, pimc_play
+from sim.engine.strategies.registry import parse_params
+from sim.rules import load_rules
+from sim.runs.runner import Chunk
+from sim.runs.teach import KINDS, TeachJob, label_chunk
+
+WORLDS = 4
+
+
+@pytest.fixture(scope="module")
+def taught(tmp_path_factory):
+    """A small teacher's folder of classic deals, every kind, and its frames."""
+    out = tmp_path_factory.mktemp("teach") / "classic"
+    args = ["teach", "--deals", "8", "--seed", "5", "--worlds", str(WORLDS), "--workers", "1",
+            "--chunk", "3", "--quiet", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    return out, {k: pl.read_parquet(out / f"{k}.parquet") for k in KINDS}
+
+
+def _pimc(rules: str = "classic"):
+    P = rules_vector(load_rules(rules))
+    params = parse_params(["pimc"], [f"pimc.worlds={WORLDS}", f"pimc.discard_worlds={WORLDS}"])
+    return P, params[0], np.zeros(arena_size(14), dtype=np.int64)
+
+
+def test_every_kind_is_labelled_and_run_json_says_what(taught):
+    out, frames = taught
+    assert all(len(frames[k]) > 0 for k in KINDS), {k: len(f) for k, f in frames.items()}
+    run = json.loads((out / "run.json").read_text())
+    assert run["command"] == "teach" and run["worlds"] == WORLDS and run["kinds"] == list(KINDS)
+    assert run["sizes"] == {"deals": 8, **{f"decisions_{k}": len(frames[k]) for k in KINDS}}
+    for frame in frames.values():
+        assert frame["deal"].is_sorted() and frame["deal"].max() < 8
+        assert (frame["worlds"] == WORLDS).all()
+        assert (frame["state"].list.len() == N_STATE).all()
+
+
+def test_the_sampling_player_picks_the_best_label_on_the_same_worlds(taught):
+    _, frames = taught
+    P, params, arena = _pimc()
+    for state, lo, n, value, pick in (
+        frames["contract"].select("state", "lo", "levels", "value", "pimc").iter_rows()
+    ):
+        S = np.array(state, dtype=np.int64)
+        assert pimc_contract(S, P, arena, lo, n, params) == pick
+        assert max(value) == value[(pick - lo) // 5]
+    for state, score, cards, pick in (
+        frames["discard"].select("state", "score", "cards", "pimc").iter_rows()
+    ):
+        S = np.array(state, dtype=np.int64)
+        assert pimc_discard(S, P, arena, params) == pick == cards[int(np.argmax(score))]
+    clear = 0
+    for state, seat, declarer, codes, made in (
+        frames["play"].select("state", "seat", "declarer", "codes", "made").iter_rows()
+    ):
+        best = max(made) if declarer else min(made)
+        if made.count(best) != 1:
+            continue  # a tie: pimc breaks it by mean totals, not in the label
+        clear += 1
+        S = np.array(state, dtype=np.int64)
+        plain = sum(1 << c for c in codes if c < 24)
+        declaring = sum(1 << (c - 24) for c in codes if c >= 24)
+        assert pimc_play(seat, S, P, plain, declaring, arena, params) == codes[made.index(best)]
+    assert clear > 5
+
+
+def test_a_bid_label_is_the_value_of_the_highest_contract_reached(taught):
+    _, frames = taught
+    bids = frames["bid"].select("lo", "step", "reached", "value")
+    for lo, step, reached, value in bids.iter_rows():
+        r = np.array(reached)
+        for k, v in enumerate(value):
+            level = lo + k * step
+            want = np.where(r >= k, lo + step * r, -level).mean()
+            assert v == pytest.approx(want)
+        assert len(value) == max(int(r.max()) + 1, 1)
+
+
+def test_the_files_are_the_same_whatever_the_workers(taught, tmp_path):
+    out, _ = taught
+    args = ["teach", "--deals", "8", "--seed", "5", "--worlds", str(WORLDS), "--workers", "2",
+            "--chunk", "3", "--quiet", "--out", str(tmp_path / "two")]  # fmt: skip
+    assert main(args) == 0
+    for kind in KINDS:
+        name = f"{kind}.parquet"
+        assert (tmp_path / "two" / name).read_bytes() == (out / name).read_bytes(), kind
+
+
+def test_a_chunk_is_the_same_alone(taught):
+    _, frames = taught
+    job = TeachJob(rules=load_rules("classic"), seed=5, player="strong", params=(),
+                   worlds=WORLDS, kinds=("contract",))  # fmt: skip
+    part = label_chunk(job, Chunk(1, 3, 3))
+    alone = pl.read_parquet(io.BytesIO(part["contract.parquet"]))
+    whole = frames["contract"].filter(pl.col("deal").is_between(3, 5))
+    assert alone.equals(whole)
+
+
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (["--kinds", "contract,trick"], "--kinds"),
+        (["--player", "nobody"], "--player nobody"),
+        (["--worlds", "500"], "--worlds 500"),
+        (["--param", "strong.nothing=1"], "nothing"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, culprit, tmp_path, capsys):
+    code = main(["teach", "--deals", "2", "--quiet", "--out", str(tmp_path / "t"), *args])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and culprit in err, err
+    assert not (tmp_path / "t").exists()
+
+
+def test_strong_names_the_contract_the_network_computes(taught):
+    _, frames = taught
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    sp = parse_params(["strong"], [])[0]
+    assert learned.CONTRACT_FITTED[learned.THREE]
+    for state, lo, n in frames["contract"].select("state", "lo", "levels").iter_rows():
+        S = np.array(state, dtype=np.int64)
+        legal = lo + 5 * np.arange(n, dtype=np.int64)
+        got = decide("strong", int(Decision.CONTRACT), int(S[S_DECL]), S, P, legal, n, sp)
+        assert got == learned.learned_contract(S, P, lo, n)
+        reach = [learned.contract_reach(S, P, int(c)) for c in legal]
+        scores = legal * (2 * np.array(reach) - 1)
+        assert got == legal[int(np.argmax(scores))]
+
+
+def test_a_fit_writes_weights_the_engine_reads_as_the_fit_predicts(taught, tmp_path, monkeypatch):
+    pytest.importorskip("sklearn")
+    from training import contract as fit
+
+    out, frames = taught
+    weights = tmp_path / "learned.npz"
+    argv = ["contract", "--data", str(out), "--hidden", "4", "--holdout", "0.3",
+            "--out", str(weights)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    fit.main()
+    w = np.load(weights)
+    assert list(w["contract_fitted"]) == [1, 0]
+    assert w["contract_w1"].shape == (2, 4, learned.N_CONTRACT_FEATURES)
+    # the engine's inference (the shipped network) against the fit's own prediction
+    P = rules_vector(load_rules("classic"))
+    shipped = {
+        "w1": learned.CONTRACT_W1[0], "b1": learned.CONTRACT_B1[0],
+        "w2": learned.CONTRACT_W2[0], "b2": learned.CONTRACT_B2[0],
+    }  # fmt: skip
+    X, _, who = fit.rows(frames["contract"], P)
+    mine = fit.predict(shipped, X)
+    for i, (state, lo) in enumerate(frames["contract"].select("state", "lo").iter_rows()):
+        S = np.array(state, dtype=np.int64)
+        for j, row in enumerate(np.flatnonzero(who == i)):
+            assert learned.contract_reach(S, P, lo + 5 * j) == pytest.approx(mine[row], abs=1e-9)
+
+
+def test_the_weights_file_is_part_of_the_compiled_code_cache_key(tmp_path, monkeypatch):
+    from sim import cache
+
+    modules = ("sim.engine.strategies.learned", "sim.engine.strategies.strong")
+    before = [cache.module_digest(m) for m in modules]
+    cache.module_digest.cache_clear()
+    data = learned.WEIGHTS_FILE.read_bytes()
+    monkeypatch.setattr(
+        type(learned.WEIGHTS_FILE), "read_bytes",
+        lambda self: data + b"x" if self == learned.WEIGHTS_FILE else open(self, "rb").read(),
+    )  # fmt: skip
+    try:
+        after = [cache.module_digest(m) for m in modules]
+        assert all(a != b for a, b in zip(after, before, strict=True))
+    finally:
+        cache.module_digest.cache_clear()
