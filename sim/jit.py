@@ -163,12 +163,8 @@ def body(fn: F) -> F:
 
 # --- small arrays on the stack --------------------------------------------------------------
 @intrinsic
-def stack_floats(typingctx, size):  # type: ignore[no-untyped-def]
-    """A ``float64`` array of ``size`` (a constant) on the calling function's stack.
-
-    For :func:`hot` code, which may not allocate: the array lives until the function
-    returns (it must not be returned or kept), its values start undefined.
-    """
+def _stack_floats(typingctx, size):  # type: ignore[no-untyped-def]
+    """The intrinsic behind :data:`stack_floats`."""
     if not isinstance(size, types.IntegerLiteral):
         return None  # typed again with the constant
     n = size.literal_value
@@ -190,3 +186,11 @@ def stack_floats(typingctx, size):  # type: ignore[no-untyped-def]
         return ary._getvalue()
 
     return arrty(size), codegen
+
+
+stack_floats = cast(Callable[[int], Any], _stack_floats)
+"""A ``float64`` array of ``size`` (a constant) on the calling function's stack.
+
+For :func:`hot` code, which may not allocate: the array lives until the function
+returns (it must not be returned or kept), its values start undefined.
+"""

@@ -267,6 +267,7 @@ def outputs(tmp_path_factory):
                            "--odds-deals", "2000", "--duel-deals", "20"]),
         ("safebids/classic", ["safebids", "--deals", "1000", "--sample", "2"]),
         ("teach/classic", ["teach", "--deals", "6", "--worlds", "2"]),
+        ("ladder/classic", ["ladder", "--players", "first,heuristic", "--deals", "20"]),
     ]  # fmt: skip
     try:
         for folder, args in runs:

@@ -45,6 +45,7 @@ from analysis.schema.duel import (
 from analysis.schema.guide import (
     GUIDE_TABLES,
 )
+from analysis.schema.ladder import LADDER_PAIRS, LADDER_RATINGS
 from analysis.schema.odds import (
     ODDS,
 )
@@ -112,6 +113,8 @@ TABLES: dict[str, Table] = {
         DUEL_SEATS,
         DUEL_DEALS,
         DUEL_GAMES,
+        LADDER_PAIRS,
+        LADDER_RATINGS,
         MARRIAGES,
         DEALING_ODDS,
         *GUIDE_TABLES,

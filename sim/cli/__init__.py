@@ -32,6 +32,7 @@ from sim.cli import (
     games,
     guide,
     hands,
+    ladder,
     odds,
     report,
     rules,
@@ -48,7 +49,7 @@ from sim.parallel import keep_freed_memory
 # The commands, in the order ``thousand --help`` lists them.
 COMMANDS = (
     rules, odds, hands, bids, safebids, advise, guide, games, barrel, report, bench, compare,
-    duel, solve, show, teach,
+    duel, ladder, solve, show, teach,
 )  # fmt: skip
 
 

@@ -249,7 +249,7 @@ RUN_JSON = make_table(
             "`unfinished` (games); `deals` (odds); `games`, `rule_sets` (compare); `deals` or "
             "`games` (duel); `odds_deals`, `hands_deals`, `games` (report); `deals_PLAYER` "
             "(safebids); `deals`, `hands`, `games`, `duel_deals` (guide); `deals`, "
-            "`decisions_KIND` (teach)",
+            "`decisions_KIND` (teach); `deals`, `sampling_deals`, `pairs` (ladder)",
             "all",
         ),
         (
@@ -273,8 +273,8 @@ RUN_JSON = make_table(
         (
             "players",
             "array",
-            "the players of the tables (strategies and `par`)",
-            "safebids, guide",
+            "the players of the tables (strategies and `par`); of the ladder",
+            "safebids, guide, ladder",
         ),
         (
             "risk",

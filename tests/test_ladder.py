@@ -1,0 +1,80 @@
+"""``thousand ladder``: every pair's duel as ``duel`` plays it, and ratings that fit them."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.ladder import elo, fit_ratings
+from sim.cli import main
+
+
+@pytest.fixture(scope="module")
+def ladder_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ladder") / "l"
+    args = ["ladder", "--players", "first,heuristic,strong", "--deals", "300", "--seed", "4",
+            "--workers", "1", "--quiet", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    return out
+
+
+def test_every_pair_is_the_duel_that_duel_plays(ladder_run, tmp_path, capsys):
+    pairs = pl.read_csv(ladder_run / "ladder_pairs.csv")
+    assert pairs.select("a", "b").rows() == [
+        ("first", "heuristic"), ("first", "strong"), ("heuristic", "strong"),
+    ]  # fmt: skip
+    for a, b, diff, margin in pairs.select("a", "b", "score_diff", "margin_diff").rows():
+        capsys.readouterr()
+        assert main(["duel", "--a", a, "--b", b, "--deals", "300", "--seed", "4",
+                     "--workers", "1", "--quiet", "--json"]) == 0  # fmt: skip
+        measures = json.loads(capsys.readouterr().out)["measures"]
+        assert diff == pytest.approx(measures["score_diff"]["value"])
+        assert margin == pytest.approx(measures["margin_diff"]["value"])
+
+
+def test_the_ratings_fit_the_duels_around_the_anchor(ladder_run):
+    ratings = pl.read_csv(ladder_run / "ladder_ratings.csv")
+    by = {p: r for p, r in ratings.select("player", "rating").rows()}
+    assert by["heuristic"] == 0.0
+    assert ratings["rank"].to_list() == [1, 2, 3]
+    assert ratings["player"].to_list() == ["strong", "heuristic", "first"]
+    assert (ratings["ci_low"] <= ratings["rating"]).all()
+    pairs = pl.read_csv(ladder_run / "ladder_pairs.csv")
+    for a, b, diff, lo, hi in pairs.select("a", "b", "score_diff", "ci_low", "ci_high").rows():
+        # three duels, two free ratings: each fitted difference lies near its duel
+        fitted = by[a] - by[b]
+        assert abs(fitted - diff) < 3 * (hi - lo), (a, b, fitted, diff)
+    run = json.loads((ladder_run / "run.json").read_text())
+    assert run["command"] == "ladder" and run["players"] == ["first", "heuristic", "strong"]
+    assert run["sizes"] == {"deals": 300, "sampling_deals": 200, "pairs": 3}
+
+
+def test_fit_ratings_recovers_consistent_differences():
+    true = {"heuristic": 0.0, "a": 2.0, "b": -3.0}
+    duels = [("a", "heuristic", 2.0, 0.5), ("b", "a", -5.0, 0.1), ("b", "heuristic", -3.0, 1.0)]
+    r, se = fit_ratings(["a", "heuristic", "b", "alone"], duels, "heuristic")
+    assert r[:3] == pytest.approx([true["a"], 0.0, true["b"]])
+    assert se[1] == 0.0 and 0 < se[0] < 0.5
+    assert math.isnan(r[3]) and math.isnan(se[3])  # in no duel: no rating
+
+
+def test_elo_is_1500_at_the_anchor_and_rises_with_the_rating():
+    assert elo(0.0, 30.0) == 1500.0
+    values = [elo(x, 30.0) for x in np.linspace(-20, 20, 9)]
+    assert values == sorted(values) and values[0] < 1500 < values[-1]
+
+
+@pytest.mark.parametrize(
+    ("players", "culprit"),
+    [("heuristic,nobody", "nobody"), ("heuristic", "at least two"), ("first,first", "twice")],
+)
+def test_bad_players_are_one_line_and_exit_2(players, culprit, tmp_path, capsys):
+    code = main(["ladder", "--players", players, "--deals", "10", "--quiet",
+                 "--out", str(tmp_path / "l")])  # fmt: skip
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and culprit in err and "--players" in err
+    assert not (tmp_path / "l").exists()
