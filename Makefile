@@ -90,11 +90,16 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # 1,000 for a sampling one; about 4 minutes on 2 cores) into docs/players.json, then
 # docs/players.md. Run it when a player's play changes (the page marks stale figures).
 # The learned decisions' weights (sim/engine/strategies/learned.npz) from the teacher's
-# data: `thousand teach` makes the data (seeded, resumable; about 5 minutes on 2 cores),
-# training/contract.py fits and writes the network. The same seeds give the same weights.
+# data: `thousand teach` labels the contract decisions of seeded classic deals by the
+# sampling player's search (160,000 deals, about 25 minutes on 2 cores), then
+# training/contract.py fits the three-hand network and writes it (about 9 minutes). A
+# folder already made is kept; the same seeds give the same weights.
+TEACH := $(BIN)/thousand teach --kinds contract --chunk 100 --quiet
 weights: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
-	$(BIN)/python -m training.contract --data runs/teach/classic --deals 20000 --data-seed 1001 --seed 1
+	test -f runs/teach/classic/contract.parquet || $(TEACH) --deals 20000 --seed 1001 --out runs/teach/classic
+	test -f runs/teach/contract/contract.parquet || $(TEACH) --deals 140000 --seed 1003 --out runs/teach/contract
+	$(BIN)/python -m training.contract --data runs/teach/contract runs/teach/classic --hidden 128 --seed 1
 
 players: $(STAMP)
 	$(BIN)/python -m sim.jobs.players --measure

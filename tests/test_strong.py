@@ -23,6 +23,7 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play
+from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_contract
 from sim.engine.strategies.registry import parse_params
 from sim.engine.strategies.strong import N_CARD_FEATURES, card_features, card_row, strong_choose
 from sim.engine.strategies.strong_discard import (
@@ -67,7 +68,7 @@ def test_a_card_is_the_highest_fitted_score_ties_to_the_heuristic():
     assert checked > 300 and 0.05 * checked < differs < 0.6 * checked
 
 
-def test_its_other_decisions_are_the_heuristics():
+def test_its_other_decisions_are_the_heuristics_and_the_networks():
     rules = load_rules("ukraine_online")  # reshuffles, dark and golden deals, the barrel
     P = rules_vector(rules)
     params = parse_params(["strong"], [])[0]
@@ -81,6 +82,10 @@ def test_its_other_decisions_are_the_heuristics():
         tb = np.uint64(7)
         S = snap[:N_STATE]
         expected = heuristic_choose(kind, seat, S.copy(), P, legal, n, params, tb)
+        if kind == Decision.CONTRACT:  # learned (test_teach.py checks the network)
+            expected = learned_contract(S.copy(), P, int(legal[0]), n)
+        elif kind == Decision.CONCEDE and learned_concede(S.copy(), P) != NOT_FITTED:
+            expected = learned_concede(S.copy(), P)
         assert strong_choose(kind, seat, S.copy(), P, legal, n, params, tb) == expected
         kinds.add(kind)
     assert {Decision.BID, Decision.CONTRACT, Decision.CONCEDE} <= kinds

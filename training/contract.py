@@ -90,7 +90,7 @@ def fit(X: np.ndarray, y: np.ndarray, model: str, seed: int, hidden: int) -> dic
     from sklearn.neural_network import MLPRegressor
 
     net = MLPRegressor(
-        hidden_layer_sizes=(hidden,), activation="relu", alpha=1e-4, batch_size=512,
+        hidden_layer_sizes=(hidden,), activation="relu", alpha=1e-4, batch_size=min(512, len(Z)),
         learning_rate_init=1e-3, max_iter=60, early_stopping=True, n_iter_no_change=6,
         random_state=seed,
     )  # fmt: skip

@@ -15,8 +15,12 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
 * **the discard** (:mod:`.strong_discard`): of the heuristic's five cheapest cards,
   the best score of a line fitted to ``pimc``'s expected deal score of giving each
   (its sampled worlds, cards face up); with two players the heuristic's.
-* everything else (bids, the contract, concessions, reshuffle demands, dark play,
-  the talon pick, a named trump) as the heuristic decides it.
+* **the contract and the concession** (:mod:`.learned`): by a network fitted on the
+  sampling player's search (the share of sampled worlds that reach each contract),
+  choosing as ``pimc`` chooses; where no network is fitted for the rules, the
+  heuristic's;
+* everything else (bids, reshuffle demands, dark play, the talon pick, a named trump)
+  as the heuristic decides it.
 
 The weights (:mod:`sim.engine.strategies.strong_weights`) are fitted by
 ``benchmarks/strong_fit.py`` on ``pimc``'s choices at the card decisions of seeded
@@ -312,6 +316,10 @@ def strong_choose(
         return strong_play(seat, S, P, plain, declaring)
     if kind == Decision.DISCARD and fitted_for(P):
         return strong_discard(S, P)
+    if kind == Decision.CONTRACT:  # the amounts listed: lo, lo + step, ...
+        contract = learned_contract(S, P, legal[0], n)
+        if contract != NOT_FITTED:
+            return contract
     if kind == Decision.CONCEDE:
         concede = learned_concede(S, P)
         if concede != NOT_FITTED:
