@@ -89,8 +89,9 @@ def fit(X: np.ndarray, y: np.ndarray, model: str, seed: int, hidden: int) -> dic
         return {"w1": W1, "b1": b1, "w2": np.array([1.0]), "b2": np.array(-big)}
     from sklearn.neural_network import MLPRegressor
 
+    batch = min(512, int(0.9 * len(Z)))  # early stopping keeps a tenth apart
     net = MLPRegressor(
-        hidden_layer_sizes=(hidden,), activation="relu", alpha=1e-4, batch_size=min(512, len(Z)),
+        hidden_layer_sizes=(hidden,), activation="relu", alpha=1e-4, batch_size=batch,
         learning_rate_init=1e-3, max_iter=60, early_stopping=True, n_iter_no_change=6,
         random_state=seed,
     )  # fmt: skip
