@@ -196,3 +196,19 @@ def test_the_weights_file_is_part_of_the_compiled_code_cache_key(tmp_path, monke
         assert all(a != b for a, b in zip(after, before, strict=True))
     finally:
         cache.module_digest.cache_clear()
+
+
+def test_pimc_names_the_learned_contract_when_asked(taught):
+    _, frames = taught
+    P = rules_vector(load_rules("classic"))
+    learned_params = parse_params(["pimc"], ["pimc.contract=1"])[0]
+    searched = parse_params(["pimc"], [f"pimc.worlds={WORLDS}"])[0]
+    for state, lo, n, pick in (
+        frames["contract"].select("state", "lo", "levels", "pimc").iter_rows()
+    ):
+        S = np.array(state, dtype=np.int64)
+        legal = lo + 5 * np.arange(n, dtype=np.int64)
+        seat = int(S[S_DECL])
+        got = decide("pimc", int(Decision.CONTRACT), seat, S, P, legal, n, learned_params)
+        assert got == learned.learned_contract(S, P, lo, n)
+        assert decide("pimc", int(Decision.CONTRACT), seat, S, P, legal, n, searched) == pick

@@ -63,6 +63,7 @@ BID_WORLDS = _slot("pimc", "bid_worlds")
 BID_BIAS = _slot("pimc", "bid_bias")
 DISCARD_WORLDS = _slot("pimc", "discard_worlds")
 READ_BIDS = _slot("pimc", "read_bids")
+CONTRACT_BY = _slot("pimc", "contract")  # 1: the learned contract and concession
 OPEN = _slot("cheater", "open")  # the slot that makes the sampling player see every card
 
 SAMPLING = _mask(p.id for p in RECORDS if p.speed == "sampling")

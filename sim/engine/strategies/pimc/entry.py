@@ -12,11 +12,13 @@ from sim.engine.state import (
     N_STATE,
 )
 from sim.engine.strategies.hook import f64_ptr, i64_ptr
+from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_contract
 from sim.engine.strategies.pimc.bidding import pimc_bid, pimc_bid_sampled
 from sim.engine.strategies.pimc.discard import pimc_give
 from sim.engine.strategies.pimc.play import pimc_concede, pimc_contract, pimc_play
 from sim.engine.strategies.registry import (
     BID,
+    CONTRACT_BY,
     N_STRATEGY_PARAMS,
 )
 
@@ -37,6 +39,10 @@ def pimc_entry(  # type: ignore[no-untyped-def]
     if kind == Decision.PLAY:
         return pimc_play(seat, S, P, a, b, arena, params)
     if kind == Decision.CONTRACT:
+        if params[CONTRACT_BY] > 0:
+            contract = learned_contract(S, P, b, c)
+            if contract != NOT_FITTED:
+                return contract
         return pimc_contract(S, P, arena, b, c, params)
     if kind == Decision.BID:
         if params[BID] > 0:
@@ -44,4 +50,8 @@ def pimc_entry(  # type: ignore[no-untyped-def]
         return pimc_bid(S, P, arena, seat, b, c, params)
     if kind == Decision.DISCARD:
         return pimc_give(S, P, arena, params)
+    if params[CONTRACT_BY] > 0:
+        concede = learned_concede(S, P)
+        if concede != NOT_FITTED:
+            return concede
     return pimc_concede(S, P, arena, params)
