@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.duel import mean_interval
 from analysis.schema.ladder import LADDER_PAIRS, LADDER_RATINGS
 from analysis.stats import Z95
 from analysis.tables import to_markdown
@@ -50,10 +51,11 @@ class LadderResult:
 
 
 def _interval(values: np.ndarray) -> tuple[float, float, float, float]:
-    """Mean, its 95 % interval and its standard error."""
-    m = float(values.mean())
-    se = float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.inf
-    return m, m - Z95 * se, m + Z95 * se, se
+    """:func:`analysis.duel.mean_interval`, and the standard error it rests on."""
+    m, lo, hi = mean_interval(values)
+    if m is None or lo is None or hi is None:
+        return float(m or 0.0), math.nan, math.nan, math.inf
+    return m, lo, hi, (hi - m) / Z95
 
 
 def fit_ratings(
@@ -136,12 +138,7 @@ def ladder_result(players: Sequence[str], duels: Sequence[PairDuel]) -> LadderRe
     ).sort("rating", descending=True, nulls_last=True)
     ratings = ratings.with_columns(pl.int_range(1, ratings.height + 1).alias("rank"))
     ratings = ratings.select(LADDER_RATINGS.names())
-    types = {"a": pl.Utf8, "b": pl.Utf8, "deals": pl.Int64}
-    pairs = (
-        pl.DataFrame(rows, schema={c: types.get(c, pl.Float64) for c in LADDER_PAIRS.names()})
-        if rows
-        else pl.DataFrame(schema={c: types.get(c, pl.Float64) for c in LADDER_PAIRS.names()})
-    )
+    pairs = pl.DataFrame(rows, schema=LADDER_PAIRS.polars_schema())
     return LadderResult(pairs, ratings, anchor, spread)
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sim.output import StagedDir, UsageError, now_iso, write_manifest
-from sim.players import PLAYERS, RECORDS, fast
+from sim.players import PLAYERS, fast
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 def every_player() -> tuple[str, ...]:
     """Every registered player, in the records' order."""
-    return tuple(p.name for p in RECORDS)
+    return tuple(PLAYERS)
 
 
 @dataclass(frozen=True, kw_only=True)

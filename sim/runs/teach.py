@@ -72,16 +72,8 @@ def _frames(rows: dict[str, dict[str, list[Any]]]) -> dict[str, pl.DataFrame]:
         kind = table.file.removesuffix(".parquet")
         if kind not in rows:
             continue
-        schema = {c.name: _dtype(c.dtype) for c in table.columns}
-        out[kind] = pl.DataFrame(rows[kind], schema=schema)
+        out[kind] = pl.DataFrame(rows[kind], schema=table.polars_schema())
     return out
-
-
-def _dtype(name: str) -> Any:
-    """A polars type from its declared name (``Int8``, ``List(Int16)`` ...)."""
-    if name.startswith("List("):
-        return pl.List(getattr(pl, name[5:-1]))
-    return getattr(pl, name)
 
 
 def label_chunk(job: TeachJob, chunk: Chunk) -> dict[str, bytes]:

@@ -129,10 +129,18 @@ class Table:
         return {n: c.dtype for c in self.columns for n in c.names(players)}
 
     def polars_schema(self, players: int = 3) -> dict[str, Any]:
-        """``{real column name: polars type}`` (for building a frame of this table)."""
+        """``{real column name: polars type}`` (for building a frame of this table).
+
+        A list column is declared ``List(Int16)``: a list of that type.
+        """
         import polars as pl
 
-        return {n: getattr(pl, t) for n, t in self.dtypes(players).items()}
+        def of(name: str) -> Any:
+            if name.startswith("List(") and name.endswith(")"):
+                return pl.List(of(name[5:-1]))
+            return getattr(pl, name)
+
+        return {n: of(t) for n, t in self.dtypes(players).items()}
 
     def markdown(self) -> str:
         """The table of columns as Markdown, as docs/data.md shows it.

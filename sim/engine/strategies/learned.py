@@ -190,6 +190,16 @@ def _reach(net: int, z: np.ndarray, need: float) -> float:
 
 
 @hot
+def _prepared(net: int, S: np.ndarray, P: np.ndarray, z: np.ndarray) -> int:
+    """``z`` of the declarer's view (:func:`_hidden`); the points it has counted."""
+    x = stack_floats(64)
+    contract_features(S, P, x)
+    _hidden(net, x, z)
+    cp, mp = deal_points(S, P, S[S_DECL])
+    return cp + mp
+
+
+@hot
 def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
     """The contract (amounts ``lo, lo + step, …``) of the best expected deal score.
 
@@ -198,16 +208,13 @@ def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
     net = network_of(P)
     if not fitted(net):
         return NOT_FITTED
-    x = stack_floats(64)
     z = stack_floats(128)
-    contract_features(S, P, x)
-    _hidden(net, x, z)
-    cp, mp = deal_points(S, P, S[S_DECL])
+    counted = _prepared(net, S, P, z)
     best = lo
     best_score = -np.inf
     for k in range(count):
         c = lo + k * P[P_STEP]
-        p = _reach(net, z, (least_total(c, P) - cp - mp) * 0.01)
+        p = _reach(net, z, (least_total(c, P) - counted) * 0.01)
         score = c * (2.0 * p - 1.0)
         if score > best_score:
             best_score = score
@@ -227,12 +234,9 @@ def learned_concede(S: np.ndarray, P: np.ndarray) -> int:
         return NOT_FITTED
     if not P[P_ROSPIS_NO_SUBTRACT]:
         return 0
-    x = stack_floats(64)
     z = stack_floats(128)
-    contract_features(S, P, x)
-    _hidden(net, x, z)
-    cp, mp = deal_points(S, P, S[S_DECL])
-    p = _reach(net, z, (least_total(S[S_CONTRACT], P) - cp - mp) * 0.01)
+    counted = _prepared(net, S, P, z)
+    p = _reach(net, z, (least_total(S[S_CONTRACT], P) - counted) * 0.01)
     return 1 if p < 0.5 else 0
 
 
@@ -240,12 +244,9 @@ def learned_concede(S: np.ndarray, P: np.ndarray) -> int:
 def contract_reach(S: np.ndarray, P: np.ndarray, contract: int) -> float:
     """The network's share of worlds that reach ``contract`` at a contract decision (tests)."""
     net = max(network_of(P), THREE)
-    x = stack_floats(64)
     z = stack_floats(128)
-    contract_features(S, P, x)
-    _hidden(net, x, z)
-    cp, mp = deal_points(S, P, S[S_DECL])
-    return _reach(net, z, (least_total(contract, P) - cp - mp) * 0.01)
+    counted = _prepared(net, S, P, z)
+    return _reach(net, z, (least_total(contract, P) - counted) * 0.01)
 
 
 __all__ = [
