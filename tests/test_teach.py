@@ -21,7 +21,7 @@ from sim.cli import main
 from sim.engine.actions import Decision
 from sim.engine.params import rules_vector
 from sim.engine.search import arena_size
-from sim.engine.state import N_STATE, S_DECL
+from sim.engine.state import N_STATE, S_CONTRACT, S_DECL
 from sim.engine.strategies import learned
 from sim.engine.strategies.pimc import pimc_contract, pimc_discard, pimc_play
 from sim.engine.strategies.registry import parse_params
@@ -212,3 +212,23 @@ def test_pimc_names_the_learned_contract_when_asked(taught):
         got = decide("pimc", int(Decision.CONTRACT), seat, S, P, legal, n, learned_params)
         assert got == learned.learned_contract(S, P, lo, n)
         assert decide("pimc", int(Decision.CONTRACT), seat, S, P, legal, n, searched) == pick
+
+
+def test_the_learned_concession_and_contract_follow_their_rules(taught):
+    _, frames = taught
+    classic = load_rules("classic")
+    free = rules_vector(classic.replace(rospis__no_subtract=True))  # conceding costs nothing
+    paid = rules_vector(classic)  # conceding costs the contract: always play on
+    named = rules_vector(classic.replace(trump__named_by_declarer=True))
+    conceded = 0
+    for state, lo, n in frames["contract"].select("state", "lo", "levels").iter_rows():
+        S = np.array(state, dtype=np.int64)
+        S[S_CONTRACT] = lo + 5 * (n - 1)  # the highest contract: the likeliest to concede
+        assert learned.learned_concede(S, paid) == 0
+        want = int(learned.contract_reach(S, free, int(S[S_CONTRACT])) < 0.5)
+        assert learned.learned_concede(S, free) == want
+        conceded += want
+        # no network for a trump the declarer names: the caller's decision
+        assert learned.learned_contract(S, named, lo, n) == learned.NOT_FITTED
+        assert learned.learned_concede(S, named) == learned.NOT_FITTED
+    assert conceded > 0
