@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -41,6 +41,7 @@ from analysis.barrel import barrel_tables
 from analysis.compare import (
     compare_folders,
 )
+from analysis.ladder import LadderResult
 from analysis.odds import OddsResult
 from analysis.pages import Section, Text, write_pages
 from analysis.runs import read_manifest
@@ -49,6 +50,7 @@ from analysis.sections.barrel import barrel_section
 from analysis.sections.bids import bids_section
 from analysis.sections.compare import compare_section
 from analysis.sections.dealing import DealingPlay, dealing_section
+from analysis.sections.ladder import ladder_section
 from analysis.sections.marriages import marriage_section
 from analysis.sections.odds import odds_section
 from analysis.sections.run import run_section
@@ -59,7 +61,10 @@ from sim.i18n import _, number
 from sim.output import StagedDir, now_iso, write_manifest
 from sim.rules import Rules
 
-APPENDIX = ("run", "odds", "dealing")
+if TYPE_CHECKING:
+    from sim.jobs.ladder import LadderSpec
+
+APPENDIX = ("run", "odds", "dealing", "ladder")
 """The sections for analysts (how the numbers were made and checked), folded at the end."""
 
 
@@ -85,6 +90,7 @@ def write_report_folder(
     rule_sets: Sequence[tuple[str, Rules]] = (),
     player: Section | None = None,
     player_pages: Callable[[Path], None] | None = None,
+    ladder: tuple[LadderResult, LadderSpec] | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -111,6 +117,8 @@ def write_report_folder(
             opens the report, or None.
         player_pages: writes the page for players on its own into the folder
             (``player-LANG.html`` and ``.md`` in every language), or None.
+        ladder: the players' ladder (:func:`analysis.ladder.ladder_result`) and the spec
+            it was played from, shown in the analysts' appendix, or None.
 
     The sections that show how the numbers were made and checked (:data:`APPENDIX`:
     the run, exact against simulated odds, shuffled against cut) close the page in
@@ -158,6 +166,9 @@ def write_report_folder(
     if compare is not None:
         who = ", ".join(dict.fromkeys(strategies)) if strategies else None
         sections.append(compare_section(compare, rule_sets, who))
+    if ladder is not None:
+        board, played = ladder
+        sections.append(ladder_section(board, played.deals, played.sampling_deals, played.seed))
     found = answers(odds, safebids, games_tables, strategies)
     found.update({s.anchor: s.answer for s in sections if s.answer})
     for sec in sections:  # each section opens with its answer

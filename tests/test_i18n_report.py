@@ -27,6 +27,7 @@ from analysis.report import write_report_folder
 from analysis.safebids import SafeBidRun, build_result
 from sim.cards import hand_mask
 from sim.i18n import LANGS, speaking
+from sim.jobs.ladder import LadderSpec, ladder
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import load_rules
 from sim.runs.advise import PASS_PLAYER, bid_samples
@@ -74,6 +75,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     hand = hand_mask("AH TH KH QH AS 9C JD")
     cols = bid_samples(rules, hand, 0, "heuristic", 100, SEED, pass_samples=50)
     example = advise(rules, hand, "forehand", "heuristic", 0.75, cols, pass_player=PASS_PLAYER)
+    board = LadderSpec(rules=rules, players=("first", "heuristic", "strong"), deals=40, seed=SEED)
     return {
         "odds": odds_result(odds_run),
         "hands": played.hands_dir,
@@ -83,6 +85,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
         "rule_sets": sets,
         "safe": safe,
         "examples": [example],
+        "ladder": (ladder(board).result, board),
     }
 
 
@@ -112,6 +115,7 @@ def report(runs: dict, out: Path, lang: str, monkeypatch: pytest.MonkeyPatch) ->
             safebids=runs["safe"],
             examples=runs["examples"],
             rule_sets=runs["rule_sets"],
+            ladder=runs["ladder"],
         )
     monkeypatch.undo()
     page = (out / "report.md").read_text(encoding="utf-8")
@@ -134,7 +138,7 @@ def test_the_english_tables_are_headed_in_words(english):
     anchors = [s.anchor for s in english["sections"]]
     assert anchors == [
         "summary", "marriages", "safebids", "bids", "barrel", "seats", "compare",
-        "run", "odds", "dealing",  # the analysts' appendix, folded at the end
+        "run", "odds", "dealing", "ladder",  # the analysts' appendix, folded at the end
     ]  # fmt: skip
 
 

@@ -446,11 +446,18 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
         "4",
         "--no-safe-bids",  # that section's run: the report fixture and test_docs
         "--no-guide",  # that section: test_docs's report run
+        "--ladder-players",
+        "heuristic,strong",
+        "--ladder-deals",
+        "40",
         "--quiet",
     )
     assert r.returncode == 0, r.stderr
     manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert manifest["sizes"] == {"odds_deals": 3000, "hands_deals": 1500, "games": 40}
+    ratings = pl.read_csv(out / "ladder_ratings.csv")  # the ladder, in the appendix
+    assert sorted(ratings["player"]) == ["heuristic", "strong"]
+    assert pl.read_csv(out / "ladder_pairs.csv")["deals"].to_list() == [40]
     assert manifest["strategies"] == ["strong"] * 3  # the default: the fitted player
     page = (out / "report.md").read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
@@ -498,6 +505,8 @@ def test_cli_report_played_by_pimc_with_the_par(thousand, tmp_path):
         (["--strategies", "pimc,heuristic"], "--strategies"),
         (["--safe-players", "heuristic,nobody"], "nobody"),
         (["--safe-sample", "0"], "--safe-sample"),
+        (["--ladder-players", "heuristic,nobody"], "nobody"),
+        (["--ladder-deals", "0"], "--ladder-deals"),
     ],
 )
 def test_cli_report_bad_input_is_one_line_and_exit_2(main_io, tmp_path, args, culprit):

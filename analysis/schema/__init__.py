@@ -148,6 +148,8 @@ REPORT_FILES: dict[str, Table] = {
     **{f"safebids_curve_{name}.csv": t for name, t in SAFEBIDS_CURVES.items()},
     **{t.file: t for t in GUIDE_TABLES},
     "compare_rules.csv": COMPARE_RULES,
+    "ladder_pairs.csv": LADDER_PAIRS,
+    "ladder_ratings.csv": LADDER_RATINGS,
 }
 
 

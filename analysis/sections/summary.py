@@ -174,6 +174,7 @@ SUMMARY_ORDER = (
     ("barrel", N_("The barrel and the length of a game")),
     ("seats", N_("Seat advantage")),
     ("compare", N_("What the other house rules change")),
+    ("ladder", N_("How strong the players behind these numbers play")),
 )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from sim.cli.common import Console, common_flags, lang_flag, positive_int, runner_flags, seed_value
 from sim.i18n import _, number
+from sim.jobs.report import LADDER_DEALS, LADDER_PLAYERS, LADDER_SAMPLE
 from sim.jobs.safebids import DEFAULT_PLAYERS_TEXT as DEFAULT_PLAYERS
 from sim.output import check_out_dir
 from sim.players import DEFAULT
@@ -46,6 +47,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         safe_sample=args.safe_sample,
         guide=not args.no_guide,
         guide_duel_deals=args.guide_duel_deals,
+        ladder_players=None if args.no_ladder else tuple(args.ladder_players.split(",")),
+        ladder_deals=args.ladder_deals,
+        ladder_sample=args.ladder_sample,
         vs=rule_sets(args.rules, args.vs) if args.vs is not None else None,
         workers=args.workers,
         scheduler=args.scheduler,
@@ -141,6 +145,27 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=20_000,
         help="deals of the guide player's duel against strong (default 20,000)",
     )
+    p_rep.add_argument(
+        "--ladder-players",
+        default=",".join(LADDER_PLAYERS),
+        help="players of the ladder in the analysts' appendix (thousand ladder; default "
+        f"{','.join(LADDER_PLAYERS)})",
+    )
+    p_rep.add_argument(
+        "--ladder-deals",
+        type=positive_int,
+        default=None,
+        help=f"deals of a ladder duel between fast players (default {LADDER_DEALS:,}, at "
+        "most --hands)",
+    )
+    p_rep.add_argument(
+        "--ladder-sample",
+        type=positive_int,
+        default=None,
+        help=f"deals of a ladder duel with pimc (default {LADDER_SAMPLE:,}, at most --hands "
+        "and --safe-sample)",
+    )
+    p_rep.add_argument("--no-ladder", action="store_true", help="leave the ladder out")
     runner_flags(p_rep, chunk=False)
     p_rep.add_argument(
         "--vs",

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import sim
 from sim.i18n import N_, _
 from sim.jobs.guide import Guide, GuideSpec, check_guide
+from sim.jobs.ladder import Ladder, LadderSpec, ladder
 from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBids, SafeBidsSpec, safebids
 from sim.players import DEFAULT
 from sim.rules import Rules
@@ -50,6 +51,10 @@ if TYPE_CHECKING:  # polars, compiled code and the analysis: loaded when a repor
 
 GUIDE_HANDS = 50_000  # the guide's ordinary hands: at most this many of the report's
 GUIDE_RISK = 0.75
+LADDER_PLAYERS = ("heuristic_v1", "heuristic", "strong", "pimc")
+"""The report ladder's players: the tables' players and the ones they are measured by."""
+LADDER_DEALS = 2_000  # a duel of two fast players: at most this many (and the hands)
+LADDER_SAMPLE = 300  # a duel with a sampling player: at most this many (and the samples)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,6 +76,12 @@ class ReportSpec:
         safe_sample: deals of pimc's and the par's safe-bid hands.
         guide: whether the report has the strategy guide's section.
         guide_duel_deals: deals of the guide player's duel against ``strong``.
+        ladder_players: the ladder's players, in the analysts' appendix (None: no
+            ladder).
+        ladder_deals: deals of a ladder duel between two fast players (None:
+            :data:`LADDER_DEALS`, at most ``hands``).
+        ladder_sample: deals of a ladder duel with a sampling player (None:
+            :data:`LADDER_SAMPLE`, at most ``hands`` and ``safe_sample``).
         vs: ``(name, rules)`` of the compared rule sets, the base first
             (:func:`sim.jobs.compare.rule_sets`), or None: no comparison.
         workers: worker processes (None: every core).
@@ -90,6 +101,9 @@ class ReportSpec:
     safe_sample: int = 100
     guide: bool = True
     guide_duel_deals: int = 20_000
+    ladder_players: tuple[str, ...] | None = LADDER_PLAYERS
+    ladder_deals: int | None = None
+    ladder_sample: int | None = None
     vs: tuple[tuple[str, Rules], ...] | None = None
     workers: int | None = None
     scheduler: str | None = None
@@ -104,6 +118,17 @@ class ReportSpec:
 
         for r in [self.rules] + [r for _name, r in self.vs or ()]:
             parse_params(parse_strategies(self.strategies, r.players), list(self.params))
+        if self.ladder_players is not None:
+            self.ladder_spec().check()
+
+    def ladder_spec(self) -> LadderSpec:
+        """The ladder of the report: its players, its sizes, the report's seed."""
+        deals = self.ladder_deals or min(LADDER_DEALS, self.hands)
+        sample = self.ladder_sample or min(LADDER_SAMPLE, self.hands, self.safe_sample)
+        return LadderSpec(
+            rules=self.rules, players=self.ladder_players or (), deals=deals,
+            sampling_deals=sample, seed=self.seed, workers=self.workers,
+        )  # fmt: skip
 
     def plan(self) -> dict[str, Any]:
         """What a resumed report must share with the interrupted one."""
@@ -120,6 +145,7 @@ class ReportSpec:
             "par": self.par,
             "safe": [list(self.safe_players or ()), self.safe_deals, self.safe_sample],
             "guide": [self.guide, self.guide_duel_deals],
+            "ladder": [list(self.ladder_players or ()), self.ladder_deals, self.ladder_sample],
             "engine_version": sim.ENGINE_VERSION,
         }
 
@@ -145,6 +171,7 @@ class ReportRuns:
         examples: the advisor's worked examples.
         guide: the guide's runs, or None.
         compared: ``(name, folder)`` of the compared rule sets' games runs, or None.
+        ladder: the players' ladder, or None.
     """
 
     odds: OddsRun
@@ -155,6 +182,7 @@ class ReportRuns:
     examples: list[SampledAdvice]
     guide: GuideRuns | None
     compared: list[tuple[str, Path]] | None
+    ladder: Ladder | None = None
 
 
 def build_report(
@@ -261,8 +289,19 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
                 strategies=spec.strategies, params=list(spec.params), backend=backend,
                 progress=bar.update, parts=parts / "compare",
             )  # fmt: skip
+    board = None
+    if spec.ladder_players is not None:
+        board = ladder(spec.ladder_spec(), feedback=feedback)
     return ReportRuns(
-        odds, played.hands_dir, played.games_dir, dealing, safe, examples, guide_runs, compared
+        odds,
+        played.hands_dir,
+        played.games_dir,
+        dealing,
+        safe,
+        examples,
+        guide_runs,
+        compared,
+        board,
     )
 
 
@@ -296,6 +335,7 @@ def write_report(
         rule_sets=spec.vs or (),
         player=player,
         player_pages=player_pages,
+        ladder=None if runs.ladder is None else (runs.ladder.result, spec.ladder_spec()),
     )
 
 
