@@ -87,8 +87,9 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 	$(BIN)/python -m sim.jobs.players
 
 # Every player's duplicate duel against heuristic (classic; 20,000 deals for a fast player,
-# 1,000 for a sampling one; about 4 minutes on 2 cores) into docs/players.json, then
-# docs/players.md. Run it when a player's play changes (the page marks stale figures).
+# 1,000 for a sampling one) into docs/players.json, and the ladder of every player against
+# every other (5,000 and 300 deals) into docs/ladder.json, then docs/players.md. Run it
+# when a player's play changes (the page marks stale figures).
 # The learned decisions' weights (sim/engine/strategies/learned.npz) from the teacher's
 # data: `thousand teach` labels the contract decisions of seeded classic deals by the
 # sampling player's search (160,000 deals, about 25 minutes on 2 cores), then
@@ -102,7 +103,7 @@ weights: $(STAMP)
 	$(BIN)/python -m training.contract --data runs/teach/contract runs/teach/classic --hidden 128 --seed 1
 
 players: $(STAMP)
-	$(BIN)/python -m sim.jobs.players --measure
+	$(BIN)/python -m sim.jobs.players --measure --ladder
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
@@ -41,7 +41,6 @@ from analysis.barrel import barrel_tables
 from analysis.compare import (
     compare_folders,
 )
-from analysis.ladder import LadderResult
 from analysis.odds import OddsResult
 from analysis.pages import Section, Text, write_pages
 from analysis.runs import read_manifest
@@ -50,7 +49,6 @@ from analysis.sections.barrel import barrel_section
 from analysis.sections.bids import bids_section
 from analysis.sections.compare import compare_section
 from analysis.sections.dealing import DealingPlay, dealing_section
-from analysis.sections.ladder import ladder_section
 from analysis.sections.marriages import marriage_section
 from analysis.sections.odds import odds_section
 from analysis.sections.run import run_section
@@ -60,9 +58,6 @@ from analysis.sections.summary import answers, summary_section
 from sim.i18n import _, number
 from sim.output import StagedDir, now_iso, write_manifest
 from sim.rules import Rules
-
-if TYPE_CHECKING:
-    from sim.jobs.ladder import LadderSpec
 
 APPENDIX = ("run", "odds", "dealing", "ladder")
 """The sections for analysts (how the numbers were made and checked), folded at the end."""
@@ -90,7 +85,7 @@ def write_report_folder(
     rule_sets: Sequence[tuple[str, Rules]] = (),
     player: Section | None = None,
     player_pages: Callable[[Path], None] | None = None,
-    ladder: tuple[LadderResult, LadderSpec] | None = None,
+    ladder: Section | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -117,8 +112,8 @@ def write_report_folder(
             opens the report, or None.
         player_pages: writes the page for players on its own into the folder
             (``player-LANG.html`` and ``.md`` in every language), or None.
-        ladder: the players' ladder (:func:`analysis.ladder.ladder_result`) and the spec
-            it was played from, shown in the analysts' appendix, or None.
+        ladder: the players' ladder (:func:`analysis.sections.ladder.ladder_section`),
+            shown in the analysts' appendix, or None.
 
     The sections that show how the numbers were made and checked (:data:`APPENDIX`:
     the run, exact against simulated odds, shuffled against cut) close the page in
@@ -167,8 +162,7 @@ def write_report_folder(
         who = ", ".join(dict.fromkeys(strategies)) if strategies else None
         sections.append(compare_section(compare, rule_sets, who))
     if ladder is not None:
-        board, played = ladder
-        sections.append(ladder_section(board, played.deals, played.sampling_deals, played.seed))
+        sections.append(ladder)
     found = answers(odds, safebids, games_tables, strategies)
     found.update({s.anchor: s.answer for s in sections if s.answer})
     for sec in sections:  # each section opens with its answer

@@ -1,12 +1,14 @@
 """Where the sampling player's time goes: milliseconds and solver nodes per decision.
 
 Classic deals bid and played by ``heuristic`` (``--deals N``, seed ``--seed``); at every
-card-play, discard, contract and concession decision of those deals, ``pimc`` (default
-settings, one core) decides from the same state, and the time and the solver's nodes
-are tallied by kind: the discard, the contract, the concession, card play by trick and by seat
-(declarer or defender). The first decision of each kind is made once before the clock
-(compiling or loading the code). Used to choose where the solver and the player are
-made faster (issue notes quote it); ``make bench`` times whole runs instead.
+card-play, discard, contract and concession decision of those deals, ``pimc`` (its
+defaults, or the settings of ``--param``, one core) decides from the same state, as its
+entry decides (the learned contract with ``pimc.contract=1``, the fitted discard with
+``pimc.discard=2``), and the time and the solver's nodes are tallied by kind: the
+discard, the contract, the concession, card play by trick and by seat (declarer or
+defender). The first decision of each kind is made once before the clock (compiling or
+loading the code). Used to choose where the solver and the player are made faster
+(issue notes quote it); ``make bench`` times whole runs instead.
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ from sim.engine.state import (
     SNAP_N,
     SNAP_SEAT,
 )
-from sim.engine.strategies.pimc import pimc_concede, pimc_contract, pimc_discard, pimc_play
-from sim.engine.strategies.registry import parse_params
+from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_contract
+from sim.engine.strategies.pimc import pimc_concede, pimc_contract, pimc_give, pimc_play
+from sim.engine.strategies.registry import CONTRACT_BY, parse_params
 from sim.rules import load_rules
 
 KINDS = (Decision.PLAY, Decision.DISCARD, Decision.CONTRACT, Decision.CONCEDE)
@@ -57,10 +60,11 @@ def decide(snap, P, params, arena) -> None:
         declaring = sum(1 << int(c - DECLARE) for c in legal if c >= DECLARE)
         pimc_play(seat, S, P, plain, declaring, arena, params)
     elif kind == Decision.DISCARD:
-        pimc_discard(S, P, arena, params)
-    elif kind == Decision.CONTRACT:
-        pimc_contract(S, P, arena, int(legal[0]), n, params)
-    else:
+        pimc_give(S, P, arena, params)  # by pimc.discard, as the player gives
+    elif kind == Decision.CONTRACT:  # by pimc.contract, as the player's entry decides
+        if params[CONTRACT_BY] == 0 or learned_contract(S, P, int(legal[0]), n) == NOT_FITTED:
+            pimc_contract(S, P, arena, int(legal[0]), n, params)
+    elif params[CONTRACT_BY] == 0 or learned_concede(S, P) == NOT_FITTED:
         pimc_concede(S, P, arena, params)
 
 
@@ -77,10 +81,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument(
+        "--param", action="append", default=[], help="a pimc setting, e.g. pimc.contract=1"
+    )
     args = ap.parse_args()
     rules = load_rules("classic")
     P = rules_vector(rules)
-    params = parse_params(["pimc"] * 3, [])[0]
+    params = parse_params(["pimc"] * 3, args.param)[0]
     arena = np.zeros(arena_size(18), dtype=np.int64)
     C = solver_view(arena)
     warm: set[int] = set()

@@ -57,7 +57,7 @@ class Param:
         default: its value unless set.
         doc: what it does, in a line.
         kind: the values it takes: ``number`` (any), ``count`` (a whole number 1 to
-            200), ``flag`` (0 or 1), ``share`` (0 to 1), ``mode`` (0, 1 or 2).
+            200), ``flag`` (0 or 1), ``share`` (0 to 1), ``mode`` (0, 1, 2 or 3).
         fixed: a value the player always has (set to anything else is refused).
     """
 
@@ -197,7 +197,8 @@ GUIDE_PARAMS = {
 
 _DISCARD_DOC = (
     "0: give cards away as the heuristic does; 1: by sampled deal scores; 2: by strong's "
-    "line fitted on those scores (2.4 times faster, measured -0.45 [-1.26, +0.37] a deal)"
+    "line fitted on those scores (2.4 times faster, measured -0.45 [-1.26, +0.37] a deal); "
+    "3: by the learned contract's network on the hand each card leaves"
 )
 _BID_PARAMS = {
     "bid": Param(
@@ -229,6 +230,12 @@ _BID_PARAMS = {
         kind="flag",
         doc="0: name the contract and concede by sampled worlds; 1: by strong's network "
         "fitted on them (where one is fitted for the rules), at no search cost",
+    ),
+    "tie_worlds": Param(
+        200.0,
+        kind="count",
+        doc="of the worlds of a card play, how many (the first ones, 1 to 200) are solved "
+        "exactly to break a tie between the moves that make the contract in as many",
     ),
 }
 PIMC_PARAMS = {
@@ -326,9 +333,13 @@ RECORDS: tuple[Player, ...] = (
             "Perfect-information Monte Carlo: at each card, contract and concession it deals "
             "the cards it cannot see in `worlds` ways that agree with what it has seen (and, "
             "with `read_bids`, with how the other seats bid), solves each deal with every "
-            "card face up and takes the move that does best over them; its discard weighs "
-            "the heuristic's five cheapest cards the same way. It bids, demands reshuffles "
-            "and picks the talon as the heuristic does."
+            "card face up and takes the move that does best over them (a card: the one that "
+            "makes, or breaks, the contract in the most worlds, a tie going to the best exact "
+            "total over the first `tie_worlds`); its discard weighs the heuristic's five "
+            "cheapest cards the same way. Its fast settings (`contract` 1, `discard` 2 or 3, "
+            "`tie_worlds` 3) take the contract, the concession and the discard from `strong`'s "
+            "fitted models instead. It bids, demands reshuffles and picks the talon as the "
+            "heuristic does."
         ),
         params=PIMC_PARAMS,
         entry="sim.engine.strategies.pimc.entry.pimc_entry",
@@ -363,6 +374,18 @@ RECORDS: tuple[Player, ...] = (
             "6.2 (300 classic deals, seed 80031; `contract` 1 alone 7.9); against `pimc` "
             "-0.72 [-2.90, +1.46] points per deal (600 deals, seed 80041): not shown as "
             "good, so off by default.",
+            "The fast settings (`contract` 1, `discard` 2, `tie_worlds` 3, `worlds` 16): 28.6 "
+            "deals a second per core with `pimc` at every seat against 7.0 (medians of three "
+            "alternating runs of 200 classic deals, seed 80031, one worker; 29.0 with "
+            "`discard` 3); against `pimc` -1.06 [-2.24, +0.11] points per "
+            "deal, margin -1.25 [-2.51, +0.00] (2,000 deals, seed 81003); with `discard` 3 "
+            "(held-out regret against the sampled scores 4.64 ± 0.32 points per card given "
+            "against the line's 7.13 ± 0.46 and the heuristic's 11.78, 2,342 gives of seed "
+            "81101) -1.30 [-2.49, -0.12], margin -2.01 [-3.26, -0.75] (2,000 deals, seed "
+            "81005): weaker, so not the default. Tried on seed 81001 (600 deals): "
+            "`tie_worlds` 3 with 10 worlds -2.46 [-4.91, -0.00], with 16 -0.57 [-2.93, "
+            "+1.78], with 20 -1.89 [-4.20, +0.42]; the searched contract with the rest fast "
+            "-0.61 [-2.85, +1.62]; `contract` 1 and `discard` 2 alone -0.50 [-2.82, +1.82].",
             "Reading the auction (`read_bids` 1) against `pimc` without it (duels with "
             "`heuristic`, classic): +1.10 [0.17, 2.04] points per deal on seed 301 (1,000 "
             "deals, where it was tried first), +0.43 [-0.31, +1.16] on seed 8282 and -0.13 "

@@ -41,10 +41,41 @@ DOCS = ROOT / "docs"
 
 # --- docs/players.md: every player, from its record and measured duels ---------------------
 def test_players_md_is_written_from_the_records_and_the_measurements():
-    from sim.jobs.players import page, read_measured
+    from sim.jobs.players import page, read_ladder, read_measured
 
     text = (DOCS / "players.md").read_text(encoding="utf-8")
-    assert text == page(read_measured()), "docs/players.md is stale; run `make docs`"
+    assert text == page(read_measured(), read_ladder()), "docs/players.md is stale; make docs"
+
+
+def test_the_pages_ladder_plays_every_player_on_the_code_it_plays_with():
+    from sim.jobs.players import ladder_stale, read_ladder
+    from sim.players import PLAYERS
+
+    doc = read_ladder()
+    assert doc is not None, "no docs/ladder.json: run `make players`"
+    assert ladder_stale(doc) is None, f"the ladder: {ladder_stale(doc)}; run `make players`"
+    assert {r["player"] for r in doc["ratings"]} == set(PLAYERS)
+    n = len(PLAYERS)
+    assert len(doc["pairs"]) == n * (n - 1) // 2 and doc["seed"] >= 90_000
+    for r in doc["ratings"]:
+        assert r["ci_low"] <= r["rating"] <= r["ci_high"] or r["player"] == doc["anchor"]
+
+
+def test_a_ladder_of_other_code_is_marked_stale():
+    import sim
+    from sim.jobs.players import _ladder_lines, defaults, ladder_stale
+    from sim.players import PLAYERS
+
+    doc = {
+        "engine_version": sim.ENGINE_VERSION, "rules": "classic", "seed": 90_003,
+        "deals": 10, "sampling_deals": 2, "anchor": "heuristic", "spread": 50.0,
+        "defaults": {n: defaults(p) for n, p in PLAYERS.items()}, "ratings": [], "pairs": [],
+    }  # fmt: skip
+    assert ladder_stale(doc) is None
+    assert "engine version" in ladder_stale({**doc, "engine_version": "0"})
+    moved = {**doc["defaults"], "pimc": {**doc["defaults"]["pimc"], "worlds": 3.0}}
+    assert ladder_stale({**doc, "defaults": moved}) == "pimc measured with other parameter defaults"
+    assert "**Stale**: pimc" in "\n".join(_ladder_lines({**doc, "defaults": moved}))
 
 
 def test_every_player_is_measured_on_the_code_it_plays_with():

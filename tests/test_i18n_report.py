@@ -25,6 +25,7 @@ from analysis.odds import ODDS_WORDS, odds_result
 from analysis.pages import Table
 from analysis.report import write_report_folder
 from analysis.safebids import SafeBidRun, build_result
+from analysis.sections.ladder import ladder_section
 from sim.cards import hand_mask
 from sim.i18n import LANGS, speaking
 from sim.jobs.ladder import LadderSpec, ladder
@@ -85,7 +86,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
         "rule_sets": sets,
         "safe": safe,
         "examples": [example],
-        "ladder": (ladder(board).result, board),
+        "ladder": ladder(board).result,
     }
 
 
@@ -115,7 +116,7 @@ def report(runs: dict, out: Path, lang: str, monkeypatch: pytest.MonkeyPatch) ->
             safebids=runs["safe"],
             examples=runs["examples"],
             rule_sets=runs["rule_sets"],
-            ladder=runs["ladder"],
+            ladder=ladder_section(runs["ladder"], 40, 40, SEED),
         )
     monkeypatch.undo()
     page = (out / "report.md").read_text(encoding="utf-8")

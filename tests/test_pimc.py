@@ -214,7 +214,7 @@ def test_worlds_parameter_is_checked():
         ("pimc.bid_worlds=201", "bid_worlds must be a whole number"),
         ("cheater.bid_worlds=0", "bid_worlds must be a whole number"),
         ("pimc.bid=2", "bid must be 0 or 1"),
-        ("pimc.discard=3", "discard must be 0, 1 or 2"),
+        ("pimc.discard=4", "discard must be 0, 1, 2 or 3"),
         ("pimc.read_bids=0.5", "read_bids must be 0 or 1"),
         ("cheater.discard_worlds=4", "fixed at 1"),
     ):
@@ -313,6 +313,62 @@ def test_discard_2_gives_strongs_card_with_three_hands_and_samples_with_two():
                 assert got == pimc_give(S.copy(), P, arena, sampled)
             checked += 1
         assert checked >= 6
+
+
+def test_discard_3_values_the_hand_each_card_leaves_by_the_contract_network():
+    # each of the heuristic's cheapest cards is given (the second give, if one is left,
+    # as the heuristic makes it) and the hand left gets the network's best contract value
+    from sim.engine.state import S_GIVE1, S_GIVE2
+    from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
+    from sim.engine.strategies.learned import contract_reach
+    from sim.engine.strategies.pimc import pimc_give
+    from sim.engine.strategies.pimc.worlds import _heuristic_discard
+    from sim.engine.talon import contract_range
+
+    params = parse_params(["pimc"], ["pimc.discard=3", "pimc.discard_worlds=3"])[0]
+    sampled = parse_params(["pimc"], ["pimc.discard=1", "pimc.discard_worlds=3"])[0]
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    rng = np.random.default_rng(5)
+    for preset, deals in (("classic", 40), ("two_players", 12)):
+        rules = load_rules(preset)
+        P = rules_vector(rules)
+        checked = not_first = 0
+        for _k, snap in decision_snapshots(rules, deals, 37, kinds=(Decision.DISCARD,)):
+            S = snap[:N_STATE]
+            got = pimc_give(S.copy(), P, arena, params)
+            if rules.players == 2:  # no network for two hands: sampled, as with discard=1
+                assert got == pimc_give(S.copy(), P, arena, sampled)
+                checked += 1
+                continue
+            decl = int(S[S_DECL])
+            hand = int(S[S_HAND0 + decl])
+            cards = sorted((c for c in range(24) if hand >> c & 1), key=lambda c: (
+                discard_cost(hand, c, P), c))[:DISCARD_CANDIDATES]  # fmt: skip
+            values = []
+            for card in cards:
+                T = S.copy()
+                kept = hand & ~(1 << card)
+                if T[S_GIVE1] < 0:
+                    T[S_GIVE1] = card
+                    later = _heuristic_discard(kept, np.zeros(24, dtype=np.int64), P)
+                    kept &= ~(1 << later)
+                    T[S_GIVE2] = later
+                else:
+                    T[S_GIVE2] = card
+                T[S_HAND0 + decl] = kept
+                lo, count = contract_range(T, P)
+                amounts = [lo + 5 * k for k in range(count)]
+                values.append(max(c * (2 * contract_reach(T, P, c) - 1) for c in amounts))
+            assert got == cards[int(np.argmax(values))]
+            not_first += got != cards[0]
+            for _ in range(2):  # the cards it cannot see change nothing
+                U = redistribute(S, decl, P, rng)
+                if U is not None:
+                    assert pimc_give(U, P, arena, params) == got
+            checked += 1
+        assert checked >= 6
+        if rules.players == 3:
+            assert not_first > 0  # not always the heuristic's card
 
 
 def test_card_play_by_counts_equals_probing_every_move_in_every_world():

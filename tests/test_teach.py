@@ -202,7 +202,7 @@ def test_pimc_names_the_learned_contract_when_asked(taught):
     _, frames = taught
     P = rules_vector(load_rules("classic"))
     learned_params = parse_params(["pimc"], ["pimc.contract=1"])[0]
-    searched = parse_params(["pimc"], [f"pimc.worlds={WORLDS}"])[0]
+    searched = parse_params(["pimc"], [f"pimc.worlds={WORLDS}"])[0]  # contract=0, the default
     for state, lo, n, pick in (
         frames["contract"].select("state", "lo", "levels", "pimc").iter_rows()
     ):

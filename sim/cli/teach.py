@@ -76,7 +76,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--worlds",
         type=positive_int,
         default=10,
-        help="sampled worlds per label (default 10, the sampling player's)",
+        help="sampled worlds per label (default 10)",
     )
     p.add_argument(
         "--kinds",

@@ -39,6 +39,7 @@ from sim.rules import load_rules
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "players.md"
 MEASURED = ROOT / "docs" / "players.json"
+LADDER = ROOT / "docs" / "ladder.json"
 AGAINST = "heuristic"  # every player's duel is against it
 
 
@@ -59,6 +60,111 @@ class PlayersSpec:
     sampling_deals: int = 1_000
     seed: int = 90_001
     players: tuple[str, ...] = tuple(PLAYERS)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PageLadderSpec:
+    """What the page's ladder plays: every player against every other.
+
+    Attributes:
+        rules: the preset of every duel.
+        deals: deals of a duel between two fast players.
+        sampling_deals: deals of a duel with a sampling player in it.
+        seed: the duels' seed (used for no fitting or tuning).
+    """
+
+    rules: str = "classic"
+    deals: int = 5_000
+    sampling_deals: int = 300
+    seed: int = 90_003
+
+
+def play_ladder(spec: PageLadderSpec) -> dict[str, Any]:
+    """Play the page's ladder; the document of ``docs/ladder.json``.
+
+    It keeps the ladder (:func:`analysis.ladder.ladder_json`), its sizes and seed, the
+    engine version and every player's parameter defaults, so that the page can tell
+    when it no longer describes the players.
+    """
+    from sim.jobs.ladder import LadderSpec, ladder
+
+    played = ladder(
+        LadderSpec(rules=load_rules(spec.rules), players=tuple(PLAYERS), deals=spec.deals,
+                   sampling_deals=spec.sampling_deals, seed=spec.seed)
+    )  # fmt: skip
+    return {
+        "rules": spec.rules,
+        "deals": spec.deals,
+        "sampling_deals": spec.sampling_deals,
+        "seed": spec.seed,
+        "engine_version": sim.ENGINE_VERSION,
+        "defaults": {name: defaults(p) for name, p in PLAYERS.items()},
+        "seconds": round(played.seconds, 1),
+        **played.json(),
+    }
+
+
+def ladder_stale(doc: Mapping[str, Any]) -> str | None:
+    """Why the page's ladder no longer describes the players (None when it does)."""
+    if doc["engine_version"] != sim.ENGINE_VERSION:
+        return f"engine version {doc['engine_version']}, now {sim.ENGINE_VERSION}"
+    if set(doc["defaults"]) != set(PLAYERS):
+        return "played by other players"
+    changed = [n for n, d in doc["defaults"].items() if d != defaults(PLAYERS[n])]
+    if changed:
+        return f"{', '.join(changed)} measured with other parameter defaults"
+    return None
+
+
+def _ladder_lines(doc: Mapping[str, Any] | None) -> list[str]:
+    """The page's ladder section: the ratings and every duel, from ``docs/ladder.json``."""
+    lines = ["", "## Ladder: every player against every other", ""]
+    if not doc:
+        return [*lines, "Not played yet: `make players`."]
+    why = ladder_stale(doc)
+    lines += [
+        f"Every pair plays a duplicate duel on the same deals ({doc['rules']}, seed "
+        f"{doc['seed']}): the first at each seat in turn, the second at the others; "
+        f"{doc['deals']:,} deals between two fast players, {doc['sampling_deals']:,} with a "
+        "sampling one. A *rating* is points per deal against "
+        f"`{doc['anchor']}` (0), fitted to every duel by least squares weighted by its "
+        "precision; *margin* counts the defence too. Elo-like: 1500 + 400 log10 of the odds "
+        f"that a deal goes the player's way (a deal's spread {doc['spread']:.1f} points). "
+        "Played by `python -m sim.jobs.players --ladder` (`make players`).",
+        "",
+    ]
+    if why:
+        lines += [f"**Stale**: {why}; run `make players`.", ""]
+    lines += [
+        "| rank | player | rating [95 %] | margin [95 %] | Elo-like | duels |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in doc["ratings"]:
+        rating = {"mean": r["rating"], "low": r["ci_low"], "high": r["ci_high"]}
+        margin = {
+            "mean": r["margin_rating"], "low": r["margin_ci_low"], "high": r["margin_ci_high"]
+        }  # fmt: skip
+        lines.append(
+            f"| {r['rank']} | `{r['player']}` | {_interval(rating)} | {_interval(margin)} | "
+            f"{r['elo']:.0f} | {r['duels']} |"
+        )
+    lines += [
+        "",
+        "Every duel: points per deal of A's seat with A there minus with B there.",
+        "",
+        "| A | B | deals | A − B [95 %] | margin [95 %] |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for p in doc["pairs"]:
+        diff = {"mean": p["score_diff"], "low": p["ci_low"], "high": p["ci_high"]}
+        margin = {
+            "mean": p["margin_diff"], "low": p["margin_ci_low"], "high": p["margin_ci_high"]
+        }  # fmt: skip
+        lines.append(
+            f"| `{p['a']}` | `{p['b']}` | {p['deals']:,} | {_interval(diff)} | "
+            f"{_interval(margin)} |"
+        )
+    return lines
 
 
 def defaults(player: Player) -> dict[str, float]:
@@ -133,13 +239,13 @@ def _kind(p: Any) -> str:
         "count": "whole number 1 to 200",
         "flag": "0 or 1",
         "share": "share 0 to 1",
-        "mode": "0, 1 or 2",
+        "mode": "0, 1, 2 or 3",
     }[p.kind]
     return f"fixed at {p.fixed:g}" if p.fixed is not None else words
 
 
-def page(measured: Mapping[str, Any]) -> str:
-    """The text of ``docs/players.md`` from the records and the measurements."""
+def page(measured: Mapping[str, Any], board: Mapping[str, Any] | None = None) -> str:
+    """The text of ``docs/players.md`` from the records, the measurements and the ladder."""
     lines = [
         "# The players",
         "",
@@ -182,6 +288,7 @@ def page(measured: Mapping[str, Any]) -> str:
         "sample). The open-card `par` stands beside the advisors: the best play with every",
         "card face up, an upper bound on any player.",
     ]
+    lines += _ladder_lines(board)
     for name, player in PLAYERS.items():
         lines += ["", f"## `{name}`", "", player.words[:1].upper() + player.words[1:] + ".", ""]
         lines += [player.how, ""]
@@ -239,9 +346,19 @@ def read_measured(path: Path = MEASURED) -> dict[str, Any]:
     return doc
 
 
-def write_page(path: Path = PAGE, measured_path: Path = MEASURED) -> None:
-    """Rewrite ``docs/players.md`` from the records and ``docs/players.json``."""
-    path.write_text(page(read_measured(measured_path)), encoding="utf-8")
+def read_ladder(path: Path = LADDER) -> dict[str, Any] | None:
+    """The page's ladder, ``docs/ladder.json`` (None when the file is missing)."""
+    if not path.exists():
+        return None
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
+
+
+def write_page(
+    path: Path = PAGE, measured_path: Path = MEASURED, ladder_path: Path = LADDER
+) -> None:
+    """Rewrite ``docs/players.md`` from the records, ``players.json`` and ``ladder.json``."""
+    path.write_text(page(read_measured(measured_path), read_ladder(ladder_path)), encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -250,8 +367,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--measure", nargs="*", metavar="NAME", help="play the duels (of these players; all)"
     )
+    parser.add_argument(
+        "--ladder", action="store_true", help="play every player against every other"
+    )
     parser.add_argument("--page", type=Path, default=PAGE)
     parser.add_argument("--measured", type=Path, default=MEASURED)
+    parser.add_argument("--ladder-file", type=Path, default=LADDER)
     args = parser.parse_args(argv)
     if args.measure is not None:
         names = tuple(args.measure) or tuple(PLAYERS)
@@ -263,7 +384,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         doc.update(measure(PlayersSpec(players=names), say=lambda s: print(s, file=sys.stderr)))
         ordered = {n: doc[n] for n in PLAYERS if n in doc}
         args.measured.write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
-    write_page(args.page, args.measured)
+    if args.ladder:
+        print("the ladder: every player against every other", file=sys.stderr)
+        board = play_ladder(PageLadderSpec())
+        args.ladder_file.write_text(json.dumps(board, indent=2) + "\n", encoding="utf-8")
+    write_page(args.page, args.measured, args.ladder_file)
     return 0
 
 

@@ -51,10 +51,11 @@ if TYPE_CHECKING:  # polars, compiled code and the analysis: loaded when a repor
 
 GUIDE_HANDS = 50_000  # the guide's ordinary hands: at most this many of the report's
 GUIDE_RISK = 0.75
+EXAMPLE_SAMPLE = 50  # the slow players' deals per worked example (at most safe_sample / 2)
 LADDER_PLAYERS = ("heuristic_v1", "heuristic", "strong", "pimc")
 """The report ladder's players: the tables' players and the ones they are measured by."""
 LADDER_DEALS = 2_000  # a duel of two fast players: at most this many (and the hands)
-LADDER_SAMPLE = 300  # a duel with a sampling player: at most this many (and the samples)
+LADDER_SAMPLE = 100  # a duel with a sampling player: at most this many (and the samples)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -335,12 +336,24 @@ def write_report(
         rule_sets=spec.vs or (),
         player=player,
         player_pages=player_pages,
-        ladder=None if runs.ladder is None else (runs.ladder.result, spec.ladder_spec()),
+        ladder=None if runs.ladder is None else ladder_of(spec, runs.ladder),
     )
 
 
+def ladder_of(spec: ReportSpec, board: Ladder) -> Section:
+    """The ladder's section of the report (in the current language)."""
+    from analysis.sections.ladder import ladder_section
+
+    played = spec.ladder_spec()
+    return ladder_section(board.result, played.deals, played.sampling_deals, played.seed)
+
+
 def advice_examples(spec: ReportSpec) -> list[SampledAdvice]:
-    """The advisor on the report's example hands: the fast players (2,000 deals), the par."""
+    """The advisor on the report's example hands: the fast players (2,000 deals), the par.
+
+    The slow players answer from :data:`EXAMPLE_SAMPLE` deals (at most half of
+    ``safe_sample``).
+    """
     from analysis.advise import EXAMPLE_HANDS, advise
     from sim.cards import hand_mask
     from sim.engine.deal import place_sizes
@@ -354,7 +367,7 @@ def advice_examples(spec: ReportSpec) -> list[SampledAdvice]:
     for text in EXAMPLE_HANDS:
         hand = hand_mask(text)
         for p in players:
-            n = 2000 if p in FAST else max(1, spec.safe_sample // 2)
+            n = 2000 if p in FAST else max(1, min(EXAMPLE_SAMPLE, spec.safe_sample // 2))
             cols = bid_samples(rules, hand, 0, p, n, spec.seed, pass_samples=1000)
             out.append(advise(rules, hand, "forehand", p, 0.75, cols, pass_player=PASS_PLAYER))
     return out

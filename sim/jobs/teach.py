@@ -44,7 +44,7 @@ class TeachSpec:
         player: the player at every seat, whose decisions are labelled (default
             ``strong``: the states the learned player meets).
         params: its ``STRATEGY.NAME=VALUE`` settings.
-        worlds: the sampled worlds each label is counted over (``pimc``'s default 10).
+        worlds: the sampled worlds each label is counted over (10, as the weights were fitted).
         kinds: the decisions labelled: some of ``contract``, ``bid``, ``discard``, ``play``.
         chunk: deals per chunk (None: 20).
         workers: worker processes (None: every core).

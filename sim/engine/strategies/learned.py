@@ -223,6 +223,28 @@ def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
 
 
 @hot
+def best_contract_value(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> float:
+    """The best expected deal score ``c (2 p - 1)`` over the contracts ``lo, lo + step, …``.
+
+    For a state as at the contract decision (the declarer's cards given away): the
+    value ``pimc``'s discard gives a card (:func:`~sim.engine.strategies.pimc.discard.
+    discard_scores`), from the network instead of sampled worlds; ``-inf`` where no
+    network is fitted for these rules.
+    """
+    net = network_of(P)
+    if not fitted(net):
+        return -np.inf
+    z = stack_floats(128)
+    counted = _prepared(net, S, P, z)
+    best = -np.inf
+    for k in range(count):
+        c = lo + k * P[P_STEP]
+        p = _reach(net, z, (least_total(c, P) - counted) * 0.01)
+        best = max(best, c * (2.0 * p - 1.0))
+    return best
+
+
+@hot
 def learned_concede(S: np.ndarray, P: np.ndarray) -> int:
     """1 to concede the contract: where it costs nothing and fewer than half the worlds make it.
 
@@ -254,6 +276,7 @@ __all__ = [
     "NOT_FITTED",
     "N_CONTRACT_FEATURES",
     "WEIGHTS_FILE",
+    "best_contract_value",
     "contract_features",
     "contract_reach",
     "learned_concede",

@@ -64,6 +64,7 @@ BID_BIAS = _slot("pimc", "bid_bias")
 DISCARD_WORLDS = _slot("pimc", "discard_worlds")
 READ_BIDS = _slot("pimc", "read_bids")
 CONTRACT_BY = _slot("pimc", "contract")  # 1: the learned contract and concession
+TIE_WORLDS = _slot("pimc", "tie_worlds")  # worlds solved exactly to break a card play's tie
 OPEN = _slot("cheater", "open")  # the slot that makes the sampling player see every card
 
 SAMPLING = _mask(p.id for p in RECORDS if p.speed == "sampling")
@@ -116,8 +117,8 @@ def _param_refusal(param: Param, v: float) -> str:
         return _("--param {item}: {name} must be 0 or 1")
     if param.kind == "share" and not 0 <= v <= 1:
         return _("--param {item}: {name} must be a share, 0 to 1")
-    if param.kind == "mode" and v not in (0, 1, 2):
-        return _("--param {item}: {name} must be 0, 1 or 2")
+    if param.kind == "mode" and v not in (0, 1, 2, 3):
+        return _("--param {item}: {name} must be 0, 1, 2 or 3")
     if param.fixed is not None and v != param.fixed:
         return _("--param {item}: {strategy}'s {name} is fixed at {value}")
     return ""

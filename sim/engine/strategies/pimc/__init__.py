@@ -12,17 +12,21 @@ action that does best over the same worlds:
   the move declares when it scores for the defender), then to the lowest code. The
   means are taken over the worlds solved within ``TIE_NODES`` search nodes, each total
   probed from the nearest one known, and with none solved the tie goes to the solver's
-  move ordering.
+  move ordering. With ``pimc.tie_worlds`` below ``worlds`` only the first that many
+  worlds are solved exactly for the tie (the counts still come from every world).
 * **contract** (after the discard): the amount with the best expected deal score over
   the worlds' open-card totals (``+c`` made, ``-c`` failed), each world probed at the
-  contracts' targets by bisection;
+  contracts' targets by bisection; with ``pimc.contract`` 1 that expectation comes from
+  ``strong``'s network fitted on these probes (:mod:`sim.engine.strategies.learned`),
+  where one is fitted for the rules;
 * **concession**: conceded when the expected score of playing is below the
   concession's (``rospis.no_subtract``: 0; otherwise minus the contract, so a player who
-  pays the contract either way plays on);
+  pays the contract either way plays on); by the same network with ``pimc.contract`` 1;
 * **discard** (:mod:`.discard`; ``pimc.discard`` 1, the default; 0: the heuristic's; 2:
-  ``strong``'s fitted line): of the ``DISCARD_CANDIDATES`` cards the heuristic would
-  rather give away, the one whose best contract over the sampled worlds has the best
-  expected deal score;
+  ``strong``'s line fitted on these scores; 3: each card's hand left valued by the
+  contract network, :func:`~.discard.net_discard`; 2 and 3 where fitted for the rules):
+  of the ``DISCARD_CANDIDATES`` cards the heuristic would rather give away, the one
+  whose best contract over the sampled worlds has the best expected deal score;
 * **bidding** (:mod:`.bidding`), the heuristic's unless ``pimc.bid`` (raise when
   declaring is expected to score ``bid_margin`` over ``bid_worlds`` sampled deals) or
   ``pimc.bid_make`` (raise when the hand makes the next level in that share of them).
@@ -72,6 +76,7 @@ __all__, __getattr__, __dir__ = face(
         "pimc_contract": "play",
         "pimc_discard": "discard",
         "pimc_entry": "entry",
+        "net_discard": "discard",
         "pimc_give": "discard",
         "pimc_play": "play",
         "played_by": "worlds",

@@ -18,9 +18,11 @@ from sim.engine.search import (
 from sim.engine.state import (
     S_DECL,
     S_GIVE1,
+    S_GIVE2,
     S_HAND0,
 )
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost
+from sim.engine.strategies.learned import best_contract_value, fitted, network_of
 from sim.engine.strategies.pimc.probes import _best_score, _highest_reached
 from sim.engine.strategies.pimc.worlds import _heuristic_discard, sample_world
 from sim.engine.strategies.registry import (
@@ -124,14 +126,66 @@ def pimc_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
 
 
 @compiled
+def net_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray) -> int:
+    """The card to give away next by the contract network: -1 where none is fitted.
+
+    As :func:`discard_scores` weighs the heuristic's cheapest cards (any later give
+    made as the heuristic makes it), but each card's best contract's expected deal
+    score comes from the network of the learned contract
+    (:func:`~sim.engine.strategies.learned.best_contract_value`) on the hand it leaves,
+    not from sampled worlds; the best is given (ties: the heuristic's order).
+    """
+    if not fitted(network_of(P)):
+        return -1
+    C = solver_view(arena)
+    NP = P[P_NP]
+    decl = S[S_DECL]
+    j = 1 if S[S_GIVE1] < 0 else 2
+    hand = S[S_HAND0 + decl]
+    cands = C.scratch[2]
+    costs = C.scratch[3]
+    legal = C.scratch[4]
+    n = by_cost(hand, P, cands, costs)
+    T = C.stack[WORLD]
+    concede = P[P_ROSPIS_NO_SUBTRACT] and may_concede(S, P)
+    best = cands[0]
+    best_score = -np.inf
+    for i in range(min(n, DISCARD_CANDIDATES)):
+        for k in range(len(T)):
+            T[k] = S[k]
+        kept = hand & ~(np.int64(1) << cands[i])
+        if j == 1:
+            T[S_GIVE1] = cands[i]
+            if NP > 2:  # the second give, as the heuristic would make it
+                later = _heuristic_discard(kept, legal, P)
+                kept &= ~(np.int64(1) << later)
+                T[S_GIVE2] = later
+        else:
+            T[S_GIVE2] = cands[i]
+        T[S_HAND0 + decl] = kept
+        lo, count = contract_range(T, P)
+        score = best_contract_value(T, P, lo, count)
+        if concede:
+            score = max(score, 0.0)
+        if score > best_score:
+            best_score = score
+            best = cands[i]
+    return best
+
+
+@compiled
 def pimc_give(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
-    """The card to give away by ``pimc.discard``: 2, ``strong``'s fitted line, else sampled.
+    """The card to give away by ``pimc.discard``: 2, ``strong``'s line; 3, the network.
 
     The line (:func:`~sim.engine.strategies.strong_discard.strong_discard`, fitted on
-    :func:`discard_scores`) costs nothing to ask; it was fitted on three hands, so with
-    two players the worlds are sampled as with 1. (With 0 the heuristic decides, and
-    this is not called.)
+    :func:`discard_scores`) and the contract network (:func:`net_discard`) cost nothing
+    to ask; where neither is fitted for the rules (the line: three hands), the worlds
+    are sampled as with 1. (With 0 the heuristic decides, and this is not called.)
     """
     if params[DISCARD] == 2 and fitted_for(P):
         return strong_discard(S, P)
+    if params[DISCARD] == 3:
+        card = net_discard(S, P, arena)
+        if card >= 0:
+            return card
     return pimc_discard(S, P, arena, params)

@@ -34,6 +34,7 @@ from sim.engine.strategies.pimc.worlds import sample_world
 from sim.engine.strategies.registry import (
     OPEN,
     READ_BIDS,
+    TIE_WORLDS,
     WORLDS,
 )
 from sim.jit import compiled
@@ -143,7 +144,7 @@ def pimc_play(
     values = C.scratch[1]
     C.meta[M_LIMIT] = C.meta[M_NODES] + TIE_NODES
     counted = 0
-    for _w in range(worlds):
+    for _w in range(min(worlds, int(params[TIE_WORLDS]))):
         sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
         new_position(C)  # one table per world: its moves share their subtrees
         set_root(C, T)
