@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from analysis.ladder import LadderResult
-from analysis.pages import Section, Text, interval_column
-from sim.i18n import N_, _, number
-from sim.players import PLAYERS
-from sim.players import words as player_words
+from analysis.pages import Section, Text
+from sim.i18n import N_, _, interval_separator, number
 
 
-def _who(player: str) -> str:
-    """A ladder player in words, its code name kept (the tables name it)."""
-    if player in PLAYERS:
-        return f"`{player}`: {_(player_words(player))}"
-    return f"`{player}`"
+def _interval(df: pl.DataFrame, est: str, low: str, high: str, name: str) -> pl.Series:
+    """``estimate [low, high]`` with two decimals, as the language writes numbers."""
+    sep = interval_separator()
+    return pl.Series(
+        name,
+        [
+            f"{_signed(e)} [{_signed(lo)}{sep}{_signed(hi)}]"
+            for e, lo, hi in zip(df[est], df[low], df[high], strict=True)
+        ],
+        dtype=pl.String,
+    )
 
 
-def _signed(v: float) -> str:
+def _signed(v: float | None) -> str:
+    """Two decimals with the sign; — where there is no number (a one-deal interval)."""
+    if v is None or not math.isfinite(v):
+        return "—"
     return ("+" if v > 0 else "") + number(v, 2)
 
 
@@ -59,9 +68,9 @@ def ladder_section(result: LadderResult, deals: int, sampling_deals: int, seed: 
         "",
         r.select(
             pl.col("rank").alias(N_("rank")),
-            pl.Series(N_("player"), [_who(p) for p in r["player"]]),
-            interval_column(r, "rating", "ci_low", "ci_high", N_("points per deal [95 % CI]")),
-            interval_column(
+            pl.format("`{}`", "player").alias(N_("player")),
+            _interval(r, "rating", "ci_low", "ci_high", N_("points per deal [95 % CI]")),
+            _interval(
                 r, "margin_rating", "margin_ci_low", "margin_ci_high", N_("margin [95 % CI]")
             ),
             pl.col("elo").round(0).cast(pl.Int64).alias(N_("Elo-like")),
@@ -77,10 +86,8 @@ def ladder_section(result: LadderResult, deals: int, sampling_deals: int, seed: 
             pl.format("`{}`", "a").alias(N_("A")),
             pl.format("`{}`", "b").alias(N_("B")),
             pl.col("deals").alias(N_("deals")),
-            interval_column(p, "score_diff", "ci_low", "ci_high", N_("A − B [95 % CI]")),
-            interval_column(
-                p, "margin_diff", "margin_ci_low", "margin_ci_high", N_("margin [95 % CI]")
-            ),
+            _interval(p, "score_diff", "ci_low", "ci_high", N_("A − B [95 % CI]")),
+            _interval(p, "margin_diff", "margin_ci_low", "margin_ci_high", N_("margin [95 % CI]")),
         ),
         "ladder_pairs.csv",
         p,
