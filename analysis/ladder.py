@@ -144,7 +144,6 @@ def ladder_result(players: Sequence[str], duels: Sequence[PairDuel]) -> LadderRe
 
 def ladder_markdown(result: LadderResult) -> str:
     """The ladder as Markdown: the ratings, then the matrix of duels."""
-    r = result.ratings
     lines = [
         "# Ladder: every player against every other, duplicate style",
         "",
@@ -154,6 +153,12 @@ def ladder_markdown(result: LadderResult) -> str:
         "points).",
         "",
     ]
+    return "\n".join(lines) + ladder_tables_markdown(result)
+
+
+def ladder_tables_markdown(result: LadderResult) -> str:
+    """The ratings table and the matrix of duels in Markdown (the command's, the page's)."""
+    r = result.ratings
     table = r.select(
         pl.col("rank"),
         pl.col("player").map_elements(lambda p: f"`{p}`", return_dtype=pl.Utf8),
@@ -164,7 +169,7 @@ def ladder_markdown(result: LadderResult) -> str:
         pl.col("elo").round(0).cast(pl.Int64),
         pl.col("duels"),
     )  # fmt: skip
-    lines += [to_markdown(table), ""]
+    lines = [to_markdown(table), ""]
     players = r["player"].to_list()
     lines += [
         "Points per deal of the row's seat with the row's player there minus with the "
@@ -187,6 +192,13 @@ def ladder_markdown(result: LadderResult) -> str:
                 row.append(f"({v:+.2f})" if mirrored else f"{v:+.2f}")
         lines.append(f"| `{a}` | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
+
+
+def ladder_from_json(doc: dict[str, Any]) -> LadderResult:
+    """A :func:`ladder_json` document read back (the players' page keeps one)."""
+    ratings = pl.DataFrame(doc["ratings"], schema=LADDER_RATINGS.polars_schema())
+    pairs = pl.DataFrame(doc["pairs"], schema=LADDER_PAIRS.polars_schema())
+    return LadderResult(pairs, ratings, doc["anchor"], float(doc["spread"]))
 
 
 def _cell(name: str, lo: str, hi: str) -> Any:
@@ -219,8 +231,10 @@ __all__ = [
     "PairDuel",
     "elo",
     "fit_ratings",
+    "ladder_from_json",
     "ladder_json",
     "ladder_markdown",
     "ladder_result",
+    "ladder_tables_markdown",
     "write_ladder_tables",
 ]

@@ -371,6 +371,35 @@ def test_discard_3_values_the_hand_each_card_leaves_by_the_contract_network():
             assert not_first > 0  # not always the heuristic's card
 
 
+def test_tie_worlds_limits_the_exact_tie_break_and_nothing_else():
+    # as many as the worlds: the default play, draw for draw; one world: the ties are
+    # broken on less, so some card changes
+    from sim.engine.state import S_PIMC_CTR
+
+    rules = load_rules("classic")
+    P = rules_vector(rules)
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    every = parse_params(["pimc"], ["pimc.worlds=4"])[0]
+    as_many = parse_params(["pimc"], ["pimc.worlds=4", "pimc.tie_worlds=4"])[0]
+    one = parse_params(["pimc"], ["pimc.worlds=4", "pimc.tie_worlds=1"])[0]
+    checked = changed = 0
+    for _k, snap in decision_snapshots(rules, 30, 41, kinds=(Decision.PLAY,)):
+        S = snap[:N_STATE]
+        n = int(snap[SNAP_N])
+        if n < 2:
+            continue
+        legal, seat = snap[SNAP_LEGAL : SNAP_LEGAL + n], int(snap[SNAP_SEAT])
+        A, B, C = S.copy(), S.copy(), S.copy()
+        a = _decide(Decision.PLAY, seat, A, P, legal, n, every, arena)
+        assert _decide(Decision.PLAY, seat, B, P, legal, n, as_many, arena) == a
+        assert A[S_PIMC_CTR] == B[S_PIMC_CTR]
+        c = _decide(Decision.PLAY, seat, C, P, legal, n, one, arena)
+        assert c in legal
+        changed += c != a
+        checked += 1
+    assert checked >= 40 and changed > 0
+
+
 def test_card_play_by_counts_equals_probing_every_move_in_every_world():
     # pimc_play stops searching moves that can no longer win; where the counts of all
     # moves over all worlds have one best move, its choice and its stream agree with them

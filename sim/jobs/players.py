@@ -135,36 +135,9 @@ def _ladder_lines(doc: Mapping[str, Any] | None) -> list[str]:
     ]
     if why:
         lines += [f"**Stale**: {why}; run `make players`.", ""]
-    lines += [
-        "| rank | player | rating [95 %] | margin [95 %] | Elo-like | duels |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for r in doc["ratings"]:
-        rating = {"mean": r["rating"], "low": r["ci_low"], "high": r["ci_high"]}
-        margin = {
-            "mean": r["margin_rating"], "low": r["margin_ci_low"], "high": r["margin_ci_high"]
-        }  # fmt: skip
-        lines.append(
-            f"| {r['rank']} | `{r['player']}` | {_interval(rating)} | {_interval(margin)} | "
-            f"{r['elo']:.0f} | {r['duels']} |"
-        )
-    lines += [
-        "",
-        "Every duel: points per deal of A's seat with A there minus with B there.",
-        "",
-        "| A | B | deals | A − B [95 %] | margin [95 %] |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for p in doc["pairs"]:
-        diff = {"mean": p["score_diff"], "low": p["ci_low"], "high": p["ci_high"]}
-        margin = {
-            "mean": p["margin_diff"], "low": p["margin_ci_low"], "high": p["margin_ci_high"]
-        }  # fmt: skip
-        lines.append(
-            f"| `{p['a']}` | `{p['b']}` | {p['deals']:,} | {_interval(diff)} | "
-            f"{_interval(margin)} |"
-        )
-    return lines
+    from analysis.ladder import ladder_from_json, ladder_tables_markdown
+
+    return lines + ladder_tables_markdown(ladder_from_json(dict(doc))).rstrip("\n").split("\n")
 
 
 def defaults(player: Player) -> dict[str, float]:

@@ -33,7 +33,31 @@ from sim.engine.strategies.registry import (
 )
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.talon import contract_range, may_concede
-from sim.jit import compiled
+from sim.jit import compiled, hot
+
+
+@hot
+def _given(
+    S: np.ndarray, P: np.ndarray, T: np.ndarray, card: int, legal: np.ndarray
+) -> tuple[int, int]:
+    """``T``: ``S`` once the declarer gives ``card``; the hand kept and any later give.
+
+    A later give (-1: none) is made as the heuristic would make it.
+    """
+    decl = S[S_DECL]
+    j = 1 if S[S_GIVE1] < 0 else 2
+    for k in range(len(T)):
+        T[k] = S[k]
+    T[S_GIVE1 if j == 1 else S_GIVE2] = card
+    kept = S[S_HAND0 + decl] & ~(np.int64(1) << card)
+    later = -1
+    if j < P[P_NP] - 1:
+        later = _heuristic_discard(kept, legal, P)
+        kept &= ~(np.int64(1) << later)
+        if j == 1:
+            T[S_GIVE2] = later
+    T[S_HAND0 + decl] = kept
+    return kept, later
 
 
 @compiled
@@ -72,13 +96,7 @@ def discard_scores(
     lo = np.empty(m, dtype=np.int64)
     count = np.empty(m, dtype=np.int64)
     for i in range(m):  # what each card leaves, and the contracts it allows
-        kept[i] = hand & ~(np.int64(1) << cands[i])
-        if j < NP - 1:
-            later[i] = _heuristic_discard(kept[i], legal, P)
-            kept[i] &= ~(np.int64(1) << later[i])
-        for k in range(len(T)):
-            T[k] = S[k]
-        T[S_HAND0 + decl] = kept[i]
+        kept[i], later[i] = _given(S, P, T, cands[i], legal)
         lo[i], count[i] = contract_range(T, P)
     made = np.zeros((m, max(count.max(), 1)), dtype=np.int64)
     dealt = np.empty(3, dtype=np.int64)
@@ -138,10 +156,7 @@ def net_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray) -> int:
     if not fitted(network_of(P)):
         return -1
     C = solver_view(arena)
-    NP = P[P_NP]
-    decl = S[S_DECL]
-    j = 1 if S[S_GIVE1] < 0 else 2
-    hand = S[S_HAND0 + decl]
+    hand = S[S_HAND0 + S[S_DECL]]
     cands = C.scratch[2]
     costs = C.scratch[3]
     legal = C.scratch[4]
@@ -151,18 +166,7 @@ def net_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray) -> int:
     best = cands[0]
     best_score = -np.inf
     for i in range(min(n, DISCARD_CANDIDATES)):
-        for k in range(len(T)):
-            T[k] = S[k]
-        kept = hand & ~(np.int64(1) << cands[i])
-        if j == 1:
-            T[S_GIVE1] = cands[i]
-            if NP > 2:  # the second give, as the heuristic would make it
-                later = _heuristic_discard(kept, legal, P)
-                kept &= ~(np.int64(1) << later)
-                T[S_GIVE2] = later
-        else:
-            T[S_GIVE2] = cands[i]
-        T[S_HAND0 + decl] = kept
+        _given(S, P, T, cands[i], legal)
         lo, count = contract_range(T, P)
         score = best_contract_value(T, P, lo, count)
         if concede:
