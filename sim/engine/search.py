@@ -846,7 +846,7 @@ def _sort(a: np.ndarray, n: int) -> None:
 
 
 @hot
-def _root_codes(C: Solver, P: np.ndarray, S: np.ndarray) -> int:
+def root_codes(C: Solver, P: np.ndarray, S: np.ndarray) -> int:
     """``S`` as the root, its legal moves ascending in ``C.order[0]``; how many.
 
     The ordering keys are not needed at the root, so their row holds the codes.
@@ -867,7 +867,7 @@ def root_moves(C: Solver, P: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     Moves come in ascending code order (plain cards, then declaring leads); a move's
     value counts the points it gains plus the best the declarer adds after it.
     """
-    n = _root_codes(C, P, S)
+    n = root_codes(C, P, S)
     codes = C.order[0]
     for i in range(n):
         gain = play_move(C, P, 0, codes[i])
@@ -886,7 +886,7 @@ def root_probes(
     ``out[i] = (code, 1 or 0)``, moves ascending as in :func:`root_moves`; a move with
     ``active[i]`` 0 is not searched (its result reads 0).
     """
-    n = _root_codes(C, P, S)
+    n = root_codes(C, P, S)
     codes = C.order[0]
     for i in range(n):
         out[i, 0] = codes[i]
@@ -1021,6 +1021,7 @@ __all__ = [
     "gen_moves",
     "new_position",
     "probe",
+    "root_codes",
     "root_moves",
     "root_probes",
     "search",

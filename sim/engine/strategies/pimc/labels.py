@@ -26,10 +26,11 @@ import numpy as np
 from sim.engine.arena import WORLD
 from sim.engine.bidding import bid_cap
 from sim.engine.params import P_STEP
-from sim.engine.search import declarer_total, new_position, root_probes, solver_view
-from sim.engine.state import S_CONTRACT, S_DECL, S_HAND0
-from sim.engine.strategies.pimc.probes import _highest_reached, least_total
-from sim.engine.strategies.pimc.worlds import _bid_world, sample_world
+from sim.engine.search import declarer_total, new_position, root_codes, solver_view
+from sim.engine.state import S_CONTRACT, S_HAND0
+from sim.engine.strategies.pimc.play import move_counts
+from sim.engine.strategies.pimc.probes import _highest_reached, least_total, reached_levels
+from sim.engine.strategies.pimc.worlds import _bid_world
 from sim.engine.strategies.registry import OPEN, READ_BIDS, WORLDS
 from sim.jit import compiled
 
@@ -47,18 +48,10 @@ def contract_reached(
     """``reached[w]``: the highest contract ``k`` (``lo + k * step``) world ``w`` reaches.
 
     -1 where none; ``params[WORLDS]`` worlds, the ones ``pimc_contract`` draws at this
-    state. Returns the number of worlds.
+    state (:func:`~sim.engine.strategies.pimc.probes.reached_levels`). Returns the
+    number of worlds.
     """
-    C = solver_view(arena)
-    T = C.stack[WORLD]
-    scratch = C.scratch[0]
-    base = declarer_total(S, P)
-    worlds = int(params[WORLDS])
-    for w in range(worlds):
-        sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
-        new_position(C)
-        reached[w] = _highest_reached(C, P, T, lo, count, base)
-    return worlds
+    return reached_levels(S, P, solver_view(arena), lo, count, params, reached)
 
 
 @compiled
@@ -104,29 +97,17 @@ def play_made(
     """Every legal move of ``seat`` (``codes``, ascending) and in how many worlds it makes.
 
     ``made[i]``: the worlds (``params[WORLDS]``, the ones ``pimc_play`` draws first)
-    where the declarer still reaches the contract after move ``i``, every card face up.
-    Returns the number of moves; 0 when the contract is already made.
+    where the declarer still reaches the contract after move ``i``, every card face up
+    (:func:`~sim.engine.strategies.pimc.play.move_counts`, no move left out). Returns
+    the number of moves; 0 when the contract is already made.
     """
-    C = solver_view(arena)
-    T = C.stack[WORLD]
-    scratch = C.scratch[0]
-    active = C.scratch[1]
-    out = C.probe_out
-    need = least_total(S[S_CONTRACT], P) - declarer_total(S, P)
-    if need <= 0:
+    if least_total(S[S_CONTRACT], P) <= declarer_total(S, P):
         return 0
-    n = 0
-    for w in range(int(params[WORLDS])):
-        sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
-        new_position(C)
-        for i in range(len(active)):
-            active[i] = 1
-        n = root_probes(C, P, T, need, out, active)
-        for i in range(n):
-            if w == 0:
-                codes[i] = out[i, 0]
-                made[i] = 0
-            made[i] += out[i, 1]
+    C = solver_view(arena)
+    n = root_codes(C, P, S)
+    for i in range(n):
+        codes[i] = C.order[0, i]
+    move_counts(seat, S, P, C, params, n, made, False)
     return n
 
 

@@ -14,6 +14,7 @@ from sim.engine.search import (
     GAVE_UP,
     M_LIMIT,
     M_NODES,
+    Solver,
     declarer_total,
     exact,
     gen_moves,
@@ -66,6 +67,62 @@ def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
 
 
 @compiled
+def move_counts(
+    seat: int,
+    S: np.ndarray,
+    P: np.ndarray,
+    C: Solver,
+    params: np.ndarray,
+    n: int,
+    made: np.ndarray,
+    prune: bool,
+) -> None:
+    """``made[i]``: the worlds where the declarer still reaches the contract after move ``i``.
+
+    The ``n`` legal moves of ``seat`` in ascending code order, every card face up, over
+    the ``params[WORLDS]`` worlds ``seat`` samples; all 0 when the contract is already
+    made. With ``prune`` a move whose count can no longer reach the best one's (nor tie
+    it) is not searched again, and once one move is left the rest of the worlds are
+    dealt out unsearched (the choice is the same, with fewer probes: ``pimc_play``);
+    without, every move is counted in every world (the teacher's labels).
+    """
+    worlds = int(params[WORLDS])
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    active = C.scratch[1]
+    out = C.probe_out
+    for i in range(n):
+        made[i] = 0
+        active[i] = 1
+    need = least_total(S[S_CONTRACT], P) - declarer_total(S, P)
+    if need <= 0:
+        return
+    maxing = seat == S[S_DECL]
+    for w in range(worlds):
+        sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        if prune:
+            top = made[0]
+            for i in range(1, n):
+                top = max(top, made[i]) if maxing else min(top, made[i])
+            left = worlds - w
+            alive = 0
+            for i in range(n):
+                hopeless = made[i] + left < top if maxing else made[i] > top + left
+                active[i] = 0 if hopeless else 1
+                alive += active[i]
+            if alive == 1:  # the one move left is the choice: deal out the rest of the
+                for _rest in range(w + 1, worlds):  # worlds, so the stream moves on as if
+                    sample_world(
+                        S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0
+                    )  # solved
+                break
+        new_position(C)
+        root_probes(C, P, T, need, out, active)  # the moves in ascending code order
+        for i in range(n):
+            made[i] += out[i, 1]
+
+
+@compiled
 def pimc_play(
     seat: int,
     S: np.ndarray,
@@ -83,7 +140,6 @@ def pimc_play(
     codes = C.scratch[2]
     made = C.scratch[3]
     means = C.scratch[4]
-    out = C.probe_out
     n = 0
     m = plain
     while m:
@@ -96,36 +152,10 @@ def pimc_play(
         n += 1
         m &= m - 1
     for i in range(n):
-        made[i] = 0
         means[i] = 0
-    need = least_total(S[S_CONTRACT], P) - declarer_total(S, P)
     maxing = seat == S[S_DECL]
     rewind = S[S_PIMC_CTR]
-    if need > 0:
-        active = C.scratch[1]
-        for w in range(worlds):
-            sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
-            # a move whose count can no longer reach the best one's (nor tie it) is not
-            # searched again: the choice is the same, with fewer probes
-            top = made[0]
-            for i in range(1, n):
-                top = max(top, made[i]) if maxing else min(top, made[i])
-            left = worlds - w
-            alive = 0
-            for i in range(n):
-                hopeless = made[i] + left < top if maxing else made[i] > top + left
-                active[i] = 0 if hopeless else 1
-                alive += active[i]
-            if alive == 1:  # the one move left is the choice: deal out the rest of the
-                for _rest in range(w + 1, worlds):  # worlds, so the stream moves on as if
-                    sample_world(
-                        S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0
-                    )  # solved
-                break
-            new_position(C)
-            root_probes(C, P, T, need, out, active)  # the moves in ascending code order
-            for i in range(n):
-                made[i] += out[i, 1]
+    move_counts(seat, S, P, C, params, n, made, True)
     # the moves with the best count; their mean totals break ties
     best_count = made[0]
     for i in range(1, n):

@@ -1,8 +1,9 @@
 """What a world is worth with every card face up: probes of the open-card solver.
 
 :func:`_reaches` asks whether the declarer adds a target from the start of the play,
-:func:`_highest_reached` finds by bisection the highest contract a world makes, and
-:func:`_made_counts` counts over sampled worlds how often each contract is made;
+:func:`_highest_reached` finds by bisection the highest contract a world makes,
+:func:`reached_levels` finds it in each sampled world and :func:`_made_counts` counts
+over those worlds how often each contract is made;
 :func:`_best_score` turns those counts into the contract of the best expected score.
 """
 
@@ -114,6 +115,36 @@ def _highest_reached(
 
 
 @compiled
+def reached_levels(
+    S: np.ndarray,
+    P: np.ndarray,
+    C: Solver,
+    lo: int,
+    count: int,
+    params: np.ndarray,
+    reached: np.ndarray,
+) -> int:
+    """``reached[w]``: the highest contract ``k`` (``lo + k * step``) world ``w`` reaches.
+
+    -1 where none; ``params[WORLDS]`` worlds sampled at this state (the declarer's view)
+    with every card face up. A world is probed from the answer of the world before it
+    (:func:`_highest_reached`'s guess): the answers are the same, the probes fewer.
+    Returns the number of worlds.
+    """
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    base = declarer_total(S, P)
+    worlds = int(params[WORLDS])
+    guess = -2
+    for w in range(worlds):
+        sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        new_position(C)
+        reached[w] = _highest_reached(C, P, T, lo, count, base, guess)
+        guess = reached[w]
+    return worlds
+
+
+@compiled
 def _made_counts(
     S: np.ndarray,
     P: np.ndarray,
@@ -125,17 +156,13 @@ def _made_counts(
 ) -> None:
     """``made[k]``: the worlds where the declarer's open-card total reaches contract ``k``.
 
-    Contract ``k`` is ``lo + k * step``.
+    Contract ``k`` is ``lo + k * step``; the worlds of :func:`reached_levels`.
     """
-    T = C.stack[WORLD]
-    scratch = C.scratch[0]
-    base = declarer_total(S, P)
+    reached = C.scratch[2]  # (0: the worlds sampler's, 1: the caller's made counts)
     for k in range(count):
         made[k] = 0
-    for _w in range(int(params[WORLDS])):
-        sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
-        new_position(C)
-        for k in range(_highest_reached(C, P, T, lo, count, base) + 1):
+    for w in range(reached_levels(S, P, C, lo, count, params, reached)):
+        for k in range(reached[w] + 1):
             made[k] += 1
 
 
