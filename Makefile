@@ -94,13 +94,20 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # data: `thousand teach` labels the contract decisions of seeded classic deals by the
 # sampling player's search (160,000 deals, about 25 minutes on 2 cores), then
 # training/contract.py fits the three-hand network and writes it (about 9 minutes). A
-# folder already made is kept; the same seeds give the same weights.
+# folder already made is kept; the same seeds give the same weights. Then strong's card
+# network (sim/engine/strategies/strong.npz): pimc's card choices at the card decisions of
+# 33,000 seeded classic deals (runs/strong_fit; the rounds played by strong are played
+# with its line's weights, so the network's file is set aside while they are dealt),
+# fitted by benchmarks/strong_fit.py --model net (about 30 minutes in all on 2 cores).
 TEACH := $(BIN)/thousand teach --kinds contract --chunk 100 --quiet
+CARD_ROUNDS := heuristic:3000:2,strong:3000:3,strong:3000:21,strong:8000:22,heuristic:8000:24,strong:8000:23
 weights: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
 	test -f runs/teach/classic/contract.parquet || $(TEACH) --deals 20000 --seed 1001 --out runs/teach/classic
 	test -f runs/teach/contract/contract.parquet || $(TEACH) --deals 140000 --seed 1003 --out runs/teach/contract
 	$(BIN)/python -m training.contract --data runs/teach/contract runs/teach/classic --hidden 128 --seed 1
+	rm -f sim/engine/strategies/strong.npz
+	$(BIN)/python -m benchmarks.strong_fit --model net --hidden 8 --net-rows 0,2 --bonus 0 --rounds $(CARD_ROUNDS)
 
 players: $(STAMP)
 	$(BIN)/python -m sim.jobs.players --measure --ladder

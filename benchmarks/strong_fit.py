@@ -17,7 +17,16 @@
    without them) where the fit and where the heuristic choose ``pimc``'s card.
 3. **write** the weights module (``--out``, default the package's).
 
-    python -m benchmarks.strong_fit        # the package's weights: 7,200 deals, ~20 min on 2 cores
+With ``--model net`` the last step fits, on every round, a network of ``--hidden``
+ReLUs for each row of ``--net-rows`` in place of the line (:func:`fit_card_net`: the
+same softmax over the legal cards, with a hidden layer), with ``--bonus`` on the
+heuristic card's score, and writes it to the player's data file (``--net-out``,
+``sim/engine/strategies/strong.npz``), which the player then plays in place of the
+line. A round played by ``strong`` is played with the line's weights, so it is
+collected only while that file is absent.
+
+    python -m benchmarks.strong_fit        # the line: 7,200 deals, ~20 min on 2 cores
+    make weights                           # the line's data, then the network's
 
 Strength is measured afterwards by duplicate duels, on seeds not used here.
 """
@@ -53,6 +62,7 @@ from sim.engine.strategies.registry import parse_params
 from sim.engine.strategies.strong import (
     CARD_FEATURE_NAMES,
     N_CARD_FEATURES,
+    NET_FILE,
     card_features,
     card_row,
 )
@@ -204,6 +214,120 @@ def round_file(data_dir: pathlib.Path, positions: str, deals: int, seed: int) ->
     return data_dir / f"{positions}_{deals}_{seed}.npz"
 
 
+def fit_card_net(
+    X: np.ndarray, valid: np.ndarray, y: np.ndarray, hidden: int, seed: int, epochs: int = 40
+) -> dict[str, np.ndarray]:
+    """A network scoring each legal card, fitted to give ``pimc``'s card the most weight.
+
+    The cards of a decision (``X[i][valid[i]]``) are scored by one hidden layer of
+    ReLUs; their scores go through a softmax and the loss is the cross-entropy of
+    ``pimc``'s card ``y[i]`` (the multinomial logit of :func:`fit_logit`, with a hidden
+    layer). Adam (step 1e-3, batches of 512 decisions), a tenth of the decisions kept
+    apart to stop once their loss has not fallen for 4 epochs; seeded.
+    """
+    rng = np.random.default_rng(seed)
+    if len(y) == 0:  # no decision of this row: a network that never fires
+        return {"w1": np.zeros((hidden, X.shape[2])), "b1": np.full(hidden, -1.0),
+                "w2": np.zeros(hidden)}  # fmt: skip
+    lens = valid.sum(axis=1).astype(np.int64)
+    rows = X[valid]
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    F = rows.shape[1]
+    W1 = rng.normal(0.0, np.sqrt(2.0 / F), (hidden, F))
+    b1 = np.zeros(hidden)
+    w2 = rng.normal(0.0, np.sqrt(1.0 / hidden), hidden)
+    params = [W1, b1, w2]
+    m1 = [np.zeros_like(a) for a in params]
+    m2 = [np.zeros_like(a) for a in params]
+    order = rng.permutation(len(y))
+    cut = max(len(y) // 10, 1)
+    apart, fitted = order[:cut], order[cut:]
+
+    def loss(ds: np.ndarray, grad: bool) -> tuple[float, list[np.ndarray]]:
+        offs = np.concatenate([[0], np.cumsum(lens[ds])[:-1]])
+        idx = np.repeat(starts[ds] - offs, lens[ds]) + np.arange(lens[ds].sum())
+        Zb = rows[idx]
+        A = Zb @ W1.T + b1
+        z = np.maximum(A, 0.0) @ w2
+        g = np.repeat(np.arange(len(ds)), lens[ds])
+        e = np.exp(z - np.maximum.reduceat(z, offs)[g])
+        p = e / np.add.reduceat(e, offs)[g]
+        t = offs + y[ds]
+        value = float(-np.mean(np.log(p[t] + 1e-12)))
+        if not grad:
+            return value, []
+        dz = p
+        dz[t] -= 1.0
+        dz /= len(ds)
+        dA = np.outer(dz, w2) * (A > 0)
+        return value, [dA.T @ Zb, dA.sum(axis=0), np.maximum(A, 0.0).T @ dz]
+
+    best, kept, stale, step = np.inf, [a.copy() for a in params], 0, 0
+    for _epoch in range(epochs):
+        rng.shuffle(fitted)
+        for i in range(0, len(fitted), 512):
+            _, grads = loss(fitted[i : i + 512], True)
+            step += 1
+            for a, g, u, v in zip(params, grads, m1, m2, strict=True):
+                u *= 0.9
+                u += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                a -= 1e-3 * (u / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+        value, _ = loss(apart, False)
+        if value < best - 1e-4:
+            best, kept, stale = value, [a.copy() for a in params], 0
+        else:
+            stale += 1
+            if stale >= 4:
+                break
+    return {"w1": kept[0], "b1": kept[1], "w2": kept[2]}
+
+
+def net_scores(net: dict[str, np.ndarray], X: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The network's score of every card (``-inf`` where not legal), as the player scores."""
+    s = np.maximum(X @ net["w1"].T + net["b1"], 0.0) @ net["w2"]
+    return np.where(valid, s, -np.inf)
+
+
+def fit_card_nets(
+    data: dict, P: np.ndarray, holdout: float, bonus: list[float], hidden: int, rows: list[int]
+) -> dict[str, np.ndarray]:
+    """The card network of each of ``rows`` (:func:`fit_card_net`), as the player's file holds it.
+
+    Printed: the held-out agreement with ``pimc`` of the network (fitted without the
+    held-out chunks), of the line (:func:`fit_logit`) and of the heuristic; the written
+    networks are then fitted on every decision. A row not listed keeps an output layer
+    of zeros: the player scores its cards by the line.
+    """
+    chunks = data["chunk"]
+    test = chunks >= np.quantile(chunks, 1 - holdout)
+    X, valid, y, row, heur = card_design(data, P)
+    out = {
+        "w1": np.zeros((4, hidden, N_CARD_FEATURES)),
+        "b1": np.zeros((4, hidden)),
+        "w2": np.zeros((4, hidden)),
+        "bonus": np.array(bonus, dtype=np.float64),
+    }
+    for r in rows:
+        train = (row == r) & ~test
+        held = (row == r) & test
+        net = fit_card_net(X[train], valid[train], y[train], hidden, seed=r)
+        s = net_scores(net, X[held], valid[held])
+        s[np.arange(held.sum()), heur[held]] += 1e-9  # ties: the heuristic's card
+        a_net = float((s.argmax(axis=1) == y[held]).mean()) if held.any() else np.nan
+        line = fit_logit(X[train], valid[train], y[train])
+        a_line, a_heur = agreement(X[held], valid[held], y[held], line, heur[held])
+        print(
+            f"{ROW_NAMES[r]:<16} {train.sum():6d} fit {held.sum():5d} held out: agrees "
+            f"with pimc {a_net:.3f} (line {a_line:.3f}, heuristic {a_heur:.3f})"
+        )
+        net = fit_card_net(X[row == r], valid[row == r], y[row == r], hidden, seed=r)
+        for k in ("w1", "b1", "w2"):
+            out[k][r] = net[k]
+    return out
+
+
 def fit_cards(data: dict, P: np.ndarray, holdout: float, bonus: list[float]) -> np.ndarray:
     """The card weights (:func:`fit_logit` per row, plus ``bonus`` on the heuristic's card)."""
     chunks = data["chunk"]
@@ -240,6 +364,21 @@ def main() -> None:
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--bonus", default=BONUS, help="added to the heuristic card's weight, by row")
     ap.add_argument("--out", type=pathlib.Path, default=WEIGHTS_FILE, help="the weights module")
+    ap.add_argument(
+        "--model",
+        choices=("line", "net"),
+        default="line",
+        help="line: the logit's weights (the weights module); net: a network of --hidden "
+        "units per row (the player's data file, sim/engine/strategies/strong.npz)",
+    )
+    ap.add_argument("--hidden", type=int, default=8, help="the network's hidden units")
+    ap.add_argument(
+        "--net-rows",
+        default="0,2",
+        help="the rows the network plays (0 the declarer leading, 1 following, 2 a defender "
+        "leading, 3 following; the others by the line)",
+    )
+    ap.add_argument("--net-out", type=pathlib.Path, default=NET_FILE, help="the network's file")
     args = ap.parse_args()
     P = rules_vector(load_rules("classic"))
     bonus = [float(b) for b in args.bonus.split(",")]
@@ -250,6 +389,11 @@ def main() -> None:
         ap.error("a round played by strong plays the package's weights: leave --out alone")
     for k, (positions, deals, seed) in enumerate(rounds):
         path = round_file(args.data_dir, positions, deals, seed)
+        if not path.exists() and positions == "strong" and NET_FILE.is_file():
+            ap.error(
+                f"round {positions}:{deals}:{seed} is played by strong's line weights: "
+                f"remove {NET_FILE} first (make weights does)"
+            )
         if not path.exists():
             t = time.perf_counter()
             data = collect(deals, seed, positions, args.jobs)
@@ -259,6 +403,14 @@ def main() -> None:
             get_reusable_executor().shutdown(wait=True)
         data = read_rounds(args.data_dir, rounds[: k + 1])
         print(f"# after round {k + 1} ({positions}, {deals} deals, seed {seed}):")
+        if args.model == "net":
+            if k + 1 < len(rounds):
+                continue  # the rounds played by strong play the package's weights
+            net_rows = [int(r) for r in args.net_rows.split(",")]
+            nets = fit_card_nets(data, P, args.holdout, bonus, args.hidden, net_rows)
+            np.savez(args.net_out, **nets)
+            print(f"wrote {args.net_out}")
+            continue
         weights = fit_cards(data, P, args.holdout, bonus)
         done = ",".join(args.rounds.split(",")[: k + 1])
         note = (

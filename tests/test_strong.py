@@ -21,6 +21,7 @@ from sim.engine.state import (
     SNAP_N,
     SNAP_SEAT,
 )
+from sim.engine.strategies import strong
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play
 from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_contract
@@ -50,13 +51,18 @@ def test_a_card_is_the_highest_fitted_score_ties_to_the_heuristic():
         plain = sum(1 << int(c) for c in legal[:n] if c < DECLARE)
         declaring = sum(1 << int(c - DECLARE) for c in legal[:n] if c >= DECLARE)
         h = heuristic_play(seat, S, P, plain, declaring)
-        w = CARD_WEIGHTS[card_row(seat, S)]
+        r = card_row(seat, S)
         scores = []
         for code in legal[:n]:
-            f = card_features(seat, S, P, int(code), h)
+            f = np.array(card_features(seat, S, P, int(code), h))
             assert len(f) == N_CARD_FEATURES
             assert f[0] == (1.0 if code == h else 0.0)
-            scores.append(float(np.dot(w, f)))
+            if strong.CARD_NET_ROWS[r]:  # the card network, as the player reads it
+                hidden = np.maximum(strong.CARD_NET_B1[r] + strong.CARD_NET_W1[r] @ f, 0.0)
+                bonus = strong.CARD_NET_BONUS[r] if code == h else 0.0
+                scores.append(float(bonus + strong.CARD_NET_W2[r] @ hidden))
+            else:
+                scores.append(float(np.dot(CARD_WEIGHTS[r], f)))
         best = max(scores)
         tied = [int(c) for c, v in zip(legal[:n], scores, strict=True) if v == best]
         expected = h if h in tied else tied[0]
@@ -177,6 +183,28 @@ def _fit(tmp_path: Path, name: str) -> str:
         cwd=ROOT, check=True, capture_output=True, text=True,
     )  # fmt: skip
     return out.read_text()
+
+
+def test_the_network_fit_is_reproducible_and_writes_the_players_data_file(tmp_path):
+    def fit(name: str) -> dict:
+        out = tmp_path / f"{name}.npz"
+        subprocess.run(
+            [sys.executable, "-m", "benchmarks.strong_fit", "--rounds", "heuristic:2:1",
+             "--data-dir", str(tmp_path / "data"), "--jobs", "1", "--model", "net",
+             "--hidden", "3", "--net-out", str(out), "--out", str(tmp_path / "unused.py")],
+            cwd=ROOT, check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        with np.load(out) as data:
+            return {k: data[k] for k in data.files}
+
+    first = fit("a")
+    second = fit("b")
+    assert first.keys() == {"w1", "b1", "w2", "bonus"}
+    for k, v in first.items():
+        assert np.array_equal(v, second[k]), k
+    assert first["w1"].shape == (4, 3, N_CARD_FEATURES) and np.isfinite(first["w1"]).all()
+    assert np.abs(first["w2"]).sum() > 0
+    assert not (tmp_path / "unused.py").exists()  # the line's weights are left alone
 
 
 def test_the_fit_is_reproducible_from_its_seeds(tmp_path):

@@ -4,14 +4,17 @@
 than ``heuristic``; this player imitates its card play from what its own seat knows,
 at a few times the heuristic's cost, so that tables at scale can come from better play.
 
-* **card play**: every legal card (or declaring lead) gets a score, the weights times
-  its features (:func:`card_features`: the card's points, rank and suit, whether it
-  wins the trick now and for sure, what it gives a partner or an opponent, whether it
-  breaks or declares a marriage, the lengths of its suit in the hand and unseen, the
-  opponents' voids, and whether the heuristic would play it); the highest score is
-  played (ties: the heuristic's card, then the lowest code). Four weight rows: the
-  declarer and a defender, leading and following. The weights are a multinomial
-  logit of ``pimc``'s choices, plus a bonus on the heuristic's card.
+* **card play**: every legal card (or declaring lead) gets a score from its features
+  (:func:`card_features`: the card's points, rank and suit, whether it wins the trick
+  now and for sure, what it gives a partner or an opponent, whether it breaks or
+  declares a marriage, the lengths of its suit in the hand and unseen, the opponents'
+  voids, and whether the heuristic would play it); the highest score is played (ties:
+  the heuristic's card, then the lowest code). Four rows: the declarer and a defender,
+  leading and following. The score is a small network's (one hidden layer of ReLUs per
+  row, ``strong.npz`` beside this module: a softmax over the legal cards fitted on
+  ``pimc``'s choices, :func:`_net_score`) plus a bonus on the heuristic's card; without
+  that file, the line of :data:`~sim.engine.strategies.strong_weights.CARD_WEIGHTS`
+  (the same softmax without the hidden layer).
 * **the discard** (:mod:`.strong_discard`): of the heuristic's five cheapest cards,
   the best score of a line fitted to ``pimc``'s expected deal score of giving each
   (its sampled worlds, cards face up); with two players the heuristic's.
@@ -22,9 +25,10 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
 * everything else (bids, reshuffle demands, dark play, the talon pick, a named trump)
   as the heuristic decides it.
 
-The weights (:mod:`sim.engine.strategies.strong_weights`) are fitted by
-``benchmarks/strong_fit.py`` on ``pimc``'s choices at the card decisions of seeded
-classic deals and written there by it; the same seeds give the same weights. The
+The card weights (``strong.npz``, and the line's in
+:mod:`sim.engine.strategies.strong_weights`) are fitted by ``benchmarks/strong_fit.py``
+on ``pimc``'s choices at the card decisions of seeded classic deals (``make weights``);
+the same seeds give the same weights. The
 player reads no other seat's cards (``tests/test_players_api.py`` swaps hidden cards).
 With other rules it plays the same weights (fitted on classic deals); with two players
 it plays the heuristic's cards.
@@ -34,6 +38,8 @@ duels that decided it, and how strong it plays: ``docs/players.md``.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 from numba import carray
@@ -63,7 +69,28 @@ from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_c
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.strategies.strong_weights import CARD_WEIGHTS
-from sim.jit import hot, hot_call
+from sim.jit import hot, hot_call, stack_floats
+
+NET_FILE = Path(__file__).with_suffix(".npz")
+"""The card network's weights (``benchmarks/strong_fit.py --model net`` writes them)."""
+
+
+def _card_net() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The card network ``(w1, b1, w2, bonus)`` by weight row, or one not fitted."""
+    if not NET_FILE.is_file():
+        return np.zeros((4, 1, 24)), np.full((4, 1), -1.0), np.zeros((4, 1)), np.zeros(4)
+    with np.load(NET_FILE) as data:
+        return data["w1"], data["b1"], data["w2"], data["bonus"]
+
+
+# One hidden layer of ReLUs per weight row (w1: rows, hidden, features; b1 and w2: rows,
+# hidden; the bonus on the heuristic's card by row). Where fitted it scores the cards in
+# place of CARD_WEIGHTS.
+CARD_NET_W1, CARD_NET_B1, CARD_NET_W2, CARD_NET_BONUS = _card_net()
+CARD_NET_W1T = np.ascontiguousarray(CARD_NET_W1.transpose(0, 2, 1))  # rows, features, hidden
+CARD_NET_ROWS = np.array([np.any(w) for w in CARD_NET_W2])  # the rows the network plays
+MAX_NET_HIDDEN = 64  # the most hidden units the player's scratch row holds
+assert CARD_NET_W1.shape[1] <= MAX_NET_HIDDEN
 
 CARD_FEATURE_NAMES = (
     "heuristic_card",  # the heuristic would play it
@@ -276,6 +303,61 @@ def _dot(w: np.ndarray, f: tuple) -> float:
 
 
 @hot
+def _net_score(row: int, f: tuple, heuristic_card: bool, x: np.ndarray, z: np.ndarray) -> float:
+    """The card network's score of a card of features ``f`` (weight row ``row``).
+
+    ``x`` and ``z`` are scratch rows (the features, the hidden layer). Feature by
+    feature, skipping the zeros (most features of a card are 0): each adds a
+    contiguous row of the transposed first layer, which vectorises.
+    """
+    _to_row(f, x)
+    WT = CARD_NET_W1T[row]
+    b1 = CARD_NET_B1[row]
+    w2 = CARD_NET_W2[row]
+    H = WT.shape[1]
+    for j in range(H):
+        z[j] = b1[j]
+    for k in range(N_CARD_FEATURES):
+        v = x[k]
+        if v != 0.0:
+            for j in range(H):
+                z[j] += WT[k, j] * v
+    out = CARD_NET_BONUS[row] if heuristic_card else 0.0
+    for j in range(H):
+        out += w2[j] * max(z[j], 0.0)
+    return out
+
+
+@hot
+def _to_row(f: tuple, x: np.ndarray) -> None:
+    """The features ``f`` into the array ``x``, written out (see :func:`_dot`)."""
+    x[0] = f[0]
+    x[1] = f[1]
+    x[2] = f[2]
+    x[3] = f[3]
+    x[4] = f[4]
+    x[5] = f[5]
+    x[6] = f[6]
+    x[7] = f[7]
+    x[8] = f[8]
+    x[9] = f[9]
+    x[10] = f[10]
+    x[11] = f[11]
+    x[12] = f[12]
+    x[13] = f[13]
+    x[14] = f[14]
+    x[15] = f[15]
+    x[16] = f[16]
+    x[17] = f[17]
+    x[18] = f[18]
+    x[19] = f[19]
+    x[20] = f[20]
+    x[21] = f[21]
+    x[22] = f[22]
+    x[23] = f[23]
+
+
+@hot
 def strong_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
     """The card (action code) with the highest fitted score; ties: the heuristic's, then lowest."""
     heuristic = heuristic_play(seat, S, P, plain, declaring)
@@ -285,6 +367,8 @@ def strong_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: 
     unseen, trumps_out, voids, points = card_view(seat, S, P)
     pick = heuristic
     best = -np.inf
+    x = stack_floats(24)  # N_CARD_FEATURES
+    z = stack_floats(64)  # MAX_NET_HIDDEN
     for part in range(2):
         m = plain if part == 0 else declaring
         while m:
@@ -292,7 +376,10 @@ def strong_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: 
             m &= m - 1
             code = c if part == 0 else DECLARE + c
             f = features_in_view(seat, S, P, code, heuristic, unseen, trumps_out, voids, points)
-            v = _dot(CARD_WEIGHTS[row], f)
+            if CARD_NET_ROWS[row]:
+                v = _net_score(row, f, code == heuristic, x, z)
+            else:
+                v = _dot(CARD_WEIGHTS[row], f)
             if v > best or (v == best and code == heuristic):
                 best = v
                 pick = code
