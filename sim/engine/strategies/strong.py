@@ -10,11 +10,12 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
   declares a marriage, the lengths of its suit in the hand and unseen, the opponents'
   voids, and whether the heuristic would play it); the highest score is played (ties:
   the heuristic's card, then the lowest code). Four rows: the declarer and a defender,
-  leading and following. The score is a small network's (one hidden layer of ReLUs per
-  row, ``strong.npz`` beside this module: a softmax over the legal cards fitted on
-  ``pimc``'s choices, :func:`_net_score`) plus a bonus on the heuristic's card; without
+  leading and following. On a row the network of ``strong.npz`` beside this module is
+  fitted for (as shipped, the two leading rows) the score is that network's (one
+  hidden layer of ReLUs: a softmax over the legal cards fitted on ``pimc``'s choices,
+  :func:`_net_score`) plus a bonus on the heuristic's card; on the others, and without
   that file, the line of :data:`~sim.engine.strategies.strong_weights.CARD_WEIGHTS`
-  (the same softmax without the hidden layer).
+  (the same softmax without the hidden layer, plus its bonus).
 * **the discard** (:mod:`.strong_discard`): of the heuristic's five cheapest cards,
   the best score of a line fitted to ``pimc``'s expected deal score of giving each
   (its sampled worlds, cards face up); with two players the heuristic's.
