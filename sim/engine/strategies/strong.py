@@ -79,7 +79,8 @@ NET_FILE = Path(__file__).with_suffix(".npz")
 def _card_net() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The card network ``(w1, b1, w2, bonus)`` by weight row, or one not fitted."""
     if not NET_FILE.is_file():
-        return np.zeros((4, 1, 24)), np.full((4, 1), -1.0), np.zeros((4, 1)), np.zeros(4)
+        features = 24  # N_CARD_FEATURES, named below
+        return np.zeros((4, 1, features)), np.full((4, 1), -1.0), np.zeros((4, 1)), np.zeros(4)
     with np.load(NET_FILE) as data:
         return data["w1"], data["b1"], data["w2"], data["bonus"]
 
@@ -368,6 +369,7 @@ def strong_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: 
     unseen, trumps_out, voids, points = card_view(seat, S, P)
     pick = heuristic
     best = -np.inf
+    by_net = CARD_NET_ROWS[row]  # this row's cards by the network, else by the line
     x = stack_floats(24)  # N_CARD_FEATURES
     z = stack_floats(64)  # MAX_NET_HIDDEN
     for part in range(2):
@@ -377,7 +379,7 @@ def strong_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: 
             m &= m - 1
             code = c if part == 0 else DECLARE + c
             f = features_in_view(seat, S, P, code, heuristic, unseen, trumps_out, voids, points)
-            if CARD_NET_ROWS[row]:
+            if by_net:
                 v = _net_score(row, f, code == heuristic, x, z)
             else:
                 v = _dot(CARD_WEIGHTS[row], f)
