@@ -93,8 +93,11 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # The learned decisions' weights (sim/engine/strategies/learned.npz) from the teacher's
 # data: `thousand teach` labels the contract decisions of seeded classic deals by the
 # sampling player's search (160,000 deals, about 25 minutes on 2 cores), then
-# training/contract.py fits the three-hand network and writes it (about 9 minutes). A
-# folder already made is kept; the same seeds give the same weights. Then strong's card
+# training/contract.py fits the three-hand network and writes it (about 9 minutes); the
+# two-hand one is fitted on the totals the heuristic's own play makes from the dealt
+# two-player deals (`thousand teach --kinds outcome`, 200,000 deals, about 4 minutes,
+# then about 12 minutes of fitting). A folder already made is kept; the same seeds give
+# the same weights. Then strong's card
 # network (sim/engine/strategies/strong.npz): pimc's card choices at the card decisions of
 # 33,000 seeded classic deals (runs/strong_fit; the rounds played by strong are played
 # with its line's weights, so the network's file is set aside while they are dealt),
@@ -106,6 +109,11 @@ weights: $(STAMP)
 	test -f runs/teach/classic/contract.parquet || $(TEACH) --deals 20000 --seed 1001 --out runs/teach/classic
 	test -f runs/teach/contract/contract.parquet || $(TEACH) --deals 140000 --seed 1003 --out runs/teach/contract
 	$(BIN)/python -m training.contract --data runs/teach/contract runs/teach/classic --hidden 128 --seed 1
+	test -f runs/teach/two_outcome/outcome.parquet || $(BIN)/thousand teach --rules two_players \
+	  --player heuristic --kinds outcome --chunk 2000 --quiet --deals 200000 --seed 1005 \
+	  --out runs/teach/two_outcome
+	$(BIN)/python -m training.contract --data runs/teach/two_outcome --rules two_players \
+	  --labels outcome --net two --hidden 128 --levels-per 8 --seed 1
 	rm -f sim/engine/strategies/strong.npz
 	$(BIN)/python -m benchmarks.strong_fit --model net --hidden 8 --net-rows 0,2 --bonus 0 --rounds $(CARD_ROUNDS)
 

@@ -297,7 +297,8 @@ def outputs(tmp_path_factory):
         ("guide/classic", ["guide", "--deals", "2000", "--hands", "2000", "--games", "6",
                            "--odds-deals", "2000", "--duel-deals", "20"]),
         ("safebids/classic", ["safebids", "--deals", "1000", "--sample", "2"]),
-        ("teach/classic", ["teach", "--deals", "6", "--worlds", "2"]),
+        ("teach/classic", ["teach", "--deals", "6", "--worlds", "2", "--kinds",
+                           "contract,bid,discard,play,outcome"]),
         ("ladder/classic", ["ladder", "--players", "first,heuristic", "--deals", "20"]),
     ]  # fmt: skip
     try:

@@ -17,9 +17,13 @@ import polars as pl
 import pytest
 from support import decide
 
+from sim.cards import cards_str
 from sim.cli import main
+from sim.engine import play_hand_text
 from sim.engine.actions import Decision
+from sim.engine.deal import generate_deals
 from sim.engine.params import rules_vector
+from sim.engine.scoring import least_total
 from sim.engine.search import arena_size
 from sim.engine.state import N_STATE, S_CONTRACT, S_DECL
 from sim.engine.strategies import learned
@@ -37,7 +41,7 @@ def taught(tmp_path_factory):
     """A small teacher's folder of classic deals, every kind, and its frames."""
     out = tmp_path_factory.mktemp("teach") / "classic"
     args = ["teach", "--deals", "8", "--seed", "5", "--worlds", str(WORLDS), "--workers", "1",
-            "--chunk", "3", "--quiet", "--out", str(out)]  # fmt: skip
+            "--chunk", "3", "--quiet", "--out", str(out), "--kinds", ",".join(KINDS)]  # fmt: skip
     assert main(args) == 0
     return out, {k: pl.read_parquet(out / f"{k}.parquet") for k in KINDS}
 
@@ -56,7 +60,8 @@ def test_every_kind_is_labelled_and_run_json_says_what(taught):
     assert run["sizes"] == {"deals": 8, **{f"decisions_{k}": len(frames[k]) for k in KINDS}}
     for frame in frames.values():
         assert frame["deal"].is_sorted() and frame["deal"].max() < 8
-        assert (frame["worlds"] == WORLDS).all()
+    for kind, frame in frames.items():
+        assert (frame["worlds"] == (1 if kind == "outcome" else WORLDS)).all(), kind
         assert (frame["state"].list.len() == N_STATE).all()
 
 
@@ -104,7 +109,8 @@ def test_a_bid_label_is_the_value_of_the_highest_contract_reached(taught):
 def test_the_files_are_the_same_whatever_the_workers(taught, tmp_path):
     out, _ = taught
     args = ["teach", "--deals", "8", "--seed", "5", "--worlds", str(WORLDS), "--workers", "2",
-            "--chunk", "3", "--quiet", "--out", str(tmp_path / "two")]  # fmt: skip
+            "--chunk", "3", "--quiet", "--out", str(tmp_path / "two"), "--kinds",
+            ",".join(KINDS)]  # fmt: skip
     assert main(args) == 0
     for kind in KINDS:
         name = f"{kind}.parquet"
@@ -119,6 +125,53 @@ def test_a_chunk_is_the_same_alone(taught):
     alone = pl.read_parquet(io.BytesIO(part["contract.parquet"]))
     whole = frames["contract"].filter(pl.col("deal").is_between(3, 5))
     assert alone.equals(whole)
+
+
+def test_an_outcome_is_the_deal_played_on_with_no_concession(taught):
+    _, frames = taught
+    rules = load_rules("classic")
+    outcome, contract = frames["outcome"], frames["contract"]
+    # the same contract decisions as the search's labels, in the same states
+    assert outcome["deal"].to_list() == contract["deal"].to_list()
+    assert outcome["state"].to_list() == contract["state"].to_list()
+    cards = generate_deals(8, seed=5)
+    for deal, contract_named, total in outcome.select("deal", "contract", "total").iter_rows():
+        hands = [cards_str(cards[deal][7 * i : 7 * i + 7]) for i in range(3)]
+        trace = play_hand_text(
+            rules, hands, cards_str(cards[deal][21:]), deal % 3, strategies=["strong"] * 3,
+            seed=5 * 1_000_003 + deal, no_concede=[True] * 3,
+        )  # fmt: skip
+        d = trace["declarer"]
+        assert not trace["conceded"] and trace["contract"] == contract_named
+        assert total == trace["card_points"][d] + trace["marriage_points"][d]
+
+
+def test_a_fit_on_outcomes_writes_the_two_player_network(tmp_path, monkeypatch):
+    pytest.importorskip("sklearn")
+    from training import contract as fit
+
+    out = tmp_path / "two"
+    args = ["teach", "--rules", "two_players", "--deals", "40", "--seed", "3", "--player",
+            "heuristic", "--kinds", "outcome", "--workers", "1", "--quiet",
+            "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    frame = pl.read_parquet(out / "outcome.parquet")
+    assert frame.height > 20 and (frame["total"] >= 0).all()
+    weights = tmp_path / "learned.npz"
+    argv = ["contract", "--data", str(out), "--rules", "two_players", "--labels", "outcome",
+            "--net", "two", "--hidden", "4", "--holdout", "0.3", "--out", str(weights)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    fit.main()
+    w = np.load(weights)
+    assert list(w["contract_fitted"]) == [0, 1]
+    assert w["contract_w1"].shape == (2, 4, learned.N_CONTRACT_FEATURES)
+    # the targets: 1 exactly where the played total reaches the contract's least total
+    P = rules_vector(load_rules("two_players"))
+    _, y, who = fit.outcome_rows(frame, P, 0, None)
+    for i, (lo, total) in enumerate(frame.select("lo", "total").iter_rows()):
+        made = y[who == i]
+        want = [float(total >= least_total(lo + 5 * k, P)) for k in range(len(made))]
+        assert list(made) == want
 
 
 @pytest.mark.parametrize(

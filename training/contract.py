@@ -3,17 +3,21 @@
 1. **the data**: ``thousand teach --kinds contract`` folders (``--data``, one or more;
    made by ``--deals`` and ``--seed`` when missing), the declarer's state at every
    contract decision and, per sampled world, the highest contract it reaches with every
-   card face up;
+   card face up; or with ``--labels outcome``, ``thousand teach --kinds outcome``
+   folders: the declarer's deal total when the dealt deal is played on by the player
+   (the contracts its own cards make, not the open-card search's);
 2. **the rows**: per decision and contract, the features of
    :func:`sim.engine.strategies.learned.contract_features` and the points the contract
-   needs; the target is the share of worlds that reach it;
+   needs; the target is the share of worlds that reach it (``outcome``: 1 where the
+   total reaches it, else 0; ``--levels-per`` contracts of each decision drawn, seeded);
 3. **the fit**: scikit-learn's ``MLPRegressor`` (one hidden layer of ReLUs, squared
    error: the Brier score of the share), inputs standardised, seeded; or ``--model
    line`` (least squares, the same inputs), the simpler class it is compared with;
 4. **held out**: the decisions of the last ``--holdout`` share of the deals are not
    fitted; on them, the points per decision the fitted contract loses to the best
    contract over the worlds (its regret) and the share of decisions where it picks the
-   sampling player's contract;
+   sampling player's contract (``outcome``: the deal score its contract scores with the
+   total played, against the contract the player named);
 5. **write** the network into ``sim/engine/strategies/learned.npz`` (``--net three`` or
    ``two``; the other network is kept), unless ``--dry-run``.
 
@@ -40,10 +44,12 @@ from sim.rules import load_rules
 HIDDEN = 32
 
 
-def teach(out: Path, rules: str, deals: int, seed: int, workers: int) -> None:
-    """Make the teacher's contract data with ``thousand teach`` (``--resume`` if cut off)."""
+def teach(
+    out: Path, rules: str, deals: int, seed: int, workers: int, kind: str, player: str
+) -> None:
+    """Make the teacher's data of ``kind`` with ``thousand teach`` (``--resume`` if cut off)."""
     cmd = [sys.executable, "-m", "sim", "teach", "--rules", rules, "--deals", str(deals),
-           "--seed", str(seed), "--kinds", "contract", "--out", str(out),
+           "--seed", str(seed), "--kinds", kind, "--player", player, "--out", str(out),
            "--workers", str(workers)]  # fmt: skip
     if out.with_name(f".{out.name}.partial").exists():
         cmd.append("--resume")
@@ -71,6 +77,55 @@ def rows(frame: pl.DataFrame, P: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
             y.append(float((r >= k).mean()))
             who.append(i)
     return np.array(X), np.array(y), np.array(who)
+
+
+def outcome_rows(
+    frame: pl.DataFrame, P: np.ndarray, per: int, rng: np.random.Generator | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`rows` of ``outcome`` data: the target 1 where the played total makes the contract.
+
+    ``per`` contracts of each decision drawn by ``rng`` (all with ``rng`` None).
+    """
+    from sim.engine.scoring import deal_points
+
+    x = np.zeros(64)
+    X, y, who = [], [], []
+    for i, (state, lo, step, n, total) in enumerate(
+        frame.select("state", "lo", "step", "levels", "total").iter_rows()
+    ):
+        S = np.array(state, dtype=np.int64)
+        learned.contract_features(S, P, x)
+        cp, mp = deal_points(S, P, S[S_DECL])
+        ks = range(n) if rng is None or per >= n else sorted(rng.choice(n, per, replace=False))
+        for k in ks:
+            row = x[: learned.N_CONTRACT_FEATURES].copy()
+            least = least_total(lo + k * step, P)
+            row[learned.NEED] = (least - cp - mp) * 0.01
+            X.append(row)
+            y.append(1.0 if total >= least else 0.0)
+            who.append(i)
+    return np.array(X), np.array(y), np.array(who)
+
+
+def outcome_gain(frame: pl.DataFrame, p: np.ndarray, P: np.ndarray) -> tuple[float, float, float]:
+    """Points per decision the fitted contract scores over the player's, with the totals played.
+
+    ``(mean, standard error, mean contract)``; ``p`` by decision and contract, in order.
+    """
+    gain, named = [], []
+    start = 0
+    for lo, step, n, total, contract in frame.select(
+        "lo", "step", "levels", "total", "contract"
+    ).iter_rows():
+        levels = lo + step * np.arange(n)
+        c = int(levels[int(np.argmax(levels * (2 * p[start : start + n] - 1)))])
+        score = c if total >= least_total(c, P) else -c
+        base = contract if total >= least_total(contract, P) else -contract
+        gain.append(score - base)
+        named.append(c)
+        start += n
+    a = np.array(gain)
+    return float(a.mean()), float(a.std(ddof=1) / np.sqrt(len(a))), float(np.mean(named))
 
 
 def fit(X: np.ndarray, y: np.ndarray, model: str, seed: int, hidden: int) -> dict[str, np.ndarray]:
@@ -154,37 +209,64 @@ def main() -> None:
     ap.add_argument("--rules", default="classic", help="the rules of the data (made if missing)")
     ap.add_argument("--deals", type=int, default=20_000, help="deals of data made if missing")
     ap.add_argument("--data-seed", type=int, default=1001, help="the teacher's seed if made")
+    ap.add_argument("--player", default="strong", help="the teacher's player if made")
     ap.add_argument("--seed", type=int, default=1, help="the fit's seed")
     ap.add_argument("--model", choices=("net", "line"), default="net")
     ap.add_argument("--hidden", type=int, default=HIDDEN)
     ap.add_argument("--net", choices=("three", "two"), default="three")
     ap.add_argument("--holdout", type=float, default=0.2)
+    ap.add_argument(
+        "--labels",
+        choices=("search", "outcome"),
+        default="search",
+        help="the open-card search's shares, or the totals the player's play made",
+    )
+    ap.add_argument(
+        "--levels-per",
+        type=int,
+        default=4,
+        help="outcome: contracts drawn per decision to fit (seeded)",
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=learned.WEIGHTS_FILE)
     ap.add_argument("--dry-run", action="store_true", help="fit and print, write nothing")
     args = ap.parse_args()
     frames = []
+    kind = "contract" if args.labels == "search" else "outcome"
     for folder in args.data:
-        if not (folder / "contract.parquet").exists():
-            teach(folder, args.rules, args.deals, args.data_seed, args.workers)
-        frames.append(pl.read_parquet(folder / "contract.parquet"))
+        if not (folder / f"{kind}.parquet").exists():
+            teach(folder, args.rules, args.deals, args.data_seed, args.workers, kind, args.player)
+        frames.append(pl.read_parquet(folder / f"{kind}.parquet"))
     frame = pl.concat(frames)
     P = rules_vector(load_rules(args.rules))
     cut = frame["deal"].max() * (1 - args.holdout)
     held = frame.filter(pl.col("deal") > cut)
     train = frame.filter(pl.col("deal") <= cut)
-    X, y, _ = rows(train, P)
-    w = fit(X, y, args.model, args.seed, args.hidden)
-    Xh, yh, who = rows(held, P)
-    ph = predict(w, Xh)
-    lo, se, same = regret(held, ph, who)
-    print(
-        f"{args.model}: {len(train)} decisions fitted ({len(X)} rows), {len(held)} held out: "
-        f"Brier {np.mean((ph - yh) ** 2):.4f}, regret {lo:.2f} ± {se:.2f} points per "
-        f"decision, the sampling player's contract {same:.1%}"
-    )
-    lo, se, same = heuristic_regret(held, P)
-    print(f"heuristic: regret {lo:.2f} ± {se:.2f}, the sampling player's contract {same:.1%}")
+    if kind == "outcome":
+        X, y, _ = outcome_rows(train, P, args.levels_per, np.random.default_rng(args.seed))
+        w = fit(X, y, args.model, args.seed, args.hidden)
+        Xh, yh, who = outcome_rows(held, P, 0, None)
+        ph = predict(w, Xh)
+        gain, se, mean = outcome_gain(held, ph, P)
+        print(
+            f"{args.model}: {len(train)} decisions fitted ({len(X)} rows), {len(held)} held "
+            f"out: Brier {np.mean((ph - yh) ** 2):.4f}, {gain:+.2f} ± {se:.2f} points per "
+            f"decision over the player's contract ({held['contract'].mean():.1f}), mean "
+            f"contract {mean:.1f}"
+        )
+    else:
+        X, y, _ = rows(train, P)
+        w = fit(X, y, args.model, args.seed, args.hidden)
+        Xh, yh, who = rows(held, P)
+        ph = predict(w, Xh)
+        lo, se, same = regret(held, ph, who)
+        print(
+            f"{args.model}: {len(train)} decisions fitted ({len(X)} rows), {len(held)} held "
+            f"out: Brier {np.mean((ph - yh) ** 2):.4f}, regret {lo:.2f} ± {se:.2f} points "
+            f"per decision, the sampling player's contract {same:.1%}"
+        )
+        lo, se, same = heuristic_regret(held, P)
+        print(f"heuristic: regret {lo:.2f} ± {se:.2f}, the sampling player's contract {same:.1%}")
     if args.dry_run:
         return
     old = dict(np.load(args.out)) if args.out.exists() else {}

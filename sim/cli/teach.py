@@ -81,7 +81,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--kinds",
         default="contract,bid,discard,play",
-        help="the decisions labelled, comma-separated (default: contract,bid,discard,play)",
+        help="the decisions labelled, comma-separated: contract, bid, discard, play (by "
+        "search), outcome (the deal played on, no search) (default: contract,bid,discard,play)",
     )
     p.add_argument(
         "--force",

@@ -433,6 +433,15 @@ def play_hand_text(
     return trace_of(rules, P, deal_id, attempt, row, cards, bids_log, int(S[S_NBIDS]), trick_log)
 
 
+def _deal_places(cards: np.ndarray, players: int, dealer: int) -> tuple[list[str], str]:
+    """A dealt deck's hands by seat (the 4-player dealer's empty) and its talon, as text."""
+    if players == 2:
+        return [cards_str(cards[:10]), cards_str(cards[10:20])], cards_str(cards[20:])
+    dealt = iter([cards_str(cards[7 * i : 7 * i + 7]) for i in range(3)])
+    hands = ["" if players == 4 and s == dealer else next(dealt) for s in range(players)]
+    return hands, cards_str(cards[21:])
+
+
 def decision_snapshots(
     rules: Rules,
     deals: int,
@@ -457,23 +466,48 @@ def decision_snapshots(
     strategies = tuple(strategies or ("random",) * n)
     wanted = None if kinds is None else {int(k) for k in kinds}
     for k, cards in enumerate(generate_deals(deals, seed=seed, start=start), start):
-        dealer = k % n
-        if n == 2:
-            hands = [cards_str(cards[:10]), cards_str(cards[10:20])]
-            talon = cards_str(cards[20:])
-        else:
-            dealt = iter([cards_str(cards[7 * i : 7 * i + 7]) for i in range(3)])
-            hands = ["" if n == 4 and s == dealer else next(dealt) for s in range(n)]
-            talon = cards_str(cards[21:])
+        hands, talon = _deal_places(cards, n, k % n)
         for d in itertools.count():
             snap = play_hand_text(
-                rules, hands, talon, dealer, strategies=strategies, seed=stream + k,
+                rules, hands, talon, k % n, strategies=strategies, seed=stream + k,
                 params=params, snapshot_at=d,
             )["snapshot"]  # fmt: skip
             if snap is None:
                 break
-            if wanted is None or int(snap[SNAP_KIND]) in wanted:
+            kind = int(snap[SNAP_KIND])
+            if wanted is None or kind in wanted:
                 yield k, snap
+            if wanted is not None and kind == Decision.PLAY and kind not in wanted:
+                break  # only card play follows
+
+
+def played_outcomes(
+    rules: Rules,
+    deals: int,
+    seed: int,
+    strategies: Sequence[str],
+    stream: int = 0,
+    *,
+    start: int = 0,
+    params: Sequence[str] = (),
+) -> Iterator[tuple[int, np.ndarray, dict[str, Any]]]:
+    """The contract decisions of deals ``start ..`` of run ``seed``, each with its deal played on.
+
+    Yields ``(deal, snapshot, trace)`` for every deal with a contract to choose: the
+    state at that decision (as :func:`decision_snapshots` yields it) and the trace of the
+    same deal played to its end by ``strategies`` with no seat conceding, so that the
+    declarer's deal total says which contracts its play would have made.
+    """
+    n = rules.players
+    for k, snap in decision_snapshots(
+        rules, deals, seed, strategies, (Decision.CONTRACT,), stream, start=start, params=params
+    ):
+        hands, talon = _deal_places(generate_deals(1, seed=seed, start=k)[0], n, k % n)
+        trace = play_hand_text(
+            rules, hands, talon, k % n, strategies=strategies, seed=stream + k, params=params,
+            no_concede=[True] * n,
+        )  # fmt: skip
+        yield k, snap, trace
 
 
 def _seat_flags(

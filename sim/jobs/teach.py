@@ -45,7 +45,8 @@ class TeachSpec:
             ``strong``: the states the learned player meets).
         params: its ``STRATEGY.NAME=VALUE`` settings.
         worlds: the sampled worlds each label is counted over (10, as the weights were fitted).
-        kinds: the decisions labelled: some of ``contract``, ``bid``, ``discard``, ``play``.
+        kinds: the decisions labelled: some of ``contract``, ``bid``, ``discard``, ``play``,
+            ``outcome``.
         chunk: deals per chunk (None: 20).
         workers: worker processes (None: every core).
         scheduler: a Dask scheduler (``"local"`` or ``tcp://HOST:PORT``), or None.

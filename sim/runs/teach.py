@@ -10,7 +10,10 @@ worth over the worlds ``pimc`` would sample there (:mod:`sim.engine.strategies.p
   contract with this seat as the declarer;
 * ``discard``: each candidate card's expected deal score;
 * ``play``: per legal card (or declaring lead), in how many worlds the declarer still
-  reaches the contract.
+  reaches the contract;
+* ``outcome``: no search: at the contract decision, the declarer's deal total when the
+  dealt deal is played on by the player at every seat with no concession (one world,
+  the real one: which contracts the player's own play makes from such a hand).
 
 Each kind is one Parquet file (columns: :data:`sim.schema.runs.TEACH_TABLES`,
 ``docs/data.md``), rows in deal order; chunks of deals run on the runner's workers or
@@ -31,7 +34,7 @@ import polars as pl
 from sim.rules import Rules
 from sim.runs.runner import Chunk, Destination, frame_part, json_part, run_to
 
-KINDS = ("contract", "bid", "discard", "play")
+KINDS = ("contract", "bid", "discard", "play", "outcome")
 """The decisions the teacher labels, in the order of their files."""
 CHUNK = 20  # deals per chunk: a few seconds of search
 ARENA_BITS = 18  # the solver's table (results do not depend on it, only the speed)
@@ -80,6 +83,7 @@ def label_chunk(job: TeachJob, chunk: Chunk) -> dict[str, bytes]:
     """Deals ``chunk.start ..`` of the run: one Parquet part per kind, and the counts."""
     from sim.engine import decision_snapshots
     from sim.engine.actions import Decision
+    from sim.engine.api import played_outcomes
     from sim.engine.arena import MAX_WORLDS, arena_size
     from sim.engine.params import P_STEP, rules_vector
     from sim.engine.state import (
@@ -113,7 +117,7 @@ def label_chunk(job: TeachJob, chunk: Chunk) -> dict[str, bytes]:
         "discard": Decision.DISCARD,
         "play": Decision.PLAY,
     }
-    kinds = {int(wanted[k]): k for k in job.kinds}
+    kinds = {int(wanted[k]): k for k in job.kinds if k != "outcome"}
     rows: dict[str, dict[str, list[Any]]] = {k: {} for k in job.kinds}
     seconds = dict.fromkeys(job.kinds, 0.0)
 
@@ -121,10 +125,24 @@ def label_chunk(job: TeachJob, chunk: Chunk) -> dict[str, bytes]:
         for name, value in cols.items():
             rows[kind].setdefault(name, []).append(value)
 
+    players = (job.player,) * rules.players
+    if "outcome" in job.kinds:
+        t0 = time.perf_counter()
+        for deal, snap, trace in played_outcomes(
+            rules, chunk.n, job.seed, players, _stream(job.seed), start=chunk.start,
+            params=job.params,
+        ):  # fmt: skip
+            S = snap[:N_STATE]
+            decl = trace["declarer"]  # a table seat, as the state's
+            add("outcome", deal=deal, dealer=int(S[S_DEALER]), seat=int(snap[SNAP_SEAT]),
+                state=S.tolist(), worlds=1, lo=int(snap[SNAP_LEGAL]), step=step,
+                levels=int(snap[SNAP_N]), contract=trace["contract"],
+                total=trace["card_points"][decl] + trace["marriage_points"][decl])  # fmt: skip
+        seconds["outcome"] += time.perf_counter() - t0
     snaps = decision_snapshots(
-        rules, chunk.n, job.seed, (job.player,) * rules.players, kinds, _stream(job.seed),
+        rules, chunk.n, job.seed, players, kinds, _stream(job.seed),
         start=chunk.start, params=job.params,
-    )  # fmt: skip
+    ) if kinds else iter(())  # fmt: skip
     for deal, snap in snaps:
         kind = kinds[int(snap[SNAP_KIND])]
         S = snap[:N_STATE].copy()

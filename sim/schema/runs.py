@@ -504,7 +504,26 @@ TEACH_PLAY = make_table(
         ),
     ),
 )
-TEACH_TABLES = (TEACH_CONTRACT, TEACH_BID, TEACH_DISCARD, TEACH_PLAY)
+TEACH_OUTCOME = make_table(
+    "teach/outcome.parquet",
+    "teach",
+    _DECISION,
+    cols(
+        ("lo", "Int32", "the lowest contract the declarer may name (the bid won)"),
+        ("step", "Int32", "the step between contracts"),
+        ("levels", "Int16", "how many contracts it may name: `lo`, `lo + step`, …"),
+        ("contract", "Int32", "the contract the player named"),
+        (
+            "total",
+            "Int32",
+            "the declarer's deal total (card points and marriages) when the dealt deal "
+            "is played to its end by the player at every seat, no seat conceding: the "
+            "contracts it makes are those whose least total is at most this (`worlds` "
+            "is 1, the dealt one; no search)",
+        ),
+    ),
+)
+TEACH_TABLES = (TEACH_CONTRACT, TEACH_BID, TEACH_DISCARD, TEACH_PLAY, TEACH_OUTCOME)
 """The teacher's files, by decision kind (``thousand teach --kinds``)."""
 
 RUN_TABLES = (

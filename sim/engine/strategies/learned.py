@@ -17,11 +17,14 @@ The weights are the data file ``learned.npz`` beside this module, written by
 this module's compiled-code cache key (:mod:`sim.cache`), so new weights recompile
 it. One network per hand count: three hands (also four players, the dealer sitting
 out) and two; a network not fitted (``contract_fitted`` 0) leaves the decision to the
-caller (:data:`NOT_FITTED`). The two-hand one is not shipped: fitted the same way on
-54,098 contract decisions of ``two_players`` deals (seed 1004, 10 worlds) it halved the
-held-out regret (12.8 points per decision against the heuristic's 27.8) but lost 9.3
-points per deal to the heuristic in play (5,000 deals, seed 80011), where ``strong``
-plays the heuristic's cards: the open-card shares run far above what those cards make.
+caller (:data:`NOT_FITTED`). The two-hand one is fitted on what the player's own cards
+make rather than on the open-card search (``python -m training.contract --labels
+outcome``): the declarer's deal total when each dealt ``two_players`` deal of
+``thousand teach --kinds outcome`` is played on by the heuristic, whose cards ``strong``
+plays with two; ``p`` is then the chance that this play makes the contract. Fitted on the
+open-card shares the same way (54,098 decisions, seed 1004) it had lost 9.3 points per
+deal to the heuristic (5,000 deals, seed 80011): those shares run far above what the
+heuristic's cards make.
 
 Only what the deciding seat may see is read: its own hand, the cards it gave away,
 the bids, the points it has counted.

@@ -21,7 +21,8 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
   (its sampled worlds, cards face up); with two players the heuristic's.
 * **the contract and the concession** (:mod:`.learned`): by a network fitted on the
   sampling player's search (the share of sampled worlds that reach each contract),
-  choosing as ``pimc`` chooses; where no network is fitted for the rules, the
+  choosing as ``pimc`` chooses; with two players by one fitted on the totals the
+  heuristic's own cards make; where no network is fitted for the rules, the
   heuristic's;
 * everything else (bids, reshuffle demands, dark play, the talon pick, a named trump)
   as the heuristic decides it.
