@@ -18,7 +18,9 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
   (the same softmax without the hidden layer, plus its bonus).
 * **the discard** (:mod:`.strong_discard`): of the heuristic's five cheapest cards,
   the best score of a line fitted to ``pimc``'s expected deal score of giving each
-  (its sampled worlds, cards face up); with two players the heuristic's.
+  (its sampled worlds, cards face up); with two players, of the heuristic's five
+  cheapest cards the one whose kept hand the contract network values most
+  (:func:`net_give`).
 * **the contract and the concession** (:mod:`.learned`): by a network fitted on the
   sampling player's search (the share of sampled worlds that reach each contract),
   choosing as ``pimc`` chooses; with two players by one fitted on the totals the
@@ -55,6 +57,7 @@ from sim.engine.state import (
     S_BEST,
     S_BEST_SEAT,
     S_DECL,
+    S_GIVE1,
     S_HAND0,
     S_LEADER,
     S_LED_SUIT,
@@ -65,12 +68,21 @@ from sim.engine.state import (
     S_VOID0,
 )
 from sim.engine.strategies.basics import ABOVE, POINTS, partner_card
+from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
-from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_contract
+from sim.engine.strategies.learned import (
+    NOT_FITTED,
+    best_contract_value,
+    fitted,
+    learned_concede,
+    learned_contract,
+    network_of,
+)
 from sim.engine.strategies.registry import N_STRATEGY_PARAMS
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.strategies.strong_weights import CARD_WEIGHTS
+from sim.engine.talon import contract_range
 from sim.jit import hot, hot_call, stack_floats
 
 NET_FILE = Path(__file__).with_suffix(".npz")
@@ -407,6 +419,10 @@ def strong_choose(
         return strong_play(seat, S, P, plain, declaring)
     if kind == Decision.DISCARD and fitted_for(P):
         return strong_discard(S, P)
+    if kind == Decision.DISCARD:
+        give = net_give(S, P)
+        if give >= 0:
+            return give
     if kind == Decision.CONTRACT:  # the amounts listed: lo, lo + step, ...
         contract = learned_contract(S, P, legal[0], n)
         if contract != NOT_FITTED:
@@ -416,6 +432,52 @@ def strong_choose(
         if concede != NOT_FITTED:
             return concede
     return heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)
+
+
+@hot
+def net_give(S: np.ndarray, P: np.ndarray) -> int:
+    """With two players, the card to give by the contract network on the hand it leaves.
+
+    Each of the heuristic's cheapest cards is weighed by the network's best expected
+    deal score of the hand it leaves
+    (:func:`~sim.engine.strategies.learned.best_contract_value`), as ``pimc.discard=3``
+    weighs them; the best is given (ties: the heuristic's order). -1 where no network is
+    fitted for the rules. The state is changed while a card is weighed and put back.
+    """
+    net = network_of(P)
+    if P[P_NP] != 2 or not fitted(net):
+        return -1
+    decl = S[S_DECL]
+    hand = S[S_HAND0 + decl]
+    given = S[S_GIVE1]
+    pick = -1
+    best = -np.inf
+    last_cost = -1
+    last_card = -1
+    for _ in range(min(popcount(hand), DISCARD_CANDIDATES)):
+        card = -1
+        cost = 1 << 30
+        m = hand
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            v = discard_cost(hand, c, P)
+            later = v > last_cost or (v == last_cost and c > last_card)
+            if later and v < cost:
+                cost = v
+                card = c
+        last_cost = cost
+        last_card = card
+        S[S_GIVE1] = card  # one card given with two players
+        S[S_HAND0 + decl] = hand & ~(np.int64(1) << card)
+        lo, count = contract_range(S, P)
+        value = best_contract_value(S, P, lo, count)
+        if value > best:
+            best = value
+            pick = card
+    S[S_GIVE1] = given
+    S[S_HAND0 + decl] = hand
+    return pick
 
 
 @hot
