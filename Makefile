@@ -96,13 +96,15 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # training/contract.py fits the three-hand network and writes it (about 9 minutes); the
 # two-hand one is fitted on the totals the heuristic's own play makes from the dealt
 # two-player deals (`thousand teach --kinds outcome`, 200,000 deals, about 4 minutes,
-# then about 12 minutes of fitting). A folder already made is kept; the same seeds give
-# the same weights. Then strong's card
+# then about 12 minutes of fitting). The bid network (training/bid.py) is fitted on the
+# three-hand contract network's value of every talon at the bid decisions of 20,000
+# seeded classic deals (about 6 minutes). A folder already made is kept; the same seeds
+# give the same weights. Then strong's card
 # network (sim/engine/strategies/strong.npz): pimc's card choices at the card decisions of
 # 33,000 seeded classic deals (runs/strong_fit; the rounds played by strong are played
 # with its line's weights, so the network's file is set aside while they are dealt),
 # fitted by benchmarks/strong_fit.py --model net (about 30 minutes in all on 2 cores).
-TEACH := $(BIN)/thousand teach --kinds contract --chunk 100 --quiet
+TEACH := $(BIN)/thousand teach --kinds contract --chunk 100 --quiet --param strong.bid_net=0
 CARD_ROUNDS := heuristic:3000:2,strong:3000:3,strong:3000:21,strong:8000:22,heuristic:8000:24,strong:8000:23
 weights: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
@@ -114,6 +116,7 @@ weights: $(STAMP)
 	  --out runs/teach/two_outcome
 	$(BIN)/python -m training.contract --data runs/teach/two_outcome --rules two_players \
 	  --labels outcome --net two --hidden 128 --levels-per 8 --seed 1
+	$(BIN)/python -m training.bid --deals 20000 --data-seed 1007 --seed 1
 	rm -f sim/engine/strategies/strong.npz
 	$(BIN)/python -m benchmarks.strong_fit --model net --hidden 8 --net-rows 0,2 --bonus 0 --rounds $(CARD_ROUNDS)
 

@@ -41,12 +41,21 @@ from sim.rules import load_rules
 KINDS = (Decision.PLAY, Decision.DISCARD, Decision.CONTRACT, Decision.CONCEDE)
 
 
-def snapshots(rules, deals: int, seed: int, strategies: tuple[str, ...] = ("heuristic",) * 3):
+def snapshots(
+    rules,
+    deals: int,
+    seed: int,
+    strategies: tuple[str, ...] = ("heuristic",) * 3,
+    params: tuple[str, ...] = (),
+):
     """The decision states of ``deals`` deals played by ``strategies``, of the kinds timed here.
 
-    Deal ``k`` plays on the random stream of seed ``seed * 1_000_003 + k``.
+    Deal ``k`` plays on the random stream of seed ``seed * 1_000_003 + k``; ``params``:
+    the players' ``STRATEGY.NAME=VALUE`` settings.
     """
-    for _k, snap in decision_snapshots(rules, deals, seed, strategies, KINDS, seed * 1_000_003):
+    for _k, snap in decision_snapshots(
+        rules, deals, seed, strategies, KINDS, seed * 1_000_003, params=params
+    ):
         yield snap
 
 

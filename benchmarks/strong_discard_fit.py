@@ -53,7 +53,8 @@ def _collect_chunk(deals: int, seed: int, positions: str, worlds: int):
     snaps, cands, scores = [], [], []
     c = np.empty(24, dtype=np.int64)
     v = np.empty(24, dtype=np.float64)
-    for snap in snapshots(rules, deals, seed, (positions,) * 3):
+    settings = ("strong.bid_net=0",) if positions == "strong" else ()  # bids as dealt then
+    for snap in snapshots(rules, deals, seed, (positions,) * 3, settings):
         if int(snap[SNAP_KIND]) != Decision.DISCARD:
             continue
         m = discard_scores(snap[:N_STATE].copy(), P, arena, params, c, v)

@@ -5,7 +5,8 @@
 1. **collect** (once: saved in ``--data-dir``, reused after): ``DEALS`` classic deals of
    the round's seed are bid and played by ``POSITIONS`` at every seat (``heuristic``,
    or ``strong`` with the weights written so far: then the player also learns in the
-   positions its own play reaches); at every card decision ``pimc`` (default settings)
+   positions its own play reaches); at every card decision ``pimc`` searching every
+   choice (:data:`sim.players.SEARCH_SETTINGS`: its defaults take ties from this fit)
    decides from the same state. Chunks of 50 deals on ``--jobs`` processes, each
    chunk seeded by its number: the same arguments give the same decisions.
 2. **fit**, on every round so far: a multinomial logit over the legal cards (features:
@@ -66,6 +67,7 @@ from sim.engine.strategies.strong import (
     card_features,
     card_row,
 )
+from sim.players import SEARCH_SETTINGS
 from sim.rules import load_rules
 
 ROUNDS = "heuristic:1200:1,strong:3000:3,heuristic:3000:2"
@@ -87,10 +89,12 @@ def _collect_chunk(deals: int, seed: int, positions: str) -> tuple[np.ndarray, n
     """The card-play snapshots of one seeded chunk of deals, with pimc's choices."""
     rules = load_rules("classic")
     P = rules_vector(rules)
-    params = parse_params(["pimc"] * 3, [])[0]
+    params = parse_params(["pimc"] * 3, list(SEARCH_SETTINGS))[0]
     arena = np.zeros(arena_size(18), dtype=np.int64)
     snaps, labels = [], []
-    for snap in snapshots(rules, deals, seed, (positions,) * 3):
+    # strong's rounds bid as the heuristic, as they were dealt before its bid network
+    settings = ("strong.bid_net=0",) if positions == "strong" else ()
+    for snap in snapshots(rules, deals, seed, (positions,) * 3, settings):
         kind = int(snap[SNAP_KIND])
         S = snap[:N_STATE].copy()
         if kind == Decision.PLAY:

@@ -237,11 +237,18 @@ _BID_PARAMS = {
         doc="of the worlds of a card play, how many (the first ones, 1 to 200) are solved "
         "exactly to break a tie between the moves that make the contract in as many",
     ),
+    "tie_net": Param(
+        0.0,
+        kind="flag",
+        doc="0: break a card play's tie by the declarer's totals solved in tie_worlds "
+        "worlds; 1: by strong's fitted card scores among the tied moves, at no search cost "
+        "(three hands; with two or four as 0)",
+    ),
 }
 PIMC_PARAMS = {
     **HEURISTIC_PARAMS,
     "worlds": Param(
-        10.0,
+        16.0,
         kind="count",
         doc="worlds sampled at each card play, contract and concession (1 to 200)",
     ),
@@ -251,8 +258,26 @@ PIMC_PARAMS = {
         doc="0: bid as the heuristic; above 0: raise when the hand makes the next level "
         "in at least this share of sampled deals (open-card, as the declarer)",
     ),
-    "discard": Param(1.0, kind="mode", doc=_DISCARD_DOC),
+    "discard": Param(2.0, kind="mode", doc=_DISCARD_DOC),
     **_BID_PARAMS,
+    "tie_net": Param(1.0, kind="flag", doc=_BID_PARAMS["tie_net"].doc),  # same slot
+}
+SEARCH_SETTINGS = ("pimc.worlds=10", "pimc.discard=1", "pimc.tie_net=0")
+"""``pimc`` searching every decision it searches (its defaults before the fast ones):
+what ``strong``'s card network and discard line were fitted on (``make weights``)."""
+STRONG_PARAMS = {
+    **HEURISTIC_PARAMS,
+    "bid_value": Param(
+        10.0,
+        "raise where the bid network's expected deal score of winning at the lowest raise "
+        "reaches this many points (three hands, where the network is fitted; otherwise, "
+        "and with bid.jumps, bidding as the heuristic)",
+    ),
+    "bid_net": Param(
+        1.0,
+        kind="flag",
+        doc="1: bid by the bid network and bid_value; 0: as the heuristic (bid_margin)",
+    ),
 }
 CHEATER_PARAMS = {
     **HEURISTIC_PARAMS,
@@ -334,12 +359,15 @@ RECORDS: tuple[Player, ...] = (
             "the cards it cannot see in `worlds` ways that agree with what it has seen (and, "
             "with `read_bids`, with how the other seats bid), solves each deal with every "
             "card face up and takes the move that does best over them (a card: the one that "
-            "makes, or breaks, the contract in the most worlds, a tie going to the best exact "
-            "total over the first `tie_worlds`); its discard weighs the heuristic's five "
-            "cheapest cards the same way. Its fast settings (`contract` 1, `discard` 2 or 3, "
-            "`tie_worlds` 3) take the contract, the concession and the discard from `strong`'s "
-            "fitted models instead. It bids, demands reshuffles and picks the talon as the "
-            "heuristic does."
+            "makes, or breaks, the contract in the most worlds). With three hands a tie "
+            "between cards goes to the one `strong`'s fitted card scores rank first "
+            "(`tie_net` 1) and it gives cards away by `strong`'s line fitted on its own "
+            "sampled scores (`discard` 2); with two or four hands a tie goes to the best "
+            "exact total over the first `tie_worlds` worlds and its discard weighs the "
+            "heuristic's five cheapest cards over sampled worlds, as every decision did "
+            "before (`tie_net` 0, `discard` 1, `worlds` 10: the settings `strong` was fitted "
+            "on). `contract` 1 takes the contract and the concession from `strong`'s network "
+            "too. It bids, demands reshuffles and picks the talon as the heuristic does."
         ),
         params=PIMC_PARAMS,
         entry="sim.engine.strategies.pimc.entry.pimc_entry",
@@ -352,6 +380,17 @@ RECORDS: tuple[Player, ...] = (
         tables_from="strong",
         bids_by_heuristic_rule=True,
         notes=(
+            "Its defaults since issue 37 (`worlds` 16, `discard` 2, `tie_net` 1; the "
+            "contract still searched): 42.6 deals a second per core with `pimc` at every "
+            "seat against 10.2 for the settings before (`worlds` 10, `discard` 1, `tie_net` "
+            "0), medians of three alternating runs of 200 classic deals, seed 80031, one "
+            "worker; against those settings -0.54 [-1.77, +0.69] points per deal, margin "
+            "+0.31 [-1.00, +1.63] (2,000 deals, held-out seed 86101). Chosen on seed 86001 "
+            "(600 deals) against `contract` 1 with 32 worlds (-1.02 [-3.25, +1.20], 52 "
+            "deals a second) and with 16 (-1.48 [-3.62, +0.67], 107 deals a second); the "
+            "searched contract +0.29 [-1.98, +2.57]. The exact tie-break is what cost the "
+            "time: `tie_worlds` 1 / 3 / 8 / 200 at 16 worlds ran 61 / 43 / 29 / 24 deals a "
+            "second with `contract` 1.",
             "Tie-break budget: 300,000 solver nodes instead of 100,000 cost 1.7 times the "
             "time and measured -0.8 [-1.6, +0.05] points per deal against `heuristic` "
             "(classic, 1,000 paired deals, seed 101, where it was chosen) and -0.4 "
@@ -408,8 +447,8 @@ RECORDS: tuple[Player, ...] = (
         name="strong",
         id=7,
         words=N_(
-            "the fitted player (`strong`: card play, discard and contract fitted on `pimc`'s "
-            "search, bids the heuristic's) at every seat"
+            "the fitted player (`strong`: card play, discard, contract and bids fitted on "
+            "`pimc`'s search) at every seat"
         ),
         how=(
             "Leads by a small network (8 ReLUs each for the declarer and a defender) and "
@@ -417,18 +456,22 @@ RECORDS: tuple[Player, ...] = (
             "fitted on `pimc`'s card choices, gives cards away by a line fitted on `pimc`'s "
             "sampled deal scores, and names its contract and concedes by a network fitted "
             "on the search's labels (`thousand teach`: the share of sampled deals that reach "
-            "each contract, cards face up), choosing as `pimc` chooses; bids as the "
-            "heuristic does (and, where the declarer names the trump, names its contract "
-            "and concedes as the heuristic does too). With two players it plays "
+            "each contract, cards face up), choosing as `pimc` chooses. It raises where a "
+            "network of the hand it holds and the auction values winning at the lowest raise "
+            "at `bid_value` or more (fitted on that contract network's best score over every "
+            "talon the hand may find, its cheapest cards given away: `python -m "
+            "training.bid`); how far it jumps and the barrel's raises stay the heuristic's. "
+            "Where the declarer names the trump it bids, names its contract and concedes as "
+            "the heuristic does. With two players it bids and plays "
             "cards as the heuristic does and names its contract by a network fitted on the "
             "totals the heuristic's own cards make (`thousand teach --kinds outcome`), "
             "giving the card whose kept hand that network values most."
         ),
-        params=HEURISTIC_PARAMS,
+        params=STRONG_PARAMS,
         entry="sim.engine.strategies.strong.strong_entry",
         advises=True,
         advice_samples=4000,
-        bids_by_heuristic_rule=True,
+        bids_by_heuristic_rule=False,  # raise or pass by its bid network
         defends_weaker=True,
         notes=(
             "The bonus of 0.5 on the heuristic's card: the plain fit, which agrees with "
@@ -514,6 +557,16 @@ RECORDS: tuple[Player, ...] = (
             "seed 85201); the same give for three hands in place of the fitted line: +8.06 "
             "[7.66, 8.47] against +8.88 [8.47, 9.30] (classic, 20,000 deals, seed 85301), "
             "so there the line.",
+            "Bidding by the bid network (`bid_net` 1) against `strong` bidding as the "
+            "heuristic (`bid_net` 0), classic, 20,000 deals, seed 87001 where `bid_value` "
+            "was chosen: -30 / -15 / 0 / 10 / 20 / 40: -2.27 / -0.17 / +0.54 / +0.48 / "
+            "+0.27 / -0.09 points per deal, margin -4.63 / -1.33 / +0.17 / +0.43 / +0.39 / "
+            "+0.25; adding 0.2 to 0.5 points per card point held to the threshold (what a "
+            "defender takes) changed nothing measurable (+0.37 to +0.56). Held out (seed "
+            "87101, 20,000 deals) at 10: +0.33 [0.17, 0.49], margin +0.21 [0.01, 0.41]; four "
+            "players +0.30 [0.18, 0.42], margin +0.25 [0.12, 0.39]. Held out the network "
+            "misses the talon-enumerated values by 5.91 points (rms; their spread 62.78), "
+            "37,856 rows of 20,000 deals (seed 1007).",
             "The same outcome fit for three players (234,447 decisions of classic deals "
             "played by `strong`, seed 501) does not beat the share network with `strong`'s "
             "own cards: held out it named 120.3 against 118.4 and scored 0.80 ± 0.17 points "

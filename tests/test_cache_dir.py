@@ -41,7 +41,10 @@ def test_a_module_digest_covers_what_its_compiled_code_imports_and_nothing_else(
     players = {"sim.engine.strategies.guide", pimc, "sim.engine.search"}
     for kernel_module in ("sim.engine.driver", "sim.engine.game", "sim.engine.declarer"):
         assert not players & cache.closure(kernel_module), kernel_module
-    assert "sim.engine.strategies.heuristic" not in cache.closure(pimc)
+    # the sampling player breaks a tie between cards by strong's fitted scores, which
+    # read the heuristic's card: an edit of the heuristic recompiles it too
+    assert "sim.engine.strategies.strong" in cache.closure(pimc)
+    assert "sim.engine.strategies.heuristic" in cache.closure(pimc)
     assert "sim.engine.strategies.heuristic" in cache.closure("sim.engine.driver")
     # not a path: the same sources in another folder share the digest
     assert len(cache.module_digest("sim.engine.driver")) == 20

@@ -374,9 +374,10 @@ def test_tie_worlds_limits_the_exact_tie_break_and_nothing_else():
     rules = load_rules("classic")
     P = rules_vector(rules)
     arena = np.zeros(arena_size(14), dtype=np.int64)
-    every = parse_params(["pimc"], ["pimc.worlds=4"])[0]
-    as_many = parse_params(["pimc"], ["pimc.worlds=4", "pimc.tie_worlds=4"])[0]
-    one = parse_params(["pimc"], ["pimc.worlds=4", "pimc.tie_worlds=1"])[0]
+    exact = ["pimc.worlds=4", "pimc.tie_net=0"]  # ties by exact totals
+    every = parse_params(["pimc"], exact)[0]
+    as_many = parse_params(["pimc"], [*exact, "pimc.tie_worlds=4"])[0]
+    one = parse_params(["pimc"], [*exact, "pimc.tie_worlds=1"])[0]
     checked = changed = 0
     for _k, snap in decision_snapshots(rules, 30, 41, kinds=(Decision.PLAY,)):
         S = snap[:N_STATE]
@@ -436,6 +437,63 @@ def test_card_play_by_counts_equals_probing_every_move_in_every_world():
         assert T2[S_PIMC_CTR] == W[S_PIMC_CTR]
         unique += 1
     assert unique >= 20
+
+
+def test_tie_net_breaks_a_tie_of_counts_by_strongs_card_among_the_tied_moves():
+    # pimc.tie_net=1: where moves make the contract in as many worlds, the card is
+    # strong's among them (its fitted scores), counted here over every move in every
+    # world; with two hands strong's card net is not fitted and the exact tie-break stays
+    from sim.engine.search import declarer_total, new_position, root_probes, solver_view
+    from sim.engine.strategies.pimc import least_total
+    from sim.engine.strategies.strong import strong_play
+
+    worlds = 6
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    C = solver_view(arena)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    scratch = np.zeros(8, dtype=np.int64)
+    out = np.zeros((32, 2), dtype=np.int64)
+    everything = np.ones(32, dtype=np.int64)
+    for preset, deals in (("classic", 30), ("two_players", 10)):
+        rules = load_rules(preset)
+        P = rules_vector(rules)
+        net, exact = (
+            parse_params(["pimc"], [f"pimc.worlds={worlds}", f"pimc.tie_net={t}"])[0]
+            for t in (1, 0)
+        )
+        ties = differ = 0
+        for _k, snap in decision_snapshots(rules, deals, 31, kinds=(Decision.PLAY,)):
+            S = snap[:N_STATE].copy()
+            seat, n = int(snap[SNAP_SEAT]), int(snap[SNAP_N])
+            if n < 2:
+                continue
+            legal = snap[SNAP_LEGAL : SNAP_LEGAL + n]
+            need = least_total(int(S[S_CONTRACT]), P) - declarer_total(S, P)
+            made = np.zeros(n, dtype=np.int64)
+            W = S.copy()
+            if need > 0:
+                for _w in range(worlds):
+                    sample_world(W, P, seat, T, scratch, False, True)
+                    new_position(C)
+                    root_probes(C, P, T, need, out, everything)
+                    made += out[:n, 1]
+            best = made.max() if seat == S[S_DECL] else made.min()
+            tied = [int(c) for c, m in zip(legal, made, strict=True) if m == best]
+            if len(tied) < 2:
+                continue
+            ties += 1
+            got = _decide(Decision.PLAY, seat, S.copy(), P, legal, n, net, arena)
+            by_exact = _decide(Decision.PLAY, seat, S.copy(), P, legal, n, exact, arena)
+            if rules.players == 3:
+                plain = sum(1 << c for c in tied if c < DECLARE)
+                declaring = sum(1 << (c - DECLARE) for c in tied if c >= DECLARE)
+                assert got == strong_play(seat, S.copy(), P, plain, declaring)
+                differ += got != by_exact
+            else:
+                assert got == by_exact
+        assert ties >= 10
+        if rules.players == 3:
+            assert differ > 0  # not the exact tie-break under another name
 
 
 @pytest.mark.parametrize("preset", ["classic", "app", "only_declarer"])

@@ -51,6 +51,8 @@ def teach(
     cmd = [sys.executable, "-m", "sim", "teach", "--rules", rules, "--deals", str(deals),
            "--seed", str(seed), "--kinds", kind, "--player", player, "--out", str(out),
            "--workers", str(workers)]  # fmt: skip
+    if player == "strong":  # its states as the weights were fitted: bidding as the heuristic
+        cmd += ["--param", "strong.bid_net=0"]
     if out.with_name(f".{out.name}.partial").exists():
         cmd.append("--resume")
     subprocess.run(cmd, check=True)
@@ -273,7 +275,8 @@ def main() -> None:
     k = learned.TWO if args.net == "two" else learned.THREE
     hidden = w["w1"].shape[0]
     width = max(hidden, *(old["contract_w1"].shape[1:2] if old else (1,)))
-    out = {
+    out = {k: v for k, v in old.items() if not k.startswith("contract_")}  # the bid network
+    out |= {
         "contract_fitted": np.zeros(2, dtype=np.int8),
         "contract_w1": np.zeros((2, width, learned.N_CONTRACT_FEATURES)),
         "contract_b1": np.full((2, width), -1.0),  # padding units never fire

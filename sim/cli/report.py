@@ -132,8 +132,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p_rep.add_argument(
         "--safe-sample",
         type=positive_int,
-        default=100,
-        help="deals whose hands pimc and the par play as the declarer's (default 100)",
+        default=1_000,
+        help="deals whose hands pimc and the par play as the declarer's (default 1,000: "
+        "3,000 hands with three players)",
     )
     p_rep.add_argument("--no-safe-bids", action="store_true", help="leave the safe-bid section out")
     p_rep.add_argument(

@@ -55,7 +55,7 @@ EXAMPLE_SAMPLE = 50  # the slow players' deals per worked example (at most safe_
 LADDER_PLAYERS = ("heuristic_v1", "heuristic", "strong", "pimc")
 """The report ladder's players: the tables' players and the ones they are measured by."""
 LADDER_DEALS = 2_000  # a duel of two fast players: at most this many (and the hands)
-LADDER_SAMPLE = 100  # a duel with a sampling player: at most this many (and the samples)
+LADDER_SAMPLE = 300  # a duel with a sampling player: at most this many (and the samples)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,7 +99,7 @@ class ReportSpec:
     par: bool = False
     safe_players: tuple[str, ...] | None = DEFAULT_PLAYERS
     safe_deals: int = 100_000
-    safe_sample: int = 100
+    safe_sample: int = 1_000
     guide: bool = True
     guide_duel_deals: int = 20_000
     ladder_players: tuple[str, ...] | None = LADDER_PLAYERS

@@ -10,7 +10,12 @@ few hundred multiply-adds:
   needs, and gives the share of sampled worlds that reach it, ``p``; the contract of
   the best expected deal score ``c (2 p - 1)`` is named, as ``pimc`` names it;
 * **the concession**, by the same ``p`` at the contract, as ``pimc`` concedes: only
-  where conceding costs nothing (``rospis.no_subtract``) and ``p`` is below one half.
+  where conceding costs nothing (``rospis.no_subtract``) and ``p`` is below one half;
+* **the bid** (:func:`bid_value`): a network of the hand a seat holds, the highest rival
+  bid, its place and a level gives the expected deal score of winning the auction
+  there; fitted (``python -m training.bid``) on the mean over every talon the hand may
+  find of the contract network's best score, its cheapest cards given away. ``strong``
+  raises where it reaches its ``bid_value``.
 
 The weights are the data file ``learned.npz`` beside this module, written by
 ``python -m training.contract`` (``make weights``) from a seed; its contents are part of
@@ -40,7 +45,15 @@ from sim.engine.bidding import marriages_of
 from sim.engine.bits import ACES, SUIT_BITS, lowest, popcount
 from sim.engine.params import P_MV_S, P_NAMED_TRUMP, P_NP, P_ROSPIS_NO_SUBTRACT, P_STEP
 from sim.engine.scoring import deal_points, least_total
-from sim.engine.state import S_CONTRACT, S_DECL, S_GIVE1, S_GIVE2, S_HAND0, S_MAXBID0
+from sim.engine.state import (
+    S_CONTRACT,
+    S_DEALER,
+    S_DECL,
+    S_GIVE1,
+    S_GIVE2,
+    S_HAND0,
+    S_MAXBID0,
+)
 from sim.engine.strategies.basics import POINTS
 from sim.jit import hot, stack_floats
 
@@ -64,6 +77,16 @@ CONTRACT_FEATURE_NAMES = (
     "need",  # the points the contract needs beyond those counted / 100
 )
 N_CONTRACT_FEATURES = len(CONTRACT_FEATURE_NAMES)
+N_HAND_FEATURES = 36  # the hand's own columns, shared by both networks
+BID_FEATURE_NAMES = (
+    *CONTRACT_FEATURE_NAMES[:N_HAND_FEATURES],  # the hand held when bidding
+    "rival_bid",  # the highest bid of the other seats so far / 100 (0: none)
+    "forehand",  # 1: the seat bids first (left of the dealer)
+    "middle",  # 1: the seat bids second
+    "level",  # the bid weighed / 100
+)
+N_BID_FEATURES = len(BID_FEATURE_NAMES)
+LEVEL = N_BID_FEATURES - 1  # the one column that differs by bid
 NEED = N_CONTRACT_FEATURES - 1  # the one column that differs by contract
 MAX_HIDDEN = 128  # the most hidden units a network may have (the stack array of them)
 NOT_FITTED = -1  # the answer where no network is fitted for these rules
@@ -85,6 +108,16 @@ CONTRACT_B2 = _WEIGHTS["contract_b2"].astype(np.float64)  # (2,)
 CONTRACT_W1T = np.ascontiguousarray(CONTRACT_W1.transpose(0, 2, 1))  # (2, features, hidden)
 assert CONTRACT_W1.shape[2] == N_CONTRACT_FEATURES
 assert CONTRACT_W1.shape[1] <= MAX_HIDDEN
+# the bid network (``python -m training.bid``): absent from a file fitted before it
+_BID_HIDDEN = _WEIGHTS["bid_w1"].shape[1] if "bid_w1" in _WEIGHTS else 1
+BID_FITTED = _WEIGHTS.get("bid_fitted", np.zeros(2)).astype(np.int64)  # (2,) by network
+BID_W1 = _WEIGHTS.get("bid_w1", np.zeros((2, 1, N_BID_FEATURES))).astype(np.float64)
+BID_B1 = _WEIGHTS.get("bid_b1", np.zeros((2, _BID_HIDDEN))).astype(np.float64)
+BID_W2 = _WEIGHTS.get("bid_w2", np.zeros((2, _BID_HIDDEN))).astype(np.float64)
+BID_B2 = _WEIGHTS.get("bid_b2", np.zeros(2)).astype(np.float64)
+BID_W1T = np.ascontiguousarray(BID_W1.transpose(0, 2, 1))  # (2, features, hidden)
+assert BID_W1.shape[2] == N_BID_FEATURES
+assert BID_W1.shape[1] <= MAX_HIDDEN
 
 
 @hot
@@ -108,14 +141,11 @@ def fitted(net: int) -> bool:
 
 
 @hot
-def contract_features(S: np.ndarray, P: np.ndarray, x: np.ndarray) -> None:
-    """``x[:NEED]``: the declarer's view once its cards are given away.
+def hand_features(hand: int, P: np.ndarray, x: np.ndarray) -> None:
+    """``x[:N_HAND_FEATURES]``: a hand's cards and their summary.
 
-    Read: its kept hand, the cards it gave, the bids, its points counted so far
-    (:data:`CONTRACT_FEATURE_NAMES`); ``x[NEED]`` is left to the caller.
+    The first columns of :data:`CONTRACT_FEATURE_NAMES` and :data:`BID_FEATURE_NAMES`.
     """
-    decl = S[S_DECL]
-    hand = S[S_HAND0 + decl]
     for c in range(24):
         x[c] = 1.0 if hand >> c & 1 else 0.0
     marr = marriages_of(hand)
@@ -141,6 +171,25 @@ def contract_features(S: np.ndarray, P: np.ndarray, x: np.ndarray) -> None:
     tens = 0
     for s in range(4):
         tens += hand >> (6 * s + 4) & 1
+    x[28] = points * 0.01
+    x[29] = popcount(hand & ACES) * 0.25
+    x[30] = tens * 0.25
+    x[31] = msum * 0.01
+    x[32] = mtop * 0.01
+    x[33] = popcount(marr) * 0.25
+    x[34] = longest * 0.125
+    x[35] = voids * 0.25
+
+
+@hot
+def contract_features(S: np.ndarray, P: np.ndarray, x: np.ndarray) -> None:
+    """``x[:NEED]``: the declarer's view once its cards are given away.
+
+    Read: its kept hand, the cards it gave, the bids, its points counted so far
+    (:data:`CONTRACT_FEATURE_NAMES`); ``x[NEED]`` is left to the caller.
+    """
+    decl = S[S_DECL]
+    hand_features(S[S_HAND0 + decl], P, x)
     cp, mp = deal_points(S, P, decl)
     given = 0
     for g in (S[S_GIVE1], S[S_GIVE2]):
@@ -150,14 +199,6 @@ def contract_features(S: np.ndarray, P: np.ndarray, x: np.ndarray) -> None:
     for s in range(P[P_NP]):
         if s != decl:
             rival = max(rival, S[S_MAXBID0 + s])
-    x[28] = points * 0.01
-    x[29] = popcount(hand & ACES) * 0.25
-    x[30] = tens * 0.25
-    x[31] = msum * 0.01
-    x[32] = mtop * 0.01
-    x[33] = popcount(marr) * 0.25
-    x[34] = longest * 0.125
-    x[35] = voids * 0.25
     x[36] = (cp + mp) * 0.01
     x[37] = given * 0.05
     x[38] = max(rival, 0) * 0.01
@@ -266,6 +307,54 @@ def learned_concede(S: np.ndarray, P: np.ndarray) -> int:
 
 
 @hot
+def bid_features(seat: int, S: np.ndarray, P: np.ndarray, x: np.ndarray) -> None:
+    """``x[:LEVEL]``: what a bidding seat sees: its hand, the other bids, its place."""
+    hand_features(S[S_HAND0 + seat], P, x)
+    n = P[P_NP]
+    rival = 0
+    for s in range(n):
+        if s != seat:
+            rival = max(rival, S[S_MAXBID0 + s])
+    x[36] = max(rival, 0) * 0.01
+    place = (seat - S[S_DEALER] - 1) % n  # 0: the forehand
+    x[37] = 1.0 if place == 0 else 0.0
+    x[38] = 1.0 if place == 1 else 0.0
+
+
+@hot
+def bid_fitted(P: np.ndarray) -> bool:
+    """Whether a bid network is fitted for these rules (:func:`network_of`)."""
+    net = network_of(P)
+    return net >= 0 and BID_FITTED[net] != 0
+
+
+@hot
+def bid_value(seat: int, S: np.ndarray, P: np.ndarray, level: int) -> float:
+    """The network's expected deal score for ``seat`` of winning the auction at ``level``.
+
+    Fitted on the contract network's best expected score over every talon the seat may
+    find and its cheapest cards given away (``python -m training.bid``); ``-inf`` where
+    no bid network is fitted for these rules.
+    """
+    net = network_of(P)
+    if net < 0 or BID_FITTED[net] == 0:
+        return -np.inf
+    x = stack_floats(64)
+    bid_features(seat, S, P, x)
+    x[LEVEL] = level * 0.01
+    WT = BID_W1T[net]
+    H = WT.shape[1]
+    out = BID_B2[net]
+    for j in range(H):
+        v = BID_B1[net, j]
+        for f in range(N_BID_FEATURES):
+            if x[f] != 0.0:
+                v += WT[f, j] * x[f]
+        out += BID_W2[net, j] * max(v, 0.0)
+    return out * 100.0
+
+
+@hot
 def contract_reach(S: np.ndarray, P: np.ndarray, contract: int) -> float:
     """The network's share of worlds that reach ``contract`` at a contract decision (tests)."""
     net = max(network_of(P), THREE)
@@ -275,13 +364,18 @@ def contract_reach(S: np.ndarray, P: np.ndarray, contract: int) -> float:
 
 
 __all__ = [
+    "BID_FEATURE_NAMES",
     "CONTRACT_FEATURE_NAMES",
     "NOT_FITTED",
     "N_CONTRACT_FEATURES",
     "WEIGHTS_FILE",
     "best_contract_value",
+    "bid_features",
+    "bid_fitted",
+    "bid_value",
     "contract_features",
     "contract_reach",
+    "hand_features",
     "learned_concede",
     "learned_contract",
 ]

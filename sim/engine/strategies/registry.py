@@ -65,6 +65,9 @@ DISCARD_WORLDS = _slot("pimc", "discard_worlds")
 READ_BIDS = _slot("pimc", "read_bids")
 CONTRACT_BY = _slot("pimc", "contract")  # 1: the learned contract and concession
 TIE_WORLDS = _slot("pimc", "tie_worlds")  # worlds solved exactly to break a card play's tie
+TIE_NET = _slot("pimc", "tie_net")  # 1: a card play's tie broken by strong's card scores
+BID_VALUE = _slot("strong", "bid_value")  # strong raises where the bid network says this
+BID_NET = _slot("strong", "bid_net")  # 1: strong bids by the bid network
 OPEN = _slot("cheater", "open")  # the slot that makes the sampling player see every card
 
 SAMPLING = _mask(p.id for p in RECORDS if p.speed == "sampling")

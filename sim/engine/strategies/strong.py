@@ -48,7 +48,7 @@ from pathlib import Path
 import numpy as np
 from numba import carray
 
-from sim.engine.actions import DECLARE, Decision
+from sim.engine.actions import DECLARE, PASS, Decision
 from sim.engine.bits import KQ, SUIT_BITS, highest, lowest, play_masks, popcount
 from sim.engine.params import N_PARAMS, P_MV_S, P_NP
 from sim.engine.state import (
@@ -67,6 +67,7 @@ from sim.engine.state import (
     S_TRUMP,
     S_VOID0,
 )
+from sim.engine.strategies.barrel import barrel_raise, barrel_rival_bidding
 from sim.engine.strategies.basics import ABOVE, POINTS, partner_card
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
@@ -74,12 +75,14 @@ from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
 from sim.engine.strategies.learned import (
     NOT_FITTED,
     best_contract_value,
+    bid_fitted,
+    bid_value,
     fitted,
     learned_concede,
     learned_contract,
     network_of,
 )
-from sim.engine.strategies.registry import N_STRATEGY_PARAMS
+from sim.engine.strategies.registry import BID_NET, BID_VALUE, N_STRATEGY_PARAMS
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.strategies.strong_weights import CARD_WEIGHTS
 from sim.engine.talon import contract_range
@@ -486,13 +489,35 @@ def strong_range(
 ) -> int:
     """A bid or the contract (amounts ``lo, lo + step, …``).
 
-    The contract by the learned network (:mod:`.learned`), the bids as the heuristic bids.
+    The contract by the learned network (:mod:`.learned`), the bids by the bid network
+    (:func:`net_bid`) where one is fitted, else as the heuristic bids.
     """
     if kind == Decision.CONTRACT:
         contract = learned_contract(S, P, lo, count)
         if contract != NOT_FITTED:
             return contract
+    if kind == Decision.BID and count > 0 and params[BID_NET] != 0 and bid_fitted(P):
+        return net_bid(seat, S, P, lo, count, params)
     return heuristic_range(kind, seat, S, P, lo, count, params)
+
+
+@hot
+def net_bid(
+    seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int, params: np.ndarray
+) -> int:
+    """Raise where the bid network values winning at ``lo`` at ``bid_value`` or more.
+
+    Raise or pass is the network's; how far to jump (``bid.jumps``) and the barrel's
+    rules (raise to get off it, or to keep a rival on it out) stay the heuristic's.
+    """
+    heuristic = heuristic_range(Decision.BID, seat, S, P, lo, count, params)
+    if barrel_raise(seat, S, P, lo):
+        return heuristic
+    if bid_value(seat, S, P, lo) >= params[BID_VALUE]:
+        return max(heuristic, lo)  # its jump where it raises
+    if barrel_rival_bidding(seat, S, P):  # the heuristic's looser raise to keep it out
+        return heuristic
+    return PASS
 
 
 def strong_entry(  # type: ignore[no-untyped-def]

@@ -8,6 +8,7 @@ from sim.engine.actions import DECLARE
 from sim.engine.arena import WORLD
 from sim.engine.bits import lowest
 from sim.engine.params import (
+    P_NP,
     P_ROSPIS_NO_SUBTRACT,
 )
 from sim.engine.search import (
@@ -35,9 +36,11 @@ from sim.engine.strategies.pimc.worlds import sample_world
 from sim.engine.strategies.registry import (
     OPEN,
     READ_BIDS,
+    TIE_NET,
     TIE_WORLDS,
     WORLDS,
 )
+from sim.engine.strategies.strong import strong_play
 from sim.jit import compiled
 
 TIE_NODES = 100_000  # the solver's nodes for breaking one decision's tie (about 10 ms)
@@ -132,7 +135,12 @@ def pimc_play(
     arena: np.ndarray,
     params: np.ndarray,
 ) -> int:
-    """A card (or a declaring lead) by the most worlds that make (or break) the contract."""
+    """A card (or a declaring lead) by the most worlds that make (or break) the contract.
+
+    A tie between moves that make it in as many worlds goes to the best mean exact total
+    over the first ``tie_worlds`` worlds, or with ``tie_net`` and three hands to the tied
+    move ``strong``'s fitted card scores rank first (:func:`strong_play` among them).
+    """
     C = solver_view(arena)
     worlds = int(params[WORLDS])
     T = C.stack[WORLD]
@@ -170,6 +178,16 @@ def pimc_play(
                 first = i
     if tied == 1:
         return codes[first]
+    if params[TIE_NET] != 0 and P[P_NP] == 3:  # by strong's card scores (three hands)
+        tied_plain = 0
+        tied_declaring = 0
+        for i in range(n):
+            if made[i] == best_count:
+                if codes[i] >= DECLARE:
+                    tied_declaring |= np.int64(1) << (codes[i] - DECLARE)
+                else:
+                    tied_plain |= np.int64(1) << codes[i]
+        return strong_play(seat, S, P, tied_plain, tied_declaring)
     S[S_PIMC_CTR] = rewind  # the same worlds again
     values = C.scratch[1]
     C.meta[M_LIMIT] = C.meta[M_NODES] + TIE_NODES
