@@ -390,7 +390,14 @@ RECORDS: tuple[Player, ...] = (
             "deals a second) and with 16 (-1.48 [-3.62, +0.67], 107 deals a second); the "
             "searched contract +0.29 [-1.98, +2.57]. The exact tie-break is what cost the "
             "time: `tie_worlds` 1 / 3 / 8 / 200 at 16 worlds ran 61 / 43 / 29 / 24 deals a "
-            "second with `contract` 1.",
+            "second with `contract` 1. Against `strong` (2,000 deals each, `strong` in A's "
+            "seat), the settings before held it to -4.39 [-5.72, -3.05] (seed 87301) and "
+            "-2.38 [-3.71, -1.06] (seed 87401), these defaults to -2.48 [-3.63, -1.33] and "
+            "-2.29 [-3.35, -1.23]: deal by deal `strong` takes +1.91 ± 1.37 and +0.09 ± 1.35 "
+            "points more from them, about 1.0 ± 0.97 on both, so as `strong`'s opponent "
+            "they may be a point weaker; the declarer's ties by `strong`'s scores and a "
+            "defender's by exact totals over 3 worlds (31 deals a second) gave `strong` "
+            "+0.26 ± 1.38 (seed 87401): no better.",
             "Tie-break budget: 300,000 solver nodes instead of 100,000 cost 1.7 times the "
             "time and measured -0.8 [-1.6, +0.05] points per deal against `heuristic` "
             "(classic, 1,000 paired deals, seed 101, where it was chosen) and -0.4 "

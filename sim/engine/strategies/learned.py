@@ -340,17 +340,21 @@ def bid_value(seat: int, S: np.ndarray, P: np.ndarray, level: int) -> float:
     if net < 0 or BID_FITTED[net] == 0:
         return -np.inf
     x = stack_floats(64)
+    z = stack_floats(128)  # MAX_HIDDEN
     bid_features(seat, S, P, x)
     x[LEVEL] = level * 0.01
     WT = BID_W1T[net]
     H = WT.shape[1]
+    for j in range(H):
+        z[j] = BID_B1[net, j]
+    for f in range(N_BID_FEATURES):  # the set features' rows, contiguous (as _hidden)
+        v = x[f]
+        if v != 0.0:
+            for j in range(H):
+                z[j] += WT[f, j] * v
     out = BID_B2[net]
     for j in range(H):
-        v = BID_B1[net, j]
-        for f in range(N_BID_FEATURES):
-            if x[f] != 0.0:
-                v += WT[f, j] * x[f]
-        out += BID_W2[net, j] * max(v, 0.0)
+        out += BID_W2[net, j] * max(z[j], 0.0)
     return out * 100.0
 
 
