@@ -380,6 +380,32 @@ def test_the_auction_shows_nothing_without_the_cap_and_the_barrel_bids_from_its_
     assert game_situation(floor, 880, True, 140).level is None  # the hand cannot bid 150
 
 
+def test_a_shown_talons_declarer_wins_at_the_auctions_bid_and_names_from_there(monkeypatch):
+    # the declarer items of a shown talon are won at the table's bid (120 here), not at
+    # the lowest raise: the contract named is never below it
+    import sim.runs.advise as runs
+    from sim.engine.declarer import D_CONTRACT, D_WIN_BID
+    from sim.jobs.advise import AdviseSpec, advise
+
+    real = runs.play_blocks
+    rows = []
+
+    def recording(*args, **kwargs):  # the real play, its rows kept
+        out = real(*args, **kwargs)
+        rows.append(out)
+        return out
+
+    monkeypatch.setattr(runs, "play_blocks", recording)
+    spec = AdviseSpec(rules=load_rules("classic"), hand="TS AS TC AC KD 9H JH", seat="middle",
+                      auction="100 pass 120 pass", talon_shown="KH QH 9D", samples=200)  # fmt: skip
+    answer = advise(spec)
+    assert len(rows) == 2  # the shown talon, then the talon unknown
+    for played in rows:
+        assert (played[:, D_WIN_BID] == 120).all()
+        assert (played[:, D_CONTRACT] >= 120).all()
+    assert answer.json()["bid"] == 120
+
+
 def test_a_shown_talon_goes_to_the_declarer_and_moves_its_chance(thousand):
     # the talon shown after the auction is the declarer's in every sampled deal; a
     # marriage in it makes the declarer's bid likelier than three low cards do

@@ -82,6 +82,28 @@ def test_items_do_not_depend_on_chunks_or_threads(played):
     assert (a == rows[:300]).all() and (b == rows[300:600]).all()
 
 
+def test_an_item_won_at_a_given_bid_names_its_contract_from_there(played):
+    # the advisor's shown talon: the declarer won the auction at the table's bid, not at
+    # the lowest raise; every seat (the forehand too) wins there, the cards are played
+    # as before (the heuristic's play does not read the contract) but the forehand's:
+    # won at 100 its talon stays hidden (talon.hide_at_100), at 120 it is shown
+    assert CLASSIC.talon.hide_at_100
+    masks, decls, rows = played
+    bids = np.full(300, 120, dtype=np.int64)
+    won = play_as_declarer(CLASSIC, masks[:300], decls[:300], 11, bids=bids)
+    assert (won[:, D_ERROR] == 0).all()
+    assert (won[:, D_WIN_BID] == 120).all()
+    assert (won[:, D_CONTRACT] >= 120).all()
+    assert (rows[:300, D_CONTRACT] < 120).any()  # some named less when won lower
+    same = decls[:300] != 0
+    assert (won[same, D_TOTAL] == rows[:300][same, D_TOTAL]).all()
+    assert (won[:, D_KEPT] == rows[:300, D_KEPT]).all()
+    with pytest.raises(ValueError, match="bids"):
+        play_as_declarer(CLASSIC, masks[:3], decls[:3], 11, bids=np.zeros(2, np.int64))
+    zero = play_as_declarer(CLASSIC, masks[:300], decls[:300], 11, bids=np.zeros(300, np.int64))
+    assert (zero == rows[:300]).all()  # 0: the lowest raise, as without bids
+
+
 def test_concessions_follow_the_heuristic_margin(played):
     _, _, rows = played
     # the heuristic concedes when its estimate is 25 below the contract: once it

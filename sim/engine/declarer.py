@@ -43,6 +43,7 @@ from sim.engine.state import (
     FLAG_FORCED_AUCTION,
     O_DELTA0,
     S_AFTER0,
+    S_BID,
     S_CONTRACT,
     S_DEALT0,
     S_ERROR,
@@ -83,16 +84,21 @@ N_DCOLS = 15
 
 
 @hot
-def forced_auction(P: np.ndarray, W: Workspace, decl: int) -> None:
-    """Forehand's automatic 100; ``decl`` (when another seat) raises once; the rest pass."""
+def forced_auction(P: np.ndarray, W: Workspace, decl: int, bid: int) -> None:
+    """Forehand's automatic 100; ``decl`` raises once; the rest pass.
+
+    ``decl`` raises to ``bid`` (an auction it won there: the caller's deal allows it)
+    or, where that is not above the bid standing (0: none given), to the lowest raise
+    open to it; the forehand declaring at 100 does not raise.
+    """
     S = W.S
     NP = P[P_NP]
     f = S[S_FOREHAND]
     S[S_FLAGS] |= FLAG_FORCED_AUCTION  # the passes say nothing of the hands
     open_bidding(S, f, -1)
-    if decl != f:
+    if decl != f or bid > S[S_BID]:
         lo, _count = raise_range(S, P, decl)
-        apply_bid(S, decl, lo)
+        apply_bid(S, decl, max(lo, bid))
     for s in range(NP):
         if s != decl:
             apply_bid(S, s, PASS)
@@ -149,6 +155,7 @@ def play_items(
     start: int,
     masks: np.ndarray,
     decls: np.ndarray,
+    bids: np.ndarray,
     keys: np.ndarray,
     P: np.ndarray,
     seats: tuple,
@@ -158,7 +165,8 @@ def play_items(
 ) -> None:
     """Items ``lo .. hi-1`` of a batch on one workspace (one block of the kernel).
 
-    ``seats`` holds the hand seats' ``(strategies, SP)``.
+    ``seats`` holds the hand seats' ``(strategies, SP)``; ``bids[k]`` the bid item ``k``
+    wins the auction at (0: the lowest open to its declarer).
     """
     strategies, SP = seats
     for s in range(strategies.shape[0]):
@@ -175,13 +183,13 @@ def play_items(
             P, W, W.masks, P[P_NP] - 1, False, 0,
             item_state(keys[0], number), item_state(keys[1], number),
         )  # fmt: skip
-        forced_auction(P, W, decls[k])
+        forced_auction(P, W, decls[k], bids[k])
         evaluate_one(P, W, W.masks, decls[k], levels, out[k])
 
 
 _I64 = np.zeros(0, np.int64)
 PLAY_ITEMS_ARGS = packed_type(
-    0, 0, 0, np.zeros((0, 4), np.uint32), _I64, np.zeros(0, np.uint64), _I64,
+    0, 0, 0, np.zeros((0, 4), np.uint32), _I64, _I64, np.zeros(0, np.uint64), _I64,
     seat_arrays()[:2], _I64, np.zeros((0, 0), np.int64), sample_workspace(),
 )  # fmt: skip
 
@@ -192,8 +200,10 @@ def play_items_entry(ptr):  # type: ignore[no-untyped-def]
     :func:`declarer_kernel` calls it through ``W.hooks[H_PLAY_ITEMS]`` with packed
     arguments, so it does not link (and optimise again) the engine.
     """
-    lo, hi, start, masks, decls, keys, P, seats, levels, out, W = unpacked(ptr, PLAY_ITEMS_ARGS)
-    play_items(lo, hi, start, masks, decls, keys, P, seats, levels, out, W)
+    lo, hi, start, masks, decls, bids, keys, P, seats, levels, out, W = unpacked(
+        ptr, PLAY_ITEMS_ARGS
+    )
+    play_items(lo, hi, start, masks, decls, bids, keys, P, seats, levels, out, W)
 
 
 @kernel
@@ -201,6 +211,7 @@ def declarer_kernel(
     start: int,
     masks: np.ndarray,
     decls: np.ndarray,
+    bids: np.ndarray,
     keys: np.ndarray,
     P: np.ndarray,
     strategies: np.ndarray,
@@ -211,6 +222,8 @@ def declarer_kernel(
     block: int,
 ) -> None:
     """Items ``start .. start+n-1``: deal ``masks[k]`` (hand places) with ``decls[k]`` declaring.
+
+    ``bids[k]``: the bid it wins the auction at (0: the lowest raise open to it).
 
     ``keys`` are the strategy and tie-break stream keys; ``strategies`` and ``SP`` the
     hand seats' players; ``levels`` the contract levels asked about conceding
@@ -227,7 +240,7 @@ def declarer_kernel(
         lo = b * block
         hi = min(n, lo + block)
         W = workspace(SP, strategies, hooks)
-        args = (lo, hi, start, masks, decls, keys, P, seats, levels, out, W)
+        args = (lo, hi, start, masks, decls, bids, keys, P, seats, levels, out, W)
         call_packed(hooks[H_PLAY_ITEMS], args, PLAY_ITEMS_ARGS)  # type: ignore[call-arg]
 
 

@@ -284,8 +284,9 @@ def talon_shown(
     The auction is over and another seat won it; the sampled deals give that seat the
     shown talon and every other unseen card at random as the auction allows (its
     bids, and the seats' actions read as the table's player bids). Each is played with
-    ``player`` at every seat, and again with the talon unknown (the same auction),
-    to show what the shown cards changed.
+    ``player`` at every seat, the declarer having won at the auction's bid (so it names
+    a contract from there), and again with the talon unknown (the same auction), to
+    show what the shown cards changed.
     """
     import numpy as np
 
@@ -328,10 +329,11 @@ def talon_shown(
     acted = [x for x in auction.acted() if x[0] != seat]
     budget = 0.0 if fast(player) else spec.budget
     decls = np.full(n, declarer, dtype=np.int64)
+    won_at = np.full(n, auction.high, dtype=np.int64)  # the declarer won there, not lower
 
     def played(masks: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray | None]:
         rows = play_blocks(rules, masks, decls[: len(masks)], player, seed,
-                           list(spec.params), budget)  # fmt: skip
+                           list(spec.params), budget, won_at[: len(masks)])  # fmt: skip
         k = len(rows)
         if player == "par":
             frame = items_frame(rules, player, masks[:k, declarer], np.zeros(k, np.int64),

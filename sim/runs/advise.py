@@ -246,8 +246,12 @@ def play_blocks(
     seed: int,
     params: Sequence[str] = (),
     budget: float = 0.0,
+    bids: np.ndarray | None = None,
 ) -> np.ndarray:
     """Each deal of ``masks`` played with ``decls`` declaring: ``D_*`` rows, or the par's.
+
+    ``bids``: the bid each declarer won the auction at (None: the lowest raise open to
+    it); the par plays every contract it may name and ignores it.
 
     ``player`` plays every seat (:func:`sim.runs.declarer.play_as_declarer`), or :data:`PAR`
     gives ``(par_best, par_level)`` rows. With ``budget`` (seconds, 0: none) the deals
@@ -263,8 +267,9 @@ def play_blocks(
         if player == PAR:
             parts.append(par_levels(rules, masks[a:b], decls[a:b]))
         else:
+            won = None if bids is None else bids[a:b]
             parts.append(
-                play_as_declarer(rules, masks[a:b], decls[a:b], seed, player, params, start=a)
+                play_as_declarer(rules, masks[a:b], decls[a:b], seed, player, params, a, won)
             )
         played = b
     return np.concatenate(parts, axis=0)

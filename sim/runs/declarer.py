@@ -66,16 +66,21 @@ def play_as_declarer(
     strategy: str = "heuristic",
     params: Sequence[str] = (),
     start: int = 0,
+    bids: np.ndarray | None = None,
 ) -> np.ndarray:
     """Play each item with ``strategy`` at every seat; one ``D_*`` row per item.
 
-    ``start`` numbers the first item (its random streams), so chunks line up.
+    ``start`` numbers the first item (its random streams), so chunks line up. ``bids``:
+    the bid each item's declarer wins the auction at (None: the lowest raise open to
+    it; the deal must allow a higher one).
     """
     from sim.engine.declarer import N_DCOLS, declarer_kernel
     from sim.engine.params import rules_vector
     from sim.engine.strategies.addresses import hooks_for
     from sim.engine.strategies.registry import H_PLAY_ITEMS, seat_lineup, strategy_ids
 
+    if bids is not None and len(bids) != len(decls):
+        raise ValueError(f"bids: {len(bids)} for {len(decls)} items")
     players = 2 if rules.players == 2 else 3
     names, sp = seat_lineup(players, [strategy], params)
     ids = strategy_ids(names)
@@ -87,6 +92,7 @@ def play_as_declarer(
         start,
         np.ascontiguousarray(masks, dtype=np.uint32),
         np.ascontiguousarray(decls, dtype=np.int64),
+        np.zeros(len(decls), np.int64) if bids is None else np.ascontiguousarray(bids, np.int64),
         keys,
         rules_vector(rules),
         ids,
