@@ -105,6 +105,15 @@ class ShownTalon:
         samples: deals played with the talon shown (``plain``: as many others).
         defence: the hand's mean deal score as a defender and its standard error
             (None under the par, which scores no defender).
+        contract: the declarer's mean contract named, talon shown (None: the par).
+        conceded: the share of those deals it conceded at its bid (None: the par).
+        par: the open-card par's P(make ``bid``) on the first of the same deals, with
+            its interval, and how many (None: not played).
+
+    "Makes" counts a deal where the declarer's card points and marriages reach the
+    bid it won and it did not concede; the deals are those the auction allows, each
+    seat's bids read as ``player`` bids (so the shown talon also moves what the
+    declarer's own hand must hold).
     """
 
     rules: Rules
@@ -121,6 +130,9 @@ class ShownTalon:
     defence: tuple[float, float] | None
     requested: int = 0
     budget: float = 0.0
+    contract: float | None = None
+    conceded: float | None = None
+    par: tuple[float, float, float, int] | None = None
 
     @classmethod
     def of(
@@ -138,6 +150,9 @@ class ShownTalon:
         auction: str,
         requested: int = 0,
         budget: float = 0.0,
+        contract: float | None = None,
+        conceded: float | None = None,
+        par: np.ndarray | None = None,
     ) -> ShownTalon:
         """The view from the highest level each sampled deal makes (talon shown, unknown)."""
 
@@ -150,8 +165,10 @@ class ShownTalon:
         if defence is not None and len(defence) > 1:
             d = np.asarray(defence, dtype=np.float64)
             mean_se = (float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d))))
+        by_par = None if par is None or len(par) == 0 else (*rate(par), len(par))
         return cls(rules, hand, seat, player, talon, declarer, bid, auction, rate(made_to),
-                   rate(made_plain), len(made_to), mean_se, requested, budget)  # fmt: skip
+                   rate(made_plain), len(made_to), mean_se, requested, budget, contract,
+                   conceded, by_par)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -455,6 +472,25 @@ def shown_markdown(a: ShownTalon) -> str:
             plain_high=f"{plain[2]:.0%}",
         ),
     ]  # fmt: skip
+    if a.contract is not None and a.conceded is not None:
+        lines.append(
+            _("Makes: its card points and marriages reach the {bid} it won, and it did not "
+              "concede ({conceded} of the deals conceded); it names {contract} on average.")
+            .format(bid=a.bid, conceded=f"{a.conceded:.0%}", contract=number(a.contract, 1))
+        )  # fmt: skip
+    if a.par is not None:
+        p, low, high, deals = a.par
+        lines.append(
+            _(
+                "The open-card par (every card face up, both sides at their best) makes it in "
+                "{p} of the first {deals} of these deals [{low}, {high}]."
+            ).format(p=f"{p:.0%}", deals=number(deals), low=f"{low:.0%}", high=f"{high:.0%}")
+        )
+    lines.append(
+        _("The deals follow the auction, every bid read as `{player}` would make it: a "
+          "shown talon also says what {declarer}'s own hand must hold to have bid {bid}.")
+        .format(player=a.player, declarer=role(a.declarer), bid=a.bid)
+    )  # fmt: skip
     if a.defence is not None:
         mean, se = a.defence
         lines.append(
@@ -500,6 +536,13 @@ def shown_json(a: ShownTalon) -> dict[str, Any]:
         "talon_unknown_ci_high": a.plain[2],
         "defence_mean": None if a.defence is None else a.defence[0],
         "defence_se": None if a.defence is None else a.defence[1],
+        "makes": "card points and marriages reach the bid won, not conceded",
+        "contract_mean": a.contract,
+        "conceded": a.conceded,
+        "p_make_par": None if a.par is None else a.par[0],
+        "par_ci_low": None if a.par is None else a.par[1],
+        "par_ci_high": None if a.par is None else a.par[2],
+        "par_samples": None if a.par is None else a.par[3],
     }
 
 

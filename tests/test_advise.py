@@ -399,11 +399,18 @@ def test_a_shown_talons_declarer_wins_at_the_auctions_bid_and_names_from_there(m
     spec = AdviseSpec(rules=load_rules("classic"), hand="TS AS TC AC KD 9H JH", seat="middle",
                       auction="100 pass 120 pass", talon_shown="KH QH 9D", samples=200)  # fmt: skip
     answer = advise(spec)
-    assert len(rows) == 2  # the shown talon, then the talon unknown
-    for played in rows:
+    assert len(rows) == 3  # the shown talon, the talon unknown, then the par's
+    for played in rows[:2]:
         assert (played[:, D_WIN_BID] == 120).all()
         assert (played[:, D_CONTRACT] >= 120).all()
-    assert answer.json()["bid"] == 120
+    assert rows[2].shape == (200, 2)  # the par on the first PAR_SAMPLE shown deals
+    doc = answer.json()
+    assert doc["bid"] == 120 and doc["makes"].startswith("card points and marriages")
+    assert doc["contract_mean"] == pytest.approx(rows[0][:, D_CONTRACT].mean())
+    assert 0 <= doc["conceded"] <= 1 and doc["par_samples"] == 200
+    assert doc["par_ci_low"] <= doc["p_make_par"] <= doc["par_ci_high"]
+    text = answer.markdown()
+    assert "open-card par" in text and "every bid read as `strong`" in text
 
 
 def test_a_shown_talon_goes_to_the_declarer_and_moves_its_chance(thousand):

@@ -41,6 +41,7 @@ DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answ
 # declarer's by the table's player (1-2 s of two cores for strong, once per rule set).
 TABLE_DEALS = 100_000
 TABLE_SEED = 1_000
+PAR_SAMPLE = 200  # deals of a shown talon the open-card par plays too (about 6 s)
 # Whose tables each advisor starts from: its record's ``tables_from`` (pimc's and the
 # par's own would take hours): sim.players.tables_player.
 
@@ -286,14 +287,15 @@ def talon_shown(
     bids, and the seats' actions read as the table's player bids). Each is played with
     ``player`` at every seat, the declarer having won at the auction's bid (so it names
     a contract from there), and again with the talon unknown (the same auction), to
-    show what the shown cards changed.
+    show what the shown cards changed; the first :data:`PAR_SAMPLE` deals also by the
+    open-card par (within the time budget), the best any declarer makes of them.
     """
     import numpy as np
 
     from analysis.advise import ShownTalon
     from analysis.safebids import items_frame
     from sim.engine.deal import n_hands
-    from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
+    from sim.engine.declarer import D_CONCEDE_FROM, D_CONTRACT, D_DELTA0, D_TOTAL
     from sim.runs.advise import play_blocks, sample_deals
 
     rules = spec.rules
@@ -331,17 +333,20 @@ def talon_shown(
     decls = np.full(n, declarer, dtype=np.int64)
     won_at = np.full(n, auction.high, dtype=np.int64)  # the declarer won there, not lower
 
-    def played(masks: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray | None]:
-        rows = play_blocks(rules, masks, decls[: len(masks)], player, seed,
-                           list(spec.params), budget, won_at[: len(masks)])  # fmt: skip
+    def played(masks: np.ndarray, seed: int, who: str = player) -> tuple[np.ndarray, Any]:
+        """The highest level each deal makes, and the rows (None for the par)."""
+        rows = play_blocks(rules, masks, decls[: len(masks)], who, seed,
+                           list(spec.params) if who == player else [],
+                           budget if who == player else spec.budget,
+                           won_at[: len(masks)])  # fmt: skip
         k = len(rows)
-        if player == "par":
-            frame = items_frame(rules, player, masks[:k, declarer], np.zeros(k, np.int64),
+        if who == "par":
+            frame = items_frame(rules, who, masks[:k, declarer], np.zeros(k, np.int64),
                                 np.arange(k), None, None, par_level=rows[:, 1])  # fmt: skip
             return frame["made_to"].to_numpy(), None
-        frame = items_frame(rules, player, masks[:k, declarer], np.zeros(k, np.int64),
+        frame = items_frame(rules, who, masks[:k, declarer], np.zeros(k, np.int64),
                             np.arange(k), rows[:, D_TOTAL], rows[:, D_CONCEDE_FROM])  # fmt: skip
-        return frame["made_to"].to_numpy(), rows[:, D_DELTA0 + seat]
+        return frame["made_to"].to_numpy(), rows
 
     try:
         shown = sample_deals(rules, hand, seat, n, spec.seed, talon=talon, bids=others,
@@ -350,11 +355,20 @@ def talon_shown(
                                acted=acted)  # fmt: skip
     except ValueError as exc:  # no deal allows the auction with this hand
         raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None
-    made_to, defence = played(shown, spec.seed)
+    made_to, rows = played(shown, spec.seed)
     made_plain = played(unknown, spec.seed + 1)[0]
+    defence = contract = conceded = None
+    if rows is not None:
+        defence = rows[:, D_DELTA0 + seat]
+        contract = float(rows[:, D_CONTRACT].mean())
+        cf = rows[:, D_CONCEDE_FROM]
+        conceded = float(((cf > 0) & (cf <= auction.high)).mean())
+    # the open-card par on the same deals (the first PAR_SAMPLE): what best play makes
+    par = None if player == "par" else played(shown[:PAR_SAMPLE], spec.seed, "par")[0]
     return ShownTalon.of(
         rules, hand, spec.seat, player, talon, auction.names[declarer], auction.high,
         made_to, made_plain, defence, auction.text(), requested=n, budget=spec.budget,
+        contract=contract, conceded=conceded, par=par,
     )  # fmt: skip
 
 
