@@ -229,6 +229,20 @@ def role(word: str) -> str:
     return _(ROLES[word]) if word in ROLES else word
 
 
+def role_of(text: str) -> str | None:
+    """The role (or ``pass``) that ``text`` names in any language; None: none.
+
+    What the commands print is what they read: ``сдающий``, ``rozdający``,
+    ``первая рука`` and ``pas`` as well as ``dealer``, ``forehand`` and ``pass``
+    (case and spacing aside).
+    """
+    key = " ".join(text.lower().split())
+    for word, message in ROLES.items():
+        if key == word or any(key == catalogue(lang).gettext(message).lower() for lang in LANGS):
+            return word
+    return None
+
+
 def rank_text(rank: int, lang: str | None = None) -> str:
     """A rank (0 nine .. 5 ace) in the language's notation."""
     return _RANKS[lang or language()][rank]

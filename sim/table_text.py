@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sim.cards import CardParseError, mask_of, parse_cards
-from sim.i18n import _, answer_cards, role
+from sim.i18n import _, answer_cards, role, role_of
 from sim.output import FieldError
 from sim.rules import MAX_BID, OPENING_BID, Rules
 
@@ -37,15 +37,16 @@ def seat_choices(names: Sequence[str]) -> str:
 
 
 def read_seat(text: str, names: Sequence[str], field: str = "seat") -> int:
-    """The hand seat named ``text``: its index in ``names`` (:func:`seat_names`).
+    """The hand seat named ``text`` in any language: its index in ``names`` (:func:`seat_names`).
 
     Raises:
         FieldError: a name not in ``names``, naming ``field`` and listing them.
     """
-    if text not in names:
+    name = role_of(text)  # in any language the commands write it in
+    if name is None or name not in names:
         why = _("{field} {seat}: one of {seats}")
         raise FieldError(field, why, seat=text, seats=seat_choices(names))
-    return list(names).index(text)
+    return list(names).index(name)
 
 
 def read_cards(field: str, text: str, size: int, taken: int = 0) -> int:
@@ -130,7 +131,7 @@ def read_auction(rules: Rules, text: str, seats: int, over: bool = False) -> Auc
         turn = (turn + 1) % seats
         while turn in out:
             turn = (turn + 1) % seats
-        if token.lower() == "pass":
+        if role_of(token) == "pass":  # pass, пас, pas
             out.add(turn)
             bids.append((turn, None))
             continue

@@ -95,3 +95,28 @@ def test_the_command_line_words_the_fields_as_its_flags():
         raise FieldError("auction", "{field}: above what {field:hand} may bid")
     assert not isinstance(caught.value, FieldError)
     assert str(caught.value) == "--auction: above what HAND may bid"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "pl"])
+def test_every_seat_name_and_pass_the_commands_print_is_read_back(lang):
+    # what a language prints (сдающий, первая рука, pas ...) the same commands read, in
+    # whatever language they speak now; a word of no language is still refused
+    from sim.i18n import catalogue, role
+
+    rules = load_rules("classic")
+    with speaking(lang):
+        for k, name in enumerate(SEATS):
+            for written in (role(name), role(name).upper(), f"  {role(name)} "):
+                assert read_seat(written, SEATS) == k
+        said = catalogue(lang).gettext("pass")
+        assert said == role("pass")
+        a = read_auction(rules, f"100 {said} 110 {said.capitalize()}", 3, over=True)
+        assert a.bids == ((0, 100), (1, None), (2, 110), (0, None)) and a.high_seat == 2
+    with speaking("en"):
+        for other in ("ru", "uk", "pl"):  # English output, another language's words read
+            dealer = catalogue(other).gettext("dealer")
+            assert read_seat(dealer, SEATS) == 2
+        with pytest.raises(FieldError, match="seat nobody: one of forehand, middle, dealer"):
+            read_seat("nobody", SEATS)
+        with pytest.raises(FieldError, match="a bid or 'pass'"):
+            read_auction(rules, "100 пасс", 3)

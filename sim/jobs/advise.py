@@ -398,6 +398,8 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
     assert spec.seat is not None
     hand = read_cards("hand", spec.hand_text(), place_sizes(rules.players)[0])
     seat = read_seat(spec.seat, seats)
+    spec = replace(spec, seat=seats[seat])  # its name, however it was written
+    assert spec.seat is not None
     player = check_player(spec.player)
     if player != "par":
         parse_params([player] * hands, list(spec.params))
