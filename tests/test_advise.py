@@ -362,6 +362,20 @@ def test_advise_on_the_barrel_and_at_a_score(thousand):
     assert line in text
     bad = thousand("advise", hand, "--barrel", "--rules", "five_hundred_one")
     assert bad.returncode == 2 and "--barrel: there is no barrel" in bad.stderr
+    # the barrel pins the score: another one is refused at once, in one line (§9)
+    bad = thousand("advise", hand, "--barrel", "--score", "100")
+    assert bad.returncode == 2 and not bad.stdout
+    assert bad.stderr.strip() == (
+        "thousand advise: error: --score 100: a seat on the barrel has exactly 880 (barrel.at)"
+    )
+    assert thousand("advise", hand, "--barrel", "--score", "880", "--samples", "50").returncode == 0
+    from sim.jobs.advise import check_barrel_score
+    from sim.output import FieldError
+
+    piling = load_rules("classic").replace(**{"barrel.accumulate": True})
+    check_barrel_score(piling, True, 905)  # with barrel.accumulate it may rise
+    with pytest.raises(FieldError, match="has at least 880"):
+        check_barrel_score(piling, True, 700)
 
 
 def test_the_auction_shows_nothing_without_the_cap_and_the_barrel_bids_from_its_floor():

@@ -372,6 +372,25 @@ def talon_shown(
     )  # fmt: skip
 
 
+def check_barrel_score(rules: Rules, barrel: bool, score: int | None) -> None:
+    """Refuse a score a seat on the barrel cannot have (rules §9), before any work.
+
+    The barrel pins the score at ``barrel.at`` (with ``barrel.accumulate`` it may rise).
+
+    Raises:
+        FieldError: naming ``score``.
+    """
+    at = rules.barrel.at
+    if not barrel or score is None or at == 0:
+        return
+    if not rules.barrel.accumulate and score != at:
+        why = _("{field:score} {score}: a seat on the barrel has exactly {at} (barrel.at)")
+        raise FieldError("score", why, score=score, at=at)
+    if score < at:
+        why = _("{field:score} {score}: a seat on the barrel has at least {at} (barrel.at)")
+        raise FieldError("score", why, score=score, at=at)
+
+
 def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
     """Deal the cards the hand cannot see, play the samples; the advice.
 
@@ -400,6 +419,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
     seat = read_seat(spec.seat, seats)
     spec = replace(spec, seat=seats[seat])  # its name, however it was written
     assert spec.seat is not None
+    check_barrel_score(rules, spec.barrel, spec.score)
     player = check_player(spec.player)
     if player != "par":
         parse_params([player] * hands, list(spec.params))
