@@ -230,6 +230,28 @@ def test_bolt_count_and_penalty_options():
     assert e["events"] == [["bolt", 2], ["bolt_penalty", 2, 200]] and st.scores == [0, 0, -200]
 
 
+def test_a_bolt_penalty_of_nothing_is_not_counted_as_charged():
+    # bolt.penalty 0 (the `app` preset): every bolt.count-th bolt still resets the count
+    # and shows in the trace, but no penalty is charged, so none is counted
+    r = rules(bolt__penalty=0)
+    st = game(scores=(0, 200, 0))
+    for _ in range(3):
+        e = deal(st, r, deltas=(120, 0, 40), bolts=(0, 1, 0))
+    assert e["events"] == [["bolt", 1], ["bolt_penalty", 1, 0]]
+    assert st.scores[1] == 200 and st.bolts == [0, 0, 0] and st.bolt_penalties == [0, 0, 0]
+
+
+def test_the_fast_engine_counts_bolt_penalties_only_where_they_cost():
+    from sim.engine.game import play_games
+
+    counted = {}
+    for preset in ("app", "classic"):
+        batch = play_games(load_rules(preset), 200, 3)
+        counted[preset] = sum(int(batch.column(f"bolt_penalties_{s}").sum()) for s in range(3))
+    assert load_rules("app").bolt.penalty == 0 and counted["app"] == 0
+    assert counted["classic"] > 0  # the same games charge them at 120
+
+
 def test_bolts_in_a_row_reset():
     r = rules(bolt__in_a_row=True)
     st = game()

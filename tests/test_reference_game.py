@@ -282,7 +282,7 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
             elif kind == "bolt_penalty":
                 assert e["events"][k - 1] == ["bolt", s] and ev[2] == r.bolt.penalty
                 x[s] -= ev[2]
-                bolt_pens[s] += 1
+                bolt_pens[s] += ev[2] > 0  # counted where it is charged
             elif kind == "samosval":
                 assert (x[s] == 555 and r.score.samosval) or (
                     x[s] == -555 and r.score.samosval_negative

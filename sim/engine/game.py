@@ -276,7 +276,8 @@ def _bolt(
     G[s, G_BOLTS] += 1
     if G[s, G_BOLTS] == P[P_BOLT_COUNT]:
         G[s, G_SCORE] -= P[P_BOLT_PENALTY]
-        G[s, G_BOLT_PEN] += 1
+        if P[P_BOLT_PENALTY] > 0:  # a penalty charged (none where it costs nothing)
+            G[s, G_BOLT_PEN] += 1
         G[s, G_BOLTS] = 0
         _record(events, ne, trace, row, E_BOLT_PENALTY, s, P[P_BOLT_PENALTY])
 

@@ -506,7 +506,8 @@ def _bolts(
                 state.bolts[s] += 1
                 if state.bolts[s] == b.count:
                     state.scores[s] -= b.penalty
-                    state.bolt_penalties[s] += 1
+                    if b.penalty > 0:  # a penalty charged (none where it costs nothing)
+                        state.bolt_penalties[s] += 1
                     state.bolts[s] = 0
                     events.append(["bolt_penalty", s, b.penalty])
         elif b.in_a_row:

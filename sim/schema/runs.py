@@ -185,7 +185,11 @@ GAMES = make_table(
             "times the seat got onto the barrel (a climber who fell at once counts too)",
         ),
         ("barrel_falls_{s}", "Int32", "falls from the barrel, any cause"),
-        ("bolt_penalties_{s}", "Int32", "bolt penalties charged (how many, not points)"),
+        (
+            "bolt_penalties_{s}",
+            "Int32",
+            "bolt penalties charged (how many, not points; none where `bolt.penalty` is 0)",
+        ),
         ("samosvals_{s}", "Int32", "555 resets"),
         ("concessions_{s}", "Int32", "concessions made"),
         ("dark_won_{s}", "Int32", "dark deals the seat declared and made"),
