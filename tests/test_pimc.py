@@ -396,10 +396,37 @@ def test_tie_worlds_limits_the_exact_tie_break_and_nothing_else():
     assert checked >= 40 and changed > 0
 
 
+def _counts_in_every_world(S, P, seat, n, worlds, arena):
+    """Every move of ``seat`` probed in each of ``worlds`` sampled worlds (as pimc samples).
+
+    Returns ``(made, codes, W)``: the worlds where the declarer still reaches the contract
+    after each of the ``n`` moves (all 0 when it is made already), the moves' codes in
+    that order, and a copy of ``S`` whose world stream moved on as pimc's would.
+    """
+    from sim.engine.search import declarer_total, new_position, root_probes, solver_view
+    from sim.engine.strategies.pimc import least_total
+
+    C = solver_view(arena)
+    T = np.zeros(N_STATE, dtype=np.int64)
+    scratch = np.zeros(8, dtype=np.int64)
+    out = np.zeros((32, 2), dtype=np.int64)
+    everything = np.ones(32, dtype=np.int64)
+    need = least_total(int(S[S_CONTRACT]), P) - declarer_total(S, P)
+    made = np.zeros(n, dtype=np.int64)
+    W = S.copy()
+    if need > 0:
+        for _w in range(worlds):
+            sample_world(W, P, seat, T, scratch, False, True)  # pimc.read_bids=1, the default
+            new_position(C)
+            root_probes(C, P, T, need, out, everything)
+            made += out[:n, 1]
+    return made, out[:n, 0].copy(), W
+
+
 def test_card_play_by_counts_equals_probing_every_move_in_every_world():
     # pimc_play stops searching moves that can no longer win; where the counts of all
     # moves over all worlds have one best move, its choice and its stream agree with them
-    from sim.engine.search import declarer_total, new_position, root_probes, solver_view
+    from sim.engine.search import declarer_total
     from sim.engine.state import S_PIMC_CTR
     from sim.engine.strategies.pimc import least_total
 
@@ -408,11 +435,6 @@ def test_card_play_by_counts_equals_probing_every_move_in_every_world():
     worlds = 8
     params = parse_params(["pimc"] * 3, [f"pimc.worlds={worlds}"])[0]
     arena = np.zeros(arena_size(14), dtype=np.int64)
-    C = solver_view(arena)
-    T = np.zeros(N_STATE, dtype=np.int64)
-    scratch = np.zeros(8, dtype=np.int64)
-    out = np.zeros((32, 2), dtype=np.int64)
-    everything = np.ones(32, dtype=np.int64)
     unique = 0
     for _k, snap in decision_snapshots(rules, 30, 31, ("heuristic",) * 3, (Decision.PLAY,)):
         S = snap[:N_STATE].copy()
@@ -420,20 +442,14 @@ def test_card_play_by_counts_equals_probing_every_move_in_every_world():
         need = least_total(int(S[S_CONTRACT]), P) - declarer_total(S, P)
         if n < 2 or need <= 0:
             continue
-        W = S.copy()
-        made = np.zeros(n, dtype=np.int64)
-        for _w in range(worlds):
-            sample_world(W, P, seat, T, scratch, False, True)  # pimc.read_bids=1, the default
-            new_position(C)
-            root_probes(C, P, T, need, out, everything)
-            made += out[:n, 1]
+        made, codes, W = _counts_in_every_world(S, P, seat, n, worlds, arena)
         best = made.max() if seat == S[S_DECL] else made.min()
         if (made == best).sum() != 1:
             continue  # a tie: decided by mean totals, not by the counts
         legal = snap[SNAP_LEGAL : SNAP_LEGAL + n]
         T2 = S.copy()
         choice = _decide(Decision.PLAY, seat, T2, P, legal, n, params, arena)
-        assert choice == out[int(np.flatnonzero(made == best)[0]), 0]
+        assert choice == codes[int(np.flatnonzero(made == best)[0])]
         assert T2[S_PIMC_CTR] == W[S_PIMC_CTR]
         unique += 1
     assert unique >= 20
@@ -443,17 +459,10 @@ def test_tie_net_breaks_a_tie_of_counts_by_strongs_card_among_the_tied_moves():
     # pimc.tie_net=1: where moves make the contract in as many worlds, the card is
     # strong's among them (its fitted scores), counted here over every move in every
     # world; with two hands strong's card net is not fitted and the exact tie-break stays
-    from sim.engine.search import declarer_total, new_position, root_probes, solver_view
-    from sim.engine.strategies.pimc import least_total
     from sim.engine.strategies.strong import strong_play
 
     worlds = 6
     arena = np.zeros(arena_size(14), dtype=np.int64)
-    C = solver_view(arena)
-    T = np.zeros(N_STATE, dtype=np.int64)
-    scratch = np.zeros(8, dtype=np.int64)
-    out = np.zeros((32, 2), dtype=np.int64)
-    everything = np.ones(32, dtype=np.int64)
     for preset, deals in (("classic", 30), ("two_players", 10)):
         rules = load_rules(preset)
         P = rules_vector(rules)
@@ -468,15 +477,7 @@ def test_tie_net_breaks_a_tie_of_counts_by_strongs_card_among_the_tied_moves():
             if n < 2:
                 continue
             legal = snap[SNAP_LEGAL : SNAP_LEGAL + n]
-            need = least_total(int(S[S_CONTRACT]), P) - declarer_total(S, P)
-            made = np.zeros(n, dtype=np.int64)
-            W = S.copy()
-            if need > 0:
-                for _w in range(worlds):
-                    sample_world(W, P, seat, T, scratch, False, True)
-                    new_position(C)
-                    root_probes(C, P, T, need, out, everything)
-                    made += out[:n, 1]
+            made = _counts_in_every_world(S, P, seat, n, worlds, arena)[0]
             best = made.max() if seat == S[S_DECL] else made.min()
             tied = [int(c) for c, m in zip(legal, made, strict=True) if m == best]
             if len(tied) < 2:

@@ -10,7 +10,7 @@ declarer's kept hand at every contract; what a bidding seat lacks is the talon. 
    the network it fits);
 2. **the labels**: for each, every talon the seat may find among the cards it cannot
    see (680 with three hands), its two cheapest cards given away
-   (:func:`sim.engine.strategies.discard.discard_cost`), and the contract network's best
+   (:func:`sim.engine.strategies.discard.next_cheapest`), and the contract network's best
    expected deal score ``c (2 p - 1)`` over the contracts it may name having won at each
    level (the level itself where its kept hand may not raise); the label of a level is
    the mean over the talons: no search, every talon counted, so no sampling noise;
@@ -51,30 +51,12 @@ from sim.engine.state import (
     SNAP_SEAT,
 )
 from sim.engine.strategies import learned
-from sim.engine.strategies.discard import discard_cost
+from sim.engine.strategies.discard import next_cheapest
 from sim.rules import load_rules
 from training.contract import fit
 
 LEVELS = 8  # the levels labelled per decision, from the lowest raise up
 HIDDEN = 64
-
-
-@njit(cache=False)
-def _cheapest(hand: int, P: np.ndarray) -> int:
-    """The card of ``hand`` the heuristic gives first (lowest cost, then lowest id)."""
-    pick = -1
-    cost = 1 << 30
-    m = hand
-    while m:
-        c = 0
-        while not (m >> c) & 1:
-            c += 1
-        m &= m - 1
-        v = discard_cost(hand, c, P)
-        if v < cost:
-            cost = v
-            pick = c
-    return pick
 
 
 @njit(cache=False)
@@ -102,9 +84,9 @@ def talon_values(S: np.ndarray, P: np.ndarray, seat: int, lo: int, out: np.ndarr
         for j in range(i + 1, u):
             for t in range(j + 1, u):
                 full = hand | (1 << unseen[i]) | (1 << unseen[j]) | (1 << unseen[t])
-                g1 = _cheapest(full, P)
+                g1 = next_cheapest(full, -1, -1, P)[1]
                 nine = full & ~(1 << g1)
-                g2 = _cheapest(nine, P)
+                g2 = next_cheapest(nine, -1, -1, P)[1]
                 kept = nine & ~(1 << g2)
                 S[S_HAND0 + seat] = kept
                 S[S_GIVE1] = g1

@@ -77,4 +77,26 @@ def by_cost(hand: int, P: np.ndarray, cards: np.ndarray, costs: np.ndarray) -> i
     return n
 
 
-__all__ = ["DISCARD_CANDIDATES", "by_cost", "cheapest_discard", "discard_cost"]
+@hot
+def next_cheapest(hand: int, after_cost: int, after_card: int, P: np.ndarray) -> tuple[int, int]:
+    """``(cost, card)`` of the cheapest card of ``hand`` after ``(after_cost, after_card)``.
+
+    In :func:`by_cost`'s order (cost, then card), without an array: from ``(-1, -1)``
+    the cheapest card, then each call with the last answer the next one; ``(1 << 30,
+    -1)`` past the last card.
+    """
+    card = -1
+    cost = 1 << 30
+    m = hand
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        v = discard_cost(hand, c, P)
+        later = v > after_cost or (v == after_cost and c > after_card)
+        if later and v < cost:
+            cost = v
+            card = c
+    return cost, card
+
+
+__all__ = ["DISCARD_CANDIDATES", "by_cost", "cheapest_discard", "discard_cost", "next_cheapest"]

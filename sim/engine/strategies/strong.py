@@ -69,7 +69,7 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.barrel import barrel_raise, barrel_rival_bidding
 from sim.engine.strategies.basics import ABOVE, POINTS, partner_card
-from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
+from sim.engine.strategies.discard import DISCARD_CANDIDATES, next_cheapest
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
 from sim.engine.strategies.learned import (
@@ -458,19 +458,8 @@ def net_give(S: np.ndarray, P: np.ndarray) -> int:
     last_cost = -1
     last_card = -1
     for _ in range(min(popcount(hand), DISCARD_CANDIDATES)):
-        card = -1
-        cost = 1 << 30
-        m = hand
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            v = discard_cost(hand, c, P)
-            later = v > last_cost or (v == last_cost and c > last_card)
-            if later and v < cost:
-                cost = v
-                card = c
-        last_cost = cost
-        last_card = card
+        last_cost, last_card = next_cheapest(hand, last_cost, last_card, P)
+        card = last_card
         S[S_GIVE1] = card  # one card given with two players
         S[S_HAND0 + decl] = hand & ~(np.int64(1) << card)
         lo, count = contract_range(S, P)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.bits import KQ, SUIT_BITS, lowest, mask_points, popcount
+from sim.engine.bits import KQ, SUIT_BITS, mask_points, popcount
 from sim.engine.params import P_NP
 from sim.engine.state import S_DECL, S_HAND0
-from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
+from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost, next_cheapest
 from sim.engine.strategies.strong_weights import DISCARD_WEIGHTS
 from sim.jit import hot
 
@@ -135,19 +135,8 @@ def strong_discard(S: np.ndarray, P: np.ndarray) -> int:
     last_cost = -1
     last_card = -1
     for i in range(min(popcount(hand), DISCARD_CANDIDATES)):
-        card = -1
-        cost = 1 << 30
-        m = hand
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            v = discard_cost(hand, c, P)
-            later = v > last_cost or (v == last_cost and c > last_card)
-            if later and v < cost:
-                cost = v
-                card = c
-        last_cost = cost
-        last_card = card
+        last_cost, last_card = next_cheapest(hand, last_cost, last_card, P)
+        card = last_card
         value = _value(discard_view(hand, card, i == 0, P))
         if value > best:
             best = value
