@@ -57,6 +57,51 @@ class SampledAdvice:
     high_bid: int = 0  # the highest bid so far: a raise must go above it
     game: GameSituation | None = None  # the seat's score and barrel (--score, --barrel)
     reading: AuctionReading | None = None  # what the other seats' bids were read to show
+    opponents: Opponents | None = None  # who the samples assume sits at the table
+
+
+@dataclass(frozen=True)
+class Opponents:
+    """Who an answer assumes sits at the table, and how strong that player was measured.
+
+    Attributes:
+        player: the player at every other seat (a strategy, or ``par``).
+        compared: the player it was measured against in a duplicate duel (None: none).
+        diff: points a deal, ``player`` minus ``compared`` at one seat, with its 95 %
+            interval.
+        deals: the duel's deals.
+        rules: the duel's rules.
+    """
+
+    player: str
+    compared: str | None = None
+    diff: tuple[float, float, float] | None = None
+    deals: int = 0
+    rules: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The one thing to do now, first in every answer, in the current language.
+
+    Attributes:
+        action: ``bid`` (bid up to ``level``), ``raise`` (mid-auction, up to
+            ``level``), ``pass``, ``give`` (after the talon: give ``give`` and name
+            ``level``), ``concede`` (no give reaches the bid), ``expect`` (a defender
+            once the talon is shown: the declarer's ``level`` is likely made or not).
+        level: the level the action names (None: none).
+        give: the cards to give, to the left and to the right (``give`` only).
+        say: the verdict in one line.
+        why: why, in one sentence.
+        table: the table the numbers assume, in words.
+    """
+
+    action: str
+    level: int | None
+    give: tuple[str, str] | None
+    say: str
+    why: str
+    table: str
 
 
 @dataclass(frozen=True)
@@ -133,6 +178,7 @@ class ShownTalon:
     contract: float | None = None
     conceded: float | None = None
     par: tuple[float, float, float, int] | None = None
+    opponents: Opponents | None = None
 
     @classmethod
     def of(
@@ -434,6 +480,178 @@ def advise_talon(
     )  # fmt: skip
 
 
+def _percent(p: float, low: float, high: float) -> str:
+    """A share with its interval in whole percent: ``79% [78%, 80%]``."""
+    return f"{p:.0%} [{low:.0%}{interval_separator()}{high:.0%}]"
+
+
+def opponents_text(o: Opponents | None) -> str:
+    """The table an answer assumes, in one sentence of the current language ("" unknown)."""
+    from sim.players import words
+
+    if o is None:
+        return ""
+    who = _(words(o.player))
+    if o.compared is None or o.diff is None:
+        return _("The table assumed: {who}.").format(who=who)
+    d, low, high = o.diff
+    if d < 0:
+        rel = _("{points} [{low}{sep}{high}] points a deal below `{other}`")
+        d, low, high = -d, -high, -low
+    else:
+        rel = _("{points} [{low}{sep}{high}] points a deal above `{other}`")
+    rel = rel.format(points=number(d, 1), low=number(low, 1), high=number(high, 1),
+                     sep=interval_separator(), other=o.compared)  # fmt: skip
+    return _(
+        "The table assumed: {who}; in duplicate duels (`{rules}`, {deals} deals) it scores {rel}."
+    ).format(who=who, rules=o.rules, deals=number(o.deals), rel=rel)
+
+
+def verdict(a: SampledAdvice | ShownTalon) -> Verdict:
+    """What to do now and why, in the current language: the answer's first lines.
+
+    Bidding: the highest level the hand may still bid whose make rate's 95 % interval
+    reaches the risk and whose expected score beats passing; above it the answer says
+    which of the two (or the hand's marriage ceiling) stops it. After the talon: the
+    best give and contract. A defender shown the talon: whether the declarer is likely
+    to make its bid.
+    """
+    table = opponents_text(a.opponents)
+    if isinstance(a, ShownTalon):
+        return _shown_verdict(a, table)
+    if a.discards is not None:
+        return _give_verdict(a, table)
+    return _bid_verdict(a, table)
+
+
+def _shown_verdict(a: ShownTalon, table: str) -> Verdict:
+    p, low, high = a.made
+    if p >= 0.5:
+        say = _("{declarer} is likely to make {bid}: {made} of the deals.")
+    else:
+        say = _("{declarer} is likely to fail {bid}: it makes it in only {made} of the deals.")
+    say = say.format(declarer=role(a.declarer).capitalize(), bid=a.bid,
+                     made=_percent(p, low, high))  # fmt: skip
+    why = _("With this talon; with the talon unknown it would be {plain}.").format(
+        plain=_percent(*a.plain)
+    )
+    if a.defence is not None:
+        why = _(
+            "With this talon; with the talon unknown it would be {plain}, and your hand "
+            "scores {score} as a defender."
+        ).format(plain=_percent(*a.plain), score=_signed(a.defence[0]))
+    return Verdict("expect", a.bid, None, say, why, table)
+
+
+def _give_verdict(a: SampledAdvice, table: str) -> Verdict:
+    assert a.discards is not None
+    if a.discards.height == 0:
+        if a.rules.rospis.allowed:
+            say = _("Concede {bid}: no give reaches it.").format(bid=a.bid)
+        else:
+            say = _("Play {bid} out: no give reaches it, and conceding is not allowed.").format(
+                bid=a.bid
+            )
+        why = _("With every card face up no give of two cards makes {bid} in any sample.")
+        return Verdict("concede", a.bid, None, say, why.format(bid=a.bid), table)
+    top = a.discards.row(0, named=True)
+    say = _("Give {left} to the left and {right} to the right, and name {contract}.").format(
+        left=_card(top["to_left"]), right=_card(top["to_right"]), contract=top["contract"]
+    )
+    why = _(
+        "With every card face up it makes {contract} in {made} of the samples and scores "
+        "{expected} on average: an upper bound on play at the table."
+    ).format(contract=top["contract"], made=_percent(top["p"], top["ci_low"], top["ci_high"]),
+             expected=_signed(top["expected"]))  # fmt: skip
+    return Verdict("give", int(top["contract"]), (top["to_left"], top["to_right"]), say, why, table)
+
+
+def _bid_verdict(a: SampledAdvice, table: str) -> Verdict:
+    rows = {int(r["level"]): r for r in a.levels.iter_rows(named=True)}
+    risk = f"{a.risk:.0%}"
+    passing = _signed(a.pass_mean)
+    g = a.game
+    if g is not None and g.goal == "silenced":
+        say = _("Pass.")
+        why = _("At {score} the seat is silenced: it may not bid, whatever its hand.")
+        return Verdict("pass", None, None, say, why.format(score=g.score), table)
+    floor = a.high_bid  # a raise goes above the bid so far
+    start = g.bid_from if g is not None and g.on_barrel else 0
+    may = [L for L in sorted(rows) if L > floor and L >= start]
+    ok = [
+        L for L in may if a.recommended is not None and L <= a.recommended
+        and rows[L]["expected"] > a.pass_mean
+    ]  # fmt: skip
+    up_to = max(ok) if ok else None
+    forced = a.seat == "forehand" and not a.auction  # its 100 is bid for it
+
+    def chance(L: int) -> str:
+        r = rows[L]
+        return _percent(r["p"], r["ci_low"], r["ci_high"])
+
+    def stop(L: int) -> str:
+        """Why ``L`` is not bid: the risk, or the score against passing."""
+        r = rows[L]
+        if a.recommended is None or L > a.recommended:
+            return _("at {level} it makes it in {made}, and the interval's lower end is "
+                     "below {risk}").format(level=L, made=chance(L), risk=risk)  # fmt: skip
+        return _("at {level} it would score {expected} against {passing} for passing").format(
+            level=L, expected=_signed(r["expected"]), passing=passing
+        )
+
+    cap = max(rows) if rows else 0
+    if up_to is None:
+        if not may:
+            if start > cap:
+                why = _("On the barrel bids start at {bid}, above what this hand may bid ({cap}).")
+                why = why.format(bid=start, cap=cap)
+            elif cap <= 120:
+                why = _("Without a marriage this hand may not bid above 120; the bid is {high}.")
+                why = why.format(high=floor)
+            else:
+                why = _("This hand's marriages allow bids up to {cap}; the bid is {high}.")
+                why = why.format(cap=cap, high=floor)
+        else:
+            why = stop(may[0])
+            why = why[:1].upper() + why[1:] + "."
+        if forced:
+            say = _("Bid the forehand's automatic 100, then pass.")
+        else:
+            say = _("Pass.")
+        return Verdict("pass", None, None, say, why, table)
+    later = [L for L in may if L > up_to]
+    if not later:
+        if up_to == cap and cap < max(int(L) for L in levels_of(a.rules)):
+            rest = _("no higher bid is open to this hand ({cap}: 120 and its marriages)").format(
+                cap=cap
+            )
+        else:
+            rest = _("no higher bid is open")
+    else:
+        rest = stop(later[0])
+    why = _("At {level} it makes the contract in {made} and scores {expected} against "
+            "{passing} for passing; {rest}.").format(
+        level=up_to, made=chance(up_to), expected=_signed(rows[up_to]["expected"]),
+        passing=passing, rest=rest)  # fmt: skip
+    if a.auction:
+        say = _("Raise, up to {level}.").format(level=up_to)
+        return Verdict("raise", up_to, None, say, why, table)
+    if forced and up_to == 100:
+        say = _("Bid the forehand's automatic 100 and no higher.")
+    else:
+        say = _("Bid up to {level}.").format(level=up_to)
+    return Verdict("bid", up_to, None, say, why, table)
+
+
+def verdict_lines(a: SampledAdvice | ShownTalon) -> list[str]:
+    """The verdict as the answer's first lines: what to do, why, the table assumed."""
+    v = verdict(a)
+    lines = [f"**{v.say}** {v.why}"]
+    if v.table:
+        lines.append(v.table)
+    return [*lines, ""]
+
+
 def _mean_interval(mean: float, se: float) -> str:
     return _interval(mean, mean - Z95 * se, mean + Z95 * se, 1)
 
@@ -453,7 +671,11 @@ def _interval(p: float, low: float, high: float, digits: int = 2) -> str:
 
 
 def shown_markdown(a: ShownTalon) -> str:
-    """The defender's view in a few lines, in the current language."""
+    """The defender's view in a few lines, in the current language: the verdict first."""
+    return "\n".join(verdict_lines(a)) + "\n" + _shown_detail(a)
+
+
+def _shown_detail(a: ShownTalon) -> str:
     made, plain = a.made, a.plain
     lines = [
         _("Hand {cards} as {seat}, rules `{rules}`, player `{player}`, {samples} sampled "
@@ -465,11 +687,10 @@ def shown_markdown(a: ShownTalon) -> str:
             declarer=role(a.declarer),
         ),
         "",
-        _("{declarer} makes {bid} in {p} of the deals [{low}, {high}]; with the talon "
-          "unknown it would be {plain} [{plain_low}, {plain_high}].").format(
-            declarer=role(a.declarer), bid=a.bid, p=f"{made[0]:.0%}", low=f"{made[1]:.0%}",
-            high=f"{made[2]:.0%}", plain=f"{plain[0]:.0%}", plain_low=f"{plain[1]:.0%}",
-            plain_high=f"{plain[2]:.0%}",
+        _("{declarer} makes {bid} in {made} of the deals; with the talon unknown it would be "
+          "{plain}.").format(
+            declarer=role(a.declarer).capitalize(), bid=a.bid, made=_percent(*made),
+            plain=_percent(*plain),
         ),
     ]  # fmt: skip
     if a.contract is not None and a.conceded is not None:
@@ -483,8 +704,8 @@ def shown_markdown(a: ShownTalon) -> str:
         lines.append(
             _(
                 "The open-card par (every card face up, both sides at their best) makes it in "
-                "{p} of the first {deals} of these deals [{low}, {high}]."
-            ).format(p=f"{p:.0%}", deals=number(deals), low=f"{low:.0%}", high=f"{high:.0%}")
+                "{made} of the first {deals} of these deals."
+            ).format(made=_percent(p, low, high), deals=number(deals))
         )
     lines.append(
         _("The deals follow the auction, every bid read as `{player}` would make it: a "
@@ -543,11 +764,21 @@ def shown_json(a: ShownTalon) -> dict[str, Any]:
         "par_ci_low": None if a.par is None else a.par[1],
         "par_ci_high": None if a.par is None else a.par[2],
         "par_samples": None if a.par is None else a.par[3],
+        "verdict": asdict(verdict(a)),
+        "opponents": None if a.opponents is None else asdict(a.opponents),
     }
 
 
 def advice_markdown(a: SampledAdvice) -> str:
-    """The answer in a few lines and one table (fits 100 columns), in the current language."""
+    """The answer in a few lines and one table (fits 100 columns), in the current language.
+
+    The verdict first (:func:`verdict`: what to do, why, the table assumed), then the
+    detail.
+    """
+    return "\n".join(verdict_lines(a)) + "\n" + _advice_detail(a)
+
+
+def _advice_detail(a: SampledAdvice) -> str:
     marr = marriage_label(int(marriage_mask(np.array([a.hand]))[0]))
     marr = _("no marriage") if marr == "none" else _("{suits} marriage").format(suits=marr)
     head = _("Hand {cards} ({marriage}) as {seat}, rules `{rules}`, player `{player}`, "
@@ -843,7 +1074,12 @@ def _reading_text(r: AuctionReading) -> str:
 
 def advice_json(a: SampledAdvice) -> dict[str, Any]:
     """The answer as one JSON document."""
-    doc: dict[str, Any] = {**_json_head(a), "risk": a.risk}
+    doc: dict[str, Any] = {
+        **_json_head(a),
+        "risk": a.risk,
+        "verdict": asdict(verdict(a)),
+        "opponents": None if a.opponents is None else asdict(a.opponents),
+    }
     if a.discards is not None:
         doc.update(talon=cards_str(_cards(a.talon)), bid=a.bid, discards=a.discards.to_dicts())
         return doc
@@ -881,8 +1117,10 @@ def advice_json(a: SampledAdvice) -> dict[str, Any]:
 
 __all__ = [
     "EXAMPLE_HANDS",
+    "Opponents",
     "SampledAdvice",
     "TableAnswer",
+    "Verdict",
     "advice_json",
     "advice_markdown",
     "advise",
@@ -893,6 +1131,9 @@ __all__ = [
     "game_situation",
     "level_table",
     "minimum_samples",
+    "opponents_text",
     "table_answer",
+    "verdict",
+    "verdict_lines",
     "with_table",
 ]

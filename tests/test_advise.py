@@ -452,7 +452,7 @@ def test_a_shown_talon_goes_to_the_declarer_and_moves_its_chance(thousand):
     assert poor["p_make"] < poor["p_make_talon_unknown"]  # three low cards: worse than average
     text = thousand("advise", "AS TS AC TC KD JH 9H", "--seat", "middle", "--auction",
                     "100 pass 110 pass", "--talon-shown", "9S 9C JC").stdout  # fmt: skip
-    assert "dealer makes 110 in" in text and "as a defender" in text
+    assert "Dealer makes 110 in" in text and "as a defender" in text
     for args, words in (
         (["--auction", "100 pass 110"], "is not over"),
         (["--auction", "100 pass pass"], "the talon is not shown (talon.hide_at_100)"),

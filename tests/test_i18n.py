@@ -92,7 +92,8 @@ def test_the_advisor_and_show_answer_in_the_language(thousand, tmp_path, lang):
     en, out = both("advise", hand, "--seat", "dealer", "--auction", "100 pass")
     assert not words(out) & words(en), words(out) & words(en)
     rank = {"ru": "Т♥", "uk": "Т♥", "pl": "A♥"}[lang]
-    assert rank in out.splitlines()[0]  # the hand in the language's notation
+    head = out.split("\n\n")[1].splitlines()[0]  # the detail's first line, after the verdict
+    assert rank in head  # the hand in the language's notation
     en, out = both("advise", hand, "--talon", "KS QS 9H", "--bid", "120", "--samples", "8")
     assert not words(out) & words(en), words(out) & words(en)
     trace = tmp_path / "t.jsonl"

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the answer's classes: importing the job stays light
     import numpy as np
     import polars as pl
 
-    from analysis.advise import AuctionReading, SampledAdvice, ShownTalon
+    from analysis.advise import AuctionReading, Opponents, SampledAdvice, ShownTalon
     from sim.runs.advise import AuctionPolicy
 
 # ADVISORS (sim.players): the players whose play the advice may rest on, by their
@@ -44,6 +44,35 @@ TABLE_SEED = 1_000
 PAR_SAMPLE = 200  # deals of a shown talon the open-card par plays too (about 6 s)
 # Whose tables each advisor starts from: its record's ``tables_from`` (pimc's and the
 # par's own would take hours): sim.players.tables_player.
+
+
+def opponents(player: str) -> Opponents:
+    """Who an answer by ``player`` assumes at the other seats, and how strong it plays.
+
+    The measure is the players' ladder (``docs/ladder.json``, ``make players``): the
+    duplicate duel of ``player`` against the sampling advisor (the strongest player
+    that advises), or for that player against the default. None where the ladder is
+    missing or has no such duel; the par plays every card face up and has none.
+    """
+    from analysis.advise import Opponents
+    from sim.jobs.players import read_ladder
+    from sim.players import RECORDS
+
+    if player == PAR:
+        return Opponents(PAR)
+    compared = next(
+        (p.name for p in RECORDS if p.advises and p.speed == "sampling" and p.name != player),
+        DEFAULT,
+    )
+    ladder = read_ladder() or {}
+    for pair in ladder.get("pairs", []):
+        if {pair["a"], pair["b"]} != {player, compared} or player == compared:
+            continue
+        d, low, high = pair["score_diff"], pair["ci_low"], pair["ci_high"]
+        if pair["a"] != player:
+            d, low, high = -d, -high, -low
+        return Opponents(player, compared, (d, low, high), int(pair["deals"]), ladder["rules"])
+    return Opponents(player)
 
 
 def check_player(name: str) -> str:
@@ -426,7 +455,8 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
     set_threads(spec.workers)
     n = spec.samples or advice_samples(player)
     if spec.talon_shown is not None:
-        return AdvisorAnswer(talon_shown(spec, hand, seat, player, n, feedback))
+        shown = talon_shown(spec, hand, seat, player, n, feedback)
+        return AdvisorAnswer(replace(shown, opponents=opponents(player)))
     auction = None
     if spec.auction is not None:
         if spec.talon is not None:
@@ -461,6 +491,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
         answer = a.advise_talon(
             rules, hand, spec.seat, talon, spec.bid, spec.risk, gives, made_to, caps, totals
         )
+        answer = replace(answer, opponents=opponents(PAR))
     else:
         budget = 0.0 if fast(player) else spec.budget  # the fast players: every sample
         others = [(s, b) for s, b in auction.highest() if s != seat] if auction else []
@@ -498,5 +529,5 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
         table = a.table_answer(
             hand, spec.risk, by_class, by_marriages, owner, TABLE_DEALS, TABLE_SEED
         )
-        answer = a.with_table(answer, table)
+        answer = replace(a.with_table(answer, table), opponents=opponents(player))
     return AdvisorAnswer(replace(answer, requested=n, budget=spec.budget))
