@@ -67,8 +67,14 @@ def _part_manifest(run_dir: Path | None) -> dict[str, Any] | None:
     """The parts of a run's ``run.json`` the report repeats (not the rules again)."""
     if run_dir is None:
         return None
+    from sim.output import source_date
+
     doc = read_manifest(run_dir)
-    keep = ("command", "seed", "sizes", "strategies", "params", "seconds", "engine_version")
+    keep: tuple[str, ...] = (
+        "command", "seed", "sizes", "strategies", "params", "seconds", "engine_version"
+    )  # fmt: skip
+    if source_date() is not None:  # reproducible: no durations (they differ run to run)
+        keep = tuple(k for k in keep if k != "seconds")
     return {k: doc[k] for k in keep if k in doc}
 
 

@@ -167,9 +167,22 @@ def package_versions() -> dict[str, str]:
     return out
 
 
+def source_date() -> datetime | None:
+    """``$SOURCE_DATE_EPOCH`` as a UTC time, or None when it is unset or not a number.
+
+    The reproducible-builds convention: where it is set (``make report`` sets it to the
+    last change of the sources), every time stamp a run writes is that instant and
+    no duration is written, so the same sources and seeds give the same bytes.
+    """
+    text = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not text.isdigit():
+        return None
+    return datetime.fromtimestamp(int(text), UTC)
+
+
 def now_iso() -> str:
-    """Current UTC time, ISO 8601, seconds precision."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """Current UTC time, ISO 8601, seconds precision (``$SOURCE_DATE_EPOCH`` if set)."""
+    return (source_date() or datetime.now(UTC)).isoformat(timespec="seconds")
 
 
 def write_manifest(

@@ -596,3 +596,23 @@ def test_a_seat_difference_says_how_large_it_is():
     assert "(negligible)" in p_value_words(0.0001, 10**6, 0.003, 1 / 3)
     assert "(small)" in p_value_words(0.01, 10**5, -0.02, 1 / 3)
     assert p_value_words(0.01, 300).endswith("very likely differ, if only a little")
+
+
+def test_the_same_sources_and_seed_give_the_same_report_bytes(thousand, tmp_path, monkeypatch):
+    # with SOURCE_DATE_EPOCH (make report sets it to the sources' last change) the
+    # report's time stamps are that instant and no duration is written: a second run
+    # leaves a tracked report unchanged
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764806400")  # 2025-12-04T00:00:00Z
+    pages = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        r = thousand("report", "--out", str(out), "--deals", "2000", "--hands", "300",
+                     "--games", "8", "--seed", "5", "--no-safe-bids", "--no-guide",
+                     "--no-ladder", "--quiet")  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        pages.append({f: (out / f).read_bytes() for f in ("run.json", "report.md", "index.html")})
+    assert pages[0] == pages[1]
+    manifest = json.loads(pages[0]["run.json"])
+    assert manifest["started"] == manifest["ended"] == "2025-12-04T00:00:00+00:00"
+    assert "seconds" not in manifest["parts"]["hands"]
+    assert b"Built 2025-12-04T00:00:00+00:00" in pages[0]["index.html"]
