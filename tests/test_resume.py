@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 from runner_helpers import kill_when, thousand_process
@@ -35,8 +36,12 @@ def test_a_killed_cli_run_resumes_with_the_same_results(thousand, tmp_path, size
     done = len(manifest.read_text().splitlines())
     assert 3 <= done < 16
     # the resumed and the whole run in this process (the killed one had to be another)
-    resumed = thousand(*args, str(tmp_path / "t.jsonl"), "--out", str(out), "--resume")
+    loud = [a for a in args if a != "--quiet"]  # its last line: what was resumed
+    resumed = thousand(*loud, str(tmp_path / "t.jsonl"), "--out", str(out), "--resume")
     assert resumed.returncode == 0, resumed.stderr
+    kept = done * chunk  # the deals of the finished chunks, not played again
+    last = resumed.stderr.strip().splitlines()[-1]
+    assert f"redealt, {kept:,} resumed) in" in last, last
     again = thousand(*args, str(tmp_path / "t2.jsonl"), "--out", str(tmp_path / "whole"))
     assert again.returncode == 0, again.stderr
     assert (out / "hands.parquet").read_bytes() == (tmp_path / "whole/hands.parquet").read_bytes()
@@ -143,3 +148,16 @@ def test_a_killed_report_resumes_with_the_same_tables(tmp_path):
     for name in tables:
         assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep", "whole"]
+
+
+def test_a_runs_speed_counts_only_what_it_played_and_not_a_run_too_short_to_time():
+    from sim.cli.common import resumed_text, speed_text
+    from sim.runs.folder import TIMED_SECONDS, RunResult
+
+    whole = RunResult(Path("x"), {}, 10.0)
+    assert whole.speed(50_000) == 5_000 and speed_text(5_000, "deals") == " (5,000 deals/s)"
+    finished = RunResult(Path("x"), {}, 10.0, resumed=40_000)  # 40,000 came from the store
+    assert finished.speed(50_000) == 1_000 and resumed_text(40_000) == ", 40,000 resumed"
+    assert RunResult(Path("x"), {}, TIMED_SECONDS / 2).speed(50) is None  # too short
+    assert RunResult(Path("x"), {}, 10.0, resumed=50).speed(50) is None  # nothing played
+    assert speed_text(None, "games") == "" and resumed_text(0) == ""

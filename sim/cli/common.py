@@ -323,3 +323,13 @@ def emit(args: argparse.Namespace, result: Shown, ensure_ascii: bool = True) -> 
         print(result.short())
     else:
         print(result.markdown())
+
+
+def speed_text(rate: float | None, unit: str) -> str:
+    """`` (123,456 deals/s)`` for a run's end line, or nothing for a run too short to time."""
+    return "" if rate is None else f" ({rate:,.0f} {unit}/s)"
+
+
+def resumed_text(resumed: int) -> str:
+    """``, 4,000 resumed`` for a run that finished an interrupted one, else nothing."""
+    return f", {resumed:,} resumed" if resumed else ""

@@ -7,7 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.cli.common import Console, common_flags, positive_int, runner_flags, seed_value
+from sim.cli.common import (
+    Console,
+    common_flags,
+    positive_int,
+    resumed_text,
+    runner_flags,
+    seed_value,
+    speed_text,
+)
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
@@ -27,10 +35,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         spec, args.out, feedback=Console(args.quiet), resume=args.resume, force=args.force
     )
     if not args.quiet:
-        rate = args.games / run.seconds if run.seconds > 0 else float("inf")
         print(
-            f"{args.games:,} games ({run.counts['unfinished']:,} unfinished) in "
-            f"{run.seconds:.1f} s ({rate:,.0f} games/s) → {args.out}/games.parquet",
+            f"{args.games:,} games ({run.counts['unfinished']:,} unfinished"
+            f"{resumed_text(run.resumed)}) in {run.seconds:.1f} s"
+            f"{speed_text(run.speed(args.games), 'games')} → {args.out}/games.parquet",
             file=sys.stderr,
         )
     return 0

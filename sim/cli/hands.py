@@ -7,7 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.cli.common import Console, common_flags, positive_int, runner_flags, seed_value
+from sim.cli.common import (
+    Console,
+    common_flags,
+    positive_int,
+    resumed_text,
+    runner_flags,
+    seed_value,
+    speed_text,
+)
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
@@ -28,11 +36,11 @@ def cmd_hands(args: argparse.Namespace) -> int:
         spec, args.out, feedback=Console(args.quiet), resume=args.resume, force=args.force
     )
     if not args.quiet:
-        rate = args.deals / run.seconds if run.seconds > 0 else float("inf")
         name = "hands_agg.parquet" if args.aggregate_only else "hands.parquet"
         print(
-            f"{args.deals:,} deals ({run.counts['redealt']:,} redealt) in {run.seconds:.1f} s "
-            f"({rate:,.0f} deals/s) → {args.out}/{name}",
+            f"{args.deals:,} deals ({run.counts['redealt']:,} redealt"
+            f"{resumed_text(run.resumed)}) in {run.seconds:.1f} s"
+            f"{speed_text(run.speed(args.deals), 'deals')} → {args.out}/{name}",
             file=sys.stderr,
         )
     return 0

@@ -180,11 +180,30 @@ class RunSpec:
 
 @dataclass(frozen=True)
 class RunResult:
-    """A run written: its folder, counts (rows, redeals; or stints, unfinished) and time."""
+    """A run written: its folder, counts (rows, redeals; or stints, unfinished) and time.
+
+    ``resumed``: the deals or games taken from an interrupted run's finished chunks
+    (``--resume``), not played in ``seconds``.
+    """
 
     folder: Path
     counts: dict[str, Any]
     seconds: float
+    resumed: int = 0
+
+    def speed(self, total: int) -> float | None:
+        """Deals or games a second played in this process (None: not worth printing).
+
+        None for a run too short to time (under :data:`TIMED_SECONDS`: the writer and
+        the workers' start would be most of it) or with nothing played.
+        """
+        played = total - self.resumed
+        if self.seconds < TIMED_SECONDS or played <= 0:
+            return None
+        return played / self.seconds
+
+
+TIMED_SECONDS = 2.0  # a run shorter than this prints no speed
 
 
 def check_first_dealer(first: int | None, players: int) -> None:
@@ -398,6 +417,7 @@ def _play(
     own_store = store is None
     if store is None:
         store = open_partial(out, spec.plan(), resume, force)
+    resumed = sum(int(e["n"]) for e in store.done().values())  # played before, kept
     warm_up([spec.kind], spec.rules, names, spec.params, backend, feedback)
     play: Callable[..., dict[str, Any]]
     job_of: Callable[..., Any]
@@ -433,7 +453,7 @@ def _play(
         )  # fmt: skip
     if own_store:
         shutil.rmtree(store.folder, ignore_errors=True)
-    return RunResult(out, counts, seconds)
+    return RunResult(out, counts, seconds, resumed)
 
 
 @dataclass(frozen=True)
