@@ -27,6 +27,16 @@ def seat_names(hands: int) -> tuple[str, ...]:
     return SEATS if hands == 3 else ("forehand", "dealer")
 
 
+def hand_roles(players: int) -> tuple[str, ...]:
+    """The roles of the hand seats from forehand, for ``players`` players at the table.
+
+    Two: forehand, dealer; three: forehand, middle, dealer; four: forehand, middle,
+    rear (the dealer sits the deal out). Every command names a seat by these words
+    (through :func:`sim.i18n.role`), and reads them back in any language.
+    """
+    return {2: ("forehand", "dealer"), 3: SEATS, 4: ("forehand", "middle", "rear")}[players]
+
+
 def seat_choices(names: Sequence[str]) -> str:
     """The seats a field takes, as its refusals list them.
 

@@ -60,12 +60,12 @@ REFUSED = [
     (["advise", "--deal-file", "good.tdn", "--seat", "rear"],
      "thousand advise: error: --seat rear: one of forehand, middle, dealer"),
     (["solve", "--hands", "AH TH KH", "AH QS JS", "AD KD QD"],
-     "thousand solve: error: AH is given twice (hand 0 and hand 1)"),
+     "thousand solve: error: AH is given twice (hand 0 (forehand) and hand 1 (middle))"),
     (["solve", "--hands", "AH TH KH", "KS QS JS", "AD KD QD", "--trump", "X"],
      "thousand solve: error: --trump must be a suit (S, C, D, H) or none, got 'X'"),
     (["solve", "--hands", "AH TH KH QH AS 9C", "KS QS JS TS 9S AC KC", "AD KD QD TD 9D QC JH",
       "--talon", "JC TC 9H"],
-     "thousand solve: error: hand 0 must hold 7 cards, got 6"),
+     "thousand solve: error: hand 0 (forehand) must hold 7 cards, got 6"),
     (["solve", "--deal-file", "dark.tdn"],
      "thousand solve: error: dark.tdn: a dark deal: nobody takes the talon"),
     (["solve", "--deal-file", "two.tdn"],
@@ -168,7 +168,9 @@ def test_the_seats_are_named_as_typed_and_in_the_language(run_main):
 
 def test_the_cards_of_a_refusal_are_written_in_the_language(run_main):
     code, err = run_main("solve", "--hands", "AH TH KH", "AH QS JS", "AD KD QD", "--lang", "ru")
-    assert code == 2 and "карта Т♥ указана дважды (рука 0 и рука 1)" in err
+    assert (
+        code == 2 and "карта Т♥ указана дважды (рука 0 (первая рука) и рука 1 (вторая рука))" in err
+    )
 
 
 def test_the_compile_notice_is_in_the_language(monkeypatch):

@@ -107,9 +107,9 @@ def test_show_lays_a_deal_out_and_writes_the_notation(thousand, tmp_path):
     assert shown.returncode == 0
     lines = shown.stdout.splitlines()
     assert lines[1].split() == [
-        "seat",
-        "1",
-        "(forehand)",
+        "forehand",
+        "(seat",
+        "1)",
         "♠",
         "10",
         "K",
@@ -120,7 +120,7 @@ def test_show_lays_a_deal_out_and_writes_the_notation(thousand, tmp_path):
         "A",
         "K",
     ]
-    assert lines[3].startswith("  seat 0 (dealer)") and lines[4].split()[1:] == ["J♣", "10♣", "9♥"]
+    assert lines[3].startswith("  dealer (seat 0)") and lines[4].split()[1:] == ["J♣", "10♣", "9♥"]
     again = thousand("show", str(path), "--tdn")
     assert parse_deals(again.stdout) == parse_deals(DEAL)
     bad = thousand("show", str(tmp_path / "none.tdn"))
@@ -153,3 +153,21 @@ def test_a_traced_deal_reads_the_same_in_solve_show_and_advise(thousand, tmp_pat
     assert both.returncode == 2 and "not both" in both.stderr
     several = thousand("solve", "--deal-file", str(trace))
     assert several.returncode == 2 and "name one with --deal" in several.stderr
+    # show and solve name the declarer, every seat of the tricks and of the discard
+    # by the same role words (in every language), and solve's JSON carries the role
+    for lang in ("en", "ru"):
+        shown = thousand("show", str(tdn), "--lang", lang).stdout
+        solved = thousand("solve", "--deal-file", str(tdn), "--lang", lang).stdout
+        declares = next(
+            line
+            for line in shown.splitlines()
+            if line.count(":") == 1 and line.endswith(f"{played['contract']}.") and "(" not in line
+        )
+        who = declares.split(" ")[0].lower()  # the role's first word: forehand, вторая ...
+        head = solved.splitlines()[0]
+        assert head.split(": ")[1].startswith(who), (declares, head)
+    doc = json.loads(by_file.stdout)
+    dealer = played["dealer"]
+    roles = {(dealer + 1) % 3: "forehand", (dealer + 2) % 3: "middle", dealer: "dealer"}
+    assert doc["declarer_role"] == roles[played["declarer"]]
+    assert {step["role"] for step in doc["line"]} == {"forehand", "middle", "dealer"}

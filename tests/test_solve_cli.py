@@ -47,6 +47,22 @@ def test_deal_text_names_the_discard_and_the_line(thousand):
     r = thousand("solve", "--hands", *DEAL, "--talon", "9H JH TS")
     assert r.returncode == 0, r.stderr
     assert "best discard:" in r.stdout and "trick 8:" in r.stdout
+    assert r.stdout.startswith("declarer: forehand\n")  # seats by role, as show names them
+
+
+def test_the_declarer_is_named_by_its_role_in_any_language_or_by_number(thousand):
+    by_number = thousand("solve", "--hands", *DEAL, "--talon", "9H JH TS", "--declarer", "2",
+                         "--json")  # fmt: skip
+    doc = json.loads(by_number.stdout)
+    assert doc["declarer"] == 2 and doc["declarer_role"] == "dealer"
+    for word in ("dealer", "сдающий", "роздаючий", "rozdający"):
+        named = thousand("solve", "--hands", *DEAL, "--talon", "9H JH TS", "--declarer", word,
+                         "--json")  # fmt: skip
+        assert named.returncode == 0, named.stderr
+        assert json.loads(named.stdout) == doc
+    text = thousand("solve", "--hands", *DEAL, "--talon", "9H JH TS", "--declarer", "middle",
+                    "--lang", "ru").stdout  # fmt: skip
+    assert text.startswith("играющий: вторая рука\n") and "вторая рука: " in text
 
 
 def test_run_deal_replays_the_runs_declarer(thousand, tmp_path):
@@ -94,7 +110,10 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, culprit):
 def test_bad_input_as_a_subprocess(cli):
     r = cli("solve", "--hands", "AH TH", "KH QH", "JH AH")
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.strip() == "thousand solve: error: AH is given twice (hand 0 and hand 2)"
+    assert (
+        r.stderr.strip()
+        == "thousand solve: error: AH is given twice (hand 0 (forehand) and hand 2 (dealer))"
+    )
 
 
 def test_hands_par_columns_are_the_solvers_values(thousand, tmp_path):

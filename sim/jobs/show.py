@@ -19,6 +19,7 @@ from sim.i18n import N_, _, card_text, cards_text, rank_text, role
 from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_deals
 from sim.output import UsageError
 from sim.rules import Rules, load_rules
+from sim.table_text import hand_roles
 
 RANK_ORDER = (5, 4, 3, 2, 1, 0)  # A 10 K Q J 9: the order a player sorts a suit in
 
@@ -118,14 +119,20 @@ def _seat(s: int) -> str:
     return _("seat {seat}").format(seat=s)
 
 
-def _seat_names(deal: DealRecord) -> dict[int, str]:
-    """``seat S (role)`` of every seat: forehand first, the dealer last."""
-    roles = {2: ("forehand", "dealer"), 3: ("forehand", "middle", "dealer"),
-             4: ("forehand", "middle", "rear")}[deal.players]  # fmt: skip
-    names = {s: f"{_seat(s)} ({role(r)})" for s, r in zip(deal.hand_seats(), roles, strict=True)}
+def _roles(deal: DealRecord) -> dict[int, str]:
+    """The role of every game seat, as every command names seats.
+
+    :func:`sim.table_text.hand_roles`, and with four players the dealer's too.
+    """
+    names = dict(zip(deal.hand_seats(), hand_roles(deal.players), strict=True))
     if deal.players == 4:
-        names[deal.dealer] = f"{_seat(deal.dealer)} ({role('dealer')})"
+        names[deal.dealer] = "dealer"
     return names
+
+
+def _seat_names(deal: DealRecord) -> dict[int, str]:
+    """``role (seat S)`` of every seat: forehand first, the dealer last."""
+    return {s: f"{role(r)} ({_seat(s)})" for s, r in _roles(deal).items()}
 
 
 REASONS = {
@@ -155,6 +162,11 @@ def deal_text(deal: DealRecord, rules: Rules) -> str:
         )
     ]
     names = _seat_names(deal)
+    roles = _roles(deal)
+
+    def who(s: int) -> str:
+        return role(roles[s])
+
     order = deal.hand_seats()
     if deal.players == 4:
         order = [*order, deal.dealer]
@@ -167,8 +179,8 @@ def deal_text(deal: DealRecord, rules: Rules) -> str:
     if deal.reshuffle is not None:
         seat, reason = deal.reshuffle
         lines.append(
-            _("Redealt: seat {seat} asked for a reshuffle ({reason}).").format(
-                seat=seat, reason=_(REASONS[reason]) if reason in REASONS else reason
+            _("Redealt: {seat} asked for a reshuffle ({reason}).").format(
+                seat=who(seat), reason=_(REASONS[reason]) if reason in REASONS else reason
             )
         )
         return "\n".join(lines) + "\n"
@@ -177,12 +189,12 @@ def deal_text(deal: DealRecord, rules: Rules) -> str:
     elif deal.special == "dark":
         lines.append(_("A dark deal."))
     if deal.auction:
-        bids = ", ".join(f"{_seat(s)} {role('pass') if b is None else b}" for s, b in deal.auction)
+        bids = ", ".join(f"{who(s)} {role('pass') if b is None else b}" for s, b in deal.auction)
         lines.append(_("Auction: {bids}.").format(bids=bids))
     if deal.declarer is None:
         return "\n".join(lines) + "\n"
     gives = _(" and ").join(
-        _("{card} to seat {seat}").format(card=card_text(c), seat=to) for to, c in deal.discards
+        _("{card} to {seat}").format(card=card_text(c), seat=who(to)) for to, c in deal.discards
     )
     parts = []
     if deal.talon_pick is not None:
@@ -191,22 +203,24 @@ def deal_text(deal: DealRecord, rules: Rules) -> str:
     if deal.trump is not None:
         parts.append(_("names {suit} trump").format(suit=SUIT_SYMBOLS[deal.trump]))
     lines.append(
-        _("Seat {seat} declares: {what}; contract {contract}.").format(
-            seat=deal.declarer, what=", ".join(parts), contract=deal.contract
+        _("{seat} declares: {what}; contract {contract}.").format(
+            seat=who(deal.declarer).capitalize(), what=", ".join(parts), contract=deal.contract
         )
     )
     if deal.conceded:
         lines.append(
-            _("Seat {seat} concedes {contract}.").format(seat=deal.declarer, contract=deal.contract)
+            _("{seat} concedes {contract}.").format(
+                seat=who(deal.declarer).capitalize(), contract=deal.contract
+            )
         )
     for k, t in enumerate(deal.tricks, start=1):
         cards = [card_text(c) for c in t.cards]
         if t.marriage is not None:
             cards[0] += " (" + (_("marriage") if t.marriage != "A" else _("ace marriage")) + ")"
-        won = "" if t.winner is None else f" → {_seat(t.winner)}"
-        lines.append(f"  {k:>2}. {_seat(t.leader)}: {', '.join(cards)}{won}")
+        won = "" if t.winner is None else f" → {who(t.winner)}"
+        lines.append(f"  {k:>2}. {who(t.leader)}: {', '.join(cards)}{won}")
     if deal.scores is not None:
-        scores = ", ".join(f"{_seat(s)} {v:+d}" for s, v in enumerate(deal.scores))
+        scores = ", ".join(f"{who(s)} {v:+d}" for s, v in enumerate(deal.scores))
         lines.append(_("Scores of the deal: {scores}.").format(scores=scores))
     return "\n".join(lines) + "\n"
 

@@ -17,8 +17,11 @@ cards:
   applies, ``set_aside`` for two players) — the most the declarer can still add and
   every legal move of the leader with its value.
 
-Seats are hand seats: 0 is forehand (the dealer's left), then clockwise. Seats and
-suits are given as text (as typed), so that a bad one is named in its error.
+Seats are hand seats, named by their roles (forehand, middle, dealer; with four
+players the dealer sits out and the third is the rear; :func:`sim.table_text.hand_roles`)
+in any language, or by number: 0 is forehand (the dealer's left), then clockwise. The
+text names every seat by its role, as ``show`` does. Seats and suits are given as
+text (as typed), so that a bad one is named in its error.
 """
 
 from __future__ import annotations
@@ -29,12 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from sim.cards import SUIT_LETTERS, card_str, cards_of, parse_cards
-from sim.engine.params import P_NP
-from sim.i18n import _, answer_cards
+from sim.i18n import _, answer_cards, role
 from sim.jobs.show import played, read_deals, solve_inputs
 from sim.notation import from_trace
 from sim.output import UsageError
 from sim.rules import Rules, rules_from_dict
+from sim.table_text import hand_roles, seat_choices
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,16 +102,23 @@ def _mask(text: str, what: str, seen: dict[int, str]) -> int:
     return m
 
 
-def _seat(text: str | None, n: int, name: str, default: int = 0) -> int:
+def _seat(text: str | None, names: tuple[str, ...], name: str, default: int = 0) -> int:
+    """The hand seat ``text`` names: its role in any language, or its number from forehand."""
+    from sim.i18n import role_of
+
     if text is None:
         return default
+    word = role_of(text)
+    if word in names:
+        return names.index(word)
     try:
         seat = int(text)
     except ValueError:
         seat = -1
-    if seat not in range(n):
-        why = _("{flag} must be a hand seat 0..{last}, got {value}")
-        raise UsageError(why.format(flag=f"--{name}", last=n - 1, value=repr(text)))
+    if seat not in range(len(names)):
+        why = _("{flag} must be a hand seat ({seats}) or its number 0..{last}, got {value}")
+        raise UsageError(why.format(flag=f"--{name}", seats=seat_choices(names),
+                                    last=len(names) - 1, value=repr(text)))  # fmt: skip
     return seat
 
 
@@ -130,21 +140,27 @@ def _count(mask: int) -> int:
     return bin(mask).count("1")
 
 
-def _line_doc(line: list[tuple[int, Any]]) -> list[dict[str, Any]]:
-    return [{"seat": seat, "card": card_str(m.card), "declare": m.declare} for seat, m in line]
+def _line_doc(line: list[tuple[int, Any]], names: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [
+        {"seat": seat, "role": names[seat], "card": card_str(m.card), "declare": m.declare}
+        for seat, m in line
+    ]
 
 
 def _card(card: int) -> str:
     return answer_cards([card])
 
 
-def _line_text(line: list[tuple[int, Any]], players: int) -> list[str]:
+def _line_text(line: list[tuple[int, Any]], names: tuple[str, ...]) -> list[str]:
+    """The line of play by tricks, each card after the role of the hand seat that plays it."""
     out = []
     declares = _(" (declares)")
+    players = len(names)
     for k in range(0, len(line), players):
         trick = line[k : k + players]
         cards = ", ".join(
-            f"{seat}: {_card(m.card)}{declares if m.declare else ''}" for seat, m in trick
+            f"{role(names[seat])}: {_card(m.card)}{declares if m.declare else ''}"
+            for seat, m in trick
         )
         out.append("  " + _("trick {number}: {cards}").format(number=k // players + 1, cards=cards))
     return out
@@ -170,13 +186,16 @@ def _position(spec: SolveSpec, rules: Rules, hands: list[int]) -> Solution:
         why = _("--set-aside must be 2 cards, got {count}")
         raise UsageError(why.format(count=_count(set_aside)))
     trump = _trump(spec.trump)
-    declarer = _seat(spec.declarer, n, "declarer")
+    names = hand_roles(rules.players)
+    declarer = _seat(spec.declarer, names, "declarer")
     pos = Position(
         tuple(hands),
         declarer=declarer,
-        leader=_seat(spec.leader, n, "leader", declarer),
+        leader=_seat(spec.leader, names, "leader", declarer),
         trump=trump,
-        trump_setter=_seat(spec.trump_setter, n, "trump-setter", declarer) if trump >= 0 else -1,
+        trump_setter=_seat(spec.trump_setter, names, "trump-setter", declarer)
+        if trump >= 0
+        else -1,
         marriage_allowed=spec.marriage_allowed,
         set_aside=set_aside,
     )
@@ -191,17 +210,17 @@ def _position(spec: SolveSpec, rules: Rules, hands: list[int]) -> Solution:
         ],
     }
     lines = [
-        _("open-card value: the declarer (seat {seat}) still adds {value} points").format(
-            seat=declarer, value=value
+        _("open-card value: the declarer ({seat}) still adds {value} points").format(
+            seat=role(names[declarer]), value=value
         ),
-        _("moves of seat {seat} (to lead):").format(seat=pos.leader),
+        _("moves of {seat} (to lead):").format(seat=role(names[pos.leader])),
     ]
     declaring = _(" declaring")
     for m in moves:
         tag = declaring if m.declare else ""
         lines.append(f"  {_card(m.card):>3}{tag:<10} {m.value:>4}")
     lines.append(_("best line of play:"))
-    lines += _line_text(solver.line(S, P), int(P[P_NP]))
+    lines += _line_text(solver.line(S, P), names)
     return Solution(doc, lines)
 
 
@@ -232,6 +251,7 @@ def _deal(
         c += step
     doc: dict[str, Any] = {
         "declarer": declarer,
+        "declarer_role": hand_roles(rules.players)[declarer],
         "best": {
             "talon": best.talon if len(talons) == 2 else None,
             "gives": [card_str(x) for x in best.gives],
@@ -239,7 +259,7 @@ def _deal(
             "value": best.value,
         },
         "contracts": contracts,
-        "line": _line_doc(line),
+        "line": _line_doc(line, hand_roles(rules.players)),
     }
     if made is not None:
         pos = after_discard(
@@ -258,15 +278,16 @@ def _deal(
             "value": made_value,
             "makes": made_value >= rules.least_total_making(made["contract"]),
         }
+    names = hand_roles(rules.players)
     gives = ", ".join(
-        _("{card} to seat {seat}").format(card=_card(x), seat=(declarer + j) % len(hands))
+        _("{card} to {seat}").format(card=_card(x), seat=role(names[(declarer + j) % len(hands)]))
         for j, x in enumerate(best.gives, start=1)
     )
     extra = _(", talon {number}").format(number=best.talon) if len(talons) == 2 else ""
     if best.trump >= 0:
         extra += _(", trump {suit}").format(suit=SUIT_LETTERS[best.trump])
     lines = [
-        _("declarer: seat {seat}").format(seat=declarer),
+        _("declarer: {seat}").format(seat=role(names[declarer])),
         _("best discard: {gives}{extra} -> open-card total {value}").format(
             gives=gives, extra=extra, value=best.value
         ),
@@ -292,7 +313,7 @@ def _deal(
         made_text += _(" (every level up to the cap)")
     lines.append(made_text)
     lines.append(_("best line of play:"))
-    lines += _line_text(line, len(hands))
+    lines += _line_text(line, names)
     return Solution(doc, lines)
 
 
@@ -353,7 +374,7 @@ def _from_file(spec: SolveSpec) -> tuple[Rules, list[int], list[int], int, dict 
         raise UsageError(why.format(file=spec.deal_file))
     hands, talons, declarer, made = solve_inputs(deal)
     if made is None:  # a deal not played yet: the declarer the command names
-        declarer = _seat(spec.declarer, len(hands), "declarer")
+        declarer = _seat(spec.declarer, hand_roles(rules.players), "declarer")
     return rules, hands, talons, declarer, made
 
 
@@ -381,14 +402,19 @@ def solve(spec: SolveSpec) -> Solution:
         why = _("--hands needs {n} hands under these rules, got {count}")
         raise UsageError(why.format(n=n, count=len(spec.hands)))
     seen: dict[int, str] = {}
-    hands = [_mask(h, _("hand {seat}").format(seat=s), seen) for s, h in enumerate(spec.hands)]
+    names = hand_roles(rules.players)
+    hands = [
+        _mask(h, _("hand {number} ({seat})").format(number=s, seat=role(names[s])), seen)
+        for s, h in enumerate(spec.hands)
+    ]
     if spec.talon is None:
         return _position(spec, rules, hands)
     want_hand, want_talon = (10, 4) if n == 2 else (7, 3)
     for s, h in enumerate(hands):
         if _count(h) != want_hand:
-            why = _("hand {seat} must hold {want} cards, got {count}")
-            raise UsageError(why.format(seat=s, want=want_hand, count=_count(h)))
+            why = _("hand {number} ({seat}) must hold {want} cards, got {count}")
+            raise UsageError(why.format(number=s, seat=role(names[s]), want=want_hand,
+                                        count=_count(h)))  # fmt: skip
     talon = parse_cards(spec.talon)
     _mask(spec.talon, "--talon", seen)
     if len(talon) != want_talon:
@@ -399,4 +425,4 @@ def solve(spec: SolveSpec) -> Solution:
         if n == 3
         else [sum(1 << c for c in talon[:2]), sum(1 << c for c in talon[2:])]
     )
-    return _deal(rules, hands, talons, _seat(spec.declarer, n, "declarer"))
+    return _deal(rules, hands, talons, _seat(spec.declarer, names, "declarer"))
