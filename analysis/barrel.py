@@ -35,6 +35,7 @@ import polars as pl
 from analysis.runs import RUN_FILE, read_manifest, scan_checked
 from analysis.stats import rate_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
+from sim.i18n import _
 from sim.output import UsageError
 from sim.schema import BARREL, GAMES
 
@@ -470,7 +471,9 @@ def _event_sources(
         elif stem in schema:
             out.append((name, stem, meaning, pl.col(stem).cast(pl.Int64)))
         elif name not in OPTIONAL_EVENTS:  # pragma: no cover - the column check runs first
-            raise UsageError(f"{games_path}: missing column {stem!r}")
+            raise UsageError(
+                _("{path}: missing column {column}").format(path=games_path, column=repr(stem))
+            )
     return out
 
 
@@ -495,7 +498,7 @@ def barrel_tables(run_dir: Path) -> dict[str, pl.DataFrame]:
     """
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
-        raise UsageError(f"{run_dir}: no such run folder")
+        raise UsageError(_("{path}: no such run folder").format(path=run_dir))
     manifest = read_manifest(run_dir)
     rules = manifest.get("rules") or {}
     sizes = manifest.get("sizes") or {}
@@ -508,8 +511,10 @@ def barrel_tables(run_dir: Path) -> dict[str, pl.DataFrame]:
     per_seat = [c for stem in BARREL_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players)]
     for column in per_seat:
         if column not in schema:
-            raise UsageError(f"{games_path}: missing column {column!r}")
-    raw_stints, _ = scan_checked(run_dir / BARREL_FILE, BARREL_COLUMNS, "games")
+            raise UsageError(
+                _("{path}: missing column {column}").format(path=games_path, column=repr(column))
+            )
+    raw_stints, _schema = scan_checked(run_dir / BARREL_FILE, BARREL_COLUMNS, "games")
 
     unfinished = pl.col("unfinished").cast(pl.Boolean).fill_null(True)
     games = raw_games.with_columns(
@@ -710,7 +715,7 @@ def barrel_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
 def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
     """What ``thousand barrel`` prints by default: a few lines under 100 columns."""
     from analysis.tables import short_rate, short_table
-    from sim.i18n import _, number, role
+    from sim.i18n import _, interval_separator, number, role
 
     info = tables["summary"].row(0, named=True)
     length = tables["game_length"].row(0, named=True)
@@ -723,9 +728,9 @@ def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
         ),
         "",
         "- " + _("a game lasts {mean} played deals (median {median})").format(
-            mean=f"{length['mean']:.2f} [{length['mean'] - half:.2f}, "
-            f"{length['mean'] + half:.2f}]",
-            median=f"{length['q50']:.0f}",
+            mean=f"{number(length['mean'], 2)} [{number(length['mean'] - half, 2)}"
+            f"{interval_separator()}{number(length['mean'] + half, 2)}]",
+            median=number(length["q50"]),
         ),
     ]  # fmt: skip
     b = tables["barrel_summary"]
@@ -744,7 +749,7 @@ def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
         lines.append(
             "- "
             + _("seat advantage (from the first dealer): chi-square p = {p}").format(
-                p=f"{row['p_value']:.3f}"
+                p=number(row["p_value"], 3)
             )
             + (_(" — the seats differ") if row["p_value"] < 0.05 else _(" — no difference shown"))
         )
@@ -757,7 +762,7 @@ def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
                     short_rate(*r)
                     for r in zip(rel["rate"], rel["ci_low"], rel["ci_high"], strict=True)
                 ],
-                _("fair"): [f"{v:.3f}" for v in rel["expected"]],
+                _("fair"): [number(v, 3) for v in rel["expected"]],
             }
         )
         lines += ["", short_table(shown)]

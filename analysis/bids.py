@@ -31,6 +31,7 @@ from analysis.runs import RUN_FILE, read_manifest, scan_checked
 from analysis.schema.bids import BID_RATE_COLUMNS, BIDS_PAR
 from analysis.stats import rate_interval
 from analysis.tables import tables_json, tables_markdown, write_tables
+from sim.i18n import _
 from sim.output import UsageError
 from sim.rules import MARRIAGE_TABLES, rules_from_dict
 from sim.schema import BID_KEYS, HANDS, HANDS_AGG
@@ -123,7 +124,7 @@ TABLE_NOTES: dict[str, tuple[str, str]] = {
 # --- reading ----------------------------------------------------------------------
 def _check_run_dir(run_dir: Path) -> None:
     if not run_dir.is_dir():
-        raise UsageError(f"{run_dir}: no such run folder")
+        raise UsageError(_("{path}: no such run folder").format(path=run_dir))
 
 
 # --- derived columns --------------------------------------------------------------

@@ -36,7 +36,7 @@ from analysis.safebids import (
     safe_levels,
 )
 from analysis.stats import wilson_interval
-from sim.i18n import N_, _, interval_separator, number
+from sim.i18n import N_, _, interval_separator, n_, number
 from sim.players import DEFAULT
 from sim.rules import Rules
 
@@ -656,7 +656,8 @@ def _specials_display(guide: GuideTables) -> pl.DataFrame:
         else:
             count = int(games[column[row["deal"]]].sum())
             per_game.append("—" if row["per_game"] is None else number(row["per_game"], 3))
-            notes.append(_("{count} in {games} games").format(count=number(count), games=number(n)))
+            games_text = n_("{count} in {games} game", "{count} in {games} games", n)
+            notes.append(games_text.format(count=number(count), games=number(n)))
     return pl.DataFrame({N_("deals"): deals, N_("per game"): per_game, N_("note"): notes})
 
 
@@ -731,8 +732,11 @@ def guide_answer(guide: GuideTables, duel: pl.DataFrame | None = None) -> str:
     concede = (
         _("conceding never scores more than playing")
         if conceding.is_empty()
-        else _(
-            "conceding scores more than playing in {cases} of {total} cases of the concession table"
+        else n_(
+            "conceding scores more than playing in {cases} of {total} case of the concession table",
+            "conceding scores more than playing in {cases} of {total} cases of the concession "
+            "table",
+            len(guide.concede),
         ).format(cases=len(conceding), total=len(guide.concede))
     )
     text = _("Measured with `{player}` at every seat: {rule}; {concede}").format(

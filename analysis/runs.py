@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from sim.i18n import _
 from sim.output import UsageError
 
 RUN_FILE = "run.json"
@@ -26,9 +27,9 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        raise UsageError(f"{path}: not a readable JSON document") from None
+        raise UsageError(_("{path}: not a readable JSON document").format(path=path)) from None
     if not isinstance(doc, dict):
-        raise UsageError(f"{path}: not a JSON object")
+        raise UsageError(_("{path}: not a JSON object").format(path=path))
     return doc
 
 
@@ -41,13 +42,16 @@ def scan_checked(path: Path, needed: Sequence[str], command: str) -> tuple[pl.La
         UsageError: when the file is missing, unreadable or lacks a column.
     """
     if not path.is_file():
-        raise UsageError(f"{path}: not found (a `thousand {command}` run folder holds it)")
+        why = _("{path}: not found (a `thousand {command}` run folder holds it)")
+        raise UsageError(why.format(path=path, command=command))
     frame = pl.scan_parquet(path)
     try:
         schema = frame.collect_schema()
     except (pl.exceptions.PolarsError, OSError):
-        raise UsageError(f"{path}: not a readable Parquet file") from None
+        raise UsageError(_("{path}: not a readable Parquet file").format(path=path)) from None
     for column in needed:
         if column not in schema:
-            raise UsageError(f"{path}: missing column {column!r}")
+            raise UsageError(
+                _("{path}: missing column {column}").format(path=path, column=repr(column))
+            )
     return frame, schema

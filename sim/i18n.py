@@ -158,6 +158,16 @@ def N_(message: str) -> str:
     return message
 
 
+def n_(singular: str, plural: str, n: int) -> str:
+    """``singular`` or ``plural`` in the current language, in the form its grammar gives ``n``.
+
+    The catalogues hold every form a language has (Russian and Ukrainian three: 1, 2-4,
+    5-20 ... as :data:`PLURAL_FORMS` says; Polish three; English two), so that "{n}
+    deals" reads "21 раздача", "22 раздачи", "25 раздач". Format ``{n}`` after this call.
+    """
+    return catalogue(language()).ngettext(singular, plural, n)
+
+
 def card_text(card: int, lang: str | None = None) -> str:
     """One card in the language's notation: rank then suit symbol (``Т♥``, ``10♦``)."""
     ranks = _RANKS[lang or language()]
@@ -250,22 +260,46 @@ def rank_text(rank: int, lang: str | None = None) -> str:
 
 # --- the catalogues ----------------------------------------------------------------------
 def extract(paths: Sequence[str | Path] | None = None) -> list[str]:
-    """Every string marked ``_("...")`` or ``N_("...")`` in ``paths`` (default :func:`sources`)."""
+    r"""Every string marked ``_("...")``, ``N_("...")`` or ``n_("...", "...", n)`` in ``paths``.
+
+    (Default: :func:`sources`.) A plural message is its two English forms joined by a
+    NUL, ``"{n} deal\0{n} deals"``, as the ``.mo`` format keys it.
+    """
     found: list[str] = []
     for path in sources() if paths is None else paths:
         tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            texts = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            texts = [t for t in texts if isinstance(t, str)]
+            key = None
             if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in ("_", "N_")
+                node.func.id in ("_", "N_")
                 and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-                and node.args[0].value not in found
+                and texts[:1] == [getattr(node.args[0], "value", None)]
             ):
-                found.append(node.args[0].value)
+                key = texts[0]
+            elif node.func.id == "n_" and len(texts) >= 2:
+                key = f"{texts[0]}\0{texts[1]}"
+            if key is not None and key not in found:
+                found.append(key)
     return found
+
+
+PLURAL_FORMS = {
+    "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+    "(n%100<10 || n%100>=20) ? 1 : 2);",
+    "uk": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+    "(n%100<10 || n%100>=20) ? 1 : 2);",
+    "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+}
+"""Each catalogue's plural rule (its ``Plural-Forms`` header, GNU gettext's standard ones)."""
+
+
+def plural_count(lang: str) -> int:
+    """How many forms a plural message has in ``lang``."""
+    return int(PLURAL_FORMS[lang].split(";")[0].split("=")[1]) if lang in PLURAL_FORMS else 2
 
 
 def _quote(text: str) -> str:
@@ -278,36 +312,62 @@ def _unquote(text: str) -> str:
 
 
 def read_po(path: Path) -> dict[str, str]:
-    """``{msgid: msgstr}`` of a ``.po`` file (the header entry, ``""``, included)."""
+    r"""``{msgid: msgstr}`` of a ``.po`` file (the header entry, ``""``, included).
+
+    A plural message is keyed ``msgid\0msgid_plural``, its forms joined by NULs
+    (empty when any form is missing), as :func:`extract` and the ``.mo`` format key it.
+    """
     entries: dict[str, str] = {}
-    msgid: str | None = None
-    msgstr = ""
+    parts: dict[str, str] = {}  # "id", "plural", "0", "1", ...: the entry being read
     field = ""
+
+    def close() -> None:
+        if "id" not in parts:
+            return
+        if "plural" in parts:
+            forms = [parts[k] for k in sorted((k for k in parts if k.isdigit()), key=int)]
+            key = f"{parts['id']}\0{parts['plural']}"
+            entries[key] = "\0".join(forms) if forms and all(forms) else ""
+        else:
+            entries[parts["id"]] = parts.get("str", "")
+
     for raw in path.read_text(encoding="utf-8").splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         if line.startswith("msgid "):
-            if msgid is not None:
-                entries[msgid] = msgstr
-            msgid, msgstr, field = _unquote(line[6:]), "", "id"
+            close()
+            parts, field = {"id": _unquote(line[6:])}, "id"
+        elif line.startswith("msgid_plural "):
+            parts["plural"], field = _unquote(line[13:]), "plural"
+        elif line.startswith("msgstr["):
+            index, rest = line[7:].split("]", 1)
+            parts[index], field = _unquote(rest.strip()), index
         elif line.startswith("msgstr "):
-            msgstr, field = _unquote(line[7:]), "str"
-        elif line.startswith('"') and msgid is not None:
-            if field == "id":
-                msgid += _unquote(line)
-            else:
-                msgstr += _unquote(line)
-    if msgid is not None:
-        entries[msgid] = msgstr
+            parts["str"], field = _unquote(line[7:]), "str"
+        elif line.startswith('"') and field:
+            parts[field] += _unquote(line)
+    close()
     return entries
 
 
-def format_po(entries: dict[str, str], header: str) -> str:
-    """A ``.po`` (or, with empty translations, ``.pot``) file of ``entries``."""
+def format_po(entries: dict[str, str], header: str, forms: int = 2) -> str:
+    r"""A ``.po`` (or, with empty translations, ``.pot``) file of ``entries``.
+
+    A plural message (keyed ``singular\0plural``) gets ``msgid_plural`` and ``forms``
+    ``msgstr[k]`` lines.
+    """
     out = ['msgid ""', f"msgstr {_quote(header)}", ""]
     for msgid, msgstr in entries.items():
-        if msgid:
+        if not msgid:
+            continue
+        if "\0" in msgid:
+            one, many = msgid.split("\0", 1)
+            have = msgstr.split("\0") if msgstr else []
+            out += [f"msgid {_quote(one)}", f"msgid_plural {_quote(many)}"]
+            out += [f"msgstr[{k}] {_quote(have[k] if k < len(have) else '')}" for k in range(forms)]
+            out.append("")
+        else:
             out += [f"msgid {_quote(msgid)}", f"msgstr {_quote(msgstr)}", ""]
     return "\n".join(out)
 
@@ -334,6 +394,12 @@ def compile_mo(entries: dict[str, str]) -> bytes:
 
 
 HEADER = "Content-Type: text/plain; charset=UTF-8\nLanguage: {lang}\n"
+
+
+def header(lang: str) -> str:
+    """The header entry of ``lang``'s catalogue, its plural rule included."""
+    text = HEADER.format(lang=lang)
+    return text + (f"Plural-Forms: {PLURAL_FORMS[lang]}\n" if lang in PLURAL_FORMS else "")
 
 
 def update(
@@ -366,13 +432,17 @@ def update(
             if by_lang.get(lang):
                 old[msgid] = by_lang[lang]
         merged = {m: old.get(m, "") for m in messages}
+        forms = plural_count(lang)
+        for m, t in merged.items():  # a plural message needs every form of the language
+            if "\0" in m and t and len(t.split("\0")) != forms:
+                merged[m] = ""
         missing[lang] = [m for m, t in merged.items() if not t]
         if write:
             folder = locale_dir / lang / "LC_MESSAGES"
             folder.mkdir(parents=True, exist_ok=True)
-            text = format_po(merged, HEADER.format(lang=lang)) + "\n"
+            text = format_po(merged, header(lang), forms) + "\n"
             (folder / f"{DOMAIN}.po").write_text(text, encoding="utf-8")
-            entries = {"": HEADER.format(lang=lang), **merged}
+            entries = {"": header(lang), **merged}
             (folder / f"{DOMAIN}.mo").write_bytes(compile_mo(entries))
     return missing
 

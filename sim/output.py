@@ -90,7 +90,7 @@ def check_writable(path: str | Path, flag: str, folder: bool) -> None:
     try:
         fd, probe = tempfile.mkstemp(prefix=".thousand-check-", dir=place)
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
+        reason = os_reason(exc)
         raise UsageError(
             _("{flag} {path}: cannot write in {place} ({reason})").format(
                 flag=flag, path=target, place=place, reason=reason
@@ -165,6 +165,25 @@ def package_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:  # pragma: no cover - all are dependencies
             out[name] = "missing"
     return out
+
+
+def os_reason(exc: BaseException) -> str:
+    """Why a file could not be read or written, in the current language.
+
+    The common causes in words (a missing file, a folder, no permission, not UTF-8
+    text), else the system's own words (``strerror``) without Python's ``[Errno N]``.
+    """
+    if isinstance(exc, FileNotFoundError):
+        return _("no such file")
+    if isinstance(exc, IsADirectoryError):
+        return _("a folder, not a file")
+    if isinstance(exc, PermissionError):
+        return _("permission denied")
+    if isinstance(exc, UnicodeDecodeError):
+        return _("not UTF-8 text")
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return type(exc).__name__
 
 
 def source_date() -> datetime | None:

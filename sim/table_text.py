@@ -40,10 +40,10 @@ def hand_roles(players: int) -> tuple[str, ...]:
 def seat_choices(names: Sequence[str]) -> str:
     """The seats a field takes, as its refusals list them.
 
-    ``forehand, middle, dealer`` in English; in another language each name the field
-    takes is followed by its meaning, ``forehand (первая рука)``.
+    ``forehand, middle, dealer`` in English, ``первая рука, вторая рука, сдающий`` in
+    Russian: the field reads each in any language (:func:`read_seat`).
     """
-    return ", ".join(n if role(n) == n else f"{n} ({role(n)})" for n in names)
+    return ", ".join(role(n) for n in names)
 
 
 def read_seat(text: str, names: Sequence[str], field: str = "seat") -> int:

@@ -18,7 +18,7 @@ from analysis.pages import (
 from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart, defence_caveat
 from analysis.stats import Z95
 from sim.cards import cards_of
-from sim.i18n import N_, _, cards_text, interval_separator, number, role
+from sim.i18n import N_, _, cards_text, interval_separator, n_, number, role
 from sim.players import PAR, PLAYERS
 from sim.players import words as player_words
 
@@ -207,7 +207,11 @@ def safebids_section(result: SafeBidResult, examples: Sequence[SampledAdvice] = 
         summary = t["calibration_summary"]
         rows = summary.to_dicts()
         words = "; ".join(
-            _("`{player}` {share} % of {cells} cells").format(
+            n_(
+                "`{player}` {share} % of {cells} cell",
+                "`{player}` {share} % of {cells} cells",
+                int(r["cells"]),
+            ).format(
                 player=r["player"],
                 share=number(100 * r["share_within_2se"]),
                 cells=number(r["cells"]),

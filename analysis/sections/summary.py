@@ -16,7 +16,7 @@ from analysis.pages import (
 )
 from analysis.safebids import SafeBidResult
 from analysis.stats import Z95
-from sim.i18n import N_, _, interval_separator, number, role
+from sim.i18n import N_, _, interval_separator, n_, number, role
 
 
 def _mean_ci(row: Mapping[str, Any]) -> str:
@@ -36,9 +36,7 @@ def p_value_words(p: float, games: int, gap: float | None = None, fair: float = 
     """
     from analysis.compare import NEGLIGIBLE, SIZES, SMALL
 
-    runs = (_("runs of {games} game") if games == 1 else _("runs of {games} games")).format(
-        games=number(games)
-    )
+    runs = n_("runs of {games} game", "runs of {games} games", games).format(games=number(games))
     size = ""
     if gap is not None and fair > 0:
         rel = abs(gap) / fair

@@ -17,7 +17,7 @@ from typing import Any
 from sim.cards import N_RANKS, SUIT_SYMBOLS
 from sim.i18n import N_, _, card_text, cards_text, rank_text, role
 from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_deals
-from sim.output import UsageError
+from sim.output import UsageError, os_reason
 from sim.rules import Rules, load_rules
 from sim.table_text import hand_roles
 
@@ -39,7 +39,7 @@ def read_deals(path: str | Path, rules: str = "classic") -> list[tuple[DealRecor
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(
-            _("{file}: cannot be read ({reason})").format(file=p, reason=exc)
+            _("{file}: cannot be read ({reason})").format(file=p, reason=os_reason(exc))
         ) from None
     if text.lstrip().startswith("{"):  # JSON lines of hands --trace
         loaded = load_rules(rules)

@@ -1,0 +1,213 @@
+"""Every translated answer reads as the language writes: no English, one decimal mark, plurals.
+
+The commands a player meets (``advise`` in its three kinds, ``show``, ``solve``,
+``bids``, ``barrel``, ``duel`` and their refusals) are run in English and in
+the language; the translated output must hold
+
+* no English word of the English output outside code (backticks), file names and the
+  names of rules and players;
+* no number written with a decimal point where the language writes a comma
+  (``31.27`` beside ``0,502``);
+* every count of a plural message in the form the catalogue's own plural rule gives
+  that count (the forms and the rule are read from the compiled catalogue, not
+  written here), and no count in a plain message written straight before its noun,
+  where the noun's form would depend on the number ("100 873 заходов").
+
+Russian runs in ``make test``, Ukrainian and Polish in ``make test-all``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sim.i18n import LANGS, catalogue, extract, read_po
+
+CODE = re.compile(r"`[^`]*`|\b[\w-]+(?:[./_:][\w-]+)+\b|--[\w-]+|\[[A-Z]\w*\b")
+NAMES = {"classic", "strong", "heuristic", "pimc", "par", "chi", "tdn", "json", "csv"}
+FIELD = re.compile(r"\{(\w+)(?:[^}]*)\}")
+# fields that hold a count of things (a noun after them takes the count's form)
+COUNTS = {
+    "n", "count", "games", "deals", "hands", "climbs", "cells", "cases", "total", "samples",
+    "requested", "players", "stints", "falls", "chunks", "items", "unfinished", "finished",
+}  # fmt: skip
+# words that may follow a count without being its noun (conjunctions, prepositions)
+NOT_NOUNS = {
+    "ru": {"и", "из", "за", "в", "на", "с", "до", "от", "или", "по", "—"},
+    "uk": {"і", "й", "з", "за", "в", "у", "на", "до", "від", "або", "по", "—"},
+    "pl": {"i", "z", "w", "na", "do", "od", "lub", "po", "—", "×"},
+}
+
+
+def _words(text: str) -> set[str]:
+    text = CODE.sub(" ", text)
+    return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)} - NAMES
+
+
+def _points(text: str) -> list[str]:
+    """Numbers written with a decimal point, outside code and file names."""
+    return re.findall(r"(?<![\w.,/-])\d+\.\d+(?![\w./])", CODE.sub(" ", text))
+
+
+def _plural_checks(text: str, lang: str) -> list[str]:
+    """Counts of the catalogue's plural messages in ``text`` whose form is not the count's."""
+    cat = catalogue(lang)
+    rule = cat.plural  # type: ignore[attr-defined]
+    wrong = []
+    for key in extract():
+        if "\0" not in key:
+            continue
+        one, many = key.split("\0")
+        forms = tuple(cat.ngettext(one, many, n) for n in (1, 2, 5))
+        # the count is the field just before the first word that differs between forms
+        parts = [re.split(r"(\{\w+\})", f) for f in forms]
+        if len({len(p) for p in parts}) != 1:
+            continue
+        count_field = None
+        for k in range(len(parts[0])):
+            if len({p[k] for p in parts}) > 1 and k > 0:
+                count_field = parts[0][k - 1]
+                break
+        if count_field is None:
+            continue
+        for form in set(forms):
+            pattern = ""
+            for piece in re.split(r"(\{\w+\})", form):
+                if piece == count_field:
+                    pattern += r"(?P<n>\d[\d\u00a0]*)"
+                elif FIELD.fullmatch(piece):
+                    pattern += r".+?"
+                else:
+                    pattern += re.escape(piece)
+            for m in re.finditer(pattern, text):
+                n = int(m.group("n").replace("\u00a0", ""))
+                right = cat.ngettext(one, many, n)
+                if form != right:
+                    wrong.append(f"{m.group(0)!r}: {n} takes form {rule(n)}, {right!r}")
+    return wrong
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[list[str]]]:
+    """Each command's arguments (the runs it reads made once)."""
+    from sim.cli import main
+
+    work = tmp_path_factory.mktemp("outputs")
+    trace = work / "t.jsonl"
+    main(["hands", "--deals", "300", "--seed", "3", "--out", str(work / "h"), "--trace",
+          str(trace), "--workers", "1", "--quiet"])  # fmt: skip
+    main(["games", "--games", "40", "--seed", "3", "--out", str(work / "g"), "--workers", "1",
+          "--quiet"])  # fmt: skip
+    hand = "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦"
+    weak = "AS TS AC TC KD JH 9H"
+    quick = ["--player", "heuristic", "--samples", "300"]
+    deal = ["--hands", "AH TH KH QH AS 9C JD", "KS QS JS TS 9S AC KC", "AD KD QD TD 9D QC JH"]
+    return {
+        "ok": [
+            ["advise", hand, *quick],
+            ["advise", hand, "--seat", "dealer", "--auction", "100 pass", *quick],
+            ["advise", weak, "--seat", "dealer", "--auction", "100 160", *quick],
+            [
+                "advise",
+                weak,
+                "--seat",
+                "middle",
+                "--auction",
+                "100 pass 120 pass",
+                "--talon-shown",
+                "KH QH 9D",
+                *quick,
+                "--budget",
+                "0.001",
+            ],
+            ["advise", hand, "--talon", "KS QS 9H", "--bid", "120", "--samples", "4"],
+            ["advise", hand, "--score", "800", *quick],
+            ["show", str(trace), "--deal", "7"],
+            ["solve", *deal, "--talon", "JC TC 9H", "--declarer", "middle"],
+            ["bids", str(work / "h")],
+            ["barrel", str(work / "g")],
+            [
+                "duel",
+                "--a",
+                "strong",
+                "--b",
+                "heuristic",
+                "--deals",
+                "200",
+                "--seed",
+                "2",
+                "--quiet",
+            ],
+        ],
+        "refused": [
+            ["bids", str(work / "missing")],
+            ["barrel", str(work / "h")],
+            ["advise", hand, "--seat", "north"],
+            ["advise", hand, "--auction", "100 pass 90"],
+            ["solve", *deal, "--talon", "JC TC 9H", "--declarer", "north"],
+            ["show", str(work / "missing.tdn")],
+        ],
+    }
+
+
+def _both(run_main, args: list[str], lang: str) -> tuple[str, str, int]:
+    code_en, out_en, err_en = run_main(*args, "--lang", "en")
+    code, out, err = run_main(*args, "--lang", lang)
+    assert code == code_en, (args, err)
+    return out_en + err_en, out + err, code
+
+
+LANG_PARAMS = [pytest.param(g, marks=() if g == "ru" else pytest.mark.slow) for g in LANGS[1:]]
+
+
+@pytest.mark.parametrize("lang", LANG_PARAMS)
+def test_every_translated_answer_is_in_the_language(outputs, main_io, lang):
+    problems = []
+    for kind in ("ok", "refused"):
+        for args in outputs[kind]:
+            en, text, code = _both(main_io, args, lang)
+            assert (code == 0) == (kind == "ok"), (args, text)
+            # the program's own name before a refusal and the words the user typed stay
+            said = re.sub(r"(?m)^thousand \w+:", "", text)
+            typed = {w.lower() for a in args for w in re.findall(r"[A-Za-z]{3,}", a)}
+            english = _words(said) & _words(en) - typed
+            if english:
+                problems.append(f"{args[0]}: English {sorted(english)}")
+            if _points(text):
+                problems.append(f"{args[0]}: decimal points {_points(text)}")
+            problems += [f"{args[0]}: {p}" for p in _plural_checks(text, lang)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_no_count_stands_before_its_noun_outside_a_plural_message(lang):
+    # in a plain (not plural) message a count must not be followed by its noun: the
+    # noun's form would be right for some counts only; write "noun: {n}", or use n_()
+    po = read_po(Path(__file__).parents[1] / "sim/locale" / lang / "LC_MESSAGES/thousand.po")
+    wrong = []
+    for msgid, text in po.items():
+        if not msgid or "\0" in msgid:
+            continue
+        for m in re.finditer(r"\{(\w+)\}\s+([^\W\d_][\w'’]*)", text):
+            field, word = m.group(1), m.group(2)
+            if field in COUNTS and word.lower() not in NOT_NOUNS[lang]:
+                wrong.append(f"{{{field}}} {word}: {text[:90]!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_plural_message_reads_each_count_in_the_catalogues_form():
+    from sim.i18n import n_, speaking
+
+    key = ("runs of {games} game", "runs of {games} games")
+    with speaking("ru"):
+        shown = [n_(*key, n).format(games=n) for n in (1, 2, 5, 21, 22, 111)]
+    assert shown == [
+        "серий из 1 партии", "серий из 2 партий", "серий из 5 партий", "серий из 21 партии",
+        "серий из 22 партий", "серий из 111 партий",
+    ]  # fmt: skip
+    assert _plural_checks("серий из 21 партий", "ru")  # the check sees a wrong form
+    assert not _plural_checks("серий из 21 партии, серий из 25 партий", "ru")
+    with speaking("pl"):
+        assert n_(*key, 22).format(games=22) == "serii po 22 partie"
