@@ -271,14 +271,14 @@ def extract(paths: Sequence[str | Path] | None = None) -> list[str]:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
-            texts = [a.value for a in node.args if isinstance(a, ast.Constant)]
-            texts = [t for t in texts if isinstance(t, str)]
+            # the leading string constants: the message (and its plural)
+            texts: list[str] = []
+            for a in node.args:
+                if not (isinstance(a, ast.Constant) and isinstance(a.value, str)):
+                    break
+                texts.append(a.value)
             key = None
-            if (
-                node.func.id in ("_", "N_")
-                and node.args
-                and texts[:1] == [getattr(node.args[0], "value", None)]
-            ):
+            if node.func.id in ("_", "N_") and texts:
                 key = texts[0]
             elif node.func.id == "n_" and len(texts) >= 2:
                 key = f"{texts[0]}\0{texts[1]}"
