@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.cards import N_CARDS, SUIT_LETTERS, CardParseError, card_str, parse_card, parse_cards
-from sim.i18n import _, answer_cards
+from sim.i18n import _, answer_cards, role_of
 
 TAG = re.compile(r'^\[(?P<tag>[A-Za-z]+)\s+"(?P<value>[^"]*)"\]\s*$')
 TAGS = (
@@ -325,9 +325,10 @@ def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
         reshuffle = (int(who), reason.strip())
     auction = []
     for seat, bid in seat_pairs("Auction"):
-        if bid != "pass" and not bid.isdigit():
+        passed = role_of(bid) == "pass"  # pass, пас, pas: as any language writes it
+        if not passed and not bid.isdigit():
             raise fail("Auction", _("a bid or 'pass', got {value}").format(value=repr(bid)))
-        auction.append((seat, None if bid == "pass" else int(bid)))
+        auction.append((seat, None if passed else int(bid)))
     discards = [(to, card("Discards", c)) for to, c in seat_pairs("Discards")]
     tricks = []
     for text in filter(None, (t.strip() for t in tags.get("Play", "").split(";"))):

@@ -67,6 +67,10 @@ def test_the_players_notations_and_comments_are_read():
     )
     assert parse_deals(text) == parse_deals(DEAL)
     assert parse_deals(DEAL + "\n\n" + DEAL) == parse_deals(DEAL) * 2
+    # a pass as any of the languages writes it (what show prints in them)
+    english = parse_deals(DEAL + '[Auction "1:100 2:pass 0:pass"]\n')
+    for said in ("1:100 2:пас 0:pas", "1:100 2:PASS 0:Пас"):
+        assert parse_deals(DEAL + f'[Auction "{said}"]\n') == english
 
 
 @pytest.mark.parametrize(
