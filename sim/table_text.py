@@ -167,7 +167,7 @@ def read_auction(rules: Rules, text: str, seats: int, over: bool = False) -> Auc
             raise FieldError("auction", why, bid=bid, high=high, step=step, next=high + step)
         bids.append((turn, bid))
         high, high_seat = bid, turn
-    names = seat_names(seats)
+    names = hand_roles(rules.players)  # four players: the rear, the dealer sits out
     if over:
         if len(out) < seats - 1:
             why = _("{field:auction}: {auction} is not over (every seat but one passes)")

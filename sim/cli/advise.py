@@ -94,7 +94,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--seat",
         default=None,
-        help="forehand, middle or dealer (default: the one whose turn it is after --auction, "
+        help="forehand, middle or dealer (four players: rear; any language) (default: the one "
+        "whose turn it is after --auction, "
         "else forehand)",
     )
     p.add_argument(

@@ -24,7 +24,7 @@ from sim.output import FieldError
 from sim.players import ADVISORS, DEFAULT, PAR, advice_samples, fast, tables_player
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback
-from sim.table_text import Auction, read_auction, read_cards, read_seat, seat_names
+from sim.table_text import Auction, hand_roles, read_auction, read_cards, read_seat
 
 if TYPE_CHECKING:  # the answer's classes: importing the job stays light
     import numpy as np
@@ -160,7 +160,7 @@ class AdviseSpec:
 
         deal = played(read_deals(self.deal_file, self.rules.name), self.deal)[0]
         seats = deal.hand_seats()
-        seat = read_seat(str(self.seat), seat_names(len(seats)))
+        seat = read_seat(str(self.seat), hand_roles(deal.players))
         return cards_str(list(deal.hands[seats[seat]]))
 
 
@@ -437,7 +437,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
 
     rules = spec.rules
     hands = n_hands(rules.players)
-    seats = seat_names(hands)
+    seats = hand_roles(rules.players)  # with four players the third active hand is the rear
     if spec.seat is None:  # the seat whose turn the auction says it is; else forehand
         turn = None
         if spec.auction is not None and spec.talon_shown is None and spec.talon is None:
