@@ -10,10 +10,17 @@ from __future__ import annotations
 import pytest
 
 from sim.cards import hand_mask
-from sim.i18n import speaking
+from sim.i18n import role, speaking
 from sim.output import FieldError, UsageError
 from sim.rules import load_rules
-from sim.table_text import SEATS, read_auction, read_cards, read_seat, seat_names
+from sim.table_text import (
+    SEATS,
+    hand_roles,
+    read_auction,
+    read_cards,
+    read_seat,
+    seat_names,
+)
 
 
 def test_the_auction_is_read_in_turn_and_refused_where_it_breaks_the_rules():
@@ -73,6 +80,12 @@ def test_seats_are_read_by_name():
     with speaking("ru"), pytest.raises(FieldError) as caught:
         read_seat("rear", SEATS)
     assert "первая рука, вторая рука, сдающий" in str(caught.value)
+    # the roles by the number of players: with four, the dealer sits out, the rear plays
+    assert hand_roles(4) == ("forehand", "middle", "rear") and hand_roles(3) == SEATS
+    four = read_auction(load_rules("four_players"), "100 pass", 3)
+    assert four.names == hand_roles(4) and four.names[four.next_seat] == "rear"
+    with speaking("pl"):
+        assert read_seat(role("rear"), hand_roles(4)) == 2  # its name in the language
 
 
 def test_a_refusal_names_its_fields_as_the_caller_names_them():
