@@ -255,21 +255,18 @@ def auction_reading(
     import numpy as np
 
     from analysis.advise import AuctionReading, SeatReading
-    from sim.cards import mask_marriages
-    from sim.engine.params import rules_vector
-    from sim.runs.advise import hand_class, sample_deals
+    from analysis.safebids import marriage_mask
+    from sim.runs.advise import hand_classes, sample_deals
 
     def marriage(masks: np.ndarray) -> float:
-        return float(np.mean([mask_marriages(int(m)) > 0 for m in masks]))
+        return float(np.mean(marriage_mask(masks.astype(np.int64)) > 0))
 
-    P = rules_vector(rules)
     others = [(s, b) for s, b in auction.highest() if s != seat]
     plain = sample_deals(rules, hand, seat, len(deals), seed, bids=others)
     kept = np.ones(len(plain))
     seats = []
     for s, highest, passed in (a for a in auction.acted() if a[0] != seat):
-        share = policy.keep(s, highest, passed)
-        kept *= [share[hand_class(int(m), P)] for m in plain[:, s]]
+        kept *= policy.keep(s, highest, passed)[hand_classes(rules, plain[:, s])]
         seats.append(SeatReading(
             auction.names[s], highest, passed, marriage(deals[:, s]), marriage(plain[:, s])
         ))  # fmt: skip
