@@ -335,7 +335,7 @@ def talon_shown(
         rows = play_blocks(rules, masks, decls[: len(masks)], who, seed,
                            list(spec.params) if who == player else [],
                            budget if who == player else spec.budget,
-                           won_at[: len(masks)])  # fmt: skip
+                           won_at[: len(masks)], feedback)  # fmt: skip
         k = len(rows)
         if who == "par":
             frame = items_frame(rules, who, masks[:k, declarer], np.zeros(k, np.int64),
@@ -469,7 +469,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
         try:
             cols = bid_samples(
                 rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget,
-                bids=others, policy=policy, acted=acted,
+                bids=others, policy=policy, acted=acted, feedback=feedback,
             )  # fmt: skip
         except ValueError as exc:  # no deal allows the auction with this hand
             raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None
