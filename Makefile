@@ -77,6 +77,7 @@ report-check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/solver.py
+	$(BIN)/python benchmarks/advise.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check sim analysis tests benchmarks training

@@ -106,6 +106,48 @@ def test_a_time_budget_keeps_the_first_blocks_of_the_same_deals():
     assert (roomy["total"] == full["total"]).all()
 
 
+def test_a_slow_play_shows_its_progress_and_a_quick_one_says_nothing(monkeypatch):
+    import sim.runs.advise as runs
+    from sim.runs.folder import Feedback
+
+    class Recording(Feedback):
+        """Every bar opened: [total, unit, label, items counted]."""
+
+        def __init__(self) -> None:
+            self.bars: list[list] = []
+
+        def bar(self, total: int, unit: str, label: str):
+            row = [total, unit, label, 0]
+            self.bars.append(row)
+
+            class Bar:
+                def update(self, k: int = 1) -> None:
+                    row[3] += k
+
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc: object) -> None:
+                    return None
+
+            return Bar()
+
+    weak = hand_mask("KS QS AC 9C JD 9H JH")
+    n = 3 * runs.BLOCK
+    quick = Recording()
+    cols = bid_samples(CLASSIC, weak, 0, "heuristic", n, 5, pass_samples=50, budget=1e6,
+                       feedback=quick)  # fmt: skip
+    assert quick.bars == []  # milliseconds: no bar
+    monkeypatch.setattr(runs, "PROGRESS_AFTER", 0.0)  # every play looks slow now
+    slow = Recording()
+    again = bid_samples(CLASSIC, weak, 0, "heuristic", n, 5, pass_samples=50, budget=1e6,
+                        feedback=slow)  # fmt: skip
+    # after the first block, a bar for the blocks still to play; the pass baseline's
+    # fast player plays every deal in one call, over before any bar could show
+    assert slow.bars == [[n - runs.BLOCK, "deal", "playing the sampled deals", n - runs.BLOCK]]
+    assert (again["total"] == cols["total"]).all()  # the same play
+
+
 def test_cli_advise_says_when_the_budget_ran_out(thousand):
     r = thousand("advise", "KS QS AC 9C JD 9H JH", "--player", "par", "--samples", "24",
                  "--budget", "0.000001", "--json")  # fmt: skip

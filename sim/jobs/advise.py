@@ -284,21 +284,18 @@ def auction_reading(
     import numpy as np
 
     from analysis.advise import AuctionReading, SeatReading
-    from sim.cards import mask_marriages
-    from sim.engine.params import rules_vector
-    from sim.runs.advise import hand_class, sample_deals
+    from analysis.safebids import marriage_mask
+    from sim.runs.advise import hand_classes, sample_deals
 
     def marriage(masks: np.ndarray) -> float:
-        return float(np.mean([mask_marriages(int(m)) > 0 for m in masks]))
+        return float(np.mean(marriage_mask(masks.astype(np.int64)) > 0))
 
-    P = rules_vector(rules)
     others = [(s, b) for s, b in auction.highest() if s != seat]
     plain = sample_deals(rules, hand, seat, len(deals), seed, bids=others)
     kept = np.ones(len(plain))
     seats = []
     for s, highest, passed in (a for a in auction.acted() if a[0] != seat):
-        share = policy.keep(s, highest, passed)
-        kept *= [share[hand_class(int(m), P)] for m in plain[:, s]]
+        kept *= policy.keep(s, highest, passed)[hand_classes(rules, plain[:, s])]
         seats.append(SeatReading(
             auction.names[s], highest, passed, marriage(deals[:, s]), marriage(plain[:, s])
         ))  # fmt: skip
@@ -367,7 +364,7 @@ def talon_shown(
         rows = play_blocks(rules, masks, decls[: len(masks)], who, seed,
                            list(spec.params) if who == player else [],
                            budget if who == player else spec.budget,
-                           won_at[: len(masks)])  # fmt: skip
+                           won_at[: len(masks)], feedback)  # fmt: skip
         k = len(rows)
         if who == "par":
             frame = items_frame(rules, who, masks[:k, declarer], np.zeros(k, np.int64),
@@ -503,7 +500,7 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
         try:
             cols = bid_samples(
                 rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget,
-                bids=others, policy=policy, acted=acted,
+                bids=others, policy=policy, acted=acted, feedback=feedback,
             )  # fmt: skip
         except ValueError as exc:  # no deal allows the auction with this hand
             raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None

@@ -2,9 +2,9 @@
 
 ``thousand advise`` (and the report's worked examples) call these. The hand's owner
 sees its 7 cards (10 with two players) and, after winning the bid, the talon; every
-other card is dealt uniformly at random over the other places, so each sample is a
-deal consistent with what the owner knows and nothing else (no auction is assumed
-to have narrowed the other hands).
+other card is dealt at random over the other places (:func:`sample_deals`): uniformly,
+or as the auction so far narrows the other hands (their caps, and how the table's
+player would have bid them).
 
 * :func:`bid_samples`: each sample played as in ``thousand safebids`` with the hand
   declaring (:func:`sim.runs.declarer.play_as_declarer`, or the open-card par), and, for
@@ -21,26 +21,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import cache
+from types import TracebackType
+from typing import Any
 
 import numpy as np
 
-from sim.cards import CARD_POINTS
+from sim.cards import CARD_POINTS, MARRIAGE_MASK, N_SUITS
 from sim.engine.deal import n_hands, place_sizes
-from sim.i18n import _
-from sim.players import DEFAULT
+from sim.i18n import N_, _
+from sim.players import DEFAULT, fast
 from sim.rules import Rules
 from sim.runs.declarer import PAR, par_levels, play_as_declarer
+from sim.runs.folder import QUIET, Feedback
 
 BLOCK = 8  # samples played between two looks at the clock under a time budget
 DISCARD_CANDIDATES = 5  # the hand's cheapest cards (the heuristic's order) tried as gives
 PASS_PLAYER = DEFAULT  # who plays the deals of the pass baseline (every seat)
 
 
-MAX_TRIES = 5_000  # deals drawn in a row that break the auction before it is called impossible
 POLICY_HANDS = 100_000  # hands whose auctions measure how a player bids (auction_policy)
 POINTS_BAND = 10  # card points per band of a hand's class (marriages, points band)
-SOFT_TRIES = 200  # allowed deals the reading may turn down for one sample; then the likeliest
+PROGRESS_AFTER = 1.0  # seconds of play before its progress bar shows (most advice is quicker)
 MIN_CLASS = 50  # hands a class needs for its own rates; fewer: its marriages' class alone
 WORTH_CLASSES = 16  # marriages' worth in 20s: 0 .. 300 and more
 BAND_CLASSES = 8  # card points in bands: 0-9 .. 70 and more
@@ -56,16 +60,39 @@ def hand_cap(rules: Rules, mask: int) -> int:
 
 def hand_classes(rules: Rules, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each hand's class: its marriages' worth (in 20s) and its card points (in bands)."""
-    from sim.engine.bidding import marriage_sum
     from sim.engine.params import rules_vector
 
-    P = rules_vector(rules)
-    flat = np.asarray(masks, dtype=np.int64).ravel()
-    worth = np.array([marriage_sum(int(m), P) // 20 for m in flat], dtype=np.int64)
-    points = _points(flat) // POINTS_BAND
-    worth = np.minimum(worth, WORTH_CLASSES - 1)
-    points = np.minimum(points, BAND_CLASSES - 1)
-    return worth.reshape(np.shape(masks)), points.reshape(np.shape(masks))
+    worth_of, _caps = _marriage_tables(rules_vector(rules))
+    return _classes(np.asarray(masks, dtype=np.int64), worth_of)
+
+
+def _classes(masks: np.ndarray, worth_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`hand_classes` of ``masks`` (``int64``), by the marriages' worth table."""
+    worth = np.minimum(worth_of[_marriages(masks)] // 20, WORTH_CLASSES - 1)
+    return worth, np.minimum(_points(masks) // POINTS_BAND, BAND_CLASSES - 1)
+
+
+def _marriages(masks: np.ndarray) -> np.ndarray:
+    """Suit bitmask (bit s = suit s) of the marriages each hand mask holds (any shape)."""
+    out = np.zeros(np.shape(masks), dtype=np.int64)
+    for s in range(N_SUITS):
+        pair = int(MARRIAGE_MASK[s])
+        out |= ((masks & pair) == pair).astype(np.int64) << s
+    return out
+
+
+def _marriage_tables(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """By the suit bitmask of the marriages held: their worth, and the hand's cap.
+
+    The engine's own :func:`marriage_sum` and :func:`bid_cap` of a hand holding just
+    those marriages: both depend on nothing else of the hand.
+    """
+    from sim.engine.bidding import bid_cap, marriage_sum
+
+    pairs = [int(MARRIAGE_MASK[s]) for s in range(N_SUITS)]
+    held = [sum(pair for s, pair in enumerate(pairs) if bits >> s & 1) for bits in range(16)]
+    worth = np.array([marriage_sum(m, P) for m in held], dtype=np.int64)
+    return worth, np.array([bid_cap(m, P) for m in held], dtype=np.int64)
 
 
 # card points of every 12-bit half of a hand mask: [low cards' half, high cards' half]
@@ -167,75 +194,178 @@ def sample_deals(
     """``n`` deals (``(n, 4)`` place masks) with ``hand`` at hand seat ``seat``.
 
     With ``talon`` (three active players) the talon place holds it; every other card
-    is dealt uniformly at random. ``bids`` are ``(hand seat, bid)`` of the other seats'
-    highest bids so far: a deal in which such a seat's cap (:func:`hand_cap`) is below
-    its bid is drawn again, so every sample is one the auction allows (with
+    is dealt at random. ``bids`` are ``(hand seat, bid)`` of the other seats' highest
+    bids so far: a deal in which such a seat's cap (:func:`hand_cap`) is below its bid
+    is never dealt, so every sample is one the auction allows (with
     ``bid.cap_by_marriages`` a bid above 120 shows marriages worth the difference).
+    Without ``policy`` the deals the auction allows are equally likely.
 
     With ``policy``, the other seats' actions read as that player bids: ``acted`` is
     ``(hand seat, its highest bid so far (0: none), whether it passed)`` of each seat
-    that acted, and a deal that the auction allows is kept with probability
-    ``prod L / max L`` over those seats, ``L`` being how often ``policy``'s player with
-    that seat's hand class ends the auction so (:meth:`AuctionPolicy.likelihood`): the
-    kept deals are distributed as the deals in which that player bids as the table did.
-    Where the reading is sharper than this hand's deals allow (:data:`SOFT_TRIES`
-    allowed deals in a row turned down), the likeliest of those deals is kept.
-    Reproducible from ``(seed, hand, seat, talon)``, ``bids`` and ``acted``.
+    that acted, and each allowed deal is weighted by ``prod L`` over those seats, ``L``
+    being how often ``policy``'s player with that seat's hand class ends the auction so
+    (:meth:`AuctionPolicy.likelihood`): the deals are distributed as the deals in which
+    that player bids as the table did (what drawing uniform deals and keeping each with
+    probability ``prod L / max L`` gives, however rarely it keeps one).
+
+    The deals are drawn exactly from that distribution, without rejection: a deal's
+    weight is the product of one factor per other hand (its cap, its class), so the
+    first other hand is drawn from every hand it may hold, each weighted by its own
+    factor times the summed factors of the second hand's every hand in the cards left
+    (a sum over subsets, :func:`_subset_sums`), then the second hand from those, then
+    the talon (the cards left; with two players split at random between the two
+    talons). A few tens of milliseconds for any auction, however sharp its reading.
+    Where no allowed deal has any weight (the reading rules out every hand the cards
+    this hand leaves could give the other seats) the reading is dropped: the allowed
+    deals, uniformly (the rejection sampler this replaced kept the likeliest of 200
+    allowed deals turned down in a row, whatever their weight).
+    Reproducible from ``(seed, hand, seat, talon)``, ``bids`` and ``acted``; deal ``i``
+    is the same in a run of any ``n > i``.
 
     Raises:
-        ValueError: the bids cannot be made by any deal with this hand
-            (:data:`MAX_TRIES` deals in a row broke them).
+        ValueError: the bids cannot be made by any deal with this hand.
     """
-    from sim.engine.bidding import bid_cap
     from sim.engine.params import rules_vector
 
-    need = [(s, b) for s, b in bids if b > 120 and s != seat]
-    P = rules_vector(rules)
+    worth_of, cap_of = _marriage_tables(rules_vector(rules))
     sizes = place_sizes(rules.players)
     hands = n_hands(rules.players)
     rng = np.random.default_rng([seed, hand, seat, talon])
     known = hand | talon
-    unseen = np.array([c for c in range(24) if not known >> c & 1], dtype=np.int64)
+    cards = np.array([c for c in range(24) if not known >> c & 1], dtype=np.int64)
+    u = len(cards)  # the unseen cards: masks below are over them (bit j: cards[j])
+    full = (1 << u) - 1
     fill = [q for q in range(4) if q != seat and not (talon and q == hands)]
-    reads = []  # (hand seat, kept share by class): the soft reading of each action
+    held = [q for q in fill if q < hands]  # the other hands: what the auction reads
+    rest = [q for q in fill if q >= hands]  # the talons: the cards the hands leave
+    need: dict[int, int] = {}
+    for s, b in bids:
+        if b > 120 and s != seat:
+            need[s] = max(b, need.get(s, 0))
+    reads: dict[int, list[np.ndarray]] = {q: [] for q in held}
     if policy is not None:
         for s, highest, passed in acted:
-            if s != seat:
-                reads.append((s, policy.keep(s, highest, passed)))
+            if s in reads:
+                reads[s].append(policy.keep(s, highest, passed))
+
+    def weights(q: int, local: np.ndarray, reading: bool) -> np.ndarray:
+        """Each hand ``local`` of place ``q``: allowed (0 or 1), times its kept share."""
+        masks = _cards_of(local, cards)
+        w = (cap_of[_marriages(masks)] >= need.get(q, 0)).astype(np.float64)
+        if reading and reads[q]:
+            worth, band = _classes(masks, worth_of)
+            for share in reads[q]:
+                w *= share[worth, band]
+        return w
+
+    def first_weights(reading: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """The first hand's weights, summed over the second's; the second's by mask."""
+        first = weights(held[0], _subsets(u, sizes[held[0]]), reading)
+        if len(held) == 1:
+            return first, None
+        second = np.zeros(1 << u)
+        options = _subsets(u, sizes[held[1]])
+        second[options] = weights(held[1], options, reading)
+        return first * _subset_sums(second, u)[full ^ _subsets(u, sizes[held[0]])], second
+
+    w0, w1 = first_weights(reading=True)
+    if not w0.any():  # the reading rules out every deal: the rules alone
+        w0, w1 = first_weights(reading=False)
+    if not w0.any():
+        shown = ", ".join(
+            _("seat {seat} bid {bid}").format(seat=s, bid=b) for s, b in sorted(need.items())
+        )
+        why = _("no deal of the unseen cards allows the auction ({bids})")
+        raise ValueError(why.format(bids=shown))
+    # deal i's random numbers are row i, so it is the same deal in a run of any n > i:
+    # one a hand, then one a card left for two talons to split
+    left = u - sum(sizes[q] for q in held)
+    draws = rng.random((n, len(held) + (left if len(rest) > 1 else 0)))
+    dealt = {held[0]: _subsets(u, sizes[held[0]])[_pick(w0, draws[:, 0])]}
+    taken = dealt[held[0]].copy()
+    if w1 is not None:  # the second hand among the cards the first left
+        free = u - sizes[held[0]]
+        places = _bit_positions(full ^ taken, u, free)
+        ways = (_subsets(free, sizes[held[1]])[None, :] >> np.arange(free)[:, None]) & 1
+        # float products: exact below 2**53, and a BLAS product
+        options = ((1 << places).astype(np.float64) @ ways.astype(np.float64)).astype(np.int64)
+        rows = np.arange(n)
+        dealt[held[1]] = options[rows, _pick_rows(w1[options], draws[:, 1])]
+        taken |= dealt[held[1]]
+    if len(rest) == 1:
+        dealt[rest[0]] = full ^ taken
+    elif rest:  # two talons (two players): the cards left, split at random
+        places = _bit_positions(full ^ taken, u, left)
+        order = np.argsort(draws[:, len(held) :], axis=1)
+        places = np.take_along_axis(places, order, axis=1)
+        col = 0
+        for q in rest:
+            dealt[q] = (1 << places[:, col : col + sizes[q]]).sum(axis=1)
+            col += sizes[q]
     out = np.zeros((n, 4), dtype=np.uint32)
     out[:, seat] = hand
     if talon:
         out[:, hands] = talon
-    for i in range(n):
-        allowed = 0  # deals the rules allow, drawn for this sample
-        best: np.ndarray | None = None
-        best_keep = -1.0
-        for _try in range(MAX_TRIES):
-            perm = rng.permutation(unseen)
-            col = 0
-            for q in fill:
-                out[i, q] = int(np.bitwise_or.reduce(np.left_shift(1, perm[col : col + sizes[q]])))
-                col += sizes[q]
-            if not all(bid_cap(int(out[i, s]), P) >= b for s, b in need):
-                continue
-            keep = 1.0
-            for s, share in reads:
-                keep *= float(share[hand_class(int(out[i, s]), P)])
-            if not reads or rng.random() < keep:
-                break
-            allowed += 1
-            if keep > best_keep:
-                best, best_keep = out[i].copy(), keep
-            if allowed >= SOFT_TRIES and best is not None:  # too sharp: the likeliest
-                out[i] = best
-                break
-        else:
-            if best is None:
-                shown = ", ".join(_("seat {seat} bid {bid}").format(seat=s, bid=b) for s, b in need)
-                why = _("no deal of the unseen cards allows the auction ({bids})")
-                raise ValueError(why.format(bids=shown))
-            out[i] = best
+    for q, local in dealt.items():
+        out[:, q] = _cards_of(local, cards)
     return out
+
+
+_BYTE_BITS = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+
+
+@cache
+def _subsets(u: int, k: int) -> np.ndarray:
+    """Every ``u``-bit mask with ``k`` bits set, ascending: the ways to hold k of u cards."""
+    masks = np.arange(1 << u, dtype=np.int64)
+    count = _BYTE_BITS[masks & 0xFF] + _BYTE_BITS[masks >> 8 & 0xFF] + _BYTE_BITS[masks >> 16]
+    out = masks[count == k]
+    out.setflags(write=False)
+    return out
+
+
+def _subset_sums(table: np.ndarray, u: int) -> np.ndarray:
+    """``out[S]``: the sum of ``table[b]`` over every mask ``b`` within ``S`` (``u`` bits).
+
+    One pass per bit (the sum over subsets, or zeta transform): a mask with bit ``i``
+    adds what the same mask without it holds so far.
+    """
+    out = np.array(table, dtype=np.float64)
+    for i in range(u):
+        pairs = out.reshape(-1, 2, 1 << i)
+        pairs[:, 1, :] += pairs[:, 0, :]
+    return out
+
+
+def _bit_positions(masks: np.ndarray, u: int, k: int) -> np.ndarray:
+    """``(len(masks), k)``: the set bits of masks of ``u`` bits with ``k`` set, ascending."""
+    bits = (masks[:, None] >> np.arange(u)) & 1
+    return np.nonzero(bits)[1].reshape(len(masks), k)
+
+
+def _cards_of(local: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """Card masks of masks over ``cards`` (bit ``j`` stands for card ``cards[j]``)."""
+    out = np.zeros(np.shape(local), dtype=np.int64)
+    for lo in range(0, len(cards), 8):
+        part = cards[lo : lo + 8]
+        table = ((np.arange(256)[:, None] >> np.arange(len(part))) & 1) @ (1 << part)
+        out |= table[(local >> lo) & 0xFF]
+    return out
+
+
+def _pick(weights: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The index each of ``u`` (uniform in [0, 1)) picks, by ``weights`` (positive sum)."""
+    cum = np.cumsum(weights)
+    picks = np.searchsorted(cum, u * cum[-1], side="right")
+    return np.minimum(picks, np.flatnonzero(weights)[-1])  # u * sum rounded up to the sum
+
+
+def _pick_rows(weights: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """:func:`_pick` in each row of ``weights`` with its own ``u``."""
+    cum = np.cumsum(weights, axis=1)
+    picks = (cum <= (u * cum[:, -1])[:, None]).sum(axis=1)
+    last = weights.shape[1] - 1 - np.argmax(weights[:, ::-1] > 0, axis=1)
+    return np.minimum(picks, last)
 
 
 def play_blocks(
@@ -247,6 +377,7 @@ def play_blocks(
     params: Sequence[str] = (),
     budget: float = 0.0,
     bids: np.ndarray | None = None,
+    feedback: Feedback = QUIET,
 ) -> np.ndarray:
     """Each deal of ``masks`` played with ``decls`` declaring: ``D_*`` rows, or the par's.
 
@@ -256,23 +387,72 @@ def play_blocks(
     ``player`` plays every seat (:func:`sim.runs.declarer.play_as_declarer`), or :data:`PAR`
     gives ``(par_best, par_level)`` rows. With ``budget`` (seconds, 0: none) the deals
     are played in blocks of :data:`BLOCK` and no block starts once it is spent: the rows
-    are then those of the first blocks.
+    are then those of the first blocks. A slow player (the par too) plays blocks of
+    :data:`BLOCK` without a budget as well (the same rows), so that a play that looks
+    to take :data:`PROGRESS_AFTER` seconds or more shows its progress through
+    ``feedback`` (:class:`_LateBar`); a fast one plays every deal in one compiled call
+    (4,000 deals of ``strong`` in 0.1 s).
     """
     n = len(masks)
+    step = max(1, n) if not budget and fast(player) else BLOCK
     t0 = time.perf_counter()
     played = 0
     parts: list[np.ndarray] = []
-    while played < n and (played == 0 or not budget or time.perf_counter() - t0 < budget):
-        a, b = played, n if not budget else min(n, played + BLOCK)
-        if player == PAR:
-            parts.append(par_levels(rules, masks[a:b], decls[a:b]))
-        else:
-            won = None if bids is None else bids[a:b]
-            parts.append(
-                play_as_declarer(rules, masks[a:b], decls[a:b], seed, player, params, a, won)
-            )
-        played = b
+    with _LateBar(feedback, n, "deal", N_("playing the sampled deals"), budget) as bar:
+        while played < n and (played == 0 or not budget or time.perf_counter() - t0 < budget):
+            a, b = played, min(n, played + step)
+            if player == PAR:
+                parts.append(par_levels(rules, masks[a:b], decls[a:b]))
+            else:
+                won = None if bids is None else bids[a:b]
+                parts.append(
+                    play_as_declarer(rules, masks[a:b], decls[a:b], seed, player, params, a, won)
+                )
+            bar.update(b - a)
+            played = b
     return np.concatenate(parts, axis=0)
+
+
+class _LateBar:
+    """``feedback``'s progress bar for a phase that turns out slow, shown from then on.
+
+    After each block of ``total`` items the phase's whole time is projected from the
+    blocks so far (at most ``limit`` seconds, its budget; 0: none); once that reaches
+    :data:`PROGRESS_AFTER` the bar shows, for the items still to come. Most advice takes
+    well under a second and says nothing; a slow player's deals (or the par's) show it.
+    """
+
+    def __init__(self, feedback: Feedback, total: int, unit: str, label: str, limit: float):
+        self.feedback, self.total, self.unit, self.label = feedback, total, unit, label
+        self.limit = limit
+        self.t0 = time.perf_counter()
+        self.done = 0
+        self.bar: Any = None
+        self.stack = ExitStack()
+
+    def update(self, k: int) -> None:
+        """Count ``k`` finished items; show the bar if the phase looks slow and goes on."""
+        self.done += k
+        if self.bar is not None:
+            self.bar.update(k)
+            return
+        projected = (time.perf_counter() - self.t0) / self.done * self.total
+        if self.limit:
+            projected = min(projected, self.limit)
+        if self.done < self.total and projected >= PROGRESS_AFTER:
+            bar = self.feedback.bar(self.total - self.done, self.unit, self.label)
+            self.bar = self.stack.enter_context(bar)
+
+    def __enter__(self) -> _LateBar:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stack.__exit__(kind, value, trace)
 
 
 def bid_samples(
@@ -288,6 +468,7 @@ def bid_samples(
     bids: Sequence[tuple[int, int]] = (),
     policy: AuctionPolicy | None = None,
     acted: Sequence[tuple[int, int, bool]] = (),
+    feedback: Feedback = QUIET,
 ) -> dict[str, np.ndarray]:
     """The hand played as the declarer's in ``n`` sampled deals, and the pass baseline.
 
@@ -303,12 +484,13 @@ def bid_samples(
     With ``budget`` (seconds, 0: none) the samples are played in blocks of
     :data:`BLOCK` and no block starts once the budget is spent: the columns then hold
     the first blocks only (the same deals, in the same order, as without a budget).
+    ``feedback`` shows the play's progress when it is slow (:func:`play_blocks`).
     """
     from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
 
     masks = sample_deals(rules, hand, seat, n, seed, bids=bids, policy=policy, acted=acted)
     decls = np.full(n, seat, dtype=np.int64)
-    rows = play_blocks(rules, masks, decls, player, seed, params, budget)
+    rows = play_blocks(rules, masks, decls, player, seed, params, budget, feedback=feedback)
     cols: dict[str, np.ndarray] = {"dealt": np.full(len(rows), hand, dtype=np.int64)}
     if player == PAR:
         cols["par_best"], cols["par_level"] = rows[:, 0], rows[:, 1]
@@ -321,7 +503,7 @@ def bid_samples(
     )
     cols["pass_deals"] = masks
     decls = others[np.arange(pass_samples) % len(others)]
-    rows = play_as_declarer(rules, masks, decls, seed + 1, PASS_PLAYER)
+    rows = play_blocks(rules, masks, decls, PASS_PLAYER, seed + 1, feedback=feedback)
     cols["pass_score"] = rows[:, D_DELTA0 + seat]
     return cols
 
