@@ -183,7 +183,7 @@ def test_an_auction_no_deal_allows_is_refused_with_the_same_message(policy):
     for reading in ({}, {"policy": policy, "acted": [(1, 160, False)]}):
         with pytest.raises(ValueError) as err:
             sample_deals(CLASSIC, kings, 2, 100, 5, bids=[(0, 100), (1, 160)], **reading)
-        why = "no deal of the unseen cards allows the auction (seat 1 bid 160)"
+        why = "no deal of the unseen cards allows the auction (middle bid 160)"
         assert str(err.value) == why
     # the same hand may see bids of 120 and below: no marriage needed
     assert len(sample_deals(CLASSIC, kings, 2, 10, 5, bids=[(1, 120)])) == 10

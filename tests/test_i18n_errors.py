@@ -56,7 +56,7 @@ REFUSED = [
     (["advise", "KH QH KS QS KD QD KC", "--auction", "100 200", "--seat", "dealer",
       "--samples", "8"],
      "thousand advise: error: --auction: no deal of the unseen cards allows the auction "
-     "(seat 1 bid 200)"),
+     "(middle bid 200)"),
     (["advise", "--deal-file", "good.tdn", "--seat", "rear"],
      "thousand advise: error: --seat rear: one of forehand, middle, dealer"),
     (["solve", "--hands", "AH TH KH", "AH QS JS", "AD KD QD"],

@@ -272,8 +272,13 @@ def sample_deals(
     if not w0.any():  # the reading rules out every deal: the rules alone
         w0, w1 = first_weights(reading=False)
     if not w0.any():
+        from sim.i18n import role
+        from sim.table_text import hand_roles
+
+        names = hand_roles(rules.players)
         shown = ", ".join(
-            _("seat {seat} bid {bid}").format(seat=s, bid=b) for s, b in sorted(need.items())
+            _("{seat} bid {bid}").format(seat=role(names[s]), bid=b)
+            for s, b in sorted(need.items())
         )
         why = _("no deal of the unseen cards allows the auction ({bids})")
         raise ValueError(why.format(bids=shown))
