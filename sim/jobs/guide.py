@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # polars and the analysis: loaded when a guide is built, not 
 
     from analysis.guide import GuideRuns, GuideTables
     from analysis.pages import Section
+    from sim.engine.api import HandsBatch
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -186,13 +187,37 @@ def collect_runs(
         cols[f"declared_{s}"] = np.asarray(batch.column(f"declared_{s}"))[first]
     cols["dealt"] = dealt[first, :3]
     cols["talon"] = dealt[first, 3]
+    deals = played_deals(batch, rules.players)
     say(_("{games} games").format(games=number(spec.games)))
     games = games_frame(play_games(rules, spec.games, seed, (GUIDE_PLAYER,)))
     if odds is None:
         say(_("{deals} deals for the talon's odds").format(deals=number(spec.odds_deals)))
         odds = odds_result(run_odds(rules, spec.odds_deals, seed, (GUIDE_PLAYER,))).table
     return GuideRuns(
-        rules=rules, seed=seed, risk=spec.risk, items=items, hands=cols, games=games, odds=odds
+        rules=rules, seed=seed, risk=spec.risk, items=items, hands=cols, games=games, odds=odds,
+        deals=deals,
+    )  # fmt: skip
+
+
+def played_deals(batch: HandsBatch, players: int) -> pl.DataFrame:
+    """Every played deal of a hands batch, as :func:`analysis.guide.events_table` reads it.
+
+    Columns: ``at_100`` (forehand plays its forced 100), ``made``, ``declarer_delta``
+    (the declarer's deal score) and ``bolts`` (the deal's bolts).
+    """
+    import numpy as np
+    import polars as pl
+
+    decl = np.asarray(batch.column("declarer")).astype(np.int64)
+    delta = np.stack([np.asarray(batch.column(f"delta_{s}")) for s in range(players)], axis=1)
+    bolts = sum(np.asarray(batch.column(f"bolt_{s}")).astype(np.int64) for s in range(players))
+    return pl.DataFrame(
+        {
+            "at_100": np.asarray(batch.column("at_100")).astype(bool),
+            "made": np.asarray(batch.column("made")).astype(bool),
+            "declarer_delta": delta[np.arange(len(decl)), decl].astype(np.int64),
+            "bolts": np.asarray(bolts, dtype=np.int64),
+        }
     )
 
 
