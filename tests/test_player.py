@@ -6,7 +6,8 @@ marriage class (two marriages too) and number of aces, with the make rate at the
 level and at the next one; forehand's forced 100, what to give away, the barrel and
 bidding on it, bolts and the 555 reset. Its picture is written, embedded and decodes;
 no value breaks across lines; no parameter settings are dumped on a page; the Russian
-page keeps no English word but names in backticks.
+page keeps no English word but names in backticks; and a report's page is the guide's
+page when both have the same rules, sizes and seed.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from __future__ import annotations
 import base64
 import io
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 
 import polars as pl
 import pytest
@@ -244,6 +247,46 @@ def test_the_russian_page_keeps_no_english_word(pages):
     assert md.startswith("# Тысяча, правила `classic`")
     for term in ("марьяж", "прикуп", "болт", "самосвал", "бочк", "первая рука", "пас"):
         assert term in md, term
+
+
+def test_the_report_page_is_the_guides_page_for_the_same_sizes_and_seed(
+    book, pages, tmp_path, monkeypatch
+):
+    """The report's guide plays the guide's sizes and reuses only the same hands."""
+    from analysis.player import write_player_page
+    from sim.jobs import report as report_job
+    from sim.jobs.guide import DUEL_DEALS, SIZES, GuideSpec, check_guide
+    from sim.jobs.report import ReportSpec, guide_items
+    from sim.runs.declarer import run_items
+    from sim.runs.folder import QUIET
+
+    # by default both play the same sizes, seed and risk
+    default = ReportSpec(rules=CLASSIC).guide_spec()
+    guide = GuideSpec(rules=CLASSIC)
+    assert (default.deals, default.hands, default.games, default.odds_deals) == (
+        guide.deals, guide.hands, guide.games, guide.odds_deals
+    ) == tuple(SIZES.values())  # fmt: skip
+    assert (default.seed, default.risk, default.duel_deals) == (0, guide.risk, DUEL_DEALS)
+    # a small report: the guide's sizes, its hands cut from a larger safe-bid run
+    monkeypatch.setitem(report_job.GUIDE_SIZES, "deals", SPEC["deals"])
+    spec = ReportSpec(rules=CLASSIC, seed=SPEC["seed"], deals=SPEC["odds_deals"],
+                      hands=SPEC["hands"], games=SPEC["games"], safe_deals=2 * SPEC["deals"],
+                      guide_duel_deals=50, workers=1)  # fmt: skip
+    played = spec.guide_spec()
+    assert (played.deals, played.hands, played.games, played.odds_deals) == (
+        SPEC["deals"], SPEC["hands"], SPEC["games"], SPEC["odds_deals"]
+    )  # fmt: skip
+    items = run_items(CLASSIC, "strong", 2 * SPEC["deals"], SPEC["seed"])
+    run = SimpleNamespace(players=["heuristic", "strong"], items={("strong", SPEC["seed"]): items})
+    safe = SimpleNamespace(result=SimpleNamespace(run=run))
+    assert guide_items(ReportSpec(rules=CLASSIC, params=("strong.bid=0",)), safe) is None
+    runs = report_job._guide_runs(spec, safe, QUIET)  # type: ignore[arg-type]
+    tables, _duel = check_guide(replace(played, duel_deals=None), runs)
+    with speaking("en"):
+        write_player_page(tmp_path, tables, CLASSIC.name)
+    for name in ("player.md", "player.html", "player-bids.png"):
+        assert (tmp_path / name).read_bytes() == (pages["en"] / name).read_bytes(), name
+    assert tables.bid_classes.equals(book.guide.bid_classes)
 
 
 def test_the_reports_section_shows_the_chart_the_picture_and_the_answers(book):

@@ -37,6 +37,14 @@ if TYPE_CHECKING:  # polars and the analysis: loaded when a guide is built, not 
     from sim.engine.api import HandsBatch
 
 
+SIZES = {"deals": 50_000, "hands": 50_000, "games": 2_000, "odds_deals": 200_000}
+"""The guide's default sizes: ``thousand guide``'s and, capped by its own, the report's
+guide (:meth:`sim.jobs.report.ReportSpec.guide_spec`), so that with the same rules and seed
+both show the same numbers and the same page for players."""
+DUEL_DEALS = 20_000
+"""Deals of the guide player's duel by default (``thousand guide`` and the report)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class GuideSpec:
     """What a guide plays.
@@ -55,12 +63,12 @@ class GuideSpec:
 
     rules: Rules
     seed: int = 0
-    deals: int = 50_000
-    hands: int = 50_000
-    games: int = 2_000
-    odds_deals: int = 200_000
+    deals: int = SIZES["deals"]
+    hands: int = SIZES["hands"]
+    games: int = SIZES["games"]
+    odds_deals: int = SIZES["odds_deals"]
     risk: float = 0.75
-    duel_deals: int | None = 20_000
+    duel_deals: int | None = DUEL_DEALS
     workers: int | None = None
 
 
