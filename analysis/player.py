@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -64,11 +65,18 @@ def keep(text: str) -> str:
 
 
 def share_text(p: float | None, low: float | None, high: float | None) -> str:
-    """A share in whole percent with its interval, unbreakable: ``28 % [25, 31]``."""
+    """A share in whole percent with its interval, unbreakable: ``28 % [25, 31]``.
+
+    The interval is rounded outward (its lower end down, its upper end up), so that it
+    still holds what it held: a level whose lower end falls short of 75 % by a hair
+    shows 74, not 75, beside the level that reaches it.
+    """
     if p is None or low is None or high is None or p != p:
         return "—"
     sep = interval_separator()
-    return keep(f"{number(100 * p)} % [{number(100 * low)}{sep}{number(100 * high)}]")
+    down = math.floor(100 * low + 1e-9)  # 1e-9: 0.29 * 100 is 28.999999999999996
+    up = math.ceil(100 * high - 1e-9)
+    return keep(f"{number(100 * p)} % [{number(down)}{sep}{number(up)}]")
 
 
 def points_text(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
@@ -57,8 +58,12 @@ def pages(book, tmp_path_factory):
 
 
 def share(p: float, low: float, high: float, sep: str = ", ") -> str:
-    """A share as the page writes it, spaces unbreakable: ``28 % [25, 31]``."""
-    return f"{100 * p:.0f}{NB}%{NB}[{100 * low:.0f}{sep.replace(' ', NB)}{100 * high:.0f}]"
+    """A share as the page writes it, spaces unbreakable: ``28 % [25, 31]``.
+
+    The interval rounded outward: it holds what the unrounded one held.
+    """
+    down, up = math.floor(100 * low + 1e-9), math.ceil(100 * high - 1e-9)
+    return f"{100 * p:.0f}{NB}%{NB}[{down}{sep.replace(' ', NB)}{up}]"
 
 
 def points(v: float, low: float, high: float, places: int = 1, signed: bool = False) -> str:
@@ -131,6 +136,8 @@ def test_the_bid_chart_has_every_marriage_and_aces_class_with_its_intervals(page
             assert level == str(r["level"])
             assert makes == share(r["rate"], r["ci_low"], r["ci_high"])  # the level's interval
             assert r["ci_low"] >= 0.75 > r["next_low"]  # the threshold, from both sides
+            low, next_low = (int(re.search(r"\[(\d+)", c)[1]) for c in (makes, after))
+            assert low >= 75 > next_low  # and so it reads
         want = share(r["next_rate"], r["next_low"], r["next_high"])
         assert after == f"{r['next_level']}: {want}"  # and the next level's
     assert levels >= 5
