@@ -18,6 +18,8 @@ card sits with its receiver).
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
@@ -36,7 +38,7 @@ from analysis.safebids import (
     safe_levels,
 )
 from analysis.stats import Z95, wilson_interval
-from sim.i18n import N_, _, interval_separator, number
+from sim.i18n import N_, _, interval_separator, number, role
 from sim.players import DEFAULT
 from sim.rules import Rules
 
@@ -788,10 +790,108 @@ def _specials_display(guide: GuideTables) -> pl.DataFrame:
     return pl.DataFrame({N_("deals"): deals, N_("per game"): per_game, N_("note"): notes})
 
 
+# --- values as the page for players shows them (and the guide's tables of its numbers) ----
+MIN_HANDS = 30
+"""A class of the bid chart with fewer hands shows no level (the guide player then bids
+its marriage's level over all aces)."""
+NBSP = "\u00a0"
+"""Joins the parts of one value (``89 % [88, 89]``), so that a line never breaks inside it."""
+# the order of the chart's rows: the strongest marriages first, then by aces
+CHART_ORDER = ("two", "hearts", "diamonds", "clubs", "spades", "none")
+
+
+def keep(text: str) -> str:
+    """``text`` with its spaces made non-breaking: one value, on one line wherever shown."""
+    return text.replace(" ", NBSP)
+
+
+def share_text(p: float | None, low: float | None, high: float | None) -> str:
+    """A share in whole percent with its interval, unbreakable: ``28 % [25, 31]``.
+
+    The interval is rounded outward (its lower end down, its upper end up), so that it
+    still holds what it held: a level whose lower end falls short of 75 % by a hair
+    shows 74, not 75, beside the level that reaches it.
+    """
+    if p is None or low is None or high is None or p != p:
+        return "—"
+    sep = interval_separator()
+    down = math.floor(100 * low + 1e-9)  # 1e-9: 0.29 * 100 is 28.999999999999996
+    up = math.ceil(100 * high - 1e-9)
+    return keep(f"{number(100 * p)} % [{number(down)}{sep}{number(up)}]")
+
+
+def points_text(
+    v: float | None, low: float | None, high: float | None, places: int = 1, signed: bool = False
+) -> str:
+    """Points with their interval, unbreakable: ``15.1 [9.0, 21.2]`` (``+15.1`` signed)."""
+    if v is None or low is None or high is None or v != v:
+        return "—"
+
+    def one(x: float) -> str:
+        text = number(x, places)
+        return "+" + text if signed and not text.startswith("-") else text
+
+    return keep(f"{one(v)} [{one(low)}{interval_separator()}{one(high)}]")
+
+
+def tight(text: str) -> str:
+    """``text`` with a number and its per cent sign kept together (``75 %``, ``95 %``)."""
+    return re.sub(r"(\d) %", "\\1" + NBSP + "%", text)
+
+
+def chart_rows(guide: GuideTables) -> list[dict[str, Any]]:
+    """The rows of :func:`bid_classes_table` in the chart's order (:data:`CHART_ORDER`)."""
+    order = {m: k for k, m in enumerate(CHART_ORDER)}
+    rows = guide.bid_classes.rows(named=True)
+    return sorted(rows, key=lambda r: (order[r["marriage"]], r["aces"]))
+
+
+def marriage_short(marriage: str) -> str:
+    """A marriage class as the chart's rows name it: ``♥``, ``two or more``, ``none``."""
+    if marriage == "two":
+        return _("two or more")
+    if marriage == "none":
+        return _("none")
+    return MARRIAGE_SUITS[marriage]
+
+
+def bid_table(guide: GuideTables) -> pl.DataFrame:
+    """The bid chart as shown: marriages, aces, bid up to, its make rate, the next level's.
+
+    Headed in the current language; a class of fewer than :data:`MIN_HANDS` hands shows
+    dashes. Each rate with its interval is one unbreakable value; the next level's cell
+    (``130: 78 % [74, 81]``) may break after its level.
+    """
+    risk = round(guide.runs.risk * 100)
+    heads = tuple(
+        tight(h)
+        for h in (
+            _("marriages"),
+            _("aces"),
+            _("bid up to ({risk} %)").format(risk=risk),
+            _("makes it [95 %]"),
+            _("the next level"),
+        )
+    )
+    cols: dict[str, list[str]] = {h: [] for h in heads}
+    for r in chart_rows(guide):
+        few = r["n"] < MIN_HANDS
+        nxt = r["next_level"]
+        rate = share_text(r["next_rate"], r["next_low"], r["next_high"])
+        values = (
+            marriage_short(r["marriage"]),
+            "2+" if r["aces"] == 2 else str(r["aces"]),
+            "—" if few else role("pass") if r["level"] is None else str(r["level"]),
+            "—" if few else share_text(r["rate"], r["ci_low"], r["ci_high"]),
+            "—" if few or nxt is None else f"{nxt}: {rate}",
+        )
+        for h, v in zip(heads, values, strict=True):
+            cols[h].append(v)
+    return pl.DataFrame(cols, schema=dict.fromkeys(cols, pl.String))
+
+
 def _events_display(guide: GuideTables) -> pl.DataFrame:
     """The events table as shown: each measure in words, its value and interval."""
-    from analysis.player import points_text, share_text
-
     shown = {
         "forehand_100": (N_("forehand plays its forced 100, share of deals"), None),
         "forehand_100_made": (N_("forehand makes it, share of those deals"), None),
@@ -911,7 +1011,6 @@ def guide_sections(
 ) -> list[Any]:
     """The guide's sections (:class:`analysis.pages.Section`), in reading order."""
     from analysis.pages import Section, Text
-    from analysis.player import bid_table
     from analysis.plots import plot_safe_curves
 
     runs = guide.runs

@@ -17,26 +17,27 @@ from __future__ import annotations
 
 import base64
 import html
-import math
-import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from analysis.guide import GUIDE_PLAYER, MARRIAGE_SUITS, GuideTables, marriage_words
+from analysis.guide import (
+    GUIDE_PLAYER,
+    MIN_HANDS,
+    GuideTables,
+    bid_table,
+    chart_rows,
+    keep,
+    marriage_words,
+    points_text,
+    share_text,
+    tight,
+)
 from analysis.pages import FigureRef, Section, Text, figure_png, inline_html
 from analysis.tables import to_markdown
-from sim.i18n import _, interval_separator, language, number, role
-
-MIN_HANDS = 30
-"""A class of the bid chart with fewer hands shows no level (the guide player then bids
-its marriage's level over all aces)."""
-NBSP = "\u00a0"
-"""Joins the parts of one value (``89 % [88, 89]``), so that a line never breaks inside it."""
-# the order of the chart's rows: the strongest marriages first, then by aces
-CHART_ORDER = ("two", "hearts", "diamonds", "clubs", "spades", "none")
+from sim.i18n import _, language, number
 
 PAGE_CSS = """
 body{font-family:system-ui,sans-serif;max-width:52rem;margin:1.2rem auto;padding:0 .8rem;
@@ -56,41 +57,6 @@ table{font-size:.75rem}td,th{padding:.1rem .2rem}}
 line-height:1.3}h1{font-size:13pt}h2{font-size:10pt;margin:.45rem 0 .1rem}
 table{font-size:8pt}figure{flex-basis:14rem}}
 """
-
-
-# --- values: never broken across lines ---------------------------------------------------
-def keep(text: str) -> str:
-    """``text`` with its spaces made non-breaking: one value, on one line wherever shown."""
-    return text.replace(" ", NBSP)
-
-
-def share_text(p: float | None, low: float | None, high: float | None) -> str:
-    """A share in whole percent with its interval, unbreakable: ``28 % [25, 31]``.
-
-    The interval is rounded outward (its lower end down, its upper end up), so that it
-    still holds what it held: a level whose lower end falls short of 75 % by a hair
-    shows 74, not 75, beside the level that reaches it.
-    """
-    if p is None or low is None or high is None or p != p:
-        return "—"
-    sep = interval_separator()
-    down = math.floor(100 * low + 1e-9)  # 1e-9: 0.29 * 100 is 28.999999999999996
-    up = math.ceil(100 * high - 1e-9)
-    return keep(f"{number(100 * p)} % [{number(down)}{sep}{number(up)}]")
-
-
-def points_text(
-    v: float | None, low: float | None, high: float | None, places: int = 1, signed: bool = False
-) -> str:
-    """Points with their interval, unbreakable: ``15.1 [9.0, 21.2]`` (``+15.1`` signed)."""
-    if v is None or low is None or high is None or v != v:
-        return "—"
-
-    def one(x: float) -> str:
-        text = number(x, places)
-        return "+" + text if signed and not text.startswith("-") else text
-
-    return keep(f"{one(v)} [{one(low)}{interval_separator()}{one(high)}]")
 
 
 def _event(guide: GuideTables, measure: str) -> dict[str, Any]:
@@ -132,56 +98,6 @@ def page_title(rules_name: str) -> str:
 
 
 # --- how high to bid ---------------------------------------------------------------------
-def _chart_rows(guide: GuideTables) -> list[dict[str, Any]]:
-    order = {m: k for k, m in enumerate(CHART_ORDER)}
-    rows = guide.bid_classes.rows(named=True)
-    return sorted(rows, key=lambda r: (order[r["marriage"]], r["aces"]))
-
-
-def marriage_short(marriage: str) -> str:
-    """A marriage class as the chart's rows name it: ``♥``, ``two or more``, ``none``."""
-    if marriage == "two":
-        return _("two or more")
-    if marriage == "none":
-        return _("none")
-    return MARRIAGE_SUITS[marriage]
-
-
-def bid_table(guide: GuideTables) -> pl.DataFrame:
-    """The bid chart as shown: marriages, aces, bid up to, its make rate, the next level's.
-
-    Headed in the current language; a class of fewer than :data:`MIN_HANDS` hands shows
-    dashes. Each rate with its interval is one unbreakable value; the next level's cell
-    (``130: 78 % [74, 81]``) may break after its level.
-    """
-    risk = round(guide.runs.risk * 100)
-    heads = tuple(
-        tight(h)
-        for h in (
-            _("marriages"),
-            _("aces"),
-            _("bid up to ({risk} %)").format(risk=risk),
-            _("makes it [95 %]"),
-            _("the next level"),
-        )
-    )
-    cols: dict[str, list[str]] = {h: [] for h in heads}
-    for r in _chart_rows(guide):
-        few = r["n"] < MIN_HANDS
-        nxt = r["next_level"]
-        rate = share_text(r["next_rate"], r["next_low"], r["next_high"])
-        values = (
-            marriage_short(r["marriage"]),
-            "2+" if r["aces"] == 2 else str(r["aces"]),
-            "—" if few else role("pass") if r["level"] is None else str(r["level"]),
-            "—" if few else share_text(r["rate"], r["ci_low"], r["ci_high"]),
-            "—" if few or nxt is None else f"{nxt}: {rate}",
-        )
-        for h, v in zip(heads, values, strict=True):
-            cols[h].append(v)
-    return pl.DataFrame(cols, schema=dict.fromkeys(cols, pl.String))
-
-
 def bid_answer(guide: GuideTables) -> str:
     """How high to bid: how to read the chart, and what a hand without a marriage makes."""
     risk = round(guide.runs.risk * 100)
@@ -314,7 +230,7 @@ def barrel_answer(guide: GuideTables) -> str:
             level=rules.barrel.bid_from
         )
     reach: dict[str, list[str]] = {}  # the classes whose level reaches it, by marriage
-    for r in _chart_rows(guide):
+    for r in chart_rows(guide):
         if r["n"] >= MIN_HANDS and (r["level"] or 0) >= need:
             reach.setdefault(r["marriage"], []).append("2+" if r["aces"] == 2 else str(r["aces"]))
     strong = [
@@ -434,7 +350,7 @@ def _html_table(guide: GuideTables, chart: pl.DataFrame) -> str:
     (:func:`keep`); a cell of two values may break between them.
     """
     head = "".join(f"<th>{html.escape(c)}</th>" for c in chart.columns[1:])
-    groups = [marriage_words(r["marriage"]) for r in _chart_rows(guide)]
+    groups = [marriage_words(r["marriage"]) for r in chart_rows(guide)]
     body = []
     for k, row in enumerate(chart.rows()):
         if k == 0 or groups[k] != groups[k - 1]:
@@ -443,11 +359,6 @@ def _html_table(guide: GuideTables, chart: pl.DataFrame) -> str:
         body.append("<tr>" + "".join(f'<td class="n">{html.escape(v)}</td>' for v in row[1:])
                     + "</tr>")  # fmt: skip
     return f'<div class="chart"><table><tr>{head}</tr>{"".join(body)}</table></div>'
-
-
-def tight(text: str) -> str:
-    """``text`` with a number and its per cent sign kept together (``75 %``, ``95 %``)."""
-    return re.sub(r"(\d) %", "\\1" + NBSP + "%", text)
 
 
 def write_player_page(
