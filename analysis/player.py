@@ -53,9 +53,10 @@ th{background:#f3f3f3;font-weight:600}th[scope=rowgroup]{background:#fafafa}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 @media (max-width:30rem){body{padding:0 .5rem}figure{flex-basis:100%;max-width:20rem}
 table{font-size:.75rem}td,th{padding:.1rem .2rem}}
-@media print{@page{size:A4;margin:11mm}body{margin:0;max-width:none;font-size:9pt;
-line-height:1.3}h1{font-size:13pt}h2{font-size:10pt;margin:.45rem 0 .1rem}
-table{font-size:8pt}figure{flex-basis:14rem}}
+@media print{@page{size:A4;margin:10mm}body{margin:0;max-width:none;font-size:8.5pt;
+line-height:1.25}h1{font-size:12pt;margin:0 0 .2rem}h2{font-size:9.5pt;margin:.35rem 0 .05rem}
+p{margin:.1rem 0}.who,figcaption{font-size:7.5pt}table{font-size:7.5pt;line-height:1.15}
+td,th{padding:.05rem .25rem}figure{flex-basis:13rem}.bids{margin:.2rem 0}}
 """
 
 

@@ -200,6 +200,7 @@ def test_the_bid_picture_is_written_embedded_and_decodes(pages):
     image.load()
     assert image.format == "PNG" and 250 <= image.width <= 390  # a phone's width, unscaled
     html = (folder / "player.html").read_text(encoding="utf-8")
+    assert 'name="viewport"' in html and "@page{size:A4" in html  # a phone and a printer
     embedded = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,([^"]+)"', html)
     assert len(embedded) == 1 and base64.b64decode(embedded[0][1]) == png  # self-contained
     assert embedded[0][0].startswith("Bid chart")
