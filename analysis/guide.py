@@ -18,6 +18,8 @@ card sits with its receiver).
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
@@ -35,8 +37,8 @@ from analysis.safebids import (
     marriage_mask,
     safe_levels,
 )
-from analysis.stats import wilson_interval
-from sim.i18n import N_, _, interval_separator, n_, number
+from analysis.stats import Z95, wilson_interval
+from sim.i18n import N_, _, interval_separator, n_, number, role
 from sim.players import DEFAULT
 from sim.rules import Rules
 
@@ -96,6 +98,7 @@ class GuideRuns:
     hands: Mapping[str, np.ndarray]  # hands columns: see discard_table
     games: pl.DataFrame  # one row per game, as games.parquet (sim.runs.games.games_frame)
     odds: pl.DataFrame  # the odds table (analysis.tables.odds_table)
+    deals: pl.DataFrame  # every played deal of the hands run: see events_table
 
 
 def _class_frame(runs: GuideRuns) -> pl.DataFrame:
@@ -110,28 +113,72 @@ def _class_frame(runs: GuideRuns) -> pl.DataFrame:
     )
 
 
-def guide_bids(frame: pl.DataFrame, rules: Rules, risk: float, min_n: int = 30) -> pl.DataFrame:
+BID_CLASS_COLUMNS = (
+    "marriage", "aces", "n", "level", "rate", "ci_low", "ci_high",
+    "next_level", "next_rate", "next_low", "next_high",
+)  # fmt: skip
+
+
+def class_curve(frame: pl.DataFrame, rules: Rules) -> pl.DataFrame:
+    """``P(make L)`` by the guide player's classes: marriages (:data:`MARRIAGE_CLASSES`) × aces."""
+    return curves(frame, rules, ["guide_marriage", "guide_aces"])
+
+
+def bid_classes_table(curve: pl.DataFrame, risk: float) -> pl.DataFrame:
+    """The bid chart by marriage and aces at ``risk``, each level with its make rate.
+
+    ``level`` is the highest level whose 95 % Wilson lower bound reaches ``risk`` (null:
+    none, pass), as :func:`analysis.safebids.safe_levels` reads it; ``rate``, ``ci_low``
+    and ``ci_high`` are the make rate at that level; ``next_*`` the same at the first
+    level above it (at the lowest level when none passes; null when the hand's cap
+    allows no higher bid), the level that falls short: the threshold with both sides.
+    Every class of :data:`MARRIAGE_CLASSES` × :data:`ACE_CLASSES` has a row (``n`` 0
+    when no hand fell in it).
+    """
+    rows = []
+    for m in MARRIAGE_CLASSES:
+        for a in ACE_CLASSES:
+            c = curve.filter((pl.col("guide_marriage") == m) & (pl.col("guide_aces") == a))
+            c = c.sort("level")
+            n = int(c["n"][0]) if len(c) else 0
+            passing = c.filter(pl.col("ci_low") >= risk)
+            level = int(passing["level"].max()) if len(passing) else None  # type: ignore[arg-type]
+            hit = c.filter(pl.col("level") == level).rows(named=True) if level else []
+            above = c.filter(pl.col("level") > (level or 0)).head(1).rows(named=True)
+            at: dict[str, Any] = hit[0] if hit else {}
+            nxt: dict[str, Any] = above[0] if above else {}
+            rows.append(
+                {
+                    "marriage": m, "aces": a, "n": n, "level": level,
+                    "rate": at.get("rate"), "ci_low": at.get("ci_low"),
+                    "ci_high": at.get("ci_high"), "next_level": nxt.get("level"),
+                    "next_rate": nxt.get("rate"), "next_low": nxt.get("ci_low"),
+                    "next_high": nxt.get("ci_high"),
+                }
+            )  # fmt: skip
+    ints = ("aces", "n", "level", "next_level")
+    schema = {k: pl.Int64 if k in ints else pl.Float64 for k in BID_CLASS_COLUMNS}
+    return pl.DataFrame(rows, schema={**schema, "marriage": pl.String})
+
+
+def guide_bids(
+    classes: pl.DataFrame, frame: pl.DataFrame, rules: Rules, risk: float, min_n: int = 30
+) -> pl.DataFrame:
     """The guide player's bid chart: the safe level at ``risk`` by marriage and aces.
 
-    A class with fewer than ``min_n`` hands takes its marriage's level over all aces.
-    Columns: ``marriage``, ``aces``, ``n``, ``level`` (0: pass).
+    The levels of ``classes`` (:func:`bid_classes_table` at ``risk``); a class with fewer
+    than ``min_n`` hands takes its marriage's level over all aces. Columns:
+    ``marriage``, ``aces``, ``n``, ``level`` (0: pass).
     """
-    fine = safe_levels(
-        curves(frame, rules, ["guide_marriage", "guide_aces"]),
-        ["guide_marriage", "guide_aces"],
-        [risk],
-    )
     coarse = safe_levels(curves(frame, rules, ["guide_marriage"]), ["guide_marriage"], [risk])
     col = f"safe_{round(risk * 100)}"
     rows = []
-    for m in MARRIAGE_CLASSES:
-        c = coarse.filter(pl.col("guide_marriage") == m)
+    for r in classes.iter_rows(named=True):
+        c = coarse.filter(pl.col("guide_marriage") == r["marriage"])
         fallback = c[col][0] if len(c) and c[col][0] is not None else 0
-        for a in ACE_CLASSES:
-            f = fine.filter((pl.col("guide_marriage") == m) & (pl.col("guide_aces") == a))
-            n = int(f["n"][0]) if len(f) else 0
-            level = f[col][0] if n >= min_n else fallback
-            rows.append({"marriage": m, "aces": a, "n": n, "level": int(level or 0)})
+        level = r["level"] if r["n"] >= min_n else fallback
+        rows.append({"marriage": r["marriage"], "aces": r["aces"], "n": r["n"],
+                     "level": int(level or 0)})  # fmt: skip
     return pl.DataFrame(rows)
 
 
@@ -368,6 +415,84 @@ def barrel_table(games: pl.DataFrame, rules: Rules) -> pl.DataFrame:
     )
 
 
+EVENTS = {
+    "forehand_100": "share of deals in which forehand plays its forced 100 (nobody bid)",
+    "forehand_100_made": "share of those deals in which forehand makes its contract",
+    "forehand_100_score": "forehand's mean deal score in those deals",
+    "bolt_share": "share of the players of a deal who take no trick (a bolt)",
+    "bolt_penalties_per_game": "bolt penalties per game, all players together",
+    "bolt_points_per_game": "points lost to bolt penalties per game, all players together",
+    "samosvals_per_game": "555 resets (samosval) per game, all players together",
+    "games_with_samosval": "share of games with at least one 555 reset",
+}
+"""The measures of :func:`events_table`, with what each is (``guide_events.csv``)."""
+
+
+def _share_row(key: str, hits: int, n: int) -> dict[str, Any]:
+    """A rate ``hits / n`` with its Wilson interval, as a row of :func:`events_table`."""
+    low, high = wilson_interval(np.array([hits]), np.array([max(n, 1)]))
+    ok = n > 0
+    return {
+        "measure": key,
+        "value": hits / n if ok else None,
+        "ci_low": float(low[0]) if ok else None,
+        "ci_high": float(high[0]) if ok else None,
+        "n": n,
+        "meaning": EVENTS[key],
+    }
+
+
+def _mean_row(key: str, values: np.ndarray) -> dict[str, Any]:
+    """A mean with its 95 % interval (mean ± 1.96 standard errors), as a row."""
+    v = np.asarray(values, dtype=np.float64)
+    n = len(v)
+    mean = float(v.mean()) if n else None
+    half = Z95 * float(v.std(ddof=1)) / n**0.5 if n > 1 else 0.0
+    return {
+        "measure": key,
+        "value": mean,
+        "ci_low": None if mean is None else mean - half,
+        "ci_high": None if mean is None else mean + half,
+        "n": n,
+        "meaning": EVENTS[key],
+    }
+
+
+def events_table(runs: GuideRuns) -> pl.DataFrame:
+    """Forehand's forced 100, bolts and 555 resets: how often, and what they cost.
+
+    From every played deal of the hands run (ordinary auctions, everybody at 0): how
+    often forehand plays its compulsory opening 100 because nobody bid (docs/rules.md
+    §4), how often it makes it and its mean deal score then, and the share of a deal's
+    players who take no trick. From the games: bolt penalties per game and the points
+    they cost, 555 resets per game and the share of games that have one. Shares carry
+    their Wilson interval, means mean ± 1.96 standard errors; ``n`` is the deals, the
+    forced-100 deals or the games each is measured over. Columns: ``measure`` (a key of
+    :data:`EVENTS`), ``value``, ``ci_low``, ``ci_high``, ``n``, ``meaning``.
+    """
+    rules, d, games = runs.rules, runs.deals, runs.games
+    at100 = d.filter(pl.col("at_100"))
+    seats = range(rules.players)
+    active = 2 if rules.players == 2 else 3
+    penalties = sum(games[f"bolt_penalties_{s}"].to_numpy().astype(np.int64) for s in seats)
+    resets = sum(games[f"samosvals_{s}"].to_numpy().astype(np.int64) for s in seats)
+    rows = [
+        _share_row("forehand_100", len(at100), len(d)),
+        _share_row("forehand_100_made", int(at100["made"].sum()), len(at100)),
+        _mean_row("forehand_100_score", at100["declarer_delta"].to_numpy()),
+        _mean_row("bolt_share", d["bolts"].to_numpy() / active),
+        _mean_row("bolt_penalties_per_game", np.asarray(penalties)),
+        _mean_row("bolt_points_per_game", np.asarray(penalties) * rules.bolt.penalty),
+        _mean_row("samosvals_per_game", np.asarray(resets)),
+        _share_row("games_with_samosval", int((np.asarray(resets) > 0).sum()), len(games)),
+    ]
+    schema = {
+        "measure": pl.String, "value": pl.Float64, "ci_low": pl.Float64,
+        "ci_high": pl.Float64, "n": pl.Int64, "meaning": pl.String,
+    }  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
 def seat_table(games: pl.DataFrame, rules: Rules) -> pl.DataFrame:
     """Who wins, by seat relative to the first dealer (the first dealer's left is 1)."""
     players = rules.players
@@ -421,6 +546,7 @@ class GuideTables:
     runs: GuideRuns
     bid_curve: pl.DataFrame
     bid_chart: pl.DataFrame
+    bid_classes: pl.DataFrame
     guide_bids: pl.DataFrame
     talon_points: pl.DataFrame
     completion: pl.DataFrame
@@ -431,6 +557,7 @@ class GuideTables:
     barrel: pl.DataFrame
     seats: pl.DataFrame
     specials: pl.DataFrame
+    events: pl.DataFrame
 
     def params(self) -> list[str]:
         """``guide.NAME=VALUE`` settings that make the ``guide`` player follow this guide."""
@@ -450,11 +577,13 @@ def guide_tables(runs: GuideRuns) -> GuideTables:
     curve = curves(frame, rules, ["marriages"])
     chart = safe_levels(curve, ["marriages"], RISKS)
     concede = concede_table(frame, rules, levels)
+    classes = bid_classes_table(class_curve(frame, rules), runs.risk)
     return GuideTables(
         runs=runs,
         bid_curve=curve,
         bid_chart=chart,
-        guide_bids=guide_bids(frame, rules, runs.risk),
+        bid_classes=classes,
+        guide_bids=guide_bids(classes, frame, rules, runs.risk),
         talon_points=talon_points_table(frame, runs),
         completion=completion_table(runs),
         talon_reshuffle=talon_reshuffle_table(runs.odds),
@@ -464,6 +593,7 @@ def guide_tables(runs: GuideRuns) -> GuideTables:
         barrel=barrel_table(runs.games, rules),
         seats=seat_table(runs.games, rules),
         specials=special_table(runs.games, rules),
+        events=events_table(runs),
     )
 
 
@@ -661,6 +791,133 @@ def _specials_display(guide: GuideTables) -> pl.DataFrame:
     return pl.DataFrame({N_("deals"): deals, N_("per game"): per_game, N_("note"): notes})
 
 
+# --- values as the page for players shows them (and the guide's tables of its numbers) ----
+MIN_HANDS = 30
+"""A class of the bid chart with fewer hands shows no level (the guide player then bids
+its marriage's level over all aces)."""
+NBSP = "\u00a0"
+"""Joins the parts of one value (``89 % [88, 89]``), so that a line never breaks inside it."""
+# the order of the chart's rows: the strongest marriages first, then by aces
+CHART_ORDER = ("two", "hearts", "diamonds", "clubs", "spades", "none")
+
+
+def keep(text: str) -> str:
+    """``text`` with its spaces made non-breaking: one value, on one line wherever shown."""
+    return text.replace(" ", NBSP)
+
+
+def share_text(p: float | None, low: float | None, high: float | None) -> str:
+    """A share in whole percent with its interval, unbreakable: ``28 % [25, 31]``.
+
+    The interval is rounded outward (its lower end down, its upper end up), so that it
+    still holds what it held: a level whose lower end falls short of 75 % by a hair
+    shows 74, not 75, beside the level that reaches it.
+    """
+    if p is None or low is None or high is None or p != p:
+        return "—"
+    sep = interval_separator()
+    down = math.floor(100 * low + 1e-9)  # 1e-9: 0.29 * 100 is 28.999999999999996
+    up = math.ceil(100 * high - 1e-9)
+    return keep(f"{number(100 * p)} % [{number(down)}{sep}{number(up)}]")
+
+
+def points_text(
+    v: float | None, low: float | None, high: float | None, places: int = 1, signed: bool = False
+) -> str:
+    """Points with their interval, unbreakable: ``15.1 [9.0, 21.2]`` (``+15.1`` signed)."""
+    if v is None or low is None or high is None or v != v:
+        return "—"
+
+    def one(x: float) -> str:
+        text = number(x, places)
+        return "+" + text if signed and not text.startswith("-") else text
+
+    return keep(f"{one(v)} [{one(low)}{interval_separator()}{one(high)}]")
+
+
+def tight(text: str) -> str:
+    """``text`` with a number and its per cent sign kept together (``75 %``, ``95 %``)."""
+    return re.sub(r"(\d) %", "\\1" + NBSP + "%", text)
+
+
+def chart_rows(guide: GuideTables) -> list[dict[str, Any]]:
+    """The rows of :func:`bid_classes_table` in the chart's order (:data:`CHART_ORDER`)."""
+    order = {m: k for k, m in enumerate(CHART_ORDER)}
+    rows = guide.bid_classes.rows(named=True)
+    return sorted(rows, key=lambda r: (order[r["marriage"]], r["aces"]))
+
+
+def marriage_short(marriage: str) -> str:
+    """A marriage class as the chart's rows name it: ``♥``, ``two or more``, ``none``."""
+    if marriage == "two":
+        return _("two or more")
+    if marriage == "none":
+        return _("none")
+    return MARRIAGE_SUITS[marriage]
+
+
+def bid_table(guide: GuideTables) -> pl.DataFrame:
+    """The bid chart as shown: marriages, aces, bid up to, its make rate, the next level's.
+
+    Headed in the current language; a class of fewer than :data:`MIN_HANDS` hands shows
+    dashes. Each rate with its interval is one unbreakable value; the next level's cell
+    (``130: 78 % [74, 81]``) may break after its level.
+    """
+    risk = round(guide.runs.risk * 100)
+    heads = tuple(
+        tight(h)
+        for h in (
+            _("marriages"),
+            _("aces"),
+            _("bid up to ({risk} %)").format(risk=risk),
+            _("makes it [95 %]"),
+            _("the next level"),
+        )
+    )
+    cols: dict[str, list[str]] = {h: [] for h in heads}
+    for r in chart_rows(guide):
+        few = r["n"] < MIN_HANDS
+        nxt = r["next_level"]
+        rate = share_text(r["next_rate"], r["next_low"], r["next_high"])
+        values = (
+            marriage_short(r["marriage"]),
+            "2+" if r["aces"] == 2 else str(r["aces"]),
+            "—" if few else role("pass") if r["level"] is None else str(r["level"]),
+            "—" if few else share_text(r["rate"], r["ci_low"], r["ci_high"]),
+            "—" if few or nxt is None else f"{nxt}: {rate}",
+        )
+        for h, v in zip(heads, values, strict=True):
+            cols[h].append(v)
+    return pl.DataFrame(cols, schema=dict.fromkeys(cols, pl.String))
+
+
+def _events_display(guide: GuideTables) -> pl.DataFrame:
+    """The events table as shown: each measure in words, its value and interval."""
+    shown = {
+        "forehand_100": (N_("forehand plays its forced 100, share of deals"), None),
+        "forehand_100_made": (N_("forehand makes it, share of those deals"), None),
+        "forehand_100_score": (N_("forehand's mean score in those deals"), 1),
+        "bolt_share": (N_("players of a deal who get a bolt"), None),
+        "bolt_penalties_per_game": (N_("bolt penalties per game"), 2),
+        "bolt_points_per_game": (N_("points lost to bolt penalties per game"), 0),
+        "samosvals_per_game": (N_("555 resets (samosval) per game"), 2),
+        "games_with_samosval": (N_("games with a 555 reset"), None),
+    }
+    what, values, over = [], [], []
+    for r in guide.events.iter_rows(named=True):
+        words, places = shown[r["measure"]]
+        what.append(_(words))
+        if places is None:
+            values.append(share_text(r["value"], r["ci_low"], r["ci_high"]))
+        else:  # a score has its sign; counts and points lost do not
+            signed = r["measure"] == "forehand_100_score"
+            values.append(points_text(r["value"], r["ci_low"], r["ci_high"], places, signed))
+        over.append(number(r["n"]))
+    return pl.DataFrame(
+        {N_("measure"): what, N_("value [95 %]"): values, N_("measured over"): over}
+    )
+
+
 def _seats_display(guide: GuideTables) -> pl.DataFrame:
     """Who wins, by seat from the first dealer, with its interval and the fair share."""
     from analysis.pages import interval_column
@@ -788,6 +1045,16 @@ def guide_sections(
         guide.bid_chart,
     )
     bid.csvs["guide_bid_curve.csv"] = guide.bid_curve
+    bid.add_table(
+        _("Bid chart by marriages and aces at {risk} %").format(risk=round(runs.risk * 100)),
+        _(
+            "The `guide` player's classes: the level to bid up to with its make rate, and "
+            "the next level's (the page for players shows the same chart)."
+        ),
+        bid_table(guide),
+        "guide_bid_classes.csv",
+        guide.bid_classes,
+    )
     bid.add_figure(
         "guide_bid_curves.png",
         plot_safe_curves(guide.bid_curve, rules.name),
@@ -883,6 +1150,16 @@ def guide_sections(
         )
     table.blocks.append(Text(barrel_words))
     table.add_table(
+        _("Forehand's forced 100, bolts and the 555 reset"),
+        _(
+            "Forced 100 and bolts: every played deal of the hands in ordinary auctions; "
+            "penalties and resets: the games. Shares in percent, the rest in points or counts."
+        ),
+        _events_display(guide),
+        "guide_events.csv",
+        guide.events,
+    )
+    table.add_table(
         _("Golden and dark deals"),
         "",
         _specials_display(guide),
@@ -898,7 +1175,6 @@ def guide_sections(
     )
 
     check = Section("guide-check", _("The guide, played"))
-    params = " ".join(guide.params())
     if duel is not None:
         check.blocks.append(Text(duel_sentence(duel, duel_deals, duel_seed)))
         check.add_csv("guide_duel.csv", duel, _("the duel's summary"))
@@ -907,9 +1183,9 @@ def guide_sections(
             _(
                 "The `guide` player's bid chart at risk {risk} (the highest level each class "
                 "of dealt hand makes with that chance; a class under 30 hands takes its "
-                "marriage's level) and its concession limits, as `--param` settings: "
-                "`{params}`."
-            ).format(risk=_short(runs.risk), params=params)
+                "marriage's level) and its concession limits are written as `--param` "
+                "settings, one a line, to `guide_params.txt`."
+            ).format(risk=_short(runs.risk))
         )
     )
     check.add_csv("guide_player.csv", guide.guide_bids, _("the guide player's bid chart"))
@@ -932,6 +1208,8 @@ def guide_json(guide: GuideTables, duel: pl.DataFrame | None = None) -> dict[str
         "seats": guide.seats,
         "specials": guide.specials,
         "guide_player": guide.guide_bids,
+        "bid_classes": guide.bid_classes,
+        "events": guide.events,
     }
     if duel is not None:
         tables["duel"] = duel

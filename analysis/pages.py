@@ -279,7 +279,9 @@ def inline_html(text: str) -> str:
     return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<i>\1</i>", out)
 
 
-_NUMERIC = re.compile(r"^[-+−]?[\d.,\u00a0]+( |$|\[)|^—$")
+# a cell that starts with a number (``0.57 [0.55, 0.59]``, ``89 % [88, 89]`` with no-break
+# spaces, ``130: 78 % [74, 81]``, ``2+``), or a dash: right-aligned, broken only at spaces
+_NUMERIC = re.compile(r"^[-+−]?[\d.,\u00a0]+\+?:?( |\u00a0|$|\[)|^—$")
 
 
 STACK_FROM = 4

@@ -527,3 +527,62 @@ def plot_calibration(bins: pl.DataFrame, rules_name: str) -> Figure:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     return _numbers_in_language(fig)
+
+
+def plot_bid_grid(classes: pl.DataFrame, risk: float, min_n: int = 30) -> Figure:
+    """The bid chart as a picture: marriages down, aces across, the level in each cell.
+
+    ``classes`` is :func:`analysis.guide.bid_classes_table`: each cell holds the highest
+    level such hands make at ``risk`` (greener the higher), *pass* in grey where none
+    does, and a dash where the class has fewer than ``min_n`` hands. Small enough for a
+    390 px phone (about 310 px wide at the pages' resolution).
+    """
+    from matplotlib.colors import Normalize
+
+    SUIT_SYMBOLS = "♠♣♦♥"
+    rows = ("two", "hearts", "diamonds", "clubs", "spades", "none")
+    names = {  # as the page's chart names them (analysis.player.marriage_short)
+        "two": _("two or more"),
+        "hearts": "♥",
+        "diamonds": "♦",
+        "clubs": "♣",
+        "spades": "♠",
+        "none": _("none"),
+    }
+    aces = (0, 1, 2)
+    cell = {(r["marriage"], r["aces"]): r for r in classes.iter_rows(named=True)}
+    top = max([r["level"] or 0 for r in cell.values()] + [160])
+    norm = Normalize(vmin=90, vmax=top + 10)
+    cmap = plt.get_cmap("Greens")
+    fig, ax = plt.subplots(figsize=(3.45, 3.35), layout=_layout())
+    for i, m in enumerate(rows):
+        for j, a in enumerate(aces):
+            r = cell.get((m, a))
+            level = None if r is None or r["n"] < min_n else r["level"]
+            few = r is None or r["n"] < min_n
+            color = "#f2f2f2" if level is None else cmap(norm(level))
+            text = "—" if few else role("pass") if level is None else str(level)
+            dark = level is not None and norm(level) > 0.6
+            ax.add_patch(plt.Rectangle((j, i), 1, 1, facecolor=color, edgecolor="white", lw=2))
+            ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=11,
+                    color="white" if dark else "#222")  # fmt: skip
+    ax.set_xlim(0, len(aces))
+    ax.set_ylim(len(rows), 0)
+    ax.set_xticks([j + 0.5 for j in range(len(aces))], ["0", "1", "2+"])
+    ax.set_yticks([i + 0.5 for i in range(len(rows))], [names[m] for m in rows])
+    ax.tick_params(length=0, labelsize=10)
+    for label, m in zip(ax.get_yticklabels(), rows, strict=True):
+        if names[m] in SUIT_SYMBOLS:  # a suit alone: larger, the red suits red
+            label.set_fontsize(14)
+            label.set_color("#c0392b" if m in ("hearts", "diamonds") else "#222")
+    ax.xaxis.set_ticks_position("top")
+    ax.xaxis.set_label_position("top")
+    ax.set_xlabel(_("aces"))
+    ax.set_ylabel(_("marriages"))
+    for side in ax.spines.values():
+        side.set_visible(False)
+    title = _("Bid up to: hands make it at least {risk} % of the time").format(
+        risk=round(risk * 100)
+    )
+    fig.suptitle(_wrap(title, 3.2, 10), fontsize=10)
+    return fig

@@ -161,39 +161,3 @@ def test_the_guide_job_runs_in_two_named_stages(tmp_path):
     assert book.sentence() == "" and book.json()["tables"]["bid_chart"]
     run = json.loads((tmp_path / "g/run.json").read_text())
     assert run["command"] == "guide" and run["sizes"]["duel_deals"] == 0
-
-
-def test_the_page_for_players_states_the_guides_numbers(tmp_path):
-    import re
-
-    import polars as pl
-
-    from sim.i18n import set_language
-    from sim.jobs.guide import GuideSpec, build_guide
-
-    spec = GuideSpec(rules=CLASSIC, seed=7, deals=2000, hands=2000, games=100,
-                     odds_deals=20000, duel_deals=None, workers=1)  # fmt: skip
-    build_guide(spec, tmp_path / "g", player_page=True)
-    page = (tmp_path / "g/player.html").read_text(encoding="utf-8")
-    md = (tmp_path / "g/player.md").read_text(encoding="utf-8")
-    assert 'name="viewport"' in page and "@page{size:A4" in page  # a phone and a printer
-    assert page.count("<table>") == 1 and page.count("<th>") == 3  # fits 390 px: 3 columns
-    chart = pl.read_csv(tmp_path / "g/guide_bid_chart.csv").filter(pl.col("player") == "strong")
-    safe = {r["marriages"]: r["safe_75"] for r in chart.iter_rows(named=True)}
-    rows = dict(re.findall(r"^\| (.+?) marriage \| (\w+) \|", md, re.M))
-    for suit in ("♥", "♦", "♣", "♠"):
-        want = "pass" if safe[suit] is None else str(safe[suit])
-        assert rows[suit] == want, (suit, rows)
-    done = pl.read_csv(tmp_path / "g/guide_completion.csv").filter(pl.col("lone_halves") == 1)
-    r = done.row(0, named=True)
-    shown = f"{100 * r['measured']:.0f} % [{100 * r['ci_low']:.0f}, {100 * r['ci_high']:.0f}]"
-    assert f"finds its partner in the talon in {shown} of deals" in md
-    assert "played by `strong`" in md
-    set_language("ru")
-    try:
-        build_guide(spec, tmp_path / "ru", player_page=True)
-    finally:
-        set_language(None)
-    ru = (tmp_path / "ru/player.md").read_text(encoding="utf-8")
-    assert ru.startswith("# Тысяча, classic") and "Когда расписывать." in ru
-    assert not re.search(r"\b(?!strong\b|classic\b)[A-Za-z]{3,}\b", ru.replace("`strong`", ""))

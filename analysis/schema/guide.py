@@ -118,6 +118,43 @@ GUIDE_PLAYER = make_table(
         ("level", "Int64", "the guide player's highest bid (0: pass)"),
     ),
 )
+GUIDE_BID_CLASSES = make_table(
+    "guide/guide_bid_classes.csv",
+    "guide",
+    cols(
+        ("marriage", "String", "the dealt hand's marriage: none, a suit's name or `two`"),
+        ("aces", "Int64", "its aces, 2 for two or more"),
+        ("n", "Int64", "hands of the class"),
+        (
+            "level",
+            "Int64",
+            "the highest level whose 95 % lower bound reaches the risk (empty: pass)",
+        ),
+        ("rate", "Float64", "share of the class's hands that make `level`"),
+    ),
+    _RATE_CI,
+    cols(
+        ("next_level", "Int64", "the first level above it (100 on a pass; empty at the cap)"),
+        ("next_rate", "Float64", "share that make `next_level`"),
+        ("next_low", "Float64", "95 % interval, lower end"),
+        ("next_high", "Float64", "95 % interval, upper end"),
+    ),
+)
+GUIDE_EVENTS = make_table(
+    "guide/guide_events.csv",
+    "guide",
+    cols(
+        ("measure", "String", "`forehand_100`, `forehand_100_made`, `forehand_100_score`, "
+         "`bolt_share`, `bolt_penalties_per_game`, `bolt_points_per_game`, "
+         "`samosvals_per_game` or `games_with_samosval`"),
+        ("value", "Float64", "the share or the mean"),
+    ),
+    _RATE_CI,
+    cols(
+        ("n", "Int64", "the deals, forced-100 deals or games it is measured over"),
+        ("meaning", "String", "the measure in words"),
+    ),
+)  # fmt: skip
 GUIDE_TABLES = (
     GUIDE_BID_CHART,
     GUIDE_BID_CURVE,
@@ -130,4 +167,6 @@ GUIDE_TABLES = (
     GUIDE_SEATS,
     GUIDE_DUEL,
     GUIDE_PLAYER,
+    GUIDE_BID_CLASSES,
+    GUIDE_EVENTS,
 )

@@ -20,6 +20,7 @@ from sim.cli.common import (
     seed_value,
     share_value,
 )
+from sim.jobs.guide import DUEL_DEALS, SIZES
 from sim.output import check_out_dir, json_safe
 from sim.rules import load_rules
 
@@ -64,21 +65,26 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--deals",
         type=positive_int,
-        default=50000,
-        help="deals whose every hand is played as the declarer's (default 50000)",
+        default=SIZES["deals"],
+        help=f"deals whose every hand is played as the declarer's (default {SIZES['deals']})",
     )
     p.add_argument(
         "--hands",
         type=positive_int,
-        default=50000,
-        help="hands in ordinary auctions (default 50000)",
+        default=SIZES["hands"],
+        help=f"hands in ordinary auctions (default {SIZES['hands']})",
     )
-    p.add_argument("--games", type=positive_int, default=2000, help="whole games (default 2000)")
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        default=SIZES["games"],
+        help=f"whole games (default {SIZES['games']})",
+    )
     p.add_argument(
         "--odds-deals",
         type=positive_int,
-        default=200000,
-        help="deals for the talon's reshuffle odds (default 200000)",
+        default=SIZES["odds_deals"],
+        help=f"deals for the talon's reshuffle odds (default {SIZES['odds_deals']})",
     )
     p.add_argument(
         "--risk",
@@ -89,8 +95,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--duel-deals",
         type=positive_int,
-        default=20000,
-        help="deals of the guide player's duel against strong (default 20000)",
+        default=DUEL_DEALS,
+        help=f"deals of the guide player's duel against strong (default {DUEL_DEALS})",
     )
     p.add_argument("--no-duel", action="store_true", help="skip the guide player's duel")
     p.add_argument(

@@ -34,6 +34,15 @@ if TYPE_CHECKING:  # polars and the analysis: loaded when a guide is built, not 
 
     from analysis.guide import GuideRuns, GuideTables
     from analysis.pages import Section
+    from sim.engine.api import HandsBatch
+
+
+SIZES = {"deals": 50_000, "hands": 50_000, "games": 2_000, "odds_deals": 200_000}
+"""The guide's default sizes: ``thousand guide``'s and, capped by its own, the report's
+guide (:meth:`sim.jobs.report.ReportSpec.guide_spec`), so that with the same rules and seed
+both show the same numbers and the same page for players."""
+DUEL_DEALS = 20_000
+"""Deals of the guide player's duel by default (``thousand guide`` and the report)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,12 +63,12 @@ class GuideSpec:
 
     rules: Rules
     seed: int = 0
-    deals: int = 50_000
-    hands: int = 50_000
-    games: int = 2_000
-    odds_deals: int = 200_000
+    deals: int = SIZES["deals"]
+    hands: int = SIZES["hands"]
+    games: int = SIZES["games"]
+    odds_deals: int = SIZES["odds_deals"]
     risk: float = 0.75
-    duel_deals: int | None = 20_000
+    duel_deals: int | None = DUEL_DEALS
     workers: int | None = None
 
 
@@ -186,13 +195,37 @@ def collect_runs(
         cols[f"declared_{s}"] = np.asarray(batch.column(f"declared_{s}"))[first]
     cols["dealt"] = dealt[first, :3]
     cols["talon"] = dealt[first, 3]
+    deals = played_deals(batch, rules.players)
     say(_("{games} games").format(games=number(spec.games)))
     games = games_frame(play_games(rules, spec.games, seed, (GUIDE_PLAYER,)))
     if odds is None:
         say(_("{deals} deals for the talon's odds").format(deals=number(spec.odds_deals)))
         odds = odds_result(run_odds(rules, spec.odds_deals, seed, (GUIDE_PLAYER,))).table
     return GuideRuns(
-        rules=rules, seed=seed, risk=spec.risk, items=items, hands=cols, games=games, odds=odds
+        rules=rules, seed=seed, risk=spec.risk, items=items, hands=cols, games=games, odds=odds,
+        deals=deals,
+    )  # fmt: skip
+
+
+def played_deals(batch: HandsBatch, players: int) -> pl.DataFrame:
+    """Every played deal of a hands batch, as :func:`analysis.guide.events_table` reads it.
+
+    Columns: ``at_100`` (forehand plays its forced 100), ``made``, ``declarer_delta``
+    (the declarer's deal score) and ``bolts`` (the deal's bolts).
+    """
+    import numpy as np
+    import polars as pl
+
+    decl = np.asarray(batch.column("declarer")).astype(np.int64)
+    delta = np.stack([np.asarray(batch.column(f"delta_{s}")) for s in range(players)], axis=1)
+    bolts = sum(np.asarray(batch.column(f"bolt_{s}")).astype(np.int64) for s in range(players))
+    return pl.DataFrame(
+        {
+            "at_100": np.asarray(batch.column("at_100")).astype(bool),
+            "made": np.asarray(batch.column("made")).astype(bool),
+            "declarer_delta": delta[np.arange(len(decl)), decl].astype(np.int64),
+            "bolts": np.asarray(bolts, dtype=np.int64),
+        }
     )
 
 

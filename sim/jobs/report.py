@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import sim
 from sim.i18n import N_, _
-from sim.jobs.guide import Guide, GuideSpec, check_guide
+from sim.jobs.guide import DUEL_DEALS, Guide, GuideSpec, check_guide
+from sim.jobs.guide import SIZES as GUIDE_SIZES
 from sim.jobs.ladder import Ladder, LadderSpec, ladder
 from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBids, SafeBidsSpec, safebids
 from sim.players import DEFAULT
@@ -49,7 +50,6 @@ if TYPE_CHECKING:  # polars, compiled code and the analysis: loaded when a repor
     from sim.runs.compare import DealingRuns
     from sim.runs.odds import OddsRun
 
-GUIDE_HANDS = 50_000  # the guide's ordinary hands: at most this many of the report's
 GUIDE_RISK = 0.75
 EXAMPLE_SAMPLE = 50  # the slow players' deals per worked example (at most safe_sample / 2)
 LADDER_PLAYERS = ("heuristic_v1", "heuristic", "strong", "pimc")
@@ -101,7 +101,7 @@ class ReportSpec:
     safe_deals: int = 100_000
     safe_sample: int = 1_000
     guide: bool = True
-    guide_duel_deals: int = 20_000
+    guide_duel_deals: int = DUEL_DEALS
     ladder_players: tuple[str, ...] | None = LADDER_PLAYERS
     ladder_deals: int | None = None
     ladder_sample: int | None = None
@@ -151,10 +151,19 @@ class ReportSpec:
         }
 
     def guide_spec(self) -> GuideSpec:
-        """The guide of the report: its sizes, the report's seed."""
+        """The guide of the report: ``thousand guide``'s sizes and the report's seed.
+
+        The sizes are the guide's defaults (:data:`sim.jobs.guide.SIZES`), each at most
+        the report's own (declarer deals: ``safe_deals``; hands; games; odds deals:
+        ``deals``), so that a default report and a default guide of the same rules and
+        seed show the same tables and the same page for players; a small report stays
+        small.
+        """
         return GuideSpec(
-            rules=self.rules, seed=self.seed, deals=self.safe_deals,
-            hands=min(self.hands, GUIDE_HANDS), games=self.games, odds_deals=self.deals,
+            rules=self.rules, seed=self.seed, deals=min(self.safe_deals, GUIDE_SIZES["deals"]),
+            hands=min(self.hands, GUIDE_SIZES["hands"]),
+            games=min(self.games, GUIDE_SIZES["games"]),
+            odds_deals=min(self.deals, GUIDE_SIZES["odds_deals"]),
             risk=GUIDE_RISK, duel_deals=self.guide_duel_deals, workers=self.workers,
         )  # fmt: skip
 
@@ -281,7 +290,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
         examples = advice_examples(spec)
     guide_runs = None
     if spec.guide:
-        guide_runs = _guide_runs(spec, odds, safe, feedback)
+        guide_runs = _guide_runs(spec, safe, feedback)
     compared = None
     if spec.vs is not None:  # the house-rule comparison on the same deals
         with feedback.bar(spec.games * len(spec.vs), "game", N_("house rules: games")) as bar:
@@ -373,15 +382,32 @@ def advice_examples(spec: ReportSpec) -> list[SampledAdvice]:
     return out
 
 
-def _guide_runs(
-    spec: ReportSpec, odds: OddsRun, safe: SafeBids | None, feedback: Feedback
-) -> GuideRuns:
-    """The guide's runs, with the report's own odds and (when it has them) strong's hands."""
+def guide_items(spec: ReportSpec, safe: SafeBids | None) -> dict[str, Any] | None:
+    """The guide's declarer items out of the safe-bid run's, when they are the same hands.
+
+    The safe-bid run plays deals ``0 .. safe_deals-1`` of the report's seed, every hand
+    as the declarer's, and an item's play depends only on its number, so its first
+    items are the guide's own when the guide player is among its players with no
+    parameters of the report's (``--param``); None otherwise (the guide plays its own).
+    """
     from analysis.guide import GUIDE_PLAYER
-    from analysis.odds import odds_result
+    from sim.engine.deal import n_hands
+
+    if safe is None or spec.params or GUIDE_PLAYER not in safe.result.run.players:
+        return None
+    items = safe.result.run.items[(GUIDE_PLAYER, spec.seed)]
+    count = spec.guide_spec().deals * n_hands(spec.rules.players)
+    if len(items["deal"]) < count:
+        return None
+    return {k: v[:count] for k, v in items.items()}
+
+
+def _guide_runs(spec: ReportSpec, safe: SafeBids | None, feedback: Feedback) -> GuideRuns:
+    """The guide's runs, as ``thousand guide`` plays them, with strong's hands when played.
+
+    Its odds are its own (``odds_deals`` deals played by the guide player, as the guide
+    plays them), not the report's larger odds run: the report's guide is the guide.
+    """
     from sim.jobs.guide import collect_runs
 
-    items = None
-    if safe is not None and GUIDE_PLAYER in safe.result.run.players:
-        items = safe.result.run.items[(GUIDE_PLAYER, spec.seed)]
-    return collect_runs(spec.guide_spec(), feedback, items, odds_result(odds).table)
+    return collect_runs(spec.guide_spec(), feedback, guide_items(spec, safe))
