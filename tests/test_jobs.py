@@ -196,4 +196,7 @@ def test_the_page_for_players_states_the_guides_numbers(tmp_path):
         set_language(None)
     ru = (tmp_path / "ru/player.md").read_text(encoding="utf-8")
     assert ru.startswith("# Тысяча, classic") and "Когда расписывать." in ru
+    # beside it the offline page to tap a hand, in the same language
+    assert '<html lang="ru">' in (tmp_path / "ru/advisor.html").read_text(encoding="utf-8")
+    assert '"mode":"offline"' in (tmp_path / "g/advisor.html").read_text(encoding="utf-8")
     assert not re.search(r"\b(?!strong\b|classic\b)[A-Za-z]{3,}\b", ru.replace("`strong`", ""))
