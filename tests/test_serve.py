@@ -93,6 +93,8 @@ TOO_BIG = json.dumps({"hand": HAND, "seat": "x" * 5000}).encode()
         ([HAND], None, "application/json", None, "one JSON object"),
         ({"hand": HAND, "params": ["pimc.worlds=1"]}, None, "application/json", "params",
          "unknown field 'params'"),
+        ({"seat": "dealer"}, None, "application/json", "hand", "give the cards of the hand"),
+        ({"hand": None}, None, "application/json", "hand", "text expected, got null"),
         ({"hand": "AH TH KH QH AS 9C ZZ"}, None, "application/json", "hand", "malformed card"),
         ({"hand": "AH TH KH QH AS 9C"}, None, "application/json", "hand", "7 cards needed"),
         ({"hand": "AH TH KH QH AS 9C AH"}, None, "application/json", "hand", "given twice"),

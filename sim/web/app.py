@@ -227,6 +227,8 @@ class Service:
             FieldError: a value outside them, naming its field.
         """
         s = self.settings
+        if not str(doc.get("hand") or "").strip():  # (the job would offer a deal file)
+            raise FieldError("hand", _("{field}: give the cards of the hand"))
         player = check_player(str(doc.get("player", s.player)))
         risk = float(doc.get("risk", 0.75))
         if not 0 < risk < 1:
