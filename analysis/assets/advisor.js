@@ -297,8 +297,8 @@ function ask() {
     show(fromTables(doc.table, high), 'tables');
     if (full) status(W.tables_first, true);
   }).catch(function (e) { if (mine === seq && e.name !== 'AbortError') status(e.message, false, true); });
-  var note = a.over ? fmt(W.over, {seat: seatName(L.seats[a.highSeat]), bid: a.high}) + ' ' + W.over_hint
-    : (a.next !== mineSeat ? W.before_turn : '');
+  var note = a.over ? fmt(W.over, {seat: seatName(L.seats[a.highSeat]), bid: a.high})
+    + (q ? '' : ' ' + W.over_hint) : (a.next !== mineSeat ? W.before_turn : '');
   if (!q) { pending(false); status(note, false); return; }
   full = new AbortController();
   var ctl = full, t0 = performance.now();
@@ -469,9 +469,11 @@ function init() {
       var o = document.createElement('option'); o.value = p; o.textContent = p; pl.appendChild(o);
     });
     pl.value = state.player;
-    sc.addEventListener('change', function () { state.score = sc.value; changed(); });
+    // typed fields follow each keystroke (the advisor is asked once typing pauses): a
+    // 'change' on leaving the field would redraw the page under the finger's next tap
+    sc.addEventListener('input', function () { state.score = sc.value; changed(); });
     br.addEventListener('change', function () { state.barrel = br.checked; changed(); });
-    ta.addEventListener('change', function () { state.talon = ta.value; changed(); });
+    ta.addEventListener('input', function () { state.talon = ta.value; changed(); });
     pl.addEventListener('change', function () { state.player = pl.value; changed(); });
   }
   changed();
