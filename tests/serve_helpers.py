@@ -31,7 +31,10 @@ def running_server(*flags: str) -> Iterator[str]:
     env = {**os.environ, "THOUSAND_LANG": "en"}
     env.pop("COLUMNS", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sim", "serve", "--port", "0", "--quiet", *flags],
+        # one compiled-code thread: the suite's other process keeps its core (the answers
+        # are the same on any number of threads)
+        [sys.executable, "-m", "sim", "serve", "--port", "0", "--quiet", "--workers", "1",
+         *flags],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     watchdog = threading.Timer(START_TIMEOUT, proc.kill)  # never hang the suite
