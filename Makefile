@@ -48,11 +48,16 @@ report: $(STAMP)
 	  $(BIN)/thousand report --rules classic --out reports/classic --force
 
 # Renders reports/classic, a small `--vs app` comparison report, small reports in Russian,
-# Ukrainian and Polish and the guide with its page for players in every language in
-# headless Chromium (installed from the system's packages when missing) at 1280 px and
-# 390 px, saves the screenshots in reports/screenshots/ and fails on a broken image or
-# link, a console error, or a table or page wider than its screen (clipped figures
-# fail when they are drawn). Not part of `make test`: it needs a system package.
+# Ukrainian and Polish and the guide with its page for players and its offline page to
+# tap a hand in every language in headless Chromium (installed from the system's
+# packages when missing) at 1280 px and 390 px, saves the screenshots in
+# reports/screenshots/ and fails on a broken image or link, a console error, or a table
+# or page wider than its screen (clipped figures fail when they are drawn). Then
+# `thousand serve`'s page in Chromium (tests/test_serve_browser.py): a hand tapped, the
+# seat, a bid, the verdict, in every language at 390 and 1280 px, its screenshots
+# (serve-LANG-WIDTH.png, advisor-LANG-WIDTH.png) in reports/screenshots/ too. Not part
+# of `make test`'s requirements: where Chromium is installed `make test` runs that
+# browser test as well; elsewhere it is skipped.
 CHECK_REPORT := --deals 100000 --hands 20000 --games 2000 --safe-deals 10000 --safe-sample 2 \
   --guide-duel-deals 1000
 CHECK_GUIDE  := --deals 20000 --hands 20000 --games 1000 --odds-deals 50000 --duel-deals 1000
@@ -72,7 +77,10 @@ report-check: $(STAMP)
 	$(BIN)/python tests/report_check.py --shots reports/screenshots reports/classic \
 	  $(foreach l,en ru uk pl,reports/classic/player-$(l).html) \
 	  build/report-vs-app build/report-ru build/report-uk build/report-pl \
-	  $(foreach l,en ru uk pl,build/guide-$(l) build/guide-$(l)/player.html)
+	  $(foreach l,en ru uk pl,build/guide-$(l) build/guide-$(l)/player.html \
+	    build/guide-$(l)/advisor.html)
+	THOUSAND_SHOTS=reports/screenshots PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q \
+	  -p no:cacheprovider tests/test_serve_browser.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -25,6 +25,7 @@ import os
 import re
 import struct
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
@@ -43,6 +44,7 @@ SOURCE_GLOBS = (
     # the modules below the jobs whose messages users meet (bad input, the compile notice)
     "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/notation.py", "sim/table_text.py",
     "sim/runs/*.py", "sim/engine/strategies/registry.py", "sim/players.py",
+    "sim/web/*.py",  # the local web page's refusals (thousand serve)
 )  # fmt: skip
 
 
@@ -82,6 +84,9 @@ _RANKS = {
 _SUITS = "♠♣♦♥"
 _LETTERS = ("9JQKTA", "SCDH")  # the traces' letters (sim.cards.cards_str), ranks and suits
 _current: str | None = None
+# a language set for one thread only (speaking_here): a server answers each request
+# in its own language while another thread answers another
+_thread = threading.local()
 
 
 class LanguageError(ValueError):
@@ -97,7 +102,13 @@ def _from_locale(value: str | None) -> str | None:
 
 
 def language() -> str:
-    """The language user-facing text is written in now (see the module doc)."""
+    """The language user-facing text is written in now (see the module doc).
+
+    Inside :func:`speaking_here` the thread's own language comes first.
+    """
+    here: str | None = getattr(_thread, "lang", None)
+    if here is not None:
+        return here
     if _current is not None:
         return _current
     env = os.environ.get("THOUSAND_LANG")
@@ -131,13 +142,37 @@ def set_language(lang: str | None) -> str:
 
 @contextmanager
 def speaking(lang: str | None) -> Iterator[str]:
-    """Write user-facing text in ``lang`` inside the block, then as before."""
+    """Write user-facing text in ``lang`` inside the block, then as before.
+
+    In a thread speaking its own language (:func:`speaking_here`) the block changes
+    that thread's language only.
+    """
     global _current
+    if getattr(_thread, "lang", None) is not None:
+        with speaking_here(lang or language()) as code:
+            yield code
+        return
     before = _current
     try:
         yield set_language(lang)
     finally:
         _current = before
+
+
+@contextmanager
+def speaking_here(lang: str) -> Iterator[str]:
+    """Write user-facing text in ``lang`` inside the block, in this thread only.
+
+    :func:`speaking` sets the process's language: two threads answering in two
+    languages at once (``thousand serve``'s request threads) would write in each
+    other's. This one leaves the other threads as they were.
+    """
+    before = getattr(_thread, "lang", None)
+    _thread.lang = check_language(lang)
+    try:
+        yield _thread.lang
+    finally:
+        _thread.lang = before
 
 
 @cache

@@ -95,6 +95,7 @@ LONGEST_FIRST = (
     "test_solver.py",
     "test_reference.py",
     "test_notebooks.py",
+    "test_serve_browser.py",
     "test_advise.py",
     "test_safebids.py",
     "test_pimc.py",

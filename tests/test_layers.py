@@ -22,9 +22,12 @@ it lies in (:data:`FOLDERS`), never by a list of modules:
   statistics, tables, plots and reports; from ``sim`` it uses base modules only;
 * **jobs**: what a command does as a library call (``sim/jobs/``): a typed spec in, the
   runs played and the analysis computed, the result out;
+* **web**: the local web page of ``thousand serve`` (``sim/web/``): like the command
+  line it builds a job's spec (from a request), calls the job and answers; its page
+  is an analysis page (:mod:`analysis.advisor_page`);
 * **cli**: the ``thousand`` command (``sim/cli/``, ``python -m sim``): it imports the
   jobs and the base only, a command module imports no other command (only
-  ``sim.cli.common``), and nothing imports it.
+  ``sim.cli.common``), and nothing imports it; ``serve`` starts the web app.
 
 The test fails on a module in no layer, on an import a layer may not make and on any
 import cycle between modules. ``from P import name`` counts as an import of the
@@ -54,6 +57,7 @@ FOLDERS = {
     "sim.runs": "runs",
     "sim.jobs": "jobs",
     "sim.cli": "cli",
+    "sim.web": "web",
     "analysis": "analysis",
 }
 # What each layer may import (its own layer included). analysis sits above runs but
@@ -66,8 +70,12 @@ ALLOWED = {
     "runs": {"base", "engine", "solver", "reference", "runs"},
     "analysis": {"base", "analysis"},
     "jobs": {"base", "engine", "solver", "reference", "runs", "analysis", "jobs"},
-    # the command line parses, builds a job's spec, calls the job and prints
-    "cli": {"base", "jobs", "cli"},
+    # the local web page answers requests as the command line answers its arguments:
+    # builds a job's spec, calls the job, answers (its page is an analysis page)
+    "web": {"base", "analysis", "jobs", "web"},
+    # the command line parses, builds a job's spec, calls the job and prints (serve
+    # starts the web app)
+    "cli": {"base", "jobs", "web", "cli"},
 }
 
 
@@ -247,7 +255,7 @@ def test_the_layers_are_an_order():
         for b in below - {a}:
             assert a not in ALLOWED[b], (a, b)
     assert set(ALLOWED) == {
-        "base", "engine", "solver", "reference", "runs", "analysis", "jobs", "cli"
+        "base", "engine", "solver", "reference", "runs", "analysis", "jobs", "web", "cli"
     }  # fmt: skip
 
 

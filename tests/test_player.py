@@ -329,3 +329,9 @@ def test_a_page_under_other_rules_says_what_is_off(tmp_path):
     assert "Bolts cost nothing under these rules." in md
     assert "There is no 555 reset under these rules." in md
     assert Path(tmp_path / "player-bids.png").stat().st_size > 1000
+
+
+def test_beside_the_page_the_offline_page_to_tap_a_hand_in_the_same_language(pages):
+    # guide --player-page writes advisor.html beside player.html: one file, offline
+    assert '<html lang="ru">' in (pages["ru"] / "advisor.html").read_text(encoding="utf-8")
+    assert '"mode":"offline"' in (pages["en"] / "advisor.html").read_text(encoding="utf-8")

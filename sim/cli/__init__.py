@@ -8,11 +8,12 @@ so a command without ``--lang`` refuses in English as it answers.
 One module per command (:mod:`sim.cli.rules`, :mod:`sim.cli.odds`,
 :mod:`sim.cli.hands`, :mod:`sim.cli.bids`, :mod:`sim.cli.games`,
 :mod:`sim.cli.barrel`, :mod:`sim.cli.report`, :mod:`sim.cli.bench`,
-:mod:`sim.cli.compare`, :mod:`sim.cli.duel`, :mod:`sim.cli.solve`, ...), each with its
-``add_parser`` and command function; what they share is :mod:`sim.cli.common`. The
-command line sits on top of every other layer (tests/test_layers.py): it imports the
-jobs (:mod:`sim.jobs`) and the base modules only, no command imports another, and
-nothing imports it.
+:mod:`sim.cli.compare`, :mod:`sim.cli.duel`, :mod:`sim.cli.solve`,
+:mod:`sim.cli.serve`, ...), each with its ``add_parser`` and command function; what
+they share is :mod:`sim.cli.common`. The command line sits on top of every other layer
+(tests/test_layers.py): it imports the jobs (:mod:`sim.jobs`) and the base modules only
+(``serve`` the web app, :mod:`sim.web`), no command imports another, and nothing
+imports it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from sim.cli import (
     report,
     rules,
     safebids,
+    serve,
     show,
     solve,
     teach,
@@ -48,8 +50,8 @@ from sim.parallel import keep_freed_memory
 
 # The commands, in the order ``thousand --help`` lists them.
 COMMANDS = (
-    rules, odds, hands, bids, safebids, advise, guide, games, barrel, report, bench, compare,
-    duel, ladder, solve, show, teach,
+    rules, odds, hands, bids, safebids, advise, serve, guide, games, barrel, report, bench,
+    compare, duel, ladder, solve, show, teach,
 )  # fmt: skip
 
 

@@ -120,25 +120,34 @@ class Guide:
         """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``.
 
         With ``player_page`` also ``player.html`` and ``player.md``, the page for players
-        (:mod:`analysis.player`).
+        (:mod:`analysis.player`), and ``advisor.html``, the offline page to tap a hand
+        (:func:`sim.jobs.table_advice.write_advisor_pages`).
         """
         from analysis.guide import write_guide
         from analysis.player import write_player_page
+        from sim.jobs.table_advice import write_advisor_pages
 
         def player(folder: Path) -> None:
             write_player_page(folder, self.guide, self.spec.rules.name)
+            write_advisor_pages(self.spec.rules, folder, workers=self.spec.workers)
 
         write_guide(self.guide, Path(out), self.duel, self.spec.duel_deals or 0, self.spec.seed,
                     extra, player if player_page else None)  # fmt: skip
 
     def player_pages(self, folder: Path) -> None:
-        """Write the page for players in every language: ``player-LANG.html`` and ``.md``."""
+        """Write the page for players in every language: ``player-LANG.html`` and ``.md``.
+
+        And the offline page to tap a hand in every language, ``advisor-LANG.html``
+        (:func:`sim.jobs.table_advice.write_advisor_pages`).
+        """
         from analysis.player import write_player_page
         from sim.i18n import LANGS, speaking
+        from sim.jobs.table_advice import write_advisor_pages
 
         for lang in LANGS:
             with speaking(lang):
                 write_player_page(folder, self.guide, self.spec.rules.name, f"player-{lang}")
+        write_advisor_pages(self.spec.rules, folder, LANGS, workers=self.spec.workers)
 
     def player_section(self) -> Section:
         """The page for players as a report section (:func:`analysis.player.player_section`)."""

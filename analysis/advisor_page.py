@@ -1,0 +1,345 @@
+"""The page to tap a hand: a card grid, the seat, the auction bid by bid, the verdict.
+
+One page, two sources of answers:
+
+* ``thousand serve`` (:mod:`sim.web`) serves it with ``mode: "server"``: the class
+  tables' answer comes at once from the server's quick endpoint, then the sampling
+  advisor's (``thousand advise --json``) replaces it;
+* the report and the guide write it as one file, ``advisor.html`` (``mode:
+  "offline"``): the class tables are embedded and the page answers a tapped hand from
+  them in the browser, with no server and no network, exactly as
+  :func:`analysis.advise.table_answer` does; below, every class at a glance (printable).
+
+Every word is translated through :mod:`sim.i18n` here and sent to the browser as one
+JSON dictionary (:func:`page_words`); the cards are written in the language's notation
+and read (pasted) in any notation :func:`sim.cards.parse_card` reads.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from analysis.advise import TableAnswer
+from sim.i18n import (
+    LANGS,
+    N_,
+    _,
+    cards_text,
+    interval_separator,
+    language,
+    number,
+    rank_text,
+    role,
+)
+
+OFFLINE_CSP = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+)
+"""The offline page's content policy: its own inline script and style, nothing fetched."""
+RISK = 0.75
+"""The make rate the offline page's answer is at (``thousand advise``'s default)."""
+MIN_CLASS = 30
+"""Hands a class needs in the tables for its own curve (:func:`analysis.advise.table_answer`)."""
+
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "pl": "Polski"}
+"""Each language by its own name (the page's language switch)."""
+
+# The page's words, by the key its script reads them with. Several are the advisor's
+# own (``analysis.advise``), so the page and ``thousand advise`` say the same.
+WORDS = {
+    "title": N_("Thousand: what to bid with this hand"),
+    "hand": N_("Your hand"),
+    "tap": N_("Tap {size} cards, or paste them:"),
+    "count": N_("{count} of {size} cards"),
+    "read": N_("Read"),
+    "clear": N_("Clear"),
+    "seat": N_("Your seat"),
+    "auction": N_("Auction"),
+    "auction_start": N_("forehand opens at {bid}"),
+    "to_bid": N_("{seat} to bid:"),
+    "your_turn": N_("Your turn ({seat}):"),
+    "undo": N_("Undo"),
+    "new_deal": N_("New deal"),
+    "over": N_("The auction is over: {seat} won at {bid}."),
+    "over_hint": N_("Enter the talon below for what to give, or for the declarer's chance."),
+    "extras": N_("Score, barrel, talon, player"),
+    "score": N_("Your game score"),
+    "barrel": N_("On the barrel"),
+    "talon": N_("Talon (3 cards, after the auction)"),
+    "player": N_("Who plays the sampled deals"),
+    "start": N_("Tap the cards of your hand."),
+    "more": N_("{count} more to tap."),
+    "bid_up_to": N_("bid up to {level}"),
+    "raise_up_to": N_("raise, up to {level}"),
+    "no_level": N_("pass: no level reaches {risk}"),
+    "pass_above": N_("pass: no level above {high} reaches {risk}"),
+    "why_tables": N_(
+        "The class tables: {n} hands like this one ({klass}) played as the declarer's by "
+        "{player} ({deals} deals); the highest level whose 95 % interval's lower end "
+        "reaches {risk}."
+    ),
+    "why_samples": N_(
+        "{samples} sampled deals played by {player}: the highest level whose 95 % "
+        "interval's lower end reaches {risk}."
+    ),
+    "why_short": N_("Only {samples} sampled deals in the time budget: the tables' answer stands."),
+    "assumed": N_("Assumed at the table: {table}"),
+    "give": N_("give {left} to the left and {right} to the right, name {contract}"),
+    "give_why": N_(
+        "Made in {made} of the samples, expected {expected}: open-card play (every card "
+        "face up), an upper bound on what a player makes."
+    ),
+    "expect": N_("{seat} makes {bid} in {p} of the deals"),
+    "expect_why": N_(
+        "The declarer's chance with the talon shown; unknown, it was {plain}. Your "
+        "score as a defender: {defence}."
+    ),
+    "tables_first": N_("The class tables' answer at once; the advisor is playing sampled deals"),
+    "done": N_("The advisor's answer: {samples} sampled deals, {seconds} s."),
+    "before_turn": N_("Before the auction reaches you: the hand's own worth."),
+    "failed": N_("The advisor did not answer: {reason}"),
+    "level": N_("level"),
+    "p_make": N_("P(make) [95 % CI]"),
+    "expected": N_("expected score [95 % CI]"),
+    "no_marriage": N_("no marriage"),
+    "marriage": N_("{suits} marriage"),
+    "class": N_("{marriage}, {aces} aces"),
+    "bad_card": N_("not a card: {card}"),
+    "twice": N_("card {card} given twice"),
+    "too_many": N_("{size} cards needed, got {count}"),
+    "offline_note": N_(
+        "Works without a network: the answers come from the class tables carried in this "
+        "page ({player}, {deals} deals, seed {seed}) at risk {risk}, the tables' answer of "
+        "`thousand advise`; `thousand serve` also samples deals for the hand itself."
+    ),
+    "glance": N_("Every class at a glance: the highest bid at {risk}"),
+    "glance_note": N_(
+        "Rows: the marriages held; columns: the aces. A class of fewer than {min} hands "
+        "takes its marriages' row over all aces."
+    ),
+    "marriages": N_("marriages"),
+    "aces": N_("aces"),
+    "language": N_("Language"),
+}
+
+
+def page_words(layout: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's words in the current language, with the seats, ranks and number marks."""
+    words: dict[str, Any] = {key: _(text) for key, text in WORDS.items()}
+    words["seats"] = {seat: role(seat) for seat in layout["seats"]}
+    words["pass"] = role("pass")
+    words["ranks"] = [rank_text(r) for r in range(6)]
+    words["decimal"] = "." if interval_separator() == ", " else ","
+    words["separator"] = interval_separator()
+    # an example hand in the language's notation: A♥ 10♥ K♥ Q♥ A♠ 9♣ J♦ (and more)
+    example = [23, 22, 21, 20, 5, 6, 13, 19, 18, 0][: int(layout["hand_size"])]
+    words["example"] = cards_text(example)
+    return words
+
+
+def table_json(t: TableAnswer) -> dict[str, Any]:
+    """The class tables' answer as ``thousand advise --json`` writes it (its ``table``)."""
+    return {
+        "player": t.player,
+        "deals": t.deals,
+        "seed": t.seed,
+        "class": t.klass,
+        "n": t.n,
+        "recommended": t.recommended,
+        "levels": t.levels.to_dicts(),
+    }
+
+
+def class_rows(curves: pl.DataFrame, keys: Sequence[str]) -> list[dict[str, Any]]:
+    """A class curve table as a page embeds it: one entry per class, its levels in order.
+
+    Each entry holds the class's ``keys`` (``marriages``, ``aces``) and ``levels``:
+    ``[level, n, made, rate, ci_low, ci_high]`` rows, every number as the table holds it.
+    """
+    cols = ("level", "n", "made", "rate", "ci_low", "ci_high")
+    out = []
+    for key, part in curves.sort([*keys, "level"]).group_by(list(keys), maintain_order=True):
+        entry: dict[str, Any] = dict(zip(keys, key, strict=True))
+        entry["levels"] = [list(row) for row in part.select(cols).iter_rows()]
+        out.append(entry)
+    return out
+
+
+def class_answer(data: Mapping[str, Any], marriages: str, aces: int, risk: float) -> int | None:
+    """The tables' bid for a class (the rule of :func:`analysis.advise.table_answer`).
+
+    The class's own curve when it has :data:`MIN_CLASS` hands, else its marriages' over
+    all aces; the highest level whose interval's lower end reaches ``risk`` (None: none).
+    """
+    rows = next(
+        (c for c in data["by_class"] if c["marriages"] == marriages and c["aces"] == aces), None
+    )
+    if rows is None or not rows["levels"] or rows["levels"][0][1] < MIN_CLASS:
+        rows = next((c for c in data["by_marriages"] if c["marriages"] == marriages), None)
+    ok = [level for level, _n, _m, _r, low, _h in (rows or {"levels": []})["levels"] if low >= risk]
+    return max(ok) if ok else None
+
+
+def _marriage_words(label: str) -> str:
+    return _("no marriage") if label == "none" else _("{suits} marriage").format(suits=label)
+
+
+def glance_table(data: Mapping[str, Any], risk: float = RISK) -> str:
+    """Every class's bid as an HTML table: marriages by row, aces by column."""
+    labels = [c["marriages"] for c in data["by_marriages"]]
+    order = {s: k for k, s in enumerate("♠♣♦♥")}
+    labels.sort(key=lambda m: (m != "none", len(m), [-order.get(ch, 0) for ch in m]))
+    aces = sorted({int(c["aces"]) for c in data["by_class"]})
+    head = "".join(f"<th>{a}</th>" for a in aces)
+    rows = []
+    for label in labels:
+        cells = []
+        for a in aces:
+            bid = class_answer(data, label, a, risk)
+            cells.append(f"<td>{html.escape(role('pass') if bid is None else str(bid))}</td>")
+        rows.append(f"<tr><th>{html.escape(_marriage_words(label))}</th>{''.join(cells)}</tr>")
+    corner = html.escape(f"{_('marriages')} \\ {_('aces')}")
+    return f'<table class="glance"><tr><th>{corner}</th>{head}</tr>{"".join(rows)}</table>'
+
+
+def _percent(risk: float) -> str:
+    return f"{round(risk * 100)} %"
+
+
+def page_html(config: Mapping[str, Any], extra: str = "") -> str:
+    """The page (one HTML document, inline CSS and script) for ``config``.
+
+    ``config``: ``mode`` (``server`` or ``offline``), ``layout``
+    (:meth:`sim.jobs.table_advice.Layout.json`), ``risk``, ``player`` and ``players``,
+    ``langs`` (each language's address, or None) and, offline, ``tables``
+    (:func:`sim.jobs.table_advice.class_data`). ``extra``: HTML shown at the end.
+    The words are the current language's.
+    """
+    words = page_words(config["layout"])
+    full = {**config, "lang": language(), "words": words}
+    data = json.dumps(full, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    title = words["title"]
+    langs = config.get("langs") or {}
+    links = "".join(
+        f'<a href="{html.escape(href)}" lang="{code}"'
+        + (' aria-current="page"' if code == language() else "")
+        + f">{html.escape(LANGUAGE_NAMES[code])}</a>"
+        for code, href in langs.items()
+        if code in LANGS
+    )
+    nav = f'<nav class="langs" aria-label="{html.escape(_("Language"))}">{links}</nav>'
+    csp = ""
+    if config["mode"] == "offline":  # no network at all: the browser refuses any request
+        csp = f'<meta http-equiv="Content-Security-Policy" content="{OFFLINE_CSP}">'
+    fields = {**_escaped(words), "title": html.escape(title), "nav": nav if links else ""}
+    body = PAGE_BODY.format(**fields, extra=extra)
+    return (
+        f'<!doctype html><html lang="{language()}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'{csp}<link rel="icon" href="data:,">'
+        f"<title>{html.escape(title)}</title><style>{PAGE_CSS}</style></head><body>"
+        f"{body}"
+        f'<script type="application/json" id="advisor-config">{data}</script>'
+        f"<script>{PAGE_JS}</script></body></html>\n"
+    )
+
+
+def _escaped(words: Mapping[str, Any]) -> dict[str, str]:
+    return {k: html.escape(v) for k, v in words.items() if isinstance(v, str)}
+
+
+def offline_page(data: Mapping[str, Any], layout: Mapping[str, Any],
+                 langs: Mapping[str, str] | None = None) -> str:  # fmt: skip
+    """The offline page: the class tables ``data`` embedded, answered in the browser."""
+    from analysis.pages import inline_html
+
+    note = _(WORDS["offline_note"]).format(
+        player=data["player"], deals=number(data["deals"]), seed=data["seed"],
+        risk=_percent(RISK),
+    )  # fmt: skip
+    heading = html.escape(_(WORDS["glance"]).format(risk=_percent(RISK)))
+    glance = (
+        f'<section class="glance-box"><h2>{heading}</h2>{glance_table(data)}<p class="note">'
+        f"{html.escape(_(WORDS['glance_note']).format(min=MIN_CLASS))}</p>"
+        f'<p class="note">{inline_html(note)}</p></section>'
+    )
+    config = {
+        "mode": "offline",
+        "layout": dict(layout),
+        "risk": RISK,
+        "player": data["player"],
+        "players": [data["player"]],
+        "langs": dict(langs) if langs else None,
+        "tables": dict(data),
+    }
+    return page_html(config, glance)
+
+
+def write_advisor_page(
+    folder: Path,
+    data: Mapping[str, Any],
+    layout: Mapping[str, Any],
+    name: str = "advisor",
+    langs: Mapping[str, str] | None = None,
+) -> Path:
+    """Write the offline page ``NAME.html`` into ``folder`` (in the current language)."""
+    path = folder / f"{name}.html"
+    path.write_text(offline_page(data, layout, langs), encoding="utf-8")
+    return path
+
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+PAGE_CSS = (ASSETS / "advisor.css").read_text(encoding="utf-8")
+"""The page's style: one column on a phone, A4 when printed (controls left out)."""
+PAGE_JS = (ASSETS / "advisor.js").read_text(encoding="utf-8")
+"""The page's script (``assets/advisor.js``)."""
+
+PAGE_BODY = """<header><h1>{title}</h1>{nav}</header>
+<section id="hand-box"><h2>{hand}</h2>
+<p class="hand" id="hand" aria-live="polite"></p><p class="muted" id="count"></p>
+<div class="grid" id="grid" role="group" aria-label="{hand}"></div>
+<p class="muted" id="tap"></p>
+<div class="row paste"><input type="text" id="paste" autocomplete="off"
+ autocapitalize="characters" spellcheck="false" placeholder="{example}" aria-label="{read}">
+<button type="button" id="read">{read}</button>
+<button type="button" id="clear">{clear}</button></div>
+<p class="error" id="card-error" role="alert"></p></section>
+<section id="seat-box" data-server><h2>{seat}</h2><div class="row seg" id="seats"></div></section>
+<section id="auction-box" data-server><h2>{auction}</h2>
+<p class="auction-line" id="auction-line"></p><p id="turn"></p>
+<div class="row bids" id="bids"></div>
+<div class="row"><button type="button" id="undo">{undo}</button>
+<button type="button" id="new-deal">{new_deal}</button></div></section>
+<section id="verdict" aria-live="polite" data-source="none"><p class="say" id="say"></p>
+<p class="why" id="why"></p><p class="table-line" id="assumed"></p>
+<p class="status" id="status"></p></section>
+<section id="detail"></section>
+<details class="extras" id="extras" data-server><summary>{extras}</summary>
+<label>{score} <input type="number" id="score" inputmode="numeric" step="5"></label>
+<label><input type="checkbox" id="barrel"> {barrel}</label>
+<label>{talon} <input type="text" id="talon" autocomplete="off" spellcheck="false"></label>
+<label>{player} <select id="player"></select></label></details>
+{extra}
+"""
+
+
+__all__ = [
+    "PAGE_CSS",
+    "PAGE_JS",
+    "RISK",
+    "WORDS",
+    "class_answer",
+    "class_rows",
+    "glance_table",
+    "offline_page",
+    "page_html",
+    "page_words",
+    "table_json",
+    "write_advisor_page",
+]
