@@ -1072,6 +1072,19 @@ def _reading_text(r: AuctionReading) -> str:
     )
 
 
+def table_json(t: TableAnswer) -> dict[str, Any]:
+    """The class tables' answer as ``thousand advise --json`` writes it (its ``table``)."""
+    return {
+        "player": t.player,
+        "deals": t.deals,
+        "seed": t.seed,
+        "class": t.klass,
+        "n": t.n,
+        "recommended": t.recommended,
+        "levels": t.levels.to_dicts(),
+    }
+
+
 def advice_json(a: SampledAdvice) -> dict[str, Any]:
     """The answer as one JSON document."""
     doc: dict[str, Any] = {
@@ -1093,17 +1106,7 @@ def advice_json(a: SampledAdvice) -> dict[str, Any]:
         auction_reading=None if a.reading is None else asdict(a.reading),
         game=None if a.game is None else asdict(a.game),
         minimum_samples=a.minimum,
-        table=None
-        if table is None
-        else {
-            "player": table.player,
-            "deals": table.deals,
-            "seed": table.seed,
-            "class": table.klass,
-            "n": table.n,
-            "recommended": table.recommended,
-            "levels": table.levels.to_dicts(),
-        },
+        table=None if table is None else table_json(table),
         best_expected=a.best_expected,
         passing={
             "mean": a.pass_mean,
@@ -1133,6 +1136,7 @@ __all__ = [
     "minimum_samples",
     "opponents_text",
     "table_answer",
+    "table_json",
     "verdict",
     "verdict_lines",
     "with_table",

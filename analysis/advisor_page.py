@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis.advise import TableAnswer
+from analysis.advise import table_json
 from sim.i18n import (
     LANGS,
     N_,
@@ -141,19 +141,6 @@ def page_words(layout: Mapping[str, Any]) -> dict[str, Any]:
     example = [23, 22, 21, 20, 5, 6, 13, 19, 18, 0][: int(layout["hand_size"])]
     words["example"] = cards_text(example)
     return words
-
-
-def table_json(t: TableAnswer) -> dict[str, Any]:
-    """The class tables' answer as ``thousand advise --json`` writes it (its ``table``)."""
-    return {
-        "player": t.player,
-        "deals": t.deals,
-        "seed": t.seed,
-        "class": t.klass,
-        "n": t.n,
-        "recommended": t.recommended,
-        "levels": t.levels.to_dicts(),
-    }
 
 
 def class_rows(curves: pl.DataFrame, keys: Sequence[str]) -> list[dict[str, Any]]:
