@@ -89,7 +89,6 @@ WORDS = {
         "interval's lower end reaches {risk}."
     ),
     "why_short": N_("Only {samples} sampled deals in the time budget: the tables' answer stands."),
-    "assumed": N_("Assumed at the table: {table}"),
     "give": N_("give {left} to the left and {right} to the right, name {contract}"),
     "give_why": N_(
         "Made in {made} of the samples, expected {expected}: open-card play (every card "

@@ -189,6 +189,7 @@ function fromAdvice(doc) {
     v.action = doc.verdict.action; v.level = doc.verdict.level;
     v.say = doc.verdict.say; v.why = doc.verdict.why || v.why;
     v.assumed = doc.verdict.table || '';
+    if (v.rows) v.mark = doc.verdict.level;  // the row to act on is the verdict's
   }
   return v;
 }
@@ -199,7 +200,7 @@ function show(v, source) {
   box.setAttribute('data-level', v.level === null || v.level === undefined ? '' : String(v.level));
   $('say').textContent = cap1(v.say);
   $('why').textContent = v.why || '';
-  $('assumed').textContent = v.assumed ? fmt(W.assumed, {table: v.assumed}) : '';
+  $('assumed').textContent = v.assumed || '';  // the verdict's own sentence
   var detail = $('detail');
   detail.textContent = '';
   if (!v.rows || !v.rows.length) return;
