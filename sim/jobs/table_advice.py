@@ -39,7 +39,7 @@ from sim.output import FieldError
 from sim.players import DEFAULT, tables_player
 from sim.rules import MAX_BID, OPENING_BID, Rules
 from sim.runs.folder import QUIET, Feedback
-from sim.table_text import read_auction, read_cards, read_seat, seat_names
+from sim.table_text import hand_roles, read_auction, read_cards, read_seat
 
 if TYPE_CHECKING:
     import polars as pl
@@ -52,7 +52,7 @@ class Layout:
     Attributes:
         rules: the rule set's name.
         hand_size: cards in a hand (7; 10 with two players).
-        seats: the active hand seats from forehand (:func:`sim.table_text.seat_names`).
+        seats: the active hand seats from forehand (:func:`sim.table_text.hand_roles`).
         levels: every level a bid may name.
         step: the bid step; ``jumps``: whether a bid may jump several steps.
         opening: forehand's automatic first bid; ``max_bid``: the highest bid there is.
@@ -89,12 +89,12 @@ class Layout:
 
 def layout(rules: Rules) -> Layout:
     """The page's view of ``rules`` (:class:`Layout`)."""
-    from sim.engine.deal import n_hands, place_sizes
+    from sim.engine.deal import place_sizes
 
     return Layout(
         rules=rules.name,
         hand_size=int(place_sizes(rules.players)[0]),
-        seats=seat_names(n_hands(rules.players)),
+        seats=hand_roles(rules.players),
         levels=tuple(int(L) for L in rules.bid_levels()),
         step=rules.bid.step,
         jumps=rules.bid.jumps,
