@@ -42,7 +42,7 @@ test-all: $(STAMP)
 
 # The report is dated by the sources' last change (SOURCE_DATE_EPOCH: every time stamp
 # that instant, no durations), so the same sources and seeds write the same bytes and
-# a regenerated reports/classic differs from the committed one only where a number did.
+# regenerating reports/classic changes nothing unless the sources did (then its date too).
 report: $(STAMP)
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct -- sim analysis 2>/dev/null) \
 	  $(BIN)/thousand report --rules classic --out reports/classic --force
