@@ -232,6 +232,22 @@ def parse_deals(text: str) -> list[DealRecord]:
             missing required tag or a value that cannot be read (the message names
             the deal, the tag and the culprit).
     """
+    out = []
+    for read in parse_each(text):
+        if isinstance(read, NotationError):
+            raise read
+        out.append(read)
+    return out
+
+
+def parse_each(text: str) -> list[DealRecord | NotationError]:
+    """Every deal of a text in the notation, or the error that refuses it, in order.
+
+    What ``show --check`` lists: a deal that cannot be read does not hide the others.
+
+    Raises:
+        NotationError: a text holding no deal at all.
+    """
     blocks: list[list[tuple[int, str]]] = [[]]
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -245,7 +261,13 @@ def parse_deals(text: str) -> list[DealRecord]:
     deals = [b for b in blocks if b]
     if not deals:
         raise NotationError(_('no deal found: a deal is lines of [Tag "value"]'))
-    return [_parse_block(b, k + 1) for k, b in enumerate(deals)]
+    out: list[DealRecord | NotationError] = []
+    for k, b in enumerate(deals):
+        try:
+            out.append(_parse_block(b, k + 1))
+        except NotationError as exc:
+            out.append(exc)
+    return out
 
 
 def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
@@ -383,12 +405,39 @@ def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
     )
 
 
-def check_rules(deal: DealRecord, rules: Any) -> None:
-    """Refuse a deal that does not fit ``rules`` (:class:`sim.rules.Rules`).
+def check_rules(deal: DealRecord, rules: Any, index: int | None = None) -> None:
+    """Refuse a deal that does not fit ``rules`` (:class:`sim.rules.Rules`) or cannot have happened.
+
+    The hash and the sizes first; then the deal is replayed under the rules through
+    the reference engine (:func:`sim.notation_replay.replay`): every bid, the talon,
+    the discards, every card, the trick winners, the declarer and the scores as far
+    as the deal records them. ``index`` (the deal's place in its file, from 1) names
+    the deal in the message.
 
     Raises:
-        NotationError: another rules hash, or hands and talon of other sizes.
+        NotationError: another rules hash, hands and talon of other sizes, or a move
+            the rules do not allow (one line: the deal, the tag, the move, why).
     """
+    try:
+        _check_sizes(deal, rules)
+    except NotationError as exc:
+        if index is None:
+            raise
+        raise NotationError(_("deal {deal}, {problem}").format(deal=index, problem=exc)) from None
+    from sim.notation_replay import Refused, replay
+
+    try:
+        replay(deal, rules)
+    except Refused as exc:
+        where = f"[{exc.tag}] {exc.move}" if exc.move else f"[{exc.tag}]"
+        text = f"{where}: {exc.why}"
+        if index is not None:
+            text = _("deal {deal}, {problem}").format(deal=index, problem=text)
+        raise NotationError(text) from None
+
+
+def _check_sizes(deal: DealRecord, rules: Any) -> None:
+    """Refuse another rules hash, or hands and talon of other sizes than ``rules`` deal."""
     if deal.rules_hash is not None and deal.rules_hash != rules.rules_hash:
         why = _("[RulesHash]: the deal was dealt under rules {hash}, {rules} is {here} here")
         raise NotationError(
