@@ -240,7 +240,8 @@ def _auction(deal: DealRecord, rules: Rules, table: Any, hands: list[list[int]],
     a golden or dark deal) and the passes are those of
     :func:`sim.reference.bidding.bidding`; each bid must be one of
     :func:`~sim.reference.bidding.bid_raises` up to
-    :func:`~sim.reference.bidding.bid_cap` of the bidder's dealt hand.
+    :func:`~sim.reference.bidding.bid_cap` of the bidder's dealt hand. The game's
+    scores are not recorded: a seat on the barrel or silenced is taken as free to bid.
 
     Returns:
         The declarer and the winning bid, or None for an auction not finished.
@@ -276,8 +277,7 @@ def _auction(deal: DealRecord, rules: Rules, table: Any, hands: list[list[int]],
     bid, high = log[-1][1], log[-1][0]
     seat = high
     passed: set[int] = set()
-    silence = rules.bid.silence_below
-    i = len(log)
+    i = len(log)  # a seat silenced by bid.silence_below in its game: not recorded, free here
     while len(passed) < len(table.active) - 1:
         seat = table.after(seat)
         if seat in passed:
@@ -293,7 +293,7 @@ def _auction(deal: DealRecord, rules: Rules, table: Any, hands: list[list[int]],
         raises = bid_raises(rules, bid, bid_cap(rules, hands[seat]))
         if amount is None:
             passed.add(seat)
-        elif not raises or (silence is not None and silence > 0):
+        elif not raises:
             why = _("{seat} cannot raise {bid}: it must pass")
             raise Refused("Auction", move, why.format(seat=names[seat], bid=bid))
         elif amount not in raises:
