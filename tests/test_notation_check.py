@@ -1,4 +1,4 @@
-"""The deal notation refuses what cannot have happened (sim/notation_replay.py, show --check).
+"""The deal notation refuses what cannot have happened (sim/reference/replay.py, show --check).
 
 A deal read from the notation is replayed under its rules through the reference
 engine: six deals that break a rule (a card not held, a revoke, a wrong trick winner,
@@ -29,6 +29,7 @@ from sim.notation import (
     parse_deals,
 )
 from sim.reference.choose import Chooser
+from sim.reference.replay import check_replay
 from sim.reference.state import Table
 from sim.rules import load_rules
 
@@ -259,6 +260,7 @@ def _mutation_run(per_preset: int, seed: int) -> dict[str, int]:
             try:
                 (read,) = parse_deals(text)
                 check_rules(read, rules, 1)
+                check_replay(read, rules, 1)
                 accepted = True
             except NotationError as exc:
                 accepted = False

@@ -17,8 +17,9 @@ from typing import Any
 from sim.cards import N_RANKS, SUIT_SYMBOLS
 from sim.i18n import N_, _, card_text, cards_text, rank_text, role
 from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_each
-from sim.notation_replay import roles as _roles
 from sim.output import UsageError, os_reason
+from sim.reference.replay import check_replay
+from sim.reference.replay import roles as _roles
 from sim.rules import Rules, load_rules
 
 RANK_ORDER = (5, 4, 3, 2, 1, 0)  # A 10 K Q J 9: the order a player sorts a suit in
@@ -59,6 +60,7 @@ def _each_deal(path: str | Path, rules: str) -> list[tuple[DealRecord, Rules] | 
                 continue
             try:
                 check_rules(deal, loaded, index)
+                check_replay(deal, loaded, index)
                 out.append((deal, loaded))
             except NotationError as exc:
                 out.append(exc)
@@ -72,6 +74,7 @@ def _each_deal(path: str | Path, rules: str) -> list[tuple[DealRecord, Rules] | 
             cache[read.rules] = load_rules(read.rules)
         try:
             check_rules(read, cache[read.rules], index)
+            check_replay(read, cache[read.rules], index)
             out.append((read, cache[read.rules]))
         except NotationError as exc:
             out.append(exc)
@@ -83,7 +86,8 @@ def read_deals(path: str | Path, rules: str = "classic") -> list[tuple[DealRecor
 
     A trace carries no rules: ``rules`` names them (its run's ``--rules``). A deal in
     the notation names its own and is checked against them: the hash, the sizes, and
-    a replay of every recorded move under the rules (:func:`check_rules`).
+    a replay of every recorded move under the rules (:func:`check_rules`,
+    :func:`~sim.reference.replay.check_replay`).
 
     Raises:
         UsageError: a file that cannot be read.
@@ -101,7 +105,7 @@ def read_deals(path: str | Path, rules: str = "classic") -> list[tuple[DealRecor
 def check_file(path: str | Path, rules: str = "classic") -> tuple[int, list[str]]:
     """``show --check``: how many deals the file holds and every problem, one line each.
 
-    Each deal is read and replayed on its own (:func:`check_rules`), so one bad deal
+    Each deal is read and replayed on its own (:func:`check_replay`), so one bad deal
     hides no other: an imported file can be cleaned in one pass.
 
     Raises:

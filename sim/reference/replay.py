@@ -1,4 +1,4 @@
-"""Replaying a recorded deal under its rules: the deal notation refuses what cannot have happened.
+"""Replaying a recorded deal under its rules: the notation refuses what cannot have happened.
 
 A deal read from the notation (:mod:`sim.notation`) is played again through the
 reference engine's own phases (:mod:`sim.reference.driver`) and legal steps
@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from sim.cards import N_RANKS, SUIT_LETTERS, SUIT_SYMBOLS, Rank
 from sim.i18n import _, card_text, role
+from sim.notation import DealRecord, NotationError
 from sim.table_text import hand_roles
 
 if TYPE_CHECKING:
     from sim.engine.actions import Decision
-    from sim.notation import DealRecord
     from sim.rules import Rules
 
 
@@ -442,3 +442,21 @@ def replay(deal: DealRecord, rules: Rules) -> None:
         want = " ".join(str(x) for x in result["score_deltas"])
         got = " ".join(str(x) for x in deal.scores)
         raise Refused("Scores", "", why.format(want=want, got=got))
+
+
+def check_replay(deal: DealRecord, rules: Rules, index: int | None = None) -> None:
+    """Refuse ``deal`` if it cannot have happened under ``rules`` (:func:`replay`).
+
+    ``index`` (the deal's place in its file, from 1) names the deal in the message.
+
+    Raises:
+        NotationError: one line, ``deal N, [Tag] move: why``.
+    """
+    try:
+        replay(deal, rules)
+    except Refused as exc:
+        where = f"[{exc.tag}] {exc.move}" if exc.move else f"[{exc.tag}]"
+        text = f"{where}: {exc.why}"
+        if index is not None:
+            text = _("deal {deal}, {problem}").format(deal=index, problem=text)
+        raise NotationError(text) from None
