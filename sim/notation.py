@@ -48,6 +48,7 @@ from typing import Any
 
 from sim.cards import N_CARDS, SUIT_LETTERS, CardParseError, card_str, parse_card, parse_cards
 from sim.i18n import _, answer_cards, role_of
+from sim.table_text import hand_roles
 
 TAG = re.compile(r'^\[(?P<tag>[A-Za-z]+)\s+"(?P<value>[^"]*)"\]\s*$')
 TAGS = (
@@ -150,6 +151,17 @@ class DealRecord:
         if self.scores is not None:
             out["score_deltas"] = list(self.scores)
         return out
+
+
+def roles(deal: DealRecord) -> dict[int, str]:
+    """The role of every game seat of ``deal``, as every command names seats.
+
+    :func:`sim.table_text.hand_roles`, and with four players the dealer's too.
+    """
+    names = dict(zip(deal.hand_seats(), hand_roles(deal.players), strict=True))
+    if deal.players == 4:
+        names[deal.dealer] = "dealer"
+    return names
 
 
 def from_trace(trace: dict[str, Any], rules: str, rules_hash: str | None = None) -> DealRecord:

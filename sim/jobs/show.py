@@ -17,9 +17,8 @@ from typing import Any
 from sim.cards import N_RANKS, SUIT_SYMBOLS
 from sim.i18n import N_, _, card_text, cards_text, rank_text, role
 from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_each
+from sim.notation import roles as _roles
 from sim.output import UsageError, os_reason
-from sim.reference.replay import check_replay
-from sim.reference.replay import roles as _roles
 from sim.rules import Rules, load_rules
 
 RANK_ORDER = (5, 4, 3, 2, 1, 0)  # A 10 K Q J 9: the order a player sorts a suit in
@@ -42,6 +41,8 @@ def _each_deal(path: str | Path, rules: str) -> list[tuple[DealRecord, Rules] | 
         UsageError: a file that cannot be read, or rules that cannot be loaded.
         NotationError: a file holding no deal.
     """
+    from sim.reference.replay import check_replay  # the reference engine: only when read
+
     p, text = _read_text(path)
     out: list[tuple[DealRecord, Rules] | NotationError] = []
     if text.lstrip().startswith("{"):  # JSON lines of hands --trace

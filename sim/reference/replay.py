@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.cards import N_RANKS, SUIT_LETTERS, SUIT_SYMBOLS, Rank
 from sim.i18n import _, card_text, role
-from sim.notation import DealRecord, NotationError
-from sim.table_text import hand_roles
+from sim.notation import DealRecord, NotationError, roles
 
 if TYPE_CHECKING:
     from sim.engine.actions import Decision
@@ -38,17 +37,6 @@ class Refused(Exception):
 
 class _Stop(Exception):
     """The record ends here (a partial deal): everything before was checked."""
-
-
-def roles(deal: DealRecord) -> dict[int, str]:
-    """The role of every game seat, as every command names seats.
-
-    :func:`sim.table_text.hand_roles`, and with four players the dealer's too.
-    """
-    names = dict(zip(deal.hand_seats(), hand_roles(deal.players), strict=True))
-    if deal.players == 4:
-        names[deal.dealer] = "dealer"
-    return names
 
 
 def seat_names(deal: DealRecord) -> dict[int, str]:
