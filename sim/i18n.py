@@ -43,6 +43,7 @@ SOURCE_GLOBS = (
     "analysis/*.py", "analysis/sections/*.py", "sim/jobs/*.py", "sim/cli/*.py",
     # the modules below the jobs whose messages users meet (bad input, the compile notice)
     "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/notation.py", "sim/table_text.py",
+    "sim/reference/replay.py",
     "sim/runs/*.py", "sim/engine/strategies/registry.py", "sim/players.py",
     "sim/web/*.py",  # the local web page's refusals (thousand serve)
 )  # fmt: skip

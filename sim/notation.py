@@ -48,6 +48,7 @@ from typing import Any
 
 from sim.cards import N_CARDS, SUIT_LETTERS, CardParseError, card_str, parse_card, parse_cards
 from sim.i18n import _, answer_cards, role_of
+from sim.table_text import hand_roles
 
 TAG = re.compile(r'^\[(?P<tag>[A-Za-z]+)\s+"(?P<value>[^"]*)"\]\s*$')
 TAGS = (
@@ -152,6 +153,17 @@ class DealRecord:
         return out
 
 
+def roles(deal: DealRecord) -> dict[int, str]:
+    """The role of every game seat of ``deal``, as every command names seats.
+
+    :func:`sim.table_text.hand_roles`, and with four players the dealer's too.
+    """
+    names = dict(zip(deal.hand_seats(), hand_roles(deal.players), strict=True))
+    if deal.players == 4:
+        names[deal.dealer] = "dealer"
+    return names
+
+
 def from_trace(trace: dict[str, Any], rules: str, rules_hash: str | None = None) -> DealRecord:
     """The record of one ``hands --trace`` line (a deal of the rules named ``rules``)."""
 
@@ -232,6 +244,22 @@ def parse_deals(text: str) -> list[DealRecord]:
             missing required tag or a value that cannot be read (the message names
             the deal, the tag and the culprit).
     """
+    out = []
+    for read in parse_each(text):
+        if isinstance(read, NotationError):
+            raise read
+        out.append(read)
+    return out
+
+
+def parse_each(text: str) -> list[DealRecord | NotationError]:
+    """Every deal of a text in the notation, or the error that refuses it, in order.
+
+    What ``show --check`` lists: a deal that cannot be read does not hide the others.
+
+    Raises:
+        NotationError: a text holding no deal at all.
+    """
     blocks: list[list[tuple[int, str]]] = [[]]
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -245,7 +273,13 @@ def parse_deals(text: str) -> list[DealRecord]:
     deals = [b for b in blocks if b]
     if not deals:
         raise NotationError(_('no deal found: a deal is lines of [Tag "value"]'))
-    return [_parse_block(b, k + 1) for k, b in enumerate(deals)]
+    out: list[DealRecord | NotationError] = []
+    for k, b in enumerate(deals):
+        try:
+            out.append(_parse_block(b, k + 1))
+        except NotationError as exc:
+            out.append(exc)
+    return out
 
 
 def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
@@ -383,12 +417,26 @@ def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
     )
 
 
-def check_rules(deal: DealRecord, rules: Any) -> None:
+def check_rules(deal: DealRecord, rules: Any, index: int | None = None) -> None:
     """Refuse a deal that does not fit ``rules`` (:class:`sim.rules.Rules`).
+
+    ``index`` (the deal's place in its file, from 1) names the deal in the message.
+    Whether the deal could have happened under the rules is the replay's to say
+    (:func:`sim.reference.replay.check_replay`, which the readers call next).
 
     Raises:
         NotationError: another rules hash, or hands and talon of other sizes.
     """
+    try:
+        _check_sizes(deal, rules)
+    except NotationError as exc:
+        if index is None:
+            raise
+        raise NotationError(_("deal {deal}, {problem}").format(deal=index, problem=exc)) from None
+
+
+def _check_sizes(deal: DealRecord, rules: Any) -> None:
+    """Refuse another rules hash, or hands and talon of other sizes than ``rules`` deal."""
     if deal.rules_hash is not None and deal.rules_hash != rules.rules_hash:
         why = _("[RulesHash]: the deal was dealt under rules {hash}, {rules} is {here} here")
         raise NotationError(

@@ -22,6 +22,7 @@ from sim.notation import (
     from_trace,
     parse_deals,
 )
+from sim.reference.replay import check_replay
 from sim.rules import load_rules
 
 PRESETS = ("classic", "two_players", "four_players", "five_hundred_one", "ukraine_online")
@@ -42,6 +43,7 @@ def test_every_traced_deal_converts_to_the_notation_and_back(preset):
     played = 0
     for trace, deal in zip(traces, deals, strict=True):
         check_rules(deal, rules)
+        check_replay(deal, rules)  # the replay agrees with the engine on every traced deal
         assert deal == from_trace(trace, preset, rules.rules_hash)
         for key, value in deal.trace().items():
             assert trace[key] == value, key

@@ -759,6 +759,28 @@ def test_must_lead_trump(play):
 
 
 @engines
+@pytest.mark.parametrize("trump_from", ["this_trick", "next_trick"])
+def test_must_lead_trump_still_lets_the_leader_declare_a_marriage(play, trump_from):
+    # Declaring a marriage is a lead the rules always allow: seat 1 holds trumps (JD,
+    # TD) and may still lead KH or QH declaring its ♥ marriage, whenever trump starts.
+    r = rules(play__must_lead_trump=True, marriage__trump_from=trump_from)
+    prefix = [*P1_BASE, "AS", "QS", "9S", "KD!", "9D", "JH", "AD", "KC"]
+    assert legal(play, r, P1, prefix) == cards("JD TD QH! KH!")
+    tr = run(play, r, P1, [*prefix, "KH!"])
+    assert tr["tricks"][3]["cards"][0] == "KH" and tr["tricks"][3]["marriage"] == "H"
+
+
+@engines
+@pytest.mark.parametrize("trump_from", ["this_trick", "next_trick"])
+def test_no_lead_foreign_trump_still_lets_the_leader_declare_a_marriage(play, trump_from):
+    # Seat 1 may not lead seat 0's trump ♦ (TD, AD), but may declare its ♥ marriage.
+    r = rules(play__no_lead_foreign_trump=True, marriage__trump_from=trump_from)
+    assert legal(play, r, P1, G_TO_T3) == cards("KS QH KH QH! KH!")
+    tr = run(play, r, P1, [*G_TO_T3, "QH!"])
+    assert tr["tricks"][3]["cards"][0] == "QH" and tr["tricks"][3]["marriage"] == "H"
+
+
+@engines
 def test_four_nines_bonus_is_a_separate_entry(play):
     # P_NINES: seat 2 holds four nines after the discard and takes no trick.
     r = rules(bonus__four_nines=120)

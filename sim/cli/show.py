@@ -15,9 +15,20 @@ from sim.cli.common import lang_flag
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``thousand show``: the deals of ``FILE``, laid out or in the deal notation."""
-    from sim.jobs.show import deal_text, pick, read_deals
+    from sim.i18n import n_
+    from sim.jobs.show import check_file, deal_text, pick, read_deals
     from sim.notation import format_deal
 
+    if args.check:
+        count, problems = check_file(args.file, args.rules)
+        for line in problems:
+            print(line)
+        if problems:
+            return 2
+        print(
+            n_("{count} deal, no problem", "{count} deals, no problem", count).format(count=count)
+        )
+        return 0
     deals = pick(read_deals(args.file, args.rules), args.deal)
     shown = [format_deal(d) if args.tdn else deal_text(d, r) for d, r in deals]
     print("\n".join(shown), end="")
@@ -51,6 +62,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="the rules of a trace file (a deal in the notation names its own)",
     )
     p.add_argument("--tdn", action="store_true", help="print the deal notation")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="replay every deal under its rules and list every problem, one line each "
+        "(exit 2 if any)",
+    )
     lang_flag(p)
     p.set_defaults(func=cmd_show)
     return p

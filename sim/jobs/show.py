@@ -16,54 +16,105 @@ from typing import Any
 
 from sim.cards import N_RANKS, SUIT_SYMBOLS
 from sim.i18n import N_, _, card_text, cards_text, rank_text, role
-from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_deals
+from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_each
+from sim.notation import roles as _roles
 from sim.output import UsageError, os_reason
 from sim.rules import Rules, load_rules
-from sim.table_text import hand_roles
 
 RANK_ORDER = (5, 4, 3, 2, 1, 0)  # A 10 K Q J 9: the order a player sorts a suit in
+
+
+def _read_text(path: str | Path) -> tuple[Path, str]:
+    p = Path(path)
+    try:
+        return p, p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(
+            _("{file}: cannot be read ({reason})").format(file=p, reason=os_reason(exc))
+        ) from None
+
+
+def _each_deal(path: str | Path, rules: str) -> list[tuple[DealRecord, Rules] | NotationError]:
+    """Every deal of the file with its rules, checked (:func:`check_rules`), or its refusal.
+
+    Raises:
+        UsageError: a file that cannot be read, or rules that cannot be loaded.
+        NotationError: a file holding no deal.
+    """
+    from sim.reference.replay import check_replay  # the reference engine: only when read
+
+    p, text = _read_text(path)
+    out: list[tuple[DealRecord, Rules] | NotationError] = []
+    if text.lstrip().startswith("{"):  # JSON lines of hands --trace
+        loaded = load_rules(rules)
+        index = 0
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            index += 1
+            try:
+                trace = json.loads(line)
+                deal = from_trace(trace, rules, loaded.rules_hash)
+            except (ValueError, KeyError, TypeError) as exc:
+                why = _("{file}, line {line}: not a hand trace ({reason})")
+                out.append(NotationError(why.format(file=p, line=number, reason=exc)))
+                continue
+            try:
+                check_rules(deal, loaded, index)
+                check_replay(deal, loaded, index)
+                out.append((deal, loaded))
+            except NotationError as exc:
+                out.append(exc)
+        return out
+    cache: dict[str, Rules] = {}
+    for index, read in enumerate(parse_each(text), start=1):
+        if isinstance(read, NotationError):
+            out.append(read)
+            continue
+        if read.rules not in cache:
+            cache[read.rules] = load_rules(read.rules)
+        try:
+            check_rules(read, cache[read.rules], index)
+            check_replay(read, cache[read.rules], index)
+            out.append((read, cache[read.rules]))
+        except NotationError as exc:
+            out.append(exc)
+    return out
 
 
 def read_deals(path: str | Path, rules: str = "classic") -> list[tuple[DealRecord, Rules]]:
     """Every deal of a file in the notation, or of a ``hands --trace`` file, with its rules.
 
     A trace carries no rules: ``rules`` names them (its run's ``--rules``). A deal in
-    the notation names its own and is checked against them (hash, sizes).
+    the notation names its own and is checked against them: the hash, the sizes, and
+    a replay of every recorded move under the rules (:func:`check_rules`,
+    :func:`~sim.reference.replay.check_replay`).
 
     Raises:
         UsageError: a file that cannot be read.
-        NotationError: a deal that cannot be read or does not fit its rules.
+        NotationError: the first deal that cannot be read, does not fit its rules or
+            cannot have happened under them.
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(
-            _("{file}: cannot be read ({reason})").format(file=p, reason=os_reason(exc))
-        ) from None
-    if text.lstrip().startswith("{"):  # JSON lines of hands --trace
-        loaded = load_rules(rules)
-        out = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                trace = json.loads(line)
-                deal = from_trace(trace, rules, loaded.rules_hash)
-            except (ValueError, KeyError, TypeError) as exc:
-                why = _("{file}, line {line}: not a hand trace ({reason})")
-                raise NotationError(why.format(file=p, line=number, reason=exc)) from None
-            check_rules(deal, loaded)
-            out.append((deal, loaded))
-        return out
-    deals = []
-    cache: dict[str, Rules] = {}
-    for deal in parse_deals(text):
-        if deal.rules not in cache:
-            cache[deal.rules] = load_rules(deal.rules)
-        check_rules(deal, cache[deal.rules])
-        deals.append((deal, cache[deal.rules]))
-    return deals
+    out = []
+    for read in _each_deal(path, rules):
+        if isinstance(read, NotationError):
+            raise read
+        out.append(read)
+    return out
+
+
+def check_file(path: str | Path, rules: str = "classic") -> tuple[int, list[str]]:
+    """``show --check``: how many deals the file holds and every problem, one line each.
+
+    Each deal is read and replayed on its own (:func:`check_replay`), so one bad deal
+    hides no other: an imported file can be cleaned in one pass.
+
+    Raises:
+        UsageError: a file that cannot be read.
+        NotationError: a file holding no deal.
+    """
+    each = _each_deal(path, rules)
+    return len(each), [str(x) for x in each if isinstance(x, NotationError)]
 
 
 def pick(
@@ -117,17 +168,6 @@ def _suit_line(cards: tuple[int, ...]) -> str:
 
 def _seat(s: int) -> str:
     return _("seat {seat}").format(seat=s)
-
-
-def _roles(deal: DealRecord) -> dict[int, str]:
-    """The role of every game seat, as every command names seats.
-
-    :func:`sim.table_text.hand_roles`, and with four players the dealer's too.
-    """
-    names = dict(zip(deal.hand_seats(), hand_roles(deal.players), strict=True))
-    if deal.players == 4:
-        names[deal.dealer] = "dealer"
-    return names
 
 
 def _seat_names(deal: DealRecord) -> dict[int, str]:

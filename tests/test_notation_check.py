@@ -1,0 +1,284 @@
+"""The deal notation refuses what cannot have happened (sim/reference/replay.py, show --check).
+
+A deal read from the notation is replayed under its rules through the reference
+engine: six deals that break a rule (a card not held, a revoke, a wrong trick winner,
+a card played twice, a discard not held, a bid out of turn) are each refused with one
+line naming the deal, the tag and the move; ``show --check`` lists every bad deal of a
+file. The mutation test changes traced deals once at random and decides each
+mutant's legality independently (the reference driver's own :func:`play_hand`,
+every decision scripted from the record, its trace compared): a mutant is refused
+exactly when it is illegal.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from sim.engine.actions import DECLARE, Decision, ScriptError
+from sim.engine.api import play_hands
+from sim.notation import (
+    DealRecord,
+    NotationError,
+    check_rules,
+    format_deal,
+    from_trace,
+    parse_deals,
+)
+from sim.reference.choose import Chooser
+from sim.reference.replay import check_replay
+from sim.reference.state import Table
+from sim.rules import load_rules
+
+BASE = """\
+[Rules "classic"]
+[Dealer "0"]
+[Deal "9S TS JC QC QD KD 9H / KS KC JD TD JH KH TH / QS AS TC AC 9D QH AH / JS 9C AD"]
+"""
+PLAYED = BASE + """\
+[Auction "1:100 2:pass 0:pass"]
+[Declarer "1"]
+[Discards "2:9C 0:JS"]
+[Contract "100"]
+"""  # fmt: skip
+GOOD = PLAYED + '[Play "1:AD 9D QD >1; 1:TD 9C KD >1; 1:JD QS 9S >1; 1:JH AH 9H >2"]\n'
+CASES = {
+    "not held": (
+        PLAYED + '[Play "1:AD 9D 9C >1"]\n',
+        "[Play] trick 1: dealer (seat 0) does not hold 9♣",
+    ),
+    "revoke": (
+        PLAYED + '[Play "1:KC QS JC >1"]\n',
+        "[Play] trick 1: middle (seat 2) holds 9♣ and must follow ♣",
+    ),
+    "wrong winner": (
+        PLAYED + '[Play "1:JH AH 9H >2; 2:AC JC KC >0"]\n',
+        "[Play] trick 2: middle (seat 2) wins the trick, not dealer (seat 0)",
+    ),
+    "played twice": (
+        PLAYED + '[Play "1:JH AH 9H >2; 2:AH JC KC >2"]\n',
+        "[Play] trick 2: A♥ was played already, in trick 1",
+    ),
+    "discard not held": (
+        BASE + '[Auction "1:100 2:pass 0:pass"]\n[Declarer "1"]\n[Discards "2:9C 0:9S"]\n',
+        "[Discards] discard 2: forehand (seat 1) does not hold 9♠",
+    ),
+    "out of turn": (
+        BASE + '[Auction "2:100 0:pass 1:pass"]\n',
+        "[Auction] bid 1: middle (seat 2) bids out of turn: it is the turn of forehand (seat 1)",
+    ),
+}
+WRONG_COUNT = BASE.replace("9H / KS", "9H JS / KS").replace("JS 9C AD", "9C AD")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_deal_that_cannot_have_happened_is_refused_naming_deal_tag_and_move(
+    thousand, tmp_path, case
+):
+    text, words = CASES[case]
+    path = tmp_path / "d.tdn"
+    path.write_text(GOOD + "\n" + text, encoding="utf-8")
+    shown = thousand("show", str(path))
+    assert shown.returncode == 2 and shown.stdout == ""
+    assert shown.stderr.count("\n") == 1 and f"deal 2, {words}" in shown.stderr, shown.stderr
+
+
+def test_partial_deals_and_a_legal_play_are_accepted(thousand, tmp_path):
+    path = tmp_path / "d.tdn"
+    auction_only = BASE + '[Auction "1:100 2:110"]\n'
+    path.write_text("\n".join([BASE, auction_only, PLAYED, GOOD]), encoding="utf-8")
+    assert thousand("show", str(path)).returncode == 0
+
+
+def test_solve_refuses_a_deal_that_cannot_have_happened(thousand, tmp_path):
+    path = tmp_path / "d.tdn"
+    path.write_text(CASES["not held"][0], encoding="utf-8")
+    solved = thousand("solve", "--deal-file", str(path))
+    assert solved.returncode == 2 and "does not hold 9♣" in solved.stderr
+
+
+def test_the_wrong_count_names_its_deal(thousand, tmp_path):
+    path = tmp_path / "d.tdn"
+    path.write_text(GOOD + "\n" + GOOD + "\n" + WRONG_COUNT, encoding="utf-8")
+    shown = thousand("show", str(path))
+    assert shown.returncode == 2
+    assert "deal 3, [Deal]: seat 0 must hold 7 cards, holds 8" in shown.stderr
+
+
+def test_show_check_lists_every_problem_of_a_file(thousand, tmp_path):
+    bad = [text for text, _ in CASES.values()]
+    path = tmp_path / "d.tdn"
+    path.write_text("\n".join([GOOD, *bad, WRONG_COUNT, BASE + "[Colour]\n"]), encoding="utf-8")
+    checked = thousand("show", str(path), "--check")
+    assert checked.returncode == 2
+    lines = checked.stdout.splitlines()
+    assert [line.split(",")[0] for line in lines] == [f"deal {k}" for k in range(2, 10)]
+    for line, (_, words) in zip(lines, CASES.values(), strict=False):
+        assert words in line
+    path.write_text(GOOD + "\n" + BASE, encoding="utf-8")
+    fine = thousand("show", str(path), "--check")
+    assert fine.returncode == 0 and fine.stdout == "2 deals, no problem\n"
+    ru = thousand("show", str(path), "--check", "--lang", "ru")
+    assert ru.stdout == "2 раздачи, ошибок нет\n"
+
+
+# --- the mutation test --------------------------------------------------------------------
+
+MUTATED_PRESETS = ("classic", "two_players", "four_players", "five_hundred_one", "ukraine_online")
+
+
+class _Record(Chooser):
+    """The oracle's chooser: every decision answered from the record, per seat in order."""
+
+    def __init__(self, deal: DealRecord, table: Table) -> None:
+        super().__init__(("first",) * deal.players, [], 0)
+        self.bids: dict[int, list[Any]] = {}
+        for s, b in deal.auction[1:]:  # forehand's 100 is automatic
+            self.bids.setdefault(s, []).append(b)
+        self.discards = [c for _, c in deal.discards]
+        self.plays: dict[int, list[int]] = {}
+        for t in deal.tricks:
+            for k, c in enumerate(t.cards):
+                seat = table.after(t.leader, k) if t.leader in table.active else -1
+                code = c + DECLARE if k == 0 and t.marriage is not None else c
+                self.plays.setdefault(seat, []).append(code)
+        self.deal = deal
+
+    def choose(self, kind: Decision, seat: int, legal: list[int], where: str = "") -> int:
+        d = self.deal
+        if kind == Decision.BID:
+            said = self.bids.get(seat) or [0]
+            code = said.pop(0) or 0  # a pass is code 0
+        elif kind == Decision.DISCARD:
+            code = self.discards.pop(0) if self.discards else -1
+        elif kind == Decision.PLAY:
+            mine = self.plays.get(seat)
+            code = mine.pop(0) if mine else -1
+        elif kind == Decision.CONTRACT:
+            code = d.contract if d.contract is not None else -1
+        elif kind == Decision.CONCEDE:
+            code = int(d.conceded)
+        elif kind == Decision.TALON_PICK:
+            code = d.talon_pick if d.talon_pick is not None else -1
+        elif kind == Decision.NAME_TRUMP:
+            code = d.trump if d.trump is not None else -1
+        else:
+            code = 0  # no reshuffle, no dark deal in a hands run
+        if code not in legal:
+            raise ScriptError(f"{kind.name} {code} not legal")
+        return code
+
+
+KEYS = ("bids", "declarer", "discards", "contract", "conceded", "tricks", "score_deltas",
+        "trump_named", "talon_pick")  # fmt: skip
+
+
+def _legal(deal: DealRecord, rules: Any) -> bool:
+    """Whether the reference driver plays exactly ``deal`` (the oracle, not the reader).
+
+    The driver's whole :func:`~sim.reference.driver.play_deal` runs (its own bidding
+    loop, talon, discard, tricks and scoring), every decision answered from the
+    record; the deal is legal when no answer is refused and the trace is the record's.
+    """
+    from sim.reference import driver
+
+    table = Table(deal.players, deal.dealer)
+    t = list(deal.talon)
+    n = deal.players
+    w = driver.Deal(
+        rules=rules, table=table, chooser=_Record(deal, table), hands=[list(h) for h in deal.hands],
+        talons=[t] if n != 2 else [t[:2], t[2:]], attempt=0, may_redeal=False,
+        game_scores=[0] * n, on_barrel=[False] * n, blocked=[False] * n, offer="none",
+        gathered=None, trace={"reshuffle": None},
+    )  # fmt: skip
+    try:
+        trace = driver.play_deal(w)
+    except ScriptError:
+        return False
+    want = deal.trace()
+    return all(trace.get(k) == want.get(k) for k in KEYS if k in want or k in trace)
+
+
+def _mutate(deal: DealRecord, rng: random.Random) -> tuple[str, DealRecord]:
+    """One random change of a played deal: hands, play, winner, bid or discard."""
+    active = deal.hand_seats()
+    kind = rng.choice(("swap hands", "move card", "winner", "bid", "discard"))
+    if kind == "swap hands":
+        a, b = rng.sample(active, 2)
+        ca, cb = rng.choice(deal.hands[a]), rng.choice(deal.hands[b])
+        hands = list(deal.hands)
+        hands[a] = tuple(sorted([*(c for c in hands[a] if c != ca), cb]))
+        hands[b] = tuple(sorted([*(c for c in hands[b] if c != cb), ca]))
+        return kind, replace(deal, hands=tuple(hands))
+    tricks = list(deal.tricks)
+    if kind == "move card":
+        (i, j), (i2, j2) = [
+            (t, rng.randrange(len(tricks[t].cards)))
+            for t in (rng.randrange(len(tricks)), rng.randrange(len(tricks)))
+        ]
+        flat = [list(t.cards) for t in tricks]
+        flat[i][j], flat[i2][j2] = flat[i2][j2], flat[i][j]
+        tricks = [replace(t, cards=tuple(c)) for t, c in zip(tricks, flat, strict=True)]
+        return kind, replace(deal, tricks=tuple(tricks))
+    if kind == "winner":
+        i = rng.randrange(len(tricks))
+        others = [s for s in active if s != tricks[i].winner]
+        tricks[i] = replace(tricks[i], winner=rng.choice(others))
+        return kind, replace(deal, tricks=tuple(tricks))
+    if kind == "bid":
+        bids = list(deal.auction)
+        i = rng.randrange(len(bids))
+        seat, bid = bids[i]
+        step = 5 if rng.random() < 0.5 else 10
+        options = [None, (bid or 100) + step, (bid or 100) - step, (bid or 100) + 2 * step]
+        bids[i] = (seat, rng.choice([o for o in options if o != bid]))
+        return kind, replace(deal, auction=tuple(bids))
+    gives = list(deal.discards)
+    i = rng.randrange(len(gives))
+    to, card = gives[i]
+    gives[i] = (to, rng.choice([c for c in range(24) if c != card]))
+    return kind, replace(deal, discards=tuple(gives))
+
+
+def _mutation_run(per_preset: int, seed: int) -> dict[str, int]:
+    rng = random.Random(seed)
+    figures = {"mutations": 0, "illegal": 0, "refused": 0, "legal": 0, "accepted": 0}
+    for preset in MUTATED_PRESETS:
+        rules = load_rules(preset)
+        traces = play_hands(rules, per_preset * 2, seed, ("strong",), trace=True).traces()
+        deals = [from_trace(t, preset, rules.rules_hash) for t in traces]
+        played = [d for d in deals if d.tricks and d.reshuffle is None][:per_preset]
+        assert len(played) == per_preset, preset
+        for deal in played:
+            assert _legal(deal, rules), preset  # the oracle plays every traced deal
+            kind, mutant = _mutate(deal, rng)
+            text = format_deal(mutant)
+            legal = _legal(mutant, rules)
+            try:
+                (read,) = parse_deals(text)
+                check_rules(read, rules, 1)
+                check_replay(read, rules, 1)
+                accepted = True
+            except NotationError as exc:
+                accepted = False
+                assert str(exc).count("\n") == 0 and str(exc).startswith("deal 1, [")
+            assert accepted == legal, (preset, kind, legal, text)
+            figures["mutations"] += 1
+            figures["illegal" if not legal else "legal"] += 1
+            figures["refused" if not accepted else "accepted"] += 1
+    assert figures["illegal"] > figures["mutations"] // 2  # most mutations break a rule
+    return figures
+
+
+def test_mutated_traced_deals_are_refused_exactly_when_illegal():
+    figures = _mutation_run(30, 7)
+    assert figures["mutations"] == 150
+
+
+@pytest.mark.slow
+def test_mutated_traced_deals_are_refused_exactly_when_illegal_full_size():
+    figures = _mutation_run(200, 8)
+    assert figures["mutations"] == 1000
