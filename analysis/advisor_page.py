@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -229,10 +230,10 @@ def page_html(config: Mapping[str, Any], extra: str = "") -> str:
         f'<!doctype html><html lang="{language()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'{csp}<link rel="icon" href="data:,">'
-        f"<title>{html.escape(title)}</title><style>{PAGE_CSS}</style></head><body>"
+        f"<title>{html.escape(title)}</title><style>{asset('advisor.css')}</style></head><body>"
         f"{body}"
         f'<script type="application/json" id="advisor-config">{data}</script>'
-        f"<script>{PAGE_JS}</script></body></html>\n"
+        f"<script>{asset('advisor.js')}</script></body></html>\n"
     )
 
 
@@ -281,10 +282,17 @@ def write_advisor_page(
 
 
 ASSETS = Path(__file__).resolve().parent / "assets"
-PAGE_CSS = (ASSETS / "advisor.css").read_text(encoding="utf-8")
-"""The page's style: one column on a phone, A4 when printed (controls left out)."""
-PAGE_JS = (ASSETS / "advisor.js").read_text(encoding="utf-8")
-"""The page's script (``assets/advisor.js``)."""
+
+
+@cache
+def asset(name: str) -> str:
+    """A file of ``assets/``, read once when a page is first written (not at import).
+
+    ``advisor.css``: one column on a phone, A4 when printed (controls left out);
+    ``advisor.js``: the page's script.
+    """
+    return (ASSETS / name).read_text(encoding="utf-8")
+
 
 PAGE_BODY = """<header><h1>{title}</h1>{nav}</header>
 <section id="hand-box"><h2>{hand}</h2>
@@ -316,10 +324,9 @@ PAGE_BODY = """<header><h1>{title}</h1>{nav}</header>
 
 
 __all__ = [
-    "PAGE_CSS",
-    "PAGE_JS",
     "RISK",
     "WORDS",
+    "asset",
     "class_answer",
     "class_rows",
     "glance_table",

@@ -164,6 +164,17 @@ def roles(deal: DealRecord) -> dict[int, str]:
     return names
 
 
+def seat_labels(deal: DealRecord) -> dict[int, str]:
+    """``role (seat S)`` of every game seat of ``deal``, in the current language.
+
+    How ``show`` lays a deal out and how the reader's refusals name a seat: the role
+    (:func:`roles`) and the notation's own number.
+    """
+    from sim.i18n import role
+
+    return {s: f"{role(r)} ({_('seat {seat}').format(seat=s)})" for s, r in roles(deal).items()}
+
+
 def from_trace(trace: dict[str, Any], rules: str, rules_hash: str | None = None) -> DealRecord:
     """The record of one ``hands --trace`` line (a deal of the rules named ``rules``)."""
 

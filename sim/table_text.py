@@ -22,11 +22,6 @@ SEATS = ("forehand", "middle", "dealer")
 """The hand seats' names with three active players, from forehand."""
 
 
-def seat_names(hands: int) -> tuple[str, ...]:
-    """The names of ``hands`` active hand seats from forehand (two: forehand, dealer)."""
-    return SEATS if hands == 3 else ("forehand", "dealer")
-
-
 def hand_roles(players: int) -> tuple[str, ...]:
     """The roles of the hand seats from forehand, for ``players`` players at the table.
 
@@ -47,7 +42,7 @@ def seat_choices(names: Sequence[str]) -> str:
 
 
 def read_seat(text: str, names: Sequence[str], field: str = "seat") -> int:
-    """The hand seat named ``text`` in any language: its index in ``names`` (:func:`seat_names`).
+    """The hand seat named ``text`` in any language: its index in ``names`` (:func:`hand_roles`).
 
     Raises:
         FieldError: a name not in ``names``, naming ``field`` and listing them.

@@ -17,7 +17,8 @@ from __future__ import annotations
 import ctypes
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from html.parser import HTMLParser
 from typing import Any
 
 import numpy as np
@@ -82,6 +83,36 @@ def sizes(quick, full, name="size"):
 
 NAMES = {"classic", "strong", "heuristic", "pimc", "par", "seed", "budget", "rules", "chi"}
 """Names, flags and code words a translated text may keep in Latin letters."""
+
+
+class _Seen(HTMLParser):
+    """What a reader sees on a page: its text and image alt texts, less ``hidden`` tags."""
+
+    def __init__(self, hidden: Sequence[str]) -> None:
+        super().__init__()
+        self.hidden = tuple(hidden)
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.hidden:
+            self.skip += 1
+        self.parts += [v or "" for k, v in attrs if k == "alt"]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.hidden:
+            self.skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.parts.append(data)
+
+
+def seen_text(page: str, hidden: Sequence[str] = ("code", "style", "script")) -> str:
+    """The words a reader sees on an HTML page: text and alt texts, less code and style."""
+    parser = _Seen(hidden)
+    parser.feed(page)
+    return "\n".join(parser.parts)
 
 
 def words(text: str) -> set[str]:

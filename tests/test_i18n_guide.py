@@ -10,12 +10,11 @@ the CSV files and ``guide_params.txt`` are the same in every language.
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from support import NAMES
+from support import NAMES, seen_text
 
 from sim.i18n import LANGS, _, speaking
 from sim.rules import load_rules
@@ -35,32 +34,8 @@ def words(text: str) -> set[str]:
     return found - NAMES - {"html", "markdown"}
 
 
-class _Text(HTMLParser):
-    """The words a reader sees on a page: text and image alt texts, less code and style."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("code", "style", "script"):
-            self.skip += 1
-        self.parts += [v or "" for k, v in attrs if k == "alt"]
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("code", "style", "script"):
-            self.skip -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
-
-
 def page_text(path: Path) -> str:
-    parser = _Text()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return "\n".join(parser.parts)
+    return seen_text(path.read_text(encoding="utf-8"))
 
 
 def md_headings(md: str) -> list[str]:

@@ -19,6 +19,7 @@ Russian runs in ``make test``, Ukrainian and Polish in ``make test-all``.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -51,14 +52,18 @@ def _points(text: str) -> list[str]:
     return re.findall(r"(?<![\w.,/-])\d+\.\d+(?![\w./])", CODE.sub(" ", text))
 
 
+@cache
+def _plural_keys() -> tuple[str, ...]:
+    """The plural messages of the sources (read once: extracting parses every source)."""
+    return tuple(k for k in extract() if "\0" in k)
+
+
 def _plural_checks(text: str, lang: str) -> list[str]:
     """Counts of the catalogue's plural messages in ``text`` whose form is not the count's."""
     cat = catalogue(lang)
     rule = cat.plural  # type: ignore[attr-defined]
     wrong = []
-    for key in extract():
-        if "\0" not in key:
-            continue
+    for key in _plural_keys():
         one, many = key.split("\0")
         forms = tuple(cat.ngettext(one, many, n) for n in (1, 2, 5))
         # the count is the field just before the first word that differs between forms

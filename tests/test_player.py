@@ -17,12 +17,12 @@ import io
 import math
 import re
 from dataclasses import replace
-from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
 
 import polars as pl
 import pytest
+from support import seen_text
 
 from sim.i18n import speaking
 from sim.rules import load_rules
@@ -83,32 +83,8 @@ def md_rows(md: str, first: str) -> list[list[str]]:
     return rows
 
 
-class _Text(HTMLParser):
-    """What a reader sees on a page: its text and image alt texts, less code and style."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("code", "style", "script", "title"):
-            self.skip += 1
-        self.parts += [v or "" for k, v in attrs if k == "alt"]
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("code", "style", "script", "title"):
-            self.skip -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
-
-
 def seen(page: str) -> str:
-    parser = _Text()
-    parser.feed(page)
-    return "\n".join(parser.parts)
+    return seen_text(page, ("code", "style", "script", "title"))
 
 
 def test_the_bid_chart_has_every_marriage_and_aces_class_with_its_intervals(pages):

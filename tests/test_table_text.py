@@ -19,7 +19,6 @@ from sim.table_text import (
     read_auction,
     read_cards,
     read_seat,
-    seat_names,
 )
 
 
@@ -70,11 +69,11 @@ def test_cards_are_read_into_a_mask_and_refused_naming_the_field():
 
 
 def test_seats_are_read_by_name():
-    assert seat_names(3) == SEATS == ("forehand", "middle", "dealer")
-    assert seat_names(2) == ("forehand", "dealer")
-    assert read_seat("dealer", seat_names(2)) == 1
+    assert hand_roles(3) == SEATS == ("forehand", "middle", "dealer")
+    assert hand_roles(2) == ("forehand", "dealer")
+    assert read_seat("dealer", hand_roles(2)) == 1
     with pytest.raises(FieldError) as caught:
-        read_seat("middle", seat_names(2))
+        read_seat("middle", hand_roles(2))
     assert caught.value.field == "seat"
     assert str(caught.value) == "seat middle: one of forehand, dealer"
     with speaking("ru"), pytest.raises(FieldError) as caught:

@@ -16,7 +16,14 @@ from typing import Any
 
 from sim.cards import N_RANKS, SUIT_SYMBOLS
 from sim.i18n import N_, _, card_text, cards_text, rank_text, role
-from sim.notation import DealRecord, NotationError, check_rules, from_trace, parse_each
+from sim.notation import (
+    DealRecord,
+    NotationError,
+    check_rules,
+    from_trace,
+    parse_each,
+    seat_labels,
+)
 from sim.notation import roles as _roles
 from sim.output import UsageError, os_reason
 from sim.rules import Rules, load_rules
@@ -166,15 +173,6 @@ def _suit_line(cards: tuple[int, ...]) -> str:
     return "  ".join(parts) or "—"
 
 
-def _seat(s: int) -> str:
-    return _("seat {seat}").format(seat=s)
-
-
-def _seat_names(deal: DealRecord) -> dict[int, str]:
-    """``role (seat S)`` of every seat: forehand first, the dealer last."""
-    return {s: f"{role(r)} ({_seat(s)})" for s, r in _roles(deal).items()}
-
-
 REASONS = {
     "hand_points_below": N_("too few points in the hand"),
     "hand_nines": N_("nines in the hand"),
@@ -201,7 +199,7 @@ def deal_text(deal: DealRecord, rules: Rules) -> str:
             deal=head, rules=rules.name, hash=rules.rules_hash, dealer=deal.dealer
         )
     ]
-    names = _seat_names(deal)
+    names = seat_labels(deal)
     roles = _roles(deal)
 
     def who(s: int) -> str:

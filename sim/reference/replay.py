@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.cards import N_RANKS, SUIT_LETTERS, SUIT_SYMBOLS, Rank
 from sim.i18n import _, card_text, role
-from sim.notation import DealRecord, NotationError, roles
+from sim.notation import DealRecord, NotationError, seat_labels
 
 if TYPE_CHECKING:
     from sim.engine.actions import Decision
@@ -37,11 +37,6 @@ class Refused(Exception):
 
 class _Stop(Exception):
     """The record ends here (a partial deal): everything before was checked."""
-
-
-def seat_names(deal: DealRecord) -> dict[int, str]:
-    """``role (seat S)`` of every seat: forehand first, the dealer last."""
-    return {s: f"{role(r)} ({_('seat {seat}').format(seat=s)})" for s, r in roles(deal).items()}
 
 
 def _trick(number: int) -> str:
@@ -350,7 +345,7 @@ def replay(deal: DealRecord, rules: Rules) -> None:
     )
     from sim.reference.state import Table
 
-    names = seat_names(deal)
+    names = seat_labels(deal)
     table = Table(deal.players, deal.dealer)
     if deal.reshuffle is not None:
         _redeal(deal, rules, table, names)
