@@ -245,6 +245,24 @@ def test_the_value_probed_from_any_guess_is_the_exact_value(preset: str) -> None
             assert search.exact(C, P, 0, guess) == want, (pos, guess)
 
 
+@pytest.mark.parametrize("preset", ["classic", "two_players"])
+def test_a_probe_that_goes_on_to_the_value_gives_it_or_minus_one(preset: str) -> None:
+    """``value_from(target)`` is the minimax value when it reaches ``target`` and -1
+    when it does not: targets below, at, one past and far past the value, with the
+    table kept from the probes before and fresh."""
+    rules = load_rules(preset)
+    rng = np.random.default_rng(23)
+    solver = OpenCardSolver(tt_bits=12)
+    for k in [2] * 5 + [3] * 5 + [4] * 3:
+        pos, hands, set_aside, kw = random_position(rng, rules, k)
+        S, P = play_state(pos, rules)
+        want = minimax(rules, hands, set_aside=set_aside, **kw)
+        for target in (0, max(want - 5, 1), want, want + 1, want + 20):
+            got = want if target <= want else -1
+            assert solver.value_from(S, P, target, keep=True) == got, (pos, target)
+            assert solver.value_from(S, P, target) == got, (pos, target)
+
+
 def test_a_search_past_its_node_limit_gives_up_and_leaves_the_table_sound() -> None:
     rules = load_rules("classic")
     rng = np.random.default_rng(11)
@@ -378,3 +396,33 @@ def test_the_par_is_the_best_of_every_discard_solved_alone(preset: str, deals: i
         best = max(w[0] for w in want.values())
         assert par.best.value == best
         assert best_value(rules, hands, talons, 0, 0, solver) == best
+
+
+@pytest.mark.parametrize(
+    ("preset", "deals"), [("classic", 6), ("two_players", 3), ("five_hundred_one", 1)]
+)
+def test_the_par_summary_equals_the_full_par(preset: str, deals: int) -> None:
+    """:func:`par_summary` (each discard probed only at what would change its answer)
+    gives :func:`solve_par`'s best value and the highest level :meth:`Par.makes`, every
+    level below it made too, at most the dealt hand's cap: for each seat as declarer."""
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import rules_vector
+    from sim.runs.declarer import declarer_deals
+    from sim.solver.talon import par_summary, solve_par
+
+    rules = load_rules(preset)
+    P = rules_vector(rules)
+    n = 2 if rules.players == 2 else 3
+    masks, decls = declarer_deals(deals, 57, rules.players)
+    solver = OpenCardSolver()
+    levels = rules.bid_levels()
+    for row, decl in zip(masks.tolist(), decls.tolist(), strict=True):
+        talons = (row[2], row[3]) if n == 2 else (row[3],)
+        cap = int(bid_cap(row[decl], P))
+        par = solve_par(rules, row[:n], talons, decl, solver)
+        level = 0
+        for L in levels:
+            if L > cap or not par.makes(L, rules):
+                break
+            level = L
+        assert par_summary(rules, row[:n], talons, decl, cap, solver) == (par.best.value, level)

@@ -27,6 +27,7 @@ change trump the trumps above the other side's). On the 1,000 played deals of
 * :func:`search` — fail-soft alpha-beta on the window ``(alpha, beta)``;
 * :func:`probe` — the null-window test "can the declarer still add ``target``?";
 * :func:`solve` — the exact value by null-window probes (:func:`exact`);
+* :func:`probe_value` — a probe that goes on to the exact value when it succeeds;
 * :func:`exhaustive` — a second, unpruned compiled search (plain minimax, exact
   values memoised at trick starts under a differently built key), the check of the
   pruned one on full deals.
@@ -817,6 +818,36 @@ def exact(C: Solver, P: np.ndarray, d: int, guess: int = -1) -> int:
         g = search(C, P, d, beta - 1, beta)
         if g == GAVE_UP:
             return GAVE_UP
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return lo
+
+
+@hot_call
+def probe_value(C: Solver, P: np.ndarray, S: np.ndarray, target: int) -> int:
+    """The exact value from ``S`` when the declarer can still add ``target``, else -1.
+
+    :func:`probe` then :func:`solve` in one: the probe's fail-soft bound is where the
+    bisection of :func:`exact` starts (first one point above it, where the value of a
+    discard of :func:`sim.solver.talon.par_summary` often lies: 2.6 % fewer nodes), so
+    the probes below it are not searched again.
+    """
+    set_root(C, S)
+    if S[S_NPLAYED] == 0 and S[S_HAND0 + S[S_LEADER]] == 0:
+        return 0 if target <= 0 else -1
+    lo = 0
+    if target > 0:
+        lo = search(C, P, 0, target - 1, target)
+        if lo < target:
+            return -1
+    hi = upper_bound(C.stack[0], P)
+    first = target > 0  # the value often lies at the probe's bound: try one above it
+    while lo < hi:
+        beta = lo + 1 if first else min(lo + max(1, (3 * (hi - lo) + 2) // 4), hi)
+        first = False
+        g = search(C, P, 0, beta - 1, beta)
         if g < beta:
             hi = g
         else:

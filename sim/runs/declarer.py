@@ -115,25 +115,18 @@ def par_levels(rules: Rules, masks: np.ndarray, decls: np.ndarray) -> np.ndarray
     from sim.engine.bidding import bid_cap
     from sim.engine.params import rules_vector
     from sim.solver.position import OpenCardSolver
-    from sim.solver.talon import solve_par
+    from sim.solver.talon import par_summary
 
     solver = OpenCardSolver()
     P = rules_vector(rules)
     hands = 2 if rules.players == 2 else 3
-    levels = levels_of(rules)
     out = np.zeros((masks.shape[0], 2), dtype=np.int64)
     for i in range(masks.shape[0]):
         row = [int(m) for m in masks[i]]
         decl = int(decls[i])
         talons = (row[2], row[3]) if hands == 2 else (row[3],)
-        par = solve_par(rules, row[:hands], talons, decl, solver)
         cap = int(bid_cap(row[decl], P))
-        level = 0
-        for L in levels:
-            if L > cap or not par.makes(int(L), rules):
-                break
-            level = int(L)
-        out[i] = par.best.value, level
+        out[i] = par_summary(rules, row[:hands], talons, decl, cap, solver)
     return out
 
 

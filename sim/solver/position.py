@@ -202,6 +202,16 @@ class OpenCardSolver:
             _search.new_position(self.ws)
         return bool(_search.probe(self.ws, P, S, target))
 
+    def value_from(self, S: np.ndarray, P: np.ndarray, target: int, keep: bool = False) -> int:
+        """:meth:`value` when the declarer can still add ``target`` points from ``S``, else -1.
+
+        One search where :meth:`probe` then :meth:`value` would repeat the probe's work.
+        ``keep``: as :meth:`value`.
+        """
+        if not keep:
+            _search.new_position(self.ws)
+        return int(_search.probe_value(self.ws, P, S, target))
+
     def moves(self, S: np.ndarray, P: np.ndarray) -> list[MoveValue]:
         """Every legal move at ``S`` with its value, in the engine's legal order."""
         _search.new_position(self.ws)
