@@ -33,10 +33,12 @@ import numpy as np
 
 from sim.engine import search
 from sim.engine.api import play_hands
+from sim.engine.bidding import bid_cap
+from sim.engine.params import rules_vector
 from sim.rules import Rules, load_rules
 from sim.solver.deals import deal_cards
 from sim.solver.position import OpenCardSolver, Position, play_state
-from sim.solver.talon import solve_par
+from sim.solver.talon import par_summary, solve_par
 
 OUT = Path(__file__).with_name("results_solver.json")
 
@@ -70,14 +72,23 @@ def timed(positions: list[tuple], solver: OpenCardSolver) -> dict[str, dict[str,
     }
 
 
-def par_times(rules: Rules, deals: list, solver: OpenCardSolver) -> dict[str, float]:
-    """Milliseconds to solve each deal's par (:func:`sim.solver.talon.solve_par`)."""
-    ms = []
+def par_times(
+    rules: Rules, deals: list, solver: OpenCardSolver
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Milliseconds to solve each deal's par: the whole of it (:func:`sim.solver.talon.
+    solve_par`, every bid cap's best discard), and the two numbers the safe-bid tables
+    keep (:func:`sim.solver.talon.par_summary`), deal by deal alternately."""
+    P = rules_vector(rules)
+    full, summary = [], []
     for d in deals:
         t = time.perf_counter()
         solve_par(rules, d.hands, d.talons, d.declarer, solver)
-        ms.append((time.perf_counter() - t) * 1e3)
-    return _stats(ms)
+        full.append((time.perf_counter() - t) * 1e3)
+        cap = int(bid_cap(d.hands[d.declarer], P))
+        t = time.perf_counter()
+        par_summary(rules, d.hands, d.talons, d.declarer, cap, solver)
+        summary.append((time.perf_counter() - t) * 1e3)
+    return _stats(full), _stats(summary)
 
 
 def pimc_rates(rules: Rules, deals: int) -> dict[str, float]:
@@ -179,12 +190,13 @@ def main() -> None:
         print(f"{name:<16} nodes per exact solve: median {part['nodes']['median']:.0f}")
     if args.par:
         par_times(rules, cards[:2], solver)  # compile
-        doc["par"] = par_times(rules, cards[: args.par], solver)
-        s = doc["par"]
-        print(
-            f"{'par of a deal':<23} median {s['median_ms']:7.3f} ms  p90 {s['p90_ms']:7.2f}"
-            f"  p99 {s['p99_ms']:7.2f}  mean {s['mean_ms']:6.2f}  (n={s['n']})"
-        )
+        doc["par"], doc["par_summary"] = par_times(rules, cards[: args.par], solver)
+        for label, key in (("par of a deal", "par"), ("its best and level", "par_summary")):
+            s = doc[key]
+            print(
+                f"{label:<23} median {s['median_ms']:7.3f} ms  p90 {s['p90_ms']:7.2f}"
+                f"  p99 {s['p99_ms']:7.2f}  mean {s['mean_ms']:6.2f}  (n={s['n']})"
+            )
     if args.pimc:
         doc["pimc"] = pimc_rates(rules, args.pimc)
         for name, rate in doc["pimc"].items():
