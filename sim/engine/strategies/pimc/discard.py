@@ -24,7 +24,7 @@ from sim.engine.state import (
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost
 from sim.engine.strategies.learned import best_contract_value, fitted, network_of
 from sim.engine.strategies.pimc.probes import _best_score, _highest_reached
-from sim.engine.strategies.pimc.worlds import _heuristic_discard, sample_world
+from sim.engine.strategies.pimc.worlds import _heuristic_discard, draw_world
 from sim.engine.strategies.registry import (
     DISCARD,
     DISCARD_WORLDS,
@@ -101,7 +101,7 @@ def discard_scores(
     made = np.zeros((m, max(count.max(), 1)), dtype=np.int64)
     dealt = np.empty(3, dtype=np.int64)
     for _w in range(worlds):  # the same worlds for every card, one table per world
-        sample_world(S, P, decl, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        draw_world(S, P, decl, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
         for s in range(3):
             dealt[s] = T[S_HAND0 + s]
         new_position(C)

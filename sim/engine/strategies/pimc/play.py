@@ -32,7 +32,7 @@ from sim.engine.state import (
     S_PIMC_CTR,
 )
 from sim.engine.strategies.pimc.probes import _best_score, _made_counts, least_total
-from sim.engine.strategies.pimc.worlds import sample_world
+from sim.engine.strategies.pimc.worlds import draw_world
 from sim.engine.strategies.registry import (
     OPEN,
     READ_BIDS,
@@ -102,7 +102,7 @@ def move_counts(
         return
     maxing = seat == S[S_DECL]
     for w in range(worlds):
-        sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        draw_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
         if prune:
             top = made[0]
             for i in range(1, n):
@@ -115,7 +115,7 @@ def move_counts(
                 alive += active[i]
             if alive == 1:  # the one move left is the choice: deal out the rest of the
                 for _rest in range(w + 1, worlds):  # worlds, so the stream moves on as if
-                    sample_world(
+                    draw_world(
                         S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0
                     )  # solved
                 break
@@ -193,7 +193,7 @@ def pimc_play(
     C.meta[M_LIMIT] = C.meta[M_NODES] + TIE_NODES
     counted = 0
     for _w in range(min(worlds, int(params[TIE_WORLDS]))):
-        sample_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        draw_world(S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
         new_position(C)  # one table per world: its moves share their subtrees
         set_root(C, T)
         done = True

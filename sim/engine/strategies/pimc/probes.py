@@ -33,7 +33,7 @@ from sim.engine.state import (
     S_TRUMP,
     S_TRUMP_SETTER,
 )
-from sim.engine.strategies.pimc.worlds import sample_world
+from sim.engine.strategies.pimc.worlds import draw_world
 from sim.engine.strategies.registry import (
     OPEN,
     READ_BIDS,
@@ -137,7 +137,7 @@ def reached_levels(
     worlds = int(params[WORLDS])
     guess = -2
     for w in range(worlds):
-        sample_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        draw_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
         new_position(C)
         reached[w] = _highest_reached(C, P, T, lo, count, base, guess)
         guess = reached[w]

@@ -11,6 +11,8 @@ number comes from the deal's own pimc stream (:func:`_draw`).
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import binding as _llvm
+from numba import carray, cfunc, types
 
 from sim.engine.actions import ACE_BIT, CARD_POINTS_TOTAL
 from sim.engine.bidding import OPENING_BID, bid_cap, on_barrel, silenced
@@ -57,11 +59,12 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.discard import cheapest_discard
 from sim.engine.strategies.hand_model import DEALT, declaring_value, hand_model
+from sim.engine.strategies.hook import i64_ptr
 from sim.engine.strategies.registry import (
     BIDS_BY_HEURISTIC_RULE,
     STRATEGIES,
 )
-from sim.jit import hot, hot_call
+from sim.jit import body, hot, hot_call
 from sim.rng import bounded, mix64
 
 PIMC_SALT = np.uint64(0x50494D4357524C44)  # mixes the deal's tie-break sub-seed: own stream
@@ -280,11 +283,7 @@ def _world_bids_likely(
     return played < 0 or bids_likely((hand | played) & ~gift, S, P, seat)
 
 
-# Kept as a call (not inlined): some fifteen compiled functions of the sampling player call
-# it, and inlined it was optimised again in each (its cache 164 s to 114 s from empty, on
-# 2 cores; the same worlds and speed).
-@hot_call
-def sample_world(
+def _sample_world(
     S: np.ndarray,
     P: np.ndarray,
     me: int,
@@ -474,3 +473,50 @@ def _bid_world(
         T[S_MPTS0 + s] = 0
         T[S_DECLARED0 + s] = 0
         T[S_NOT0 + s] = 0
+
+
+# --- the sampler behind a C symbol -------------------------------------------------------
+# Some fifteen compiled functions of the sampling player deal worlds. Linked into each
+# (inlined, or as a call), the sampler's code was optimised again in every one of them,
+# about 7 s each: half the compiled-code cache's time from empty. Compiled once here as
+# a C callback, registered under a symbol name before any of them is compiled or loaded,
+# they call it by that name and link nothing (``draw_world``); the same worlds, the same
+# speed. :func:`sample_world` is the same code as a plain compiled function (tests).
+sample_world = hot_call(_sample_world)
+_sample_world_body = body(_sample_world)
+_WORLD_SIG = types.void(*([types.int64] * 11))
+_WORLD_SYMBOL = "thousand_pimc_sample_world"
+
+
+def _sample_world_entry(  # type: ignore[no-untyped-def]
+    s, ns, p, np_, me, t, nt, sc, nsc, open_cards, read
+):
+    """:func:`sample_world` on arrays given by address and length (the C callback)."""
+    _sample_world_body(
+        carray(i64_ptr(s), (ns,)), carray(i64_ptr(p), (np_,)), me, carray(i64_ptr(t), (nt,)),
+        carray(i64_ptr(sc), (nsc,)), open_cards != 0, read != 0,
+    )  # fmt: skip
+
+
+_llvm.add_symbol(
+    _WORLD_SYMBOL,
+    cfunc(_WORLD_SIG, cache=True, error_model="numpy")(_sample_world_entry).address,
+)
+_sample_world_c = types.ExternalFunction(_WORLD_SYMBOL, _WORLD_SIG)
+
+
+@hot
+def draw_world(
+    S: np.ndarray,
+    P: np.ndarray,
+    me: int,
+    T: np.ndarray,
+    scratch: np.ndarray,
+    open_cards: bool,
+    read: bool,
+) -> None:
+    """:func:`sample_world` through its C callback: what the compiled callers call."""
+    _sample_world_c(  # type: ignore[call-overload]
+        S.ctypes.data, S.shape[0], P.ctypes.data, P.shape[0], me, T.ctypes.data, T.shape[0],
+        scratch.ctypes.data, scratch.shape[0], 1 if open_cards else 0, 1 if read else 0,
+    )  # fmt: skip
