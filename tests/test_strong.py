@@ -98,6 +98,28 @@ def test_its_other_decisions_are_the_heuristics_and_the_networks():
     assert {Decision.BID, Decision.CONTRACT, Decision.CONCEDE} <= kinds
 
 
+@pytest.mark.parametrize("preset", ["classic", "two_players"])
+def test_the_learned_contract_is_the_first_best_of_each_contract_alone(preset):
+    """``learned_contract`` sums up to four contracts' reach side by side; its answer is
+    the first best ``c (2 p - 1)`` of the reach computed one contract at a time."""
+    from sim.engine.strategies.learned import contract_reach
+
+    rules = load_rules(preset)
+    P = rules_vector(rules)
+    seen = 0
+    for _k, snap in decision_snapshots(
+        rules, 150, 5, ("strong",) * rules.players, (Decision.CONTRACT,)
+    ):
+        n = int(snap[SNAP_N])
+        legal = snap[SNAP_LEGAL : SNAP_LEGAL + 64].copy()
+        S = snap[:N_STATE]
+        scores = [c * (2.0 * contract_reach(S.copy(), P, int(c)) - 1.0) for c in legal[:n]]
+        want = int(legal[int(np.argmax(scores))])  # the first of the best
+        assert learned_contract(S.copy(), P, int(legal[0]), n) == want
+        seen += n > 4  # contracts summed in more than one group of four
+    assert seen > 10
+
+
 def _fitted_discard(S, P) -> int:
     """The discard as documented: the best fitted score of the heuristic's 5 cheapest."""
     hand = int(S[S_HAND0 + S[S_DECL]])
