@@ -269,6 +269,50 @@ def test_contract_by_probes_is_the_best_expected_score_over_exact_totals(preset)
     assert checked >= 20 and raised > 0
 
 
+@sizes(60, 200, "deals")
+@pytest.mark.parametrize("preset", ["classic", "ukraine_online"])
+def test_the_pruned_contract_and_concession_equal_counting_every_world(preset, deals):
+    # best_contract drops contracts that can no longer be the best and plays_on stops
+    # once half the worlds are made (or cannot be): the same choice as counting every
+    # contract in every world, and the stream left where counting leaves it
+    from sim.engine.search import solver_view
+    from sim.engine.state import S_CONTRACT, S_PIMC_CTR
+    from sim.engine.strategies.pimc.probes import (
+        _best_score,
+        _made_counts,
+        best_contract,
+        plays_on,
+    )
+
+    rules = load_rules(preset).replace(rospis__no_subtract=True)
+    P = rules_vector(rules)
+    arena = np.zeros(arena_size(14), dtype=np.int64)
+    C = solver_view(arena)
+    made = np.zeros(64, dtype=np.int64)
+    contracts = concessions = raised = conceded = 0
+    for worlds in (5, 16):
+        params = parse_params(["pimc"] * 3, [f"pimc.worlds={worlds}"])[0]
+        kinds = (Decision.CONTRACT, Decision.CONCEDE)
+        for _k, snap in decision_snapshots(rules, deals, 41 + worlds, kinds=kinds):
+            S = snap[:N_STATE].copy()
+            A, B = S.copy(), S.copy()
+            if int(snap[SNAP_KIND]) == Decision.CONTRACT:
+                lo, n = int(snap[SNAP_LEGAL]), int(snap[SNAP_N])
+                _made_counts(A, P, C, lo, n, made, params)
+                want = _best_score(lo, n, made, worlds, P)[0]
+                assert best_contract(B, P, C, lo, n, params) == want
+                contracts += 1
+                raised += want > lo
+            else:
+                _made_counts(A, P, C, int(S[S_CONTRACT]), 1, made, params)
+                want = 2 * made[0] >= worlds
+                assert plays_on(B, P, C, params) == want
+                concessions += 1
+                conceded += not want
+            assert A[S_PIMC_CTR] == B[S_PIMC_CTR] != S[S_PIMC_CTR]
+    assert contracts >= 30 and raised > 0 and concessions >= 10 and conceded > 0
+
+
 @sizes(22, 60, "most")
 def test_the_discard_weighs_the_heuristics_cheapest_cards(most):
     from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost

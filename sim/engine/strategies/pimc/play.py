@@ -31,7 +31,7 @@ from sim.engine.state import (
     S_MPTS0,
     S_PIMC_CTR,
 )
-from sim.engine.strategies.pimc.probes import _best_score, _made_counts, least_total
+from sim.engine.strategies.pimc.probes import best_contract, least_total, plays_on
 from sim.engine.strategies.pimc.worlds import draw_world
 from sim.engine.strategies.registry import (
     OPEN,
@@ -51,22 +51,16 @@ def pimc_contract(
     S: np.ndarray, P: np.ndarray, arena: np.ndarray, lo: int, count: int, params: np.ndarray
 ) -> int:
     """The contract (amounts ``lo, lo + step, …``) of the best expected deal score."""
-    C = solver_view(arena)
-    made = C.scratch[1]
-    _made_counts(S, P, C, lo, count, made, params)
-    return _best_score(lo, count, made, int(params[WORLDS]), P)[0]
+    return best_contract(S, P, solver_view(arena), lo, count, params)
 
 
 @compiled
 def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
     """1 to concede: when playing is expected to score below the concession."""
-    C = solver_view(arena)
     if not P[P_ROSPIS_NO_SUBTRACT]:
         return 0  # the contract is lost either way: playing can only do better
-    worlds = int(params[WORLDS])
-    made = C.scratch[1]
-    _made_counts(S, P, C, S[S_CONTRACT], 1, made, params)
-    return 1 if 2 * made[0] < worlds else 0  # conceding scores 0, playing c(2p - 1)
+    return 0 if plays_on(S, P, solver_view(arena), params) else 1  # conceding scores 0,
+    # playing c(2p - 1)
 
 
 @compiled

@@ -25,6 +25,7 @@ from sim.engine.search import (
 )
 from sim.engine.state import (
     NO_SUIT,
+    S_CONTRACT,
     S_DECL,
     S_LEADER,
     S_NPLAYED,
@@ -76,21 +77,43 @@ def _highest_reached(
 ) -> int:
     """The highest contract ``k`` (``lo + k * step``, below ``count``) world ``T`` reaches.
 
-    The declarer, holding ``base`` points already, plays its open-card best; found by
-    bisection over the contracts' targets, one probe at each step; -1 when none. With
-    a ``guess`` (-1 or more: the answer of a like world) the contracts next to it are
-    probed first, in steps that double away from it, then the bracket is bisected.
+    The declarer, holding ``base`` points already, plays its open-card best; -1 when
+    none. :func:`_highest_among` the contracts ``lo, lo + step, …``; ``guess`` (-1 or
+    more) is the answer of a like world.
+    """
+    amounts = np.empty(max(count, 1), dtype=np.int64)
+    for k in range(count):
+        amounts[k] = lo + k * P[P_STEP]
+    return _highest_among(C, P, T, amounts, count, base, guess)
+
+
+@compiled
+def _highest_among(
+    C: Solver,
+    P: np.ndarray,
+    T: np.ndarray,
+    amounts: np.ndarray,
+    count: int,
+    base: int,
+    guess: int = -2,
+) -> int:
+    """The highest ``j`` below ``count`` whose contract ``amounts[j]`` world ``T`` reaches.
+
+    ``amounts`` ascend; the declarer, holding ``base`` points already, plays its
+    open-card best; found by bisection over the contracts' targets, one probe at each
+    step; -1 when none. With a ``guess`` (-1 or more: the answer of a like world) the
+    contracts next to it are probed first, in steps that double away from it, then the
+    bracket is bisected.
     """
     reached = -1  # the answer lies in [reached, top]
     top = count - 1
-    step = P[P_STEP]
     if -1 <= guess < count:
-        if guess >= 0 and not _reaches(C, P, T, least_total(lo + guess * step, P) - base):
+        if guess >= 0 and not _reaches(C, P, T, least_total(amounts[guess], P) - base):
             top = guess - 1  # below the guess: gallop down
             d = 1
             while reached < top:
                 k = max(top - d + 1, reached + 1)
-                if _reaches(C, P, T, least_total(lo + k * step, P) - base):
+                if _reaches(C, P, T, least_total(amounts[k], P) - base):
                     reached = k
                     break
                 top = k - 1
@@ -100,14 +123,14 @@ def _highest_reached(
             d = 1
             while reached < top:
                 k = min(reached + d, top)
-                if not _reaches(C, P, T, least_total(lo + k * step, P) - base):
+                if not _reaches(C, P, T, least_total(amounts[k], P) - base):
                     top = k - 1
                     break
                 reached = k
                 d *= 2
     while reached < top:
         mid = (reached + top + 1) // 2
-        if _reaches(C, P, T, least_total(lo + mid * step, P) - base):
+        if _reaches(C, P, T, least_total(amounts[mid], P) - base):
             reached = mid
         else:
             top = mid - 1
@@ -164,6 +187,98 @@ def _made_counts(
     for w in range(reached_levels(S, P, C, lo, count, params, reached)):
         for k in range(reached[w] + 1):
             made[k] += 1
+
+
+@compiled
+def best_contract(
+    S: np.ndarray, P: np.ndarray, C: Solver, lo: int, count: int, params: np.ndarray
+) -> int:
+    """The contract (``lo + k * step``, ``k`` below ``count``) of the best expected score.
+
+    :func:`_best_score` of :func:`_made_counts` (the same worlds, the same choice, ties
+    to the lower contract) with fewer probes. A world that makes a contract makes
+    every lower one, so after each world, of two contracts ``a < b``, ``b`` is dropped
+    when it cannot score above ``a`` even if every world left made it (and so ``a``),
+    and ``a`` when it scores below ``b`` even if every world left made ``a`` and none
+    made ``b``. Each world is then probed only among the contracts left (the highest
+    of them it reaches, from the answer of the world before), and once one is left
+    the rest of the worlds are dealt out unsearched (the stream moves on as if they
+    were solved). On the contracts of 100 classic deals (``benchmarks/pimc_decisions.py``)
+    a third of the nodes.
+    """
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    base = declarer_total(S, P)
+    worlds = int(params[WORLDS])
+    step = P[P_STEP]
+    made = np.zeros(max(count, 1), dtype=np.int64)
+    alive = np.ones(max(count, 1), dtype=np.bool_)
+    index = np.empty(max(count, 1), dtype=np.int64)
+    amounts = np.empty(max(count, 1), dtype=np.int64)
+    left = count
+    guess = -2  # the contract the world before reached (-1: none; -2: no world yet)
+    for w in range(worlds):
+        draw_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        if left <= 1:
+            continue  # settled: the rest of the worlds are dealt out unsearched
+        n = 0
+        g = -2 if guess == -2 else -1
+        for k in range(count):
+            if alive[k]:
+                if k <= guess:
+                    g = n
+                index[n] = k
+                amounts[n] = lo + k * step
+                n += 1
+        new_position(C)
+        j = _highest_among(C, P, T, amounts, n, base, g)
+        for i in range(j + 1):
+            made[index[i]] += 1
+        guess = index[j] if j >= 0 else -1
+        rest = worlds - w - 1
+        for a in range(count):  # a lower contract against a higher one, b
+            for b in range(a + 1, count):
+                if not (alive[a] and alive[b]):
+                    continue
+                ca = lo + a * step
+                cb = lo + b * step
+                gap = cb * (2 * made[b] - worlds) - ca * (2 * made[a] - worlds)
+                if gap + 2 * rest * (cb - ca) <= 0:  # b made in every world left
+                    alive[b] = False  # scores at most a's (a wins a tie)
+                    left -= 1
+                elif 2 * rest * ca - gap < 0:  # a made in every world left, b in none
+                    alive[a] = False  # scores below b's
+                    left -= 1
+    best = lo
+    best_score = -(1 << 62)
+    for k in range(count):
+        score = (lo + k * step) * (2 * made[k] - worlds)
+        if alive[k] and score > best_score:
+            best_score = score
+            best = lo + k * step
+    return best
+
+
+@compiled
+def plays_on(S: np.ndarray, P: np.ndarray, C: Solver, params: np.ndarray) -> bool:
+    """Whether the contract is made in at least half the worlds of :func:`_made_counts`.
+
+    The same worlds and answer, with fewer probes: once half are made, or too few are
+    left to make half, the rest are dealt out unsearched.
+    """
+    T = C.stack[WORLD]
+    scratch = C.scratch[0]
+    worlds = int(params[WORLDS])
+    target = least_total(S[S_CONTRACT], P) - declarer_total(S, P)
+    made = 0
+    for w in range(worlds):
+        draw_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
+        if 2 * made >= worlds or 2 * (made + worlds - w) < worlds:
+            continue  # settled
+        new_position(C)
+        if _reaches(C, P, T, target):
+            made += 1
+    return 2 * made >= worlds
 
 
 @hot
