@@ -732,16 +732,22 @@ def play_block(
 
 
 @njit(cache=True)
+def seats_sample(strategies: np.ndarray) -> bool:
+    """Whether a seat plays a sampling player (``pimc``, ``cheater``): slow deals, a big table."""
+    for s in range(strategies.shape[0]):
+        if SAMPLING >> strategies[s] & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
 def workspace(SP: np.ndarray, strategies: np.ndarray, hooks: np.ndarray) -> Workspace:
     """A fresh :class:`Workspace` for one block of deals (``SP`` gives the parameter width).
 
     The open-card solver's table is sized for the sampling player when a seat plays
     it (``strategies``), and one entry otherwise.
     """
-    size = SMALL_ARENA
-    for s in range(strategies.shape[0]):
-        if SAMPLING >> strategies[s] & 1:
-            size = PIMC_ARENA
+    size = PIMC_ARENA if seats_sample(strategies) else SMALL_ARENA
     return Workspace(
         np.zeros(N_STATE, dtype=np.int64),
         np.zeros(64, dtype=np.int64),
@@ -838,10 +844,7 @@ def slots_kernel(
     (PROTOCOL.md, dealing). The logs are kept when ``bids_log`` has a row per slot.
     """
     n = out.shape[0]
-    block = _BLOCK
-    for s in range(strategies.shape[0]):
-        if SAMPLING >> strategies[s] & 1:
-            block = _SAMPLING_BLOCK
+    block = _SAMPLING_BLOCK if seats_sample(strategies) else _BLOCK
     chain = P[P_CUT_CHAIN] if P[P_DEAL_METHOD] == CUT else 0
     per = 1
     c0 = 0

@@ -59,8 +59,8 @@ def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.nda
     """1 to concede: when playing is expected to score below the concession."""
     if not P[P_ROSPIS_NO_SUBTRACT]:
         return 0  # the contract is lost either way: playing can only do better
-    return 0 if plays_on(S, P, solver_view(arena), params) else 1  # conceding scores 0,
-    # playing c(2p - 1)
+    # conceding scores 0, playing c(2p - 1): play on when p is a half or more
+    return 0 if plays_on(S, P, solver_view(arena), params) else 1
 
 
 @compiled
