@@ -93,6 +93,9 @@ def par_times(
 
 def pimc_rates(rules: Rules, deals: int) -> dict[str, float]:
     """Deals per second on one core: one ``pimc`` seat, then three."""
+    from sim.parallel import set_threads
+
+    set_threads(1)  # a sampling player's deals are spread over the threads in blocks of 8
     out = {}
     for name, seats in (
         ("one seat (A,heuristic x2)", ("pimc", "heuristic", "heuristic")),
