@@ -3,6 +3,7 @@ determinism, columns."""
 
 import numba
 import numpy as np
+import polars as pl
 import pytest
 from support import PRESETS_3P, check_deal, sizes
 
@@ -98,6 +99,35 @@ def test_hands_frame_has_the_documented_columns_and_redeal_rows():
     assert played["deal_id"].to_list() == list(range(3000))
     assert (played["delta_0"] + played["delta_1"] + played["delta_2"]).abs().max() <= 420
     assert set(frame["dealer"].unique().to_list()) == {0, 1, 2}
+
+
+@pytest.mark.parametrize("preset", ["classic", "two_players", "four_players"])
+def test_hands_frame_rows_are_the_batch_rows_and_a_subset_of_columns_the_same(preset):
+    from sim.engine.state import ROW, SEAT_BASES, SPECIALS
+
+    rules = load_rules(preset)
+    batch = play_hands(rules, 700, seed=3, strategies=("heuristic",))
+    frame = hands_frame(batch)
+    played = frame.filter(~frame["reshuffled"])
+    redealt = frame.filter(frame["reshuffled"])
+    assert played.height == 700 and redealt.height == int(batch.column("redeals").sum()) > 0
+    checked = 0
+    for c in frame.columns:
+        if c not in ROW or c in ("dealer", "redeals") or frame[c].dtype == pl.String:
+            continue
+        want = batch.column(c)
+        if rules.players == 2 and c[:-2] in SEAT_BASES and c.endswith("_2"):
+            assert frame[c].null_count() == frame.height
+            continue
+        got = played[c].cast(pl.Int64).to_numpy()
+        assert np.array_equal(got, want if frame[c].dtype != pl.Boolean else want != 0), c
+        assert redealt[c].null_count() == redealt.height, c
+        checked += 1
+    assert checked >= 30
+    special = [SPECIALS[k] for k in batch.column("special")]
+    assert played["special"].to_list() == special
+    subset = ["declarer", "contract", "made", "special", "hand_points_1", "reshuffle_reason"]
+    assert hands_frame(batch, subset).equals(frame.select(subset), null_equal=True)
 
 
 def test_dealer_rotates_and_forehand_opens():

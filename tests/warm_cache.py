@@ -20,8 +20,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def _hands() -> str:
     from sim.engine.api import play_hands
     from sim.rules import load_rules
+    from sim.runs.hands import hands_frame
 
-    play_hands(load_rules("classic"), 8, 0, ("heuristic", "guide", "heuristic_v1"), trace=True)
+    lineup = ("heuristic", "guide", "heuristic_v1")
+    batch = play_hands(load_rules("classic"), 8, 0, lineup, trace=True)
+    hands_frame(batch)  # and the writer's kernel
     return "hands"
 
 

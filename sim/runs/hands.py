@@ -61,41 +61,70 @@ def hands_frame(
 
     Rows come in ``(deal_id, attempt)`` order: each slot's redealt deals, then its
     played one. Each column is laid out in that order at once (a played deal's value
-    at its row, null at the redealt rows), so no frame is reordered afterwards.
+    at its row, null at the redealt rows), so no frame is reordered afterwards: the
+    columns of the batch's rows in one compiled pass over them
+    (:func:`sim.engine.columns.spread_columns`), their nulls from one mask.
     ``columns`` builds only those (the aggregate of ``--aggregate-only`` needs few).
     ``par`` (``par_total``, ``par_best`` per slot, :func:`sim.solver.deals.par_columns`)
     adds those two columns at the end.
     """
+    from sim.engine.columns import spread_columns
     from sim.engine.state import REASONS, ROW, SEAT_BASES, SPECIALS
 
     assert SEAT_BASES[-1] == "bolt"  # the bolts come after the other per-seat columns
-    out = np.ascontiguousarray(batch.out.T).T  # column-major: each column contiguous
+    out = batch.out
     n = len(batch)
     players = batch.rules.players
-    cols = {c: out[:, ROW[c]] for c in ROW}  # rows are in game seats
-    redeals = out[:, ROW["redeals"]].astype(np.int64)
-    slot, attempt = np.nonzero(np.arange(batch.redeal_seat.shape[1])[None, :] < redeals[:, None])
-    total = n + len(slot)
+    redeals = out[:, ROW["redeals"]]
     rows_of_slot = redeals + 1
     first = np.cumsum(rows_of_slot) - rows_of_slot  # each slot's first row
     at_played = first + redeals
+    total = int(n + redeals.sum())
     is_played = np.zeros(total, dtype=bool)
     is_played[at_played] = True
-    at_redealt = first[slot] + attempt
+    slot = np.repeat(np.arange(n), redeals)  # each redealt row's slot, and its attempt
+    attempt = np.arange(len(slot)) - np.repeat(np.cumsum(redeals) - redeals, redeals)
 
-    def played(name: str, values: np.ndarray, dtype: type) -> pl.Series:
-        """A played deal's value at its row, null at the redealt rows."""
-        if len(slot) == 0:
-            return pl.Series(name, values.astype(dtype))
-        full: np.ndarray = np.zeros(total, dtype=dtype)
-        full[at_played] = values
-        return pl.Series(name, full).scatter(at_redealt, None)  # polars' nulls: no pyarrow
+    # A played deal's value at its row (null at the redealt rows): the columns read from
+    # ``out`` in one pass (``spread_columns``), with the dtype each is written as.
+    from_out: dict[str, tuple[int, type]] = {"declarer": (ROW["declarer"], np.int32)}
+    for c in _PLAYED_INT_COLUMNS:
+        from_out[c] = (ROW[c], np.int32)
+    for b in SEAT_BASES[:-1]:
+        for s in range(players):
+            from_out[f"{b}_{s}"] = (ROW[f"{b}_{s}"], np.int32)
+    for c in _PLAYED_BOOL_COLUMNS:
+        from_out[c] = (ROW[c], np.bool_)
+    for s in range(players):
+        from_out[f"bolt_{s}"] = (ROW[f"bolt_{s}"], np.bool_)
+    from_out["special"] = (ROW["special"], np.int8)
+    if players == 2:
+        from_out["last_talon_to"] = (ROW["last_talon_to"], np.int32)
+    else:
+        del from_out["talon_pick"]
+    names = [*from_out] if columns is None else [c for c in columns if c in from_out]
+    spread = spread_columns(
+        out, np.array([from_out[c][0] for c in names], dtype=np.int64), at_played, total
+    )
+    played: dict[str, pl.Series] = {}
+    for j, c in enumerate(names):
+        values = spread[j] if from_out[c][1] is np.int32 else spread[j].astype(from_out[c][1])
+        played[c] = pl.Series(c, values)
+    if "special" in played:
+        played["special"] = played["special"].replace_strict(
+            dict(enumerate(SPECIALS)), return_dtype=pl.String
+        )
+    if par is not None:
+        for c, values in zip(("par_total", "par_best"), par, strict=True):
+            full: np.ndarray = np.zeros(total, dtype=np.int32)
+            full[at_played] = values
+            played[c] = pl.Series(c, full)
 
     def redealt(name: str, values: np.ndarray, dtype: type) -> pl.Series:
-        """A redealt deal's value at its row, null at the played rows."""
+        """A redealt deal's value at its row (null at the played rows, set below)."""
         full: np.ndarray = np.zeros(total, dtype=dtype)
-        full[at_redealt] = values
-        return pl.Series(name, full).scatter(at_played, None)
+        full[first[slot] + attempt] = values
+        return pl.Series(name, full)
 
     builders: dict[str, Callable[[], pl.Series]] = {
         "deal_id": lambda: pl.Series(
@@ -114,31 +143,29 @@ def hands_frame(
         "reshuffle_reason": lambda: redealt(
             "reshuffle_reason", batch.redeal_reason[slot, attempt], np.int8
         ).replace_strict(dict(enumerate(REASONS)), return_dtype=pl.String),
-        "declarer": lambda: played("declarer", cols["declarer"], np.int32),
     }
-    for c in _PLAYED_INT_COLUMNS:
-        builders[c] = partial(played, c, out[:, ROW[c]], np.int32)
-    for b in SEAT_BASES[:-1]:
-        for s in range(players):
-            builders[f"{b}_{s}"] = partial(played, f"{b}_{s}", cols[f"{b}_{s}"], np.int32)
-    for c in _PLAYED_BOOL_COLUMNS:
-        builders[c] = partial(played, c, out[:, ROW[c]], np.bool_)
-    for s in range(players):
-        builders[f"bolt_{s}"] = partial(played, f"bolt_{s}", cols[f"bolt_{s}"], np.bool_)
-    builders["special"] = lambda: played("special", out[:, ROW["special"]], np.int8).replace_strict(
-        dict(enumerate(SPECIALS)), return_dtype=pl.String
-    )
+    order = [*builders, *from_out]  # the file's column order
     if players == 2:
-        builders["last_talon_to"] = lambda: played("last_talon_to", cols["last_talon_to"], np.int32)
         for b in SEAT_BASES:
             kind = pl.Boolean if b == "bolt" else pl.Int32
             builders[f"{b}_2"] = partial(pl.Series, f"{b}_2", [None] * total, kind)
-    else:
-        del builders["talon_pick"]
+            order.append(f"{b}_2")
     if par is not None:
-        builders["par_total"] = partial(played, "par_total", par[0], np.int32)
-        builders["par_best"] = partial(played, "par_best", par[1], np.int32)
-    return pl.DataFrame([builders[c]() for c in (builders if columns is None else columns)])
+        order += ["par_total", "par_best"]
+    wanted = order if columns is None else columns
+    frame = pl.DataFrame([played[c] if c in played else builders[c]() for c in wanted])
+    if len(slot) == 0:
+        return frame
+    # the nulls, one mask for every column of a kind
+    mask = pl.Series("", is_played)
+    return frame.with_columns(
+        *(pl.when(mask).then(pl.col(c)).alias(c) for c in frame.columns if c in played),
+        *(
+            pl.when(~mask).then(pl.col(c)).alias(c)
+            for c in ("reshuffle_seat", "reshuffle_reason")
+            if c in frame.columns
+        ),
+    )
 
 
 AGG_KEYS = [*BID_KEYS, "declarer_hand_points"]  # what the bid tables count deals by
