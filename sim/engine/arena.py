@@ -30,5 +30,8 @@ FIXED = (
 
 
 def arena_size(tt_bits: int) -> int:
-    """Length of the one ``int64`` array that holds a solver with ``2**tt_bits`` entries."""
-    return FIXED + 6 * (1 << tt_bits)
+    """Length of the one ``int64`` array that holds a solver with ``2**tt_bits`` entries.
+
+    An entry is 8 words (a cache line), and up to 7 more align the table's start.
+    """
+    return FIXED + 7 + 8 * (1 << tt_bits)

@@ -110,6 +110,9 @@ from sim.rules import ACE_MARRIAGE_VALUE
 INF = 1 << 20
 RANK_POINTS_I = np.array(RANK_POINTS, dtype=np.int64)  # points by rank, 9 J Q K 10 A
 TT_BITS_DEFAULT = 18
+# A table entry's words (``C.tt[slot]``), 64 bytes: one cache line read per lookup.
+T_K1, T_K2, T_LO, T_HI, T_MOVE, T_GEN = range(6)
+T_WORDS = 8
 # Workspace counters (``C.meta``).
 M_GEN, M_NODES, M_TT_MASK, M_TT_HITS, M_CUT_FIRST, M_CUT_LATE, M_ALL, M_LIMIT = range(N_META)
 GAVE_UP = -(1 << 40)  # a search's result past the node limit ``meta[M_LIMIT]`` (0: none)
@@ -141,8 +144,8 @@ Solver = namedtuple(
         "frame",  # int64[MAX_PLY + 1, N_FRAME]: each ply's window, best, move index
         "group",  # int64[MAX_PLY + 1, MAX_MOVES]: each move's class of equivalent cards
         "vals",  # int64[MAX_PLY + 1, MAX_MOVES]: each searched move's value (a bound)
-        "keys",  # int64[TT, 2]: the transposition table's two key words
-        "bounds",  # int64[TT, 4]: lower bound, upper bound, best lead, generation
+        "tt",  # int64[TT, 8]: the table's entries, a cache line each: two key words,
+        # lower bound, upper bound, best lead, generation (T_* columns; 2 spare)
         "meta",  # int64[8]: generation, node count, table mask, table hits
         "scratch",  # int64[5, MAX_WORLDS]: the sampling player's facts, values, moves
         "probe_out",  # int64[MAX_MOVES, 2]: root moves with their results
@@ -177,16 +180,15 @@ def solver_view(arena: np.ndarray) -> Solver:
     k += N_SCRATCH * MAX_WORLDS
     probe_out = arena[k : k + 2 * MAX_MOVES].reshape((MAX_MOVES, 2))
     k += 2 * MAX_MOVES
-    size = (arena.shape[0] - k) // 6
-    keys = arena[k : k + 2 * size].reshape((size, 2))
-    k += 2 * size
-    bounds = arena[k : k + 4 * size].reshape((size, 4))
+    k += (8 - (arena.ctypes.data // 8 + k) % 8) % 8  # the table starts on a cache line
+    size = (arena.shape[0] - k) // T_WORDS  # 2**tt_bits (arena_size)
+    tt = arena[k : k + T_WORDS * size].reshape((size, T_WORDS))
     meta[M_TT_MASK] = size - 1
-    return Solver(stack, moves, order, frame, group, vals, keys, bounds, meta, scratch, probe_out)
+    return Solver(stack, moves, order, frame, group, vals, tt, meta, scratch, probe_out)
 
 
 def workspace(tt_bits: int = TT_BITS_DEFAULT) -> Solver:
-    """A solver workspace with a table of ``2**tt_bits`` entries (48 bytes each)."""
+    """A solver workspace with a table of ``2**tt_bits`` entries (64 bytes each)."""
     return solver_view(np.zeros(arena_size(tt_bits), dtype=np.int64))
 
 
@@ -585,7 +587,7 @@ def play_move(C: Solver, P: np.ndarray, d: int, code: int) -> int:
 @hot
 def _tt_match(C: Solver, slot: int, k1: int, k2: int) -> bool:
     return bool(
-        C.bounds[slot, 3] == C.meta[M_GEN] and C.keys[slot, 0] == k1 and C.keys[slot, 1] == k2
+        C.tt[slot, T_GEN] == C.meta[M_GEN] and C.tt[slot, T_K1] == k1 and C.tt[slot, T_K2] == k2
     )
 
 
@@ -616,8 +618,8 @@ def _enter(C: Solver, P: np.ndarray, d: int, alpha: int, beta: int) -> tuple[boo
         F[F_K2] = k2
         if _tt_match(C, slot, k1, k2):
             C.meta[M_TT_HITS] += 1
-            lo = C.bounds[slot, 0]
-            hi = C.bounds[slot, 1]
+            lo = C.tt[slot, T_LO]
+            hi = C.tt[slot, T_HI]
             if lo >= beta:
                 return True, lo
             if hi <= alpha:
@@ -626,7 +628,7 @@ def _enter(C: Solver, P: np.ndarray, d: int, alpha: int, beta: int) -> tuple[boo
                 return True, lo
             alpha = max(alpha, lo)
             beta = min(beta, hi)
-            first = C.bounds[slot, 2]
+            first = C.tt[slot, T_MOVE]
         lb, theirs = sure_points(S, P)  # after the table: most nodes end there
         if ub - theirs <= alpha:
             return True, ub - theirs
@@ -656,8 +658,8 @@ def _close(C: Solver, d: int) -> int:
         k1 = F[F_K1]
         k2 = F[F_K2]
         same = _tt_match(C, slot, k1, k2)
-        lo = C.bounds[slot, 0] if same else 0
-        hi = C.bounds[slot, 1] if same else INF
+        lo = C.tt[slot, T_LO] if same else 0
+        hi = C.tt[slot, T_HI] if same else INF
         if F[F_A0] < best < F[F_B0]:
             lo = best
             hi = best
@@ -665,12 +667,12 @@ def _close(C: Solver, d: int) -> int:
             lo = max(lo, best)
         else:
             hi = min(hi, best)
-        C.keys[slot, 0] = k1
-        C.keys[slot, 1] = k2
-        C.bounds[slot, 0] = lo
-        C.bounds[slot, 1] = hi
-        C.bounds[slot, 2] = F[F_BEST_MOVE]
-        C.bounds[slot, 3] = C.meta[M_GEN]
+        C.tt[slot, T_K1] = k1
+        C.tt[slot, T_K2] = k2
+        C.tt[slot, T_LO] = lo
+        C.tt[slot, T_HI] = hi
+        C.tt[slot, T_MOVE] = F[F_BEST_MOVE]
+        C.tt[slot, T_GEN] = C.meta[M_GEN]
     return best
 
 

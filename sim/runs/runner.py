@@ -306,8 +306,10 @@ def _init_worker(ours: bool = True) -> None:  # pragma: no cover - runs in worke
 
 
 # Each worker process computes on one thread: the workers fill the cores, and idle
-# threads of polars' or numba's pools would only contend with the other workers.
-WORKER_ENV = {"POLARS_MAX_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+# threads of polars' or numba's pools would only contend with the other workers. So
+# would OpenBLAS's, which numpy (and scipy, which numba loads) start at import and which
+# spin there for about 0.1 s of CPU each, though nothing here multiplies matrices.
+WORKER_ENV = {"POLARS_MAX_THREADS": "1", "NUMBA_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 
 # The LocalCluster of a run is ours: its workers run a few long tasks each, so the
 # statistical profiler (a stack sample every 10 ms), the event-loop health tick
