@@ -100,9 +100,9 @@ def test_its_other_decisions_are_the_heuristics_and_the_networks():
 
 @pytest.mark.parametrize("preset", ["classic", "two_players"])
 def test_the_learned_contract_is_the_first_best_of_each_contract_alone(preset):
-    """``learned_contract`` sums up to four contracts' reach side by side; its answer is
-    the first best ``c (2 p - 1)`` of the reach computed one contract at a time."""
-    from sim.engine.strategies.learned import contract_reach
+    """``learned_contract`` sums up to LEVELS_AT_ONCE contracts' reach side by side; its
+    answer is the first best ``c (2 p - 1)`` of the reach computed one contract at a time."""
+    from sim.engine.strategies.learned import LEVELS_AT_ONCE, contract_reach
 
     rules = load_rules(preset)
     P = rules_vector(rules)
@@ -116,7 +116,7 @@ def test_the_learned_contract_is_the_first_best_of_each_contract_alone(preset):
         scores = [c * (2.0 * contract_reach(S.copy(), P, int(c)) - 1.0) for c in legal[:n]]
         want = int(legal[int(np.argmax(scores))])  # the first of the best
         assert learned_contract(S.copy(), P, int(legal[0]), n) == want
-        seen += n > 4  # contracts summed in more than one group of four
+        seen += n > LEVELS_AT_ONCE  # contracts summed in more than one group
     assert seen > 10
 
 

@@ -243,6 +243,38 @@ def _prepared(net: int, S: np.ndarray, P: np.ndarray, z: np.ndarray) -> int:
     return cp + mp
 
 
+LEVELS_AT_ONCE = 16  # contracts whose shares :func:`_reach_levels` sums side by side
+
+
+@hot
+def _reach_levels(
+    net: int, z: np.ndarray, lo: int, k0: int, m: int, counted: int, P: np.ndarray, out: np.ndarray
+) -> None:
+    """``out[i]``: :func:`_reach` of contract ``k0 + i`` (amount ``lo + k * step``), ``i < m``.
+
+    Up to :data:`LEVELS_AT_ONCE` contracts at once, hidden unit by hidden unit: each
+    contract's sum is added in :func:`_reach`'s own order (the same floats), and the
+    contracts of one unit are independent, so the processor adds them side by side in
+    its vector registers (the contract decision of ``strong``, 10-40 contracts a hand,
+    was most of its cost).
+    """
+    wn = CONTRACT_W1T[net, NEED]
+    w2 = CONTRACT_W2[net]
+    step = P[P_STEP]
+    need = stack_floats(16)  # LEVELS_AT_ONCE
+    for i in range(m):
+        need[i] = (least_total(lo + (k0 + i) * step, P) - counted) * 0.01
+        out[i] = CONTRACT_B2[net]
+    for j in range(wn.shape[0]):
+        zj = z[j]
+        wj = wn[j]
+        vj = w2[j]
+        for i in range(m):
+            out[i] += vj * max(zj + wj * need[i], 0.0)
+    for i in range(m):
+        out[i] = min(max(out[i], 0.0), 1.0)
+
+
 @hot
 def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
     """The contract (amounts ``lo, lo + step, …``) of the best expected deal score.
@@ -256,56 +288,17 @@ def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
     counted = _prepared(net, S, P, z)
     best = lo
     best_score = -np.inf
-    reach = stack_floats(4)
-    for k0 in range(0, count, 4):
-        _reach4(net, z, lo, k0, min(4, count - k0), counted, P, reach)
-        for i in range(min(4, count - k0)):
+    reach = stack_floats(16)  # LEVELS_AT_ONCE
+    for k0 in range(0, count, LEVELS_AT_ONCE):
+        m = min(LEVELS_AT_ONCE, count - k0)
+        _reach_levels(net, z, lo, k0, m, counted, P, reach)
+        for i in range(m):
             c = lo + (k0 + i) * P[P_STEP]
             score = c * (2.0 * reach[i] - 1.0)
             if score > best_score:
                 best_score = score
                 best = c
     return best
-
-
-@hot
-def _reach4(
-    net: int,
-    z: np.ndarray,
-    lo: int,
-    k0: int,
-    m: int,
-    counted: int,
-    P: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """``out[i]``: :func:`_reach` of contract ``k0 + i`` (amount ``lo + k * step``), ``i < m``.
-
-    Up to four contracts at once, each summed in :func:`_reach`'s own order (so the
-    same floats): the four running sums are independent, so the processor adds them
-    side by side, where one contract's sum waits on each add before the next (the
-    contract decision of ``strong``, 10-40 contracts a hand).
-    """
-    wn = CONTRACT_W1T[net, NEED]
-    w2 = CONTRACT_W2[net]
-    step = P[P_STEP]
-    n0 = (least_total(lo + k0 * step, P) - counted) * 0.01
-    n1 = (least_total(lo + (k0 + min(1, m - 1)) * step, P) - counted) * 0.01
-    n2 = (least_total(lo + (k0 + min(2, m - 1)) * step, P) - counted) * 0.01
-    n3 = (least_total(lo + (k0 + min(3, m - 1)) * step, P) - counted) * 0.01
-    o0 = CONTRACT_B2[net]
-    o1 = o0
-    o2 = o0
-    o3 = o0
-    for j in range(wn.shape[0]):
-        o0 += w2[j] * max(z[j] + wn[j] * n0, 0.0)
-        o1 += w2[j] * max(z[j] + wn[j] * n1, 0.0)
-        o2 += w2[j] * max(z[j] + wn[j] * n2, 0.0)
-        o3 += w2[j] * max(z[j] + wn[j] * n3, 0.0)
-    out[0] = min(max(o0, 0.0), 1.0)
-    out[1] = min(max(o1, 0.0), 1.0)
-    out[2] = min(max(o2, 0.0), 1.0)
-    out[3] = min(max(o3, 0.0), 1.0)
 
 
 @hot
@@ -323,10 +316,13 @@ def best_contract_value(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> fl
     z = stack_floats(128)
     counted = _prepared(net, S, P, z)
     best = -np.inf
-    for k in range(count):
-        c = lo + k * P[P_STEP]
-        p = _reach(net, z, (least_total(c, P) - counted) * 0.01)
-        best = max(best, c * (2.0 * p - 1.0))
+    reach = stack_floats(16)  # LEVELS_AT_ONCE
+    for k0 in range(0, count, LEVELS_AT_ONCE):
+        m = min(LEVELS_AT_ONCE, count - k0)
+        _reach_levels(net, z, lo, k0, m, counted, P, reach)
+        for i in range(m):
+            c = lo + (k0 + i) * P[P_STEP]
+            best = max(best, c * (2.0 * reach[i] - 1.0))
     return best
 
 
