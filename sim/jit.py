@@ -194,3 +194,45 @@ stack_floats = cast(Callable[[int], Any], _stack_floats)
 For :func:`hot` code, which may not allocate: the array lives until the function
 returns (it must not be returned or kept), its values start undefined.
 """
+
+
+@intrinsic
+def _prefetch_row(typingctx, arr, row):  # type: ignore[no-untyped-def]
+    """The intrinsic behind :data:`prefetch_row`."""
+    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(row, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, llargs):  # type: ignore[no-untyped-def]
+        aryty, rowty = signature.args
+        ary = context.make_array(aryty)(context, builder, llargs[0])
+        ptr = cgutils.get_item_pointer2(
+            context,
+            builder,
+            data=ary.data,
+            shape=cgutils.unpack_tuple(builder, ary.shape),
+            strides=cgutils.unpack_tuple(builder, ary.strides),
+            layout=aryty.layout,
+            inds=[
+                context.cast(builder, llargs[1], rowty, types.intp),
+                context.get_constant(types.intp, 0),
+            ],
+            wraparound=False,
+            boundscheck=False,
+        )
+        byte_ptr = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # a read, kept in every cache level, of data
+        builder.call(fn, [builder.bitcast(ptr, byte_ptr), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, row), codegen
+
+
+prefetch_row = cast(Callable[[Any, int], None], _prefetch_row)
+"""``prefetch_row(a, i)``: start loading row ``i`` of the 2-D array ``a`` into the cache.
+
+A hint with no effect on any value: the open-card solver asks for a table entry's line
+before the work that precedes reading it (:func:`sim.engine.search._enter`).
+"""

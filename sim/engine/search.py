@@ -104,7 +104,7 @@ from sim.engine.state import (
     S_TRUMP_SETTER,
     S_VOID0,
 )
-from sim.jit import hot, hot_call
+from sim.jit import hot, hot_call, prefetch_row
 from sim.rules import ACE_MARRIAGE_VALUE
 
 INF = 1 << 20
@@ -606,13 +606,14 @@ def _enter(C: Solver, P: np.ndarray, d: int, alpha: int, beta: int) -> tuple[boo
     if S[S_NPLAYED] == 0:
         if S[S_HAND0 + S[S_LEADER]] == 0:
             return True, 0
+        k1, k2 = _key(S, P)
+        slot = _slot(k1, k2, C.meta[M_TT_MASK])
+        prefetch_row(C.tt, slot)  # the entry's line loads while the bound is computed
         ub = upper_bound(S, P)
         if ub <= alpha:
             return True, ub
         if beta > ub:
             beta = ub
-        k1, k2 = _key(S, P)
-        slot = _slot(k1, k2, C.meta[M_TT_MASK])
         F[F_SLOT] = slot
         F[F_K1] = k1
         F[F_K2] = k2
