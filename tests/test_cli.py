@@ -443,3 +443,25 @@ def test_bids_and_barrel_print_a_short_summary_unless_full(main_io, tmp_path, mo
         written = main_io(command, str(folder), "--out", str(out))[1]
         assert written == short  # --out does not also print every table
         assert (out / f"{command}.md").read_text(encoding="utf-8").count("\n## ") >= 5
+
+
+def test_bench_quick_runs_every_benchmark_and_prints_its_document(main_io):
+    """``thousand bench --quick``: every part of the benchmark on tiny workloads."""
+    from sim.runs.bench import bench_players
+
+    code, out, err = main_io("bench", "--quick", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    players = bench_players()
+    assert {"deals", "deals_two_players", "hands_writer"} <= set(doc) and doc["cores"] >= 1
+    for name in players:
+        assert doc[f"hands_{name}"]["hands_per_s_1_threads"] > 0
+        assert doc[f"games_{name}"]["deals_per_game"] >= 1
+    assert doc["hands_writer"]["frame_deals_per_s"] > 0
+    assert doc["hands_writer"]["parquet_deals_per_s"] > 0
+    code, out, _ = main_io("bench", "--quick")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == f"cores: {doc['cores']}"
+    assert any(line.startswith("hands_writer") and "parquet_deals_per_s" in line for line in lines)
+    # every figure once in the lines: 1 + the keys of every section
+    assert len(lines) == 1 + sum(len(v) for v in doc.values() if isinstance(v, dict))

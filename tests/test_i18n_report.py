@@ -43,7 +43,8 @@ RULE_SETS = ("classic", "app")
 # words a translated page may keep: the rule sets' names (tests.test_i18n.words drops
 # the players' and `code`), the formats' and the words Polish writes as English does
 FORMATS = {"html", "markdown"}
-KEPT = {"ru": FORMATS, "uk": FORMATS, "pl": FORMATS | {"test", "same", "one"}}
+# Polish words spelt as English ones: "minus" is Polish too, and Elo a name ("jak Elo")
+KEPT = {"ru": FORMATS, "uk": FORMATS, "pl": FORMATS | {"test", "same", "one", "minus", "elo"}}
 # a rule key (reshuffle.hand_nines), a choice's code name (one_falls), a file or a path
 # (docs/rules.md, index.html), a link's target
 CODE = re.compile(r"\b[\w-]+(?:[./_][\w-]+)+\b|\]\([^)]*\)")

@@ -9,11 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 
-def bench() -> dict[str, Any]:
-    """Deals, hands and games per second, per core and on every core (``bench --json``)."""
+def bench(quick: bool = False) -> dict[str, Any]:
+    """Deals, hands and games per second, per core and on every core (``bench --json``).
+
+    ``quick``: tiny workloads (``bench --quick``), a check that every part runs.
+    """
     from sim.runs.bench import run_all
 
-    return run_all()
+    return run_all(quick)
 
 
 def bench_lines(doc: dict[str, Any]) -> list[str]:

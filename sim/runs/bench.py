@@ -154,19 +154,48 @@ def format_bench(doc: dict[str, Any]) -> list[str]:
     return lines
 
 
-def run_all() -> dict[str, Any]:
+def bench_writer(
+    rules_name: str = "classic", chunk: int = 1 << 17, repeats: int = 3
+) -> dict[str, float]:
+    """Deals per second of a ``thousand hands`` chunk's writer after its play.
+
+    On one chunk of ``chunk`` slots played by ``heuristic``: its rows laid out as a frame
+    (:func:`sim.runs.hands.hands_frame`, redealt deals included) and that frame written
+    as the chunk's Parquet part (:func:`sim.runs.runner.frame_part`), each per slot of
+    the chunk. In this process, with polars' own threads (a run's workers have one each).
+    """
+    from sim.engine import play_hands
+    from sim.runs.hands import hands_frame
+    from sim.runs.runner import frame_part
+
+    batch = play_hands(load_rules(rules_name), chunk, seed=1, strategies=("heuristic",) * 3)
+    frame = hands_frame(batch)
+    return {
+        "frame_deals_per_s": _best_rate(lambda _r: hands_frame(batch), chunk, repeats),
+        "parquet_deals_per_s": _best_rate(lambda _r: frame_part(frame), chunk, repeats),
+    }
+
+
+def run_all(quick: bool = False) -> dict[str, Any]:
     """Every benchmark, as a flat document.
 
-    The deals, then every fast player's hands and games (:func:`bench_players`).
+    The deals, then every fast player's hands and games (:func:`bench_players`), then the
+    hands writer (:func:`bench_writer`). ``quick``: tiny workloads, one repeat each (to
+    check that every part runs; its figures are not the machine's throughput).
     """
+    deal_chunk, hand_chunk, games, repeats = (
+        (1 << 12, 512, 16, 1) if quick else (1 << 20, 1 << 17, 4096, 3)
+    )
+    chunks = 1 if quick else 0  # 0: each benchmark's own default
     doc: dict[str, Any] = {
         "cores": max_threads(),
-        "deals": bench_deals("classic"),
-        "deals_two_players": bench_deals("two_players", chunks=2),
+        "deals": bench_deals("classic", deal_chunk, chunks or 4, repeats),
+        "deals_two_players": bench_deals("two_players", deal_chunk, chunks or 2, repeats),
     }
     for name in bench_players():
-        doc[f"hands_{name}"] = bench_hands("classic", (name,) * 3)
-        doc[f"games_{name}"] = bench_games("classic", strategies=(name,))
+        doc[f"hands_{name}"] = bench_hands("classic", (name,) * 3, hand_chunk, chunks or 8, repeats)
+        doc[f"games_{name}"] = bench_games("classic", games, chunks or 4, repeats, (name,))
+    doc["hands_writer"] = bench_writer("classic", hand_chunk, repeats)
     return doc
 
 
