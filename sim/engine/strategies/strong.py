@@ -499,13 +499,13 @@ def net_bid(
     Raise or pass is the network's; how far to jump (``bid.jumps``) and the barrel's
     rules (raise to get off it, or to keep a rival on it out) stay the heuristic's.
     """
-    heuristic = heuristic_range(Decision.BID, seat, S, P, lo, count, params)
+    # the heuristic's bid (a pure function of the state) only where it is the answer
     if barrel_raise(seat, S, P, lo):
-        return heuristic
-    if bid_value(seat, S, P, lo) >= params[BID_VALUE]:
-        return max(heuristic, lo)  # its jump where it raises
+        return heuristic_range(Decision.BID, seat, S, P, lo, count, params)
+    if bid_value(seat, S, P, lo) >= params[BID_VALUE]:  # its jump where it raises
+        return max(heuristic_range(Decision.BID, seat, S, P, lo, count, params), lo)
     if barrel_rival_bidding(seat, S, P):  # the heuristic's looser raise to keep it out
-        return heuristic
+        return heuristic_range(Decision.BID, seat, S, P, lo, count, params)
     return PASS
 
 
