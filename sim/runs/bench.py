@@ -20,7 +20,7 @@ from sim.rules import load_rules
 from sim.runs.odds import count_batch
 
 
-def _best_rate(fn: Callable[[int], None], items: int, repeats: int) -> float:
+def _best_rate(fn: Callable[[int], object], items: int, repeats: int) -> float:
     fn(0)  # warm-up: compile / load cache, touch buffers
     best = float("inf")
     for r in range(repeats):
