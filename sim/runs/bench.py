@@ -183,18 +183,20 @@ def run_all(quick: bool = False) -> dict[str, Any]:
     hands writer (:func:`bench_writer`). ``quick``: tiny workloads, one repeat each (to
     check that every part runs; its figures are not the machine's throughput).
     """
-    deal_chunk, hand_chunk, games, repeats = (
-        (1 << 12, 512, 16, 1) if quick else (1 << 20, 1 << 17, 4096, 3)
-    )
-    chunks = 1 if quick else 0  # 0: each benchmark's own default
+    if quick:
+        deal_chunk, hand_chunk, games, repeats = 1 << 12, 512, 16, 1
+        deal_chunks, deal_chunks_2p, hand_chunks, game_chunks = 1, 1, 1, 1
+    else:
+        deal_chunk, hand_chunk, games, repeats = 1 << 20, 1 << 17, 4096, 3
+        deal_chunks, deal_chunks_2p, hand_chunks, game_chunks = 4, 2, 8, 4
     doc: dict[str, Any] = {
         "cores": max_threads(),
-        "deals": bench_deals("classic", deal_chunk, chunks or 4, repeats),
-        "deals_two_players": bench_deals("two_players", deal_chunk, chunks or 2, repeats),
+        "deals": bench_deals("classic", deal_chunk, deal_chunks, repeats),
+        "deals_two_players": bench_deals("two_players", deal_chunk, deal_chunks_2p, repeats),
     }
     for name in bench_players():
-        doc[f"hands_{name}"] = bench_hands("classic", (name,) * 3, hand_chunk, chunks or 8, repeats)
-        doc[f"games_{name}"] = bench_games("classic", games, chunks or 4, repeats, (name,))
+        doc[f"hands_{name}"] = bench_hands("classic", (name,) * 3, hand_chunk, hand_chunks, repeats)
+        doc[f"games_{name}"] = bench_games("classic", games, game_chunks, repeats, (name,))
     doc["hands_writer"] = bench_writer("classic", hand_chunk, repeats)
     return doc
 

@@ -276,14 +276,12 @@ def _reach_levels(
 
 
 @hot
-def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
-    """The contract (amounts ``lo, lo + step, …``) of the best expected deal score.
+def _best_level(S: np.ndarray, P: np.ndarray, net: int, lo: int, count: int) -> tuple[int, float]:
+    """The contract of the best expected deal score ``c (2 p - 1)`` (the first), and the score.
 
-    :data:`NOT_FITTED` where no network is fitted for these rules.
+    Over the amounts ``lo, lo + step, …`` (``count``), with network ``net``; ``(lo,
+    -inf)`` when ``count`` is 0.
     """
-    net = network_of(P)
-    if not fitted(net):
-        return NOT_FITTED
     z = stack_floats(128)
     counted = _prepared(net, S, P, z)
     best = lo
@@ -298,7 +296,19 @@ def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
             if score > best_score:
                 best_score = score
                 best = c
-    return best
+    return best, best_score
+
+
+@hot
+def learned_contract(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> int:
+    """The contract (amounts ``lo, lo + step, …``) of the best expected deal score.
+
+    :data:`NOT_FITTED` where no network is fitted for these rules.
+    """
+    net = network_of(P)
+    if not fitted(net):
+        return NOT_FITTED
+    return _best_level(S, P, net, lo, count)[0]
 
 
 @hot
@@ -313,17 +323,7 @@ def best_contract_value(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> fl
     net = network_of(P)
     if not fitted(net):
         return -np.inf
-    z = stack_floats(128)
-    counted = _prepared(net, S, P, z)
-    best = -np.inf
-    reach = stack_floats(16)  # LEVELS_AT_ONCE
-    for k0 in range(0, count, LEVELS_AT_ONCE):
-        m = min(LEVELS_AT_ONCE, count - k0)
-        _reach_levels(net, z, lo, k0, m, counted, P, reach)
-        for i in range(m):
-            c = lo + (k0 + i) * P[P_STEP]
-            best = max(best, c * (2.0 * reach[i] - 1.0))
-    return best
+    return _best_level(S, P, net, lo, count)[1]
 
 
 @hot

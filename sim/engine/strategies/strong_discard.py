@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.bits import KQ, SUIT_BITS, lowest, mask_points, popcount
+from sim.engine.bits import KQ, SUIT_BITS, mask_points, popcount
 from sim.engine.params import P_NP
 from sim.engine.state import S_DECL, S_HAND0
-from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
+from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost, discard_cost
 from sim.engine.strategies.strong_weights import DISCARD_WEIGHTS
 from sim.jit import hot, stack_floats
 
@@ -127,35 +127,16 @@ def strong_discard(S: np.ndarray, P: np.ndarray) -> int:
     """The card the declarer gives next: the best fitted score of the heuristic's cheapest.
 
     The candidates are taken cheapest first, ties by card (the order of
-    :func:`~sim.engine.strategies.discard.by_cost`, as
-    :func:`~sim.engine.strategies.discard.next_cheapest` gives them), each card's cost
-    computed once.
+    :func:`~sim.engine.strategies.discard.by_cost`, which it calls).
     """
     hand = S[S_HAND0 + S[S_DECL]]
-    costs = stack_floats(24)  # by card id (small integers, exact)
-    m = hand
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        costs[c] = discard_cost(hand, c, P)
+    cards = stack_floats(24)  # the hand's cards, cheapest first (small integers, exact)
+    costs = stack_floats(24)
+    by_cost(hand, P, cards, costs)  # each card's cost once
     pick = -1
     best = -np.inf
-    last_cost = -1.0
-    last_card = -1
     for i in range(min(popcount(hand), DISCARD_CANDIDATES)):
-        card = -1
-        cost = np.inf
-        m = hand
-        while m:  # the cheapest after (last_cost, last_card), as next_cheapest
-            c = lowest(m)
-            m &= m - 1
-            v = costs[c]
-            later = v > last_cost or (v == last_cost and c > last_card)
-            if later and v < cost:
-                cost = v
-                card = c
-        last_cost = cost
-        last_card = card
+        card = int(cards[i])
         value = _value(discard_view(hand, card, i == 0, P))
         if value > best:
             best = value
