@@ -97,6 +97,41 @@ def test_a_lone_king_or_queen_costs_half_its_marriage_to_give():
     assert discard_cost(hand, qd, P) == 3 + 3 * 3 + P[P_MV_S + 2] // 2
 
 
+def test_the_cheapest_give_of_a_hand_is_the_lowest_cost_by_cards():
+    # cheapest_of_hand reads the suits' tables; cheapest_discard a cost per card: the
+    # same card (ties: the lowest), on every hand of 1 to 12 cards drawn, under rules
+    # with different marriage values
+    from sim.engine.strategies.discard import cheapest_discard, cheapest_of_hand
+
+    rng = np.random.default_rng(7)
+    legal = np.zeros(24, dtype=np.int64)
+    for preset in ("classic", "two_players", "thousand_one"):
+        P = rules_vector(load_rules(preset)).copy()
+        for values in (P[P_MV_S : P_MV_S + 4].copy(), np.array([0, 7, 200, 41])):
+            P[P_MV_S : P_MV_S + 4] = values
+            for _ in range(3000):
+                cards = rng.choice(24, int(rng.integers(1, 13)), replace=False)
+                hand = sum(1 << int(c) for c in cards)
+                legal[: len(cards)] = np.sort(cards)
+                assert cheapest_of_hand(hand, P) == cheapest_discard(hand, legal, len(cards), P)
+
+
+def test_the_cheapest_and_richest_card_by_rank_are_the_points_order():
+    # cheapest_card and richest_card test rank by rank: the same card as the cost
+    # (points, +40 on costs_extra; ties: the lowest id) of every card, on random masks
+    from sim.cards import CARD_POINTS
+    from sim.engine.strategies.basics import cheapest_card, richest_card
+
+    rng = np.random.default_rng(8)
+    for _ in range(5000):
+        cards = int(rng.integers(1, 1 << 24))
+        extra = int(rng.integers(0, 1 << 24))
+        held = [c for c in range(24) if cards >> c & 1]
+        cost = {c: int(CARD_POINTS[c]) + (40 if extra >> c & 1 else 0) for c in held}
+        assert cheapest_card(cards, extra) == min(held, key=lambda c: (cost[c], c))
+        assert richest_card(cards) == min(held, key=lambda c: (-int(CARD_POINTS[c]), c))
+
+
 def _snapshots(rules, kind, n=150):
     from sim.cards import cards_str
     from sim.engine import play_hand_text

@@ -365,10 +365,9 @@ def test_discard_3_values_the_hand_each_card_leaves_by_the_contract_network():
     # each of the heuristic's cheapest cards is given (the second give, if one is left,
     # as the heuristic makes it) and the hand left gets the network's best contract value
     from sim.engine.state import S_GIVE1, S_GIVE2
-    from sim.engine.strategies.discard import DISCARD_CANDIDATES, discard_cost
+    from sim.engine.strategies.discard import DISCARD_CANDIDATES, cheapest_of_hand, discard_cost
     from sim.engine.strategies.learned import contract_reach
     from sim.engine.strategies.pimc import pimc_give
-    from sim.engine.strategies.pimc.worlds import _heuristic_discard
     from sim.engine.talon import contract_range
 
     params = parse_params(["pimc"], ["pimc.discard=3", "pimc.discard_worlds=3"])[0]
@@ -392,7 +391,7 @@ def test_discard_3_values_the_hand_each_card_leaves_by_the_contract_network():
                 if T[S_GIVE1] < 0:
                     T[S_GIVE1] = card
                     if rules.players == 3:  # with two players one card is given
-                        later = _heuristic_discard(kept, np.zeros(24, dtype=np.int64), P)
+                        later = cheapest_of_hand(kept, P)
                         kept &= ~(1 << later)
                         T[S_GIVE2] = later
                 else:
@@ -693,10 +692,9 @@ def test_sampled_bid_is_the_expected_score_over_exact_totals(preset):
         choice = pimc_bid_sampled(S.copy(), P, arena, seat, lo, n - 1, params)
         W = S.copy()
         T = np.zeros(N_STATE, dtype=np.int64)
-        scratch = np.zeros(64, dtype=np.int64)
         levels = []
         for _w in range(worlds):
-            _bid_world(W, P, seat, T, scratch, False, True)  # pimc.read_bids=1, the default
+            _bid_world(W, P, seat, T, False, True)  # pimc.read_bids=1, the default
             top = max(int(bid_cap(int(T[S_HAND0 + seat]), P)), lo)
             _play_start(T, NO_SUIT)
             new_position(C)
@@ -732,7 +730,6 @@ def test_bidding_worlds_agree_with_the_auction():
 
     rules = load_rules("classic")
     P = rules_vector(rules)
-    scratch = np.zeros(64, dtype=np.int64)
     T = np.zeros(N_STATE, dtype=np.int64)
     rng = np.random.default_rng(5)
     constrained = uniform_disagree = 0
@@ -744,7 +741,7 @@ def test_bidding_worlds_agree_with_the_auction():
             continue
         constrained += 1
         for _ in range(10):
-            _bid_world(S, P, me, T, scratch, False)
+            _bid_world(S, P, me, T, False)
             # its own cards kept, but the two it gave away
             assert bin(int(S[S_HAND0 + me] & ~T[S_HAND0 + me])).count("1") <= 2
             for s in others:
@@ -828,7 +825,6 @@ def test_read_bids_in_the_auction():
 
     rules = load_rules("classic")
     P = rules_vector(rules)
-    scratch = np.zeros(64, dtype=np.int64)
     T = np.zeros(N_STATE, dtype=np.int64)
     checked = 0
     for _k, snap in decision_snapshots(rules, 80, 22, ("heuristic",) * 3, (Decision.BID,)):
@@ -840,7 +836,7 @@ def test_read_bids_in_the_auction():
         for s in others:
             assert _heuristic_reads(S, P, s, int(S[S_HAND0 + s]))
         for _ in range(5):
-            _bid_world(S, P, me, T, scratch, False, True)
+            _bid_world(S, P, me, T, False, True)
             gave = (int(S[S_HAND0 + me]) | int(T[S_TALON])) & ~int(T[S_HAND0 + me])
             for s in others:  # its seven dealt cards: the world's hand less what me gave it
                 seven = int(T[S_HAND0 + s]) & ~gave

@@ -41,6 +41,64 @@ def discard_cost(hand: int, c: int, P: np.ndarray) -> int:
     return int(v)
 
 
+def _suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`discard_cost`'s cheapest card of each pattern of one suit's cards.
+
+    For each 6-bit pattern ``m`` of a suit (bit ``r``: rank ``r`` held): the cheapest
+    card's cost and rank among those whose cost does not depend on the rules
+    (``BASE``, ``BASE_RANK``), and the cost and rank of a lone king or queen
+    (``LONE``, ``LONE_RANK``) less its half marriage, which depends on the suit's
+    marriage value (:func:`cheapest_of_hand` adds it). Each is :func:`discard_cost`
+    itself, of suit 0 with the marriage values 0; a cost does not depend on the suit's
+    other cards outside it, and the suit's place only in the marriage value.
+    """
+    no_marriages = np.zeros(P_MV_S + 4, dtype=np.int64)
+    base = np.full(64, 1 << 30, dtype=np.int64)
+    base_rank = np.full(64, -1, dtype=np.int64)
+    lone = np.full(64, 1 << 30, dtype=np.int64)
+    lone_rank = np.full(64, -1, dtype=np.int64)
+    for m in range(64):
+        for r in range(6):  # ascending: a tie keeps the lower rank
+            if not m >> r & 1:
+                continue
+            v = int(discard_cost(m, r, no_marriages))
+            if r in (2, 3) and m & KQ[0] != KQ[0]:
+                if v < lone[m]:
+                    lone[m], lone_rank[m] = v, r
+            elif v < base[m]:
+                base[m], base_rank[m] = v, r
+    return base, base_rank, lone, lone_rank
+
+
+_BASE, _BASE_RANK, _LONE, _LONE_RANK = _suit_tables()
+
+
+@hot
+def cheapest_of_hand(hand: int, P: np.ndarray) -> int:
+    """The card of ``hand`` with the lowest :func:`discard_cost`, the lowest card on a tie.
+
+    :func:`cheapest_discard` with every card of the hand legal (the discard's own
+    case), by the suits' tables: four lookups in place of a cost per card (17 ns
+    against 81 a call).
+    """
+    best = 1 << 30
+    card = -1
+    for s in range(4):
+        m = (hand >> (6 * s)) & 63
+        if m == 0:
+            continue
+        v = _BASE[m]
+        r = _BASE_RANK[m]
+        w = _LONE[m] + P[P_MV_S + s] // 2
+        if w < v or (w == v and _LONE_RANK[m] < r):
+            v = w
+            r = _LONE_RANK[m]
+        if v < best:  # a lower suit's cards are the lower ones: it keeps a tie
+            best = v
+            card = 6 * s + r
+    return int(card)
+
+
 @hot
 def cheapest_discard(hand: int, legal: np.ndarray, n: int, P: np.ndarray) -> int:
     """The card to give away in the discard: the lowest :func:`discard_cost`."""
@@ -99,4 +157,11 @@ def next_cheapest(hand: int, after_cost: int, after_card: int, P: np.ndarray) ->
     return cost, card
 
 
-__all__ = ["DISCARD_CANDIDATES", "by_cost", "cheapest_discard", "discard_cost", "next_cheapest"]
+__all__ = [
+    "DISCARD_CANDIDATES",
+    "by_cost",
+    "cheapest_discard",
+    "cheapest_of_hand",
+    "discard_cost",
+    "next_cheapest",
+]

@@ -95,7 +95,7 @@ from sim.engine.strategies.basics import (
     partner_card,
     sure_winner,
 )
-from sim.engine.strategies.discard import cheapest_discard
+from sim.engine.strategies.discard import cheapest_of_hand
 from sim.engine.strategies.hand_model import DEALT, KEPT, declaring_value, hand_model, p_make
 from sim.engine.strategies.heuristic_v1 import heuristic_v1_choose
 from sim.jit import hot, hot_call
@@ -306,7 +306,7 @@ def heuristic_choose(
     if kind == Decision.CONTRACT:
         return _contract(seat, S, P, legal[0], n, params)
     if kind == Decision.DISCARD:
-        return cheapest_discard(S[S_HAND0 + seat], legal, n, P)
+        return cheapest_of_hand(S[S_HAND0 + seat], P)  # the legal gives: the whole hand
     if kind == Decision.CONCEDE:
         return _concede(seat, S, P, params)
     # reshuffle demands, dark play, the blind talon pick and a named trump: as before

@@ -62,11 +62,10 @@ def pimc_bid(
     C = solver_view(arena)
     worlds = int(params[WORLDS])
     T = C.stack[WORLD]
-    legal = C.scratch[2]
     need = least_total(lo, P)
     made = 0
     for _w in range(worlds):
-        _bid_world(S, P, seat, T, legal, params[OPEN] != 0, params[READ_BIDS] != 0)
+        _bid_world(S, P, seat, T, params[OPEN] != 0, params[READ_BIDS] != 0)
         new_position(C)
         if _reaches(C, P, T, need):
             made += 1
@@ -105,10 +104,9 @@ def pimc_bid_sampled(
     bias = int(params[BID_BIAS])
     step = P[P_STEP]
     T = C.stack[WORLD]
-    legal = C.scratch[2]
     level = C.scratch[1]
     for w in range(worlds):
-        _bid_world(S, P, seat, T, legal, params[OPEN] != 0, params[READ_BIDS] != 0)
+        _bid_world(S, P, seat, T, params[OPEN] != 0, params[READ_BIDS] != 0)
         top = max(bid_cap(T[S_HAND0 + seat], P), lo)
         new_position(C)
         level[w] = _highest_reached(

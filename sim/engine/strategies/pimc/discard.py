@@ -21,10 +21,10 @@ from sim.engine.state import (
     S_GIVE2,
     S_HAND0,
 )
-from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost
+from sim.engine.strategies.discard import DISCARD_CANDIDATES, by_cost, cheapest_of_hand
 from sim.engine.strategies.learned import best_contract_value, fitted, network_of
 from sim.engine.strategies.pimc.probes import _best_score, _highest_reached
-from sim.engine.strategies.pimc.worlds import _heuristic_discard, draw_world
+from sim.engine.strategies.pimc.worlds import draw_world
 from sim.engine.strategies.registry import (
     DISCARD,
     DISCARD_WORLDS,
@@ -37,9 +37,7 @@ from sim.jit import compiled, hot
 
 
 @hot
-def _given(
-    S: np.ndarray, P: np.ndarray, T: np.ndarray, card: int, legal: np.ndarray
-) -> tuple[int, int]:
+def _given(S: np.ndarray, P: np.ndarray, T: np.ndarray, card: int) -> tuple[int, int]:
     """``T``: ``S`` once the declarer gives ``card``; the hand kept and any later give.
 
     A later give (-1: none) is made as the heuristic would make it.
@@ -52,7 +50,7 @@ def _given(
     kept = S[S_HAND0 + decl] & ~(np.int64(1) << card)
     later = -1
     if j < P[P_NP] - 1:
-        later = _heuristic_discard(kept, legal, P)
+        later = cheapest_of_hand(kept, P)
         kept &= ~(np.int64(1) << later)
         if j == 1:
             T[S_GIVE2] = later
@@ -85,7 +83,6 @@ def discard_scores(
     j = 1 if S[S_GIVE1] < 0 else 2
     hand = S[S_HAND0 + decl]
     costs = C.scratch[3]
-    legal = C.scratch[4]
     n = by_cost(hand, P, cands, costs)  # the hand by the heuristic's cost, cheapest first
     worlds = int(params[DISCARD_WORLDS])
     T = C.stack[WORLD]
@@ -96,7 +93,7 @@ def discard_scores(
     lo = np.empty(m, dtype=np.int64)
     count = np.empty(m, dtype=np.int64)
     for i in range(m):  # what each card leaves, and the contracts it allows
-        kept[i], later[i] = _given(S, P, T, cands[i], legal)
+        kept[i], later[i] = _given(S, P, T, cands[i])
         lo[i], count[i] = contract_range(T, P)
     made = np.zeros((m, max(count.max(), 1)), dtype=np.int64)
     dealt = np.empty(3, dtype=np.int64)
@@ -159,14 +156,13 @@ def net_discard(S: np.ndarray, P: np.ndarray, arena: np.ndarray) -> int:
     hand = S[S_HAND0 + S[S_DECL]]
     cands = C.scratch[2]
     costs = C.scratch[3]
-    legal = C.scratch[4]
     n = by_cost(hand, P, cands, costs)
     T = C.stack[WORLD]
     concede = P[P_ROSPIS_NO_SUBTRACT] and may_concede(S, P)
     best = cands[0]
     best_score = -np.inf
     for i in range(min(n, DISCARD_CANDIDATES)):
-        _given(S, P, T, cands[i], legal)
+        _given(S, P, T, cands[i])
         lo, count = contract_range(T, P)
         score = best_contract_value(T, P, lo, count)
         if concede:

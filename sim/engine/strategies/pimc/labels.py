@@ -73,11 +73,10 @@ def bid_reached(
     """
     C = solver_view(arena)
     T = C.stack[WORLD]
-    legal = C.scratch[2]
     step = P[P_STEP]
     worlds = int(params[WORLDS])
     for w in range(worlds):
-        _bid_world(S, P, seat, T, legal, params[OPEN] != 0, params[READ_BIDS] != 0)
+        _bid_world(S, P, seat, T, params[OPEN] != 0, params[READ_BIDS] != 0)
         top = max(bid_cap(T[S_HAND0 + seat], P), lo)
         new_position(C)
         reached[w] = _highest_reached(C, P, T, lo, (top - lo) // step + 1, declarer_total(T, P))

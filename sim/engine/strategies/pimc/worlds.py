@@ -57,7 +57,7 @@ from sim.engine.state import (
     S_WIN_BID,
     SPECIAL_NONE,
 )
-from sim.engine.strategies.discard import cheapest_discard
+from sim.engine.strategies.discard import cheapest_of_hand
 from sim.engine.strategies.hand_model import DEALT, declaring_value, hand_model
 from sim.engine.strategies.hook import i64_ptr
 from sim.engine.strategies.registry import (
@@ -392,24 +392,11 @@ def _draw_subset(S: np.ndarray, pool: int, k: int) -> int:
 
 
 @hot
-def _heuristic_discard(hand: int, legal: np.ndarray, P: np.ndarray) -> int:
-    """The heuristic's card to give away from ``hand`` (:func:`cheapest_discard`)."""
-    n = 0
-    m = hand
-    while m:
-        legal[n] = lowest(m)
-        n += 1
-        m &= m - 1
-    return cheapest_discard(hand, legal, n, P)
-
-
-@hot
 def _bid_world(
     S: np.ndarray,
     P: np.ndarray,
     me: int,
     T: np.ndarray,
-    legal: np.ndarray,
     open_cards: bool,
     read: bool = False,
 ) -> None:
@@ -458,7 +445,7 @@ def _bid_world(
                 break
     hand |= talon
     for j in range(1, NP):
-        card = _heuristic_discard(hand, legal, P)
+        card = cheapest_of_hand(hand, P)  # the heuristic's give
         hand &= ~(np.int64(1) << card)
         T[S_HAND0 + (me + j) % NP] |= np.int64(1) << card
     T[S_HAND0 + me] = hand
