@@ -6,7 +6,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from sim.runs.parquet_concat import ParquetJoin, _write_struct, concat_parquet, footer
+from sim.runs.parquet_concat import ParquetJoin, concat_parquet, footer, write_struct
 
 
 def _part(path, frame, **kw):
@@ -31,7 +31,7 @@ def test_a_footer_reads_back_to_the_same_bytes(tmp_path):
     data = path.read_bytes()
     meta, start = footer(path)
     n = struct.unpack("<I", data[-8:-4])[0]
-    assert _write_struct(meta) == data[start : start + n]
+    assert write_struct(meta) == data[start : start + n]
 
 
 def test_joined_file_holds_every_row_in_order_for_polars_and_pyarrow(tmp_path):

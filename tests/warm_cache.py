@@ -21,10 +21,13 @@ def _hands() -> str:
     from sim.engine.api import play_hands
     from sim.rules import load_rules
     from sim.runs.hands import hands_frame
+    from sim.runs.parquet_write import write_frame
 
     lineup = ("heuristic", "guide", "heuristic_v1")
     batch = play_hands(load_rules("classic"), 8, 0, lineup, trace=True)
-    hands_frame(batch)  # and the writer's kernel
+    hands_frame(batch)  # and the frame's kernel
+    # the Parquet writer's, on the hands file's column types (dictionary and plain)
+    write_frame(hands_frame(play_hands(load_rules("classic"), 300, 0, ("heuristic",))))
     return "hands"
 
 

@@ -23,24 +23,27 @@ from typing import Any, BinaryIO
 MAGIC = b"PAR1"
 
 # compact protocol types
-_STOP, _TRUE, _FALSE, _BYTE, _I16, _I32, _I64, _DOUBLE, _BINARY, _LIST, _SET, _MAP, _STRUCT = (
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-)  # fmt: skip
+(T_STOP, T_TRUE, T_FALSE, T_BYTE, T_I16, T_I32, T_I64, T_DOUBLE, T_BINARY, T_LIST, T_SET,
+ T_MAP, T_STRUCT) = range(13)  # fmt: skip
 
 Field = tuple[int, int, Any]  # (field id, compact type, value)
 
 
-class _Reader:
+class Reader:
+    """A reader of Thrift compact-protocol values from ``data``, from its start on."""
+
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.pos = 0
 
     def byte(self) -> int:
+        """The next byte."""
         b = self.data[self.pos]
         self.pos += 1
         return b
 
     def varint(self) -> int:
+        """The next unsigned LEB128 integer."""
         shift = 0
         out = 0
         while True:
@@ -51,60 +54,64 @@ class _Reader:
             shift += 7
 
     def zigzag(self) -> int:
+        """The next zigzag-encoded signed integer."""
         n = self.varint()
         return (n >> 1) ^ -(n & 1)
 
     def value(self, t: int) -> Any:
-        if t in (_TRUE, _FALSE):  # only inside lists: one byte each
+        """The next value of compact type ``t`` (lists and maps with their element types)."""
+        if t in (T_TRUE, T_FALSE):  # only inside lists: one byte each
             return self.byte() == 1
-        if t == _BYTE:
+        if t == T_BYTE:
             return struct.unpack("b", bytes([self.byte()]))[0]
-        if t in (_I16, _I32, _I64):
+        if t in (T_I16, T_I32, T_I64):
             return self.zigzag()
-        if t == _DOUBLE:
+        if t == T_DOUBLE:
             v = struct.unpack("<d", self.data[self.pos : self.pos + 8])[0]
             self.pos += 8
             return v
-        if t == _BINARY:
+        if t == T_BINARY:
             n = self.varint()
             v = self.data[self.pos : self.pos + n]
             self.pos += n
             return v
-        if t in (_LIST, _SET):
+        if t in (T_LIST, T_SET):
             head = self.byte()
             size, et = head >> 4, head & 0x0F
             if size == 15:
                 size = self.varint()
             return (et, [self.value(et) for _ in range(size)])
-        if t == _MAP:
+        if t == T_MAP:
             size = self.varint()
             if size == 0:
                 return (0, 0, [])
             kv = self.byte()
             kt, vt = kv >> 4, kv & 0x0F
             return (kt, vt, [(self.value(kt), self.value(vt)) for _ in range(size)])
-        if t == _STRUCT:
+        if t == T_STRUCT:
             return self.struct()
         raise ValueError(f"unknown Thrift compact type {t}")
 
     def struct(self) -> list[Field]:
+        """The next struct, as its ``(field id, type, value)`` list."""
         fields: list[Field] = []
         last = 0
         while True:
             head = self.byte()
             t = head & 0x0F
-            if t == _STOP:
+            if t == T_STOP:
                 return fields
             delta = head >> 4
             fid = last + delta if delta else self.zigzag()
-            if t in (_TRUE, _FALSE):
-                fields.append((fid, t, t == _TRUE))
+            if t in (T_TRUE, T_FALSE):
+                fields.append((fid, t, t == T_TRUE))
             else:
                 fields.append((fid, t, self.value(t)))
             last = fid
 
 
-def _varint(n: int) -> bytes:
+def varint(n: int) -> bytes:
+    """``n`` (not negative) as an unsigned LEB128 integer."""
     out = bytearray()
     while True:
         b = n & 0x7F
@@ -117,56 +124,58 @@ def _varint(n: int) -> bytes:
 
 
 def _zigzag(n: int) -> bytes:
-    return _varint((n << 1) ^ (n >> 63))
+    return varint((n << 1) ^ (n >> 63))
 
 
 def _write_value(t: int, v: Any) -> bytes:
-    if t in (_TRUE, _FALSE):
+    if t in (T_TRUE, T_FALSE):
         return bytes([1 if v else 2])
-    if t == _BYTE:
+    if t == T_BYTE:
         return struct.pack("b", v)
-    if t in (_I16, _I32, _I64):
+    if t in (T_I16, T_I32, T_I64):
         return _zigzag(v)
-    if t == _DOUBLE:
+    if t == T_DOUBLE:
         return struct.pack("<d", v)
-    if t == _BINARY:
-        return _varint(len(v)) + v
-    if t in (_LIST, _SET):
+    if t == T_BINARY:
+        return varint(len(v)) + v
+    if t in (T_LIST, T_SET):
         et, items = v
         head = bytes([(len(items) << 4) | et]) if len(items) < 15 else bytes([0xF0 | et])
         if len(items) >= 15:
-            head += _varint(len(items))
+            head += varint(len(items))
         return head + b"".join(_write_value(et, x) for x in items)
-    if t == _MAP:
+    if t == T_MAP:
         kt, vt, items = v
         if not items:
-            return _varint(0)
+            return varint(0)
         body = b"".join(_write_value(kt, k) + _write_value(vt, x) for k, x in items)
-        return _varint(len(items)) + bytes([(kt << 4) | vt]) + body
-    if t == _STRUCT:
-        return _write_struct(v)
+        return varint(len(items)) + bytes([(kt << 4) | vt]) + body
+    if t == T_STRUCT:
+        return write_struct(v)
     raise ValueError(f"unknown Thrift compact type {t}")
 
 
-def _write_struct(fields: Sequence[Field]) -> bytes:
+def write_struct(fields: Sequence[Field]) -> bytes:
+    """A struct's ``(field id, type, value)`` list in the compact protocol (ids ascending)."""
     out = bytearray()
     last = 0
     for fid, t, v in fields:
-        wt = (_TRUE if v else _FALSE) if t in (_TRUE, _FALSE) else t
+        wt = (T_TRUE if v else T_FALSE) if t in (T_TRUE, T_FALSE) else t
         delta = fid - last
         if 0 < delta <= 15:
             out.append((delta << 4) | wt)
         else:
             out.append(wt)
             out += _zigzag(fid)
-        if t not in (_TRUE, _FALSE):
+        if t not in (T_TRUE, T_FALSE):
             out += _write_value(t, v)
         last = fid
-    out.append(_STOP)
+    out.append(T_STOP)
     return bytes(out)
 
 
-def _get(fields: list[Field], fid: int) -> Any:
+def get_field(fields: list[Field], fid: int) -> Any:
+    """The value of field ``fid`` of a decoded struct, or None."""
     for f, _, v in fields:
         if f == fid:
             return v
@@ -174,7 +183,7 @@ def _get(fields: list[Field], fid: int) -> Any:
 
 
 def _shift(fields: list[Field], ids: Sequence[int], by: int) -> list[Field]:
-    return [(f, t, v + by if f in ids and t == _I64 else v) for f, t, v in fields]
+    return [(f, t, v + by if f in ids and t == T_I64 else v) for f, t, v in fields]
 
 
 def footer(path: Path) -> tuple[list[Field], int]:
@@ -191,7 +200,7 @@ def footer(path: Path) -> tuple[list[Field], int]:
         if tail[4:] != MAGIC or start < len(MAGIC):
             raise ValueError(f"{path}: not a Parquet file")
         fh.seek(start)
-        meta = _Reader(fh.read(n)).struct()
+        meta = Reader(fh.read(n)).struct()
     return meta, start
 
 
@@ -210,7 +219,7 @@ def _moved_row_group(rg: list[Field], by: int, ordinal: int) -> list[Field]:
                 cc = [(g, u, _shift(w, (9, 10, 11, 14), by) if g == 3 else w) for g, u, w in cc]
                 moved.append(cc)
             out.append((f, t, (et, moved)))
-        elif f == 5 and t == _I64:
+        elif f == 5 and t == T_I64:
             out.append((f, t, v + by))
         elif f == 7:
             out.append((f, t, ordinal))
@@ -275,12 +284,12 @@ class ParquetJoin:
         meta, start = footer(part)
         if self._first is None:
             self._first, self._first_path = meta, part
-        elif _get(meta, 2) != _get(self._first, 2):
+        elif get_field(meta, 2) != get_field(self._first, 2):
             raise ValueError(f"{part}: another schema than {self._first_path}")
         by = self._pos - len(MAGIC)
-        for rg in _get(meta, 4)[1]:
+        for rg in get_field(meta, 4)[1]:
             self._row_groups.append(_moved_row_group(rg, by, len(self._row_groups)))
-        self.rows += _get(meta, 3)
+        self.rows += get_field(meta, 3)
         with part.open("rb") as fh:
             _copy(fh, self._out, len(MAGIC), start - len(MAGIC))
         self._pos += start - len(MAGIC)
@@ -298,7 +307,7 @@ class ParquetJoin:
                 merged.append((f, t, (v[0], self._row_groups)))
             else:
                 merged.append((f, t, v))
-        blob = _write_struct(merged)
+        blob = write_struct(merged)
         self._out.write(blob)
         self._out.write(struct.pack("<I", len(blob)))
         self._out.write(MAGIC)

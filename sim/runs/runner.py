@@ -685,12 +685,14 @@ def run_to(
 
 
 def frame_part(frame: Any) -> bytes:
-    """A polars frame as a part: a Parquet file of its own (zstd), written by the worker."""
-    import io
+    """A polars frame as a part: a Parquet file of its own (zstd), written by the worker.
 
-    buf = io.BytesIO()
-    frame.write_parquet(buf, compression="zstd", row_group_size=ROW_GROUP)
-    return buf.getvalue()
+    By :func:`sim.runs.parquet_write.write_frame`, a third of the time of polars'
+    writer on a hands chunk.
+    """
+    from sim.runs.parquet_write import write_frame
+
+    return write_frame(frame, ROW_GROUP)
 
 
 @contextmanager
