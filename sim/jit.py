@@ -236,3 +236,32 @@ prefetch_row = cast(Callable[[Any, int], None], _prefetch_row)
 A hint with no effect on any value: the open-card solver asks for a table entry's line
 before the work that precedes reading it (:func:`sim.engine.search._enter`).
 """
+
+
+@intrinsic
+def _claim(typingctx, counter):  # type: ignore[no-untyped-def]
+    """The intrinsic behind :data:`claim`."""
+    if not (
+        isinstance(counter, types.Array)
+        and counter.ndim == 1
+        and counter.dtype == types.int64
+        and counter.layout == "C"
+    ):
+        return None
+
+    def codegen(context, builder, signature, llargs):  # type: ignore[no-untyped-def]
+        ary = context.make_array(signature.args[0])(context, builder, llargs[0])
+        one = ir.Constant(ir.IntType(64), 1)
+        return builder.atomic_rmw("add", ary.data, one, "monotonic")
+
+    return types.int64(counter), codegen
+
+
+claim = cast(Callable[[Any], int], _claim)
+"""``claim(counter)``: add 1 to ``counter[0]`` atomically; the value it had before.
+
+The parallel kernels hand out their blocks with it: each thread claims the next block
+when it has finished its last (:func:`blocks`), so a thread that drew cheap blocks
+takes more of them rather than waiting at the end for one that drew slow ones (the
+sampling players' deals differ in cost a hundredfold).
+"""

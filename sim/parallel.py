@@ -31,6 +31,13 @@ def set_threads(workers: int | None) -> int:
     return n
 
 
+def threads_now() -> int:
+    """The threads a parallel kernel called now runs on (:func:`set_threads`)."""
+    import numba
+
+    return int(numba.get_num_threads())
+
+
 # glibc mallopt parameters
 _M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -2, -3, -8
 

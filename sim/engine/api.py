@@ -54,6 +54,7 @@ from sim.engine.strategies.registry import (
     seat_lineup,
     strategy_ids,
 )
+from sim.parallel import threads_now
 from sim.rng import Stream, item_state, stream_key
 from sim.rules import Rules
 
@@ -198,6 +199,7 @@ def play_hands(
         nbids,
         trick_log,
         players,
+        threads_now(),
     )
     if trace:
         return HandsBatch(

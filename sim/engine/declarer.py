@@ -59,7 +59,7 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.registry import H_PLAY_ITEMS
 from sim.engine.talon import close_bidding, may_concede
-from sim.jit import body, call_packed, hot, hot_call, kernel, packed_type, unpacked
+from sim.jit import body, call_packed, claim, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import item_state
 
 # Columns of the kernel's output, one row per item.
@@ -220,6 +220,7 @@ def declarer_kernel(
     levels: np.ndarray,
     out: np.ndarray,
     block: int,
+    threads: int,
 ) -> None:
     """Items ``start .. start+n-1``: deal ``masks[k]`` (hand places) with ``decls[k]`` declaring.
 
@@ -228,7 +229,9 @@ def declarer_kernel(
     ``keys`` are the strategy and tie-break stream keys; ``strategies`` and ``SP`` the
     hand seats' players; ``levels`` the contract levels asked about conceding
     (ascending); ``out`` gets one row of ``D_*`` columns per item; ``block`` items
-    share a workspace (a few for the sampling player, whose items are slow). The body of the
+    share a workspace (a few for the sampling player, whose items are slow). Each of
+    ``threads`` threads claims the next block when it is done with its last
+    (:func:`sim.jit.claim`): which thread plays a block changes nothing in it. The body of the
     parallel loop only calls :func:`play_items`: filling the workspace's seat arrays
     in the loop itself compiled wrongly (numba 0.6x parfors; the results differed from
     the serial code's).
@@ -236,12 +239,17 @@ def declarer_kernel(
     n = out.shape[0]
     n_blocks = (n + block - 1) // block
     seats = (strategies, SP)
-    for b in prange(n_blocks):
-        lo = b * block
-        hi = min(n, lo + block)
-        W = workspace(SP, strategies, hooks)
-        args = (lo, hi, start, masks, decls, bids, keys, P, seats, levels, out, W)
-        call_packed(hooks[H_PLAY_ITEMS], args, PLAY_ITEMS_ARGS)  # type: ignore[call-arg]
+    following = np.zeros(1, dtype=np.int64)  # the next block to claim
+    for _ in prange(threads):
+        while True:
+            b = claim(following)
+            if b >= n_blocks:
+                break
+            lo = b * block
+            hi = min(n, lo + block)
+            W = workspace(SP, strategies, hooks)
+            args = (lo, hi, start, masks, decls, bids, keys, P, seats, levels, out, W)
+            call_packed(hooks[H_PLAY_ITEMS], args, PLAY_ITEMS_ARGS)  # type: ignore[call-arg]
 
 
 __all__ = [

@@ -172,7 +172,7 @@ from sim.engine.talon import (
     may_concede,
     take_talon,
 )
-from sim.jit import body, call_packed, hot, hot_call, kernel, packed_type, unpacked
+from sim.jit import body, call_packed, claim, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import item_state
 
 PIMC_TT_BITS = 18  # the sampling player's table: 262,144 entries (12 MiB a block)
@@ -835,11 +835,14 @@ def slots_kernel(
     nbids: np.ndarray,
     trick_log: np.ndarray,
     players: int,
+    threads: int,
 ) -> None:
     """Play slots ``start .. start+n-1``: each redealt until a deal is played.
 
     The outer boundary of the hands engine (flat arguments). Blocks of ``_BLOCK``
-    slots (``_SAMPLING_BLOCK`` when a seat plays a sampling player) run in parallel;
+    slots (``_SAMPLING_BLOCK`` when a seat plays a sampling player) run in parallel,
+    each of ``threads`` threads claiming the next block when it is done with its last
+    (:func:`sim.jit.claim`; a block's rows do not depend on which thread plays it);
     under ``deal.method = "cut"`` a block is whole chains of ``deal.cut_chain`` slots
     (PROTOCOL.md, dealing). The logs are kept when ``bids_log`` has a row per slot.
     """
@@ -857,18 +860,22 @@ def slots_kernel(
         n_blocks = (n + block - 1) // block
     outs = (out, redeal_seat, redeal_reason, dealt, ritual, bids_log, nbids, trick_log)
     seats = (strategies, SP, scores)
-    for b in prange(n_blocks):
-        span = np.zeros(3, dtype=np.int64)  # first slot played, first and last row kept
-        if chain > 0:
-            first = (c0 + b * per) * chain
-            span[0] = first
-            span[1] = max(first, start) - start
-            span[2] = min(first + per * chain, start + n) - start
-        else:
-            span[1] = b * block
-            span[2] = min(n, (b + 1) * block)
-            span[0] = start + span[1]
-        W = workspace(SP, strategies, hooks)
-        call_packed(  # type: ignore[call-arg]
-            hooks[H_PLAY_BLOCK], (span, start, P, keys, seats, outs, W, players), PLAY_BLOCK_ARGS
-        )
+    following = np.zeros(1, dtype=np.int64)  # the next block to claim
+    for _ in prange(threads):
+        while True:
+            b = claim(following)
+            if b >= n_blocks:
+                break
+            span = np.zeros(3, dtype=np.int64)  # first slot played, first and last row kept
+            if chain > 0:
+                first = (c0 + b * per) * chain
+                span[0] = first
+                span[1] = max(first, start) - start
+                span[2] = min(first + per * chain, start + n) - start
+            else:
+                span[1] = b * block
+                span[2] = min(n, (b + 1) * block)
+                span[0] = start + span[1]
+            W = workspace(SP, strategies, hooks)
+            args = (span, start, P, keys, seats, outs, W, players)
+            call_packed(hooks[H_PLAY_BLOCK], args, PLAY_BLOCK_ARGS)  # type: ignore[call-arg]

@@ -30,6 +30,7 @@ from sim.engine.driver import (
     play_one,
     sample_workspace,
     seat_arrays,
+    seats_sample,
     workspace,
 )
 from sim.engine.params import (
@@ -91,7 +92,8 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.addresses import hooks_for
 from sim.engine.strategies.registry import H_PLAY_GAME, seat_lineup, strategy_ids
-from sim.jit import body, call_packed, hot, hot_call, kernel, packed_type, unpacked
+from sim.jit import body, call_packed, claim, hot, hot_call, kernel, packed_type, unpacked
+from sim.parallel import threads_now
 from sim.rng import Stream, bounded, item_state, stream_key
 from sim.rules import Rules
 
@@ -101,6 +103,7 @@ MAX_DEALT = 2048  # dealt deals (redeals included) kept per game in a trace
 MAX_EVENTS = 4096
 _GAME_STRIDE = 1 << 32
 _DEAL_STRIDE = 64
+_GAME_BLOCK = 16  # games a thread claims at a time (one with a sampling player)
 _REASON_HAND_NINES = REASONS.index("hand_nines")
 
 # --- the per-game bundle ------------------------------------------------------------------
@@ -798,27 +801,38 @@ def games_kernel(
     deal_log: np.ndarray,
     events: np.ndarray,
     counts: np.ndarray,
+    threads: int,
 ) -> None:
-    """Play games ``start .. start+n-1`` in parallel (one game per iteration).
+    """Play games ``start .. start+n-1`` in parallel.
 
-    The outer boundary of the game loop (flat arguments).
+    The outer boundary of the game loop (flat arguments). Each of ``threads`` threads
+    claims the next block of games when it is done with its last (:func:`sim.jit.claim`;
+    a game does not depend on which thread plays it): one game when a seat plays a
+    sampling player, else :data:`_GAME_BLOCK` (the threads then write their rows apart).
     """
     n = out.shape[0]
     seats = (strategies, SP, np.zeros(MAX_SEATS, dtype=np.int64))
-    for k in prange(n):
-        GW = GameWorkspace(
-            np.zeros((MAX_SEATS, N_G), dtype=np.int64),
-            np.zeros(N_GD, dtype=np.int64),
-            out[k],
-            stints[k],
-            deal_log[k] if trace else deal_log[0],
-            events[k] if trace else events[0],
-            counts[k],
-            trace,
-        )
-        W = workspace(SP, strategies, hooks)
-        args = (start + k, first_dealers[k], n_players, P, keys, seats, W, GW)
-        call_packed(hooks[H_PLAY_GAME], args, PLAY_GAME_ARGS)  # type: ignore[call-arg]
+    block = 1 if seats_sample(strategies) else _GAME_BLOCK
+    following = np.zeros(1, dtype=np.int64)  # the next block to claim
+    for _ in prange(threads):
+        while True:
+            b = claim(following)
+            if b * block >= n:
+                break
+            for k in range(b * block, min(n, (b + 1) * block)):
+                GW = GameWorkspace(
+                    np.zeros((MAX_SEATS, N_G), dtype=np.int64),
+                    np.zeros(N_GD, dtype=np.int64),
+                    out[k],
+                    stints[k],
+                    deal_log[k] if trace else deal_log[0],
+                    events[k] if trace else events[0],
+                    counts[k],
+                    trace,
+                )
+                W = workspace(SP, strategies, hooks)
+                args = (start + k, first_dealers[k], n_players, P, keys, seats, W, GW)
+                call_packed(hooks[H_PLAY_GAME], args, PLAY_GAME_ARGS)  # type: ignore[call-arg]
 
 
 @dataclass
@@ -963,6 +977,7 @@ def play_games(
         deal_log,
         events,
         counts,
+        threads_now(),
     )
     if trace:
         return GamesBatch(start, players, out, stints, deal_log, events, counts, rules.game.bank)

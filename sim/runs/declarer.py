@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from sim.engine.deal import generate_deals, n_hands, place_sizes
+from sim.parallel import threads_now
 from sim.players import PAR, fast
 from sim.rng import Stream, stream_key
 from sim.rules import Rules
@@ -101,6 +102,7 @@ def play_as_declarer(
         levels_of(rules),
         out,
         64 if fast(strategy) else 2,  # items per workspace
+        threads_now(),
     )
     return out
 
