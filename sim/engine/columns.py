@@ -27,3 +27,54 @@ def spread_columns(out: np.ndarray, cols: np.ndarray, at: np.ndarray, total: int
         for j in range(k):
             full[j, r] = out[i, cols[j]]
     return full
+
+
+# The fields of an aggregate row's code (:func:`aggregate_codes`), lowest bits first:
+# the dealer, whether redealt, then 0 for a null, else a flag as 1 (False) or 2 (True)
+# and a number as its value plus 2 (-1 is "none" in some columns).
+AGG_FIELD_BITS = (3, 1, 4, 2, 12, 2, 2, 6, 9)
+
+
+@compiled
+def aggregate_codes(
+    out: np.ndarray, cols: np.ndarray, flags: np.ndarray, points: np.ndarray, players: int
+) -> tuple[np.ndarray, bool]:
+    """Every dealt deal's aggregate row as one integer, its fields by ``AGG_FIELD_BITS``.
+
+    The fields are those of ``sim.runs.hands.AGG_KEYS``: the dealer (column
+    ``cols[0]`` of ``out``), whether the deal was redealt (the slot's redeals are at
+    ``cols[1]``), then for a played deal the columns ``cols[2:8]`` (``flags[j]``: column
+    ``cols[j]`` is a flag) and the declarer's dealt hand points (column ``points[s]``
+    for seat ``s``; null when the declarer is no seat), all null for a redealt deal. A
+    slot's redealt deals come first (the order does not matter to the counts). The
+    flag returned is False when a value does not fit its field.
+    """
+    n = out.shape[0]
+    total = 0
+    for i in range(n):
+        total += out[i, cols[1]] + 1
+    codes = np.empty(total, dtype=np.int64)
+    fits = True
+    r = 0
+    for i in range(n):
+        dealer = np.int64(out[i, cols[0]])
+        fits = fits and 0 <= dealer < 1 << AGG_FIELD_BITS[0]
+        for _ in range(out[i, cols[1]]):
+            codes[r] = dealer | 1 << AGG_FIELD_BITS[0]  # redealt: the rest null
+            r += 1
+        code = dealer
+        shift = AGG_FIELD_BITS[0] + AGG_FIELD_BITS[1]
+        for j in range(2, 8):
+            v = np.int64(out[i, cols[j]])
+            stored = (2 if v != 0 else 1) if flags[j] else v + 2
+            fits = fits and 1 <= stored < 1 << AGG_FIELD_BITS[j]
+            code |= stored << shift
+            shift += AGG_FIELD_BITS[j]
+        decl = out[i, cols[2]]
+        if 0 <= decl < players:
+            stored = np.int64(out[i, points[decl]]) + 2
+            fits = fits and 1 <= stored < 1 << AGG_FIELD_BITS[8]
+            code |= stored << shift
+        codes[r] = code
+        r += 1
+    return codes, fits
