@@ -261,7 +261,7 @@ claim = cast(Callable[[Any], int], _claim)
 """``claim(counter)``: add 1 to ``counter[0]`` atomically; the value it had before.
 
 The parallel kernels hand out their blocks with it: each thread claims the next block
-when it has finished its last (:func:`blocks`), so a thread that drew cheap blocks
-takes more of them rather than waiting at the end for one that drew slow ones (the
-sampling players' deals differ in cost a hundredfold).
+when it has finished its last, so a thread that drew cheap blocks takes more of them
+rather than waiting at the end for one that drew slow ones (the sampling players'
+deals differ in cost a hundredfold).
 """
