@@ -7,14 +7,18 @@ import pytest
 from sim.engine.api import play_hands
 from sim.engine.state import ROW
 from sim.rules import load_rules
-from sim.runs.hands import AGG_KEYS, aggregate_batch, aggregate_hands, hands_frame
+from sim.runs.hands import (
+    AGG_KEYS,
+    aggregate_batch,
+    aggregate_columns,
+    aggregate_hands,
+    hands_frame,
+)
 
 
 def _through_the_frame(batch):
     players = batch.rules.players
-    points = [f"hand_points_{s}" for s in range(players)]
-    frame = hands_frame(batch, [k for k in AGG_KEYS if k != "declarer_hand_points"] + points)
-    return aggregate_hands(frame, players)
+    return aggregate_hands(hands_frame(batch, aggregate_columns(players)), players)
 
 
 def _same(a, b):

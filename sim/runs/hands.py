@@ -188,6 +188,12 @@ def aggregate_hands(frame: pl.DataFrame, players: int) -> pl.DataFrame:
     )
 
 
+def aggregate_columns(players: int) -> list[str]:
+    """The columns of the hands frame :func:`aggregate_hands` reads."""
+    keys = [k for k in AGG_KEYS if k != "declarer_hand_points"]
+    return keys + [f"hand_points_{s}" for s in range(players)]
+
+
 def aggregate_batch(batch: HandsBatch) -> pl.DataFrame:
     """:func:`aggregate_hands` of the batch's frame, counted without building the frame.
 
@@ -207,11 +213,7 @@ def aggregate_batch(batch: HandsBatch) -> pl.DataFrame:
     cols = np.array([ROW[k] for k in keys], dtype=np.int64)
     codes, fits = aggregate_codes(batch.out, cols, flags, points, players)
     if not fits:
-        frame = hands_frame(
-            batch, [k for k in AGG_KEYS if k != "declarer_hand_points"]
-            + [f"hand_points_{s}" for s in range(players)],
-        )  # fmt: skip
-        return aggregate_hands(frame, players)
+        return aggregate_hands(hands_frame(batch, aggregate_columns(players)), players)
     counted = pl.Series("code", codes).value_counts(name="count")
     code = counted["code"].to_numpy()
     columns: dict[str, pl.Series] = {}

@@ -189,19 +189,24 @@ def _shift(fields: list[Field], ids: Sequence[int], by: int) -> list[Field]:
 def footer(path: Path) -> tuple[list[Field], int]:
     """The decoded ``FileMetaData`` of a Parquet file and where its footer starts."""
     with path.open("rb") as fh:
-        head = fh.read(len(MAGIC))
-        size = fh.seek(0, os.SEEK_END)
-        if head != MAGIC or size < 12:
-            raise ValueError(f"{path}: not a Parquet file")
-        fh.seek(size - 8)
-        tail = fh.read(8)
-        n = struct.unpack("<I", tail[:4])[0]
-        start = size - 8 - n
-        if tail[4:] != MAGIC or start < len(MAGIC):
-            raise ValueError(f"{path}: not a Parquet file")
-        fh.seek(start)
-        meta = Reader(fh.read(n)).struct()
-    return meta, start
+        return read_footer(fh, str(path))
+
+
+def read_footer(fh: BinaryIO, name: str) -> tuple[list[Field], int]:
+    """:func:`footer` of an open binary file (``name`` for the error)."""
+    fh.seek(0)
+    head = fh.read(len(MAGIC))
+    size = fh.seek(0, os.SEEK_END)
+    if head != MAGIC or size < 12:
+        raise ValueError(f"{name}: not a Parquet file")
+    fh.seek(size - 8)
+    tail = fh.read(8)
+    n = struct.unpack("<I", tail[:4])[0]
+    start = size - 8 - n
+    if tail[4:] != MAGIC or start < len(MAGIC):
+        raise ValueError(f"{name}: not a Parquet file")
+    fh.seek(start)
+    return Reader(fh.read(n)).struct(), start
 
 
 # FileMetaData: 2 schema, 3 num_rows, 4 row_groups. RowGroup: 1 columns, 5 file_offset,

@@ -45,8 +45,8 @@ from sim.runs.parquet_concat import (
     T_LIST,
     T_STRUCT,
     Field,
-    Reader,
     get_field,
+    read_footer,
     varint,
     write_struct,
 )
@@ -364,9 +364,7 @@ def _template(schema: tuple[tuple[str, Any], ...]) -> tuple[list[Field], dict[st
     """Polars' footer for a file of ``schema`` with no rows; each column's physical type."""
     buf = io.BytesIO()
     pl.DataFrame(schema=dict(schema)).write_parquet(buf)
-    data = buf.getvalue()
-    n = struct.unpack("<I", data[-8:-4])[0]
-    meta = Reader(data[-8 - n : -8]).struct()
+    meta, _ = read_footer(buf, "polars' file of no rows")
     physical = {}
     for element in get_field(meta, 2)[1][1:]:
         physical[get_field(element, 4).decode()] = get_field(element, 1)
