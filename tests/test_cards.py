@@ -112,3 +112,21 @@ def test_marriage_masks():
     assert mask_marriages(hand_mask("KS QS KC QC 9D")) == 0b0011
     assert all(bin(int(m)).count("1") == 2 for m in MARRIAGE_MASK)
     assert np.bitwise_or.reduce(MARRIAGE_MASK) == hand_mask("KS QS KC QC KD QD KH QH")
+
+
+@given(st.integers(0, (1 << 62) - 1))
+def test_compiled_popcount_counts_every_bit(mask):
+    from sim.engine.bits import popcount
+
+    assert popcount(mask) == bin(mask).count("1")
+    assert popcount(mask & 0xFFFFFF) == bin(mask & 0xFFFFFF).count("1")
+
+
+def test_seat_after_is_the_modulo_it_replaces():
+    from sim.engine.bits import seat_after
+
+    for n in (2, 3, 4):
+        for seat in range(n):
+            for k in range(n + 1):
+                if seat + k < 2 * n:
+                    assert seat_after(seat, k, n) == (seat + k) % n

@@ -34,6 +34,7 @@ from sim.engine.bits import (
     mask_points,
     popcount,
     rank_count,
+    seat_after,
 )
 from sim.engine.choose import LIST, MASKS, RANGE, choose, choose_yes
 from sim.engine.deal import (
@@ -280,7 +281,7 @@ def hand_reshuffle(P: np.ndarray, W: Workspace) -> int:
         return 0
     NP = P[P_NP]
     for k in range(NP):
-        s = (S[S_FOREHAND] + k) % NP
+        s = seat_after(S[S_FOREHAND], k, NP)
         h = S[S_DEALT0 + s]
         bits = hand_reshuffle_bits(mask_points(h), rank_count(h, NINE), rank_count(h, JACK), P)
         if bits and choose_yes(Decision.RESHUFFLE_HAND, s, P, W):
@@ -296,7 +297,7 @@ def undarkening(P: np.ndarray, W: Workspace) -> int:
         return -1
     NP = P[P_NP]
     for k in range(1, NP):
-        s = (S[S_FOREHAND] + k) % NP
+        s = seat_after(S[S_FOREHAND], k, NP)
         if may_undarken(S, P, s) and choose_yes(Decision.UNDARKEN, s, P, W):
             apply_undarken(S, s)
             W.out[O_UNDARK] = s
@@ -331,7 +332,7 @@ def bidding(P: np.ndarray, W: Workspace, undark: int) -> None:
             nbids = 2
             s = undark
         while popcount(S[S_PASSED]) < NP - 1:
-            s = (s + 1) % NP
+            s = seat_after(s, 1, NP)
             if S[S_PASSED] >> s & 1:
                 continue
             if silenced(S, P, s):
@@ -395,7 +396,7 @@ def after_discard_reshuffle(P: np.ndarray, W: Workspace) -> int:
         return 0
     NP = P[P_NP]
     for k in range(NP):
-        s = (S[S_FOREHAND] + k) % NP
+        s = seat_after(S[S_FOREHAND], k, NP)
         bits = after_discard_bits(S[S_HAND0 + s], P)
         if bits and choose_yes(Decision.RESHUFFLE_AFTER, s, P, W):
             return _redealt(W, s, R_AFTER0 + lowest(bits))
@@ -448,7 +449,7 @@ def tricks(P: np.ndarray, W: Workspace) -> None:
         plain, declaring = legal_leads(S, P, leader)
         apply_lead(S, P, choose(Decision.PLAY, leader, P, W, MASKS, plain, declaring, 0))
         for j in range(1, NP):
-            s = (leader + j) % NP
+            s = seat_after(leader, j, NP)
             card = choose(Decision.PLAY, s, P, W, MASKS, legal_follows(S, P, s), 0, 0)
             apply_follow(S, P, s, card)
         winner = finish_trick(S, P)
@@ -609,7 +610,7 @@ def gather_deck(S: np.ndarray, P: np.ndarray, redealt: bool, deck: np.ndarray) -
     else:
         f = S[S_FOREHAND]
         for k in range(NP):
-            m = S[S_HAND0 + (f + k) % NP]
+            m = S[S_HAND0 + seat_after(f, k, NP)]
             rest &= ~m
             while m:
                 deck[23 - n] = lowest(m)

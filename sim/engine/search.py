@@ -65,6 +65,7 @@ from sim.engine.bits import (
     mask_points,
     mask_to_list,
     popcount,
+    seat_after,
 )
 from sim.engine.params import (
     P_ACE,
@@ -431,7 +432,7 @@ def gen_moves(S: np.ndarray, P: np.ndarray, moves: np.ndarray, keys: np.ndarray,
     """
     NP = P[P_NP]
     n_played = S[S_NPLAYED]
-    seat = (S[S_LEADER] + n_played) % NP
+    seat = seat_after(S[S_LEADER], n_played, NP)
     n = 0
     if n_played == 0:
         plain, declaring = legal_leads(S, P, seat)
@@ -492,7 +493,7 @@ def move_groups(S: np.ndarray, P: np.ndarray, moves: np.ndarray, n: int, group: 
     """
     NP = P[P_NP]
     n_played = S[S_NPLAYED]
-    seat = (S[S_LEADER] + n_played) % NP
+    seat = seat_after(S[S_LEADER], n_played, NP)
     hand = S[S_HAND0 + seat]
     others = np.int64(0)
     for s in range(NP):
@@ -573,7 +574,7 @@ def play_move(C: Solver, P: np.ndarray, d: int, code: int) -> int:
         if code < DECLARE:
             return 0
         return declarer_total(T, P) - declarer_total(S, P)
-    apply_follow(T, P, (S[S_LEADER] + n_played) % NP, code)
+    apply_follow(T, P, seat_after(S[S_LEADER], n_played, NP), code)
     if T[S_NPLAYED] < NP:
         return 0
     before = declarer_total(S, P)
@@ -643,7 +644,7 @@ def _enter(C: Solver, P: np.ndarray, d: int, alpha: int, beta: int) -> tuple[boo
     F[F_BETA] = beta
     F[F_A0] = alpha  # the window searched: what the result bounds
     F[F_B0] = beta
-    F[F_MAX] = (S[S_LEADER] + S[S_NPLAYED]) % P[P_NP] == S[S_DECL]
+    F[F_MAX] = seat_after(S[S_LEADER], S[S_NPLAYED], P[P_NP]) == S[S_DECL]
     F[F_BEST] = -INF if F[F_MAX] else INF
     F[F_BEST_MOVE] = C.moves[d, 0]
     return False, 0
@@ -970,7 +971,7 @@ def _memo_find(memo_keys: np.ndarray, k1: int, k2: int, k3: int) -> tuple[int, b
 @hot
 def _moves_plain(S: np.ndarray, P: np.ndarray, codes: np.ndarray) -> int:
     """Every legal move in ascending code order, as the engine lists them."""
-    seat = (S[S_LEADER] + S[S_NPLAYED]) % P[P_NP]
+    seat = seat_after(S[S_LEADER], S[S_NPLAYED], P[P_NP])
     n = 0
     if S[S_NPLAYED] == 0:
         plain, declaring = legal_leads(S, P, seat)
@@ -1019,7 +1020,7 @@ def exhaustive(
             if not settled:
                 F[F_N] = _moves_plain(T, P, C.moves[d])
                 F[F_I] = 0
-                F[F_MAX] = (T[S_LEADER] + T[S_NPLAYED]) % P[P_NP] == T[S_DECL]
+                F[F_MAX] = seat_after(T[S_LEADER], T[S_NPLAYED], P[P_NP]) == T[S_DECL]
                 F[F_BEST] = -INF if F[F_MAX] else INF
                 F[F_GAIN] = play_move(C, P, d, C.moves[d, 0])
                 d += 1

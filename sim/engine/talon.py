@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.bidding import OPENING_BID, bid_cap
-from sim.engine.bits import mask_to_list
+from sim.engine.bits import mask_to_list, seat_after
 from sim.engine.params import P_GOLDEN_BLIND, P_HIDE_AT_100, P_NP, P_ROSPIS_ALLOWED, P_STEP
 from sim.engine.state import (
     S_AFTER0,
@@ -70,7 +70,7 @@ def apply_discard(S: np.ndarray, P: np.ndarray, j: int, card: int) -> None:
     decl = S[S_DECL]
     bit = np.int64(1) << card
     S[S_HAND0 + decl] ^= bit
-    S[S_HAND0 + (decl + j) % P[P_NP]] |= bit
+    S[S_HAND0 + seat_after(decl, j, P[P_NP])] |= bit
     S[S_GIVE1 + j - 1] = card
 
 

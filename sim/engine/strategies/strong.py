@@ -49,7 +49,7 @@ import numpy as np
 from numba import carray
 
 from sim.engine.actions import DECLARE, PASS, Decision
-from sim.engine.bits import KQ, SUIT_BITS, highest, lowest, play_masks, popcount
+from sim.engine.bits import KQ, SUIT_BITS, highest, lowest, play_masks, popcount, seat_after
 from sim.engine.params import N_PARAMS, P_MV_S, P_NP
 from sim.engine.state import (
     N_STATE,
@@ -250,7 +250,7 @@ def features_in_view(
             if seat != decl:
                 side_sure = 1.0
                 for j in range(S[S_NPLAYED] + 1, NP):
-                    if (S[S_LEADER] + j) % NP == decl:
+                    if seat_after(S[S_LEADER], j, NP) == decl:
                         side_sure = wins_sure
         elif seat != decl and S[S_BEST_SEAT] != decl:
             feeds = POINTS[c] * 0.1
