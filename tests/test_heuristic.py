@@ -131,6 +131,36 @@ def test_the_cheapest_and_richest_card_by_rank_are_the_points_order():
         assert richest_card(cards) == min(held, key=lambda c: (-int(CARD_POINTS[c]), c))
 
 
+def test_the_sure_winner_by_masks_is_the_card_by_card_rule():
+    # sure_winner takes out the cards under an outside card of their suit and the
+    # ruffable suits as masks: the same card as the rule read card by card (the richest
+    # card no outside card ranks above and no void may ruff; ties: the lowest id)
+    from sim.cards import CARD_POINTS
+    from sim.engine.strategies.basics import ABOVE, strictly_below, sure_winner
+
+    def by_card(cards, outside, trump, trumps_out, voids):
+        pick = -1
+        for c in range(24):
+            if not cards >> c & 1 or outside & int(ABOVE[c]):
+                continue
+            if c // 6 != trump and trumps_out and voids >> (c // 6) & 1:
+                continue
+            if pick < 0 or CARD_POINTS[c] > CARD_POINTS[pick]:
+                pick = c
+        return pick
+
+    rng = np.random.default_rng(9)
+    for _ in range(20000):
+        cards = int(rng.integers(0, 1 << 24))
+        outside = int(rng.integers(0, 1 << 24)) & ~(cards if rng.random() < 0.8 else 0)
+        trump = int(rng.integers(-1, 4))
+        trumps_out = int(rng.integers(0, 3)) * int(rng.integers(0, 1 << 24))
+        voids = int(rng.integers(0, 16))
+        want = by_card(cards, outside, trump, trumps_out, voids)
+        assert sure_winner(cards, outside, trump, trumps_out, voids) == want
+        assert strictly_below(outside) == sum(1 << c for c in range(24) if outside & int(ABOVE[c]))
+
+
 def _snapshots(rules, kind, n=150):
     from sim.cards import cards_str
     from sim.engine import play_hand_text

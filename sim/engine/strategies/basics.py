@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import CARD_POINTS
-from sim.engine.bits import ACES, KQ, SUIT_BITS, highest, lowest, popcount
+from sim.engine.bits import ACES, KQ, RANK_BITS, SUIT_BITS, highest, lowest, popcount
 from sim.engine.params import P_DISCARD_FACE_DOWN, P_NP
 from sim.engine.state import (
     NO_SUIT,
@@ -139,6 +139,41 @@ def paired_marriages(hand: int) -> int:
     return paired
 
 
+# A right shift by k keeps a card in its suit where its rank is below 6 - k: these masks
+# keep those bits (the smear of :func:`strictly_below`).
+_IN_SUIT_1, _IN_SUIT_2, _IN_SUIT_4 = (
+    np.int64(sum(1 << c for c in range(24) if c % 6 < 6 - k)) for k in (1, 2, 4)
+)
+# SUITS_CARDS[m]: every card of the suits in the 4-bit suit set m.
+SUITS_CARDS = np.array(
+    [sum(int(SUIT_BITS[s]) for s in range(4) if m >> s & 1) for m in range(16)], dtype=np.int64
+)
+
+
+@hot
+def strictly_below(cards: int) -> int:
+    """Every card ranking below a card of ``cards`` in its suit."""
+    below = (cards >> 1) & _IN_SUIT_1
+    below |= (below >> 1) & _IN_SUIT_1
+    below |= (below >> 2) & _IN_SUIT_2
+    below |= (below >> 4) & _IN_SUIT_4
+    return below
+
+
+@hot
+def richest_of(cards: int) -> int:
+    """The card of ``cards`` with the most points, ties the lowest id; -1 when empty.
+
+    Points rise with rank (0, 2, 3, 4, 10, 11), so it is the highest rank's card of
+    the lowest suit.
+    """
+    for r in range(5, -1, -1):
+        of_rank = cards & RANK_BITS[r]
+        if of_rank:
+            return lowest(of_rank)
+    return -1
+
+
 @hot
 def sure_winner(cards: int, outside: int, trump: int, trumps_out: int, voids: int) -> int:
     """The richest card of ``cards`` that wins its trick for sure, or -1.
@@ -146,20 +181,16 @@ def sure_winner(cards: int, outside: int, trump: int, trumps_out: int, voids: in
     A card wins for sure when no card ``outside`` (unseen, unplayed) ranks above it in
     its suit and, outside trump, no opponent void in its suit may still trump it
     (``trumps_out``: the trumps outside; ``voids``: the suits the opponents lack).
+    Computed on masks, card by card in none: the cards under an outside card of their
+    suit, and the suits an opponent may ruff, are taken out at once.
     """
-    pick = -1
-    m = cards
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        s = c // 6
-        if outside & ABOVE[c]:
-            continue
-        if s != trump and trumps_out and voids >> s & 1:
-            continue
-        if pick < 0 or POINTS[c] > POINTS[pick]:
-            pick = c
-    return pick
+    sure = cards & ~strictly_below(outside)
+    if trumps_out:
+        ruffed = voids & 15
+        if trump != NO_SUIT:
+            ruffed &= ~(1 << trump)
+        sure &= ~SUITS_CARDS[ruffed]
+    return richest_of(sure)
 
 
 @hot
@@ -198,5 +229,7 @@ __all__ = [
     "paired_marriages",
     "partner_card",
     "richest_card",
+    "richest_of",
+    "strictly_below",
     "sure_winner",
 ]
