@@ -130,3 +130,9 @@ def test_seat_after_is_the_modulo_it_replaces():
             for k in range(n + 1):
                 if seat + k < 2 * n:
                     assert seat_after(seat, k, n) == (seat + k) % n
+
+
+def test_suit_of_is_the_division_it_replaces():
+    from sim.engine.bits import suit_of
+
+    assert [suit_of(c) for c in range(24)] == [c // 6 for c in range(24)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.actions import ACE_BIT, DECLARE
-from sim.engine.bits import ACE, ACES, KQ, SUIT_BITS, lowest
+from sim.engine.bits import ACE, ACES, KQ, SUIT_BITS, lowest, suit_of
 from sim.engine.params import (
     NEXT_TRICK,
     P_ACE,
@@ -70,8 +70,8 @@ ACE_MARRIAGE = 4  # the trick log's code of the ace marriage (a suit's marriage:
 @hot
 def beats(c: int, best: int, trump: int) -> bool:
     """Whether card ``c`` beats the trick's current best card under ``trump``."""
-    sc = c // 6
-    sb = best // 6
+    sc = suit_of(c)
+    sb = suit_of(best)
     if sc == sb:
         return c > best
     return sc == trump
@@ -141,7 +141,7 @@ def _declare(S: np.ndarray, P: np.ndarray, leader: int, card: int) -> int:
     changes with every declaration, or with ``marriage.changes_trump`` off only while
     the deal has no trump yet (none set and none pending).
     """
-    suit = card // 6
+    suit = suit_of(card)
     if card % 6 == ACE:  # an ace: the ace marriage (four aces)
         value = ACE_MARRIAGE_VALUE
         bit = ACE_BIT
@@ -170,7 +170,7 @@ def apply_lead(S: np.ndarray, P: np.ndarray, code: int) -> None:
     S[S_PLAYED] |= np.int64(1) << c
     S[S_PILE0 + S[S_TRICK_NO] * P[P_NP]] = c
     S[S_LEAD_MARRIAGE] = _declare(S, P, leader, c) if code >= DECLARE else -1
-    S[S_LED_SUIT] = c // 6
+    S[S_LED_SUIT] = suit_of(c)
     S[S_TC0] = c
     S[S_TC0 + 2] = -1
     S[S_BEST] = c
@@ -216,7 +216,7 @@ def reveal(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     led = S[S_LED_SUIT]
     trump = S[S_TRUMP]
     best = S[S_BEST]
-    suit = card // 6
+    suit = suit_of(card)
     shown = np.int64(0)
     if suit != led:
         shown |= SUIT_BITS[led]
@@ -225,11 +225,11 @@ def reveal(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     if P[P_MUST_BEAT] and not beats(card, best, trump):
         above = ~((np.int64(2) << best) - 1)  # the cards above the best one
         if suit == led:
-            if best // 6 == led:
+            if suit_of(best) == led:
                 shown |= SUIT_BITS[led] & above
         elif trump != NO_SUIT:
             # void in the led suit: no trump (above the best one, if that is a trump)
-            shown |= SUIT_BITS[trump] & (above if best // 6 == trump else ~np.int64(0))
+            shown |= SUIT_BITS[trump] & (above if suit_of(best) == trump else ~np.int64(0))
     S[S_NOT0 + seat] |= shown
 
 
@@ -241,7 +241,7 @@ def apply_follow(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
     S[S_HAND0 + seat] ^= np.int64(1) << card
     S[S_PLAYED] |= np.int64(1) << card
     S[S_PILE0 + S[S_TRICK_NO] * P[P_NP] + j] = card
-    if card // 6 != S[S_LED_SUIT]:
+    if suit_of(card) != S[S_LED_SUIT]:
         S[S_VOID0 + seat] |= 1 << S[S_LED_SUIT]
     if beats(card, S[S_BEST], S[S_TRUMP]):
         S[S_BEST] = card

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import CARD_POINTS
-from sim.engine.bits import ACES, KQ, RANK_BITS, SUIT_BITS, highest, lowest, popcount
+from sim.engine.bits import ACES, KQ, RANK_BITS, SUIT_BITS, highest, lowest, popcount, suit_of
 from sim.engine.params import P_DISCARD_FACE_DOWN, P_NP
 from sim.engine.state import (
     NO_SUIT,
@@ -96,7 +96,7 @@ def follow_card(seat: int, S: np.ndarray, P: np.ndarray, allowed: int) -> int:
     """
     trump = S[S_TRUMP]
     best = S[S_BEST]
-    bs = best // 6
+    bs = suit_of(best)
     hand = S[S_HAND0 + seat]
     paired = 0  # cards of marriages still held together
     for s in range(4):
