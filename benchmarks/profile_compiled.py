@@ -1,0 +1,184 @@
+"""Where the compiled code spends its time, instruction by instruction (issue 39).
+
+numba's machine code has no symbols a sampling profiler can read: ``perf`` sees
+anonymous memory. This script plays hands of one player in a child process that
+compiles the engine and the player afresh (an empty compiled-code cache of its own),
+keeps the object code of every compiled library and the address each function was
+loaded at, and samples the child with ``perf record``. Each sample is then mapped to
+its function and to its offset in that function's object code, so the hottest
+functions, 256-byte regions and instructions are printed with their disassembly
+(``objdump``). Every decision of a hand is inlined into one or two functions, so the
+instructions (an integer division, a table load that misses the cache, a branch on
+data) say where the time goes; ``benchmarks/profile_phases.py`` times the phases.
+
+Run: ``python benchmarks/profile_compiled.py [--player heuristic] [--seconds 10]``
+(Linux, with ``perf`` and ``objdump``; about two minutes of compiling first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+_DEFINE = re.compile(r'^define [^@]*@"?([^"( ]+)"?\(', re.M)
+
+
+def _keep(library, folder: Path, tag: str) -> None:  # type: ignore[no-untyped-def]
+    """Write a compiled library's object code and its functions' load addresses."""
+    (folder / f"{tag}.o").write_bytes(library.serialize_using_object_code()[2][0])
+    with open(folder / f"{tag}.syms", "w") as out:
+        for name in _DEFINE.findall(library.get_llvm_str()):
+            try:
+                out.write(f"{name} {library.get_pointer_to_function(name)}\n")
+            except Exception:  # declared in the library, defined elsewhere
+                continue
+
+
+def child(player: str, seconds: float, folder: Path) -> None:
+    """Compile the engine and the player's callback afresh, keep their code, play hands."""
+    import functools
+    import importlib
+
+    import numba
+    from numba import cfunc, types
+
+    import sim.engine.driver as driver
+    import sim.engine.strategies.addresses as addresses
+    import sim.jit
+    from sim.engine import play_hands
+    from sim.engine.strategies.hook import SIG
+    from sim.rules import load_rules
+
+    engine = cfunc(types.void(types.voidptr), error_model="numpy", _nrt=False)(
+        driver.play_block_entry
+    )
+    _keep(engine._library, folder, "engine")
+    sim.jit.entry_address = lambda module, name: engine.address  # type: ignore[assignment]
+
+    @functools.cache
+    def player_address(strategy: int) -> int:
+        module, name = addresses.ENTRIES[addresses.SHARED.get(strategy, strategy)]
+        entry = getattr(importlib.import_module(module), name)
+        compiled = cfunc(SIG, error_model="numpy")(entry)
+        _keep(compiled._library, folder, f"player{strategy}")
+        return int(compiled.address)
+
+    addresses.player_address = player_address  # type: ignore[assignment]
+    numba.set_num_threads(1)
+    rules = load_rules("classic")
+    play_hands(rules, 200, 1, [player])
+    (folder / "ready").write_text(str(os.getpid()))
+    start, k = time.time(), 0
+    while time.time() - start < seconds:
+        play_hands(rules, 1 << 14, 2 + k, [player])
+        k += 1
+
+
+def _functions(folder: Path) -> list[tuple[str, str, int, int, int]]:
+    """``(object, name, address, offset in the object, size)`` of every function kept."""
+    out = []
+    for syms in sorted(folder.glob("*.syms")):
+        obj = syms.with_suffix(".o")
+        table = subprocess.run(["objdump", "-t", str(obj)], capture_output=True, text=True).stdout
+        where = {}
+        for line in table.splitlines():
+            parts = line.split()
+            if " F " in line and len(parts) >= 6:
+                where[parts[-1]] = (int(parts[0], 16), int(parts[-2], 16))
+        for line in syms.read_text().splitlines():
+            name, address = line.split()
+            if name in where:
+                out.append((obj.name, name, int(address), *where[name]))
+    return out
+
+
+def report(folder: Path, top: int) -> None:
+    """Print the hottest functions, regions and instructions of the samples in ``folder``."""
+    ips = [
+        int(x, 16)
+        for x in subprocess.run(
+            ["perf", "script", "-i", str(folder / "perf.data"), "-F", "ip"],
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+    ]
+    total = len(ips)
+    hits: dict[tuple[str, str], collections.Counter[int]] = {}
+    for obj, name, address, offset, size in _functions(folder):
+        inside = collections.Counter(
+            i - address + offset for i in ips if address <= i < address + size
+        )
+        if inside:
+            hits[(obj, name)] = inside
+    print(f"{total:,} samples; in compiled code {sum(sum(c.values()) for c in hits.values()):,}")
+    ranked = sorted(hits.items(), key=lambda kv: -sum(kv[1].values()))
+    for (obj, name), c in ranked[:6]:
+        print(f"{100 * sum(c.values()) / total:5.1f} %  {obj}  {name[:100]}")
+    for (obj, name), c in ranked[:2]:
+        listing = subprocess.run(
+            ["objdump", "-d", "--no-show-raw-insn", str(folder / obj)],
+            capture_output=True,
+            text=True,
+        ).stdout
+        code = {}
+        for line in listing.splitlines():
+            m = re.match(r"\s+([0-9a-f]+):\s+(.*)", line)
+            if m:
+                code[int(m.group(1), 16)] = re.sub(r"<[^>]*\+(0x[0-9a-f]+)>", r"<\1>", m.group(2))
+        regions: collections.Counter[int] = collections.Counter()
+        for off, n in c.items():
+            regions[off // 256 * 256] += n
+        print(f"\n{name[:100]}: the hottest 256-byte regions, and their hottest instructions")
+        for start, n in regions.most_common(top):
+            print(f"  {start:#07x}  {100 * n / total:5.1f} %")
+            inside = sorted(((c[o], o) for o in c if start <= o < start + 256), reverse=True)[:3]
+            for count, off in inside:
+                print(f"      {count:6d}  {off:#07x}  {code.get(off, '?')}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--player", default="heuristic")
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--top", type=int, default=12, help="regions to show")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args.player, args.seconds + 20, Path(args.child))
+        return
+    for tool in ("perf", "objdump"):
+        if shutil.which(tool) is None:
+            print(f"profile_compiled: {tool} is not installed", file=sys.stderr)
+            sys.exit(2)
+    with tempfile.TemporaryDirectory(prefix="profile-") as tmp:
+        folder = Path(tmp)
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / "cache")}
+        cmd = [sys.executable, __file__, "--child", tmp, "--player", args.player,
+               "--seconds", str(args.seconds)]  # fmt: skip
+        proc = subprocess.Popen(cmd, env=env)
+        while not (folder / "ready").exists():
+            if proc.poll() is not None:
+                sys.exit(f"profile_compiled: the player's process ended ({proc.returncode})")
+            time.sleep(1)
+        pid = (folder / "ready").read_text()
+        subprocess.run(
+            ["perf", "record", "-q", "-e", "cpu-clock", "-F", "4999", "-p", pid,
+             "-o", str(folder / "perf.data"), "--", "sleep", str(args.seconds)],
+            check=True,
+        )  # fmt: skip
+        proc.kill()
+        proc.wait()
+        print(f"{args.player}, one thread, classic deals")
+        report(folder, args.top)
+
+
+if __name__ == "__main__":
+    main()
