@@ -11,7 +11,10 @@ functions, 256-byte regions and instructions are printed with their disassembly
 instructions (an integer division, a table load that misses the cache, a branch on
 data) say where the time goes; ``benchmarks/profile_phases.py`` times the phases.
 
-Run: ``python benchmarks/profile_compiled.py [--player heuristic] [--seconds 10]``
+``--player par`` profiles the open-card solver instead, solving the par of classic
+items (:func:`sim.runs.declarer.par_levels`).
+
+Run: ``python benchmarks/profile_compiled.py [--player heuristic|par] [--seconds 10]``
 (Linux, with ``perf`` and ``objdump``; about two minutes of compiling first).
 """
 
@@ -82,20 +85,49 @@ def child(player: str, seconds: float, folder: Path) -> None:
         k += 1
 
 
-def _functions(folder: Path) -> list[tuple[str, str, int, int, int]]:
-    """``(object, name, address, offset in the object, size)`` of every function kept."""
-    out = []
-    for syms in sorted(folder.glob("*.syms")):
+def child_par(seconds: float, folder: Path) -> None:
+    """Compile the open-card solver afresh, keep its code, solve the par of classic items."""
+    from sim.engine import search
+    from sim.rules import load_rules
+    from sim.runs.declarer import declarer_deals, par_levels
+
+    rules = load_rules("classic")
+    masks, decls = declarer_deals(2000, 0, 3)
+    par_levels(rules, masks[:3], decls[:3])
+    for name in dir(search):
+        overloads = getattr(getattr(search, name), "overloads", None)
+        for k, cres in enumerate((overloads or {}).values()):
+            _keep(cres.library, folder, f"{name}{k}")
+    (folder / "ready").write_text(str(os.getpid()))
+    start, k = time.time(), 3
+    while time.time() - start < seconds:
+        par_levels(rules, masks[k : k + 30], decls[k : k + 30])
+        k = (k + 30) % (masks.shape[0] - 30)
+
+
+def _functions(folder: Path) -> list[tuple[str, str, int, int, int, str]]:
+    """``(object, name, address, offset in its section, size, section)`` of every function
+    kept."""
+    out, seen = [], set()  # a function linked into several libraries: counted once
+
+    # the process runs one copy of it, the one of the library compiled for it (which
+    # may be laid out otherwise than the copies inlined elsewhere): those libraries first
+    def own_first(syms: Path) -> tuple[bool, str]:
+        base = re.sub(r"\d+$", "", syms.stem)
+        return (f"{len(base)}{base}B" not in syms.read_text(), syms.stem)
+
+    for syms in sorted(folder.glob("*.syms"), key=own_first):
         obj = syms.with_suffix(".o")
         table = subprocess.run(["objdump", "-t", str(obj)], capture_output=True, text=True).stdout
         where = {}
         for line in table.splitlines():
             parts = line.split()
             if " F " in line and len(parts) >= 6:
-                where[parts[-1]] = (int(parts[0], 16), int(parts[-2], 16))
+                where[parts[-1]] = (int(parts[0], 16), int(parts[-2], 16), parts[-3])
         for line in syms.read_text().splitlines():
             name, address = line.split()
-            if name in where:
+            if name in where and (name, address) not in seen:
+                seen.add((name, address))
                 out.append((obj.name, name, int(address), *where[name]))
     return out
 
@@ -112,19 +144,22 @@ def report(folder: Path, top: int) -> None:
     ]
     total = len(ips)
     hits: dict[tuple[str, str], collections.Counter[int]] = {}
-    for obj, name, address, offset, size in _functions(folder):
+    sections: dict[tuple[str, str], str] = {}
+    for obj, name, address, offset, size, section in _functions(folder):
         inside = collections.Counter(
             i - address + offset for i in ips if address <= i < address + size
         )
         if inside:
             hits[(obj, name)] = inside
+            sections[(obj, name)] = section
     print(f"{total:,} samples; in compiled code {sum(sum(c.values()) for c in hits.values()):,}")
     ranked = sorted(hits.items(), key=lambda kv: -sum(kv[1].values()))
     for (obj, name), c in ranked[:6]:
         print(f"{100 * sum(c.values()) / total:5.1f} %  {obj}  {name[:100]}")
     for (obj, name), c in ranked[:2]:
+        section = sections[(obj, name)]  # its section alone: offsets are within it
         listing = subprocess.run(
-            ["objdump", "-d", "--no-show-raw-insn", str(folder / obj)],
+            ["objdump", "-d", "--no-show-raw-insn", "-j", section, str(folder / obj)],
             capture_output=True,
             text=True,
         ).stdout
@@ -152,7 +187,10 @@ def main() -> None:
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.player, args.seconds + 20, Path(args.child))
+        if args.player == "par":
+            child_par(args.seconds + 20, Path(args.child))
+        else:
+            child(args.player, args.seconds + 20, Path(args.child))
         return
     for tool in ("perf", "objdump"):
         if shutil.which(tool) is None:
@@ -176,7 +214,8 @@ def main() -> None:
         )  # fmt: skip
         proc.kill()
         proc.wait()
-        print(f"{args.player}, one thread, classic deals")
+        what = "the par of classic items" if args.player == "par" else "classic deals"
+        print(f"{args.player}, one thread, {what}")
         report(folder, args.top)
 
 
