@@ -283,6 +283,69 @@ def test_a_search_past_its_node_limit_gives_up_and_leaves_the_table_sound() -> N
         assert search.exact(C, P, 0) == fresh.value(S, P)
 
 
+@pytest.mark.parametrize("bits", [1, 5, 12, 14])
+def test_the_table_has_a_power_of_two_entries_whatever_the_alignment(bits: int) -> None:
+    """The words left over by the table's alignment make no extra entry: the slot mask
+    would otherwise not be all ones and fold the table onto a few slots."""
+    for pad in range(8):  # every offset of the arena's start from a cache line
+        arena = np.zeros(search.arena_size(bits) + pad, dtype=np.int64)[pad:]
+        C = search.solver_view(arena)
+        assert C.tt.shape == (1 << bits, search.T_WORDS)
+        assert C.meta[search.M_TT_MASK] == (1 << bits) - 1
+        assert C.tt.ctypes.data % 64 == 0
+
+
+def test_a_table_entry_keeps_its_bounds_move_and_generation() -> None:
+    """Each entry packs the key, both bounds, the best lead and the generation's tag in
+    two words: after a solve, the root's entry holds bounds around its value and one of
+    its leads (the move tried first next time), and it does not match in the next
+    generation."""
+    rules = load_rules("classic")
+    rng = np.random.default_rng(5)
+    solver = OpenCardSolver(tt_bits=14)
+    C = solver.ws
+    for _ in range(4):
+        deck = rng.permutation(24)
+        hands = tuple(sum(1 << int(c) for c in deck[i * 8 : (i + 1) * 8]) for i in range(3))
+        S, P = play_state(Position(hands, declarer=0, leader=0), rules)
+        value = solver.value(S, P)
+        leads = {m.code for m in solver.moves(S, P)}
+        assert solver.value(S, P) == value
+        root = search._key(S, P)
+        slot = search._slot(*root, C.meta[search.M_TT_MASK])
+        assert search._tt_match(C, slot, *root)
+        data = C.tt[slot, search.T_DATA]
+        assert search._tt_lo(data) <= value <= search._tt_hi(data)
+        assert (data >> search.T_MOVE_SHIFT & 63) in leads
+        assert np.count_nonzero(C.tt[:, search.T_KEY]) > 100
+        search.new_position(C)
+        assert not search._tt_match(C, slot, *root)
+
+
+def test_the_generations_tag_wraps_with_the_table_emptied() -> None:
+    """Past 4096 generations the tag repeats: the table is emptied then, so a search
+    4096 generations later finds no entry of the old one (the same nodes as fresh)."""
+    rules = load_rules("classic")
+    rng = np.random.default_rng(9)
+    solver = OpenCardSolver(tt_bits=12)
+    fresh = OpenCardSolver(tt_bits=12)
+    C = solver.ws
+    deck = rng.permutation(24)
+    hands = tuple(sum(1 << int(c) for c in deck[i * 6 : (i + 1) * 6]) for i in range(3))
+    S, P = play_state(Position(hands, declarer=1, leader=2, marriage_allowed=True), rules)
+    value = solver.value(S, P)
+    assert np.count_nonzero(C.tt) > 0
+    assert C.meta[search.M_GEN] == 1
+    C.meta[search.M_GEN] = search.TAG_MASK
+    search.new_position(C)  # generation 4096: the tag wraps to 0, the table is emptied
+    assert np.count_nonzero(C.tt) == 0
+    n0 = solver.nodes
+    assert solver.value(S, P) == value  # generation 4097: the first one's tag again
+    n1 = fresh.nodes
+    assert fresh.value(S, P) == value
+    assert solver.nodes - n0 == fresh.nodes - n1
+
+
 def _hands(*texts: str) -> tuple[int, ...]:
     return tuple(hand_mask(t) for t in texts)
 

@@ -18,6 +18,7 @@ MAX_MOVES = 32  # plain cards and declaring leads of one hand
 N_FRAME = 15  # a ply's frame: window, best, move index, table slot (search.F_*)
 N_META = 8  # the workspace's counters (search.M_*)
 N_SCRATCH = 5  # rows of MAX_WORLDS for the sampling player
+T_WORDS = 2  # a table entry's words (search.T_*): 16 bytes, four to a cache line
 
 FIXED = (
     (MAX_PLY + 2) * N_STATE  # stack
@@ -32,6 +33,7 @@ FIXED = (
 def arena_size(tt_bits: int) -> int:
     """Length of the one ``int64`` array that holds a solver with ``2**tt_bits`` entries.
 
-    An entry is 8 words (a cache line), and up to 7 more align the table's start.
+    An entry is :data:`T_WORDS` words (16 bytes), and up to 7 more align the table's
+    start on a cache line (so no entry straddles two).
     """
-    return FIXED + 7 + 8 * (1 << tt_bits)
+    return FIXED + 7 + T_WORDS * (1 << tt_bits)

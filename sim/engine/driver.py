@@ -176,7 +176,7 @@ from sim.engine.talon import (
 from sim.jit import body, call_packed, claim, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import item_state
 
-PIMC_TT_BITS = 18  # the sampling player's table: 262,144 entries (12 MiB a block)
+PIMC_TT_BITS = 18  # the sampling player's table: 262,144 entries (4 MiB a block)
 PIMC_ARENA = arena_size(PIMC_TT_BITS)
 SMALL_ARENA = arena_size(1)
 
@@ -185,7 +185,7 @@ _PLACE_OF_2 = _place_of_position(2)
 _BLOCK = 256
 # a sampling player's deal takes milliseconds: small blocks, so that the threads share
 # a few hundred deals evenly (a 300-deal duel in blocks of 256 ran on one core 85 % of
-# the time); its 12 MiB table per block costs about a millisecond
+# the time); its 4 MiB table per block costs well under a millisecond
 _SAMPLING_BLOCK = 8
 
 

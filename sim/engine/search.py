@@ -53,6 +53,7 @@ from sim.engine.arena import (
     N_FRAME,
     N_META,
     N_SCRATCH,
+    T_WORDS,
     arena_size,
 )
 from sim.engine.bits import (
@@ -111,9 +112,29 @@ from sim.rules import ACE_MARRIAGE_VALUE
 INF = 1 << 20
 RANK_POINTS_I = np.array(RANK_POINTS, dtype=np.int64)  # points by rank, 9 J Q K 10 A
 TT_BITS_DEFAULT = 18
-# A table entry's words (``C.tt[slot]``), 64 bytes: one cache line read per lookup.
-T_K1, T_K2, T_LO, T_HI, T_MOVE, T_GEN = range(6)
-T_WORDS = 8
+# A table entry (``C.tt[slot]``): two words, 16 bytes, four entries to a cache line.
+# Word T_KEY: the key's first word (57 bits) and the low 7 bits of the generation's tag
+# above it. Word T_DATA: the key's second word (29 bits), the lower and the upper bound
+# (12 bits each, offset by TT_OFFSET; the upper bound's top value stands for none), the
+# best lead (6 bits) and the tag's high 5 bits. The tag is the generation modulo 4096;
+# the table is emptied when it wraps (new_position), so a tag never matches an entry of
+# a generation 4096 back. Every bound the search stores lies well inside the 12 bits
+# (a deal's points and marriages are at most 600); one outside would only be widened
+# (a lower bound lowered, an upper one forgotten), never wrong.
+T_KEY, T_DATA = range(T_WORDS)
+TAG_BITS = 12
+TAG_MASK = (1 << TAG_BITS) - 1
+K1_BITS = 57
+K2_BITS = 29
+TT_OFFSET = 2048
+TT_NONE = 4095  # a stored upper bound of INF
+T_LO_SHIFT = K2_BITS
+T_HI_SHIFT = K2_BITS + 12
+T_MOVE_SHIFT = K2_BITS + 24
+T_TAG_SHIFT = K2_BITS + 30
+# the bits of T_DATA that must match: the key's second word and the tag's high bits
+# (as a signed word: the tag's top bit is the sign bit)
+DATA_KEY_MASK = ((1 << K2_BITS) - 1 | (TAG_MASK >> (64 - K1_BITS)) << T_TAG_SHIFT) - (1 << 64)
 # Workspace counters (``C.meta``).
 M_GEN, M_NODES, M_TT_MASK, M_TT_HITS, M_CUT_FIRST, M_CUT_LATE, M_ALL, M_LIMIT = range(N_META)
 GAVE_UP = -(1 << 40)  # a search's result past the node limit ``meta[M_LIMIT]`` (0: none)
@@ -145,8 +166,7 @@ Solver = namedtuple(
         "frame",  # int64[MAX_PLY + 1, N_FRAME]: each ply's window, best, move index
         "group",  # int64[MAX_PLY + 1, MAX_MOVES]: each move's class of equivalent cards
         "vals",  # int64[MAX_PLY + 1, MAX_MOVES]: each searched move's value (a bound)
-        "tt",  # int64[TT, 8]: the table's entries, a cache line each: two key words,
-        # lower bound, upper bound, best lead, generation (T_* columns; 2 spare)
+        "tt",  # int64[TT, 2]: the table's entries, two words each (T_KEY, T_DATA)
         "meta",  # int64[8]: generation, node count, table mask, table hits
         "scratch",  # int64[5, MAX_WORLDS]: the sampling player's facts, values, moves
         "probe_out",  # int64[MAX_MOVES, 2]: root moves with their results
@@ -181,15 +201,17 @@ def solver_view(arena: np.ndarray) -> Solver:
     k += N_SCRATCH * MAX_WORLDS
     probe_out = arena[k : k + 2 * MAX_MOVES].reshape((MAX_MOVES, 2))
     k += 2 * MAX_MOVES
+    size = (arena.shape[0] - k - 7) // T_WORDS  # 2**tt_bits (arena_size)
+    while size & (size - 1):  # (another length: down to a power of two)
+        size &= size - 1
     k += (8 - (arena.ctypes.data // 8 + k) % 8) % 8  # the table starts on a cache line
-    size = (arena.shape[0] - k) // T_WORDS  # 2**tt_bits (arena_size)
     tt = arena[k : k + T_WORDS * size].reshape((size, T_WORDS))
     meta[M_TT_MASK] = size - 1
     return Solver(stack, moves, order, frame, group, vals, tt, meta, scratch, probe_out)
 
 
 def workspace(tt_bits: int = TT_BITS_DEFAULT) -> Solver:
-    """A solver workspace with a table of ``2**tt_bits`` entries (64 bytes each)."""
+    """A solver workspace with a table of ``2**tt_bits`` entries (16 bytes each)."""
     return solver_view(np.zeros(arena_size(tt_bits), dtype=np.int64))
 
 
@@ -586,10 +608,29 @@ def play_move(C: Solver, P: np.ndarray, d: int, code: int) -> int:
 
 
 @hot
+def _tt_words(C: Solver, k1: int, k2: int) -> tuple[int, int]:
+    """The key as the table holds it: word T_KEY, and the bits of T_DATA that must match."""
+    tag = C.meta[M_GEN] & TAG_MASK
+    w0 = k1 | (tag & ((1 << (64 - K1_BITS)) - 1)) << K1_BITS
+    w1 = k2 | (tag >> (64 - K1_BITS)) << T_TAG_SHIFT
+    return w0, w1
+
+
+@hot
 def _tt_match(C: Solver, slot: int, k1: int, k2: int) -> bool:
-    return bool(
-        C.tt[slot, T_GEN] == C.meta[M_GEN] and C.tt[slot, T_K1] == k1 and C.tt[slot, T_K2] == k2
-    )
+    w0, w1 = _tt_words(C, k1, k2)
+    return bool(C.tt[slot, T_KEY] == w0 and (C.tt[slot, T_DATA] & DATA_KEY_MASK) == w1)
+
+
+@hot
+def _tt_lo(w: int) -> int:
+    return (w >> T_LO_SHIFT & 4095) - TT_OFFSET
+
+
+@hot
+def _tt_hi(w: int) -> int:
+    raw = w >> T_HI_SHIFT & 4095
+    return INF if raw == TT_NONE else raw - TT_OFFSET
 
 
 @hot
@@ -620,8 +661,9 @@ def _enter(C: Solver, P: np.ndarray, d: int, alpha: int, beta: int) -> tuple[boo
         F[F_K2] = k2
         if _tt_match(C, slot, k1, k2):
             C.meta[M_TT_HITS] += 1
-            lo = C.tt[slot, T_LO]
-            hi = C.tt[slot, T_HI]
+            data = C.tt[slot, T_DATA]
+            lo = _tt_lo(data)
+            hi = _tt_hi(data)
             if lo >= beta:
                 return True, lo
             if hi <= alpha:
@@ -630,7 +672,7 @@ def _enter(C: Solver, P: np.ndarray, d: int, alpha: int, beta: int) -> tuple[boo
                 return True, lo
             alpha = max(alpha, lo)
             beta = min(beta, hi)
-            first = C.tt[slot, T_MOVE]
+            first = data >> T_MOVE_SHIFT & 63
         lb, theirs = sure_points(S, P)  # after the table: most nodes end there
         if ub - theirs <= alpha:
             return True, ub - theirs
@@ -660,8 +702,8 @@ def _close(C: Solver, d: int) -> int:
         k1 = F[F_K1]
         k2 = F[F_K2]
         same = _tt_match(C, slot, k1, k2)
-        lo = C.tt[slot, T_LO] if same else 0
-        hi = C.tt[slot, T_HI] if same else INF
+        lo = _tt_lo(C.tt[slot, T_DATA]) if same else 0
+        hi = _tt_hi(C.tt[slot, T_DATA]) if same else INF
         if F[F_A0] < best < F[F_B0]:
             lo = best
             hi = best
@@ -669,12 +711,15 @@ def _close(C: Solver, d: int) -> int:
             lo = max(lo, best)
         else:
             hi = min(hi, best)
-        C.tt[slot, T_K1] = k1
-        C.tt[slot, T_K2] = k2
-        C.tt[slot, T_LO] = lo
-        C.tt[slot, T_HI] = hi
-        C.tt[slot, T_MOVE] = F[F_BEST_MOVE]
-        C.tt[slot, T_GEN] = C.meta[M_GEN]
+        w0, w1 = _tt_words(C, k1, k2)
+        # a lower bound is never below 0 (the declarer adds nothing less), so neither
+        # clamp moves a bound the search stores; past them it would widen, not lie
+        lo = min(max(lo, 0), TT_NONE - TT_OFFSET - 1) + TT_OFFSET
+        hi = min(max(hi, 0), TT_NONE - TT_OFFSET) + TT_OFFSET
+        C.tt[slot, T_KEY] = w0
+        C.tt[slot, T_DATA] = (
+            w1 | lo << T_LO_SHIFT | hi << T_HI_SHIFT | F[F_BEST_MOVE] << T_MOVE_SHIFT
+        )
     return best
 
 
@@ -783,6 +828,8 @@ def set_root(C: Solver, S: np.ndarray) -> None:
 def new_position(C: Solver) -> None:
     """Forget the table (a new generation): call before a different deal's search."""
     C.meta[M_GEN] += 1
+    if (C.meta[M_GEN] & TAG_MASK) == 0:  # the tag wraps: no entry of 4096 back may match
+        C.tt[:, :] = 0
 
 
 @hot_call

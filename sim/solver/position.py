@@ -164,7 +164,7 @@ class MoveValue:
 class OpenCardSolver:
     """The compiled open-card solver on positions and engine states.
 
-    One solver keeps one transposition table (``2**tt_bits`` entries, 64 bytes each);
+    One solver keeps one transposition table (``2**tt_bits`` entries, 16 bytes each);
     it is reused across searches and forgotten between positions.
     """
 
