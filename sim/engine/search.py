@@ -119,8 +119,9 @@ TT_BITS_DEFAULT = 18
 # best lead (6 bits) and the tag's high 5 bits. The tag is the generation modulo 4096;
 # the table is emptied when it wraps (new_position), so a tag never matches an entry of
 # a generation 4096 back. Every bound the search stores lies well inside the 12 bits
-# (a deal's points and marriages are at most 600); one outside would only be widened
-# (a lower bound lowered, an upper one forgotten), never wrong.
+# (a deal's points and marriages are at most 600, and no value is below 0); one outside
+# would only be loosened (a lower bound to 0 or 2046, an upper one forgotten), never
+# made wrong.
 T_KEY, T_DATA = range(T_WORDS)
 TAG_BITS = 12
 TAG_MASK = (1 << TAG_BITS) - 1
