@@ -109,14 +109,7 @@ def _functions(folder: Path) -> list[tuple[str, str, int, int, int, str]]:
     """``(object, name, address, offset in its section, size, section)`` of every function
     kept."""
     out, seen = [], set()  # a function linked into several libraries: counted once
-
-    # the process runs one copy of it, the one of the library compiled for it (which
-    # may be laid out otherwise than the copies inlined elsewhere): those libraries first
-    def own_first(syms: Path) -> tuple[bool, str]:
-        base = re.sub(r"\d+$", "", syms.stem)
-        return (f"{len(base)}{base}B" not in syms.read_text(), syms.stem)
-
-    for syms in sorted(folder.glob("*.syms"), key=own_first):
+    for syms in sorted(folder.glob("*.syms")):
         obj = syms.with_suffix(".o")
         table = subprocess.run(["objdump", "-t", str(obj)], capture_output=True, text=True).stdout
         where = {}

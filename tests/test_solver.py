@@ -305,9 +305,7 @@ def test_a_table_entry_keeps_its_bounds_move_and_generation() -> None:
     solver = OpenCardSolver(tt_bits=14)
     C = solver.ws
     for _ in range(4):
-        deck = rng.permutation(24)
-        hands = tuple(sum(1 << int(c) for c in deck[i * 8 : (i + 1) * 8]) for i in range(3))
-        S, P = play_state(Position(hands, declarer=0, leader=0), rules)
+        S, P = play_state(random_position(rng, rules, 8)[0], rules)
         value = solver.value(S, P)
         leads = {m.code for m in solver.moves(S, P)}
         assert solver.value(S, P) == value
@@ -330,9 +328,7 @@ def test_the_generations_tag_wraps_with_the_table_emptied() -> None:
     solver = OpenCardSolver(tt_bits=12)
     fresh = OpenCardSolver(tt_bits=12)
     C = solver.ws
-    deck = rng.permutation(24)
-    hands = tuple(sum(1 << int(c) for c in deck[i * 6 : (i + 1) * 6]) for i in range(3))
-    S, P = play_state(Position(hands, declarer=1, leader=2, marriage_allowed=True), rules)
+    S, P = play_state(random_position(rng, rules, 6)[0], rules)
     value = solver.value(S, P)
     assert np.count_nonzero(C.tt) > 0
     assert C.meta[search.M_GEN] == 1
