@@ -459,6 +459,7 @@ def test_bench_quick_runs_every_benchmark_and_prints_its_document(main_io):
         assert doc[f"games_{name}"]["deals_per_game"] >= 1
     assert doc["hands_writer"]["frame_deals_per_s"] > 0
     assert doc["hands_writer"]["parquet_deals_per_s"] > 0
+    assert doc["hands_writer"]["part_deals_per_s"] > 0
     code, out, _ = main_io("bench", "--quick")
     lines = out.splitlines()
     assert code == 0 and lines[0] == f"cores: {doc['cores']}"

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from sim.engine.api import play_hands
 from sim.rules import load_rules
-from sim.runs.hands import hands_frame
+from sim.runs.hands import hands_frame, hands_part
 from sim.runs.parquet_concat import concat_parquet
-from sim.runs.parquet_write import hybrid, supported, write_frame
+from sim.runs.parquet_write import Column, hybrid, supported, write_columns, write_frame
+from sim.runs.runner import frame_part
 
 KINDS = {
     "i8": (pl.Int8, st.integers(-128, 127)),
@@ -84,6 +85,59 @@ def test_any_frame_of_its_types_reads_back_the_same_with_its_statistics(frame, r
     assert by_polars.equals(frame) and by_polars.schema == frame.schema
     assert by_pyarrow.equals(frame)
     assert _stats_as_read(data) == _stats_of(frame, rows)
+
+
+def _columns_of(frame: pl.DataFrame) -> list[Column]:
+    """The frame's columns as :func:`write_columns` takes them (values, validity, words)."""
+    out = []
+    for name in frame.columns:
+        series = frame[name]
+        valid = series.is_not_null().to_numpy()
+        present = series.drop_nulls()
+        words: tuple[str, ...] = ()
+        if series.dtype == pl.String:
+            words = tuple(sorted(set(present.to_list()), reverse=True))  # any order
+            values = np.array([words.index(w) for w in present.to_list()], dtype=np.int64)
+        else:
+            values = present.to_numpy()
+        out.append(Column(name, series.dtype, values, None if valid.all() else valid, words))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(frame=frames(), rows=st.sampled_from([8, 16, 64, 1 << 18]), skip=st.integers(0, 9))
+def test_columns_write_the_bytes_of_their_frame(frame, rows, skip):
+    """:func:`write_columns` (values, a validity, no frame) writes :func:`write_frame`'s
+    file of the same frame byte for byte: every type, null pattern and row group; a
+    frame sliced inside a byte of its bitmaps too (the bits past the last row are 0)."""
+    frame = frame.slice(skip)
+    if frame.height == 0:
+        return
+    assert write_columns(_columns_of(frame), frame.height, rows) == write_frame(frame, rows)
+
+
+def test_a_hands_part_is_the_frames_file_on_every_kind_of_table():
+    """The run's writer (:func:`hands_part`, straight from the batch's rows) writes the
+    bytes of the frame's file (:func:`hands_frame`, :func:`frame_part`): two, three and
+    four players, with the par's columns, and a chunk where no deal was redealt."""
+    for preset, n, seed in (
+        ("classic", 3000, 7), ("two_players", 2000, 7), ("four_players", 2000, 7),
+        ("classic", 1, 3),
+    ):  # fmt: skip
+        batch = play_hands(load_rules(preset), n, seed, ["heuristic"], start=11)
+        assert hands_part(batch) == frame_part(hands_frame(batch)), (preset, n)
+        par = (np.arange(n, dtype=np.int32), np.full(n, 7, dtype=np.int32))
+        assert hands_part(batch, par) == frame_part(hands_frame(batch, par=par)), (preset, n)
+
+
+def test_with_no_deal_redealt_the_reshuffle_columns_are_null():
+    """A batch whose every slot was played at once has no reshuffle seat or reason (a
+    chunk of a run under rules that never reshuffle; it read seat 0, the first reason)."""
+    batch = play_hands(load_rules("classic"), 1, 3, ["heuristic"], start=11)
+    frame = hands_frame(batch)
+    assert frame["reshuffled"].to_list() == [False]
+    assert frame["reshuffle_seat"].null_count() == 1
+    assert frame["reshuffle_reason"].null_count() == 1
 
 
 def test_a_hands_chunk_reads_back_the_same_on_three_rule_sets():

@@ -20,14 +20,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def _hands() -> str:
     from sim.engine.api import play_hands
     from sim.rules import load_rules
-    from sim.runs.hands import hands_frame
+    from sim.runs.hands import hands_frame, hands_part
     from sim.runs.parquet_write import write_frame
 
     lineup = ("heuristic", "guide", "heuristic_v1")
     batch = play_hands(load_rules("classic"), 8, 0, lineup, trace=True)
     hands_frame(batch)  # and the frame's kernel
-    # the Parquet writer's, on the hands file's column types (dictionary and plain)
-    write_frame(hands_frame(play_hands(load_rules("classic"), 300, 0, ("heuristic",))))
+    # the Parquet writer's, on the hands file's column types (dictionary and plain), from
+    # a frame and straight from a batch's rows
+    batch = play_hands(load_rules("classic"), 300, 0, ("heuristic",))
+    write_frame(hands_frame(batch))
+    hands_part(batch)
     return "hands"
 
 

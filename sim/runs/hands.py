@@ -44,6 +44,74 @@ _PLAYED_INT_COLUMNS = [
 _PLAYED_BOOL_COLUMNS = ["at_100", "conceded", "made", "talon_shown"]
 
 
+# the columns before those read from the batch's rows
+_FIRST_COLUMNS = (
+    "deal_id", "attempt", "dealer", "reshuffled", "reshuffle_seat", "reshuffle_reason",
+)  # fmt: skip
+
+
+@dataclass
+class _Layout:
+    """Where a batch's deals lie in its tidy rows (:func:`hands_frame`, :func:`hands_part`).
+
+    Rows come in ``(deal_id, attempt)`` order: each slot's redealt deals, then its
+    played one. ``from_out`` maps each column read from the batch's rows to its row
+    index and dtype; ``order`` is the file's column order (the par's columns apart).
+    """
+
+    n: int
+    total: int  # rows
+    rows_of_slot: np.ndarray
+    first: np.ndarray  # each slot's first row
+    at_played: np.ndarray  # each slot's played row
+    is_played: np.ndarray  # by row
+    slot: np.ndarray  # each redealt row's slot, and its attempt
+    attempt: np.ndarray
+    from_out: dict[str, tuple[int, type]]
+    order: list[str]
+
+
+def _layout(batch: HandsBatch) -> _Layout:
+    from sim.engine.state import ROW, SEAT_BASES
+
+    assert SEAT_BASES[-1] == "bolt"  # the bolts come after the other per-seat columns
+    out = batch.out
+    n = len(batch)
+    players = batch.rules.players
+    redeals = out[:, ROW["redeals"]]
+    rows_of_slot = redeals + 1
+    first = np.cumsum(rows_of_slot) - rows_of_slot
+    at_played = first + redeals
+    total = int(n + redeals.sum())
+    is_played = np.zeros(total, dtype=bool)
+    is_played[at_played] = True
+    slot = np.repeat(np.arange(n), redeals)
+    attempt = np.arange(len(slot)) - np.repeat(np.cumsum(redeals) - redeals, redeals)
+    # A played deal's value at its row (null at the redealt rows): the columns read from
+    # ``out``, with the dtype each is written as.
+    from_out: dict[str, tuple[int, type]] = {"declarer": (ROW["declarer"], np.int32)}
+    for c in _PLAYED_INT_COLUMNS:
+        from_out[c] = (ROW[c], np.int32)
+    for b in SEAT_BASES[:-1]:
+        for s in range(players):
+            from_out[f"{b}_{s}"] = (ROW[f"{b}_{s}"], np.int32)
+    for c in _PLAYED_BOOL_COLUMNS:
+        from_out[c] = (ROW[c], np.bool_)
+    for s in range(players):
+        from_out[f"bolt_{s}"] = (ROW[f"bolt_{s}"], np.bool_)
+    from_out["special"] = (ROW["special"], np.int8)
+    if players == 2:
+        from_out["last_talon_to"] = (ROW["last_talon_to"], np.int32)
+    else:
+        del from_out["talon_pick"]
+    order = [*_FIRST_COLUMNS, *from_out]
+    if players == 2:
+        order += [f"{b}_2" for b in SEAT_BASES]
+    return _Layout(
+        n, total, rows_of_slot, first, at_played, is_played, slot, attempt, from_out, order
+    )
+
+
 def hands_frame(
     batch: HandsBatch,
     columns: Sequence[str] | None = None,
@@ -71,37 +139,13 @@ def hands_frame(
     from sim.engine.columns import spread_columns
     from sim.engine.state import REASONS, ROW, SEAT_BASES, SPECIALS
 
-    assert SEAT_BASES[-1] == "bolt"  # the bolts come after the other per-seat columns
+    lay = _layout(batch)
     out = batch.out
-    n = len(batch)
+    n, total, rows_of_slot, first = lay.n, lay.total, lay.rows_of_slot, lay.first
+    at_played, is_played, slot, attempt = lay.at_played, lay.is_played, lay.slot, lay.attempt
     players = batch.rules.players
-    redeals = out[:, ROW["redeals"]]
-    rows_of_slot = redeals + 1
-    first = np.cumsum(rows_of_slot) - rows_of_slot  # each slot's first row
-    at_played = first + redeals
-    total = int(n + redeals.sum())
-    is_played = np.zeros(total, dtype=bool)
-    is_played[at_played] = True
-    slot = np.repeat(np.arange(n), redeals)  # each redealt row's slot, and its attempt
-    attempt = np.arange(len(slot)) - np.repeat(np.cumsum(redeals) - redeals, redeals)
-
-    # A played deal's value at its row (null at the redealt rows): the columns read from
-    # ``out`` in one pass (``spread_columns``), with the dtype each is written as.
-    from_out: dict[str, tuple[int, type]] = {"declarer": (ROW["declarer"], np.int32)}
-    for c in _PLAYED_INT_COLUMNS:
-        from_out[c] = (ROW[c], np.int32)
-    for b in SEAT_BASES[:-1]:
-        for s in range(players):
-            from_out[f"{b}_{s}"] = (ROW[f"{b}_{s}"], np.int32)
-    for c in _PLAYED_BOOL_COLUMNS:
-        from_out[c] = (ROW[c], np.bool_)
-    for s in range(players):
-        from_out[f"bolt_{s}"] = (ROW[f"bolt_{s}"], np.bool_)
-    from_out["special"] = (ROW["special"], np.int8)
-    if players == 2:
-        from_out["last_talon_to"] = (ROW["last_talon_to"], np.int32)
-    else:
-        del from_out["talon_pick"]
+    # the columns read from ``out`` in one pass (``spread_columns``)
+    from_out = lay.from_out
     names = [*from_out] if columns is None else [c for c in columns if c in from_out]
     spread = spread_columns(
         out, np.array([from_out[c][0] for c in names], dtype=np.int64), at_played, total
@@ -144,19 +188,17 @@ def hands_frame(
             "reshuffle_reason", batch.redeal_reason[slot, attempt], np.int8
         ).replace_strict(dict(enumerate(REASONS)), return_dtype=pl.String),
     }
-    order = [*builders, *from_out]  # the file's column order
+    order = list(lay.order)  # the file's column order
     if players == 2:
         for b in SEAT_BASES:
             kind = pl.Boolean if b == "bolt" else pl.Int32
             builders[f"{b}_2"] = partial(pl.Series, f"{b}_2", [None] * total, kind)
-            order.append(f"{b}_2")
     if par is not None:
         order += ["par_total", "par_best"]
     wanted = order if columns is None else columns
     frame = pl.DataFrame([played[c] if c in played else builders[c]() for c in wanted])
-    if len(slot) == 0:
-        return frame
-    # the nulls, one mask for every column of a kind
+    # the nulls, one mask for every column of a kind (with no deal redealt, the
+    # reshuffle's columns are all null)
     mask = pl.Series("", is_played)
     return frame.with_columns(
         *(pl.when(mask).then(pl.col(c)).alias(c) for c in frame.columns if c in played),
@@ -166,6 +208,73 @@ def hands_frame(
             if c in frame.columns
         ),
     )
+
+
+def hands_part(batch: HandsBatch, par: tuple[np.ndarray, np.ndarray] | None = None) -> bytes:
+    """The batch's ``hands.parquet`` part: :func:`hands_frame`'s frame as the run writes it.
+
+    The same bytes as :func:`sim.runs.runner.frame_part` of that frame, written without
+    building it (:func:`sim.runs.parquet_write.write_columns`): a played deal's values
+    are read from the batch's rows as they are, one validity bitmap says which rows
+    hold them, and the redealt rows' reasons come from the redeal logs alone.
+    """
+    from sim.engine.columns import spread_columns
+    from sim.engine.state import REASONS, ROW, SEAT_BASES, SPECIALS
+    from sim.runs.parquet_write import Column, write_columns
+    from sim.runs.runner import ROW_GROUP
+
+    lay = _layout(batch)
+    out = batch.out
+    redealt = ~lay.is_played
+    dtypes = {np.int32: pl.Int32, np.bool_: pl.Boolean, np.int8: pl.Int8}
+    columns = {
+        "deal_id": Column(
+            "deal_id", pl.Int64,
+            np.repeat(batch.start + np.arange(lay.n, dtype=np.int64), lay.rows_of_slot),
+        ),
+        "attempt": Column(
+            "attempt", pl.Int16,
+            (np.arange(lay.total) - np.repeat(lay.first, lay.rows_of_slot)).astype(np.int16),
+        ),
+        "dealer": Column("dealer", pl.Int8, np.repeat(out[:, ROW["dealer"]], lay.rows_of_slot)),
+        "reshuffled": Column("reshuffled", pl.Boolean, redealt),
+        "reshuffle_seat": Column(
+            "reshuffle_seat", pl.Int8, batch.redeal_seat[lay.slot, lay.attempt], redealt
+        ),
+        "reshuffle_reason": Column(
+            "reshuffle_reason", pl.String, batch.redeal_reason[lay.slot, lay.attempt], redealt,
+            REASONS,
+        ),
+    }  # fmt: skip
+    # their columns of the rows in one pass, each contiguous; each column's row is 24
+    # values longer than the batch (a chunk of 2**17 deals would put every column at a
+    # multiple of 4 KiB, where the writes of all columns contend for one cache set)
+    names = list(lay.from_out)
+    read = spread_columns(
+        out, np.array([lay.from_out[c][0] for c in names], dtype=np.int64),
+        np.arange(lay.n), lay.n + 24,
+    )  # fmt: skip
+    for k, name in enumerate(names):
+        values = read[k, : lay.n]
+        dtype = lay.from_out[name][1]
+        if name == "special":  # its first code is none: a null
+            valid = np.zeros(lay.total, dtype=bool)
+            valid[lay.at_played] = values != 0
+            words = tuple(w or "" for w in SPECIALS)
+            columns[name] = Column(name, pl.String, values[values != 0], valid, words)
+        else:
+            columns[name] = Column(name, dtypes[dtype], values, lay.is_played)
+    if batch.rules.players == 2:  # the third seat's columns are null
+        empty = np.zeros(lay.total, dtype=bool)
+        for b in SEAT_BASES:
+            kind = pl.Boolean if b == "bolt" else pl.Int32
+            columns[f"{b}_2"] = Column(f"{b}_2", kind, np.zeros(0, np.int32), empty)
+    order = list(lay.order)
+    if par is not None:
+        for name, values in zip(("par_total", "par_best"), par, strict=True):
+            columns[name] = Column(name, pl.Int32, values, lay.is_played)
+            order.append(name)
+    return write_columns([columns[c] for c in order], lay.total, ROW_GROUP)
 
 
 AGG_KEYS = [*BID_KEYS, "declarer_hand_points"]  # what the bid tables count deals by
@@ -284,6 +393,7 @@ class HandsJob(PlayJob):
 def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
     """Play one chunk of slots; its part files as bytes (sim.runs.runner)."""
     from sim.engine import play_hands
+    from sim.engine.state import ROW
 
     batch = play_hands(
         job.rules, chunk.n, job.seed, job.strategies, job.params, start=chunk.start,
@@ -300,9 +410,8 @@ def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
         out["hands_agg.parquet"] = frame_part(frame)
         rows = int(frame["count"].sum())
     else:
-        frame = hands_frame(batch, par=par)
-        out["hands.parquet"] = frame_part(frame)
-        rows = frame.height
+        out["hands.parquet"] = hands_part(batch, par)
+        rows = len(batch) + int(batch.out[:, ROW["redeals"]].sum())
     if job.trace:
         out["trace.jsonl"] = traces_part(batch.traces())
     out["counts.json"] = json_part({"rows": rows, "played": chunk.n})

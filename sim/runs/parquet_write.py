@@ -19,10 +19,13 @@ compiled pass per column, the way Parquet lays them out:
   writes for the frame's schema (taken once from polars' own file of no rows), so
   every reader sees the same types as from polars' writer.
 
-Frames of other column types (floats, dates, …) go to polars' writer unchanged. The
-parts join into one file as before (:mod:`sim.runs.parquet_concat`). The values read
-back are the frame's (``tests/test_parquet_write.py`` reads every kind of column
-back with polars and pyarrow).
+:func:`write_columns` writes the same file from columns given as their present values
+and a validity, without a frame (a ``hands`` run's chunk:
+:func:`sim.runs.hands.hands_part`). Frames of other column types (floats, dates, …) go
+to polars' writer unchanged. The parts join into one file as before
+(:mod:`sim.runs.parquet_concat`). The values read back are the frame's
+(``tests/test_parquet_write.py`` reads every kind of column back with polars and
+pyarrow, and checks the two ways write the same bytes).
 """
 
 from __future__ import annotations
@@ -259,7 +262,10 @@ def _levels(rows: int, bits: np.ndarray, nulls: bool) -> bytes:
         run = varint(rows << 1) + b"\x01"
     else:
         groups = (rows + 7) // 8
-        run = varint((groups << 1) | 1) + bits[:groups].tobytes()
+        body = bytearray(bits[:groups].tobytes())
+        if rows % 8:  # the bits past the last row are 0 (a negated mask's may be set)
+            body[-1] &= (1 << rows % 8) - 1
+        run = varint((groups << 1) | 1) + bytes(body)
     return struct.pack("<I", len(run)) + run
 
 
@@ -269,6 +275,12 @@ def _indices(index: np.ndarray, words: int) -> bytes:
     out = np.empty(64 + index.shape[0] * (width + 8) // 8, dtype=np.uint8)
     out[0] = width
     return out[: hybrid(index, index.shape[0], width, out, 1)].tobytes()
+
+
+# What a column's kind gives :func:`_column`: its dictionary page's values and how
+# many (or None), the data page's body, the least and greatest value as statistics
+# hold them (or None when every row is null).
+_Encoded = tuple[tuple[bytes, int] | None, bytes, bytes | None, bytes | None]
 
 
 class _Chunk(NamedTuple):
@@ -288,11 +300,17 @@ def _column(series: pl.Series, physical: int, codec: Any) -> _Chunk:
     arr, bits, nulls = _arrow(series)
     levels = _levels(series.len(), bits, nulls)
     if physical == _BYTE_ARRAY:
-        dictionary, body, lo, hi = _strings(series, levels)
+        encoded = _strings(series, levels)
     elif physical == _BOOLEAN:
-        dictionary, body, lo, hi = _booleans(series, levels)
+        encoded = _booleans(series, levels)
     else:
-        dictionary, body, lo, hi = _integers(series, arr, bits, physical, levels)
+        encoded = _integers(series, arr, bits, physical, levels)
+    return _chunk(encoded, series.len(), series.null_count(), codec)
+
+
+def _chunk(encoded: _Encoded, rows: int, nulls: int, codec: Any) -> _Chunk:
+    """A column chunk's pages of its encoded values (:data:`_Encoded`), and its statistics."""
+    dictionary, body, lo, hi = encoded
     pages = []
     size = 0
     if dictionary is not None:
@@ -302,18 +320,12 @@ def _column(series: pl.Series, physical: int, codec: Any) -> _Chunk:
         )
         pages.append(page)
     encoding = _PLAIN if dictionary is None else _RLE_DICTIONARY
-    page, n = _page(_DATA_PAGE, body, codec, _data_header(series.len(), encoding))
+    page, n = _page(_DATA_PAGE, body, codec, _data_header(rows, encoding))
     pages.append(page)
-    stats: list[Field] = [(3, T_I64, series.null_count())]
+    stats: list[Field] = [(3, T_I64, nulls)]
     if lo is not None:
         stats += [(5, T_BINARY, hi), (6, T_BINARY, lo)]
     return _Chunk(pages, size + n, stats)
-
-
-# What a column's kind gives :func:`_column`: its dictionary page's values and how
-# many (or None), the data page's body, the least and greatest value as statistics
-# hold them (or None when every row is null).
-_Encoded = tuple[tuple[bytes, int] | None, bytes, bytes | None, bytes | None]
 
 
 def _strings(series: pl.Series, levels: bytes) -> _Encoded:
@@ -387,9 +399,15 @@ def write_frame(frame: pl.DataFrame, row_group_size: int = ROW_GROUP_MOST) -> by
     groups: list[list[Field]] = []
     for first in range(0, frame.height, row_group_size):
         part = frame.slice(first, row_group_size)
-        groups.append(_row_group(part, physical, codec, out, len(groups)))
+        chunks = [(name, _column(part[name], physical[name], codec)) for name in part.columns]
+        groups.append(_row_group(chunks, physical, part.height, out, len(groups)))
+    return _file(meta, frame.height, groups, out)
+
+
+def _file(meta: list[Field], rows: int, groups: list[list[Field]], out: bytearray) -> bytes:
+    """The file: ``out`` (its row groups' bytes) and the footer of ``meta`` with ``groups``."""
     fields = {f: (f, t, v) for f, t, v in meta}
-    fields[3] = (3, T_I64, frame.height)
+    fields[3] = (3, T_I64, rows)
     fields[4] = (4, T_LIST, (T_STRUCT, groups))
     blob = write_struct([fields[f] for f in sorted(fields)])
     out += blob + struct.pack("<I", len(blob)) + MAGIC
@@ -397,15 +415,18 @@ def write_frame(frame: pl.DataFrame, row_group_size: int = ROW_GROUP_MOST) -> by
 
 
 def _row_group(
-    frame: pl.DataFrame, physical: dict[str, int], codec: Any, out: bytearray, ordinal: int
+    chunks: list[tuple[str, _Chunk]],
+    physical: dict[str, int],
+    rows: int,
+    out: bytearray,
+    ordinal: int,
 ) -> list[Field]:
-    """Append the column chunks of ``frame`` to ``out``; the row group's metadata."""
+    """Append the column chunks (by name) of a row group of ``rows`` to ``out``; its metadata."""
     begin = len(out)
-    chunks: list[list[Field]] = []
+    metas: list[list[Field]] = []
     total_size = 0
-    for name in frame.columns:
+    for name, chunk in chunks:
         kind = physical[name]
-        chunk = _column(frame[name], kind, codec)
         start = len(out)
         for page in chunk.pages:
             out += page
@@ -415,7 +436,7 @@ def _row_group(
             (2, T_LIST, (T_I32, [_PLAIN, _RLE, *([_RLE_DICTIONARY] if chunk.dictionary else [])])),
             (3, T_LIST, (T_BINARY, [name.encode()])),
             (4, T_I32, _ZSTD),
-            (5, T_I64, frame.height),
+            (5, T_I64, rows),
             (6, T_I64, chunk.uncompressed),
             (7, T_I64, len(out) - start),
             (9, T_I64, start + (len(chunk.pages[0]) if chunk.dictionary else 0)),
@@ -423,12 +444,129 @@ def _row_group(
         if chunk.dictionary:
             column_meta.append((11, T_I64, start))
         column_meta.append((12, T_STRUCT, chunk.stats))
-        chunks.append([(2, T_I64, len(out)), (3, T_STRUCT, column_meta)])
+        metas.append([(2, T_I64, len(out)), (3, T_STRUCT, column_meta)])
     return [
-        (1, T_LIST, (T_STRUCT, chunks)),
+        (1, T_LIST, (T_STRUCT, metas)),
         (2, T_I64, total_size),
-        (3, T_I64, frame.height),
+        (3, T_I64, rows),
         (5, T_I64, begin),
         (6, T_I64, len(out) - begin),
         (7, T_I16, ordinal),
     ]
+
+
+# --- columns without a frame ---------------------------------------------------------------
+
+
+class Column(NamedTuple):
+    """A column as :func:`write_columns` takes it: no frame, only what the file holds.
+
+    Attributes:
+        name: the column's name.
+        dtype: its polars type (an integer type, ``pl.Boolean`` or ``pl.String``), as a
+            frame of it would have it: the file's schema is polars' for that frame.
+        present: the values of its rows that are not null, in row order (integers or
+            flags; for strings, each value's index in ``words``).
+        valid: which rows hold a value, one bool a row; None when none is null.
+        words: a string column's values by index.
+    """
+
+    name: str
+    dtype: Any
+    present: np.ndarray
+    valid: np.ndarray | None = None
+    words: tuple[str, ...] = ()
+
+
+def write_columns(columns: list[Column], rows: int, row_group_size: int = ROW_GROUP_MOST) -> bytes:
+    """The Parquet file of ``columns`` (``rows`` rows each), without building a frame.
+
+    Byte for byte what :func:`write_frame` writes of the frame of the same values. A
+    run's writer lays a chunk's columns out straight from the engine's rows (a played
+    deal's values are the rows' own, the nulls one bitmap), where a frame would first
+    spread each column over every row and mask it again.
+    """
+    schema = tuple((c.name, c.dtype) for c in columns)
+    if not supported(pl.Schema(dict(schema))) or rows == 0 or row_group_size % 8:
+        return write_frame(pl.DataFrame([_series(c, rows) for c in columns]), row_group_size)
+    meta, physical = _template(schema)
+    codec = _codec()
+    bits: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # by id(valid): the bitmap, counts
+    out = bytearray(MAGIC)
+    groups: list[list[Field]] = []
+    for first in range(0, rows, row_group_size):
+        end = min(rows, first + row_group_size)
+        chunks = []
+        for c in columns:
+            if c.valid is None:
+                present = c.present[first:end]
+                levels = _levels(end - first, np.zeros(0, np.uint8), False)
+                nulls = 0
+            else:
+                if id(c.valid) not in bits:  # the columns of a kind share one
+                    counts = np.concatenate(([0], np.cumsum(c.valid, dtype=np.int64)))
+                    bits[id(c.valid)] = (np.packbits(c.valid, bitorder="little"), counts)
+                packed, counts = bits[id(c.valid)]
+                present = c.present[counts[first] : counts[end]]
+                nulls = (end - first) - present.shape[0]
+                levels = _levels(end - first, packed[first // 8 :], nulls > 0)
+            kind = physical[c.name]
+            if kind == _BYTE_ARRAY:
+                encoded = _present_strings(present, c.words, levels)
+            elif kind == _BOOLEAN:
+                encoded = _present_booleans(present, levels)
+            else:
+                encoded = _present_integers(present, kind, levels)
+            chunks.append((c.name, _chunk(encoded, end - first, nulls, codec)))
+        groups.append(_row_group(chunks, physical, end - first, out, len(groups)))
+    return _file(meta, rows, groups, out)
+
+
+def _series(c: Column, rows: int) -> pl.Series:
+    """The column as a polars series (where this module's encoders do not take it)."""
+    values: list[Any] = [None] * rows
+    present = [c.words[i] for i in c.present.tolist()] if c.words else c.present.tolist()
+    at = range(rows) if c.valid is None else np.flatnonzero(c.valid).tolist()
+    for i, v in zip(at, present, strict=True):
+        values[i] = v
+    return pl.Series(c.name, values, dtype=c.dtype)
+
+
+def _present_integers(present: np.ndarray, physical: int, levels: bytes) -> _Encoded:
+    """:func:`_integers` of the values that are not null."""
+    count = present.shape[0]
+    if not count:
+        return None, levels, None, None
+    lo, hi = int(present.min()), int(present.max())
+    form = "<q" if physical == _INT64 else "<i"
+    stats = struct.pack(form, lo), struct.pack(form, hi)
+    if hi - lo < DICTIONARY_MOST:
+        words, index = int_dictionary(present, np.ones(count, np.uint8), lo, hi)
+        if 2 * words.shape[0] <= count:
+            plain = words.astype(form).tobytes()
+            return (plain, words.shape[0]), levels + _indices(index, words.shape[0]), *stats
+    return None, levels + present.astype(form).tobytes(), *stats
+
+
+def _present_booleans(present: np.ndarray, levels: bytes) -> _Encoded:
+    """:func:`_booleans` of the values that are not null."""
+    if not present.shape[0]:
+        return None, levels, None, None
+    flags = present.astype(bool)
+    lo, hi = bytes([bool(flags.min())]), bytes([bool(flags.max())])
+    return None, levels + np.packbits(flags, bitorder="little").tobytes(), lo, hi
+
+
+def _present_strings(present: np.ndarray, words: tuple[str, ...], levels: bytes) -> _Encoded:
+    """:func:`_strings` of the values that are not null (indices into ``words``)."""
+    used = np.unique(present)
+    if not used.shape[0]:
+        return None, levels, None, None
+    ordered = sorted((words[i] for i in used.tolist()), key=lambda w: w.encode())
+    raw = [w.encode() for w in ordered]
+    plain = b"".join(struct.pack("<I", len(w)) + w for w in raw)
+    rank = np.zeros(len(words), dtype=np.int32)
+    for j, w in enumerate(ordered):
+        rank[words.index(w)] = j
+    body = levels + _indices(rank[present], len(raw))
+    return (plain, len(raw)), body, raw[0], raw[-1]
