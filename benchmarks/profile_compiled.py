@@ -14,7 +14,7 @@ data) say where the time goes; ``benchmarks/profile_phases.py`` times the phases
 ``--player par`` profiles the open-card solver instead, solving the par of classic
 items (:func:`sim.runs.declarer.par_levels`).
 
-Run: ``python benchmarks/profile_compiled.py [--player heuristic|par] [--seconds 10]``
+Run: ``python benchmarks/profile_compiled.py [--player heuristic|par] [--seconds 10] [--keep DIR]``
 (Linux, with ``perf`` and ``objdump``; about two minutes of compiling first).
 """
 
@@ -35,14 +35,28 @@ _DEFINE = re.compile(r'^define [^@]*@"?([^"( ]+)"?\(', re.M)
 
 
 def _keep(library, folder: Path, tag: str) -> None:  # type: ignore[no-untyped-def]
-    """Write a compiled library's object code and its functions' load addresses."""
-    (folder / f"{tag}.o").write_bytes(library.serialize_using_object_code()[2][0])
+    """Write a compiled library's object code, its functions' load addresses and the
+    machine code as loaded (read from this process's memory: the object code written
+    apart may differ from what was loaded, so the listing is taken from the latter)."""
+    import ctypes
+
+    obj = folder / f"{tag}.o"
+    obj.write_bytes(library.serialize_using_object_code()[2][0])
+    table = subprocess.run(["objdump", "-t", str(obj)], capture_output=True, text=True).stdout
+    sizes = {}
+    for line in table.splitlines():
+        parts = line.split()
+        if " F " in line and len(parts) >= 6:
+            sizes[parts[-1]] = int(parts[-2], 16)
     with open(folder / f"{tag}.syms", "w") as out:
         for name in _DEFINE.findall(library.get_llvm_str()):
             try:
-                out.write(f"{name} {library.get_pointer_to_function(name)}\n")
+                address = library.get_pointer_to_function(name)
             except Exception:  # declared in the library, defined elsewhere
                 continue
+            out.write(f"{name} {address}\n")
+            if address and sizes.get(name):
+                (folder / f"{address:x}.bin").write_bytes(ctypes.string_at(address, sizes[name]))
 
 
 def child(player: str, seconds: float, folder: Path) -> None:
@@ -87,17 +101,18 @@ def child(player: str, seconds: float, folder: Path) -> None:
 
 def child_par(seconds: float, folder: Path) -> None:
     """Compile the open-card solver afresh, keep its code, solve the par of classic items."""
-    from sim.engine import search
+    from sim.engine import par, search
     from sim.rules import load_rules
     from sim.runs.declarer import declarer_deals, par_levels
 
     rules = load_rules("classic")
     masks, decls = declarer_deals(2000, 0, 3)
     par_levels(rules, masks[:3], decls[:3])
-    for name in dir(search):
-        overloads = getattr(getattr(search, name), "overloads", None)
-        for k, cres in enumerate((overloads or {}).values()):
-            _keep(cres.library, folder, f"{name}{k}")
+    for module in (par, search):
+        for name in dir(module):
+            overloads = getattr(getattr(module, name), "overloads", None)
+            for k, cres in enumerate((overloads or {}).values()):
+                _keep(cres.library, folder, f"{name}{k}")
     (folder / "ready").write_text(str(os.getpid()))
     start, k = time.time(), 3
     while time.time() - start < seconds:
@@ -137,25 +152,27 @@ def report(folder: Path, top: int) -> None:
     ]
     total = len(ips)
     hits: dict[tuple[str, str], collections.Counter[int]] = {}
-    sections: dict[tuple[str, str], str] = {}
-    for obj, name, address, offset, size, section in _functions(folder):
+    bases: dict[tuple[str, str], tuple[int, int]] = {}
+    for obj, name, address, offset, size, _section in _functions(folder):
         inside = collections.Counter(
             i - address + offset for i in ips if address <= i < address + size
         )
         if inside:
             hits[(obj, name)] = inside
-            sections[(obj, name)] = section
+            bases[(obj, name)] = (address, offset)
     print(f"{total:,} samples; in compiled code {sum(sum(c.values()) for c in hits.values()):,}")
     ranked = sorted(hits.items(), key=lambda kv: -sum(kv[1].values()))
     for (obj, name), c in ranked[:6]:
         print(f"{100 * sum(c.values()) / total:5.1f} %  {obj}  {name[:100]}")
     for (obj, name), c in ranked[:2]:
-        section = sections[(obj, name)]  # its section alone: offsets are within it
+        address, offset = bases[(obj, name)]
+        loaded = folder / f"{address:x}.bin"  # the code as loaded, at its own addresses
         listing = subprocess.run(
-            ["objdump", "-d", "--no-show-raw-insn", "-j", section, str(folder / obj)],
+            ["objdump", "-D", "--no-show-raw-insn", "-b", "binary", "-m", "i386:x86-64",
+             f"--adjust-vma={offset:#x}", str(loaded)],
             capture_output=True,
             text=True,
-        ).stdout
+        ).stdout if loaded.exists() else ""  # fmt: skip
         code = {}
         for line in listing.splitlines():
             m = re.match(r"\s+([0-9a-f]+):\s+(.*)", line)
@@ -177,6 +194,7 @@ def main() -> None:
     ap.add_argument("--player", default="heuristic")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--top", type=int, default=12, help="regions to show")
+    ap.add_argument("--keep", type=Path, help="copy the samples and the code into this folder")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -210,6 +228,8 @@ def main() -> None:
         what = "the par of classic items" if args.player == "par" else "classic deals"
         print(f"{args.player}, one thread, {what}")
         report(folder, args.top)
+        if args.keep:  # the samples, the object code and the loaded code (NAME.bin)
+            shutil.copytree(folder, args.keep, dirs_exist_ok=True, ignore=lambda d, n: ["cache"])
 
 
 if __name__ == "__main__":
