@@ -151,10 +151,15 @@ def test_the_notice_names_the_files_numba_writes():
     from sim.rules import load_rules
     from sim.runs.folder import ENGINE_FUNCTIONS
 
+    from sim.runs.declarer import declarer_functions, warm_declarer
+
     rules = load_rules("classic")
     play_hands(rules, 2, 0, ("guide", "heuristic", "heuristic_v1"))
     play_games(rules, 1, 0)
+    warm_declarer(rules, ["guide", "par"])  # the safe bids' players: the par's solver too
     names = [*ENGINE_FUNCTIONS["hands"], *ENGINE_FUNCTIONS["games"], *entry_names(["guide"])]
+    names += declarer_functions(["guide", "par"])
+    assert "sim.engine.par.par_pick" in names
     for name in names:
         module, function = name.rsplit(".", 1)
         assert hasattr(importlib.import_module(module), function), name

@@ -236,6 +236,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
     from sim.engine.strategies.addresses import entry_names
     from sim.engine.strategies.registry import parse_strategies
     from sim.runs.compare import dealing_comparison, play_rule_sets
+    from sim.runs.declarer import declarer_functions, warm_declarer
     from sim.runs.folder import ENGINE_FUNCTIONS, compile_notice, simulate_report, warm_engine
     from sim.runs.odds import count_batch, run_odds
     from sim.runs.runner import run_on_workers, start_workers
@@ -247,6 +248,10 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
         with feedback.bar(spec.deals, "deal", _("odds of {rules}").format(rules=r.name)) as bar:
             return run_odds(r, spec.deals, spec.seed, progress=bar.update)
 
+    # the safe bids' and the ladder's players as the declarer's (the ladder's duels
+    # call the same players' callbacks)
+    declaring = [*(spec.safe_players or ()), *(spec.ladder_players or ())]
+    declaring = list(dict.fromkeys(declaring))
     compiling = compile_notice(
         feedback,
         "sim.runs.odds._count_kernel",
@@ -254,11 +259,13 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
         *ENGINE_FUNCTIONS["games"],
         *ENGINE_FUNCTIONS["declarer"],
         *entry_names(names),
+        *declarer_functions(declaring),
     )
     if compiling:  # compiled before the phases' clocks start: their speeds leave it out
         from sim.engine.deal import deal_batch
 
         count_batch(deal_batch(8, spec.seed, rules))
+        warm_declarer(rules, declaring, spec.params)
     odds = odds_of(rules)
     start_workers(backend)
     if compiling:

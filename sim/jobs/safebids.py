@@ -148,10 +148,13 @@ def safebids(
     from analysis.safebids import SafeBidRun, build_result, write_safebids
     from sim.engine.deal import n_hands
     from sim.parallel import max_threads, set_threads
-    from sim.runs.declarer import PAR, run_items
+    from sim.runs.declarer import PAR, declarer_functions, run_items, warm_declarer
+    from sim.runs.folder import compile_notice
 
     spec.check()
     set_threads(spec.workers)
+    if compile_notice(feedback, *declarer_functions(spec.players)):
+        warm_declarer(spec.rules, spec.players, spec.params)  # before the clock starts
     workers = spec.workers or max_threads()
     seeds = spec.seeds()
     sizes = spec.sizes()

@@ -208,12 +208,43 @@ def run_items(
     return cols
 
 
+def declarer_functions(players: Sequence[str]) -> list[str]:
+    """``module.function`` of the compiled code a declarer run of ``players`` needs.
+
+    The declarer kernel and the players' callbacks for the strategies, the par's
+    discard loop (which holds the open-card search) for :data:`PAR`: what
+    :func:`sim.runs.folder.compile_notice` looks up.
+    """
+    from sim.engine.strategies.addresses import entry_names
+
+    strategies = [p for p in players if p != PAR]
+    names = []
+    if strategies:
+        names += ["sim.engine.declarer.declarer_kernel", "sim.engine.declarer.play_items_entry"]
+        names += entry_names(strategies)
+    if PAR in players:
+        names.append("sim.engine.par.par_pick")
+    return names
+
+
+def warm_declarer(rules: Rules, players: Sequence[str], params: Sequence[str] = ()) -> None:
+    """One deal's hands played as the declarer's by each player, in this process.
+
+    Compiles (or loads) what :func:`declarer_functions` names before a run's clock
+    starts; the par's worker processes then load it from the cache.
+    """
+    for p in players:
+        run_items(rules, p, 1, 0, params if p != PAR else ())
+
+
 __all__ = [
     "PAR",
     "declarer_deals",
+    "declarer_functions",
     "levels_of",
     "masks_of_cards",
     "par_levels",
     "play_as_declarer",
     "run_items",
+    "warm_declarer",
 ]
