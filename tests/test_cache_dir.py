@@ -149,9 +149,8 @@ def test_the_notice_names_the_files_numba_writes():
     from sim.engine.game import play_games
     from sim.engine.strategies.addresses import entry_names
     from sim.rules import load_rules
-    from sim.runs.folder import ENGINE_FUNCTIONS
-
     from sim.runs.declarer import declarer_functions, warm_declarer
+    from sim.runs.folder import ENGINE_FUNCTIONS
 
     rules = load_rules("classic")
     play_hands(rules, 2, 0, ("guide", "heuristic", "heuristic_v1"))
