@@ -24,7 +24,7 @@ import numpy as np
 from sim.engine.bidding import bid_cap
 from sim.engine.bits import lowest, mask_points
 from sim.engine.params import P_NP
-from sim.engine.search import Solver, new_position, probe_value, sure_points
+from sim.engine.search import Solver, new_position, probe_value, sort_head, sure_points
 from sim.engine.state import NO_SUIT, S_HAND0, S_TRUMP, S_TRUMP_SETTER
 from sim.jit import hot, hot_call
 
@@ -99,21 +99,15 @@ def par_pick(
                 key = (4095 - min(top, 4095)) << 48 | (4095 - min(lb, 4095)) << 36
                 keys[n] = key | mask_points(given) << 28 | code
                 n += 1
-    for i in range(1, n):  # ascending: most marriages kept, most sure, fewest points given
-        x = keys[i]
-        j = i
-        while j > 0 and keys[j - 1] > x:
-            keys[j] = keys[j - 1]
-            j -= 1
-        keys[j] = x
+    sort_head(keys, n)  # ascending: most marriages kept, most sure, fewest points given
     new_position(C)
     for i in range(n):
         code = keys[i] & ((1 << _CODE_BITS) - 1)
         t = code % 8
         b = (code // 8) % 32 - 1
         a = code // 256
-        mine = _set_give(S, hands, talon, decl, a, b, names[t], NP)
-        top = bid_cap(mine, P)
+        _set_give(S, hands, talon, decl, a, b, names[t], NP)
+        top = 4095 - (keys[i] >> 48 & 4095)  # the give's bid cap, as its key holds it
         allowed = 0
         while allowed < levels.shape[0] and levels[allowed] <= top:
             allowed += 1  # the levels this discard may name

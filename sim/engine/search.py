@@ -917,7 +917,7 @@ def solve(C: Solver, P: np.ndarray, S: np.ndarray) -> int:
 
 
 @hot
-def _sort(a: np.ndarray, n: int) -> None:
+def sort_head(a: np.ndarray, n: int) -> None:
     """Sort ``a[:n]`` ascending in place (insertion sort: a hand's few moves)."""
     for i in range(1, n):
         x = a[i]
@@ -939,7 +939,7 @@ def root_codes(C: Solver, P: np.ndarray, S: np.ndarray) -> int:
     codes = C.order[0]
     for i in range(n):
         codes[i] = C.moves[0, i]
-    _sort(codes, n)
+    sort_head(codes, n)
     return n
 
 
