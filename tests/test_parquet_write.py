@@ -217,3 +217,40 @@ def test_values_under_a_null_do_not_count(np_type, pa_type):
     data = write_frame(frame)
     assert pl.read_parquet(io.BytesIO(data)).equals(frame)
     assert _stats_as_read(data) == [(2, (7, 9))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 5), max_size=40),
+    st.integers(0, 10**9),
+    st.lists(st.integers(0, 200), min_size=2, max_size=2),
+)
+def test_the_rows_of_the_slots_are_the_repeats_they_stand_for(redeals, start, skip_rows):
+    """``slot_rows`` (one compiled pass) against the layout written with numpy repeats."""
+    from sim.engine.columns import slot_rows, spread_columns
+
+    r = np.array(redeals, dtype=np.int32)
+    n = len(r)
+    dealers = (np.arange(n, dtype=np.int32) * 7 + 1) % 4
+    first, slot, attempt, deal_id, attempt_row, dealer, played = slot_rows(r, dealers, start)
+    rows = r + 1
+    want_first = np.cumsum(rows) - rows
+    assert first.tolist() == want_first.tolist()
+    assert slot.tolist() == np.repeat(np.arange(n), r).tolist()
+    assert attempt.tolist() == [a for k in redeals for a in range(k)]
+    assert deal_id.tolist() == np.repeat(start + np.arange(n), rows).tolist()
+    assert attempt_row.dtype == np.int16 and dealer.dtype == np.int32
+    assert attempt_row.tolist() == [a for k in redeals for a in range(k + 1)]
+    assert dealer.tolist() == np.repeat(dealers, rows).tolist()
+    want_played = np.zeros(int(rows.sum()), dtype=bool)
+    want_played[want_first + r] = True
+    assert played.tolist() == want_played.tolist()
+    # the rows no deal lands at are zero (spread_columns no longer zeroes them all first)
+    out = np.arange(n * 3, dtype=np.int32).reshape(n, 3) + 1
+    at = np.arange(n, dtype=np.int64) * 2 + skip_rows[0] % 3
+    total = (2 * n + 3) if n else skip_rows[1] % 5
+    full = spread_columns(out, np.array([2, 0]), at, total)
+    want = np.zeros((2, total), dtype=np.int32)
+    want[0, at] = out[:, 2]
+    want[1, at] = out[:, 0]
+    assert (full == want).all()

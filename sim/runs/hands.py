@@ -61,34 +61,28 @@ class _Layout:
 
     n: int
     total: int  # rows
-    rows_of_slot: np.ndarray
     first: np.ndarray  # each slot's first row
     at_played: np.ndarray  # each slot's played row
     is_played: np.ndarray  # by row
     slot: np.ndarray  # each redealt row's slot, and its attempt
     attempt: np.ndarray
+    deal_id: np.ndarray  # by row: the deal id, the attempt (int16), the dealer (int32)
+    attempt_row: np.ndarray
+    dealer_row: np.ndarray
     from_out: dict[str, tuple[int, type]]
     order: list[str]
 
 
-def _layout(batch: HandsBatch) -> _Layout:
+def _read_columns(players: int) -> tuple[dict[str, tuple[int, type]], list[str]]:
+    """The columns read from a batch's rows, and the file's column order.
+
+    Each column read with its row index and the dtype it is written as (a played
+    deal's value at its row, null at the redealt rows); the order leaves out the par's
+    columns.
+    """
     from sim.engine.state import ROW, SEAT_BASES
 
     assert SEAT_BASES[-1] == "bolt"  # the bolts come after the other per-seat columns
-    out = batch.out
-    n = len(batch)
-    players = batch.rules.players
-    redeals = out[:, ROW["redeals"]]
-    rows_of_slot = redeals + 1
-    first = np.cumsum(rows_of_slot) - rows_of_slot
-    at_played = first + redeals
-    total = int(n + redeals.sum())
-    is_played = np.zeros(total, dtype=bool)
-    is_played[at_played] = True
-    slot = np.repeat(np.arange(n), redeals)
-    attempt = np.arange(len(slot)) - np.repeat(np.cumsum(redeals) - redeals, redeals)
-    # A played deal's value at its row (null at the redealt rows): the columns read from
-    # ``out``, with the dtype each is written as.
     from_out: dict[str, tuple[int, type]] = {"declarer": (ROW["declarer"], np.int32)}
     for c in _PLAYED_INT_COLUMNS:
         from_out[c] = (ROW[c], np.int32)
@@ -107,9 +101,27 @@ def _layout(batch: HandsBatch) -> _Layout:
     order = [*_FIRST_COLUMNS, *from_out]
     if players == 2:
         order += [f"{b}_2" for b in SEAT_BASES]
-    return _Layout(
-        n, total, rows_of_slot, first, at_played, is_played, slot, attempt, from_out, order
+    return from_out, order
+
+
+def _layout(
+    batch: HandsBatch, redeals: np.ndarray | None = None, dealers: np.ndarray | None = None
+) -> _Layout:
+    """The batch's layout; ``redeals`` and ``dealers`` (by slot) when already read."""
+    from sim.engine.columns import slot_rows
+    from sim.engine.state import ROW
+
+    out = batch.out
+    if redeals is None or dealers is None:
+        redeals, dealers = out[:, ROW["redeals"]], out[:, ROW["dealer"]]
+    first, slot, attempt, deal_id, attempt_row, dealer_row, is_played = slot_rows(
+        redeals, dealers, batch.start
     )
+    from_out, order = _read_columns(batch.rules.players)
+    return _Layout(
+        len(batch), len(is_played), first, first + redeals, is_played, slot, attempt,
+        deal_id, attempt_row, dealer_row, from_out, order,
+    )  # fmt: skip
 
 
 def hands_frame(
@@ -137,11 +149,11 @@ def hands_frame(
     adds those two columns at the end.
     """
     from sim.engine.columns import spread_columns
-    from sim.engine.state import REASONS, ROW, SEAT_BASES, SPECIALS
+    from sim.engine.state import REASONS, SEAT_BASES, SPECIALS
 
     lay = _layout(batch)
     out = batch.out
-    n, total, rows_of_slot, first = lay.n, lay.total, lay.rows_of_slot, lay.first
+    total, first = lay.total, lay.first
     at_played, is_played, slot, attempt = lay.at_played, lay.is_played, lay.slot, lay.attempt
     players = batch.rules.players
     # the columns read from ``out`` in one pass (``spread_columns``)
@@ -171,15 +183,9 @@ def hands_frame(
         return pl.Series(name, full)
 
     builders: dict[str, Callable[[], pl.Series]] = {
-        "deal_id": lambda: pl.Series(
-            "deal_id", np.repeat(batch.start + np.arange(n, dtype=np.int64), rows_of_slot)
-        ),
-        "attempt": lambda: pl.Series(
-            "attempt", (np.arange(total) - np.repeat(first, rows_of_slot)).astype(np.int16)
-        ),
-        "dealer": lambda: pl.Series(
-            "dealer", np.repeat(out[:, ROW["dealer"]].astype(np.int8), rows_of_slot)
-        ),
+        "deal_id": lambda: pl.Series("deal_id", lay.deal_id),
+        "attempt": lambda: pl.Series("attempt", lay.attempt_row),
+        "dealer": lambda: pl.Series("dealer", lay.dealer_row.astype(np.int8)),
         "reshuffled": lambda: pl.Series("reshuffled", ~is_played),
         "reshuffle_seat": lambda: redealt(
             "reshuffle_seat", batch.redeal_seat[slot, attempt], np.int8
@@ -223,20 +229,25 @@ def hands_part(batch: HandsBatch, par: tuple[np.ndarray, np.ndarray] | None = No
     from sim.runs.parquet_write import Column, write_columns
     from sim.runs.runner import ROW_GROUP
 
-    lay = _layout(batch)
     out = batch.out
+    n = len(batch)
+    from_out, _ = _read_columns(batch.rules.players)
+    names = list(from_out)
+    # their columns of the rows in one pass, each contiguous (and the redeals and the
+    # dealer, which lay the rows out); each column's row is 24 values longer than the
+    # batch (a chunk of 2**17 deals would put every column at a multiple of 4 KiB,
+    # where the writes of all columns contend for one cache set)
+    read = spread_columns(
+        out, np.array([from_out[c][0] for c in names] + [ROW["redeals"], ROW["dealer"]]),
+        np.arange(n), n + 24,
+    )  # fmt: skip
+    lay = _layout(batch, read[-2, :n], read[-1, :n])
     redealt = ~lay.is_played
     dtypes = {np.int32: pl.Int32, np.bool_: pl.Boolean, np.int8: pl.Int8}
     columns = {
-        "deal_id": Column(
-            "deal_id", pl.Int64,
-            np.repeat(batch.start + np.arange(lay.n, dtype=np.int64), lay.rows_of_slot),
-        ),
-        "attempt": Column(
-            "attempt", pl.Int16,
-            (np.arange(lay.total) - np.repeat(lay.first, lay.rows_of_slot)).astype(np.int16),
-        ),
-        "dealer": Column("dealer", pl.Int8, np.repeat(out[:, ROW["dealer"]], lay.rows_of_slot)),
+        "deal_id": Column("deal_id", pl.Int64, lay.deal_id),
+        "attempt": Column("attempt", pl.Int16, lay.attempt_row),
+        "dealer": Column("dealer", pl.Int8, lay.dealer_row),
         "reshuffled": Column("reshuffled", pl.Boolean, redealt),
         "reshuffle_seat": Column(
             "reshuffle_seat", pl.Int8, batch.redeal_seat[lay.slot, lay.attempt], redealt
@@ -246,16 +257,8 @@ def hands_part(batch: HandsBatch, par: tuple[np.ndarray, np.ndarray] | None = No
             REASONS,
         ),
     }  # fmt: skip
-    # their columns of the rows in one pass, each contiguous; each column's row is 24
-    # values longer than the batch (a chunk of 2**17 deals would put every column at a
-    # multiple of 4 KiB, where the writes of all columns contend for one cache set)
-    names = list(lay.from_out)
-    read = spread_columns(
-        out, np.array([lay.from_out[c][0] for c in names], dtype=np.int64),
-        np.arange(lay.n), lay.n + 24,
-    )  # fmt: skip
     for k, name in enumerate(names):
-        values = read[k, : lay.n]
+        values = read[k, :n]
         dtype = lay.from_out[name][1]
         if name == "special":  # its first code is none: a null
             valid = np.zeros(lay.total, dtype=bool)
