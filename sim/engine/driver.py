@@ -682,13 +682,17 @@ def play_block(
     chain = P[P_CUT_CHAIN]
     trace = bids_log.shape[0] > 0
     has_deck = False
+    if players != 4:  # hand seats are game seats: the seats' inputs once for the block
+        hand_seats(players, 0, strategies, SP, scores, W)
     for i in range(span[0], start + span[2]):
         k = i - start
         keep = k >= span[1]  # a slot of this block, not a replayed one
         if cut and i % chain == 0:
             has_deck = False  # a new chain starts from a shuffled deck
         dealer = i % players
-        hand_dealer = hand_seats(players, dealer, strategies, SP, scores, W)
+        hand_dealer = dealer
+        if players == 4:  # the dealer sits out: the hand's seats turn with it
+            hand_dealer = hand_seats(players, dealer, strategies, SP, scores, W)
         attempt = 0
         while True:
             number = i + attempt * REDEAL_STRIDE
