@@ -14,8 +14,17 @@ data) say where the time goes; ``benchmarks/profile_phases.py`` times the phases
 ``--player par`` profiles the open-card solver instead, solving the par of classic
 items (:func:`sim.runs.declarer.par_levels`).
 
-Run: ``python benchmarks/profile_compiled.py [--player heuristic|par] [--seconds 10] [--keep DIR]``
-(Linux, with ``perf`` and ``objdump``; about two minutes of compiling first).
+``--lines`` compiles the child with DWARF line tables (``NUMBA_DEBUGINFO=1``: the code
+is optimised as usual, but it is not byte for byte the code of a normal build) and
+prints where the samples fall in the sources instead of the disassembly: the hottest
+source lines (the innermost line of each sample, its inlined callers beside it) and
+the hottest functions, counting every sample inside an inlined function, however deep
+(``addr2line``). The engine inlines every decision of a hand into one function, so
+this is the only view of which of them takes the time.
+
+Run: ``python benchmarks/profile_compiled.py [--player heuristic|par] [--seconds 10]
+[--lines] [--keep DIR]`` (Linux, with ``perf`` and ``objdump``, and ``addr2line`` for
+``--lines``; about two minutes of compiling first).
 """
 
 from __future__ import annotations
@@ -189,12 +198,105 @@ def report(folder: Path, top: int) -> None:
                 print(f"      {count:6d}  {off:#07x}  {code.get(off, '?')}")
 
 
+def _sections(obj: Path) -> dict[str, str]:
+    """Each function's code section in the object ``obj`` (numba's code is in ``.ltext``)."""
+    table = subprocess.run(["objdump", "-t", str(obj)], capture_output=True, text=True).stdout
+    out = {}
+    for line in table.splitlines():
+        parts = line.split()
+        if " F " in line and len(parts) >= 6:
+            out[parts[-1]] = parts[-3]
+    return out
+
+
+def _inline_chains(obj: Path, section: str, offsets: list[int]) -> dict[int, list[tuple[str, str]]]:
+    """``offset -> [(function, file:line), ...]``, innermost first, by ``addr2line -i``.
+
+    addr2line prints one frame per line pair and no separator between addresses, so
+    each address is followed by a sentinel (address 0 of an empty range) to split them.
+    """
+    marker = "0x0"
+    text = "".join(f"{o:#x}\n{marker}\n" for o in offsets)
+    out = subprocess.run(
+        ["addr2line", "-i", "-f", "-j", section, "-e", str(obj)],
+        input=text, capture_output=True, text=True,
+    ).stdout.splitlines()  # fmt: skip
+    chains: dict[int, list[tuple[str, str]]] = {}
+    frames = list(zip(out[0::2], out[1::2], strict=False))
+    k = 0
+    sentinel = frames[-1] if frames else ("", "")  # the marker's own frame, whatever it is
+    for o in offsets:
+        chain = []
+        while k < len(frames) and frames[k] != sentinel:
+            chain.append(frames[k])
+            k += 1
+        k += 1  # the sentinel
+        chains[o] = chain
+    return chains
+
+
+def _short(function: str, where: str) -> tuple[str, str]:
+    """A mangled numba name as ``module.function``, and a path from the package or library."""
+    m = re.search(r"_ZN((?:\d+[A-Za-z_][A-Za-z0-9_]*)+)", function)
+    if m:
+        parts, rest = [], m.group(1)
+        while rest and rest[0].isdigit():
+            n = int(re.match(r"\d+", rest).group(0))  # type: ignore[union-attr]
+            digits = len(str(n))
+            parts.append(rest[digits : digits + n])
+            rest = rest[digits + n :]
+        function = ".".join(p for p in parts if not p.startswith("B") or not p[1:].isdigit())
+    where = where.split(" ")[0]
+    where = re.sub(r"^.*?/site-packages/", "", re.sub(r"^.*?/(sim|benchmarks)/", r"\1/", where))
+    return function, where
+
+
+def report_lines(folder: Path, top: int) -> None:
+    """Print the hottest source lines and inlined functions of the samples in ``folder``."""
+    ips = [
+        int(x, 16)
+        for x in subprocess.run(
+            ["perf", "script", "-i", str(folder / "perf.data"), "-F", "ip"],
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+    ]
+    total = len(ips)
+    lines: collections.Counter[tuple[str, str]] = collections.Counter()  # (line, callers)
+    functions: collections.Counter[str] = collections.Counter()
+    placed = 0
+    by_obj: dict[str, dict[str, str]] = {}
+    for obj, name, address, offset, size, _section in _functions(folder):
+        inside = collections.Counter(
+            i - address + offset for i in ips if address <= i < address + size
+        )
+        if not inside:
+            continue
+        sections = by_obj.setdefault(obj, _sections(folder / obj))
+        chains = _inline_chains(folder / obj, sections.get(name, ".ltext"), sorted(inside))
+        for off, n in inside.items():
+            chain = [_short(f, w) for f, w in chains.get(off, [])] or [_short(name, "?")]
+            placed += n
+            callers = " < ".join(w for _, w in chain[1:3])
+            lines[(chain[0][1], f"{chain[0][0]}" + (f"  (< {callers})" if callers else ""))] += n
+            for f in {f for f, _ in chain}:
+                functions[f] += n
+    print(f"{total:,} samples; placed in the sources {placed:,}")
+    print("\nthe hottest source lines (innermost; the inlined callers after <)")
+    for (where, what), n in lines.most_common(3 * top):
+        print(f"  {100 * n / total:5.1f} %  {where:<36} {what[:110]}")
+    print("\nthe hottest functions, inlined ones included (a sample counts once per function)")
+    for f, n in functions.most_common(2 * top):
+        print(f"  {100 * n / total:5.1f} %  {f[:110]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--player", default="heuristic")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--top", type=int, default=12, help="regions to show")
     ap.add_argument("--keep", type=Path, help="copy the samples and the code into this folder")
+    ap.add_argument("--lines", action="store_true", help="by source line (DWARF; addr2line)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -203,13 +305,15 @@ def main() -> None:
         else:
             child(args.player, args.seconds + 20, Path(args.child))
         return
-    for tool in ("perf", "objdump"):
+    for tool in ("perf", "objdump", *(("addr2line",) if args.lines else ())):
         if shutil.which(tool) is None:
             print(f"profile_compiled: {tool} is not installed", file=sys.stderr)
             sys.exit(2)
     with tempfile.TemporaryDirectory(prefix="profile-") as tmp:
         folder = Path(tmp)
         env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / "cache")}
+        if args.lines:
+            env["NUMBA_DEBUGINFO"] = "1"
         cmd = [sys.executable, __file__, "--child", tmp, "--player", args.player,
                "--seconds", str(args.seconds)]  # fmt: skip
         proc = subprocess.Popen(cmd, env=env)
@@ -227,7 +331,10 @@ def main() -> None:
         proc.wait()
         what = "the par of classic items" if args.player == "par" else "classic deals"
         print(f"{args.player}, one thread, {what}")
-        report(folder, args.top)
+        if args.lines:
+            report_lines(folder, args.top)
+        else:
+            report(folder, args.top)
         if args.keep:  # the samples, the object code and the loaded code (NAME.bin)
             shutil.copytree(folder, args.keep, dirs_exist_ok=True, ignore=lambda d, n: ["cache"])
 
