@@ -234,10 +234,15 @@ def reveal(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
 
 
 @hot
-def apply_follow(S: np.ndarray, P: np.ndarray, seat: int, card: int) -> None:
-    """``seat`` plays ``card`` to the trick: a void shown, perhaps the new best card."""
+def apply_follow(S: np.ndarray, P: np.ndarray, seat: int, card: int, shown: bool = True) -> None:
+    """``seat`` plays ``card`` to the trick: a void shown, perhaps the new best card.
+
+    ``shown`` False leaves out what the card shows the others (:func:`reveal`): the
+    open-card search, where every card is seen, never reads it.
+    """
     j = S[S_NPLAYED]
-    reveal(S, P, seat, card)
+    if shown:
+        reveal(S, P, seat, card)
     S[S_HAND0 + seat] ^= np.int64(1) << card
     S[S_PLAYED] |= np.int64(1) << card
     S[S_PILE0 + S[S_TRICK_NO] * P[P_NP] + j] = card

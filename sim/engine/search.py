@@ -597,15 +597,16 @@ def play_move(C: Solver, P: np.ndarray, d: int, code: int) -> int:
         if code < DECLARE:
             return 0
         return declarer_total(T, P) - declarer_total(S, P)
-    apply_follow(T, P, seat_after(S[S_LEADER], n_played, NP), code)
+    apply_follow(T, P, seat_after(S[S_LEADER], n_played, NP), code, False)
     if T[S_NPLAYED] < NP:
         return 0
-    before = declarer_total(S, P)
     winner = finish_trick(T, P)
     if T[S_HAND0 + winner] == 0 and NP == 2:  # the last trick takes the talon set aside
         T[S_CAPT0 + winner] |= T[S_TALON_OTHER]
     start_trick(T, T[S_TRICK_NO] + 1, winner)  # after the last: a trick of empty hands
-    return declarer_total(T, P) - before
+    if winner != T[S_DECL]:
+        return 0  # the declarer's captures, and so its total, are as they were
+    return declarer_total(T, P) - declarer_total(S, P)
 
 
 @hot
