@@ -31,8 +31,10 @@ def barrel_contract(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int
 
     A failed contract costs nothing on the barrel, so no lower level is worth naming.
     """
+    if not on_barrel(S, seat):  # first: barrel_need divides, and few seats sit there
+        return 0
     need = barrel_need(P)
-    if need > 0 and on_barrel(S, seat) and lo + (count - 1) * P[P_STEP] >= need:
+    if need > 0 and lo + (count - 1) * P[P_STEP] >= need:
         return max(lo, need)
     return 0
 
@@ -40,18 +42,18 @@ def barrel_contract(seat: int, S: np.ndarray, P: np.ndarray, lo: int, count: int
 @hot
 def barrel_raise(seat: int, S: np.ndarray, P: np.ndarray, lo: int) -> bool:
     """On the barrel, raise while the bid is at most what wins there (failing is free)."""
+    if not on_barrel(S, seat):  # first: barrel_need divides, and few seats sit there
+        return False
     need = barrel_need(P)
-    return need > 0 and on_barrel(S, seat) and lo <= need
+    return need > 0 and lo <= need
 
 
 @hot
 def barrel_rival_bidding(seat: int, S: np.ndarray, P: np.ndarray) -> bool:
     """Another seat sits on the barrel and has not passed: a bid may keep it out."""
-    if barrel_need(P) <= 0:
-        return False
     for o in range(P[P_NP]):
         if o != seat and on_barrel(S, o) and not S[S_PASSED] >> o & 1:
-            return True
+            return barrel_need(P) > 0  # last: it divides
     return False
 
 
