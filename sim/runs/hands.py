@@ -112,8 +112,9 @@ def _layout(
     from sim.engine.state import ROW
 
     out = batch.out
-    if redeals is None or dealers is None:
-        redeals, dealers = out[:, ROW["redeals"]], out[:, ROW["dealer"]]
+    if redeals is None or dealers is None:  # contiguous, as hands_part passes them
+        redeals = np.ascontiguousarray(out[:, ROW["redeals"]])
+        dealers = np.ascontiguousarray(out[:, ROW["dealer"]])
     first, slot, attempt, deal_id, attempt_row, dealer_row, is_played = slot_rows(
         redeals, dealers, batch.start
     )
@@ -238,7 +239,8 @@ def hands_part(batch: HandsBatch, par: tuple[np.ndarray, np.ndarray] | None = No
     # batch (a chunk of 2**17 deals would put every column at a multiple of 4 KiB,
     # where the writes of all columns contend for one cache set)
     read = spread_columns(
-        out, np.array([from_out[c][0] for c in names] + [ROW["redeals"], ROW["dealer"]]),
+        out,
+        np.array([from_out[c][0] for c in names] + [ROW["redeals"], ROW["dealer"]], np.int64),
         np.arange(n), n + 24,
     )  # fmt: skip
     lay = _layout(batch, read[-2, :n], read[-1, :n])
