@@ -149,8 +149,12 @@ def _functions(folder: Path) -> list[tuple[str, str, int, int, int, str]]:
     return out
 
 
-def report(folder: Path, top: int) -> None:
-    """Print the hottest functions, regions and instructions of the samples in ``folder``."""
+Hits = dict[tuple[str, str], tuple[collections.Counter[int], int, int, str]]
+
+
+def _hits(folder: Path) -> tuple[int, Hits]:
+    """The samples in ``folder``: how many, and by ``(object, function)`` the sampled offsets
+    in its section (counted), with its load address, its offset and its section."""
     ips = [
         int(x, 16)
         for x in subprocess.run(
@@ -159,22 +163,26 @@ def report(folder: Path, top: int) -> None:
             text=True,
         ).stdout.split()
     ]
-    total = len(ips)
-    hits: dict[tuple[str, str], collections.Counter[int]] = {}
-    bases: dict[tuple[str, str], tuple[int, int]] = {}
-    for obj, name, address, offset, size, _section in _functions(folder):
+    hits: Hits = {}
+    for obj, name, address, offset, size, section in _functions(folder):
         inside = collections.Counter(
             i - address + offset for i in ips if address <= i < address + size
         )
         if inside:
-            hits[(obj, name)] = inside
-            bases[(obj, name)] = (address, offset)
+            hits[(obj, name)] = (inside, address, offset, section)
+    return len(ips), hits
+
+
+def report(folder: Path, top: int) -> None:
+    """Print the hottest functions, regions and instructions of the samples in ``folder``."""
+    total, found = _hits(folder)
+    hits = {key: c for key, (c, *_rest) in found.items()}
     print(f"{total:,} samples; in compiled code {sum(sum(c.values()) for c in hits.values()):,}")
     ranked = sorted(hits.items(), key=lambda kv: -sum(kv[1].values()))
     for (obj, name), c in ranked[:6]:
         print(f"{100 * sum(c.values()) / total:5.1f} %  {obj}  {name[:100]}")
     for (obj, name), c in ranked[:2]:
-        address, offset = bases[(obj, name)]
+        _c, address, offset, _section = found[(obj, name)]
         loaded = folder / f"{address:x}.bin"  # the code as loaded, at its own addresses
         listing = subprocess.run(
             ["objdump", "-D", "--no-show-raw-insn", "-b", "binary", "-m", "i386:x86-64",
@@ -196,17 +204,6 @@ def report(folder: Path, top: int) -> None:
             inside = sorted(((c[o], o) for o in c if start <= o < start + 256), reverse=True)[:3]
             for count, off in inside:
                 print(f"      {count:6d}  {off:#07x}  {code.get(off, '?')}")
-
-
-def _sections(obj: Path) -> dict[str, str]:
-    """Each function's code section in the object ``obj`` (numba's code is in ``.ltext``)."""
-    table = subprocess.run(["objdump", "-t", str(obj)], capture_output=True, text=True).stdout
-    out = {}
-    for line in table.splitlines():
-        parts = line.split()
-        if " F " in line and len(parts) >= 6:
-            out[parts[-1]] = parts[-3]
-    return out
 
 
 def _inline_chains(obj: Path, section: str, offsets: list[int]) -> dict[int, list[tuple[str, str]]]:
@@ -253,27 +250,12 @@ def _short(function: str, where: str) -> tuple[str, str]:
 
 def report_lines(folder: Path, top: int) -> None:
     """Print the hottest source lines and inlined functions of the samples in ``folder``."""
-    ips = [
-        int(x, 16)
-        for x in subprocess.run(
-            ["perf", "script", "-i", str(folder / "perf.data"), "-F", "ip"],
-            capture_output=True,
-            text=True,
-        ).stdout.split()
-    ]
-    total = len(ips)
+    total, hits = _hits(folder)
     lines: collections.Counter[tuple[str, str]] = collections.Counter()  # (line, callers)
     functions: collections.Counter[str] = collections.Counter()
     placed = 0
-    by_obj: dict[str, dict[str, str]] = {}
-    for obj, name, address, offset, size, _section in _functions(folder):
-        inside = collections.Counter(
-            i - address + offset for i in ips if address <= i < address + size
-        )
-        if not inside:
-            continue
-        sections = by_obj.setdefault(obj, _sections(folder / obj))
-        chains = _inline_chains(folder / obj, sections.get(name, ".ltext"), sorted(inside))
+    for (obj, name), (inside, _address, _offset, section) in hits.items():
+        chains = _inline_chains(folder / obj, section, sorted(inside))
         for off, n in inside.items():
             chain = [_short(f, w) for f, w in chains.get(off, [])] or [_short(name, "?")]
             placed += n
