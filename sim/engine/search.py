@@ -555,16 +555,28 @@ def move_groups(S: np.ndarray, P: np.ndarray, moves: np.ndarray, n: int, group: 
 @hot
 def _key(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
     """The two key words of a trick start (see the module's docstring)."""
-    k1 = S[S_HAND0] | S[S_HAND0 + 1] << 24 | S[S_LEADER] << 48 | (S[S_TRUMP] + 1) << 50
+    return _key_words(
+        P, S[S_HAND0], S[S_HAND0 + 1], S[S_HAND0 + 2], S[S_LEADER], S[S_TRUMP],
+        S[S_TRUMP_SETTER], S[S_TRICK_NO] > 0, _uncounted(S, P), S[S_TALON_OTHER],
+    )  # fmt: skip
+
+
+@hot
+def _key_words(
+    P: np.ndarray, h0: int, h1: int, h2: int, leader: int, trump: int, setter: int,
+    later: bool, uncounted: int, set_aside: int,
+) -> tuple[int, int]:  # fmt: skip
+    """:func:`_key` packed from its parts (``later``: past the first trick)."""
+    k1 = h0 | h1 << 24 | leader << 48 | (trump + 1) << 50
     if P[P_NO_LEAD_FOREIGN]:
-        k1 |= (S[S_TRUMP_SETTER] + 1) << 53
-    if S[S_TRICK_NO] > 0:
+        k1 |= (setter + 1) << 53
+    if later:
         k1 |= np.int64(1) << 56
-    k2 = _uncounted(S, P) << 24
+    k2 = uncounted << 24
     if P[P_NP] == 3:
-        k2 |= S[S_HAND0 + 2]
+        k2 |= h2
     else:  # the talon set aside goes to the last trick's winner
-        k2 |= S[S_TALON_OTHER]
+        k2 |= set_aside
     return k1, k2
 
 
@@ -584,12 +596,7 @@ def child_key(S: np.ndarray, P: np.ndarray, c: int) -> tuple[int, int]:
         trump = S[S_PENDING] // 4
         setter = S[S_PENDING] % 4
     winner = seat if beats(c, S[S_BEST], S[S_TRUMP]) else S[S_BEST_SEAT]
-    h0 = S[S_HAND0] & ~bit if seat == 0 else S[S_HAND0]
-    h1 = S[S_HAND0 + 1] & ~bit if seat == 1 else S[S_HAND0 + 1]
-    k1 = h0 | h1 << 24 | winner << 48 | (trump + 1) << 50 | np.int64(1) << 56
-    if P[P_NO_LEAD_FOREIGN]:
-        k1 |= (setter + 1) << 53
-    k2 = np.int64(0)
+    unc = 0
     if P[P_REQUIRES_CAPTURE]:
         d = S[S_DECL]
         capt = S[S_CAPT0 + d]
@@ -597,12 +604,11 @@ def child_key(S: np.ndarray, P: np.ndarray, c: int) -> tuple[int, int]:
             capt |= bit
             for j in range(NP - 1):
                 capt |= np.int64(1) << S[S_TC0 + j]
-        k2 = _uncounted_of(S[S_DECLARED0 + d], capt) << 24
-    if NP == 3:
-        k2 |= S[S_HAND0 + 2] & ~bit if seat == 2 else S[S_HAND0 + 2]
-    else:
-        k2 |= S[S_TALON_OTHER]
-    return k1, k2
+        unc = _uncounted_of(S[S_DECLARED0 + d], capt)
+    return _key_words(
+        P, S[S_HAND0] & ~bit, S[S_HAND0 + 1] & ~bit, S[S_HAND0 + 2] & ~bit, winner, trump,
+        setter, True, unc, S[S_TALON_OTHER],
+    )  # fmt: skip
 
 
 @hot
