@@ -21,8 +21,6 @@ from support import PRESETS, sizes
 from sim.cards import hand_mask, parse_card
 from sim.engine import search
 from sim.engine.actions import DECLARE
-from sim.engine.params import P_NP
-from sim.engine.state import S_HAND0, S_LEADER, S_NPLAYED
 from sim.reference.solver import lead_values, minimax
 from sim.rules import Rules, load_rules
 from sim.solver.position import OpenCardSolver, Position, play_state
@@ -127,32 +125,6 @@ def test_endgames_equal_plain_minimax(preset: str, mix: dict[str, object], count
             # the probe agrees with the value on both sides of it
             assert solver.probe(S, P, want)
             assert not solver.probe(S, P, want + 1)
-
-
-@pytest.mark.parametrize(("preset", "mix"), CONFIGS)
-def test_a_tricks_last_card_knows_the_table_key_it_leads_to(preset: str, mix) -> None:
-    """``child_key`` (the children's table lines asked for ahead) is the key reached by
-    playing the card: random plays from random positions, every last card of a trick."""
-    rules = rules_of(preset, mix)
-    rng = np.random.default_rng(3)
-    C = search.workspace(8)
-    checked = 0
-    for _ in range(6):
-        pos, *_ = random_position(rng, rules, 4)
-        S, P = play_state(pos, rules)
-        search.set_root(C, S)
-        d = 0
-        while C.stack[d][S_HAND0 + C.stack[d][S_LEADER]]:  # until the hands are empty
-            n = search.gen_moves(C.stack[d], P, C.moves[d], C.order[d], -1)
-            if C.stack[d][S_NPLAYED] == P[P_NP] - 1:
-                for i in range(n):
-                    search.play_move(C, P, d, C.moves[d, i])
-                    want = search._key(C.stack[d + 1], P)
-                    assert search.child_key(C.stack[d], P, C.moves[d, i]) == want
-                    checked += 1
-            search.play_move(C, P, d, C.moves[d, int(rng.integers(n))])
-            d += 1
-    assert checked >= 12
 
 
 @sizes((8, 8, 6, 0), (12, 12, 12, 12), "counts")  # positions of 1, 2, 3, 4 tricks

@@ -232,12 +232,8 @@ def _uncounted(S: np.ndarray, P: np.ndarray) -> int:
     if not P[P_REQUIRES_CAPTURE]:
         return 0
     d = S[S_DECL]
-    return _uncounted_of(S[S_DECLARED0 + d], S[S_CAPT0 + d])
-
-
-@hot
-def _uncounted_of(declared: int, capt: int) -> int:
-    """:func:`_uncounted` of a declarer that declared ``declared`` and captured ``capt``."""
+    declared = S[S_DECLARED0 + d]
+    capt = S[S_CAPT0 + d]
     out = 0
     for suit in range(4):
         if declared >> suit & 1 and not capt & KQ[suit]:
@@ -555,83 +551,17 @@ def move_groups(S: np.ndarray, P: np.ndarray, moves: np.ndarray, n: int, group: 
 @hot
 def _key(S: np.ndarray, P: np.ndarray) -> tuple[int, int]:
     """The two key words of a trick start (see the module's docstring)."""
-    return _key_words(
-        P, S[S_HAND0], S[S_HAND0 + 1], S[S_HAND0 + 2], S[S_LEADER], S[S_TRUMP],
-        S[S_TRUMP_SETTER], S[S_TRICK_NO] > 0, _uncounted(S, P), S[S_TALON_OTHER],
-    )  # fmt: skip
-
-
-@hot
-def _key_words(
-    P: np.ndarray, h0: int, h1: int, h2: int, leader: int, trump: int, setter: int,
-    later: bool, uncounted: int, set_aside: int,
-) -> tuple[int, int]:  # fmt: skip
-    """:func:`_key` packed from its parts (``later``: past the first trick)."""
-    k1 = h0 | h1 << 24 | leader << 48 | (trump + 1) << 50
+    k1 = S[S_HAND0] | S[S_HAND0 + 1] << 24 | S[S_LEADER] << 48 | (S[S_TRUMP] + 1) << 50
     if P[P_NO_LEAD_FOREIGN]:
-        k1 |= (setter + 1) << 53
-    if later:
+        k1 |= (S[S_TRUMP_SETTER] + 1) << 53
+    if S[S_TRICK_NO] > 0:
         k1 |= np.int64(1) << 56
-    k2 = uncounted << 24
+    k2 = _uncounted(S, P) << 24
     if P[P_NP] == 3:
-        k2 |= h2
+        k2 |= S[S_HAND0 + 2]
     else:  # the talon set aside goes to the last trick's winner
-        k2 |= set_aside
+        k2 |= S[S_TALON_OTHER]
     return k1, k2
-
-
-@hot
-def child_key(S: np.ndarray, P: np.ndarray, c: int) -> tuple[int, int]:
-    """:func:`_key` of the trick start that card ``c``, the trick's last, leads to.
-
-    The state once ``c`` is played and the trick captured (its winner leads; a pending
-    trump takes effect), without playing it.
-    """
-    NP = P[P_NP]
-    seat = seat_after(S[S_LEADER], NP - 1, NP)
-    bit = np.int64(1) << c
-    trump = S[S_TRUMP]
-    setter = S[S_TRUMP_SETTER]
-    if S[S_PENDING] >= 0:
-        trump = S[S_PENDING] // 4
-        setter = S[S_PENDING] % 4
-    winner = seat if beats(c, S[S_BEST], S[S_TRUMP]) else S[S_BEST_SEAT]
-    unc = 0
-    if P[P_REQUIRES_CAPTURE]:
-        d = S[S_DECL]
-        capt = S[S_CAPT0 + d]
-        if winner == d:
-            capt |= bit
-            for j in range(NP - 1):
-                capt |= np.int64(1) << S[S_TC0 + j]
-        unc = _uncounted_of(S[S_DECLARED0 + d], capt)
-    return _key_words(
-        P, S[S_HAND0] & ~bit, S[S_HAND0 + 1] & ~bit, S[S_HAND0 + 2] & ~bit, winner, trump,
-        setter, True, unc, S[S_TALON_OTHER],
-    )  # fmt: skip
-
-
-@hot
-def _prefetch_children(C: Solver, P: np.ndarray, S: np.ndarray, moves: np.ndarray, n: int) -> None:
-    """At a trick's last card: ask for the table entries of all its children at once.
-
-    The children of its ``n`` moves (``moves``) are trick starts (:func:`child_key`).
-    The table is far larger than the processor's caches, so the line of a node's entry
-    is mostly not there when it is read (a quarter of the par's samples were that one
-    load): here the misses of the children overlap instead of stalling one after
-    another. Only while the seat holds five cards or more (its children four): later
-    the subtrees are small, their lines mostly cached, and the keys would cost more
-    than the misses they hide (the sampling player, whose searches start late in the
-    deal, was 2-3 % slower asking at every trick). A hint: no value depends on it.
-    """
-    seat = seat_after(S[S_LEADER], P[P_NP] - 1, P[P_NP])
-    hand = S[S_HAND0 + seat]
-    if popcount(hand) < 5:
-        return  # small subtrees late in the deal: their lines are mostly cached
-    mask = C.meta[M_TT_MASK]
-    for i in range(n):
-        k1, k2 = child_key(S, P, moves[i])
-        prefetch_row(C.tt, _slot(k1, k2, mask))
 
 
 @hot
@@ -752,8 +682,6 @@ def _enter(C: Solver, P: np.ndarray, d: int, alpha: int, beta: int) -> tuple[boo
             return True, lb
         beta = min(beta, ub - theirs)
     F[F_N] = gen_moves(S, P, C.moves[d], C.order[d], first)
-    if S[S_NPLAYED] == P[P_NP] - 1:
-        _prefetch_children(C, P, S, C.moves[d], F[F_N])
     F[F_GROUPED] = 0  # the classes are found when a second move is due
     F[F_I] = 0
     F[F_ALPHA] = alpha
