@@ -58,6 +58,16 @@ def _declarer() -> str:
     return "declarer"
 
 
+def _plans() -> str:
+    from sim.engine.deal import generate_deals
+    from sim.rules import load_rules
+    from sim.runs.declarer import masks_of_cards
+    from sim.runs.plans import play_plans
+
+    play_plans(load_rules("classic"), masks_of_cards(generate_deals(2, 0, 3), 3), 2, 0, "strong")
+    return "plans"
+
+
 def _solver() -> str:
     from sim.rules import load_rules
     from sim.runs.declarer import run_items
@@ -131,11 +141,12 @@ def _strong() -> str:
 # first in the other, whose callback then loads them all from the cache. The solver
 # shares nothing with the engine; the fitted player, after the sampling player, loads
 # the heuristic's code it shares with it; the declarer kernel comes after, by when the
-# engine's phases it shares are cached; the teacher's labels (the solver's probes) last.
+# engine's phases it shares are cached, and the bid plans' kernel (the advisor's) after
+# it; the teacher's labels (the solver's probes) last.
 # From an empty cache on 2 cores: 78 s (164 s before the callback).
 GROUPS = (
     (_pimc_play, _hands, _games),
-    (_pimc_rest, _pimc, _strong, _solver, _odds, _declarer, _teach),
+    (_pimc_rest, _pimc, _strong, _solver, _odds, _declarer, _plans, _teach),
 )
 
 

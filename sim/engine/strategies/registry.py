@@ -32,9 +32,10 @@ for _p in RECORDS:
         raise ValueError(f"player {_p.name}: the engine leaves decisions to the heuristic only")
 # ``W.hooks`` holds a player's callback at its strategy id, then the engine's own
 # callbacks a kernel calls (sim.jit.entry_address): a block of hands, a game, a block
-# of declarer items.
+# of declarer items, a block of deals played on a bid plan.
 H_PLAY_BLOCK, H_PLAY_GAME, H_PLAY_ITEMS = N_STRATEGIES, N_STRATEGIES + 1, N_STRATEGIES + 2
-N_HOOKS = N_STRATEGIES + 3
+H_PLAY_PLANS = N_STRATEGIES + 3
+N_HOOKS = N_STRATEGIES + 4
 
 N_STRATEGY_PARAMS = 32
 

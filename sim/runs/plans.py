@@ -1,0 +1,182 @@
+"""Deals played out once per choice of one seat in the auction: what each choice scores.
+
+The advisor (and its benchmark) compare a seat's choices in the auction by playing
+them: on the same dealt cards, the seat follows a *plan* (pass, or raise to the lowest
+raise open to it while that raise is at most level ``L``) and the table's player makes
+every other decision, the seat's own after the auction included
+(:mod:`sim.engine.plans`). :func:`play_plans` plays every plan of every deal at once:
+a deal is played once with the seat raising to its cap, which lists the raises it is
+offered, then once more per turn at which it could pass; :meth:`PlanPlay.rows` gives
+the rows of any plan level from those.
+
+A deal's worth to a seat is its *margin*: the seat's deal score minus the mean of the
+other seats' (the measure of the duels); :func:`margins` reads it from the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.engine.deal import n_hands
+from sim.parallel import threads_now
+from sim.players import fast
+from sim.rng import Stream, stream_key
+from sim.rules import Rules
+
+PASS_PLAN = 0
+"""The plan level of passing at the first turn (any level below the lowest raise)."""
+
+
+@dataclass(frozen=True)
+class PlanPlay:
+    """Every plan of one seat on ``n`` deals, as played (:func:`play_plans`).
+
+    Attributes:
+        players: the game's players (the rows' game seats).
+        me: the seat's hand seat (its game seat too: with four players the dealer
+            sits out as game seat 3).
+        first: ``(n, N_ROW)`` rows of the seat raising whenever it may (never passing).
+        turns: ``(n, MAX_TURNS)`` the lowest raise offered at each of its turns.
+        n_turns: ``(n,)`` how many turns it had (at most ``MAX_TURNS`` are listed).
+        passed: ``(m, N_ROW)`` rows of the seat passing at a turn, deal by deal and
+            turn by turn (``offsets[k] + t``: deal ``k`` passing at turn ``t``).
+        offsets: ``(n,)`` where deal ``k``'s passes start in ``passed``.
+    """
+
+    players: int
+    me: int
+    first: np.ndarray
+    turns: np.ndarray
+    n_turns: np.ndarray
+    passed: np.ndarray
+    offsets: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.first.shape[0])
+
+    def head(self, n: int) -> PlanPlay:
+        """The first ``n`` deals."""
+        n = min(n, len(self))
+        end = int(self.offsets[n]) if n < len(self) else self.passed.shape[0]
+        return PlanPlay(self.players, self.me, self.first[:n], self.turns[:n],
+                        self.n_turns[:n], self.passed[:end], self.offsets[:n])  # fmt: skip
+
+    @staticmethod
+    def joined(parts: Sequence[PlanPlay]) -> PlanPlay:
+        """The deals of ``parts`` one after another (blocks of one run)."""
+        a = parts[0]
+        sizes = np.cumsum([0] + [p.passed.shape[0] for p in parts[:-1]])
+        return PlanPlay(
+            a.players, a.me, np.concatenate([p.first for p in parts]),
+            np.concatenate([p.turns for p in parts]), np.concatenate([p.n_turns for p in parts]),
+            np.concatenate([p.passed for p in parts]),
+            np.concatenate([p.offsets + k for p, k in zip(parts, sizes, strict=True)]),
+        )  # fmt: skip
+
+    def pass_turn(self, level: int) -> np.ndarray:
+        """The turn at which plan ``level`` passes, deal by deal (-1: it never does)."""
+        from sim.engine.plans import MAX_TURNS
+
+        listed = np.minimum(self.n_turns, MAX_TURNS)
+        over = (self.turns > level) & (np.arange(MAX_TURNS)[None, :] < listed[:, None])
+        return np.where(over.any(axis=1), np.argmax(over, axis=1), -1)
+
+    def rows(self, level: int) -> np.ndarray:
+        """``(n, N_ROW)`` rows of plan ``level``: raise while the lowest raise is at most it."""
+        t = self.pass_turn(level)
+        out = self.first.copy()
+        some = t >= 0
+        out[some] = self.passed[self.offsets[some] + t[some]]
+        return out
+
+
+def play_plans(
+    rules: Rules,
+    masks: np.ndarray,
+    me: int,
+    seed: int,
+    player: str = "strong",
+    params: Sequence[str] = (),
+    prefix: Sequence[int] = (),
+    scores: Sequence[int] | None = None,
+    flags: int = 0,
+    seat_players: Sequence[str] | None = None,
+    start: int = 0,
+) -> PlanPlay:
+    """Play every plan of hand seat ``me`` on each deal of ``masks`` (hand places).
+
+    Args:
+        rules: the house rules.
+        masks: ``(n, 4)`` place masks (hands from forehand, then the talon places).
+        me: the hand seat choosing (0 forehand, then clockwise; the dealer is the last).
+        seed: the run's seed: the players' random streams of deal ``k`` are its ``k``-th.
+        player: who makes every decision but the seat's bids (every seat).
+        params: ``STRATEGY.NAME=VALUE`` settings of the players.
+        prefix: the auction so far after forehand's automatic 100, in turn: each bid's
+            amount, 0 for a pass (it must be legal for every deal: the caller's
+            deals allow it).
+        scores: the hand seats' game scores (zeros by default).
+        flags: the deal's hand inputs (``S_FLAGS``: who sits on the barrel, who may
+            not concede).
+        seat_players: one player per hand seat instead of ``player`` everywhere.
+        start: the number of the first deal (its random streams), so blocks line up.
+    """
+    from sim.engine.params import rules_vector
+    from sim.engine.plans import MAX_TURNS, plans_kernel
+    from sim.engine.state import N_ROW
+    from sim.engine.strategies.addresses import hooks_for
+    from sim.engine.strategies.registry import H_PLAY_PLANS, seat_lineup, strategy_ids
+
+    hands = n_hands(rules.players)
+    if not 0 <= me < hands:
+        raise ValueError(f"me must be a hand seat 0..{hands - 1}, got {me}")
+    names, sp = seat_lineup(hands, list(seat_players or [player]), params)
+    ids = strategy_ids(names)
+    sc = np.zeros(hands, np.int64) if scores is None else np.array(scores, dtype=np.int64)
+    if sc.shape != (hands,):
+        raise ValueError(f"{hands} scores needed (one per hand seat), got {len(sc)}")
+    keys = np.array(
+        [stream_key(seed, s) for s in (Stream.STRATEGY, Stream.TIEBREAK)], dtype=np.uint64
+    )
+    hooks = hooks_for(ids, (H_PLAY_PLANS, "sim.engine.plans", "play_plans_entry"))
+    P = rules_vector(rules)
+    pre = np.array(list(prefix), dtype=np.int64)
+    block = 64 if all(fast(p) for p in names) else 2
+    masks = np.ascontiguousarray(masks, dtype=np.uint32)
+    n = masks.shape[0]
+
+    def play(m: np.ndarray, numbers: np.ndarray, pass_turns: np.ndarray) -> tuple:
+        rows = np.zeros((len(numbers), N_ROW), dtype=np.int32)
+        turns = np.zeros((len(numbers), MAX_TURNS), dtype=np.int64)
+        n_turns = np.zeros(len(numbers), dtype=np.int64)
+        if len(numbers):
+            plans_kernel(
+                m, numbers, pass_turns, pre, me, flags, rules.players, keys, P, ids, sp, sc,
+                hooks, rows, turns, n_turns, block, threads_now(),
+            )  # fmt: skip
+        return rows, turns, n_turns
+
+    numbers = start + np.arange(n, dtype=np.int64)
+    first, turns, n_turns = play(masks, numbers, np.full(n, -1, dtype=np.int64))
+    listed = np.minimum(n_turns, MAX_TURNS)
+    offsets = np.concatenate([[0], np.cumsum(listed)[:-1]]).astype(np.int64)
+    deal_of = np.repeat(np.arange(n, dtype=np.int64), listed)
+    turn_of = np.arange(int(listed.sum()), dtype=np.int64) - np.repeat(offsets, listed)
+    passed, _t, _n = play(np.ascontiguousarray(masks[deal_of]), numbers[deal_of], turn_of)
+    return PlanPlay(rules.players, me, first, turns, n_turns, passed, offsets)
+
+
+def margins(rows: np.ndarray, seat: int, players: int) -> np.ndarray:
+    """Per row: game seat ``seat``'s deal score minus the mean of the other seats'."""
+    from sim.engine.state import B_DELTA, MAX_SEATS, R_SEAT0
+
+    deltas = rows[:, R_SEAT0 + B_DELTA * MAX_SEATS : R_SEAT0 + B_DELTA * MAX_SEATS + players]
+    deltas = deltas.astype(np.float64)
+    mine = deltas[:, seat]
+    return mine - (deltas.sum(axis=1) - mine) / (players - 1)
+
+
+__all__ = ["PASS_PLAN", "PlanPlay", "margins", "play_plans"]
