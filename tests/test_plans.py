@@ -99,7 +99,8 @@ def test_a_begun_auction_is_replayed_before_anyone_decides():
                 seed=3, deal_id=k, strategies=lineup, params=params, script=prefix,
             )  # fmt: skip
             assert _bids(tr)[:2] == [(0, 100), (1, 110)]
-            assert int(row_decl := rows[k][ROW["declarer"]]) == tr["declarer"], (level, k)
+            row_decl = int(rows[k][ROW["declarer"]])
+            assert row_decl == tr["declarer"], (level, k)
             assert [int(rows[k][ROW[f"delta_{s}"]]) for s in range(3)] == tr["score_deltas"]
             if row_decl == me:
                 assert 110 < rows[k][ROW["winning_bid"]] <= max(level, 110)

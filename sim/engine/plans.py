@@ -192,9 +192,9 @@ PLAY_PLANS_ARGS = packed_type(
 
 def play_plans_entry(ptr):  # type: ignore[no-untyped-def]
     """:func:`play_plans` behind a callback (sim.jit.entry_address): compiled once."""
-    lo, hi, masks, numbers, pass_turns, prefix, me, flags, players, keys, P, seats, rows, turns, nt, W = (
-        unpacked(ptr, PLAY_PLANS_ARGS)
-    )  # fmt: skip
+    args = unpacked(ptr, PLAY_PLANS_ARGS)
+    lo, hi, masks, numbers, pass_turns, prefix, me, flags, players, keys, P, seats = args[:12]
+    rows, turns, nt, W = args[12:]
     play_plans(
         lo, hi, masks, numbers, pass_turns, prefix, me, flags, players, keys, P, seats, rows,
         turns, nt, W,
@@ -222,13 +222,14 @@ def plans_kernel(
     block: int,
     threads: int,
 ) -> None:
-    """Items ``k``: deal ``masks[k]`` (hand places) with hand seat ``me`` passing at its
-    ``pass_turns[k]``-th turn (-1: never), its random streams those of deal ``numbers[k]``.
+    """Items ``k``: deal ``masks[k]`` played with hand seat ``me`` on a bid plan.
 
-    ``keys`` are the strategy and tie-break stream keys; ``strategies``, ``SP`` and
-    ``scores`` the hand seats' players, parameters and game scores; ``players`` the
-    game's (with four the dealer sits out as game seat 3); ``flags`` the deal's hand inputs (``S_FLAGS``: the
-    barrel, no concession). ``rows`` gets each item's game row, ``turns`` and
+    The seat passes at its ``pass_turns[k]``-th turn (-1: never); the item's random
+    streams are those of deal ``numbers[k]``. ``keys`` are the strategy and tie-break
+    stream keys; ``strategies``, ``SP`` and ``scores`` the hand seats' players,
+    parameters and game scores; ``players`` the game's (with four the dealer sits out
+    as game seat 3); ``flags`` the deal's hand inputs (``S_FLAGS``: the barrel, no
+    concession). ``rows`` gets each item's game row, ``turns`` and
     ``n_turns`` the raises offered to ``me``. ``block`` items share a workspace; each
     of ``threads`` threads claims the next block when done (:func:`sim.jit.claim`).
     """
