@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.choices import PASS, Best, best_choice, choice_table, gain_of
 from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_label, marriage_mask
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
@@ -43,7 +44,7 @@ class SampledAdvice:
     pass_se: float
     pass_samples: int
     recommended: int | None  # the highest level whose ci_low reaches the risk
-    best_expected: int | None  # the level of the best expected score, if above passing
+    best_expected: int | None  # the level of the choice (``best``), None when it is to pass
     discards: pl.DataFrame | None = None  # with --talon
     talon: int = 0
     bid: int = 100
@@ -58,6 +59,12 @@ class SampledAdvice:
     game: GameSituation | None = None  # the seat's score and barrel (--score, --barrel)
     reading: AuctionReading | None = None  # what the other seats' bids were read to show
     opponents: Opponents | None = None  # who the samples assume sits at the table
+    choices: pl.DataFrame | None = None  # each bid plan played out (choice_frame)
+    best: Best | None = None  # the rule's choice among them (analysis.choices)
+    measure: str = "margin"  # what the choice is made by: margin, or win (the game's chance)
+    conceding: IfConceded | None = None  # a pass that rests on declarers failing unconceded
+    sampled_best: Best | None = None  # the samples' own choice (``best`` may be the tables')
+    best_from: str = "samples"  # whose choice ``best`` is: samples, or tables
 
 
 @dataclass(frozen=True)
@@ -261,61 +268,79 @@ def game_situation(rules: Rules, score: int, on_barrel: bool, cap: int) -> GameS
 
 @dataclass(frozen=True)
 class TableAnswer:
-    """The answer of the class tables: hands like this one, played out by ``player``.
+    """The class tables' answer: hands of this class at this seat, played out by ``player``.
 
     Attributes:
-        player: who played the table's hands as the declarer's.
-        deals: deals of the table's run (each hand of each deal an item).
-        seed: its seed.
+        player: who played the table's deals at every seat.
+        deals: hands of the class dealt (on purpose) at the seat.
+        seed: their seed.
         klass: the hand's class, in words (``♥ marriage, 2 aces``).
-        n: hands of the class in the table.
-        levels: P(make L) of the class: ``level``, ``n``, ``made``, ``rate``,
-            ``ci_low``, ``ci_high``.
-        recommended: the highest level whose interval's lower end reaches the risk.
+        seat: the seat the cell is of.
+        n: the deals the cell's numbers rest on.
+        levels: the cell's rows: each plan ``level`` (0: pass) with its margin ``mean``,
+            ``low``, ``high``, paired ``diff``, ``diff_low``, ``diff_high`` from the
+            best, ``declared``, and P(make) there ``p``, ``ci_low``, ``ci_high``.
+        best: the rule's choice (:func:`analysis.choices.best_choice`).
+        recommended: the highest level whose P(make) interval's lower end reaches the
+            risk (the make rate's answer, not the choice).
+        class_hands: how many of all hands the class holds (exact); ``share``: of all.
     """
 
     player: str
     deals: int
     seed: int
     klass: str
+    seat: str
     n: int
     levels: pl.DataFrame
+    best: Best
     recommended: int | None
+    class_hands: int = 0
+    share: float = 0.0
 
 
-def class_of(hand: int) -> tuple[str, int]:
-    """The hand's class in the tables: its marriages (``marriage_label``) and aces."""
+def class_of(hand: int) -> tuple[int, int]:
+    """The hand's class in the tables: its marriages (suit bitmask) and its aces."""
     from analysis.safebids import count_rank
 
     dealt = np.array([hand], dtype=np.int64)
-    return marriage_label(int(marriage_mask(dealt)[0])), int(count_rank(dealt, 5)[0])
+    return int(marriage_mask(dealt)[0]), int(count_rank(dealt, 5)[0])
+
+
+def class_name(marriages: int, aces: int) -> str:
+    """A class in the tables' words: ``♥ marriage, 2 aces`` (:func:`_class_text` reads it)."""
+    label = marriage_label(marriages)
+    return f"{'no marriage' if label == 'none' else label + ' marriage'}, {aces} aces"
 
 
 def table_answer(
     hand: int,
+    seat: int,
+    seat_name: str,
     risk: float,
-    by_class: pl.DataFrame,
-    by_marriages: pl.DataFrame,
+    choices: pl.DataFrame,
+    verdicts: pl.DataFrame,
     player: str,
     deals: int,
     seed: int,
-    min_n: int = 30,
 ) -> TableAnswer:
-    """The class tables' answer for ``hand`` (curves of :func:`analysis.safebids.curves`).
+    """The class tables' answer for ``hand`` at hand seat ``seat`` (its name ``seat_name``).
 
-    The class is the hand's marriages and aces; one with fewer than ``min_n`` hands in
-    the table takes its marriages' curve over all aces.
+    ``choices`` and ``verdicts`` are the tables' frames
+    (:class:`sim.jobs.advice_tables.ClassTables`); every class of every seat is there.
     """
     marriages, aces = class_of(hand)
-    rows = by_class.filter((pl.col("marriages") == marriages) & (pl.col("aces") == aces))
-    name = f"{'no marriage' if marriages == 'none' else marriages + ' marriage'}, {aces} aces"
-    if rows.height == 0 or int(rows["n"][0]) < min_n:
-        rows = by_marriages.filter(pl.col("marriages") == marriages)
-        name = "no marriage" if marriages == "none" else f"{marriages} marriage"
-    levels = rows.select("level", "n", "made", "rate", "ci_low", "ci_high").sort("level")
-    ok = levels.filter(pl.col("ci_low") >= risk)["level"].to_list()
-    n = int(levels["n"][0]) if levels.height else 0
-    return TableAnswer(player, deals, seed, name, n, levels, max(ok) if ok else None)
+    key = (pl.col("marriages") == marriages) & (pl.col("aces") == aces) & (pl.col("seat") == seat)
+    rows = choices.filter(key).sort("level")
+    cell = verdicts.filter(key).row(0, named=True)
+    best = Best(int(cell["best"]), int(cell["low"]), int(cell["high"]),
+                gain_of(rows, int(cell["best"])))  # fmt: skip
+    ok = rows.filter(pl.col("ci_low") >= risk)["level"].to_list()
+    return TableAnswer(
+        player, deals, seed, class_name(marriages, aces), seat_name, int(cell["n"]),
+        rows.drop("marriages", "aces", "seat"), best, max(ok) if ok else None,
+        int(cell["class_hands"]), float(cell["share"]),
+    )  # fmt: skip
 
 
 def minimum_samples(risk: float) -> int:
@@ -327,17 +352,30 @@ def minimum_samples(risk: float) -> int:
 
 
 def with_table(a: SampledAdvice, table: TableAnswer) -> SampledAdvice:
-    """The answer with the tables' beside the samples'.
+    """The answer with the tables' beside the samples': one choice for both.
 
-    The samples' answer stands when there are at least :func:`minimum_samples` of them
-    (enough to reach the risk at all); fewer (a time budget ran out) keep the table's
-    answer, so a short budget never turns an answer into "no level".
+    The choice is the class tables' (what every page says for the class and seat)
+    unless this hand's own samples show it worse than their best (the paired interval
+    of the difference below 0), or the tables cannot know the question (an auction so
+    far, or a game score that the choice is made by): then it is the samples'. The
+    make rate's answer (``recommended``) is the samples' when there are at least
+    :func:`minimum_samples` of them, else the tables'.
     """
     from dataclasses import replace
 
     minimum = minimum_samples(a.risk)
     final = a.recommended if a.samples >= minimum else table.recommended
-    return replace(a, table=table, sampled=a.recommended, recommended=final, minimum=minimum)
+    best, source = a.best, "samples"
+    if a.best is not None and a.choices is not None and not a.auction and a.measure == "margin":
+        row = a.choices.filter(pl.col("level") == table.best.level)
+        if row.height and float(row["diff_high"][0]) >= 0:
+            chosen = table.best.level
+            best = Best(chosen, a.best.low, a.best.high, gain_of(a.choices, chosen))
+            source = "tables"
+    level = None if best is None or best.level == PASS else best.level
+    return replace(a, table=table, sampled=a.recommended, recommended=final, minimum=minimum,
+                   best=best, sampled_best=a.best, best_from=source,
+                   best_expected=level)  # fmt: skip
 
 
 def level_table(rules: Rules, made_to: np.ndarray, cap: int) -> pl.DataFrame:
@@ -376,12 +414,19 @@ def advise(
     risk: float,
     cols: Mapping[str, np.ndarray],
     *,
-    pass_player: str,
+    choices: Mapping[str, np.ndarray],
+    plan_player: str,
+    measure: str = "margin",
 ) -> SampledAdvice:
-    """The answer from :func:`sim.runs.advise.bid_samples`' columns.
+    """The answer from :func:`sim.runs.advise.bid_samples`' columns and the plans played.
 
-    ``pass_player`` is the strategy that played the pass baseline's deals (at every
-    seat; :data:`sim.runs.advise.PASS_PLAYER`), named in the answer.
+    ``choices`` holds, per plan level (``level``: 0 for passing, else the level the
+    seat bids up to) and sampled deal, what the plan came to
+    (:func:`sim.runs.plans.plan_columns`: ``margin``, ``own``, ``declared``, ``made``,
+    ``conceded``, ``contract``, ``declarer``, ``deltas``), and, with a game score,
+    ``win`` (the seat's chance to win the game after the deal). ``measure`` names the
+    value the choice is made by: ``margin``, or ``win`` with a score. ``plan_player``
+    played the plans at every seat.
     """
     n = len(cols["dealt"])
     frame = items_frame(
@@ -396,17 +441,106 @@ def advise(
     )
     cap = int(bid_caps(rules, marriage_mask(np.array([hand])))[0])
     table = level_table(rules, frame["made_to"].to_numpy(), cap)
-    passing = np.asarray(cols["pass_score"], dtype=np.float64)
-    pass_mean = float(passing.mean())
-    pass_se = float(passing.std(ddof=1) / np.sqrt(len(passing))) if len(passing) > 1 else 0.0
     ok = table.filter(pl.col("ci_low") >= risk)["level"].to_list()
     recommended = max(ok) if ok else None
-    best = table.sort("expected", descending=True).row(0, named=True)
-    best_expected = int(best["level"]) if best["expected"] > pass_mean else None
+    options = choice_frame(choices, measure)
+    best = best_choice(options)
+    passing = options.filter(pl.col("level") == PASS).row(0, named=True)
+    pass_se = (passing["own_high"] - passing["own"]) / Z95
     return SampledAdvice(
-        rules, hand, seat, player, n, risk, table, pass_mean, pass_se, len(passing),
-        recommended, best_expected, pass_player=pass_player,
+        rules, hand, seat, player, n, risk, table, passing["own"], pass_se, n, recommended,
+        None if best.level == PASS else best.level, pass_player=plan_player, choices=options,
+        best=best, measure=measure, conceding=if_conceded(rules, choices, measure),
     )  # fmt: skip
+
+
+def choice_frame(choices: Mapping[str, np.ndarray], measure: str = "margin") -> pl.DataFrame:
+    """Each plan's value with its intervals (:func:`analysis.choices.choice_table`) and more.
+
+    Beside the value (``measure``: ``margin`` or ``win``): ``declared`` (the share of
+    deals the seat won the auction), ``made`` (the share of those it made), ``contract``
+    (its mean contract there), ``own`` with ``own_low`` and ``own_high`` (its mean deal
+    score and interval), and ``margin`` with its interval when the value is ``win``.
+    """
+    levels = np.asarray(choices["level"], dtype=np.int64)
+    out = choice_table(levels, choices[measure])
+    declared = np.asarray(choices["declared"], dtype=bool)
+    n = declared.shape[1]
+    took = declared.sum(axis=1)
+    made = (declared & np.asarray(choices["made"], dtype=bool)).sum(axis=1)
+    contract = np.where(declared, choices["contract"], 0).sum(axis=1)
+    own = np.asarray(choices["own"], dtype=np.float64)
+    own_se = own.std(axis=1, ddof=1) / np.sqrt(n)
+    extra = {
+        "declared": took / n,
+        "made": np.where(took > 0, made / np.maximum(took, 1), np.nan),
+        "contract": np.where(took > 0, contract / np.maximum(took, 1), np.nan),
+        "own": own.mean(axis=1),
+        "own_low": own.mean(axis=1) - Z95 * own_se,
+        "own_high": own.mean(axis=1) + Z95 * own_se,
+    }
+    if measure != "margin":
+        margin = np.asarray(choices["margin"], dtype=np.float64)
+        m_se = margin.std(axis=1, ddof=1) / np.sqrt(n)
+        extra["margin"] = margin.mean(axis=1)
+        extra["margin_low"] = margin.mean(axis=1) - Z95 * m_se
+        extra["margin_high"] = margin.mean(axis=1) + Z95 * m_se
+    return out.with_columns(pl.Series(k, v) for k, v in extra.items())
+
+
+@dataclass(frozen=True)
+class IfConceded:
+    """What passing would score if the declarer conceded every contract it failed.
+
+    The table's player may play a hopeless contract out where people concede it; a
+    pass that scores by the declarer's fall then rests on that. Attributes: the share
+    of the pass's deals in which another seat declared, played and failed; the
+    margin of passing and of the best bid (``level``) had each such contract been
+    conceded (its deal scores as the rules score a concession).
+    """
+
+    share: float
+    passing: float
+    level: int
+    bidding: float
+
+
+def if_conceded(rules: Rules, choices: Mapping[str, np.ndarray], measure: str) -> IfConceded | None:
+    """:class:`IfConceded` of the passing plan (None where it cannot matter).
+
+    None when the value is the win chance, when the rules allow no concession, or when
+    no other seat's contract failed in the passing plan's deals.
+    """
+    if measure != "margin" or not rules.rospis.allowed:
+        return None
+    levels = list(np.asarray(choices["level"]))
+    deltas = np.asarray(choices["deltas"], dtype=np.float64)
+    seats = deltas.shape[2]
+    me = int(np.asarray(choices["seat"]))
+    decl = np.asarray(choices["declarer"])
+    failed = ~np.asarray(choices["made"], bool) & ~np.asarray(choices["conceded"], bool)
+    failed &= ~np.asarray(choices["declared"], bool)
+    p = levels.index(PASS)
+    if not failed[p].any():
+        return None
+    contract = np.asarray(choices["contract"], dtype=np.float64)
+    gets = np.full_like(contract, 60.0)
+    if rules.rospis.opponents_get != "sixty":
+        gets = (contract + 9) // 10 * 5
+    conceded = np.repeat(gets[:, :, None], seats, axis=2)
+    if seats == 4:
+        conceded[:, :, 3] = deltas[:, :, 3]  # the dealer who sits out keeps the talon's score
+    rows = np.arange(decl.shape[1])
+    for i in range(len(levels)):
+        conceded[i, rows, decl[i]] = 0.0 if rules.rospis.no_subtract else -contract[i]
+    new = np.where(failed[:, :, None], conceded, deltas)
+    margin = new[:, :, me] - (new.sum(axis=2) - new[:, :, me]) / (seats - 1)
+    means = margin.mean(axis=1)
+    bids = [i for i, level in enumerate(levels) if level != PASS]
+    if not bids:
+        return None
+    b = max(bids, key=lambda i: means[i])
+    return IfConceded(float(failed[p].mean()), float(means[p]), int(levels[b]), float(means[b]))
 
 
 def discard_table(
@@ -567,80 +701,89 @@ def _give_verdict(a: SampledAdvice, table: str) -> Verdict:
 
 
 def _bid_verdict(a: SampledAdvice, table: str) -> Verdict:
-    rows = {int(r["level"]): r for r in a.levels.iter_rows(named=True)}
-    risk = f"{a.risk:.0%}"
-    passing = _signed(a.pass_mean)
+    """Raise or pass: the plan of the best value (:func:`analysis.choices.best_choice`)."""
     g = a.game
     if g is not None and g.goal == "silenced":
         say = _("Pass.")
         why = _("At {score} the seat is silenced: it may not bid, whatever its hand.")
         return Verdict("pass", None, None, say, why.format(score=g.score), table)
-    floor = a.high_bid  # a raise goes above the bid so far
-    start = g.bid_from if g is not None and g.on_barrel else 0
-    may = [L for L in sorted(rows) if L > floor and L >= start]
-    ok = [
-        L for L in may if a.recommended is not None and L <= a.recommended
-        and rows[L]["expected"] > a.pass_mean
-    ]  # fmt: skip
-    up_to = max(ok) if ok else None
+    assert a.choices is not None and a.best is not None
+    rows = {int(r["level"]): r for r in a.choices.iter_rows(named=True)}
+    best = a.best
     forced = a.seat == "forehand" and not a.auction  # its 100 is bid for it
-
-    def chance(L: int) -> str:
-        r = rows[L]
-        return _percent(r["p"], r["ci_low"], r["ci_high"])
-
-    def stop(L: int) -> str:
-        """Why ``L`` is not bid: the risk, or the score against passing."""
-        r = rows[L]
-        if a.recommended is None or L > a.recommended:
-            return _("at {level} it makes it in {made}, and the interval's lower end is "
-                     "below {risk}").format(level=L, made=chance(L), risk=risk)  # fmt: skip
-        return _("at {level} it would score {expected} against {passing} for passing").format(
-            level=L, expected=_signed(r["expected"]), passing=passing
-        )
-
-    cap = max(rows) if rows else 0
-    if up_to is None:
-        if not may:
-            if start > cap:
-                why = _("On the barrel bids start at {bid}, above what this hand may bid ({cap}).")
-                why = why.format(bid=start, cap=cap)
-            elif cap <= 120:
+    bids = [L for L in rows if L != PASS]
+    if best.level == PASS:
+        say = _("Bid the forehand's automatic 100, then pass.") if forced else _("Pass.")
+        if not bids:
+            cap = max(int(L) for L in a.levels["level"]) if a.levels.height else 0
+            if cap <= 120 and a.high_bid >= cap:
                 why = _("Without a marriage this hand may not bid above 120; the bid is {high}.")
-                why = why.format(high=floor)
+                why = why.format(high=a.high_bid)
             else:
                 why = _("This hand's marriages allow bids up to {cap}; the bid is {high}.")
-                why = why.format(cap=cap, high=floor)
-        else:
-            why = stop(may[0])
-            why = why[:1].upper() + why[1:] + "."
-        if forced:
-            say = _("Bid the forehand's automatic 100, then pass.")
-        else:
-            say = _("Pass.")
+                why = why.format(cap=cap, high=a.high_bid)
+            return Verdict("pass", None, None, say, why, table)
+        top = max(bids, key=lambda L: rows[L]["mean"])
+        why = _("Passing {value}; the best bid, up to {level}, {other}.").format(
+            value=_worth(a, rows[PASS]), level=top, other=_worth(a, rows[top], True)
+        )
+        if a.conceding is not None and a.conceding.share >= 0.05:
+            c = a.conceding
+            why += " " + _(
+                "Passing gains where another seat, left with the contract, plays it out and "
+                "fails ({share} of the deals: the table's player does not concede it); had it "
+                "conceded each such contract, passing would score {passing} and a bid up to "
+                "{level} {bidding}."
+            ).format(share=f"{c.share:.0%}", passing=_signed(c.passing), level=c.level,
+                     bidding=_signed(c.bidding))  # fmt: skip
         return Verdict("pass", None, None, say, why, table)
-    later = [L for L in may if L > up_to]
-    if not later:
-        if up_to == cap and cap < max(int(L) for L in levels_of(a.rules)):
-            rest = _("no higher bid is open to this hand ({cap}: 120 and its marriages)").format(
-                cap=cap
-            )
-        else:
-            rest = _("no higher bid is open")
-    else:
-        rest = stop(later[0])
-    why = _("At {level} it makes the contract in {made} and scores {expected} against "
-            "{passing} for passing; {rest}.").format(
-        level=up_to, made=chance(up_to), expected=_signed(rows[up_to]["expected"]),
-        passing=passing, rest=rest)  # fmt: skip
+    level = best.level
+    why = _("Bidding up to {level} {value}, {gain} more than passing.").format(
+        level=level, value=_worth(a, rows[level]), gain=_diff_text(a, *best.gain)
+    )
+    if best.low != best.high:
+        low = _("passing") if best.low == PASS else str(best.low)
+        why += " " + _("Every choice from {low} to {high} scores within the interval.").format(
+            low=low, high=best.high
+        )
     if a.auction:
-        say = _("Raise, up to {level}.").format(level=up_to)
-        return Verdict("raise", up_to, None, say, why, table)
-    if forced and up_to == 100:
+        return Verdict("raise", level, None, _("Raise, up to {level}.").format(level=level), why,
+                       table)  # fmt: skip
+    if forced and level == 100:
         say = _("Bid the forehand's automatic 100 and no higher.")
     else:
-        say = _("Bid up to {level}.").format(level=up_to)
-    return Verdict("bid", up_to, None, say, why, table)
+        say = _("Bid up to {level}.").format(level=level)
+    return Verdict("bid", level, None, say, why, table)
+
+
+def _worth(a: SampledAdvice, row: Mapping[str, Any], against_pass: bool = False) -> str:
+    """A plan's value in words: its margin a deal, or its chance to win the game.
+
+    ``against_pass``: add the plan's paired difference from passing (``row``'s
+    ``diff``, when passing is the best plan).
+    """
+    if a.measure == "win":
+        text = _("wins the game {value} of the time").format(
+            value=_percent(row["mean"], row["low"], row["high"])
+        )
+    else:
+        text = _("scores a margin of {value} a deal").format(
+            value=_signed_interval(row["mean"], row["low"], row["high"])
+        )
+    if against_pass:
+        diff = _diff_text(a, row["diff"], row["diff_low"], row["diff_high"])
+        text += _(" ({diff} against passing)").format(diff=diff)
+    return text
+
+
+def _diff_text(a: SampledAdvice, d: float, low: float, high: float) -> str:
+    """A difference of two plans with its interval: points, or points of percentage."""
+    if a.measure == "win":
+        return _("{diff} [{low}{sep}{high}] points of percentage").format(
+            diff=_signed(100 * d), low=_signed(100 * low), high=_signed(100 * high),
+            sep=interval_separator(),
+        )  # fmt: skip
+    return _signed_interval(d, low, high)
 
 
 def verdict_lines(a: SampledAdvice | ShownTalon) -> list[str]:
@@ -802,12 +945,6 @@ def _advice_detail(a: SampledAdvice) -> str:
     if a.discards is not None:
         lines += _discard_lines(a)
         return "\n".join(lines) + "\n"
-    risk = f"{a.risk:.0%}"
-    if a.recommended is None:
-        rec = _("no level")
-    else:
-        rec = _("bid up to {level}").format(level=a.recommended)
-    why = _(" (the highest level whose 95 % interval's lower end reaches {risk})").format(risk=risk)
     if a.auction:
         lines.insert(
             1,
@@ -816,92 +953,101 @@ def _advice_detail(a: SampledAdvice) -> str:
                 high=a.high_bid,
             ),
         )
-        if a.recommended is None or a.recommended <= a.high_bid:
-            rec = _("pass: no level above {high} reaches {risk}").format(high=a.high_bid, risk=risk)
-            why = ""
-        else:
-            rec = _("raise, up to {level}").format(level=a.recommended)
     if a.reading is not None:
         lines.insert(2, _reading_text(a.reading))
-    if a.table is None or a.samples >= a.minimum:
-        lines.append(_("At risk {risk}: {answer}{why}.").format(risk=risk, answer=rec, why=why))
-    else:
-        lines.append(
-            _(
-                "At risk {risk}: {answer}, the tables' answer: {samples} sampled deals are "
-                "fewer than the {minimum} that can show {risk} at all."
-            ).format(risk=risk, answer=rec, samples=a.samples, minimum=a.minimum)
-        )
+    lines.append(_measure_line(a))
+    lines.append(_risk_line(a))
     if a.table is not None:
-        t = a.table
-        if t.recommended is None:
-            trec = _("no level")
-        else:
-            trec = _("bid up to {level}").format(level=t.recommended)
-        if a.auction:
-            trec += _(" (before any auction: the tables do not know this one)")
-        lines.append(
-            _(
-                "The tables: {n} hands of the class ({klass}) played as the declarer's by "
-                "`{player}` ({deals} deals, seed {seed}) say {answer}."
-            ).format(
-                n=number(t.n),
-                klass=_class_text(t.klass),
-                player=t.player,
-                deals=number(t.deals),
-                seed=t.seed,
-                answer=trec,
-            )
-        )
-    passing = f"{_signed(a.pass_mean)} ± {number(Z95 * a.pass_se, 1)}"
-    if a.best_expected is not None:
-        best = a.levels.filter(pl.col("level") == a.best_expected).row(0, named=True)
-        lines.append(
-            _(
-                "Best expected score: a contract of {level}, {expected} against {passing} "
-                "for passing."
-            ).format(
-                level=a.best_expected,
-                expected=_signed_interval(
-                    best["expected"], best["expected_low"], best["expected_high"]
-                ),
-                passing=passing,
-            )
-        )
-    else:
-        lines.append(
-            _(
-                "No contract beats passing ({passing}, the points a defender scores) in "
-                "expectation."
-            ).format(passing=passing)
-        )
-    lines.append("")
-    shown = a.levels.select(
-        pl.col("level").alias(_("level")),
-        pl.struct("p", "ci_low", "ci_high")
-        .map_elements(
-            lambda r: _interval(r["p"], r["ci_low"], r["ci_high"]), return_dtype=pl.String
-        )
-        .alias(_("P(make) [95 % CI]")),
-        pl.struct("expected", "expected_low", "expected_high")
-        .map_elements(
-            lambda r: _signed_interval(r["expected"], r["expected_low"], r["expected_high"]),
-            return_dtype=pl.String,
-        )
-        .alias(_("expected score [95 % CI]")),
-    )
+        lines.append(_table_line(a))
     if a.game is not None:
-        lines.insert(len(lines) - 1, _game_line(a))  # before the blank line and the table
-    lines.append(to_markdown(shown, floats="{:.1f}").rstrip())
-    lines += [
-        "",
+        lines.append(_game_line(a))
+    lines += ["", to_markdown(choices_shown(a), floats="{:.1f}").rstrip(), ""]
+    lines.append(
         _(
-            "Passing: {passing} (the points this hand scores as a defender, {samples} deals "
-            "played by `{player}` at every seat). A hand makes a level when it may bid it, "
-            "would not concede it and its deal total reaches it."
-        ).format(passing=passing, samples=a.pass_samples, player=a.pass_player),
-    ]
+            "A choice is a limit: raise to the lowest raise open to you while it is at most "
+            "the level, pass at the first turn where it is not. P(make): the share of the "
+            "deals in which the hand, winning the auction at that level, makes the contract "
+            "(it may bid it, would not concede it and its deal total reaches it)."
+        )
+    )
     return "\n".join(lines) + "\n"
+
+
+def _measure_line(a: SampledAdvice) -> str:
+    """What the choices are valued by, and who played them."""
+    line = _(
+        "Each choice was played out on the same {samples} deals by `{player}` at every seat "
+        "(your own decisions after the auction too) and valued by its margin: your deal "
+        "score minus the mean of the other seats' (the game is won by the difference)."
+    ).format(samples=number(a.samples), player=a.pass_player)
+    if a.measure == "win" and a.game is not None:
+        line += " " + _(
+            "From the score {score}, the choice is made by the chance to win the game after "
+            "the deal (the equity table of `{player}`'s games)."
+        ).format(score=a.game.score, player=a.pass_player)
+    return line
+
+
+def _risk_line(a: SampledAdvice) -> str:
+    """The make rate's answer: how high the hand makes its contract at ``--risk``."""
+    risk = f"{a.risk:.0%}"
+    if a.recommended is None:
+        return _(
+            "Winning the auction, the hand makes no level in at least {risk} of the deals "
+            "(the 95 % interval's lower end)."
+        ).format(risk=risk)
+    return _(
+        "Winning the auction, the hand makes every level up to {level} in at least {risk} of "
+        "the deals (the 95 % interval's lower end): how far it is safe, not what scores most."
+    ).format(level=a.recommended, risk=risk)
+
+
+def _table_line(a: SampledAdvice) -> str:
+    """The class tables' answer, beside the samples'."""
+    assert a.table is not None
+    t = a.table
+    trec = _("no level") if t.recommended is None else _("bid up to {level}").format(
+        level=t.recommended)  # fmt: skip
+    if a.auction:
+        trec += _(" (before any auction: the tables do not know this one)")
+    return _(
+        "The tables: {n} hands of the class ({klass}) played as the declarer's by "
+        "`{player}` ({deals} deals, seed {seed}) say {answer}."
+    ).format(n=number(t.n), klass=_class_text(t.klass), player=t.player,
+             deals=number(t.deals), seed=t.seed, answer=trec)  # fmt: skip
+
+
+def choices_shown(a: SampledAdvice) -> pl.DataFrame:
+    """The answer's table: each choice, its value, its difference from the best, P(make)."""
+    assert a.choices is not None
+    make = {int(r["level"]): r for r in a.levels.iter_rows(named=True)}
+    rows = []
+    best = a.best.level if a.best is not None else None
+    for r in a.choices.iter_rows(named=True):
+        level = int(r["level"])
+        m = make.get(level)
+        value = (
+            _percent(r["mean"], r["low"], r["high"])
+            if a.measure == "win"
+            else _signed_interval(r["mean"], r["low"], r["high"])
+        )
+        row = {
+            _("choice"): _("pass") if level == PASS else _("up to {level}").format(level=level),
+            _("you declare"): f"{r['declared']:.0%}",
+            _("chance to win [95 % CI]") if a.measure == "win" else _("margin [95 % CI]"): value,
+            _("against the best [95 % CI]"): "—"
+            if level == best
+            else _diff_text(a, r["diff"], r["diff_low"], r["diff_high"]),
+            _("P(make) [95 % CI]"): "—"
+            if m is None
+            else _interval(m["p"], m["ci_low"], m["ci_high"]),
+        }
+        if a.measure == "win":
+            row[_("margin [95 % CI]")] = _signed_interval(
+                r["margin"], r["margin_low"], r["margin_high"]
+            )
+        rows.append(row)
+    return pl.DataFrame(rows)
 
 
 def _game_line(a: SampledAdvice) -> str:
@@ -1036,9 +1182,18 @@ def _examples_table(answers: Sequence[SampledAdvice]) -> pl.DataFrame:
                 "bid up to (75 %)": "—" if a.recommended is None else str(a.recommended),
                 "best contract": "pass" if a.best_expected is None else str(a.best_expected),
                 "passing scores [95 % CI]": _mean_interval(a.pass_mean, a.pass_se),
+                "margin of the choice [95 % CI]": _choice_margin(a),
             }
         )
     return pl.DataFrame(rows)
+
+
+def _choice_margin(a: SampledAdvice) -> str:
+    """The margin of the answer's choice with its interval (as the examples show it)."""
+    if a.choices is None or a.best is None:
+        return "—"
+    row = a.choices.filter(pl.col("level") == a.best.level).row(0, named=True)
+    return _interval(row["mean"], row["low"], row["high"], 1)
 
 
 def _reading_text(r: AuctionReading) -> str:
@@ -1079,10 +1234,42 @@ def table_json(t: TableAnswer) -> dict[str, Any]:
         "deals": t.deals,
         "seed": t.seed,
         "class": t.klass,
+        "seat": t.seat,
         "n": t.n,
+        "dealt": "on purpose",
+        "class_hands": t.class_hands,
+        "share": t.share,
+        "best": t.best.level,
+        "best_low": t.best.low,
+        "best_high": t.best.high,
+        "verdict": asdict(table_verdict(t)),
         "recommended": t.recommended,
         "levels": t.levels.to_dicts(),
     }
+
+
+def table_verdict(t: TableAnswer) -> Verdict:
+    """The tables' choice for the class and seat, in the words of :func:`verdict`."""
+    forced = t.seat == "forehand"
+    klass = _class_text(t.klass)
+    why = _(
+        "Hands of this class ({klass}) at this seat, {n} dealt on purpose and played out by "
+        "`{player}` at every seat: the choice of the best margin."
+    ).format(klass=klass, n=number(t.n), player=t.player)
+    if t.best.level == PASS:
+        say = _("Bid the forehand's automatic 100, then pass.") if forced else _("Pass.")
+        return Verdict("pass", None, None, say, why, "")
+    if forced and t.best.level == 100:
+        say = _("Bid the forehand's automatic 100 and no higher.")
+    else:
+        say = _("Bid up to {level}.").format(level=t.best.level)
+    return Verdict("bid", t.best.level, None, say, why, "")
+
+
+def table_markdown(t: TableAnswer) -> str:
+    """The class tables' answer alone, in a few lines (``sampled=False``)."""
+    v = table_verdict(t)
+    return f"**{v.say}** {v.why}\n"
 
 
 def advice_json(a: SampledAdvice) -> dict[str, Any]:
@@ -1104,8 +1291,17 @@ def advice_json(a: SampledAdvice) -> dict[str, Any]:
         auction=a.auction or None,
         high_bid=a.high_bid or None,
         auction_reading=None if a.reading is None else asdict(a.reading),
-        game=None if a.game is None else asdict(a.game),
+        game=None if a.game is None else {**asdict(a.game), "say": _game_line(a)},
         minimum_samples=a.minimum,
+        measure=a.measure,
+        choices=None if a.choices is None else a.choices.to_dicts(),
+        best=None if a.best is None else a.best.level,
+        best_low=None if a.best is None else a.best.low,
+        best_high=None if a.best is None else a.best.high,
+        best_gain=None if a.best is None else list(a.best.gain),
+        best_from=a.best_from,
+        sampled_best=None if a.sampled_best is None else a.sampled_best.level,
+        if_conceded=None if a.conceding is None else asdict(a.conceding),
         table=None if table is None else table_json(table),
         best_expected=a.best_expected,
         passing={
@@ -1128,6 +1324,9 @@ __all__ = [
     "advice_markdown",
     "advise",
     "advise_talon",
+    "choice_frame",
+    "choices_shown",
+    "class_name",
     "class_of",
     "discard_table",
     "examples_table",
@@ -1137,6 +1336,8 @@ __all__ = [
     "opponents_text",
     "table_answer",
     "table_json",
+    "table_markdown",
+    "table_verdict",
     "verdict",
     "verdict_lines",
     "with_table",

@@ -45,8 +45,6 @@ OFFLINE_CSP = (
 """The offline page's content policy: its own inline script and style, nothing fetched."""
 RISK = 0.75
 """The make rate the offline page's answer is at (``thousand advise``'s default)."""
-MIN_CLASS = 30
-"""Hands a class needs in the tables for its own curve (:func:`analysis.advise.table_answer`)."""
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "pl": "Polski"}
 """Each language by its own name (the page's language switch)."""
@@ -76,20 +74,23 @@ WORDS = {
     "player": N_("Who plays the sampled deals"),
     "start": N_("Tap the cards of your hand."),
     "more": N_("{count} more to tap."),
-    "bid_up_to": N_("bid up to {level}"),
-    "raise_up_to": N_("raise, up to {level}"),
-    "no_level": N_("pass: no level reaches {risk}"),
-    "pass_above": N_("pass: no level above {high} reaches {risk}"),
-    "why_tables": N_(
-        "The class tables: {n} hands like this one ({klass}) played as the declarer's by "
-        "{player} ({deals} deals); the highest level whose 95 % interval's lower end "
-        "reaches {risk}."
+    # the verdict in the advisor's own words (analysis.advise.verdict, table_verdict)
+    "say_bid": N_("Bid up to {level}."),
+    "say_raise": N_("Raise, up to {level}."),
+    "say_pass": N_("Pass."),
+    "say_forehand_pass": N_("Bid the forehand's automatic 100, then pass."),
+    "say_forehand_100": N_("Bid the forehand's automatic 100 and no higher."),
+    "why_class": N_(
+        "Hands of this class ({klass}) at this seat, {n} dealt on purpose and played out by "
+        "`{player}` at every seat: the choice of the best margin."
     ),
-    "why_samples": N_(
-        "{samples} sampled deals played by {player}: the highest level whose 95 % "
-        "interval's lower end reaches {risk}."
+    "why_class_auction": N_(
+        "Before any auction: the tables do not know this one; the advisor plays it out."
     ),
-    "why_short": N_("Only {samples} sampled deals in the time budget: the tables' answer stands."),
+    "choice": N_("choice"),
+    "up_to": N_("up to {level}"),
+    "margin": N_("margin [95 % CI]"),
+    "win_chance": N_("chance to win [95 % CI]"),
     "give": N_("give {left} to the left and {right} to the right, name {contract}"),
     "give_why": N_(
         "Made in {made} of the samples, expected {expected}: open-card play (every card "
@@ -115,14 +116,17 @@ WORDS = {
     "too_many": N_("{size} cards needed, got {count}"),
     "offline_note": N_(
         "Works without a network: the answers come from the class tables carried in this "
-        "page ({player}, {deals} deals, seed {seed}) at risk {risk}, the tables' answer of "
-        "`thousand advise`; `thousand serve` also samples deals for the hand itself."
+        "page ({player} at every seat, {deals} hands of each class at each seat, seed {seed}), "
+        "the tables' answer of `thousand advise`; `thousand serve` also plays deals for the "
+        "hand itself."
     ),
-    "glance": N_("Every class at a glance: the highest bid at {risk}"),
+    "glance": N_("Every class at a glance: how far to bid ({seats})"),
     "glance_note": N_(
-        "Rows: the marriages held; columns: the aces. A class of fewer than {min} hands "
-        "takes its marriages' row over all aces."
+        "Rows: the marriages held; columns: the aces. Every class is dealt {deals} times at "
+        "each seat on purpose, however rare, and each choice played out: the one of the "
+        "best margin (your deal score minus the others' mean)."
     ),
+    "talon_error": N_("talon: {reason}"),
     "marriages": N_("marriages"),
     "aces": N_("aces"),
     "language": N_("Language"),
@@ -143,53 +147,77 @@ def page_words(layout: Mapping[str, Any]) -> dict[str, Any]:
     return words
 
 
-def class_rows(curves: pl.DataFrame, keys: Sequence[str]) -> list[dict[str, Any]]:
-    """A class curve table as a page embeds it: one entry per class, its levels in order.
+def class_entries(
+    choices: pl.DataFrame, verdicts: pl.DataFrame, seats: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The class tables as a page embeds them: one entry per class, a cell per seat.
 
-    Each entry holds the class's ``keys`` (``marriages``, ``aces``) and ``levels``:
-    ``[level, n, made, rate, ci_low, ci_high]`` rows, every number as the table holds it.
+    ``{"marriages": "♥" (or "none"), "mask", "aces", "class_hands", "share", "cells":
+    [{"seat", "n", "best", "low", "high", "rows": [[level, margin, low, high, p, p_low,
+    p_high], ...]}]}``; passing is level 0 with no P(make); margins to 0.1, shares to
+    0.001. The page shows ``best`` (the tables' choice, :func:`analysis.advise.table_answer`).
     """
-    cols = ("level", "n", "made", "rate", "ci_low", "ci_high")
+    from analysis.safebids import marriage_label
+
+    def r1(v: float | None) -> float | None:
+        return None if v is None else round(float(v), 1)
+
+    def r3(v: float | None) -> float | None:
+        return None if v is None else round(float(v), 3)
+
     out = []
-    for key, part in curves.sort([*keys, "level"]).group_by(list(keys), maintain_order=True):
-        entry: dict[str, Any] = dict(zip(keys, key, strict=True))
-        entry["levels"] = [list(row) for row in part.select(cols).iter_rows()]
+    keys = ["marriages", "aces"]
+    for (mask, aces), cells in verdicts.sort([*keys, "seat"]).group_by(keys, maintain_order=True):
+        first = cells.row(0, named=True)
+        entry: dict[str, Any] = {
+            "marriages": marriage_label(int(mask)), "mask": int(mask), "aces": int(aces),
+            "class_hands": int(first["class_hands"]), "share": float(first["share"]),
+            "cells": [],
+        }  # fmt: skip
+        for cell in cells.iter_rows(named=True):
+            rows = choices.filter(
+                (pl.col("marriages") == mask) & (pl.col("aces") == aces)
+                & (pl.col("seat") == cell["seat"])
+            ).sort("level")  # fmt: skip
+            entry["cells"].append({
+                "seat": seats[int(cell["seat"])], "n": int(cell["n"]), "best": int(cell["best"]),
+                "low": int(cell["low"]), "high": int(cell["high"]),
+                "rows": [[int(r["level"]), r1(r["mean"]), r1(r["low"]), r1(r["high"]), r3(r["p"]),
+                          r3(r["ci_low"]), r3(r["ci_high"])] for r in rows.iter_rows(named=True)],
+            })  # fmt: skip
         out.append(entry)
     return out
-
-
-def class_answer(data: Mapping[str, Any], marriages: str, aces: int, risk: float) -> int | None:
-    """The tables' bid for a class (the rule of :func:`analysis.advise.table_answer`).
-
-    The class's own curve when it has :data:`MIN_CLASS` hands, else its marriages' over
-    all aces; the highest level whose interval's lower end reaches ``risk`` (None: none).
-    """
-    rows = next(
-        (c for c in data["by_class"] if c["marriages"] == marriages and c["aces"] == aces), None
-    )
-    if rows is None or not rows["levels"] or rows["levels"][0][1] < MIN_CLASS:
-        rows = next((c for c in data["by_marriages"] if c["marriages"] == marriages), None)
-    ok = [level for level, _n, _m, _r, low, _h in (rows or {"levels": []})["levels"] if low >= risk]
-    return max(ok) if ok else None
 
 
 def _marriage_words(label: str) -> str:
     return _("no marriage") if label == "none" else _("{suits} marriage").format(suits=label)
 
 
-def glance_table(data: Mapping[str, Any], risk: float = RISK) -> str:
-    """Every class's bid as an HTML table: marriages by row, aces by column."""
-    labels = [c["marriages"] for c in data["by_marriages"]]
+def glance_table(data: Mapping[str, Any]) -> str:
+    """Every class's choice as an HTML table: marriages by row, aces by column.
+
+    A cell holds the choice at each seat in turn (forehand first), ``—`` where the
+    class has no hand.
+    """
     order = {s: k for k, s in enumerate("♠♣♦♥")}
-    labels.sort(key=lambda m: (m != "none", len(m), [-order.get(ch, 0) for ch in m]))
-    aces = sorted({int(c["aces"]) for c in data["by_class"]})
+    labels = sorted(
+        {c["marriages"] for c in data["classes"]},
+        key=lambda m: (m != "none", len(m), [-order.get(ch, 0) for ch in m]),
+    )
+    aces = sorted({int(c["aces"]) for c in data["classes"]})
+    by = {(c["marriages"], int(c["aces"])): c for c in data["classes"]}
     head = "".join(f"<th>{a}</th>" for a in aces)
     rows = []
     for label in labels:
         cells = []
         for a in aces:
-            bid = class_answer(data, label, a, risk)
-            cells.append(f"<td>{html.escape(role('pass') if bid is None else str(bid))}</td>")
+            entry = by.get((label, a))
+            if entry is None:
+                cells.append("<td>—</td>")
+                continue
+            say = " / ".join(role("pass") if c["best"] == 0 else str(c["best"])
+                             for c in entry["cells"])  # fmt: skip
+            cells.append(f"<td>{html.escape(say)}</td>")
         rows.append(f"<tr><th>{html.escape(_marriage_words(label))}</th>{''.join(cells)}</tr>")
     corner = html.escape(f"{_('marriages')} \\ {_('aces')}")
     return f'<table class="glance"><tr><th>{corner}</th>{head}</tr>{"".join(rows)}</table>'
@@ -203,9 +231,9 @@ def page_html(config: Mapping[str, Any], extra: str = "") -> str:
     """The page (one HTML document, inline CSS and script) for ``config``.
 
     ``config``: ``mode`` (``server`` or ``offline``), ``layout``
-    (:meth:`sim.jobs.table_advice.Layout.json`), ``risk``, ``player`` and ``players``,
+    (:meth:`sim.jobs.advice_tables.Layout.json`), ``risk``, ``player`` and ``players``,
     ``langs`` (each language's address, or None) and, offline, ``tables``
-    (:func:`sim.jobs.table_advice.class_data`). ``extra``: HTML shown at the end.
+    (:func:`sim.jobs.advice_tables.class_data`). ``extra``: HTML shown at the end.
     The words are the current language's.
     """
     words = page_words(config["layout"])
@@ -247,13 +275,13 @@ def offline_page(data: Mapping[str, Any], layout: Mapping[str, Any],
     from analysis.pages import inline_html
 
     note = _(WORDS["offline_note"]).format(
-        player=data["player"], deals=number(data["deals"]), seed=data["seed"],
-        risk=_percent(RISK),
-    )  # fmt: skip
-    heading = html.escape(_(WORDS["glance"]).format(risk=_percent(RISK)))
+        player=data["player"], deals=number(data["deals"]), seed=data["seed"]
+    )
+    seats = " / ".join(role(c["seat"]) for c in data["classes"][0]["cells"])
+    heading = html.escape(_(WORDS["glance"]).format(seats=seats))
     glance = (
         f'<section class="glance-box"><h2>{heading}</h2>{glance_table(data)}<p class="note">'
-        f"{html.escape(_(WORDS['glance_note']).format(min=MIN_CLASS))}</p>"
+        f"{html.escape(_(WORDS['glance_note']).format(deals=number(data['deals'])))}</p>"
         f'<p class="note">{inline_html(note)}</p></section>'
     )
     config = {
@@ -311,13 +339,14 @@ PAGE_BODY = """<header><h1>{title}</h1>{nav}</header>
 <div class="row"><button type="button" id="undo">{undo}</button>
 <button type="button" id="new-deal">{new_deal}</button></div></section>
 <section id="verdict" aria-live="polite" data-source="none"><p class="say" id="say"></p>
-<p class="why" id="why"></p><p class="table-line" id="assumed"></p>
+<p class="why" id="why"></p><p class="why" id="game"></p><p class="table-line" id="assumed"></p>
 <p class="status" id="status"></p></section>
 <section id="detail"></section>
 <details class="extras" id="extras" data-server><summary>{extras}</summary>
 <label>{score} <input type="number" id="score" inputmode="numeric" step="5"></label>
 <label><input type="checkbox" id="barrel"> {barrel}</label>
 <label>{talon} <input type="text" id="talon" autocomplete="off" spellcheck="false"></label>
+<p class="error" id="talon-error" role="alert"></p>
 <label>{player} <select id="player"></select></label></details>
 {extra}
 """
@@ -327,8 +356,7 @@ __all__ = [
     "RISK",
     "WORDS",
     "asset",
-    "class_answer",
-    "class_rows",
+    "class_entries",
     "glance_table",
     "offline_page",
     "page_html",

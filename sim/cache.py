@@ -34,11 +34,13 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 PACKAGE = Path(__file__).resolve().parent  # .../sim
+T = TypeVar("T")
 KEEP = 3  # older folders of a module kept beside the current one
 
 
@@ -133,6 +135,36 @@ def tables_root() -> Path:
         return Path(os.environ["THOUSAND_TABLES_DIR"])
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return base / "thousand-sim" / "tables"
+
+
+def kept(
+    name: str,
+    build: Callable[[], T],
+    read: Callable[[Path], T],
+    write: Callable[[T, Path], None],
+) -> T:
+    """A table built once and kept under :func:`tables_root` as ``name``, read back later.
+
+    ``read(path)`` loads it (an ``OSError`` or ``ValueError`` means it is not there or
+    not whole: it is built again); ``build()`` makes it; ``write(value, path)`` saves it
+    to a temporary name in the same folder, which then replaces ``name`` at once, so a
+    reader never sees half a file and two builders never mix theirs. A folder that
+    cannot be written keeps nothing: the table is built again next time.
+    """
+    path = tables_root() / name
+    try:
+        return read(path)
+    except (OSError, ValueError):
+        pass
+    value = build()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}{path.suffix}")
+        write(value, tmp)
+        tmp.replace(path)
+    except OSError:  # a read-only cache: built again next time
+        pass
+    return value
 
 
 def fallback_root() -> Path:

@@ -632,6 +632,24 @@ ADVISORS: tuple[str, ...] = (
 """The players whose play an advice may rest on, the default first, then the par."""
 
 
+def check_advisor(name: str) -> str:
+    """``name`` if it is one of :data:`ADVISORS` (the advisor's ``player`` field).
+
+    Raises:
+        FieldError: naming the ``player`` field, the closest advisor and every one there is.
+    """
+    from sim.i18n import _
+    from sim.output import FieldError
+    from sim.rules import did_you_mean
+
+    name = name.strip()
+    if name not in ADVISORS:
+        hint = did_you_mean(name, ADVISORS)
+        why = _("{field:player}: {name} is not an advisor{hint} (one of {advisors})")
+        raise FieldError("player", why, name=repr(name), hint=hint, advisors=", ".join(ADVISORS))
+    return name
+
+
 def fast(name: str) -> bool:
     """Whether a player (or the par) is played on every deal of a table (speed ``fast``)."""
     return name in PLAYERS and PLAYERS[name].speed == "fast"
@@ -699,6 +717,7 @@ __all__ = [
     "Param",
     "Player",
     "advice_samples",
+    "check_advisor",
     "check_records",
     "fast",
     "tables_player",

@@ -7,17 +7,13 @@ import json
 import numpy as np
 import pytest
 
-from analysis.advise import advice_markdown, advise, advise_talon, level_table
+from analysis.advise import advice_markdown, advise_talon, level_table
 from analysis.stats import wilson_interval
 from sim.cards import hand_mask
+from sim.jobs.advise import AdviseSpec
+from sim.jobs.advise import advise as advise_job
 from sim.rules import load_rules
-from sim.runs.advise import (
-    PASS_PLAYER,
-    bid_samples,
-    discard_candidates,
-    discard_samples,
-    sample_deals,
-)
+from sim.runs.advise import bid_samples, discard_candidates, discard_samples, sample_deals
 
 CLASSIC = load_rules("classic")
 HAND = hand_mask("AH TH KH QH AS 9C JD")
@@ -46,30 +42,29 @@ def test_level_table_and_the_recommended_bid():
     p = table["p"].to_numpy()
     assert (np.diff(p) <= 0).all()
     assert np.allclose(table["expected"].to_numpy(), table["level"].to_numpy() * (2 * p - 1))
-    cols = {"dealt": np.full(50, HAND), "par_level": made_to, "pass_score": np.full(50, 20.0)}
-    answer = advise(CLASSIC, HAND, "forehand", "par", 0.6, cols, pass_player="par")
     want = None
     for L in range(100, 225, 5):
         if wilson_interval((made_to >= L).sum(), 50)[0] >= 0.6:
             want = L
-    assert answer.recommended == want
-    best = table.sort("expected", descending=True).row(0, named=True)
-    assert answer.best_expected == best["level"]  # it beats passing's 20
+    ok = table.filter(table["ci_low"] >= 0.6)["level"].to_list()
+    assert max(ok) == want
 
 
 def test_a_hand_of_the_heuristic_and_of_the_par():
-    cols = bid_samples(CLASSIC, HAND, 0, "heuristic", 400, 3, pass_samples=200)
-    answer = advise(CLASSIC, HAND, "forehand", "heuristic", 0.75, cols, pass_player=PASS_PLAYER)
-    assert f"deals played by `{PASS_PLAYER}` at every seat" in advice_markdown(answer)
+    answer = advise_job(AdviseSpec(rules=CLASSIC, hand="AH TH KH QH AS 9C JD", seat="forehand",
+                                   player="heuristic", samples=400, seed=3)).answer  # fmt: skip
+    text = advice_markdown(answer)
+    assert "played out on the same 400 deals by `heuristic` at every seat" in text
     # a heart marriage with two aces and a ten: 100 is made whenever the marriage counts
     first = answer.levels.row(0, named=True)
     assert first["level"] == 100 and first["p"] > 0.95
     assert answer.levels["level"].max() == 220  # the heart marriage's cap
-    assert len(cols["pass_score"]) == 200
+    assert answer.choices["level"].to_list() == [0, *range(105, 225, 5)]
     weak = hand_mask("KS QS AC 9C JD 9H JH")  # the par of a strong hand costs seconds a deal
-    par = bid_samples(CLASSIC, weak, 0, "par", 3, 3, pass_samples=50)
+    par = bid_samples(CLASSIC, weak, 0, "par", 3, 3)
     assert ((par["par_level"] == 0) | (par["par_level"] >= 100)).all()
     assert (par["par_level"] <= 160).all()  # the spade marriage's cap
+    assert len(par["plans"]) == 3  # the plans of the par's deals, played by the tables' player
 
 
 def test_the_discard_table_solves_every_candidate_give():
@@ -96,14 +91,17 @@ def test_a_time_budget_keeps_the_first_blocks_of_the_same_deals():
     from sim.runs.advise import BLOCK
 
     weak = hand_mask("KS QS AC 9C JD 9H JH")
-    full = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, pass_samples=50)
+    full = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5)
     # a budget spent at once: one block, the first deals of the full run, played alike
-    cut = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, pass_samples=50, budget=1e-9)
+    cut = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, budget=1e-9)
     assert len(cut["total"]) == BLOCK
     for key in ("dealt", "total", "concede_from"):
         assert (cut[key] == full[key][:BLOCK]).all(), key
-    roomy = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, pass_samples=50, budget=1e6)
+    head = full["plans"].head(BLOCK)
+    assert (cut["plans"].first == head.first).all() and (cut["plans"].passed == head.passed).all()
+    roomy = bid_samples(CLASSIC, weak, 0, "heuristic", 3 * BLOCK, 5, budget=1e6)
     assert (roomy["total"] == full["total"]).all()
+    assert (roomy["plans"].rows(120) == full["plans"].rows(120)).all()  # blocks line up
 
 
 def test_a_slow_play_shows_its_progress_and_a_quick_one_says_nothing(monkeypatch):
@@ -135,15 +133,12 @@ def test_a_slow_play_shows_its_progress_and_a_quick_one_says_nothing(monkeypatch
     weak = hand_mask("KS QS AC 9C JD 9H JH")
     n = 3 * runs.BLOCK
     quick = Recording()
-    cols = bid_samples(CLASSIC, weak, 0, "heuristic", n, 5, pass_samples=50, budget=1e6,
-                       feedback=quick)  # fmt: skip
+    cols = bid_samples(CLASSIC, weak, 0, "heuristic", n, 5, budget=1e6, feedback=quick)
     assert quick.bars == []  # milliseconds: no bar
     monkeypatch.setattr(runs, "PROGRESS_AFTER", 0.0)  # every play looks slow now
     slow = Recording()
-    again = bid_samples(CLASSIC, weak, 0, "heuristic", n, 5, pass_samples=50, budget=1e6,
-                        feedback=slow)  # fmt: skip
-    # after the first block, a bar for the blocks still to play; the pass baseline's
-    # fast player plays every deal in one call, over before any bar could show
+    again = bid_samples(CLASSIC, weak, 0, "heuristic", n, 5, budget=1e6, feedback=slow)
+    # after the first block, a bar for the blocks still to play
     assert slow.bars == [[n - runs.BLOCK, "deal", "playing the sampled deals", n - runs.BLOCK]]
     assert (again["total"] == cols["total"]).all()  # the same play
 
@@ -162,14 +157,14 @@ def test_cli_advise_says_when_the_budget_ran_out(thousand):
 def test_cli_advise_prints_a_short_answer_and_json(thousand):
     r = thousand("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "500")
     assert r.returncode == 0, r.stderr
-    assert "At risk 75%: bid up to" in r.stdout
+    assert "Winning the auction, the hand makes every level up to" in r.stdout
     assert max(len(line) for line in r.stdout.splitlines() if line.startswith("|")) <= 100
     r = thousand("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "300",
                  "--seat", "dealer", "--json")  # fmt: skip
     doc = json.loads(r.stdout)
     assert doc["seat"] == "dealer" and doc["levels"][0]["level"] == 100
     assert set(doc["passing"]) == {"mean", "se", "samples", "player"}
-    assert doc["passing"]["player"] == "strong"  # who played the pass baseline
+    assert doc["passing"]["player"] == "heuristic"  # who played the choices out
     r = thousand("advise", "AH TH KH QH AS 9C JD", "--player", "strong", "--json")
     doc = json.loads(r.stdout)  # a fast player: its 4,000 samples whatever the budget
     assert doc["player"] == "strong" and doc["samples"] == 4000
@@ -355,7 +350,8 @@ def test_advise_with_an_auction(thousand):
     assert doc["high_bid"] == 100 and doc["recommended"] > 100
     text = thousand("advise", hand, "--seat", "dealer", "--auction", "100 pass").stdout
     assert "Auction so far: forehand 100, middle pass; a raise must go above 100." in text
-    assert "raise, up to" in text
+    assert text.startswith("**Raise, up to ") and doc["verdict"]["action"] == "raise"
+    assert doc["best_from"] == "samples"  # the tables know no auction
     # without --seat the hand is the one whose turn it is
     turn = json.loads(thousand("advise", hand, "--auction", "100 pass", "--json").stdout)
     assert turn["seat"] == "dealer" and turn["recommended"] == doc["recommended"]
@@ -365,7 +361,7 @@ def test_advise_with_an_auction(thousand):
     assert reading["seats"][0]["marriage"] < reading["seats"][0]["marriage_rules"]
     assert "middle, who passed, holds a marriage in" in text
     weak = thousand("advise", "AS TS AC TC KD JH 9H", "--seat", "dealer", "--auction", "100 160")
-    assert "pass: no level above 160 reaches 75%" in weak.stdout
+    assert weak.stdout.startswith("**Pass.** Without a marriage this hand may not bid above 120")
     for args, words in (
         (["--seat", "middle", "--auction", "100 pass"], "it is dealer's turn"),
         (["--auction", "100 pass", "--talon", "KS QS 9H"], "--auction: the bidding is over"),
@@ -395,8 +391,10 @@ def test_the_game_situation_names_the_contract_that_wins_or_climbs():
 def test_advise_on_the_barrel_and_at_a_score(thousand):
     hand = "AH TH KH QH AS 9C JD"
     doc = json.loads(thousand("advise", hand, "--barrel", "--json").stdout)
+    say = doc["game"].pop("say")
     assert doc["game"] == {"score": 880, "on_barrel": True, "goal": "win", "level": 120,
                            "bid_from": 0}  # fmt: skip
+    assert say.startswith("On the barrel a contract of 120 made wins the game: P(make) ")
     text = thousand("advise", hand, "--score", "700").stdout
     row = next(r for r in json.loads(thousand("advise", hand, "--json").stdout)["levels"]
                if r["level"] == 180)  # fmt: skip
@@ -523,7 +521,7 @@ def test_the_russian_answer_to_an_auction_does_not_depend_on_the_budget(thousand
     assert unhurried.returncode == hurried.returncode == 0, hurried.stderr
     assert unhurried.stdout == hurried.stdout
     text = unhurried.stdout
-    assert "Таблицы:" in text and "повышать, до" in text and "сдающий" in text
+    assert "Таблицы:" in text and text.startswith("**Повышайте") and "сдающий" in text
     assert "спасовал" in text  # the middle's pass, read as strong bids
 
 

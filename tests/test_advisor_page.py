@@ -1,8 +1,8 @@
 """The offline page to tap a hand (``advisor.html``): the class tables it carries and its answer.
 
 Its script's answer is checked in Chromium (tests/test_serve_browser.py); here the
-embedded numbers against the class tables, the answer's rule and the printed table of
-every class against :func:`analysis.advise.table_answer`.
+embedded numbers against the class tables and the printed table of every class against
+the tables' choice (:func:`sim.jobs.advice_tables.table_of`).
 """
 
 from __future__ import annotations
@@ -11,14 +11,20 @@ import html
 import json
 import re
 
-import numpy as np
 import pytest
 
-from analysis.advise import class_of, table_answer
-from analysis.advisor_page import class_answer
-from sim.jobs.advise import TABLE_DEALS, TABLE_SEED, class_tables
-from sim.jobs.table_advice import class_data, layout, load_tables, write_advisor_pages
+from analysis.advise import class_of
+from analysis.safebids import marriage_label
+from sim.jobs.advice_tables import (
+    TABLE_HANDS,
+    TABLE_SEED,
+    layout,
+    load_tables,
+    table_of,
+    write_advisor_pages,
+)
 from sim.rules import load_rules
+from sim.runs.classes import class_hands
 
 CLASSIC = load_rules("classic")
 
@@ -26,11 +32,6 @@ CLASSIC = load_rules("classic")
 def page_config(text: str) -> dict:
     start = text.index('id="advisor-config">') + len('id="advisor-config">')
     return json.loads(text[start : text.index("</script>", start)])
-
-
-def random_hands(n: int, size: int = 7, seed: int = 5) -> list[int]:
-    rng = np.random.default_rng(seed)
-    return [sum(1 << int(c) for c in rng.choice(24, size, replace=False)) for _ in range(n)]
 
 
 @pytest.fixture(scope="module")
@@ -41,20 +42,29 @@ def pages(tmp_path_factory):
 
 
 def test_the_page_embeds_the_class_tables_as_they_are(pages):
-    by_class, by_marriages = class_tables(CLASSIC, "strong")
-    tables = page_config(pages["en"])["tables"]
-    assert (tables["player"], tables["deals"], tables["seed"]) == ("strong", TABLE_DEALS,
-                                                                  TABLE_SEED)  # fmt: skip
-    cols = ["level", "n", "made", "rate", "ci_low", "ci_high"]
-    pairs = ((by_class, tables["by_class"], ["marriages", "aces"]),
-             (by_marriages, tables["by_marriages"], ["marriages"]))  # fmt: skip
-    for frame, entries, keys in pairs:
-        rows = {(*[r[k] for k in keys], r["level"]): [r[c] for c in cols]
-                for r in frame.iter_rows(named=True)}  # fmt: skip
-        shown = {(*[e[k] for k in keys], lv[0]): lv for e in entries for lv in e["levels"]}
-        assert shown == rows  # every number exactly, nothing more
-        for e in entries:
-            assert [lv[0] for lv in e["levels"]] == sorted(lv[0] for lv in e["levels"])
+    tables = load_tables(CLASSIC, "strong")
+    data = page_config(pages["en"])["tables"]
+    assert (data["player"], data["deals"], data["seed"]) == ("strong", TABLE_HANDS, TABLE_SEED)
+    seats = ["forehand", "middle", "dealer"]
+    shown = {}
+    for entry in data["classes"]:
+        for cell in entry["cells"]:
+            key = (entry["mask"], entry["aces"], seats.index(cell["seat"]))
+            shown[key] = (cell["best"], cell["low"], cell["high"], cell["rows"])
+    want = {}
+    for v in tables.verdicts.iter_rows(named=True):
+        key = (v["marriages"], v["aces"], v["seat"])
+        rows = tables.choices.filter(
+            (tables.choices["marriages"] == key[0]) & (tables.choices["aces"] == key[1])
+            & (tables.choices["seat"] == key[2])
+        ).sort("level")  # fmt: skip
+        r1 = lambda x: None if x is None else round(x, 1)  # noqa: E731
+        r3 = lambda x: None if x is None else round(x, 3)  # noqa: E731
+        want[key] = (v["best"], v["low"], v["high"], [
+            [r["level"], r1(r["mean"]), r1(r["low"]), r1(r["high"]), r3(r["p"]), r3(r["ci_low"]),
+             r3(r["ci_high"])] for r in rows.iter_rows(named=True)
+        ])  # fmt: skip
+    assert shown == want  # every class and seat, every number as rounded, nothing more
 
 
 def test_every_language_carries_the_same_tables_and_links_the_others(pages):
@@ -64,7 +74,7 @@ def test_every_language_carries_the_same_tables_and_links_the_others(pages):
         config = page_config(text)
         assert config["lang"] == lang and f'<html lang="{lang}">' in text
         assert config["langs"] == {g: f"advisor-{g}.html" for g in ("en", "ru", "uk", "pl")}
-        assert config["mode"] == "offline" and config["risk"] == 0.75
+        assert config["mode"] == "offline"
 
 
 def test_the_page_is_one_file_that_fetches_nothing(pages):
@@ -75,29 +85,24 @@ def test_the_page_is_one_file_that_fetches_nothing(pages):
         assert 'name="viewport"' in text and "@media print" in text
 
 
-def test_the_answer_rule_is_the_tables_answer():
-    data = class_data(load_tables(CLASSIC, "strong"))
-    by_class, by_marriages = class_tables(CLASSIC, "strong")
-    for hand in random_hands(1500):
-        want = table_answer(hand, 0.75, by_class, by_marriages, "strong", 1, 1).recommended
-        assert class_answer(data, *class_of(hand), 0.75) == want, hand
-
-
-def test_every_class_at_a_glance_is_the_tables_answer(pages):
-    by_class, by_marriages = class_tables(CLASSIC, "strong")
+def test_every_class_at_a_glance_is_the_tables_choice_at_every_seat(pages):
+    tables = load_tables(CLASSIC, "strong")
     glance = pages["en"][pages["en"].index('<table class="glance">') :]
     glance = glance[: glance.index("</table>")]
     rows = {}
     for row in re.findall(r"<tr><th>(.*?)</th>(.*?)</tr>", glance):
         rows[html.unescape(row[0])] = re.findall(r"<td>(.*?)</td>", row[1])
     seen = set()
-    for hand in random_hands(1500):
-        marriages, aces = class_of(hand)
-        want = table_answer(hand, 0.75, by_class, by_marriages, "strong", 1, 1).recommended
-        label = "no marriage" if marriages == "none" else f"{marriages} marriage"
-        assert rows[label][aces] == ("pass" if want is None else str(want)), (label, aces)
-        seen.add((marriages, aces))
-    assert len(seen) > 20
+    for members in class_hands(7).values():  # a hand of every class, however rare
+        hand = int(members[len(members) // 2])
+        mask, aces = class_of(hand)
+        name = marriage_label(mask)
+        label = "no marriage" if name == "none" else f"{name} marriage"
+        want = [table_of(tables, hand, seat, 0.75).best.level for seat in range(3)]
+        words = " / ".join("pass" if w == 0 else str(w) for w in want)
+        assert rows[label][aces] == words, (label, aces)
+        seen.add((mask, aces))
+    assert len(seen) == 57
 
 
 def test_the_layout_of_two_players():

@@ -19,19 +19,18 @@ from matplotlib.text import Text as FigureText
 from support import words as page_words
 
 from analysis import pages
-from analysis.advise import advise
 from analysis.compare import compare_folders
 from analysis.odds import ODDS_WORDS, odds_result
 from analysis.pages import Table
 from analysis.report import write_report_folder
 from analysis.safebids import SafeBidRun, build_result
 from analysis.sections.ladder import ladder_section
-from sim.cards import hand_mask
 from sim.i18n import LANGS, speaking
+from sim.jobs.advise import AdviseSpec
+from sim.jobs.advise import advise as advise_job
 from sim.jobs.ladder import LadderSpec, ladder
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import load_rules
-from sim.runs.advise import PASS_PLAYER, bid_samples
 from sim.runs.compare import dealing_comparison, play_rule_sets
 from sim.runs.declarer import PAR, run_items
 from sim.runs.folder import simulate_report
@@ -74,9 +73,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     }
     sizes = {"heuristic": SAFE_DEALS, PAR: 2}
     safe = build_result(SafeBidRun(rules, ["heuristic", PAR], [], SEED, SEED + 1, sizes, items))
-    hand = hand_mask("AH TH KH QH AS 9C JD")
-    cols = bid_samples(rules, hand, 0, "heuristic", 100, SEED, pass_samples=50)
-    example = advise(rules, hand, "forehand", "heuristic", 0.75, cols, pass_player=PASS_PLAYER)
+    ask = AdviseSpec(rules=rules, hand="AH TH KH QH AS 9C JD", seat="forehand",
+                     player="heuristic", samples=100, seed=SEED, budget=0.0)
+    example = advise_job(ask).answer
     board = LadderSpec(rules=rules, players=("first", "heuristic", "strong"), deals=40, seed=SEED)
     return {
         "odds": odds_result(odds_run),

@@ -12,7 +12,6 @@ import pytest
 from matplotlib.figure import Figure
 
 from analysis import plots
-from analysis.advise import advise
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.marriages import marriage_table
@@ -21,9 +20,9 @@ from analysis.pages import Section, Table
 from analysis.report import write_report_folder
 from analysis.safebids import SafeBidRun, build_result
 from analysis.sections.compare import COMPARE_COLUMNS, compare_section
-from sim.cards import hand_mask
+from sim.jobs.advise import AdviseSpec
+from sim.jobs.advise import advise as advise_job
 from sim.rules import load_rules
-from sim.runs.advise import PASS_PLAYER, bid_samples
 from sim.runs.declarer import PAR, run_items
 from sim.runs.folder import simulate_report
 from sim.runs.odds import run_odds
@@ -140,9 +139,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     }
     sizes = {"heuristic": SAFE_DEALS, PAR: SAFE_SAMPLE}
     safe = build_result(SafeBidRun(rules, ["heuristic", PAR], [], SEED, SEED + 1, sizes, items))
-    hand = hand_mask("AH TH KH QH AS 9C JD")
-    cols = bid_samples(rules, hand, 0, "heuristic", 300, SEED, pass_samples=100)
-    examples = [advise(rules, hand, "forehand", "heuristic", 0.75, cols, pass_player=PASS_PLAYER)]
+    ask = AdviseSpec(rules=rules, hand="AH TH KH QH AS 9C JD", seat="forehand",
+                     player="heuristic", samples=300, seed=SEED, budget=0.0)
+    examples = [advise_job(ask).answer]
     return {
         "odds": odds,
         "hands": parts.hands_dir,

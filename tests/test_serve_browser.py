@@ -60,6 +60,7 @@ def url():
 @pytest.fixture(scope="module")
 def offline(tmp_path_factory):
     from sim.jobs.table_advice import write_advisor_pages
+
     from sim.rules import load_rules
 
     folder = tmp_path_factory.mktemp("advisor")

@@ -18,7 +18,6 @@ from analysis.advise import (
     opponents_text,
     verdict,
 )
-from analysis.stats import wilson_interval
 from sim.cards import hand_mask
 from sim.i18n import speaking
 from sim.rules import load_rules
@@ -26,77 +25,105 @@ from sim.rules import load_rules
 CLASSIC = load_rules("classic")
 HEARTS = hand_mask("AH TH KH QH AS 9C JD")  # the ♥ marriage: bids up to 220
 PLAIN = hand_mask("AS TS AC TC KD JH 9H")  # no marriage: bids up to 120
-MADE_TO = np.array([0, 100, 120, 120, 140, 150, 150, 160, 160, 220] * 8)
+N = 400
 
 
-def _answer(hand: int, made_to: np.ndarray, pass_score: float, seat: str = "middle",
-            risk: float = 0.6):  # fmt: skip
-    n = len(made_to)
-    cols = {"dealt": np.full(n, hand), "par_level": made_to, "pass_score": np.full(n, pass_score)}
-    return advise(CLASSIC, hand, seat, "par", risk, cols, pass_player="par")
+def _answer(hand: int, means: dict[int, float], seat: str = "middle", *, apart: float = 0.0,
+            failed: float = 0.0, declared: float = 1.0):  # fmt: skip
+    """An answer whose plans score ``means[level]`` a deal (level 0: passing).
+
+    Every plan's deals are the same noise around its mean (so each difference is
+    exact), plus noise of its own of spread ``apart``; ``failed`` of the passing plan's
+    deals are another seat's contract played and failed; the seat declares in
+    ``declared`` of every bidding plan's deals.
+    """
+    levels = np.array(sorted(means))
+    rng = np.random.default_rng(3)
+    noise = rng.normal(0, 10.0, N)
+    own = rng.normal(0, apart, (len(levels), N)) if apart else np.zeros((len(levels), N))
+    shared = noise - noise.mean() + own - own.mean(axis=1, keepdims=True)
+    margin = np.array([means[int(L)] + shared[i] for i, L in enumerate(levels)])
+    k = len(levels)
+    fail = np.arange(N) < failed * N
+    took = np.arange(N) < declared * N
+    choices = {
+        "level": levels,
+        "seat": np.array(1),
+        "margin": margin,
+        "own": margin,
+        "declared": np.array([np.zeros(N, bool) if L == 0 else took for L in levels]),
+        "made": np.array([~fail if L == 0 else took for L in levels]),
+        "conceded": np.zeros((k, N), bool),
+        "contract": np.full((k, N), 100),
+        "declarer": np.array([np.where(fail, 0, 1) if L == 0 else np.ones(N, int) for L in levels]),
+        "deltas": np.stack([np.stack([np.where(fail, -100, 60), margin[i], np.full(N, 20)], 1)
+                            for i in range(k)]),  # fmt: skip
+    }
+    made_to = np.full(N, max(means))
+    cols = {"dealt": np.full(N, hand), "par_level": made_to}
+    return advise(CLASSIC, hand, seat, "par", 0.75, cols, choices=choices, plan_player="strong")
 
 
-def _by_hand(made_to: np.ndarray, pass_score: float, risk: float, cap: int) -> int | None:
-    """The verdict's level counted here: the highest level that reaches both tests."""
-    n = len(made_to)
-    best = None
-    for level in range(100, cap + 1, 5):
-        made = int((made_to >= level).sum())
-        low = float(wilson_interval(made, n)[0])
-        if low >= risk and level * (2 * made / n - 1) > pass_score:
-            best = level
-    return best
+BID = {0: 20.0, 105: 30.0, 110: 35.0, 115: 41.0, 120: 41.0, 125: 38.0}
 
 
-def test_the_verdict_bids_to_the_highest_level_that_reaches_the_risk_and_beats_passing():
-    answer = _answer(HEARTS, MADE_TO, 20.0)
+def test_the_verdict_is_the_choice_of_the_best_margin_with_the_levels_not_shown_worse():
+    answer = _answer(HEARTS, BID)
     v = verdict(answer)
-    assert v.action == "bid" and v.level == _by_hand(MADE_TO, 20.0, 0.6, 220)
-    assert v.level == answer.recommended  # passing's 20 stops nothing here
-    assert v.say == f"Bid up to {v.level}." and "interval's lower end is below 60%" in v.why
-    # passing worth more than the risky levels: the verdict stops below the risk's level
-    rich = _answer(HEARTS, MADE_TO, 75.0)
-    v = verdict(rich)
-    assert v.level == _by_hand(MADE_TO, 75.0, 0.6, 220)
-    assert v.level is not None and rich.recommended is not None and v.level < rich.recommended
-    assert "for passing" in v.why.split(";")[1]  # the next level loses to passing
+    assert (v.action, v.level, v.say) == ("bid", 115, "Bid up to 115.")  # a tie keeps the lower
+    assert answer.best is not None and (answer.best.low, answer.best.high) == (115, 120)
+    assert "scores a margin of +41.0" in v.why and "+21.0 [+21.0, +21.0] more than passing" in v.why
+    assert "from 115 to 120" in v.why
+    # deals that differ between plans widen every difference's interval: more levels
+    # are then not shown worse than the best
+    noisy = _answer(HEARTS, BID, apart=60.0)
+    assert noisy.best is not None and noisy.best.level in (115, 120)
+    assert noisy.best.low < 115 or noisy.best.high > 120
 
 
-def test_a_hand_that_makes_nothing_passes_and_the_forehand_keeps_its_automatic_100():
-    nothing = np.zeros(80, dtype=np.int64)
-    v = verdict(_answer(HEARTS, nothing, 0.0))
+def test_passing_is_the_verdict_when_it_scores_most_and_the_forehand_keeps_its_100():
+    worse = {0: 50.0, 105: 30.0, 110: 20.0}
+    v = verdict(_answer(HEARTS, worse))
     assert (v.action, v.level, v.say) == ("pass", None, "Pass.")
-    assert v.why.startswith("At 100 it makes it in 0%")
-    forehand = verdict(_answer(HEARTS, nothing, 0.0, seat="forehand"))
+    assert v.why.startswith("Passing scores a margin of +50.0")
+    assert "the best bid, up to 105, scores a margin of +30.0" in v.why
+    assert "-20.0 [-20.0, -20.0] against passing" in v.why
+    forehand = verdict(_answer(HEARTS, worse, seat="forehand"))
     assert forehand.action == "pass" and "automatic 100, then pass" in forehand.say
-    only_100 = np.full(80, 100)
-    v = verdict(_answer(HEARTS, only_100, 0.0, seat="forehand"))
-    assert (v.action, v.level) == ("bid", 100) and "automatic 100 and no higher" in v.say
+    only_100 = verdict(_answer(HEARTS, {0: 10.0, 100: 20.0, 105: 15.0}, seat="forehand"))
+    assert (only_100.action, only_100.level) == ("bid", 100)
+    assert "automatic 100 and no higher" in only_100.say
 
 
-def test_mid_auction_the_verdict_raises_or_names_the_ceiling_that_stops_the_hand():
-    answer = replace(_answer(HEARTS, MADE_TO, 20.0, seat="dealer"),
-                     auction="forehand 100, middle pass", high_bid=100)  # fmt: skip
+def test_a_pass_that_rests_on_declarers_failing_unconceded_says_so():
+    answer = _answer(HEARTS, {0: 90.0, 105: 60.0}, failed=0.5)
+    assert answer.conceding is not None and answer.conceding.share == pytest.approx(0.5)
     v = verdict(answer)
-    assert v.action == "raise" and v.say == f"Raise, up to {v.level}."
-    plain = _answer(PLAIN, np.full(80, 120), 20.0, seat="dealer")
+    assert v.action == "pass" and "plays it out and fails (50% of the deals" in v.why
+    # conceded, each failed 100 scores the declarer -100 and each defender +50: the
+    # passing margin falls where it fell, and the bid is unchanged
+    assert answer.conceding.level == 105 and answer.conceding.bidding == pytest.approx(60.0 - 0)
+    calm = _answer(HEARTS, {0: 90.0, 105: 60.0})
+    assert calm.conceding is None and "plays it out" not in verdict(calm).why
+
+
+def test_mid_auction_the_verdict_raises_or_passes():
+    answer = replace(_answer(HEARTS, BID, seat="dealer"), auction="forehand 100, middle pass",
+                     high_bid=100)  # fmt: skip
+    v = verdict(answer)
+    assert (v.action, v.level, v.say) == ("raise", 115, "Raise, up to 115.")
+    plain = _answer(PLAIN, {0: 5.0}, seat="dealer")
     v = verdict(replace(plain, auction="forehand 100, middle 160", high_bid=160))
     assert v.action == "pass"
     assert v.why == "Without a marriage this hand may not bid above 120; the bid is 160."
-    v = verdict(plain)  # no auction: it makes all it may bid, and the ceiling stops it
-    assert v.level == 120 and "no higher bid is open to this hand (120" in v.why
 
 
-def test_a_silenced_seat_and_a_barrel_floor_above_the_hand_pass():
-    answer = _answer(HEARTS, MADE_TO, 20.0)
+def test_a_silenced_seat_passes():
+    answer = _answer(HEARTS, BID)
     silenced = replace(answer, game=replace(game_situation(CLASSIC, 0, False, 220),
                                             goal="silenced"))  # fmt: skip
     v = verdict(silenced)
     assert v.action == "pass" and "silenced" in v.why
-    plain = _answer(PLAIN, np.full(80, 120), 20.0)
-    barrel = replace(plain, game=replace(game_situation(CLASSIC, 880, True, 120), bid_from=140))
-    v = verdict(barrel)
-    assert v.action == "pass" and "bids start at 140" in v.why
 
 
 def test_after_the_talon_the_verdict_is_the_best_give_and_its_contract():
@@ -158,7 +185,7 @@ def test_the_job_reads_the_distance_from_the_players_ladder():
 
 
 def test_every_answer_opens_with_its_verdict_in_text_and_json(thousand):
-    answer = _answer(HEARTS, MADE_TO, 20.0)
+    answer = _answer(HEARTS, BID)
     text = advice_markdown(answer)
     assert text.startswith(f"**Bid up to {verdict(answer).level}.** ")
     r = thousand("advise", "AH TH KH QH AS 9C JD", "--player", "heuristic", "--samples", "400",

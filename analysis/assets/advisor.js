@@ -67,34 +67,30 @@ function parseCards(text) {
   return ids;
 }
 
-// --- the class tables' answer: analysis.advise.table_answer ---
+// --- the class tables' answer: analysis.advise.table_answer (a lookup: the choice is
+// computed once, by analysis.choices.best_choice, when the tables are built) ---
 function handClass(cards) {
-  var has = {}, marr = '', aces = 0;
+  var has = {}, marr = '', mask = 0, aces = 0;
   cards.forEach(function (c) { has[c] = true; if (c % 6 === 5) aces += 1; });
-  [3, 2, 1, 0].forEach(function (s) { if (has[s * 6 + 3] && has[s * 6 + 2]) marr += SUITS[s]; });
-  return {marriages: marr || 'none', aces: aces};
+  [3, 2, 1, 0].forEach(function (s) {
+    if (has[s * 6 + 3] && has[s * 6 + 2]) { marr += SUITS[s]; mask |= 1 << s; }
+  });
+  return {marriages: marr || 'none', mask: mask, aces: aces};
 }
-function tableAnswer(cards, riskLevel, T) {
-  var k = handClass(cards), rows = null, i;
-  for (i = 0; i < T.by_class.length; i++) {
-    if (T.by_class[i].marriages === k.marriages && T.by_class[i].aces === k.aces) rows = T.by_class[i];
+function tableAnswer(cards, seat, T) {
+  var k = handClass(cards), entry = null, cell = null, i;
+  for (i = 0; i < T.classes.length; i++) {
+    if (T.classes[i].mask === k.mask && T.classes[i].aces === k.aces) entry = T.classes[i];
+  }
+  for (i = 0; entry && i < entry.cells.length; i++) {
+    if (entry.cells[i].seat === seat) cell = entry.cells[i];
   }
   var marr = k.marriages === 'none' ? 'no marriage' : k.marriages + ' marriage';
-  var name = marr + ', ' + k.aces + ' aces';
-  if (!rows || !rows.levels.length || rows.levels[0][1] < 30) {
-    rows = null;
-    for (i = 0; i < T.by_marriages.length; i++) {
-      if (T.by_marriages[i].marriages === k.marriages) rows = T.by_marriages[i];
-    }
-    name = marr;
-  }
-  var levels = (rows ? rows.levels : []).map(function (r) {
-    return {level: r[0], n: r[1], made: r[2], rate: r[3], ci_low: r[4], ci_high: r[5]};
-  });
-  var ok = levels.filter(function (r) { return r.ci_low >= riskLevel; });
-  return {player: T.player, deals: T.deals, seed: T.seed, 'class': name,
-    n: levels.length ? levels[0].n : 0,
-    recommended: ok.length ? ok[ok.length - 1].level : null, levels: levels};
+  return {player: T.player, deals: T.deals, seed: T.seed, 'class': marr + ', ' + k.aces + ' aces',
+    seat: seat, n: cell ? cell.n : 0, best: cell ? cell.best : null,
+    levels: (cell ? cell.rows : []).map(function (r) {
+      return {level: r[0], mean: r[1], low: r[2], high: r[3], p: r[4], ci_low: r[5], ci_high: r[6]};
+    })};
 }
 function classWords(klass) {
   var m = /^(no marriage|(\S+) marriage)(?:, (\d) aces)?$/.exec(klass);
@@ -135,63 +131,67 @@ function nextLevels(a, seat) {
   return out;
 }
 
-// --- the verdict: what the page shows of an answer ---
-function bidVerdict(level, high) {
-  if (high) {  // an auction so far: raise above its highest bid, or pass
-    if (level === null || level <= high) {
-      return {action: 'pass', level: null, say: fmt(W.pass_above, {high: high, risk: risk()})};
-    }
-    return {action: 'raise', level: level, say: fmt(W.raise_up_to, {level: level})};
+// --- the verdict: what the page shows of an answer, in the advisor's words ---
+function tablesVerdict(t, high) {
+  var v, forehand = t.seat === L.seats[0];
+  if (high) {  // an auction so far: the tables know none; raise to their level, or pass
+    v = t.best !== null && t.best > high
+      ? {action: 'raise', level: t.best, say: fmt(W.say_raise, {level: t.best})}
+      : {action: 'pass', level: null, say: W.say_pass};
+  } else if (t.best === null || t.best === 0) {
+    v = {action: 'pass', level: null, say: forehand ? W.say_forehand_pass : W.say_pass};
+  } else if (forehand && t.best === L.opening) {
+    v = {action: 'bid', level: t.best, say: W.say_forehand_100};
+  } else {
+    v = {action: 'bid', level: t.best, say: fmt(W.say_bid, {level: t.best})};
   }
-  if (level === null) return {action: 'pass', level: null, say: fmt(W.no_level, {risk: risk()})};
-  return {action: 'bid', level: level, say: fmt(W.bid_up_to, {level: level})};
+  return v;
 }
 function fromTables(t, high) {
-  var v = bidVerdict(t.recommended, high);
-  v.from = high ? high + L.step : 0;
-  v.why = fmt(W.why_tables, {n: t.n.toLocaleString(C.lang), klass: classWords(t['class']),
-    player: t.player, deals: t.deals.toLocaleString(C.lang), risk: risk()});
+  var v = tablesVerdict(t, high);
+  v.why = fmt(W.why_class, {klass: classWords(t['class']), n: t.n.toLocaleString(C.lang),
+    player: t.player}) + (high ? ' ' + W.why_class_auction : '');
   v.rows = t.levels.map(function (r) {
-    return {level: r.level, p: r.rate, cells: [r.level, rate(r.rate, r.ci_low, r.ci_high)]};
+    return {level: r.level, p: r.p, mean: r.mean, cells: [choiceName(r.level),
+      expected(r.mean, r.low, r.high), r.p === null ? '\u2014' : rate(r.p, r.ci_low, r.ci_high)]};
   });
-  v.head = [W.level, W.p_make];
-  v.mark = t.recommended;
+  v.head = [W.choice, W.margin, W.p_make];
+  v.mark = t.best;
+  v.from = high ? high + L.step : 0;
   return v;
 }
+function choiceName(level) { return level ? fmt(W.up_to, {level: level}) : W.pass; }
 function fromAdvice(doc) {
-  var v;
-  if (doc.discards) {
-    var top = doc.discards[0];
-    v = top ? {action: 'give', level: top.contract, say: fmt(W.give, {
-      left: cardText(parseCard(top.to_left)), right: cardText(parseCard(top.to_right)),
-      contract: top.contract}), why: fmt(W.give_why, {made: rate(top.p, top.ci_low, top.ci_high),
-      expected: signed(top.expected)})} : {action: 'pass', level: null, say: '\u2014', why: ''};
-  } else if (doc.talon_shown) {
-    v = {action: 'expect', level: doc.bid, say: fmt(W.expect, {seat: seatName(doc.declarer),
-      bid: doc.bid, p: rate(doc.p_make, doc.ci_low, doc.ci_high)}),
-      why: fmt(W.expect_why, {plain: rate(doc.p_make_talon_unknown, doc.talon_unknown_ci_low,
-        doc.talon_unknown_ci_high), defence: doc.defence_mean === null ? '\u2014'
-        : signed(doc.defence_mean)})};
-  } else {
-    v = bidVerdict(doc.recommended, doc.high_bid);
-    v.from = doc.high_bid ? doc.high_bid + L.step : 0;
-    v.why = doc.samples < doc.minimum_samples ? fmt(W.why_short, {samples: doc.samples})
-      : fmt(W.why_samples, {samples: doc.samples.toLocaleString(C.lang), player: doc.player,
-        risk: risk()});
-    v.rows = doc.levels.map(function (r) {
-      return {level: r.level, p: r.p, cells: [r.level, rate(r.p, r.ci_low, r.ci_high),
-        expected(r.expected, r.expected_low, r.expected_high)]};
+  var v = {action: '', level: null, say: '\u2014', why: ''};
+  if (doc.choices) {
+    var p = {};
+    (doc.levels || []).forEach(function (r) { p[r.level] = r; });
+    v.rows = doc.choices.map(function (r) {
+      var m = p[r.level];
+      return {level: r.level, p: m ? m.p : null, mean: r.mean, cells: [choiceName(r.level),
+        doc.measure === 'win' ? rate(r.mean, r.low, r.high) : expected(r.mean, r.low, r.high),
+        m ? rate(m.p, m.ci_low, m.ci_high) : '\u2014']};
     });
-    v.head = [W.level, W.p_make, W.expected];
-    v.mark = doc.recommended;
+    v.head = [W.choice, doc.measure === 'win' ? W.win_chance : W.margin, W.p_make];
+    v.from = doc.high_bid ? doc.high_bid + L.step : 0;
   }
-  if (doc.verdict) {  // the advisor's own words, when it gives them
+  if (doc.verdict) {  // the advisor's own words
     v.action = doc.verdict.action; v.level = doc.verdict.level;
-    v.say = doc.verdict.say; v.why = doc.verdict.why || v.why;
+    v.say = doc.verdict.say; v.why = doc.verdict.why || '';
     v.assumed = doc.verdict.table || '';
-    if (v.rows) v.mark = doc.verdict.level;  // the row to act on is the verdict's
+    v.mark = doc.verdict.action === 'pass' ? 0 : doc.verdict.level;
   }
+  v.game = doc.game && doc.game.say ? doc.game.say : '';
   return v;
+}
+// a sentence with `code` spans (the advisor's Markdown), as text and <code> elements
+function putText(el, text) {
+  el.textContent = '';
+  String(text || '').split('`').forEach(function (part, i) {
+    if (!part) return;
+    if (i % 2) { var c = document.createElement('code'); c.textContent = part; el.appendChild(c); }
+    else el.appendChild(document.createTextNode(part));
+  });
 }
 function show(v, source) {
   var box = $('verdict');
@@ -199,29 +199,31 @@ function show(v, source) {
   box.setAttribute('data-action', v.action || '');
   box.setAttribute('data-level', v.level === null || v.level === undefined ? '' : String(v.level));
   $('say').textContent = cap1(v.say);
-  $('why').textContent = v.why || '';
-  $('assumed').textContent = v.assumed || '';  // the verdict's own sentence
+  putText($('why'), v.why);
+  putText($('game'), v.game);
+  putText($('assumed'), v.assumed);  // the verdict's own sentence
   var detail = $('detail');
   detail.textContent = '';
   if (!v.rows || !v.rows.length) return;
-  var cap = handCap(state.cards), tbl = document.createElement('table'), tr;
+  var tbl = document.createElement('table'), tr;
   tr = document.createElement('tr');
   v.head.forEach(function (h) { var th = document.createElement('th'); th.textContent = h; tr.appendChild(th); });
   tbl.appendChild(tr);
-  // the rows from the last level made every time (the sure ones above the auction's
-  // bid left out) down to the first made in under 5 % of the deals
-  var low = false, from = Math.max(v.from || 0, 0);
-  v.rows.forEach(function (r, i) {
-    var next = v.rows[i + 1];
-    if (r.level < from || (next && next.p >= 0.995 && next.level <= cap)) return;
-    if (r.level > cap || low) return;
+  // passing, then each level from the first raise open: a level that scores as the one
+  // before it (the auction never reaches it) is left out, and so is every level past
+  // the first one made in under 5 % of the deals
+  var low = false, from = Math.max(v.from || 0, 0), last = null;
+  v.rows.forEach(function (r) {
+    if (low || (r.level && r.level < from)) return;
+    if (r.level && r.level !== v.mark && last !== null && r.mean === last) return;
+    last = r.mean;
     tr = document.createElement('tr');
     if (r.level === v.mark) tr.className = 'rec';
     r.cells.forEach(function (c) {
       var td = document.createElement('td'); td.textContent = c; tr.appendChild(td);
     });
     tbl.appendChild(tr);
-    if (r.p < 0.05 && r.level > (v.mark || 0)) low = true;
+    if (r.p !== null && r.p < 0.05 && r.level > (v.mark || 0)) low = true;
   });
   detail.appendChild(tbl);
 }
@@ -240,6 +242,7 @@ function clearVerdict(text) {
   box.setAttribute('data-action', '');
   box.setAttribute('data-level', '');
   $('say').textContent = text; $('why').textContent = ''; $('assumed').textContent = '';
+  $('game').textContent = '';
   $('detail').textContent = ''; $('status').textContent = '';
 }
 
@@ -253,14 +256,29 @@ function post(path, body, ctl) {
     });
   });
 }
+function talonCards() {  // the talon typed, or null; a bad card or count gets a message
+  var err = $('talon-error'), text = state.talon.trim();
+  if (err) err.textContent = '';
+  if (!text) return null;
+  try {
+    var ids = parseCards(text);
+    ids.forEach(function (c) {
+      if (state.cards.indexOf(c) >= 0) throw new Error(fmt(W.twice, {card: cardText(c)}));
+    });
+    if (ids.length !== 3) throw new Error(fmt(W.too_many, {size: 3, count: ids.length}));
+    return ids;
+  } catch (e) {
+    if (err) err.textContent = fmt(W.talon_error, {reason: e.message});
+    return null;
+  }
+}
 function question(a) {
   var q = {hand: state.cards.map(cardCode).join(' '), seat: state.seat, lang: C.lang,
     player: state.player};
   var mine = L.seats.indexOf(state.seat);
-  var talon = null;
-  if (state.talon.trim()) { try { talon = parseCards(state.talon); } catch (e) { talon = null; } }
+  var talon = talonCards();
   if (a.over) {
-    if (!talon || talon.length !== 3) return null;
+    if (!talon) return null;
     if (a.highSeat === mine) { q.talon = talon.map(cardCode).join(' '); q.bid = a.high; }
     else { q.auction = state.bids.join(' '); q.talon_shown = talon.map(cardCode).join(' '); }
   } else if (a.next === mine) {
@@ -282,24 +300,29 @@ function ask() {
       : W.start);
     return;
   }
-  var a = auction(state.bids), mineSeat = L.seats.indexOf(state.seat);
-  var high = SERVER && !a.over && a.next === mineSeat ? a.high : 0;
   if (!SERVER) {
     pending(false);
-    show(fromTables(tableAnswer(state.cards, C.risk, C.tables), 0), 'tables');
+    show(fromTables(tableAnswer(state.cards, state.seat, C.tables), 0), 'tables');
     return;
   }
+  var a = auction(state.bids), mineSeat = L.seats.indexOf(state.seat);
+  var high = !a.over && a.next === mineSeat && state.bids.length > 1 ? a.high : 0;
   var q = question(a);
+  var overText = a.over ? fmt(W.over, {seat: seatName(L.seats[a.highSeat]), bid: a.high}) : '';
+  if (a.over && !q) {  // the auction is over: the bid's verdict is past, the talon is next
+    clearVerdict(overText);
+    $('why').textContent = W.over_hint;
+    return;
+  }
+  var note = a.over ? overText : (a.next !== mineSeat ? W.before_turn : '');
   var base = {hand: state.cards.map(cardCode).join(' '), seat: state.seat, lang: C.lang,
     player: state.player};
   quick = new AbortController();
   post('api/table', base, quick).then(function (doc) {
-    if (mine !== seq || fullDone) return;
+    if (mine !== seq || fullDone || a.over) return;
     show(fromTables(doc.table, high), 'tables');
     if (full) status(W.tables_first, true);
   }).catch(function (e) { if (mine === seq && e.name !== 'AbortError') status(e.message, false, true); });
-  var note = a.over ? fmt(W.over, {seat: seatName(L.seats[a.highSeat]), bid: a.high})
-    + (q ? '' : ' ' + W.over_hint) : (a.next !== mineSeat ? W.before_turn : '');
   if (!q) { pending(false); status(note, false); return; }
   full = new AbortController();
   var ctl = full, t0 = performance.now();

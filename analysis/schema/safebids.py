@@ -158,11 +158,18 @@ SAFEBIDS_EXAMPLES = make_table(
         ("P(make 100) [95 % CI]", "String", "the share of deals the hand makes 100, with interval"),
         ("P(make 120) [95 % CI]", "String", "the same for 120"),
         ("bid up to (75 %)", "String", "the highest level whose interval starts at 75 % or more"),
-        ("best contract", "String", "the contract of the best expected score, or `pass`"),
+        (
+            "best contract",
+            "String",
+            "the advisor's choice: the level to bid up to whose plan, played out on the same "
+            "deals, scores the best margin (the hand's deal score minus the others' mean), or "
+            "`pass`",
+        ),
         (
             "passing scores [95 % CI]",
             "String",
-            "the hand's mean deal score as a defender when it passes, with interval",
+            "the hand's own mean deal score when it passes (the pass played out), with interval",
         ),
+        ("margin of the choice [95 % CI]", "String", "the choice's mean margin, with interval"),
     ),
 )

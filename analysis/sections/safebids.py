@@ -16,7 +16,6 @@ from analysis.pages import (
     wilson_column,
 )
 from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart, defence_caveat
-from analysis.stats import Z95
 from sim.cards import cards_of
 from sim.i18n import N_, _, cards_text, interval_separator, n_, number, role
 from sim.players import PAR, PLAYERS
@@ -58,7 +57,8 @@ def examples_shown(examples: Sequence[SampledAdvice]) -> pl.DataFrame:
             r = at.get(level)
             return "—" if r is None else _interval(r["p"], r["ci_low"], r["ci_high"], 2)
 
-        low, high = a.pass_mean - Z95 * a.pass_se, a.pass_mean + Z95 * a.pass_se
+        best = a.best.level if a.best is not None else 0
+        choice = a.choices.filter(pl.col("level") == best).row(0, named=True)  # type: ignore[union-attr]
         rows.append(
             {
                 N_("hand"): cards_text(cards_of(a.hand)),
@@ -67,12 +67,12 @@ def examples_shown(examples: Sequence[SampledAdvice]) -> pl.DataFrame:
                 N_("P(make 100) [95 % CI]"): rate(100),
                 N_("P(make 120) [95 % CI]"): rate(120),
                 N_("bid up to (75 %)"): "—" if a.recommended is None else str(a.recommended),
-                N_("best contract"): (
-                    role("pass") if a.best_expected is None else str(a.best_expected)
-                ),
-                N_("passing scores [95 % CI]"): _interval(a.pass_mean, low, high, 1),
+                N_("the choice"): role("pass") if best == 0 else _("up to {level}").format(
+                    level=best),
+                N_("its margin [95 % CI]"): _interval(choice["mean"], choice["low"],
+                                                       choice["high"], 1),
             }
-        )
+        )  # fmt: skip
     return pl.DataFrame(rows)
 
 
@@ -192,12 +192,12 @@ def safebids_section(result: SafeBidResult, examples: Sequence[SampledAdvice] = 
         sec.add_table(
             _("Worked examples: the advisor"),
             _(
-                "`thousand advise HAND --player P`: the cards the hand cannot see dealt at "
-                "random (as many deals as shown), each deal played with the hand as "
-                "forehand's; the bid up to which the 95 % interval's lower end stays at "
-                "75 %, the contract of the best expected score if it beats passing, and "
-                "what the hand scores as a defender when it passes (deals played by "
-                "`{player}` at every seat)."
+                "`thousand advise HAND --seat forehand --player P`: the cards the hand cannot "
+                "see dealt at random (as many deals as shown); P(make) when the hand wins the "
+                "auction, and the bid up to which the 95 % interval's lower end stays at 75 %; "
+                "the choice: each choice in the auction (pass, or bid up to a level) played "
+                "out on the same deals by `{player}` at every seat, the one of the best "
+                "margin (the hand's deal score minus the others' mean), with that margin."
             ).format(player=examples[0].pass_player),
             examples_shown(examples),
             "safebids_examples.csv",

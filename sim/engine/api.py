@@ -383,7 +383,7 @@ def play_hand_text(
     sp = parse_params(strategies, list(params))
     masks = np.array([mask_of(x) for x in ids], dtype=np.uint32)
     h = hand_seat
-    flags = _seat_flags(
+    flags = seat_flags(
         rules, barrel, [no_concede[s] for s in h], [on_barrel[s] for s in h], special
     )
     P = rules_vector(rules)
@@ -512,7 +512,7 @@ def played_outcomes(
         yield k, snap, trace
 
 
-def _seat_flags(
+def seat_flags(
     rules: Rules,
     barrel: bool,
     no_concede: Sequence[bool],

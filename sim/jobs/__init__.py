@@ -16,7 +16,7 @@ them). Jobs sit above the runs and the analysis, below the command line
 * :mod:`sim.jobs.safebids` — every dealt hand played as the declarer's by each
   player, and the safe-bid tables (``thousand safebids``);
 * :mod:`sim.jobs.advise` — the bid or discard advice for one hand (``thousand advise``);
-* :mod:`sim.jobs.table_advice` — the class tables' quick answer for one hand, and the
+* :mod:`sim.jobs.advice_tables` — the advisor's class tables (every class dealt on purpose), and the
   offline page to tap a hand (``thousand serve``, the report's and guide's ``advisor.html``);
 * :mod:`sim.jobs.solve` — the open-card value of a deal or position (``thousand solve``);
 * :mod:`sim.jobs.show` — deals in the deal notation or of a trace, laid out

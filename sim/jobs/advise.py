@@ -14,33 +14,30 @@ The samples are dealt and played by :mod:`sim.runs.advise`; the answer is
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.i18n import _, number, role
+from sim.i18n import _, role
+from sim.jobs.advice_tables import bidding_policy
 from sim.output import FieldError
-from sim.players import ADVISORS, DEFAULT, PAR, advice_samples, fast, tables_player
+from sim.players import DEFAULT, PAR, advice_samples, fast, tables_player
+from sim.players import check_advisor as check_player
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback
 from sim.table_text import Auction, hand_roles, read_auction, read_cards, read_seat
 
 if TYPE_CHECKING:  # the answer's classes: importing the job stays light
     import numpy as np
-    import polars as pl
 
-    from analysis.advise import AuctionReading, Opponents, SampledAdvice, ShownTalon
+    from analysis.advise import AuctionReading, Opponents, SampledAdvice, ShownTalon, TableAnswer
+    from sim.jobs.advice_tables import ClassTables
     from sim.runs.advise import AuctionPolicy
 
 # ADVISORS (sim.players): the players whose play the advice may rest on, by their
 # records (``random`` or ``cheater`` would answer questions no player at the table asks),
 # and the open-card par; each samples its record's ``advice_samples`` deals by default.
 DEFAULT_BUDGET = 7.0  # seconds of sampled play: with the pass baseline, an answer in <= 10 s
-# The class tables the answer starts from: every hand of these deals played as the
-# declarer's by the table's player (1-2 s of two cores for strong, once per rule set).
-TABLE_DEALS = 100_000
-TABLE_SEED = 1_000
 PAR_SAMPLE = 200  # deals of a shown talon the open-card par plays too (about 6 s)
 # Whose tables each advisor starts from: its record's ``tables_from`` (pimc's and the
 # par's own would take hours): sim.players.tables_player.
@@ -73,22 +70,6 @@ def opponents(player: str) -> Opponents:
             d, low, high = -d, -high, -low
         return Opponents(player, compared, (d, low, high), int(pair["deals"]), ladder["rules"])
     return Opponents(player)
-
-
-def check_player(name: str) -> str:
-    """``name`` if it is one of :data:`ADVISORS`.
-
-    Raises:
-        FieldError: naming the ``player`` field, the closest advisor and every one there is.
-    """
-    from sim.rules import did_you_mean
-
-    name = name.strip()
-    if name not in ADVISORS:
-        hint = did_you_mean(name, ADVISORS)
-        why = _("{field:player}: {name} is not an advisor{hint} (one of {advisors})")
-        raise FieldError("player", why, name=repr(name), hint=hint, advisors=", ".join(ADVISORS))
-    return name
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,101 +151,37 @@ class AdvisorAnswer:
 
     Attributes:
         answer: the advice from the sampled deals (:class:`analysis.advise.SampledAdvice`),
-            or with ``talon_shown`` the defender's view (:class:`analysis.advise.ShownTalon`).
+            or with ``talon_shown`` the defender's view (:class:`analysis.advise.ShownTalon`);
+            None for the class tables' answer alone (``sampled=False``).
+        table: the class tables' answer for the hand and seat
+            (:class:`analysis.advise.TableAnswer`).
     """
 
-    answer: SampledAdvice | ShownTalon
+    answer: SampledAdvice | ShownTalon | None
+    table: TableAnswer
 
     def json(self) -> dict[str, Any]:
-        """The answer as one JSON document (``thousand advise --json``)."""
-        from analysis.advise import ShownTalon, advice_json, shown_json
+        """The answer as one JSON document (``thousand advise --json``).
 
+        The class tables' answer alone is the ``table`` part of the whole one.
+        """
+        from analysis.advise import ShownTalon, advice_json, shown_json, table_json
+
+        if self.answer is None:
+            return table_json(self.table)
         if isinstance(self.answer, ShownTalon):
             return shown_json(self.answer)
         return advice_json(self.answer)
 
     def markdown(self) -> str:
         """The answer in a few lines and one table (what the command prints)."""
-        from analysis.advise import ShownTalon, advice_markdown, shown_markdown
+        from analysis.advise import ShownTalon, advice_markdown, shown_markdown, table_markdown
 
+        if self.answer is None:
+            return table_markdown(self.table)
         if isinstance(self.answer, ShownTalon):
             return shown_markdown(self.answer)
         return advice_markdown(self.answer)
-
-
-def class_tables(
-    rules: Rules, player: str, feedback: Feedback = QUIET, workers: int | None = None
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The class curves (by marriages and aces, and by marriages) of ``player``'s tables.
-
-    Built once per rule set, engine version and player (:data:`TABLE_DEALS` deals of
-    the safe-bid job, seed :data:`TABLE_SEED`) and kept under
-    :func:`sim.cache.tables_root`; later calls read them back.
-    """
-    import polars as pl
-
-    import sim
-    from sim.cache import tables_root
-    from sim.jobs.safebids import SafeBidsSpec, safebids
-
-    name = f"{rules.rules_hash}-e{sim.ENGINE_VERSION}-{player}-{TABLE_DEALS}-{TABLE_SEED}"
-    paths = [tables_root() / f"{name}-{by}.parquet" for by in ("marriages_aces", "marriages")]
-    try:
-        return pl.read_parquet(paths[0]), pl.read_parquet(paths[1])
-    except OSError:
-        pass
-    why = _(
-        "building the class tables of {rules} for {player} once"
-        " ({deals} deals, a second or two) ..."
-    )
-    feedback.say(why.format(rules=rules.name, player=player, deals=number(TABLE_DEALS)))
-    spec = SafeBidsSpec(
-        rules=rules, players=(player,), deals=TABLE_DEALS, sample=1, seed=TABLE_SEED,
-        holdout_seed=None, workers=workers,
-    )  # fmt: skip
-    tables = safebids(spec).result.tables
-    curves = tables["curve_by_marriages_aces"], tables["curve_by_marriages"]
-    try:
-        paths[0].parent.mkdir(parents=True, exist_ok=True)
-        for path, curve in zip(paths, curves, strict=True):
-            tmp = path.with_name(f".{path.name}.{os.getpid()}")
-            curve.write_parquet(tmp)
-            tmp.replace(path)
-    except OSError:  # a read-only cache: built again next time
-        pass
-    return curves
-
-
-def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> AuctionPolicy:
-    """How ``player`` bids (:func:`sim.runs.advise.auction_policy`), measured once per rule set.
-
-    :data:`sim.runs.advise.POLICY_HANDS` hands of seed :data:`TABLE_SEED`, kept under
-    :func:`sim.cache.tables_root` beside the class tables.
-    """
-    import numpy as np
-
-    import sim
-    from sim.cache import tables_root
-    from sim.runs.advise import POLICY_HANDS, AuctionPolicy, auction_policy
-
-    name = f"{rules.rules_hash}-e{sim.ENGINE_VERSION}-{player}-policy-{POLICY_HANDS}-{TABLE_SEED}"
-    path = tables_root() / f"{name}.npy"
-    levels = (0, *rules.bid_levels())
-    try:
-        return AuctionPolicy(player, POLICY_HANDS, TABLE_SEED, levels, np.load(path))
-    except (OSError, ValueError):
-        pass
-    why = _("measuring how {player} bids under {rules} once ({hands} hands)")
-    feedback.say(why.format(player=player, rules=rules.name, hands=number(POLICY_HANDS)))
-    policy = auction_policy(rules, player, POLICY_HANDS, TABLE_SEED)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.stem}.{os.getpid()}.npy")
-        np.save(tmp, policy.counts)
-        tmp.replace(path)
-    except OSError:  # a read-only cache: measured again next time
-        pass
-    return policy
 
 
 def auction_reading(
@@ -303,9 +220,7 @@ def auction_reading(
                           tuple(seats))  # fmt: skip
 
 
-def talon_shown(
-    spec: AdviseSpec, hand: int, seat: int, player: str, n: int, feedback: Feedback
-) -> ShownTalon:
+def talon_shown(q: Question, feedback: Feedback) -> ShownTalon:
     """The defender's view once the talon is shown (:class:`analysis.advise.ShownTalon`).
 
     The auction is over and another seat won it; the sampled deals give that seat the
@@ -320,38 +235,13 @@ def talon_shown(
 
     from analysis.advise import ShownTalon
     from analysis.safebids import items_frame
-    from sim.engine.deal import n_hands
     from sim.engine.declarer import D_CONCEDE_FROM, D_CONTRACT, D_DELTA0, D_TOTAL
     from sim.runs.advise import play_blocks, sample_deals
 
-    rules = spec.rules
-    assert spec.talon_shown is not None and spec.seat is not None
-    hands = n_hands(rules.players)
-    if hands != 3:
-        why = _("{field:talon_shown}: only with three active players")
-        raise FieldError("talon_shown", why)
-    if spec.talon is not None:
-        why = _("{field:talon_shown}: the talon is either yours ({field:talon}) or shown, not both")
-        raise FieldError("talon_shown", why)
-    if spec.auction is None:
-        why = _(
-            "{field:talon_shown}: give the whole auction ({field:auction}), to know who took it"
-        )
-        raise FieldError("talon_shown", why)
-    auction = read_auction(rules, spec.auction, hands, over=True)
+    spec, rules, hand, seat, player, n = q.spec, q.spec.rules, q.hand, q.seat, q.player, q.samples
+    auction, talon = q.auction, q.talon
+    assert auction is not None and spec.seat is not None
     declarer = auction.high_seat
-    if declarer == seat:
-        why = _(
-            "{field:talon_shown}: {seat} won the auction: advise the discard with {field:talon}"
-        )
-        raise FieldError("talon_shown", why, seat=role(spec.seat))
-    if rules.talon.hide_at_100 and len(auction.highest()) == 1:
-        why = _(
-            "{field:talon_shown}: won at 100 without bidding, the talon is not shown"
-            " (talon.hide_at_100)"
-        )
-        raise FieldError("talon_shown", why)
-    talon = read_cards("talon_shown", spec.talon_shown, 3, hand)
     others = [(s, b) for s, b in auction.highest() if s != seat]
     policy = bidding_policy(rules, tables_player(player), feedback)
     acted = [x for x in auction.acted() if x[0] != seat]
@@ -417,20 +307,113 @@ def check_barrel_score(rules: Rules, barrel: bool, score: int | None) -> None:
         raise FieldError("score", why, score=score, at=at)
 
 
-def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
-    """Deal the cards the hand cannot see, play the samples; the advice.
+def plan_levels(rules: Rules, hand: int, high: int) -> list[int]:
+    """The bid plans open to a hand: pass (0), then every level above ``high`` to its cap."""
+    from sim.runs.advise import hand_cap
+
+    cap = hand_cap(rules, hand)
+    return [0, *(int(L) for L in rules.bid_levels() if high < L <= cap)]
+
+
+def _bid_answer(
+    spec: AdviseSpec,
+    hand: int,
+    seat: int,
+    player: str,
+    n: int,
+    auction: Auction | None,
+    feedback: Feedback,
+) -> SampledAdvice:
+    """Raise or pass: every plan of the seat played out on the sampled deals."""
+    import numpy as np
+
+    from analysis import advise as a
+    from sim.engine.api import seat_flags
+    from sim.engine.deal import n_hands
+    from sim.runs.advise import PASS_PLAYER, bid_samples, hand_cap
+    from sim.runs.plans import plan_columns
+
+    rules = spec.rules
+    hands = n_hands(rules.players)
+    budget = 0.0 if fast(player) else spec.budget  # the fast players: every sample
+    others = [(s, b) for s, b in auction.highest() if s != seat] if auction else []
+    # the other seats' actions read as the table's player bids (three active players)
+    policy = None
+    if auction is not None and hands == 3 and any(s != seat for s, *_ in auction.acted()):
+        policy = bidding_policy(rules, tables_player(player), feedback)
+    acted = [x for x in auction.acted() if x[0] != seat] if auction else []
+    prefix = [0 if b is None else b for _s, b in auction.bids[1:]] if auction else []
+    game = None
+    scores = None
+    flags = 0
+    if spec.barrel or spec.score is not None:
+        score = spec.score if spec.score is not None else rules.barrel.at
+        game = a.game_situation(rules, score, spec.barrel, hand_cap(rules, hand))
+        scores = [score] * hands
+        on_barrel = [spec.barrel and s == seat for s in range(hands)]
+        flags = seat_flags(rules, spec.barrel, [False] * hands, on_barrel)
+    try:
+        cols = bid_samples(
+            rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget,
+            bids=others, policy=policy, acted=acted, prefix=prefix, scores=scores, flags=flags,
+            feedback=feedback,
+        )  # fmt: skip
+    except ValueError as exc:  # no deal allows the auction with this hand
+        raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None
+    high = auction.high if auction is not None else 100  # forehand's automatic 100
+    levels = plan_levels(rules, hand, high)
+    choices = {"level": np.array(levels), **plan_columns(cols["plans"], levels)}
+    plan_player = PASS_PLAYER if player == PAR else player
+    answer = a.advise(rules, hand, spec.seat or "", player, spec.risk, cols, choices=choices,
+                      plan_player=plan_player)  # fmt: skip
+    if auction is not None:
+        answer = replace(answer, auction=auction.text(), high_bid=auction.high)
+    if policy is not None and auction is not None:
+        reading = auction_reading(rules, hand, seat, auction, policy, cols["deals"], spec.seed + 2)
+        answer = replace(answer, reading=reading)
+    if game is not None:
+        answer = replace(answer, game=game)
+    return answer
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question the advisor accepted (:func:`check`): its spec and what was read of it.
+
+    Attributes:
+        spec: the question, its ``seat`` named as the rules name it.
+        kind: ``bid`` (raise or pass), ``talon`` (what to give after winning) or
+            ``shown`` (a defender shown the talon).
+        hand: the hand (a card mask); ``seat``: its hand seat.
+        player: the advisor (:data:`sim.players.ADVISORS`).
+        samples: the deals to sample.
+        auction: the bids so far (the whole auction for ``shown``), or None.
+        talon: the talon's cards (``talon`` or ``shown``), else 0.
+    """
+
+    spec: AdviseSpec
+    kind: str
+    hand: int
+    seat: int
+    player: str
+    samples: int
+    auction: Auction | None
+    talon: int
+
+
+def check(spec: AdviseSpec) -> Question:
+    """Every check of a question, before any play: what :func:`advise` and the pages refuse.
 
     Raises:
         FieldError: bad cards, a seat, talon or bid the rules do not have, an auction
-            that breaks the rules or that no deal allows; the message names the spec's
-            fields (the command line words them as its flags).
+            that breaks the rules or that no deal allows, fields that contradict each
+            other; the message names the spec's fields (the command line words them as
+            its flags).
         StrategyError: an unknown player or parameter.
     """
-    from analysis import advise as a
     from sim.engine.deal import n_hands, place_sizes
     from sim.engine.strategies.registry import parse_params
-    from sim.parallel import set_threads
-    from sim.runs.advise import PASS_PLAYER, bid_samples, discard_samples
+    from sim.runs.advise import hand_cap
 
     rules = spec.rules
     hands = n_hands(rules.players)
@@ -446,85 +429,116 @@ def advise(spec: AdviseSpec, feedback: Feedback = QUIET) -> AdvisorAnswer:
     spec = replace(spec, seat=seats[seat])  # its name, however it was written
     assert spec.seat is not None
     check_barrel_score(rules, spec.barrel, spec.score)
+    if spec.barrel and rules.barrel.at == 0:
+        raise FieldError("barrel", _("{field:barrel}: there is no barrel under these rules"))
     player = check_player(spec.player)
     if player != "par":
         parse_params([player] * hands, list(spec.params))
-    set_threads(spec.workers)
+    if spec.talon is not None and spec.talon_shown is not None:
+        why = _("{field:talon_shown}: the talon is either yours ({field:talon}) or shown, not both")
+        raise FieldError("talon_shown", why)
+    if spec.talon is None and spec.bid != 100 and spec.bid not in rules.bid_levels():
+        why = _("{field:bid} {bid}: a bid level (100, 100 + bid.step, …)")
+        raise FieldError("bid", why, bid=spec.bid)
     n = spec.samples or advice_samples(player)
     if spec.talon_shown is not None:
-        shown = talon_shown(spec, hand, seat, player, n, feedback)
-        return AdvisorAnswer(replace(shown, opponents=opponents(player)))
-    auction = None
+        if hands != 3:
+            why = _("{field:talon_shown}: only with three active players")
+            raise FieldError("talon_shown", why)
+        if spec.auction is None:
+            why = _(
+                "{field:talon_shown}: give the whole auction ({field:auction}), to know who took it"
+            )
+            raise FieldError("talon_shown", why)
+        auction = read_auction(rules, spec.auction, hands, over=True)
+        if auction.high_seat == seat:
+            why = _(
+                "{field:talon_shown}: {seat} won the auction: advise the discard with {field:talon}"
+            )
+            raise FieldError("talon_shown", why, seat=role(spec.seat))
+        if rules.talon.hide_at_100 and len(auction.highest()) == 1:
+            why = _(
+                "{field:talon_shown}: won at 100 without bidding, the talon is not shown"
+                " (talon.hide_at_100)"
+            )
+            raise FieldError("talon_shown", why)
+        talon = read_cards("talon_shown", spec.talon_shown, 3, hand)
+        return Question(spec, "shown", hand, seat, player, n, auction, talon)
+    bids: Auction | None = None
     if spec.auction is not None:
         if spec.talon is not None:
             why = _("{field:auction}: the bidding is over once the talon is taken ({field:talon})")
             raise FieldError("auction", why)
-        auction = read_auction(rules, spec.auction, hands)
-        if auction.next_seat != seat:
+        bids = read_auction(rules, spec.auction, hands)
+        if bids.next_seat != seat:
             why = _(
                 "{field:auction}: it is {turn}'s turn after {auction}, not {seat}'s ({field:seat})"
             )
-            raise FieldError("auction", why, turn=role(seats[auction.next_seat]),
+            raise FieldError("auction", why, turn=role(seats[bids.next_seat]),
                              auction=repr(spec.auction), seat=role(spec.seat))  # fmt: skip
-        from sim.runs.advise import hand_cap
-
-        own = max((b for s, b in auction.highest() if s == seat), default=0)
+        own = max((b for s, b in bids.highest() if s == seat), default=0)
         if own > hand_cap(rules, hand):
             why = _("{field:auction}: {seat} bid {bid}, above what {field:hand} may bid")
             raise FieldError("auction", why, seat=role(spec.seat), bid=own)
-    if spec.talon is not None:  # the open-card judge of every give: the player is not used
-        n = spec.samples or advice_samples(PAR)
+    if spec.talon is not None:
         if hands != 3:
             raise FieldError("talon", _("{field:talon}: only with three active players"))
         talon = read_cards("talon", spec.talon, 3, hand)
         if spec.bid not in rules.bid_levels():
             why = _("{field:bid} {bid}: a bid level (100, 100 + bid.step, …)")
             raise FieldError("bid", why, bid=spec.bid)
+        return Question(spec, "talon", hand, seat, player, spec.samples or advice_samples(PAR),
+                        None, talon)  # fmt: skip
+    return Question(spec, "bid", hand, seat, player, n, bids, 0)
+
+
+def advise(
+    spec: AdviseSpec,
+    feedback: Feedback = QUIET,
+    *,
+    sampled: bool = True,
+    tables: ClassTables | None = None,
+) -> AdvisorAnswer:
+    """The advisor's one entry point: check the question, then answer it.
+
+    With ``sampled`` the cards the hand cannot see are dealt and played out (a second,
+    or the budget's seconds); without, the answer is the class tables' alone for the
+    hand and seat, in milliseconds once they are read (``thousand serve``'s first
+    answer), after exactly the same checks. ``tables``: the advisor's class tables
+    already read (:func:`sim.jobs.advice_tables.load_tables`), else they are read (or
+    built) here.
+
+    Raises:
+        FieldError: as :func:`check`.
+        StrategyError: an unknown player or parameter.
+    """
+    from analysis import advise as a
+    from sim.jobs.advice_tables import load_tables, table_of
+    from sim.parallel import set_threads
+    from sim.runs.advise import discard_samples
+
+    q = check(spec)
+    spec, rules = q.spec, q.spec.rules
+    assert spec.seat is not None
+    if tables is None or tables.player != tables_player(q.player) or tables.rules != rules:
+        tables = load_tables(rules, q.player, feedback, spec.workers)
+    table = table_of(tables, q.hand, q.seat, spec.risk)
+    if not sampled:
+        return AdvisorAnswer(None, table)
+    set_threads(spec.workers)
+    if q.kind == "shown":
+        shown = talon_shown(q, feedback)
+        return AdvisorAnswer(replace(shown, opponents=opponents(q.player)), table)
+    if q.kind == "talon":
         # in this process: starting worker processes (each loading the solver) cost more
         # than they saved at these sizes (17 s serial against 25 s on two, measured)
         gives, made_to, caps, totals = discard_samples(
-            rules, hand, talon, seat, spec.bid, n, spec.seed, budget=spec.budget
+            rules, q.hand, q.talon, q.seat, spec.bid, q.samples, spec.seed, budget=spec.budget
         )
-        answer = a.advise_talon(
-            rules, hand, spec.seat, talon, spec.bid, spec.risk, gives, made_to, caps, totals
-        )
+        answer = a.advise_talon(rules, q.hand, spec.seat, q.talon, spec.bid, spec.risk, gives,
+                                made_to, caps, totals)  # fmt: skip
         answer = replace(answer, opponents=opponents(PAR))
     else:
-        budget = 0.0 if fast(player) else spec.budget  # the fast players: every sample
-        others = [(s, b) for s, b in auction.highest() if s != seat] if auction else []
-        # the other seats' actions read as the table's player bids (three active players)
-        policy = None
-        if auction is not None and hands == 3 and any(s != seat for s, *_ in auction.acted()):
-            policy = bidding_policy(rules, tables_player(player), feedback)
-        acted = [x for x in auction.acted() if x[0] != seat] if auction else []
-        try:
-            cols = bid_samples(
-                rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget,
-                bids=others, policy=policy, acted=acted, feedback=feedback,
-            )  # fmt: skip
-        except ValueError as exc:  # no deal allows the auction with this hand
-            raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None
-        answer = a.advise(rules, hand, spec.seat, player, spec.risk, cols, pass_player=PASS_PLAYER)
-        if auction is not None:
-            answer = replace(answer, auction=auction.text(), high_bid=auction.high)
-        if policy is not None and auction is not None:
-            reading = auction_reading(
-                rules, hand, seat, auction, policy, cols["pass_deals"], spec.seed + 2
-            )
-            answer = replace(answer, reading=reading)
-        if spec.barrel or spec.score is not None:
-            from sim.runs.advise import hand_cap
-
-            score = spec.score if spec.score is not None else rules.barrel.at
-            if spec.barrel and rules.barrel.at == 0:
-                why = _("{field:barrel}: there is no barrel under these rules")
-                raise FieldError("barrel", why)
-            game = a.game_situation(rules, score, spec.barrel, hand_cap(rules, hand))
-            answer = replace(answer, game=game)
-        owner = tables_player(player)
-        by_class, by_marriages = class_tables(rules, owner, feedback, spec.workers)
-        table = a.table_answer(
-            hand, spec.risk, by_class, by_marriages, owner, TABLE_DEALS, TABLE_SEED
-        )
-        answer = replace(a.with_table(answer, table), opponents=opponents(player))
-    return AdvisorAnswer(replace(answer, requested=n, budget=spec.budget))
+        answer = _bid_answer(spec, q.hand, q.seat, q.player, q.samples, q.auction, feedback)
+        answer = replace(a.with_table(answer, table), opponents=opponents(q.player))
+    return AdvisorAnswer(replace(answer, requested=q.samples, budget=spec.budget), table)

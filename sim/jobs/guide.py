@@ -121,11 +121,11 @@ class Guide:
 
         With ``player_page`` also ``player.html`` and ``player.md``, the page for players
         (:mod:`analysis.player`), and ``advisor.html``, the offline page to tap a hand
-        (:func:`sim.jobs.table_advice.write_advisor_pages`).
+        (:func:`sim.jobs.advice_tables.write_advisor_pages`).
         """
         from analysis.guide import write_guide
         from analysis.player import write_player_page
-        from sim.jobs.table_advice import write_advisor_pages
+        from sim.jobs.advice_tables import write_advisor_pages
 
         def player(folder: Path) -> None:
             write_player_page(folder, self.guide, self.spec.rules.name)
@@ -138,11 +138,11 @@ class Guide:
         """Write the page for players in every language: ``player-LANG.html`` and ``.md``.
 
         And the offline page to tap a hand in every language, ``advisor-LANG.html``
-        (:func:`sim.jobs.table_advice.write_advisor_pages`).
+        (:func:`sim.jobs.advice_tables.write_advisor_pages`).
         """
         from analysis.player import write_player_page
         from sim.i18n import LANGS, speaking
-        from sim.jobs.table_advice import write_advisor_pages
+        from sim.jobs.advice_tables import write_advisor_pages
 
         for lang in LANGS:
             with speaking(lang):

@@ -367,13 +367,13 @@ def ladder_of(spec: ReportSpec, board: Ladder) -> Section:
 def advice_examples(spec: ReportSpec) -> list[SampledAdvice]:
     """The advisor on the report's example hands: the fast players (2,000 deals), the par.
 
-    The slow players answer from :data:`EXAMPLE_SAMPLE` deals (at most half of
-    ``safe_sample``).
+    Each is ``thousand advise HAND --seat forehand --player P`` (:func:`sim.jobs.advise.advise`,
+    no time budget); the slow players answer from :data:`EXAMPLE_SAMPLE` deals (at most
+    half of ``safe_sample``).
     """
-    from analysis.advise import EXAMPLE_HANDS, advise
-    from sim.cards import hand_mask
+    from analysis.advise import EXAMPLE_HANDS, SampledAdvice
     from sim.engine.deal import place_sizes
-    from sim.runs.advise import PASS_PLAYER, bid_samples
+    from sim.jobs.advise import AdviseSpec, advise
 
     rules = spec.rules
     if place_sizes(rules.players)[0] != 7:  # the examples are 7-card hands
@@ -381,11 +381,13 @@ def advice_examples(spec: ReportSpec) -> list[SampledAdvice]:
     players = [p for p in spec.safe_players or () if p in (*FAST, "par")]
     out = []
     for text in EXAMPLE_HANDS:
-        hand = hand_mask(text)
         for p in players:
             n = 2000 if p in FAST else max(1, min(EXAMPLE_SAMPLE, spec.safe_sample // 2))
-            cols = bid_samples(rules, hand, 0, p, n, spec.seed, pass_samples=1000)
-            out.append(advise(rules, hand, "forehand", p, 0.75, cols, pass_player=PASS_PLAYER))
+            ask = AdviseSpec(rules=rules, hand=text, seat="forehand", player=p, samples=n,
+                             budget=0.0, seed=spec.seed, workers=spec.workers)  # fmt: skip
+            answer = advise(ask).answer
+            assert isinstance(answer, SampledAdvice)
+            out.append(answer)
     return out
 
 

@@ -39,7 +39,7 @@ from sim.runs.folder import QUIET, Feedback
 
 BLOCK = 8  # samples played between two looks at the clock under a time budget
 DISCARD_CANDIDATES = 5  # the hand's cheapest cards (the heuristic's order) tried as gives
-PASS_PLAYER = DEFAULT  # who plays the deals of the pass baseline (every seat)
+PASS_PLAYER = DEFAULT  # who plays the bid plans for the par (which plays no seat)
 
 
 POLICY_HANDS = 100_000  # hands whose auctions measure how a player bids (auction_policy)
@@ -468,48 +468,68 @@ def bid_samples(
     n: int,
     seed: int,
     params: Sequence[str] = (),
-    pass_samples: int = 2000,
     budget: float = 0.0,
     bids: Sequence[tuple[int, int]] = (),
     policy: AuctionPolicy | None = None,
     acted: Sequence[tuple[int, int, bool]] = (),
+    prefix: Sequence[int] = (),
+    scores: Sequence[int] | None = None,
+    flags: int = 0,
     feedback: Feedback = QUIET,
-) -> dict[str, np.ndarray]:
-    """The hand played as the declarer's in ``n`` sampled deals, and the pass baseline.
+) -> dict[str, Any]:
+    """The hand's choices in the auction played out on ``n`` sampled deals.
 
-    Returns ``dealt``, then ``total`` and ``concede_from`` (a strategy) or
-    ``par_level`` and ``par_best`` (:data:`PAR`), and ``pass_score``: the owner's deal
-    score as a defender in ``pass_samples`` sampled deals declared by an opponent
-    (each in turn), every seat played by :data:`PASS_PLAYER`.
+    Each deal (:func:`sample_deals`: the unseen cards at random, as ``bids``, and
+    ``policy`` with ``acted``, narrow them) is played twice over:
 
-    ``bids`` (the other seats' highest bids so far) narrow the sampled deals as the
-    auction does, and ``policy`` and ``acted`` as that player would have bid
-    (:func:`sample_deals`), the pass baseline's too.
+    * once with the hand winning the auction at the lowest raise open to it (as
+      ``thousand safebids`` plays an item): ``total`` and ``concede_from`` (a
+      strategy) or ``par_level`` and ``par_best`` (:data:`PAR`), P(make) at every
+      level;
+    * once per bid plan of the seat (:func:`sim.runs.plans.play_plans`: pass, or
+      raise up to a level), the auction so far (``prefix``, the bids after forehand's
+      100) replayed first and every other decision the player's (:data:`PASS_PLAYER`
+      for the par): ``plans``, a :class:`sim.runs.plans.PlanPlay`.
 
-    With ``budget`` (seconds, 0: none) the samples are played in blocks of
-    :data:`BLOCK` and no block starts once the budget is spent: the columns then hold
-    the first blocks only (the same deals, in the same order, as without a budget).
-    ``feedback`` shows the play's progress when it is slow (:func:`play_blocks`).
+    ``scores`` (hand seats) and ``flags`` are the deal's game inputs. Returns
+    ``deals`` (the place masks), ``dealt``, the columns above and ``plans``. With
+    ``budget`` (seconds, 0: none) the deals are played in blocks of :data:`BLOCK` and
+    no block starts once the budget is spent: everything then holds the first blocks
+    only (the same deals, in the same order, as without a budget). ``feedback`` shows
+    the play's progress when it is slow (:class:`_LateBar`).
     """
-    from sim.engine.declarer import D_CONCEDE_FROM, D_DELTA0, D_TOTAL
+    from sim.engine.declarer import D_CONCEDE_FROM, D_TOTAL
+    from sim.runs.plans import PlanPlay, play_plans
 
     masks = sample_deals(rules, hand, seat, n, seed, bids=bids, policy=policy, acted=acted)
     decls = np.full(n, seat, dtype=np.int64)
-    rows = play_blocks(rules, masks, decls, player, seed, params, budget, feedback=feedback)
-    cols: dict[str, np.ndarray] = {"dealt": np.full(len(rows), hand, dtype=np.int64)}
+    plan_player = PASS_PLAYER if player == PAR else player
+    plan_params = () if player == PAR else params
+    step = max(1, n) if not budget and fast(player) else BLOCK
+    t0 = time.perf_counter()
+    played = 0
+    rows: list[np.ndarray] = []
+    plans: list[PlanPlay] = []
+    with _LateBar(feedback, n, "deal", N_("playing the sampled deals"), budget) as bar:
+        while played < n and (played == 0 or not budget or time.perf_counter() - t0 < budget):
+            a, b = played, min(n, played + step)
+            if player == PAR:
+                rows.append(par_levels(rules, masks[a:b], decls[a:b]))
+            else:
+                won = play_as_declarer(rules, masks[a:b], decls[a:b], seed, player, params, a)
+                rows.append(won)
+            plans.append(play_plans(rules, masks[a:b], seat, seed, plan_player, plan_params,
+                                    prefix, scores, flags, start=a))  # fmt: skip
+            bar.update(b - a)
+            played = b
+    done = np.concatenate(rows, axis=0)
+    k = len(done)
+    cols: dict[str, Any] = {"deals": masks[:k], "dealt": np.full(k, hand, dtype=np.int64)}
     if player == PAR:
-        cols["par_best"], cols["par_level"] = rows[:, 0], rows[:, 1]
+        cols["par_best"], cols["par_level"] = done[:, 0], done[:, 1]
     else:
-        cols["total"], cols["concede_from"] = rows[:, D_TOTAL], rows[:, D_CONCEDE_FROM]
-    hands = n_hands(rules.players)
-    others = np.array([(seat + j) % hands for j in range(1, hands)], dtype=np.int64)
-    masks = sample_deals(
-        rules, hand, seat, pass_samples, seed + 1, bids=bids, policy=policy, acted=acted
-    )
-    cols["pass_deals"] = masks
-    decls = others[np.arange(pass_samples) % len(others)]
-    rows = play_blocks(rules, masks, decls, PASS_PLAYER, seed + 1, feedback=feedback)
-    cols["pass_score"] = rows[:, D_DELTA0 + seat]
+        cols["total"], cols["concede_from"] = done[:, D_TOTAL], done[:, D_CONCEDE_FROM]
+    cols["plans"] = PlanPlay.joined(plans)
     return cols
 
 

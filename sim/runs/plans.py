@@ -169,6 +169,39 @@ def play_plans(
     return PlanPlay(rules.players, me, first, turns, n_turns, passed, offsets)
 
 
+def plan_columns(plays: PlanPlay, levels: Sequence[int]) -> dict[str, np.ndarray]:
+    """Per plan level and deal, what the seat's plan came to: ``(len(levels), n)`` arrays.
+
+    ``margin`` (:func:`margins`), ``own`` (the seat's deal score), ``declared`` (the
+    seat won the auction), ``made`` (the declarer made its contract), ``conceded``,
+    ``contract`` (the declarer's), ``win_bid``, ``declarer`` (game seat), and
+    ``deltas`` (``(len(levels), n, players)``: every seat's deal score) and ``bolts``
+    (the same shape: 1 where the seat took a bolt); ``seat``: the seat's game seat.
+    """
+    from sim.engine.state import B_BOLT, B_DELTA, MAX_SEATS, R_SEAT0, ROW
+
+    seats = plays.players
+    out: dict[str, list[np.ndarray]] = {}
+    for level in levels:
+        rows = plays.rows(int(level))
+        decl = rows[:, ROW["declarer"]].astype(np.int64)
+        cols = {
+            "margin": margins(rows, plays.me, seats),
+            "own": rows[:, ROW[f"delta_{plays.me}"]].astype(np.int64),
+            "declared": decl == plays.me,
+            "made": rows[:, ROW["made"]] != 0,
+            "conceded": rows[:, ROW["conceded"]] != 0,
+            "contract": rows[:, ROW["contract"]].astype(np.int64),
+            "win_bid": rows[:, ROW["winning_bid"]].astype(np.int64),
+            "declarer": decl,
+            "deltas": rows[:, R_SEAT0 + B_DELTA * MAX_SEATS :][:, :seats].astype(np.int64),
+            "bolts": rows[:, R_SEAT0 + B_BOLT * MAX_SEATS :][:, :seats].astype(np.int64),
+        }
+        for key, value in cols.items():
+            out.setdefault(key, []).append(value)
+    return {"seat": np.array(plays.me), **{key: np.stack(parts) for key, parts in out.items()}}
+
+
 def margins(rows: np.ndarray, seat: int, players: int) -> np.ndarray:
     """Per row: game seat ``seat``'s deal score minus the mean of the other seats'."""
     from sim.engine.state import B_DELTA, MAX_SEATS, R_SEAT0
@@ -179,4 +212,4 @@ def margins(rows: np.ndarray, seat: int, players: int) -> np.ndarray:
     return mine - (deltas.sum(axis=1) - mine) / (players - 1)
 
 
-__all__ = ["PASS_PLAN", "PlanPlay", "margins", "play_plans"]
+__all__ = ["PASS_PLAN", "PlanPlay", "margins", "plan_columns", "play_plans"]

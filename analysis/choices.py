@@ -1,0 +1,119 @@
+"""A seat's choices in the auction, valued by playing them: the one rule every answer uses.
+
+Each choice is a bid *plan* (pass, or raise up to a level, :mod:`sim.runs.plans`)
+played on the same deals, so every deal gives each plan a value: its *margin* (the
+seat's deal score minus the others' mean, the measure the duels use) or, from a game
+score, the seat's chance to win the game after the deal. :func:`choice_table` gives
+each plan's mean with its 95 % interval and its paired difference from the best
+plan; :func:`best_choice` is the rule: the plan of the highest mean, and the range of
+plan levels not shown worse than it (each one's paired interval reaching 0). The
+advisor, its class tables, the pages and the guide all choose by this one function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from analysis.stats import Z95
+
+PASS = 0
+"""A plan's level meaning: pass at the first turn."""
+
+
+@dataclass(frozen=True)
+class Best:
+    """The rule's choice among plans.
+
+    Attributes:
+        level: the plan of the highest mean value (:data:`PASS`, or the level bid up to).
+        low: the lowest plan level not shown worse than it (its paired 95 % interval
+            of the difference reaches 0); :data:`PASS` when passing is not shown worse.
+        high: the highest such level.
+        gain: the best plan's mean value minus passing's, with its paired 95 % interval
+            (``(mean, low, high)``; zeros when the best is to pass).
+    """
+
+    level: int
+    low: int
+    high: int
+    gain: tuple[float, float, float]
+
+
+def choice_table(levels: np.ndarray, values: np.ndarray) -> pl.DataFrame:
+    """Each plan's mean value and its difference from the best, with 95 % intervals.
+
+    ``values[i, k]``: deal ``k``'s value under plan ``levels[i]`` (the same deals for
+    every plan). Columns: ``level``, ``n``, ``mean``, ``low``, ``high`` (the mean's
+    interval), ``diff``, ``diff_low``, ``diff_high`` (the plan minus the plan of the
+    highest mean, deal by deal) and ``gain``, ``gain_low``, ``gain_high`` (the plan
+    minus passing, deal by deal; null without a passing plan).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    levels = np.asarray(levels, dtype=np.int64)
+    if values.ndim != 2 or values.shape[0] != len(levels) or values.shape[1] < 1:
+        raise ValueError(f"values must be (plans, deals >= 1), got {values.shape}")
+    n = values.shape[1]
+
+    def se_of(x: np.ndarray) -> np.ndarray:  # one deal: no interval (NaN)
+        return x.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.full(len(x), np.nan)
+
+    mean = values.mean(axis=1)
+    se = se_of(values)
+    best = int(np.argmax(mean))
+    d = values - values[best]
+    dm = d.mean(axis=1)
+    dse = se_of(d)
+    gm = gse = np.full(len(levels), np.nan)
+    if PASS in levels:
+        g = values - values[int(np.flatnonzero(levels == PASS)[0])]
+        gm, gse = g.mean(axis=1), se_of(g)
+    return pl.DataFrame(
+        {
+            "level": levels,
+            "n": np.full(len(levels), n, dtype=np.int64),
+            "mean": mean,
+            "low": mean - Z95 * se,
+            "high": mean + Z95 * se,
+            "diff": dm,
+            "diff_low": dm - Z95 * dse,
+            "diff_high": dm + Z95 * dse,
+            "gain": gm,
+            "gain_low": gm - Z95 * gse,
+            "gain_high": gm + Z95 * gse,
+        }
+    ).with_columns(pl.col("gain", "gain_low", "gain_high").fill_nan(None))
+
+
+def best_choice(table: pl.DataFrame) -> Best:
+    """The rule: the plan of the highest mean, and the levels not shown worse than it.
+
+    ``table`` as :func:`choice_table` gives it (or a class table's rows with the same
+    columns). A tie keeps the lowest level.
+    """
+    means = table["mean"].to_numpy()
+    levels = table["level"].to_numpy()
+    best = int(np.flatnonzero(means == means.max())[0])
+    near = levels[table["diff_high"].to_numpy() >= 0]
+    near = np.union1d(near, [levels[best]])
+    return Best(int(levels[best]), int(near.min()), int(near.max()), gain_of(table, levels[best]))
+
+
+def gain_of(table: pl.DataFrame, level: int) -> tuple[float, float, float]:
+    """Plan ``level``'s gain over passing with its paired interval (zeros: none to gain)."""
+    row = table.filter(pl.col("level") == level)
+    if level == PASS or not row.height or row["gain"][0] is None:
+        return (0.0, 0.0, 0.0)
+    r = row.row(0, named=True)
+    nan = float("nan")  # one deal: no interval
+    low, high = r["gain_low"], r["gain_high"]
+    return (
+        float(r["gain"]),
+        nan if low is None else float(low),
+        nan if high is None else float(high),
+    )
+
+
+__all__ = ["PASS", "Best", "best_choice", "choice_table", "gain_of"]
