@@ -110,6 +110,17 @@ TOO_BIG = json.dumps({"hand": HAND, "seat": "x" * 5000}).encode()
         ({"hand": HAND, "seat": "dealer", "auction": "100"}, None, "application/json",
          "auction", "it is middle's turn"),
         ({"hand": HAND, "lang": "de"}, None, "application/json", "lang", "one of en, ru"),
+        # one validator for both endpoints: what the advisor refuses, the tables refuse
+        ({"hand": HAND, "talon": "JS QS KS", "bid": 1000000000}, None, "application/json",
+         "bid", "a bid level"),
+        ({"hand": HAND, "bid": 1000000000}, None, "application/json", "bid", "a bid level"),
+        ({"hand": HAND, "talon": "JS QS KS", "talon_shown": "9S TS 9H"}, None,
+         "application/json", "talon_shown", "either yours"),
+        ({"hand": HAND, "talon": "JS QS AH"}, None, "application/json", "talon",
+         "already in the hand"),
+        ({"hand": HAND, "barrel": True, "score": 100}, None, "application/json", "score",
+         "exactly 880"),
+        ({"hand": HAND, "seed": -1}, None, "application/json", "seed", "non-negative"),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("endpoint", ["api/advise", "api/table"])
@@ -146,6 +157,19 @@ def test_a_path_like_field_reads_no_file(url, tmp_path):
     # and nobody holds it open for reading now: a writer that does not wait finds no reader
     with pytest.raises(OSError):
         os.open(pipe, os.O_WRONLY | os.O_NONBLOCK)
+
+
+def test_the_tables_answer_two_hundred_questions_at_once_without_waiting(url):
+    # the tables' answers never queue behind the advisor, and are never refused as busy
+    hands = ["AH TH KH QH AS 9C JD", "KS QS AC 9C JD 9H JH", "AS TS AC TC KD JH 9H"]
+
+    def one(k: int) -> tuple[int, dict]:
+        return ask(url + "api/table", {"hand": hands[k % 3], "seat": "dealer"})
+
+    with ThreadPoolExecutor(200) as pool:
+        answers = list(pool.map(one, range(200)))
+    assert [s for s, _doc in answers] == [200] * 200, [d for s, d in answers if s != 200][:2]
+    assert all(doc["table"]["seat"] == "dealer" for _s, doc in answers)
 
 
 def test_fifty_questions_at_once_are_all_answered(url):

@@ -72,6 +72,84 @@ def opponents(player: str) -> Opponents:
     return Opponents(player)
 
 
+@dataclass(frozen=True)
+class QuestionField:
+    """One field of the advisor's question, declared once (:data:`QUESTION`).
+
+    The command line's flags (``--talon-shown`` for ``talon_shown``; ``hand`` is its
+    positional ``HAND``) and their help, the web page's JSON fields and their types, and
+    the job's checks (:func:`check`) all come from these records and
+    :class:`AdviseSpec`'s defaults.
+
+    Attributes:
+        name: the :class:`AdviseSpec` field.
+        kind: its value's type as a person gives it: ``str``, ``int``, ``float``,
+            ``bool`` (a switch), ``list`` (repeatable text) or ``Path`` (a file).
+        help: what it is, in a line.
+        metavar: how the command line's help shows its value (None: the default).
+        web: whether a question over the web may carry it (a file, a compiled-code
+            setting or a player's parameters may not).
+        flag: the command line's name for it where that is not the field's own
+            (``param``: one ``--param`` per setting of ``params``).
+    """
+
+    name: str
+    kind: type
+    help: str
+    metavar: str | None = None
+    web: bool = True
+    flag: str | None = None
+
+
+QUESTION: tuple[QuestionField, ...] = (
+    QuestionField("hand", str, 'the 7 cards (10 with two players), e.g. "AH TH KH QH AS 9C JD"'),
+    QuestionField(
+        "seat", str, "forehand, middle or dealer (four players: rear; any language); default: "
+        "the one whose turn it is after the auction, else forehand",
+    ),
+    QuestionField(
+        "auction", str, 'the bids so far in turn from forehand, e.g. "100 pass 110": the unseen '
+        "hands are dealt as the auction allows (a bid above 120 shows marriages), the other "
+        "seats' passes and raises read as the player bids, and the answer says whether to "
+        "raise; the seat must be the one to bid next", metavar="BIDS",
+    ),
+    QuestionField("talon", str, "the 3 talon cards, after winning the bid: what to give away"),
+    QuestionField("bid", int, "with the talon: the bid won (default 100)"),
+    QuestionField(
+        "talon_shown", str, "the 3 talon cards shown after the whole auction, won by another "
+        "seat: the declarer's chance to make its bid and the hand's score as a defender",
+        metavar="CARDS",
+    ),
+    QuestionField(
+        "score", int, "the seat's game score: the choice is then made by the chance to win the "
+        "game, and the answer names the contract that takes it onto the barrel (or wins)",
+    ),
+    QuestionField("barrel", bool, "the seat sits on the barrel"),
+    QuestionField(
+        "player", str, "who plays the samples: strong (default, the fitted player, 4,000 "
+        "samples), pimc (the sampling player, 48 within the budget), heuristic, or par (every "
+        "card face up)",
+    ),
+    QuestionField("risk", float, "the make rate a bid is safe at (default 0.75)"),
+    QuestionField("samples", int, "sampled deals (default 48; 4,000 for heuristic and strong)"),
+    QuestionField(
+        "budget", float, f"seconds of play before the answer, pimc and par only (default "
+        f"{DEFAULT_BUDGET:g}; 0: play every sample); samples are played 8 at a time",
+    ),
+    QuestionField("seed", int, "the seed: the same seed and sizes give the same answer"),
+    QuestionField(
+        "params", list, "a parameter of the player, e.g. pimc.worlds=30 (repeatable)",
+        metavar="STRATEGY.NAME=VALUE", web=False, flag="param",
+    ),
+    QuestionField(
+        "deal_file", Path, "take the hand of the seat from a deal in the deal notation (or a "
+        "hands --trace file of the rules) instead of the cards", metavar="FILE", web=False,
+    ),
+    QuestionField("deal", int, "the deal's number in the deal file", metavar="N", web=False),
+)  # fmt: skip
+"""The advisor's question, field by field: what a person may ask (besides the rules)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class AdviseSpec:
     """What the advisor is asked (every field by its name).
@@ -401,6 +479,29 @@ class Question:
     talon: int
 
 
+def check_values(spec: AdviseSpec) -> None:
+    """The checks of the question's numbers, each field alone (:func:`check` runs them).
+
+    Raises:
+        FieldError: a risk that is not a share, samples below 1, a negative or endless
+            budget, a seed out of range.
+    """
+    import math
+
+    if not 0 < spec.risk < 1:
+        why = _("{field}: a share between 0 and 1, got {value}")
+        raise FieldError("risk", why, value=spec.risk)
+    if spec.samples is not None and spec.samples < 1:
+        why = _("{field}: a positive whole number, got {value}")
+        raise FieldError("samples", why, value=spec.samples)
+    if not (math.isfinite(spec.budget) and spec.budget >= 0):
+        why = _("{field}: seconds, 0 or more (0: no limit), got {value}")
+        raise FieldError("budget", why, value=f"{spec.budget:g}")
+    if not 0 <= spec.seed < 2**63:
+        why = _("{field}: a non-negative whole number, got {value}")
+        raise FieldError("seed", why, value=spec.seed)
+
+
 def check(spec: AdviseSpec) -> Question:
     """Every check of a question, before any play: what :func:`advise` and the pages refuse.
 
@@ -415,6 +516,7 @@ def check(spec: AdviseSpec) -> Question:
     from sim.engine.strategies.registry import parse_params
     from sim.runs.advise import hand_cap
 
+    check_values(spec)
     rules = spec.rules
     hands = n_hands(rules.players)
     seats = hand_roles(rules.players)  # with four players the third active hand is the rear

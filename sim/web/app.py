@@ -48,7 +48,7 @@ from starlette.routing import Route
 from sim.i18n import LANGS, N_, _, speaking_here
 from sim.jobs import BAD_INPUT
 from sim.jobs.advice_tables import ClassTables, layout, load_tables
-from sim.jobs.advise import DEFAULT_BUDGET, AdviseSpec, advise, check_player
+from sim.jobs.advise import DEFAULT_BUDGET, QUESTION, AdviseSpec, advise, check_player
 from sim.jobs.runs import QUIET, Feedback
 from sim.output import FieldError, json_safe
 from sim.players import ADVISORS, DEFAULT, PAR, advice_samples, tables_player
@@ -62,23 +62,12 @@ MAX_SCORE = 100_000
 """The largest game score a question may give (either sign)."""
 
 FIELDS: dict[str, type] = {
-    "hand": str,
-    "seat": str,
-    "auction": str,
-    "talon": str,
-    "talon_shown": str,
-    "bid": int,
-    "score": int,
-    "barrel": bool,
-    "player": str,
-    "risk": float,
-    "samples": int,
-    "budget": float,
-    "seed": int,
+    **{f.name: f.kind for f in QUESTION if f.web},
     "lang": str,
 }
-"""A question's fields and their JSON types: :class:`sim.jobs.advise.AdviseSpec`'s, less
-``deal_file``, ``deal``, ``params`` and ``workers``, plus the answer's language."""
+"""A question's fields and their JSON types: the advisor's question
+(:data:`sim.jobs.advise.QUESTION`) less what a request may not carry (a file, the
+player's parameters), plus the answer's language."""
 
 _TYPE_WORDS = {
     str: N_("text"),
@@ -225,7 +214,11 @@ class Service:
         self.tables_lane.close()
 
     def spec(self, doc: Mapping[str, Any]) -> AdviseSpec:
-        """The advisor's spec of a checked question, within the server's limits.
+        """The advisor's spec of a question, within the server's limits.
+
+        The question's own checks are the advisor's (:func:`sim.jobs.advise.check`, for
+        either endpoint); here only what this server allows: the samples and the budget
+        within its limits, and a score within reason.
 
         Raises:
             FieldError: a value outside them, naming its field.
@@ -234,10 +227,6 @@ class Service:
         if not str(doc.get("hand") or "").strip():  # (the job would offer a deal file)
             raise FieldError("hand", _("{field}: give the cards of the hand"))
         player = check_player(str(doc.get("player", s.player)))
-        risk = float(doc.get("risk", 0.75))
-        if not 0 < risk < 1:
-            why = _("{field}: a share between 0 and 1, got {value}")
-            raise FieldError("risk", why, value=risk)
         samples = doc.get("samples")
         if samples is not None and not 1 <= samples <= s.max_samples:
             why = _("{field}: from 1 to {most} here, got {value}")
@@ -249,21 +238,13 @@ class Service:
         if not 0 < budget <= s.max_budget:
             why = _("{field}: more than 0 and at most {most} seconds here, got {value}")
             raise FieldError("budget", why, most=f"{s.max_budget:g}", value=f"{budget:g}")
-        seed = doc.get("seed", 0)
-        if not 0 <= seed < 2**63:
-            why = _("{field}: a non-negative whole number, got {value}")
-            raise FieldError("seed", why, value=seed)
         score = doc.get("score")
         if score is not None and abs(score) > MAX_SCORE:
             why = _("{field}: at most {most} either way, got {value}")
             raise FieldError("score", why, most=MAX_SCORE, value=score)
-        return AdviseSpec(
-            rules=s.rules, hand=doc.get("hand", ""), seat=doc.get("seat"), player=player,
-            risk=risk, samples=samples, budget=budget, seed=seed, talon=doc.get("talon"),
-            bid=doc.get("bid", 100), auction=doc.get("auction"), score=score,
-            barrel=doc.get("barrel", False), talon_shown=doc.get("talon_shown"),
-            workers=s.workers,
-        )  # fmt: skip
+        given = {k: v for k, v in doc.items() if k in FIELDS and k != "lang"}
+        return AdviseSpec(**{**given, "rules": s.rules, "player": player, "samples": samples,
+                             "budget": budget, "workers": s.workers})  # fmt: skip
 
     def load_tables(self, player: str) -> None:
         """Read (or build) the class tables of ``player``'s advice (on the advisor's thread)."""
