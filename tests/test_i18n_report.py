@@ -73,8 +73,15 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     }
     sizes = {"heuristic": SAFE_DEALS, PAR: 2}
     safe = build_result(SafeBidRun(rules, ["heuristic", PAR], [], SEED, SEED + 1, sizes, items))
-    ask = AdviseSpec(rules=rules, hand="AH TH KH QH AS 9C JD", seat="forehand",
-                     player="heuristic", samples=100, seed=SEED, budget=0.0)
+    ask = AdviseSpec(
+        rules=rules,
+        hand="AH TH KH QH AS 9C JD",
+        seat="forehand",
+        player="heuristic",
+        samples=100,
+        seed=SEED,
+        budget=0.0,
+    )
     example = advise_job(ask).answer
     board = LadderSpec(rules=rules, players=("first", "heuristic", "strong"), deals=40, seed=SEED)
     return {

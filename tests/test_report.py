@@ -139,8 +139,15 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     }
     sizes = {"heuristic": SAFE_DEALS, PAR: SAFE_SAMPLE}
     safe = build_result(SafeBidRun(rules, ["heuristic", PAR], [], SEED, SEED + 1, sizes, items))
-    ask = AdviseSpec(rules=rules, hand="AH TH KH QH AS 9C JD", seat="forehand",
-                     player="heuristic", samples=300, seed=SEED, budget=0.0)
+    ask = AdviseSpec(
+        rules=rules,
+        hand="AH TH KH QH AS 9C JD",
+        seat="forehand",
+        player="heuristic",
+        samples=300,
+        seed=SEED,
+        budget=0.0,
+    )
     examples = [advise_job(ask).answer]
     return {
         "odds": odds,

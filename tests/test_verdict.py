@@ -56,8 +56,9 @@ def _answer(hand: int, means: dict[int, float], seat: str = "middle", *, apart: 
         "conceded": np.zeros((k, N), bool),
         "contract": np.full((k, N), 100),
         "declarer": np.array([np.where(fail, 0, 1) if L == 0 else np.ones(N, int) for L in levels]),
-        "deltas": np.stack([np.stack([np.where(fail, -100, 60), margin[i], np.full(N, 20)], 1)
-                            for i in range(k)]),  # fmt: skip
+        "deltas": np.stack(
+            [np.stack([np.where(fail, -100, 60), margin[i], np.full(N, 20)], 1) for i in range(k)]
+        ),
     }
     made_to = np.full(N, max(means))
     cols = {"dealt": np.full(N, hand), "par_level": made_to}
