@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.choices import PASS, Best, best_choice, choice_table, gain_of
+from analysis.choices import PASS, Best, best_choice, choice_table, conceding_deltas, gain_of
 from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_label, marriage_mask
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
@@ -417,6 +417,7 @@ def advise(
     choices: Mapping[str, np.ndarray],
     plan_player: str,
     measure: str = "margin",
+    concessions: bool = True,
 ) -> SampledAdvice:
     """The answer from :func:`sim.runs.advise.bid_samples`' columns and the plans played.
 
@@ -426,7 +427,8 @@ def advise(
     ``conceded``, ``contract``, ``declarer``, ``deltas``), and, with a game score,
     ``win`` (the seat's chance to win the game after the deal). ``measure`` names the
     value the choice is made by: ``margin``, or ``win`` with a score. ``plan_player``
-    played the plans at every seat.
+    played the plans at every seat; ``concessions``: whether a declarer may concede in
+    these deals (:class:`IfConceded`).
     """
     n = len(cols["dealt"])
     frame = items_frame(
@@ -450,7 +452,7 @@ def advise(
     return SampledAdvice(
         rules, hand, seat, player, n, risk, table, passing["own"], pass_se, n, recommended,
         None if best.level == PASS else best.level, pass_player=plan_player, choices=options,
-        best=best, measure=measure, conceding=if_conceded(rules, choices, measure),
+        best=best, measure=measure, conceding=if_conceded(rules, choices, measure, concessions),
     )  # fmt: skip
 
 
@@ -490,57 +492,48 @@ def choice_frame(choices: Mapping[str, np.ndarray], measure: str = "margin") -> 
 
 @dataclass(frozen=True)
 class IfConceded:
-    """What passing would score if the declarer conceded every contract it failed.
+    """The same deals at a table that concedes a lost contract where that costs it less.
 
-    The table's player may play a hopeless contract out where people concede it; a
-    pass that scores by the declarer's fall then rests on that. Attributes: the share
-    of the pass's deals in which another seat declared, played and failed; the
-    margin of passing and of the best bid (``level``) had each such contract been
-    conceded (its deal scores as the rules score a concession).
+    The table's player may play out a contract it cannot make where a person would
+    concede it (:func:`analysis.choices.conceding_deltas`): a pass that scores by
+    another seat's fall then rests on that. Attributes: ``share``, the passing plan's
+    deals in which another seat played a contract out and failed where conceding
+    would have cost it less; ``passing``, the margin of passing at that table;
+    ``level`` and ``value``, its best choice there (0: passing) and that choice's margin.
     """
 
     share: float
     passing: float
     level: int
-    bidding: float
+    value: float
 
 
-def if_conceded(rules: Rules, choices: Mapping[str, np.ndarray], measure: str) -> IfConceded | None:
-    """:class:`IfConceded` of the passing plan (None where it cannot matter).
+def if_conceded(
+    rules: Rules, choices: Mapping[str, np.ndarray], measure: str, allowed: bool = True
+) -> IfConceded | None:
+    """:class:`IfConceded` of the plans (None where no such concession changes a deal).
 
-    None when the value is the win chance, when the rules allow no concession, or when
-    no other seat's contract failed in the passing plan's deals.
+    None when the value is the win chance, when nobody may concede (``allowed``: the
+    rules' concession and, on the barrel, ``rospis.on_barrel``), or when no declarer's
+    concession would have changed one of the passing plan's deals.
     """
-    if measure != "margin" or not rules.rospis.allowed:
+    if measure != "margin" or not allowed or not rules.rospis.allowed:
         return None
-    levels = list(np.asarray(choices["level"]))
-    deltas = np.asarray(choices["deltas"], dtype=np.float64)
-    seats = deltas.shape[2]
+    levels = np.asarray(choices["level"])
     me = int(np.asarray(choices["seat"]))
-    decl = np.asarray(choices["declarer"])
-    failed = ~np.asarray(choices["made"], bool) & ~np.asarray(choices["conceded"], bool)
-    failed &= ~np.asarray(choices["declared"], bool)
-    p = levels.index(PASS)
-    if not failed[p].any():
+    deltas, better = conceding_deltas(
+        rules, choices["deltas"], choices["declarer"], choices["contract"], choices["made"],
+        choices["conceded"],
+    )  # fmt: skip
+    others = better & (np.asarray(choices["declarer"]) != me)
+    p = int(np.flatnonzero(levels == PASS)[0])
+    if not others[p].any():
         return None
-    contract = np.asarray(choices["contract"], dtype=np.float64)
-    gets = np.full_like(contract, 60.0)
-    if rules.rospis.opponents_get != "sixty":
-        gets = (contract + 9) // 10 * 5
-    conceded = np.repeat(gets[:, :, None], seats, axis=2)
-    if seats == 4:
-        conceded[:, :, 3] = deltas[:, :, 3]  # the dealer who sits out keeps the talon's score
-    rows = np.arange(decl.shape[1])
-    for i in range(len(levels)):
-        conceded[i, rows, decl[i]] = 0.0 if rules.rospis.no_subtract else -contract[i]
-    new = np.where(failed[:, :, None], conceded, deltas)
-    margin = new[:, :, me] - (new.sum(axis=2) - new[:, :, me]) / (seats - 1)
-    means = margin.mean(axis=1)
-    bids = [i for i, level in enumerate(levels) if level != PASS]
-    if not bids:
-        return None
-    b = max(bids, key=lambda i: means[i])
-    return IfConceded(float(failed[p].mean()), float(means[p]), int(levels[b]), float(means[b]))
+    seats = deltas.shape[2]
+    margin = deltas[:, :, me] - (deltas.sum(axis=2) - deltas[:, :, me]) / (seats - 1)
+    best = best_choice(choice_table(levels, margin))
+    value = float(margin[int(np.flatnonzero(levels == best.level)[0])].mean())
+    return IfConceded(float(others[p].mean()), float(margin[p].mean()), best.level, value)
 
 
 def discard_table(
@@ -727,15 +720,15 @@ def _bid_verdict(a: SampledAdvice, table: str) -> Verdict:
         why = _("Passing {value}; the best bid, up to {level}, {other}.").format(
             value=_worth(a, rows[PASS]), level=top, other=_worth(a, rows[top], True)
         )
-        if a.conceding is not None and a.conceding.share >= 0.05:
-            c = a.conceding
+        c = a.conceding
+        if c is not None and c.share >= 0.05 and c.level != PASS:
             why += " " + _(
-                "Passing gains where another seat, left with the contract, plays it out and "
-                "fails ({share} of the deals: the table's player does not concede it); had it "
-                "conceded each such contract, passing would score {passing} and a bid up to "
-                "{level} {bidding}."
+                "It rests on the table's player playing out a contract it cannot make ({share} "
+                "of the deals): at a table that concedes such a contract where that costs it "
+                "less, passing scores {passing} and the best choice is to bid up to {level} "
+                "({value})."
             ).format(share=f"{c.share:.0%}", passing=_signed(c.passing), level=c.level,
-                     bidding=_signed(c.bidding))  # fmt: skip
+                     value=_signed(c.value))  # fmt: skip
         return Verdict("pass", None, None, say, why, table)
     level = best.level
     why = _("Bidding up to {level} {value}, {gain} more than passing.").format(

@@ -6,7 +6,7 @@ seat's deal score minus the others' mean, the measure the duels use) or, from a 
 score, the seat's chance to win the game after the deal. :func:`choice_table` gives
 each plan's mean with its 95 % interval and its paired difference from the best
 plan; :func:`best_choice` is the rule: the plan of the highest mean, and the range of
-plan levels not shown worse than it (each one's paired interval reaching 0). The
+plan levels as good as it. The
 advisor, its class tables, the pages and the guide all choose by this one function.
 """
 
@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from analysis.stats import Z95
+from sim.rules import Rules
 
 PASS = 0
 """A plan's level meaning: pass at the first turn."""
@@ -29,8 +30,8 @@ class Best:
 
     Attributes:
         level: the plan of the highest mean value (:data:`PASS`, or the level bid up to).
-        low: the lowest plan level not shown worse than it (its paired 95 % interval
-            of the difference reaches 0); :data:`PASS` when passing is not shown worse.
+        low: the lowest plan level as good as it (:func:`best_choice`); :data:`PASS`
+            when passing is.
         high: the highest such level.
         gain: the best plan's mean value minus passing's, with its paired 95 % interval
             (``(mean, low, high)``; zeros when the best is to pass).
@@ -88,15 +89,20 @@ def choice_table(levels: np.ndarray, values: np.ndarray) -> pl.DataFrame:
 
 
 def best_choice(table: pl.DataFrame) -> Best:
-    """The rule: the plan of the highest mean, and the levels not shown worse than it.
+    """The rule: the plan of the highest mean, and the levels as good as it.
 
     ``table`` as :func:`choice_table` gives it (or a class table's rows with the same
-    columns). A tie keeps the lowest level.
+    columns). A tie keeps the lowest level. A level is as good as the best when its
+    mean lies within the best's 95 % interval, or the paired interval of its
+    difference from the best reaches 0: plans often differ only in the few deals in
+    which the auction reaches them, and a difference of a fraction of a point, however
+    precisely measured, does not make one level better to bid than another.
     """
     means = table["mean"].to_numpy()
     levels = table["level"].to_numpy()
     best = int(np.flatnonzero(means == means.max())[0])
-    near = levels[table["diff_high"].to_numpy() >= 0]
+    # as good as the best: within its mean's interval, or not shown worse deal by deal
+    near = levels[(means >= table["low"][best]) | (table["diff_high"].to_numpy() >= 0)]
     near = np.union1d(near, [levels[best]])
     return Best(int(levels[best]), int(near.min()), int(near.max()), gain_of(table, levels[best]))
 
@@ -116,4 +122,46 @@ def gain_of(table: pl.DataFrame, level: int) -> tuple[float, float, float]:
     )
 
 
-__all__ = ["PASS", "Best", "best_choice", "choice_table", "gain_of"]
+def conceding_deltas(
+    rules: Rules,
+    deltas: np.ndarray,
+    declarer: np.ndarray,
+    contract: np.ndarray,
+    made: np.ndarray,
+    conceded: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The deal scores had each declarer that went down conceded where that cost it less.
+
+    The table's player may play out a contract it cannot make where a person would
+    concede it; this is the same deals at a table whose declarer, knowing how the deal
+    went, concedes a contract it played and failed whenever conceding scores it a
+    better margin (its score minus the others' mean). A concession scores as the rules
+    say (§5: the declarer ``-contract``, or 0 with ``rospis.no_subtract``; each other
+    hand half the contract rounded up to 5, or 60); a dealer who sits out (four players)
+    keeps its score. Any shape of deals: ``deltas`` (``..., seats``) in game seats,
+    the rest (``...``). Returns the deltas and where a concession replaced the play.
+    """
+    deltas = np.asarray(deltas, dtype=np.float64)
+    seats = deltas.shape[-1]
+    hands = 3 if seats == 4 else seats
+    contract = np.asarray(contract, dtype=np.float64)
+    decl = np.asarray(declarer, dtype=np.int64)
+    gets = np.full_like(contract, 60.0)
+    if rules.rospis.opponents_get != "sixty":
+        gets = (contract + 9) // 10 * 5
+    new = np.repeat(gets[..., None], seats, axis=-1)
+    if seats > hands:
+        new[..., hands:] = deltas[..., hands:]
+    loses = 0.0 if rules.rospis.no_subtract else 1.0
+    np.put_along_axis(new, decl[..., None], (-loses * contract)[..., None], axis=-1)
+
+    def margin(d: np.ndarray) -> np.ndarray:
+        mine = np.take_along_axis(d, decl[..., None], axis=-1)[..., 0]
+        return mine - (d.sum(axis=-1) - mine) / (seats - 1)
+
+    failed = ~np.asarray(made, bool) & ~np.asarray(conceded, bool) & (decl >= 0)
+    better = failed & (margin(new) > margin(deltas)) & rules.rospis.allowed
+    return np.where(better[..., None], new, deltas), better
+
+
+__all__ = ["PASS", "Best", "best_choice", "choice_table", "conceding_deltas", "gain_of"]

@@ -33,9 +33,10 @@ def _answer(hand: int, means: dict[int, float], seat: str = "middle", *, apart: 
     """An answer whose plans score ``means[level]`` a deal (level 0: passing).
 
     Every plan's deals are the same noise around its mean (so each difference is
-    exact), plus noise of its own of spread ``apart``; ``failed`` of the passing plan's
-    deals are another seat's contract played and failed; the seat declares in
-    ``declared`` of every bidding plan's deals.
+    exact), plus noise of its own of spread ``apart``. In ``failed`` of the passing
+    plan's deals forehand plays 100 out and fails (-100) while the seat (middle) scores
+    150 and the dealer 60: a margin of 170 for the seat, where conceding would have cost
+    forehand less. The seat declares in ``declared`` of every bidding plan's deals.
     """
     levels = np.array(sorted(means))
     rng = np.random.default_rng(3)
@@ -45,7 +46,12 @@ def _answer(hand: int, means: dict[int, float], seat: str = "middle", *, apart: 
     margin = np.array([means[int(L)] + shared[i] for i, L in enumerate(levels)])
     k = len(levels)
     fail = np.arange(N) < failed * N
+    margin[0, fail] = 170.0
     took = np.arange(N) < declared * N
+    d0 = np.where(fail, -100.0, 60.0)
+    d2 = np.where(fail, 60.0, 20.0)
+    d0s, d2s = np.tile(d0, (k, 1)), np.tile(d2, (k, 1))
+    d0s[1:], d2s[1:] = 60.0, 20.0
     choices = {
         "level": levels,
         "seat": np.array(1),
@@ -56,9 +62,7 @@ def _answer(hand: int, means: dict[int, float], seat: str = "middle", *, apart: 
         "conceded": np.zeros((k, N), bool),
         "contract": np.full((k, N), 100),
         "declarer": np.array([np.where(fail, 0, 1) if L == 0 else np.ones(N, int) for L in levels]),
-        "deltas": np.stack(
-            [np.stack([np.where(fail, -100, 60), margin[i], np.full(N, 20)], 1) for i in range(k)]
-        ),
+        "deltas": np.stack([d0s, margin + (d0s + d2s) / 2, d2s], axis=2),
     }
     made_to = np.full(N, max(means))
     cols = {"dealt": np.full(N, hand), "par_level": made_to}
@@ -97,15 +101,40 @@ def test_passing_is_the_verdict_when_it_scores_most_and_the_forehand_keeps_its_1
 
 
 def test_a_pass_that_rests_on_declarers_failing_unconceded_says_so():
-    answer = _answer(HEARTS, {0: 90.0, 105: 60.0}, failed=0.5)
-    assert answer.conceding is not None and answer.conceding.share == pytest.approx(0.5)
+    # half the passing plan's deals: forehand plays 100 out and fails while the seat
+    # scores 150 (margin 170); conceded, forehand's -100 stands and the others get 50
+    # each: the seat's margin 50 - (-100 + 50) / 2 = 75
+    answer = _answer(HEARTS, {0: 90.0, 105: 100.0}, failed=0.5)
+    mean_pass = (170.0 + 90.0) / 2  # the failed half at 170, the rest at 90
+    assert answer.best is not None and answer.best.level == 0
+    c = answer.conceding
+    assert c is not None and c.share == pytest.approx(0.5)
+    assert c.passing == pytest.approx((75.0 + 90.0) / 2, abs=1.0) and c.passing < mean_pass - 40
+    assert (c.level, c.value) == (105, pytest.approx(100.0))  # conceded, the bid is best
     v = verdict(answer)
-    assert v.action == "pass" and "plays it out and fails (50% of the deals" in v.why
-    # conceded, each failed 100 scores the declarer -100 and each defender +50: the
-    # passing margin falls where it fell, and the bid is unchanged
-    assert answer.conceding.level == 105 and answer.conceding.bidding == pytest.approx(60.0 - 0)
+    assert v.action == "pass" and "cannot make (50% of the deals)" in v.why
+    assert (
+        f"passing scores +{c.passing:.1f} and the best choice is to bid up to 105 (+100.0)" in v.why
+    )
     calm = _answer(HEARTS, {0: 90.0, 105: 60.0})
-    assert calm.conceding is None and "plays it out" not in verdict(calm).why
+    assert calm.conceding is None and "cannot make" not in verdict(calm).why
+
+
+def test_a_table_that_concedes_concedes_where_that_costs_it_less():
+    from analysis.choices import conceding_deltas
+
+    deltas = np.array([[-100, 150, 60], [-100, 30, 20], [100, 10, 10], [-120, 80, 80]])
+    declarer, contract = np.array([0, 0, 0, 0]), np.array([100, 100, 100, 120])
+    made, conceded = np.array([0, 0, 1, 0], bool), np.zeros(4, bool)
+    new, better = conceding_deltas(CLASSIC, deltas, declarer, contract, made, conceded)
+    # conceding 100 costs -100 and 50 to each other: better than -100 - (150 + 60) / 2,
+    # worse than -100 - (30 + 20) / 2; a made contract stays; 120: 60 each, -120 - 60
+    # against -120 - 80
+    assert better.tolist() == [True, False, False, True]
+    assert new.tolist() == [[-100, 50, 50], [-100, 30, 20], [100, 10, 10], [-120, 60, 60]]
+    half = CLASSIC.replace(rospis__no_subtract=True, rospis__opponents_get="sixty")
+    new, better = conceding_deltas(half, deltas, declarer, contract, made, conceded)
+    assert new[1].tolist() == [0, 60, 60] and better[1]  # 0 - 60 beats -100 - 25
 
 
 def test_mid_auction_the_verdict_raises_or_passes():

@@ -18,6 +18,7 @@ rule (:func:`analysis.choices.best_choice`): the first answer of ``thousand serv
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,7 +125,11 @@ class ClassTables:
         verdicts: one row per class and seat: ``marriages``, ``aces``, ``seat``, ``n``,
             ``best``, ``low``, ``high`` (:func:`analysis.choices.best_choice`),
             ``class_hands`` (how many hands of the deck's hands the class holds: exact)
-            and ``share`` (of all hands), ``dealt`` (``on purpose``: every class is).
+            and ``share`` (of all hands), ``dealt`` (``on purpose``: every class is),
+            and the same deals at a table that concedes a lost contract where that costs
+            it less (:func:`analysis.choices.conceding_deltas`): ``conceding_best``,
+            ``conceding_low``, ``conceding_high``, and ``conceding_share``, the passing
+            plan's deals another seat's concession would change.
     """
 
     rules: Rules
@@ -140,7 +145,7 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
     import numpy as np
     import polars as pl
 
-    from analysis.choices import best_choice, choice_table
+    from analysis.choices import best_choice, choice_table, conceding_deltas
     from analysis.safebids import items_frame
     from analysis.stats import wilson_interval
     from sim.cards import MARRIAGE_MASK
@@ -163,6 +168,14 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
                                   player)  # fmt: skip
                 table = choice_table(np.array(levels), cell["margin"])
                 best = best_choice(table)
+                deltas, better = conceding_deltas(
+                    rules, cell["deltas"], cell["declarer"], cell["contract"], cell["made"],
+                    cell["conceded"],
+                )  # fmt: skip
+                mine = deltas[:, :, seat]
+                margin = mine - (deltas.sum(axis=2) - mine) / (deltas.shape[2] - 1)
+                yielding = best_choice(choice_table(np.array(levels), margin))
+                others = better[0] & (cell["declarer"][0] != seat)
                 n = TABLE_HANDS
                 made_to = items_frame(
                     rules, player, cell["dealt"], np.zeros(n, np.int64), np.arange(n),
@@ -183,6 +196,8 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
                     "marriages": marriages, "aces": aces, "seat": seat, "n": n,
                     "best": best.level, "low": best.low, "high": best.high,
                     "class_hands": count, "share": count / total, "dealt": "on purpose",
+                    "conceding_best": yielding.level, "conceding_low": yielding.low,
+                    "conceding_high": yielding.high, "conceding_share": float(others.mean()),
                 })  # fmt: skip
                 bar.update(1)
     keys = ["marriages", "aces", "seat"]
@@ -190,6 +205,29 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
         pl.concat(parts).select(*keys, pl.exclude(keys)).with_columns(pl.col(keys).cast(pl.Int64))
     )
     return choices, pl.DataFrame(verdicts).with_columns(pl.col(keys).cast(pl.Int64))
+
+
+def _code_digest(player: str) -> str:
+    """A digest of the code the tables come from: their play, the player, their rule.
+
+    The compiled play (:func:`sim.cache.module_digest` of :mod:`sim.runs.classes`, the
+    player's module and weights) and the statistics that choose (this module and the
+    analysis modules it reads): an edit of any builds the tables again.
+    """
+    import hashlib
+
+    import analysis.choices
+    import analysis.safebids
+    from sim.cache import module_digest
+    from sim.players import PLAYERS
+
+    digest = hashlib.sha256(module_digest("sim.runs.classes").encode())
+    entry = PLAYERS[player].entry
+    if entry is not None:
+        digest.update(module_digest(entry.rpartition(".")[0]).encode())
+    for module in (analysis.choices, analysis.safebids, sys.modules[__name__]):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:20]
 
 
 def load_tables(
@@ -204,16 +242,11 @@ def load_tables(
     """
     import polars as pl
 
-    from sim.cache import kept, module_digest
+    from sim.cache import kept
     from sim.parallel import set_threads
-    from sim.players import PLAYERS
 
     owner = tables_player(check_advisor(advisor))
-    code = [module_digest("sim.runs.classes")]
-    entry = PLAYERS[owner].entry
-    if entry is not None:
-        code.append(module_digest(entry.rpartition(".")[0]))
-    name = f"{rules.rules_hash}-{owner}-choices-{TABLE_HANDS}-{TABLE_SEED}-{'-'.join(code)}"
+    name = f"{rules.rules_hash}-{owner}-choices-{TABLE_HANDS}-{TABLE_SEED}-{_code_digest(owner)}"
 
     def build() -> tuple[pl.DataFrame, ...]:
         why = _("building the class tables of {rules} for {player} once (a few seconds) ...")
@@ -228,7 +261,9 @@ def load_tables(
             both = pl.read_parquet(path)
         except pl.exceptions.PolarsError as exc:  # not a whole file
             raise ValueError(str(exc)) from None
-        verdict = [*keys, "n", "best", "best_low", "best_high", "class_hands", "share", "dealt"]
+        verdict = [*keys, "n", "best", "best_low", "best_high", "class_hands", "share"]
+        verdict += ["dealt", "conceding_best", "conceding_low", "conceding_high"]
+        verdict += ["conceding_share"]
         cells = both.select(verdict).unique(keys, maintain_order=True)
         cells = cells.rename({"best_low": "low", "best_high": "high"})
         return both.drop(verdict[4:]), cells

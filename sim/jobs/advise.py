@@ -442,8 +442,9 @@ def _bid_answer(
     levels = plan_levels(rules, hand, high)
     choices = {"level": np.array(levels), **plan_columns(cols["plans"], levels)}
     plan_player = PASS_PLAYER if player == PAR else player
+    concessions = not (spec.barrel and not rules.rospis.on_barrel)  # §5: none on the barrel
     answer = a.advise(rules, hand, spec.seat or "", player, spec.risk, cols, choices=choices,
-                      plan_player=plan_player)  # fmt: skip
+                      plan_player=plan_player, concessions=concessions)  # fmt: skip
     if auction is not None:
         answer = replace(answer, auction=auction.text(), high_bid=auction.high)
     if policy is not None and auction is not None:

@@ -138,10 +138,10 @@ def play_class(
 ) -> dict[str, np.ndarray]:
     """``n`` deals of one class at one seat, every plan and the forced declarer played.
 
-    Returns ``margin``, ``own`` and ``declared`` (``(len(levels), n)``: each plan's
-    margin, the seat's deal score, whether it declared; :func:`sim.runs.plans.plan_columns`)
-    and ``total``, ``concede_from`` (``(n,)``: the hand winning the auction at its lowest
-    raise, as ``thousand safebids`` plays an item) and ``dealt`` (the seat's hands).
+    Returns :func:`sim.runs.plans.plan_columns` of the plans (``margin``, ``own``,
+    ``declared``, ``deltas`` ...: ``(len(levels), n)``) and ``total``, ``concede_from``
+    (``(n,)``: the hand winning the auction at its lowest raise, as ``thousand
+    safebids`` plays an item) and ``dealt`` (the seat's hands).
     """
     from sim.engine.declarer import D_CONCEDE_FROM, D_TOTAL
     from sim.runs.declarer import play_as_declarer
@@ -154,9 +154,7 @@ def play_class(
     cols = plan_columns(plays, levels)
     rows = play_as_declarer(rules, masks, np.full(n, seat, dtype=np.int64), seed, player, params)
     return {
-        "margin": cols["margin"],
-        "own": cols["own"],
-        "declared": cols["declared"],
+        **cols,
         "total": rows[:, D_TOTAL],
         "concede_from": rows[:, D_CONCEDE_FROM],
         "dealt": masks[:, seat].astype(np.int64),
