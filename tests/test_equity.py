@@ -10,6 +10,7 @@ and player, and is calibrated on held-out games of a seed of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from pathlib import Path
 
@@ -270,6 +271,8 @@ def test_the_shipped_model_is_the_classic_rules_and_ships_with_the_package(shipp
     monkeypatch.setattr(jobs_equity, "fit_model", _no_fit)
     model = equity_model(CLASSIC)
     assert np.array_equal(model.f, shipped.f)
+    renamed = dataclasses.replace(CLASSIC, name="mine")  # the same rules by another name
+    assert np.array_equal(equity_model(renamed).f, shipped.f)
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]["sim"]
     rel = shipped_path(CLASSIC).relative_to(ROOT / "sim")

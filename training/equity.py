@@ -35,7 +35,7 @@ from sim.runs.equity import game_states
 
 def report(model: EquityModel, baseline: EquityModel, holdout: object, seed: int) -> str:
     """The held-out check as text (the skill table, the two calibration tables)."""
-    with pl.Config(tbl_rows=40, tbl_cols=20, float_precision=4, tbl_width_chars=200):
+    with pl.Config(tbl_rows=40, tbl_cols=20, float_precision=5, tbl_width_chars=200):
         lines = [
             "held out: log-loss and Brier score per deal (standard errors over games)",
             str(skill({"equity": model, "own score": baseline}, holdout)),

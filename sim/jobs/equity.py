@@ -98,15 +98,17 @@ def fit_model(
 def equity_model(rules: Rules, player: str = DEFAULT, feedback: Feedback = QUIET) -> EquityModel:
     """The equity model of ``rules`` for ``player`` at every seat.
 
-    The shipped one when it was fitted under the same rules (hash), player and engine
-    version; else the one fitted once on :data:`FIT_GAMES` games of seed
+    The shipped one when it was fitted under the same rules (hash: whatever their
+    name), player and engine version; else the one fitted once on :data:`FIT_GAMES` games of seed
     :data:`FIT_SEED` and kept under :func:`sim.cache.tables_root` (written to a
     temporary file, then put in place; a cache that cannot be written is fitted again
     next time).
     """
-    model = _read(shipped_path(rules, player), rules, player)
-    if model is not None:
-        return model
+    named = shipped_path(rules, player)  # by the rules' name, else any that fits
+    for shipped in [named, *sorted(p for p in SHIPPED.glob("*.npz") if p != named)]:
+        model = _read(shipped, rules, player)
+        if model is not None:
+            return model
     path = cache_path(rules, player)
     model = _read(path, rules, player)
     if model is not None:
