@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "equity"
 """The fitted models shipped with the package (``{rules}-{player}.npz``)."""
-FIT_GAMES = 20_000  # games of a model fitted on demand (about 20 s on two cores)
+FIT_GAMES = 20_000  # games of a model fitted on demand (about 15 s on two cores)
 FIT_SEED = 1_000
 
 
