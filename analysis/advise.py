@@ -64,6 +64,7 @@ class SampledAdvice:
     measure: str = "margin"  # what the choice is made by: margin, or win (the game's chance)
     conceding: IfConceded | None = None  # a pass that rests on declarers failing unconceded
     sampled_best: Best | None = None  # the samples' own choice (``best`` may be the tables')
+    win_before: float | None = None  # the seat's chance to win the game before the deal
     best_from: str = "samples"  # whose choice ``best`` is: samples, or tables
 
 
@@ -974,10 +975,11 @@ def _measure_line(a: SampledAdvice) -> str:
         "score minus the mean of the other seats' (the game is won by the difference)."
     ).format(samples=number(a.samples), player=a.pass_player)
     if a.measure == "win" and a.game is not None:
+        before = "—" if a.win_before is None else f"{a.win_before:.0%}"
         line += " " + _(
             "From the score {score}, the choice is made by the chance to win the game after "
-            "the deal (the equity table of `{player}`'s games)."
-        ).format(score=a.game.score, player=a.pass_player)
+            "the deal (the equity table of `{player}`'s games): {before} before it."
+        ).format(score=a.game.score, player=a.pass_player, before=before)
     return line
 
 
@@ -999,15 +1001,20 @@ def _table_line(a: SampledAdvice) -> str:
     """The class tables' answer, beside the samples'."""
     assert a.table is not None
     t = a.table
-    trec = _("no level") if t.recommended is None else _("bid up to {level}").format(
-        level=t.recommended)  # fmt: skip
+    choice = (
+        _("pass") if t.best.level == PASS else _("bid up to {level}").format(level=t.best.level)
+    )
     if a.auction:
-        trec += _(" (before any auction: the tables do not know this one)")
-    return _(
-        "The tables: {n} hands of the class ({klass}) played as the declarer's by "
-        "`{player}` ({deals} deals, seed {seed}) say {answer}."
-    ).format(n=number(t.n), klass=_class_text(t.klass), player=t.player,
-             deals=number(t.deals), seed=t.seed, answer=trec)  # fmt: skip
+        choice += _(" (before any auction: the tables do not know this one)")
+    line = _(
+        "The tables: {n} hands of the class ({klass}) at this seat, dealt on purpose and "
+        "played out by `{player}` at every seat, say {answer}."
+    ).format(n=number(t.n), klass=_class_text(t.klass), player=t.player, answer=choice)
+    if a.best_from == "tables":
+        line += " " + _("This hand's own deals do not show it worse: the answer is theirs.")
+    elif not a.auction and a.measure == "margin" and a.sampled_best is not None:
+        line += " " + _("This hand's own deals show it worse than their own choice.")
+    return line
 
 
 def choices_shown(a: SampledAdvice) -> pl.DataFrame:

@@ -126,6 +126,11 @@ QUESTION: tuple[QuestionField, ...] = (
     ),
     QuestionField("barrel", bool, "the seat sits on the barrel"),
     QuestionField(
+        "others", str, 'the other seats\' game scores, from the seat on its left on, e.g. '
+        '"500 300" (default: each at the seat\'s own score; just below the barrel when it '
+        "sits on it)", metavar="SCORES",
+    ),
+    QuestionField(
         "player", str, "who plays the samples: strong (default, the fitted player, 4,000 "
         "samples), pimc (the sampling player, 48 within the budget), heuristic, or par (every "
         "card face up)",
@@ -174,9 +179,13 @@ class AdviseSpec:
         auction: the bids so far in turn from forehand (``"100 pass 110"``): the
             sampled deals are those the auction allows, and the answer says whether to
             raise or pass; the ``seat`` must be the one to bid next.
-        score: the seat's game score: the answer names the contract that takes it onto
-            the barrel (or wins, without a barrel) and its chance.
+        score: the seat's game score: the choice is made by the chance to win the game
+            after the deal (the equity table of :mod:`sim.jobs.equity`), and the answer
+            names the contract that takes it onto the barrel (or wins) and its chance.
         barrel: the seat sits on the barrel: the answer names the contract that wins.
+        others: the other seats' game scores, from the seat on its left on (``"500
+            300"``; None: each at the seat's own score, or just below the barrel when
+            the seat sits on it).
         talon_shown: the 3 talon cards shown after an ``auction`` that is over and won
             by another seat: the answer is the declarer's chance to make its bid and
             the hand's score as a defender, from deals in which the declarer took them.
@@ -199,6 +208,7 @@ class AdviseSpec:
     auction: str | None = None
     score: int | None = None
     barrel: bool = False
+    others: str | None = None
     talon_shown: str | None = None
 
     def hand_text(self) -> str:
@@ -366,6 +376,45 @@ def talon_shown(q: Question, feedback: Feedback) -> ShownTalon:
     )  # fmt: skip
 
 
+MAX_SCORE = 100_000
+"""The largest game score a question may give, either way."""
+
+
+def game_scores(rules: Rules, spec: AdviseSpec, seat: int) -> list[int] | None:
+    """Every game seat's score before the deal, or None without a score or the barrel.
+
+    The seat's is ``score`` (``barrel.at`` on the barrel without one); the others' are
+    ``others``, from the seat on its left on, or by default each at the seat's score
+    (just below ``barrel.at`` when the seat sits on it: one seat at a time does).
+
+    Raises:
+        FieldError: ``others`` not one whole number per other seat, or out of range.
+    """
+    if spec.score is None and not spec.barrel:
+        return None
+    score = spec.score if spec.score is not None else rules.barrel.at
+    n = rules.players
+    if spec.others is None:
+        below = score if not spec.barrel else rules.barrel.at - rules.barrel.fall_penalty
+        others = [below] * (n - 1)
+    else:
+        tokens = spec.others.replace(",", " ").split()
+        try:
+            others = [int(t) for t in tokens]
+        except ValueError:
+            others = []
+        if len(others) != n - 1 or max(abs(x) for x in others) > MAX_SCORE:
+            why = _("{field}: {count} whole numbers (the other seats' scores), got {value}")
+            raise FieldError("others", why, count=n - 1, value=repr(spec.others))
+    if abs(score) > MAX_SCORE:
+        why = _("{field}: at most {most} either way, got {value}")
+        raise FieldError("score", why, most=MAX_SCORE, value=score)
+    out = [0] * n
+    for k, x in enumerate([score, *others]):
+        out[(seat + k) % n] = x
+    return out
+
+
 def check_barrel_score(rules: Rules, barrel: bool, score: int | None) -> None:
     """Refuse a score a seat on the barrel cannot have (rules §9), before any work.
 
@@ -383,6 +432,47 @@ def check_barrel_score(rules: Rules, barrel: bool, score: int | None) -> None:
     if score < at:
         why = _("{field:score} {score}: a seat on the barrel has at least {at} (barrel.at)")
         raise FieldError("score", why, score=score, at=at)
+
+
+def win_chances(
+    rules: Rules,
+    choices: dict[str, Any],
+    scores: list[int],
+    seat: int,
+    barrel: bool,
+    player: str,
+    feedback: Feedback,
+) -> tuple[Any, float]:
+    """The seat's chance to win the game after each plan's deals, and before the deal.
+
+    Each deal's result (every seat's deal score and bolt, the declarer, its contract)
+    is applied to the game by its rules (:func:`sim.runs.equity.after_deal`: the
+    barrel, bolts, the 555 reset) and read in ``player``'s equity table
+    (:func:`sim.jobs.equity.equity_model`); a deal that ends the game counts 1 for
+    its winner. The deal's dealer is the last hand seat (the game seat of the dealer
+    who sits out, with four players); a seat on the barrel has played no deal there yet.
+    """
+    import numpy as np
+
+    from sim.jobs.equity import equity_model, win_chance_after
+    from sim.runs.equity import GameState
+
+    n = rules.players
+    dealer = 3 if n == 4 else n - 1
+    state = GameState(tuple(scores), dealer, barrel=tuple(0 if barrel and s == seat else -1
+                                                          for s in range(n)))  # fmt: skip
+    model = equity_model(rules, player, feedback)
+    deltas, bolts = choices["deltas"], choices["bolts"]
+    k, m = deltas.shape[:2]
+    outcomes = {
+        "declarer": choices["declarer"].ravel(), "contract": choices["contract"].ravel(),
+        "made": choices["made"].ravel(), "conceded": choices["conceded"].ravel(),
+        **{f"delta_{s}": deltas[:, :, s].ravel() for s in range(n)},
+        **{f"bolt_{s}": bolts[:, :, s].ravel() for s in range(n)},
+    }  # fmt: skip
+    win = win_chance_after(model, rules, state, outcomes)[:, seat].reshape(k, m)
+    before = model.win_chance(np.array([scores]), np.array([state.barrel]), np.array([dealer]))
+    return win, float(before[0, seat])
 
 
 def plan_levels(rules: Rules, hand: int, high: int) -> list[int]:
@@ -422,19 +512,17 @@ def _bid_answer(
     acted = [x for x in auction.acted() if x[0] != seat] if auction else []
     prefix = [0 if b is None else b for _s, b in auction.bids[1:]] if auction else []
     game = None
-    scores = None
+    scores = game_scores(rules, spec, seat)
     flags = 0
-    if spec.barrel or spec.score is not None:
-        score = spec.score if spec.score is not None else rules.barrel.at
-        game = a.game_situation(rules, score, spec.barrel, hand_cap(rules, hand))
-        scores = [score] * hands
+    if scores is not None:
+        game = a.game_situation(rules, scores[seat], spec.barrel, hand_cap(rules, hand))
         on_barrel = [spec.barrel and s == seat for s in range(hands)]
         flags = seat_flags(rules, spec.barrel, [False] * hands, on_barrel)
     try:
         cols = bid_samples(
             rules, hand, seat, player, n, spec.seed, list(spec.params), budget=budget,
-            bids=others, policy=policy, acted=acted, prefix=prefix, scores=scores, flags=flags,
-            feedback=feedback,
+            bids=others, policy=policy, acted=acted, prefix=prefix,
+            scores=None if scores is None else scores[:hands], flags=flags, feedback=feedback,
         )  # fmt: skip
     except ValueError as exc:  # no deal allows the auction with this hand
         raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None
@@ -442,9 +530,16 @@ def _bid_answer(
     levels = plan_levels(rules, hand, high)
     choices = {"level": np.array(levels), **plan_columns(cols["plans"], levels)}
     plan_player = PASS_PLAYER if player == PAR else player
+    measure, before = "margin", None
+    if scores is not None:
+        choices["win"], before = win_chances(rules, choices, scores, seat, spec.barrel,
+                                             plan_player, feedback)  # fmt: skip
+        measure = "win"
     concessions = not (spec.barrel and not rules.rospis.on_barrel)  # §5: none on the barrel
     answer = a.advise(rules, hand, spec.seat or "", player, spec.risk, cols, choices=choices,
-                      plan_player=plan_player, concessions=concessions)  # fmt: skip
+                      plan_player=plan_player, measure=measure, concessions=concessions)
+    if before is not None:
+        answer = replace(answer, win_before=before)  # fmt: skip
     if auction is not None:
         answer = replace(answer, auction=auction.text(), high_bid=auction.high)
     if policy is not None and auction is not None:
@@ -534,6 +629,7 @@ def check(spec: AdviseSpec) -> Question:
     check_barrel_score(rules, spec.barrel, spec.score)
     if spec.barrel and rules.barrel.at == 0:
         raise FieldError("barrel", _("{field:barrel}: there is no barrel under these rules"))
+    game_scores(rules, spec, seat)
     player = check_player(spec.player)
     if player != "par":
         parse_params([player] * hands, list(spec.params))
