@@ -596,16 +596,99 @@ def advise_talon(
     bid: int,
     risk: float,
     gives: Sequence[tuple[int, int]],
-    made_to: np.ndarray,
-    caps: np.ndarray,
-    totals: np.ndarray | None = None,
+    contracts: Sequence[Sequence[int]],
+    margins: np.ndarray,
+    made: np.ndarray,
+    player: str,
+    bound: pl.DataFrame | None = None,
+    open_samples: int = 0,
 ) -> SampledAdvice:
-    """The answer after winning the bid: the gives by their best contract (open-card)."""
-    table = discard_table(rules, gives, made_to, caps, bid, totals)
+    """The answer after winning the bid: every give and contract played out, the best first.
+
+    ``margins[k, g, j]`` and ``made[k, g, j]``: deal ``k`` played by ``player`` at every
+    seat after give ``g`` (card to the left, card to the right) and contract
+    ``contracts[g][j]`` (:func:`sim.runs.advise.give_samples`). For each give its best
+    contract by mean margin; the gives by that margin, the best first, each with its
+    paired difference from the best and P(make) there; beside them conceding the bid
+    (its deal scores as the rules score a concession: no play). ``bound`` is the
+    open-card judge's table (:func:`discard_table`, ``open_samples`` deals): what each
+    give makes with every card face up, an upper bound.
+    """
+    table = played_gives(rules, gives, contracts, margins, made, bid, bound)
     return SampledAdvice(
-        rules, hand, seat, "open-card", int(made_to.shape[0]), risk, pl.DataFrame(), 0.0, 0.0,
-        0, None, None, table, talon, bid,
+        rules, hand, seat, player, int(margins.shape[0]), risk, pl.DataFrame(), 0.0, 0.0,
+        0, None, None, table, talon, bid, pass_player=player, minimum=open_samples,
     )  # fmt: skip
+
+
+def concede_margin(rules: Rules, bid: int, players: int) -> float:
+    """The declarer's margin when it concedes ``bid`` (§5): its score less the others' mean."""
+    own = 0.0 if rules.rospis.no_subtract else -float(bid)
+    gets = 60.0 if rules.rospis.opponents_get == "sixty" else float((bid + 9) // 10 * 5)
+    others = [gets] * 2 + ([0.0] if players == 4 else [])
+    return own - sum(others) / len(others)
+
+
+def played_gives(
+    rules: Rules,
+    gives: Sequence[tuple[int, int]],
+    contracts: Sequence[Sequence[int]],
+    margins: np.ndarray,
+    made: np.ndarray,
+    bid: int,
+    bound: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """Each give's best contract as played, the best first (:func:`advise_talon`).
+
+    Columns: ``to_left``, ``to_right``, ``contract``, ``n``, ``made``, ``p``, ``ci_low``,
+    ``ci_high`` (P(make) of that contract), ``expected`` (the declarer's mean deal
+    score), ``mean_total`` (null: no totals here), ``margin``, ``margin_low``,
+    ``margin_high``, ``diff``, ``diff_low``, ``diff_high`` (paired, from the best give),
+    and the open-card bound of the give from ``bound``: ``open_contract``, ``open_p``
+    (its best contract there and P(make) of it), null without one. A last row, the
+    give ``—``, is conceding the bid where the rules allow it.
+    """
+    n = margins.shape[0]
+    best_of: list[tuple[int, int]] = []
+    for g, levels in enumerate(contracts):
+        means = margins[:, g, : len(levels)].mean(axis=0)
+        best_of.append((g, int(np.argmax(means))))
+    top_g, top_j = max(best_of, key=lambda gj: margins[:, gj[0], gj[1]].mean())
+    top = margins[:, top_g, top_j]
+    opened = {} if bound is None else {(r["to_left"], r["to_right"]): r
+                                       for r in bound.iter_rows(named=True)}  # fmt: skip
+    rows = []
+    for g, j in best_of:
+        m = margins[:, g, j]
+        k = int(made[:, g, j].sum())
+        low, high = wilson_interval(k, n)
+        d = m - top
+        dse = d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+        mse = m.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+        left, right = cards_str([gives[g][0]]), cards_str([gives[g][1]])
+        contract = int(contracts[g][j])
+        o = opened.get((left, right))
+        rows.append({
+            "to_left": left, "to_right": right, "contract": contract, "n": n, "made": k,
+            "p": k / n, "ci_low": float(low), "ci_high": float(high),
+            "expected": contract * (2 * k / n - 1), "mean_total": None,
+            "margin": float(m.mean()), "margin_low": float(m.mean() - Z95 * mse),
+            "margin_high": float(m.mean() + Z95 * mse), "diff": float(d.mean()),
+            "diff_low": float(d.mean() - Z95 * dse), "diff_high": float(d.mean() + Z95 * dse),
+            "open_contract": None if o is None else int(o["contract"]),
+            "open_p": None if o is None else float(o["p"]),
+        })  # fmt: skip
+    out = pl.DataFrame(rows).sort("margin", descending=True, maintain_order=True)
+    if rules.rospis.allowed:
+        c = concede_margin(rules, bid, 3)
+        out = pl.concat([out, pl.DataFrame([{
+            **dict.fromkeys(out.columns), "to_left": "—", "to_right": "—", "contract": bid,
+            "n": n, "made": 0, "p": 0.0, "ci_low": 0.0, "ci_high": 0.0, "expected": -float(bid),
+            "margin": c, "margin_low": c, "margin_high": c, "diff": c - float(top.mean()),
+            "diff_low": c - float(top.mean() + Z95 * top.std(ddof=1) / np.sqrt(n)),
+            "diff_high": c - float(top.mean() - Z95 * top.std(ddof=1) / np.sqrt(n)),
+        }], schema=out.schema)]).sort("margin", descending=True, maintain_order=True)  # fmt: skip
+    return out
 
 
 def _percent(p: float, low: float, high: float) -> str:
@@ -673,24 +756,38 @@ def _shown_verdict(a: ShownTalon, table: str) -> Verdict:
 
 def _give_verdict(a: SampledAdvice, table: str) -> Verdict:
     assert a.discards is not None
-    if a.discards.height == 0:
-        if a.rules.rospis.allowed:
-            say = _("Concede {bid}: no give reaches it.").format(bid=a.bid)
-        else:
-            say = _("Play {bid} out: no give reaches it, and conceding is not allowed.").format(
-                bid=a.bid
-            )
-        why = _("With every card face up no give of two cards makes {bid} in any sample.")
-        return Verdict("concede", a.bid, None, say, why.format(bid=a.bid), table)
     top = a.discards.row(0, named=True)
+    played = _("Played out by `{player}` at every seat it scores a margin of {margin} a deal")
+    margin = _signed_interval(top["margin"], top["margin_low"], top["margin_high"])
+    played = played.format(player=a.player, margin=margin)
+    if top["to_left"] == "—":  # conceding scores most
+        gives = a.discards.filter(pl.col("to_left") != "—")
+        say = _("Concede {bid}.").format(bid=a.bid)
+        why = played + "."
+        if gives.height:
+            g = gives.row(0, named=True)
+            other = _("the best give, {left} to the left and {right} to the right, and name "
+                      "{contract}: {margin}.")  # fmt: skip
+            why = played + "; " + other.format(
+                left=_card(g["to_left"]), right=_card(g["to_right"]), contract=g["contract"],
+                margin=_signed(g["margin"]),
+            )  # fmt: skip
+        return Verdict("concede", a.bid, None, say, why, table)
     say = _("Give {left} to the left and {right} to the right, and name {contract}.").format(
         left=_card(top["to_left"]), right=_card(top["to_right"]), contract=top["contract"]
     )
-    why = _(
-        "With every card face up it makes {contract} in {made} of the samples and scores "
-        "{expected} on average: an upper bound on play at the table."
-    ).format(contract=top["contract"], made=_percent(top["p"], top["ci_low"], top["ci_high"]),
-             expected=_signed(top["expected"]))  # fmt: skip
+    why = (
+        played
+        + " "
+        + _("and makes {contract} in {made} of the deals.").format(
+            contract=top["contract"], made=_percent(top["p"], top["ci_low"], top["ci_high"])
+        )
+    )
+    if top["open_contract"] is not None:
+        why += " " + _(
+            "With every card face up, both sides playing best, it would name {contract} (made "
+            "in {made} of those deals): what the best defence allows."
+        ).format(contract=top["open_contract"], made=f"{top['open_p']:.0%}")
     return Verdict("give", int(top["contract"]), (top["to_left"], top["to_right"]), say, why, table)
 
 
@@ -1100,39 +1197,44 @@ def _cards(mask: int) -> list[int]:
 def _discard_lines(a: SampledAdvice) -> list[str]:
     assert a.discards is not None
     d = a.discards
-    if d.height == 0:
-        return [_("No give leaves a contract at or above the bid.")]
-    top = d.row(0, named=True)
     lines = [
         _(
-            "Talon {talon}, bid {bid}: give {left} to the left and {right} to the right, and "
-            "name {contract}: made in {made} of the samples, expected {expected}. These are "
-            "what open-card play makes (every card face up, both sides playing best): an "
-            "upper bound on what a player at the table makes."
+            "Talon {talon}, bid {bid}: every give of two of the hand's cheapest cards and "
+            "every contract it allows played out by `{player}` at every seat on the same "
+            "{samples} deals, each give with its contract of the best margin, and conceding "
+            "the bid. Face up: the contract of the best expected score with every card face up "
+            "and both sides playing best ({open} deals), and its make rate there: what the "
+            "best defence allows."
         ).format(
             talon=answer_cards(_cards(a.talon)),
             bid=a.bid,
-            left=_card(top["to_left"]),
-            right=_card(top["to_right"]),
-            contract=top["contract"],
-            made=_interval(top["p"], top["ci_low"], top["ci_high"]),
-            expected=_signed(top["expected"]),
+            player=a.player,
+            samples=number(a.samples),
+            open=number(a.minimum),
         ),
         "",
     ]
-    shown = d.head(8).select(
-        pl.col("to_left").map_elements(_card, return_dtype=pl.String).alias(_("to the left")),
-        pl.col("to_right").map_elements(_card, return_dtype=pl.String).alias(_("to the right")),
-        pl.col("contract").alias(_("contract")),
-        pl.struct("p", "ci_low", "ci_high")
-        .map_elements(
-            lambda r: _interval(r["p"], r["ci_low"], r["ci_high"]), return_dtype=pl.String
-        )
-        .alias(_("P(make) [95 % CI]")),
-        pl.col("expected").map_elements(_signed, return_dtype=pl.String).alias(_("expected")),
-        pl.col("mean_total")
-        .map_elements(lambda v: number(v, 1), return_dtype=pl.String)
-        .alias(_("mean total")),
+
+    def give(left: str, right: str) -> str:
+        return _("concede") if left == "—" else f"{_card(left)} → {_card(right)}"
+
+    rows = list(d.head(8).iter_rows(named=True))
+    shown = pl.DataFrame(
+        {
+            _("give (left → right)"): [give(r["to_left"], r["to_right"]) for r in rows],
+            _("contract"): [r["contract"] for r in rows],
+            _("margin [95 % CI]"): [
+                _signed_interval(r["margin"], r["margin_low"], r["margin_high"]) for r in rows
+            ],
+            _("P(make) [95 % CI]"): [
+                "—" if r["to_left"] == "—" else _percent(r["p"], r["ci_low"], r["ci_high"])
+                for r in rows
+            ],
+            _("face up"): [
+                "—" if r["open_contract"] is None else f"{r['open_contract']} ({r['open_p']:.0%})"
+                for r in rows
+            ],
+        }
     )
     lines.append(to_markdown(shown, floats="{:.1f}").rstrip())
     return lines

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from analysis.advise import advice_markdown, advise_talon, level_table
+from analysis.advise import advice_markdown, advise_talon, discard_table, level_table
 from analysis.stats import wilson_interval
-from sim.cards import hand_mask
+from sim.cards import cards_str, hand_mask
 from sim.jobs.advise import AdviseSpec
 from sim.jobs.advise import advise as advise_job
 from sim.rules import load_rules
@@ -79,12 +79,43 @@ def test_the_discard_table_solves_every_candidate_give():
     for w, g in np.ndindex(*totals.shape):
         want = max([L for L in range(100, caps[g] + 1, 5) if totals[w, g] >= L], default=0)
         assert made_to[w, g] == want
-    answer = advise_talon(CLASSIC, HAND, "forehand", talon, 100, 0.75, gives, made_to, caps, totals)
-    d = answer.discards
-    assert d is not None and d.height == 20
+    d = discard_table(CLASSIC, gives, made_to, caps, 100, totals)
+    assert d.height == 20
     assert (np.diff(d["expected"].to_numpy()) <= 0).all()
     top = d.row(0, named=True)
     assert top["expected"] == top["contract"] * (2 * top["p"] - 1)
+
+
+def test_every_give_and_contract_is_played_out_and_the_best_margin_leads():
+    from sim.engine.state import ROW
+    from sim.runs.advise import give_samples
+    from sim.runs.plans import margins
+
+    talon = hand_mask("KS QS 9H")
+    gives, contracts, rows = give_samples(CLASSIC, HAND, talon, 0, 100, 60, 4, "strong")
+    assert len(gives) == 20 and rows.shape[:2] == (60, 20)
+    # every play: the hand declared at 100, gave the two cards, named the contract
+    for g, (left, right) in enumerate(gives):
+        for j, c in enumerate(contracts[g]):
+            r = rows[:, g, j]
+            assert (r[:, ROW["declarer"]] == 0).all() and (r[:, ROW["contract"]] == c).all()
+            assert (r[:, ROW["discard_1"]] == left).all() and (
+                r[:, ROW["discard_2"]] == right
+            ).all()
+    k, n, c, w = rows.shape
+    played = margins(rows.reshape(-1, w), 0, 3).reshape(k, n, c)
+    made = (rows.reshape(-1, w)[:, ROW["made"]] != 0).reshape(k, n, c)
+    answer = advise_talon(CLASSIC, HAND, "forehand", talon, 100, 0.75, gives, contracts, played,
+                          made, "strong")  # fmt: skip
+    d = answer.discards
+    assert d is not None and d.height == 21  # every give, and conceding
+    assert (np.diff(d["margin"].to_numpy()) <= 0).all()
+    top = d.row(0, named=True)
+    g = next(i for i, (a, b) in enumerate(gives) if (cards_str([a]), cards_str([b])) ==
+             (top["to_left"], top["to_right"]))  # fmt: skip
+    best = max(range(len(contracts[g])), key=lambda j: played[:, g, j].mean())
+    assert top["contract"] == contracts[g][best]
+    assert top["margin"] == pytest.approx(played[:, g, best].mean())
 
 
 def test_a_time_budget_keeps_the_first_blocks_of_the_same_deals():
@@ -172,7 +203,7 @@ def test_cli_advise_prints_a_short_answer_and_json(thousand):
         "advise", "AH TH KH QH AS 9C JD", "--talon", "KS QS 9H", "--samples", "3", "--json"
     )
     doc = json.loads(r.stdout)
-    assert doc["talon"] and len(doc["discards"]) == 20
+    assert doc["talon"] and len(doc["discards"]) == 21  # every give, and conceding
 
 
 @pytest.mark.parametrize(

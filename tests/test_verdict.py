@@ -159,19 +159,26 @@ def test_a_silenced_seat_passes():
 def test_after_the_talon_the_verdict_is_the_best_give_and_its_contract():
     gives = [(hand_mask("9C").bit_length() - 1, hand_mask("JD").bit_length() - 1),
              (hand_mask("AS").bit_length() - 1, hand_mask("9C").bit_length() - 1)]  # fmt: skip
-    made_to = np.array([[160, 120]] * 6 + [[120, 120]] * 2)
-    caps = np.array([220, 220])
+    contracts = [[120, 140, 160], [120, 140]]
+    n = 50
+    margins = np.zeros((n, 2, 3))
+    margins[:, 0, :] = [90.0, 110.0, 100.0]  # give 0: 140 scores most
+    margins[:, 1, :2] = [80.0, 70.0]
+    margins += np.linspace(-5, 5, n)[:, None, None]
+    made = np.ones((n, 2, 3), bool)
     answer = advise_talon(CLASSIC, HEARTS, "forehand", hand_mask("KS QS 9H"), 120, 0.75, gives,
-                          made_to, caps)  # fmt: skip
+                          contracts, margins, made, "strong")  # fmt: skip
     v = verdict(answer)
-    assert (v.action, v.give) == ("give", ("9C", "JD"))
-    top = answer.discards.row(0, named=True) if answer.discards is not None else {}
-    assert v.level == top["contract"] and f"name {v.level}" in v.say
-    # both gives break the marriage the bid needed: no contract at the bid is open
-    none = advise_talon(CLASSIC, HEARTS, "forehand", hand_mask("KS QS 9H"), 140, 0.75, gives,
-                        made_to, np.array([120, 120]))  # fmt: skip
-    v = verdict(none)
-    assert v.action == "concede" and v.say == "Concede 140: no give reaches it."
+    assert (v.action, v.give, v.level) == ("give", ("9C", "JD"), 140)
+    assert "name 140" in v.say and "a margin of +110.0" in v.why
+    # conceding 120: -120, the others +60 each: a margin of -180, worse than any give
+    assert answer.discards is not None and answer.discards["margin"][-1] == pytest.approx(-180)
+    # every give loses more than conceding: concede
+    poor = advise_talon(CLASSIC, HEARTS, "forehand", hand_mask("KS QS 9H"), 120, 0.75, gives,
+                        contracts, margins - 400, made, "strong")  # fmt: skip
+    v = verdict(poor)
+    assert (v.action, v.say) == ("concede", "Concede 120.")
+    assert "the best give, 9C to the left and JD to the right, and name 140" in v.why
 
 
 def test_a_defender_shown_the_talon_hears_whether_the_declarer_makes_its_bid():

@@ -29,8 +29,9 @@ from numba import prange
 
 from sim.engine.actions import PASS, Decision
 from sim.engine.bidding import apply_bid, open_bidding, raise_range, silenced
-from sim.engine.bits import popcount, seat_after
+from sim.engine.bits import marriages_of, popcount, seat_after
 from sim.engine.choose import RANGE, choose
+from sim.engine.declarer import forced_auction
 from sim.engine.driver import (
     begin_deal,
     concession,
@@ -48,14 +49,19 @@ from sim.engine.params import P_NP
 from sim.engine.scoring import score_played
 from sim.engine.state import (
     O_AT100,
+    O_CONTRACT,
+    O_DECL_MARR_AFTER,
     O_DECLARER,
+    O_DISCARD1,
     O_MAXBID0,
     O_SPECIAL,
     O_TALON_SHOWN,
     O_WIN_BID,
     S_AT100,
+    S_CONTRACT,
     S_DECL,
     S_FOREHAND,
+    S_HAND0,
     S_MAXBID0,
     S_NBIDS,
     S_PASSED,
@@ -66,7 +72,7 @@ from sim.engine.state import (
     Workspace,
 )
 from sim.engine.strategies.registry import H_PLAY_PLANS
-from sim.engine.talon import close_bidding
+from sim.engine.talon import apply_discard, close_bidding, close_discard
 from sim.jit import body, call_packed, claim, hot, kernel, packed_type, unpacked
 from sim.rng import item_state
 
@@ -119,15 +125,22 @@ def planned_bidding(
         nbids += 1
     S[S_NBIDS] = nbids
     close_bidding(S, P)
+    record_auction(P, W)
+    return n_turns
+
+
+@hot
+def record_auction(P: np.ndarray, W: Workspace) -> None:
+    """The auction's result in the deal's output row (as :func:`sim.engine.driver.bidding`)."""
+    S = W.S
     out = W.out
     out[O_DECLARER] = S[S_DECL]
     out[O_WIN_BID] = S[S_WIN_BID]
     out[O_AT100] = S[S_AT100]
     out[O_TALON_SHOWN] = S[S_TALON_SHOWN]
     out[O_SPECIAL] = S[S_SPECIAL]
-    for k in range(NP):
+    for k in range(P[P_NP]):
         out[O_MAXBID0 + k] = S[S_MAXBID0 + k]
-    return n_turns
 
 
 @body
@@ -141,6 +154,9 @@ def play_plans(
     me: int,
     flags: int,
     players: int,
+    gives: np.ndarray,
+    contracts: np.ndarray,
+    bid: int,
     keys: np.ndarray,
     P: np.ndarray,
     seats: tuple,
@@ -153,6 +169,9 @@ def play_plans(
 
     ``seats`` holds the hand seats' ``(strategies, SP, scores)``; with four
     ``players`` the game dealer is seat 3 (hand seat ``h`` is then game seat ``h``).
+    An item with ``contracts[k] > 0`` is instead the seat winning the auction at ``bid``,
+    taking the talon, giving ``gives[k]`` (to the left, then the right) and naming that
+    contract, played out (no concession).
     """
     strategies, SP, scores = seats
     NP = P[P_NP]
@@ -171,20 +190,36 @@ def play_plans(
             P, W, W.masks, NP - 1, False, flags,
             item_state(keys[0], number), item_state(keys[1], number),
         )  # fmt: skip
-        n_turns[k] = planned_bidding(P, W, prefix, me, pass_turns[k], turns[k])
-        talon(P, W, W.masks)  # the deal is not redealt: the talon is taken
-        discard(P, W)
-        contract(P, W)
-        if not concession(P, W):
+        if contracts[k] > 0:  # won at the bid: the cards given and the contract are set
+            forced_auction(P, W, me, bid)
+            record_auction(P, W)
+            talon(P, W, W.masks)
+            for j in range(1, NP):
+                apply_discard(S, P, j, gives[k, j - 1])
+                W.out[O_DISCARD1 + j - 1] = gives[k, j - 1]
+            close_discard(S, P)
+            W.out[O_DECL_MARR_AFTER] = marriages_of(S[S_HAND0 + S[S_DECL]])
+            S[S_CONTRACT] = contracts[k]
+            W.out[O_CONTRACT] = contracts[k]
             named_trump(P, W)
             tricks(P, W)
             score_played(S, P, W.out)
+        else:
+            n_turns[k] = planned_bidding(P, W, prefix, me, pass_turns[k], turns[k])
+            talon(P, W, W.masks)  # the deal is not redealt: the talon is taken
+            discard(P, W)
+            contract(P, W)
+            if not concession(P, W):
+                named_trump(P, W)
+                tricks(P, W)
+                score_played(S, P, W.out)
         game_row(P, W, rows[k], 3 if players == 4 else NP - 1, players)
 
 
 _I64 = np.zeros(0, np.int64)
 PLAY_PLANS_ARGS = packed_type(
-    0, 0, np.zeros((0, 4), np.uint32), _I64, _I64, _I64, 0, 0, 0, np.zeros(0, np.uint64), _I64,
+    0, 0, np.zeros((0, 4), np.uint32), _I64, _I64, _I64, 0, 0, 0, np.zeros((0, 2), np.int64),
+    _I64, 0, np.zeros(0, np.uint64), _I64,
     seat_arrays(), np.zeros((0, 0), np.int32), np.zeros((0, 0), np.int64), _I64,
     sample_workspace(),
 )  # fmt: skip
@@ -193,11 +228,11 @@ PLAY_PLANS_ARGS = packed_type(
 def play_plans_entry(ptr):  # type: ignore[no-untyped-def]
     """:func:`play_plans` behind a callback (sim.jit.entry_address): compiled once."""
     args = unpacked(ptr, PLAY_PLANS_ARGS)
-    lo, hi, masks, numbers, pass_turns, prefix, me, flags, players, keys, P, seats = args[:12]
-    rows, turns, nt, W = args[12:]
+    lo, hi, masks, numbers, pass_turns, prefix, me, flags, players = args[:9]
+    gives, contracts, bid, keys, P, seats, rows, turns, nt, W = args[9:]
     play_plans(
-        lo, hi, masks, numbers, pass_turns, prefix, me, flags, players, keys, P, seats, rows,
-        turns, nt, W,
+        lo, hi, masks, numbers, pass_turns, prefix, me, flags, players, gives, contracts, bid,
+        keys, P, seats, rows, turns, nt, W,
     )  # fmt: skip
 
 
@@ -210,6 +245,9 @@ def plans_kernel(
     me: int,
     flags: int,
     players: int,
+    gives: np.ndarray,
+    contracts: np.ndarray,
+    bid: int,
     keys: np.ndarray,
     P: np.ndarray,
     strategies: np.ndarray,
@@ -229,7 +267,8 @@ def plans_kernel(
     stream keys; ``strategies``, ``SP`` and ``scores`` the hand seats' players,
     parameters and game scores; ``players`` the game's (with four the dealer sits out
     as game seat 3); ``flags`` the deal's hand inputs (``S_FLAGS``: the barrel, no
-    concession). ``rows`` gets each item's game row, ``turns`` and
+    concession); ``gives``, ``contracts`` and ``bid`` the items played from a won
+    auction on (:func:`play_plans`). ``rows`` gets each item's game row, ``turns`` and
     ``n_turns`` the raises offered to ``me``. ``block`` items share a workspace; each
     of ``threads`` threads claims the next block when done (:func:`sim.jit.claim`).
     """
@@ -246,8 +285,8 @@ def plans_kernel(
             hi = min(n, lo + block)
             W = workspace(SP, strategies, hooks)
             args = (
-                lo, hi, masks, numbers, pass_turns, prefix, me, flags, players, keys, P, seats,
-                rows, turns, n_turns, W,
+                lo, hi, masks, numbers, pass_turns, prefix, me, flags, players, gives,
+                contracts, bid, keys, P, seats, rows, turns, n_turns, W,
             )  # fmt: skip
             call_packed(hooks[H_PLAY_PLANS], args, PLAY_PLANS_ARGS)  # type: ignore[call-arg]
 

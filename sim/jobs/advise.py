@@ -475,6 +475,46 @@ def win_chances(
     return win, float(before[0, seat])
 
 
+TALON_DEALS = 400
+"""Deals on which every give and contract is played out after the talon (20 gives, up to
+30 contracts each: 240,000 plays of ``strong``, about a second and a half on 2 cores)."""
+
+
+def _talon_answer(q: Question) -> SampledAdvice:
+    """After winning the bid: every give and contract played by the table's player.
+
+    On :data:`TALON_DEALS` deals (``samples`` when given) the table's player plays every
+    give and contract (:func:`sim.runs.advise.give_samples`); beside them the open-card
+    judge of every give on the advisor's par sample (the first ``samples`` of its own
+    deals, within the budget), the bound.
+    """
+    from analysis import advise as a
+    from sim.engine.state import ROW
+    from sim.runs.advise import discard_samples, give_samples
+    from sim.runs.plans import margins
+
+    spec, rules = q.spec, q.spec.rules
+    assert spec.seat is not None
+    player = tables_player(q.player)
+    n = spec.samples or TALON_DEALS
+    gives, contracts, rows = give_samples(rules, q.hand, q.talon, q.seat, spec.bid, n, spec.seed,
+                                          player)  # fmt: skip
+    k, g, c, w = rows.shape
+    flat = rows.reshape(k * g * c, w)
+    played = margins(flat, q.seat, rules.players).reshape(k, g, c)
+    made = (flat[:, ROW["made"]] != 0).reshape(k, g, c)
+    # the bound: every card face up (in this process: worker processes, each loading the
+    # solver, cost more than they saved at these sizes, 17 s serial against 25 s on two)
+    judged = spec.samples or advice_samples(PAR)
+    _gives, made_to, caps, totals = discard_samples(
+        rules, q.hand, q.talon, q.seat, spec.bid, judged, spec.seed, budget=spec.budget
+    )
+    bound = a.discard_table(rules, gives, made_to, caps, spec.bid, totals)
+    answer = a.advise_talon(rules, q.hand, spec.seat, q.talon, spec.bid, spec.risk, gives,
+                            contracts, played, made, player, bound, int(made_to.shape[0]))
+    return replace(answer, opponents=opponents(player))  # fmt: skip
+
+
 def plan_levels(rules: Rules, hand: int, high: int) -> list[int]:
     """The bid plans open to a hand: pass (0), then every level above ``high`` to its cap."""
     from sim.runs.advise import hand_cap
@@ -714,7 +754,6 @@ def advise(
     from analysis import advise as a
     from sim.jobs.advice_tables import load_tables, table_of
     from sim.parallel import set_threads
-    from sim.runs.advise import discard_samples
 
     q = check(spec)
     spec, rules = q.spec, q.spec.rules
@@ -729,14 +768,7 @@ def advise(
         shown = talon_shown(q, feedback)
         return AdvisorAnswer(replace(shown, opponents=opponents(q.player)), table)
     if q.kind == "talon":
-        # in this process: starting worker processes (each loading the solver) cost more
-        # than they saved at these sizes (17 s serial against 25 s on two, measured)
-        gives, made_to, caps, totals = discard_samples(
-            rules, q.hand, q.talon, q.seat, spec.bid, q.samples, spec.seed, budget=spec.budget
-        )
-        answer = a.advise_talon(rules, q.hand, spec.seat, q.talon, spec.bid, spec.risk, gives,
-                                made_to, caps, totals)  # fmt: skip
-        answer = replace(answer, opponents=opponents(PAR))
+        answer = _talon_answer(q)
     else:
         answer = _bid_answer(spec, q.hand, q.seat, q.player, q.samples, q.auction, feedback)
         answer = replace(a.with_table(answer, table), opponents=opponents(q.player))

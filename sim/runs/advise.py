@@ -549,6 +549,45 @@ def discard_candidates(
     return sorted(cards, key=lambda c: (int(discard_cost(hand, c, P)), c))[:k]
 
 
+def give_samples(
+    rules: Rules,
+    hand: int,
+    talon: int,
+    seat: int,
+    bid: int,
+    n: int,
+    seed: int,
+    player: str,
+    params: Sequence[str] = (),
+) -> tuple[list[tuple[int, int]], list[list[int]], np.ndarray]:
+    """Every candidate give and contract after winning at ``bid``, played by ``player``.
+
+    Three active players. ``n`` deals of the unseen cards (:func:`sample_deals`, the
+    talon known); for every ordered pair of the hand's cheapest cards
+    (:func:`discard_candidates`, one to the left, one to the right) and every contract
+    from the bid to what the cards kept allow, the deal played out by ``player`` at
+    every seat (:func:`sim.runs.plans.play_contracts`, the same random streams for
+    every give of a deal). Returns ``(gives, contracts, rows)``: ``rows[k, g, j]`` the
+    game row of deal ``k`` after give ``g`` and contract ``contracts[g][j]``.
+    """
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import rules_vector
+    from sim.runs.plans import play_contracts
+
+    masks = sample_deals(rules, hand, seat, n, seed, talon)
+    ten = hand | talon
+    cands = discard_candidates(ten, rules)
+    gives = [(a, b) for a in cands for b in cands if a != b]
+    P = rules_vector(rules)
+    contracts = [
+        [int(L) for L in rules.bid_levels() if bid <= L <= bid_cap(ten & ~(1 << a) & ~(1 << b), P)]
+        or [bid]
+        for a, b in gives
+    ]
+    rows = play_contracts(rules, masks, seat, bid, gives, contracts, seed, player, params)
+    return gives, contracts, rows
+
+
 def _solve_gives(job: tuple[Rules, np.ndarray, int, int, list[tuple[int, int]]]) -> np.ndarray:
     """Open-card totals of every give in each deal of ``masks`` (one worker's share)."""
     from sim.solver.position import OpenCardSolver, play_state
@@ -624,6 +663,7 @@ __all__ = [
     "bid_samples",
     "discard_candidates",
     "discard_samples",
+    "give_samples",
     "hand_class",
     "hand_classes",
     "play_blocks",

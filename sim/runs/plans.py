@@ -149,12 +149,14 @@ def play_plans(
     n = masks.shape[0]
 
     def play(m: np.ndarray, numbers: np.ndarray, pass_turns: np.ndarray) -> tuple:
-        rows = np.zeros((len(numbers), N_ROW), dtype=np.int32)
-        turns = np.zeros((len(numbers), MAX_TURNS), dtype=np.int64)
-        n_turns = np.zeros(len(numbers), dtype=np.int64)
-        if len(numbers):
+        k = len(numbers)
+        rows = np.zeros((k, N_ROW), dtype=np.int32)
+        turns = np.zeros((k, MAX_TURNS), dtype=np.int64)
+        n_turns = np.zeros(k, dtype=np.int64)
+        if k:
             plans_kernel(
-                m, numbers, pass_turns, pre, me, flags, rules.players, keys, P, ids, sp, sc,
+                m, numbers, pass_turns, pre, me, flags, rules.players,
+                np.full((k, 2), -1, np.int64), np.zeros(k, np.int64), 0, keys, P, ids, sp, sc,
                 hooks, rows, turns, n_turns, block, threads_now(),
             )  # fmt: skip
         return rows, turns, n_turns
@@ -167,6 +169,70 @@ def play_plans(
     turn_of = np.arange(int(listed.sum()), dtype=np.int64) - np.repeat(offsets, listed)
     passed, _t, _n = play(np.ascontiguousarray(masks[deal_of]), numbers[deal_of], turn_of)
     return PlanPlay(rules.players, me, first, turns, n_turns, passed, offsets)
+
+
+def play_contracts(
+    rules: Rules,
+    masks: np.ndarray,
+    me: int,
+    bid: int,
+    gives: Sequence[tuple[int, int]],
+    contracts: Sequence[Sequence[int]],
+    seed: int,
+    player: str = "strong",
+    params: Sequence[str] = (),
+    start: int = 0,
+) -> np.ndarray:
+    """Each deal played with hand seat ``me`` winning at ``bid``, once per give and contract.
+
+    Three active players. The seat takes the talon (``masks[:, 3]``), gives
+    ``gives[g]`` (the card to the left, then to the right), names each of
+    ``contracts[g]`` in turn and plays it out (no concession); ``player`` makes every
+    other decision. The plays of one deal share its random streams (deal ``start + k``).
+    Returns ``(n, len(gives), max contracts)`` rows of :data:`N_ROW` columns (zeros
+    beyond a give's contracts).
+    """
+    from sim.engine.params import rules_vector
+    from sim.engine.plans import MAX_TURNS, plans_kernel
+    from sim.engine.state import N_ROW
+    from sim.engine.strategies.addresses import hooks_for
+    from sim.engine.strategies.registry import H_PLAY_PLANS, seat_lineup, strategy_ids
+
+    hands = n_hands(rules.players)
+    if hands != 3:
+        raise ValueError("the cards given: three active players only")
+    names, sp = seat_lineup(hands, [player], params)
+    ids = strategy_ids(names)
+    keys = np.array(
+        [stream_key(seed, s) for s in (Stream.STRATEGY, Stream.TIEBREAK)], dtype=np.uint64
+    )
+    hooks = hooks_for(ids, (H_PLAY_PLANS, "sim.engine.plans", "play_plans_entry"))
+    n, width = len(masks), max(len(c) for c in contracts)
+    deal, give, level = [], [], []
+    for k in range(n):
+        for g, levels in enumerate(contracts):
+            for c in levels:
+                deal.append(k)
+                give.append(gives[g])
+                level.append(c)
+    deal_of = np.array(deal, dtype=np.int64)
+    m = len(deal_of)
+    rows = np.zeros((m, N_ROW), dtype=np.int32)
+    plans_kernel(
+        np.ascontiguousarray(np.asarray(masks, dtype=np.uint32)[deal_of]), start + deal_of,
+        np.full(m, -1, np.int64), np.zeros(0, np.int64), me, 0, rules.players,
+        np.array(give, dtype=np.int64).reshape(m, 2), np.array(level, dtype=np.int64), bid,
+        keys, rules_vector(rules), ids, sp, np.zeros(hands, np.int64), hooks, rows,
+        np.zeros((m, MAX_TURNS), np.int64), np.zeros(m, np.int64),
+        64 if fast(player) else 2, threads_now(),
+    )  # fmt: skip
+    out = np.zeros((n, len(gives), width, N_ROW), dtype=np.int32)
+    at = 0
+    for k in range(n):
+        for g, levels in enumerate(contracts):
+            out[k, g, : len(levels)] = rows[at : at + len(levels)]
+            at += len(levels)
+    return out
 
 
 def plan_columns(plays: PlanPlay, levels: Sequence[int]) -> dict[str, np.ndarray]:
@@ -212,4 +278,4 @@ def margins(rows: np.ndarray, seat: int, players: int) -> np.ndarray:
     return mine - (deltas.sum(axis=1) - mine) / (players - 1)
 
 
-__all__ = ["PASS_PLAN", "PlanPlay", "margins", "plan_columns", "play_plans"]
+__all__ = ["PASS_PLAN", "PlanPlay", "margins", "plan_columns", "play_contracts", "play_plans"]
