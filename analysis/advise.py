@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.choices import PASS, Best, best_choice, choice_table, conceding_deltas, gain_of
+from analysis.choices import PASS, Best, best_choice, choice_table, gain_of
 from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_label, marriage_mask
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
@@ -62,7 +62,8 @@ class SampledAdvice:
     choices: pl.DataFrame | None = None  # each bid plan played out (choice_frame)
     best: Best | None = None  # the rule's choice among them (analysis.choices)
     measure: str = "margin"  # what the choice is made by: margin, or win (the game's chance)
-    conceding: IfConceded | None = None  # a pass that rests on declarers failing unconceded
+    played: AsPlayed | None = None  # the choice at the table as its player plays it
+    concede_lost: bool = True  # the table concedes a lost contract (the rules allow it)
     sampled_best: Best | None = None  # the samples' own choice (``best`` may be the tables')
     win_before: float | None = None  # the seat's chance to win the game before the deal
     best_from: str = "samples"  # whose choice ``best`` is: samples, or tables
@@ -418,18 +419,18 @@ def advise(
     choices: Mapping[str, np.ndarray],
     plan_player: str,
     measure: str = "margin",
-    concessions: bool = True,
 ) -> SampledAdvice:
     """The answer from :func:`sim.runs.advise.bid_samples`' columns and the plans played.
 
     ``choices`` holds, per plan level (``level``: 0 for passing, else the level the
     seat bids up to) and sampled deal, what the plan came to
     (:func:`sim.runs.plans.plan_columns`: ``margin``, ``own``, ``declared``, ``made``,
-    ``conceded``, ``contract``, ``declarer``, ``deltas``), and, with a game score,
-    ``win`` (the seat's chance to win the game after the deal). ``measure`` names the
-    value the choice is made by: ``margin``, or ``win`` with a score. ``plan_player``
-    played the plans at every seat; ``concessions``: whether a declarer may concede in
-    these deals (:class:`IfConceded`).
+    ``conceded``, ``contract``, ``declarer``, ``deltas``) at the answer's table, where
+    a declarer concedes a contract it goes down in where that costs it less
+    (:func:`analysis.choices.conceding_columns`: ``margin_played`` keeps the deals as
+    played, :class:`AsPlayed`), and, with a game score, ``win`` (the seat's chance to
+    win the game after the deal). ``measure`` names the value the choice is made by:
+    ``margin``, or ``win`` with a score. ``plan_player`` played the plans at every seat.
     """
     n = len(cols["dealt"])
     frame = items_frame(
@@ -453,7 +454,7 @@ def advise(
     return SampledAdvice(
         rules, hand, seat, player, n, risk, table, passing["own"], pass_se, n, recommended,
         None if best.level == PASS else best.level, pass_player=plan_player, choices=options,
-        best=best, measure=measure, conceding=if_conceded(rules, choices, measure, concessions),
+        best=best, measure=measure, played=as_played(choices, measure),
     )  # fmt: skip
 
 
@@ -492,49 +493,39 @@ def choice_frame(choices: Mapping[str, np.ndarray], measure: str = "margin") -> 
 
 
 @dataclass(frozen=True)
-class IfConceded:
-    """The same deals at a table that concedes a lost contract where that costs it less.
+class AsPlayed:
+    """The choice at the table as its player plays, conceding nothing it would not.
 
-    The table's player may play out a contract it cannot make where a person would
-    concede it (:func:`analysis.choices.conceding_deltas`): a pass that scores by
-    another seat's fall then rests on that. Attributes: ``share``, the passing plan's
-    deals in which another seat played a contract out and failed where conceding
-    would have cost it less; ``passing``, the margin of passing at that table;
-    ``level`` and ``value``, its best choice there (0: passing) and that choice's margin.
+    The answer's table concedes a contract it goes down in where that costs it less
+    (:func:`analysis.choices.conceding_columns`), as a person who sees the contract
+    lost would; the table's player may instead play every lost contract out (``strong``
+    under ``classic``: conceding and failing cost it the same). Attributes: ``share``,
+    the passing plan's deals in which another seat's concession changed the deal;
+    ``level``, ``value``: the choice at the table as played and its value there;
+    ``passing``: passing's value there.
     """
 
     share: float
-    passing: float
     level: int
     value: float
+    passing: float
 
 
-def if_conceded(
-    rules: Rules, choices: Mapping[str, np.ndarray], measure: str, allowed: bool = True
-) -> IfConceded | None:
-    """:class:`IfConceded` of the plans (None where no such concession changes a deal).
-
-    None when the value is the win chance, when nobody may concede (``allowed``: the
-    rules' concession and, on the barrel, ``rospis.on_barrel``), or when no declarer's
-    concession would have changed one of the passing plan's deals.
-    """
-    if measure != "margin" or not allowed or not rules.rospis.allowed:
+def as_played(choices: Mapping[str, np.ndarray], measure: str) -> AsPlayed | None:
+    """:class:`AsPlayed` of the plans (None where no concession changed a deal, or by win)."""
+    if measure != "margin" or "margin_played" not in choices:
+        return None
+    yielded = np.asarray(choices.get("yielded", np.zeros(0)), dtype=bool)
+    if not yielded.any():
         return None
     levels = np.asarray(choices["level"])
-    me = int(np.asarray(choices["seat"]))
-    deltas, better = conceding_deltas(
-        rules, choices["deltas"], choices["declarer"], choices["contract"], choices["made"],
-        choices["conceded"],
-    )  # fmt: skip
-    others = better & (np.asarray(choices["declarer"]) != me)
     p = int(np.flatnonzero(levels == PASS)[0])
-    if not others[p].any():
-        return None
-    seats = deltas.shape[2]
-    margin = deltas[:, :, me] - (deltas.sum(axis=2) - deltas[:, :, me]) / (seats - 1)
-    best = best_choice(choice_table(levels, margin))
-    value = float(margin[int(np.flatnonzero(levels == best.level)[0])].mean())
-    return IfConceded(float(others[p].mean()), float(margin[p].mean()), best.level, value)
+    me = int(np.asarray(choices["seat"]))
+    others = yielded[p] & (np.asarray(choices["declarer"])[p] != me)
+    played = np.asarray(choices["margin_played"], dtype=np.float64)
+    best = best_choice(choice_table(levels, played))
+    value = float(played[int(np.flatnonzero(levels == best.level)[0])].mean())
+    return AsPlayed(float(others.mean()), best.level, value, float(played[p].mean()))
 
 
 def discard_table(
@@ -818,16 +809,7 @@ def _bid_verdict(a: SampledAdvice, table: str) -> Verdict:
         why = _("Passing {value}; the best bid, up to {level}, {other}.").format(
             value=_worth(a, rows[PASS]), level=top, other=_worth(a, rows[top], True)
         )
-        c = a.conceding
-        if c is not None and c.share >= 0.05 and c.level != PASS:
-            why += " " + _(
-                "It rests on the table's player playing out a contract it cannot make ({share} "
-                "of the deals): at a table that concedes such a contract where that costs it "
-                "less, passing scores {passing} and the best choice is to bid up to {level} "
-                "({value})."
-            ).format(share=f"{c.share:.0%}", passing=_signed(c.passing), level=c.level,
-                     value=_signed(c.value))  # fmt: skip
-        return Verdict("pass", None, None, say, why, table)
+        return Verdict("pass", None, None, say, why + _played_line(a), table)
     level = best.level
     why = _("Bidding up to {level} {value}, {gain} more than passing.").format(
         level=level, value=_worth(a, rows[level]), gain=_diff_text(a, *best.gain)
@@ -837,6 +819,7 @@ def _bid_verdict(a: SampledAdvice, table: str) -> Verdict:
         why += " " + _("Every choice from {low} to {high} scores within the interval.").format(
             low=low, high=best.high
         )
+    why += _played_line(a)
     if a.auction:
         return Verdict("raise", level, None, _("Raise, up to {level}.").format(level=level), why,
                        table)  # fmt: skip
@@ -845,6 +828,23 @@ def _bid_verdict(a: SampledAdvice, table: str) -> Verdict:
     else:
         say = _("Bid up to {level}.").format(level=level)
     return Verdict("bid", level, None, say, why, table)
+
+
+def _played_line(a: SampledAdvice) -> str:
+    """Where the table's player, playing every lost contract out, would choose otherwise."""
+    p = a.played
+    if p is None or a.best is None or a.best.low <= p.level <= a.best.high:
+        return ""
+    if p.level == PASS:
+        choice = _("pass ({value})").format(value=_signed(p.value))
+    else:
+        choice = _("bid up to {level} ({value}; passing {passing})").format(
+            level=p.level, value=_signed(p.value), passing=_signed(p.passing)
+        )
+    return " " + _(
+        "Against `{player}` as it plays, every contract it goes down in played out ({share} "
+        "of the deals when you pass), the choice would be: {choice}."
+    ).format(player=a.pass_player, share=f"{p.share:.0%}", choice=choice)
 
 
 def _worth(a: SampledAdvice, row: Mapping[str, Any], against_pass: bool = False) -> str:
@@ -1066,11 +1066,21 @@ def _advice_detail(a: SampledAdvice) -> str:
 
 def _measure_line(a: SampledAdvice) -> str:
     """What the choices are valued by, and who played them."""
-    line = _(
-        "Each choice was played out on the same {samples} deals by `{player}` at every seat "
-        "(your own decisions after the auction too) and valued by its margin: your deal "
-        "score minus the mean of the other seats' (the game is won by the difference)."
-    ).format(samples=number(a.samples), player=a.pass_player)
+    if a.concede_lost:
+        line = _(
+            "Each choice was played out on the same {samples} deals by `{player}` at every "
+            "seat (your own decisions after the auction too), every declarer that goes down "
+            "conceding where that costs it less, as a player who sees the contract lost does, "
+            "and valued by its margin: your deal score minus the mean of the other seats' "
+            "(the game is won by the difference)."
+        )
+    else:
+        line = _(
+            "Each choice was played out on the same {samples} deals by `{player}` at every seat "
+            "(your own decisions after the auction too) and valued by its margin: your deal "
+            "score minus the mean of the other seats' (the game is won by the difference)."
+        )
+    line = line.format(samples=number(a.samples), player=a.pass_player)
     if a.measure == "win" and a.game is not None:
         before = "—" if a.win_before is None else f"{a.win_before:.0%}"
         line += " " + _(
@@ -1356,7 +1366,8 @@ def table_verdict(t: TableAnswer) -> Verdict:
     klass = _class_text(t.klass)
     why = _(
         "Hands of this class ({klass}) at this seat, {n} dealt on purpose and played out by "
-        "`{player}` at every seat: the choice of the best margin."
+        "`{player}` at every seat, every declarer that goes down conceding where that costs "
+        "it less: the choice of the best margin."
     ).format(klass=klass, n=number(t.n), player=t.player)
     if t.best.level == PASS:
         say = _("Bid the forehand's automatic 100, then pass.") if forced else _("Pass.")
@@ -1403,7 +1414,7 @@ def advice_json(a: SampledAdvice) -> dict[str, Any]:
         best_gain=None if a.best is None else list(a.best.gain),
         best_from=a.best_from,
         sampled_best=None if a.sampled_best is None else a.sampled_best.level,
-        if_conceded=None if a.conceding is None else asdict(a.conceding),
+        as_played=None if a.played is None else asdict(a.played),
         table=None if table is None else table_json(table),
         best_expected=a.best_expected,
         passing={

@@ -82,7 +82,8 @@ WORDS = {
     "say_forehand_100": N_("Bid the forehand's automatic 100 and no higher."),
     "why_class": N_(
         "Hands of this class ({klass}) at this seat, {n} dealt on purpose and played out by "
-        "`{player}` at every seat: the choice of the best margin."
+        "`{player}` at every seat, every declarer that goes down conceding where that costs "
+        "it less: the choice of the best margin."
     ),
     "why_class_auction": N_(
         "Before any auction: the tables do not know this one; the advisor plays it out."

@@ -164,4 +164,46 @@ def conceding_deltas(
     return np.where(better[..., None], new, deltas), better
 
 
-__all__ = ["PASS", "Best", "best_choice", "choice_table", "conceding_deltas", "gain_of"]
+def conceding_columns(
+    rules: Rules, cols: dict[str, np.ndarray], seat: int, allowed: bool = True
+) -> dict[str, np.ndarray]:
+    """The plans' deals at a table that concedes a lost contract where that costs it less.
+
+    ``cols`` as :func:`sim.runs.plans.plan_columns` gives them (the deals as played);
+    the result holds the same columns with each such concession in place
+    (:func:`conceding_deltas`: the deal scores, ``conceded``, ``made``, no bolts, the
+    seat's ``own`` score and ``margin``), the deals as played kept as ``margin_played``
+    and ``own_played``, and ``yielded`` where a concession replaced the play. Without
+    ``allowed`` (the rules, or the barrel, forbid conceding) nothing changes.
+    """
+    out = dict(cols)
+    out["margin_played"], out["own_played"] = cols["margin"], cols["own"]
+    if not allowed or not rules.rospis.allowed:
+        out["yielded"] = np.zeros(np.shape(cols["made"]), dtype=bool)
+        return out
+    deltas, better = conceding_deltas(
+        rules, cols["deltas"], cols["declarer"], cols["contract"], cols["made"], cols["conceded"]
+    )
+    seats = deltas.shape[-1]
+    mine = deltas[..., seat]
+    out.update(
+        deltas=deltas.astype(np.int64),
+        made=np.asarray(cols["made"], bool) & ~better,
+        conceded=np.asarray(cols["conceded"], bool) | better,
+        bolts=np.where(better[..., None], 0, cols["bolts"]),
+        own=mine.astype(np.int64),
+        margin=mine - (deltas.sum(axis=-1) - mine) / (seats - 1),
+        yielded=better,
+    )
+    return out
+
+
+__all__ = [
+    "PASS",
+    "Best",
+    "best_choice",
+    "choice_table",
+    "conceding_columns",
+    "conceding_deltas",
+    "gain_of",
+]

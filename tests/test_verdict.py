@@ -28,14 +28,14 @@ PLAIN = hand_mask("AS TS AC TC KD JH 9H")  # no marriage: bids up to 120
 N = 400
 
 
-def _answer(hand: int, means: dict[int, float], seat: str = "middle", *, apart: float = 0.0,
-            failed: float = 0.0, declared: float = 1.0):  # fmt: skip
-    """An answer whose plans score ``means[level]`` a deal (level 0: passing).
+def _choices(hand: int, means: dict[int, float], *, apart: float = 0.0, failed: float = 0.0,
+             declared: float = 1.0) -> dict:  # fmt: skip
+    """Plans that score ``means[level]`` a deal (level 0: passing), the seat middle.
 
     Every plan's deals are the same noise around its mean (so each difference is
     exact), plus noise of its own of spread ``apart``. In ``failed`` of the passing
-    plan's deals forehand plays 100 out and fails (-100) while the seat (middle) scores
-    150 and the dealer 60: a margin of 170 for the seat, where conceding would have cost
+    plan's deals forehand plays 100 out and fails (-100) while the seat scores 150 and
+    the dealer 60: a margin of 170 for the seat, where conceding would have cost
     forehand less. The seat declares in ``declared`` of every bidding plan's deals.
     """
     levels = np.array(sorted(means))
@@ -52,21 +52,27 @@ def _answer(hand: int, means: dict[int, float], seat: str = "middle", *, apart: 
     d2 = np.where(fail, 60.0, 20.0)
     d0s, d2s = np.tile(d0, (k, 1)), np.tile(d2, (k, 1))
     d0s[1:], d2s[1:] = 60.0, 20.0
-    choices = {
+    deltas = np.stack([d0s, margin + (d0s + d2s) / 2, d2s], axis=2)
+    return {
         "level": levels,
         "seat": np.array(1),
         "margin": margin,
-        "own": margin,
+        "own": deltas[:, :, 1],
         "declared": np.array([np.zeros(N, bool) if L == 0 else took for L in levels]),
         "made": np.array([~fail if L == 0 else took for L in levels]),
         "conceded": np.zeros((k, N), bool),
         "contract": np.full((k, N), 100),
         "declarer": np.array([np.where(fail, 0, 1) if L == 0 else np.ones(N, int) for L in levels]),
-        "deltas": np.stack([d0s, margin + (d0s + d2s) / 2, d2s], axis=2),
+        "deltas": deltas,
+        "bolts": np.zeros((k, N, 3), int),
     }
-    made_to = np.full(N, max(means))
-    cols = {"dealt": np.full(N, hand), "par_level": made_to}
-    return advise(CLASSIC, hand, seat, "par", 0.75, cols, choices=choices, plan_player="strong")
+
+
+def _answer(hand: int, means: dict[int, float], seat: str = "middle", **kw):
+    """The answer of :func:`_choices`' plans (at the table as played: no concession)."""
+    cols = {"dealt": np.full(N, hand), "par_level": np.full(N, max(means))}
+    return advise(CLASSIC, hand, seat, "par", 0.75, cols, choices=_choices(hand, means, **kw),
+                  plan_player="strong")  # fmt: skip
 
 
 BID = {0: 20.0, 105: 30.0, 110: 35.0, 115: 41.0, 120: 41.0, 125: 38.0}
@@ -100,24 +106,33 @@ def test_passing_is_the_verdict_when_it_scores_most_and_the_forehand_keeps_its_1
     assert "automatic 100 and no higher" in only_100.say
 
 
-def test_a_pass_that_rests_on_declarers_failing_unconceded_says_so():
+def test_the_answer_says_where_the_table_as_played_would_choose_otherwise():
     # half the passing plan's deals: forehand plays 100 out and fails while the seat
-    # scores 150 (margin 170); conceded, forehand's -100 stands and the others get 50
-    # each: the seat's margin 50 - (-100 + 50) / 2 = 75
-    answer = _answer(HEARTS, {0: 90.0, 105: 100.0}, failed=0.5)
-    mean_pass = (170.0 + 90.0) / 2  # the failed half at 170, the rest at 90
-    assert answer.best is not None and answer.best.level == 0
-    c = answer.conceding
-    assert c is not None and c.share == pytest.approx(0.5)
-    assert c.passing == pytest.approx((75.0 + 90.0) / 2, abs=1.0) and c.passing < mean_pass - 40
-    assert (c.level, c.value) == (105, pytest.approx(100.0))  # conceded, the bid is best
+    # scores 150 (margin 170); the answer's table concedes it: forehand's -100 stands
+    # and the others get 50 each, the seat's margin 50 - (-100 + 50) / 2 = 75
+    from analysis.choices import conceding_columns
+
+    means = {0: 90.0, 105: 100.0}
+    assert _answer(HEARTS, means, failed=0.5).best.level == 0  # as played: passing
+    cols = _choices(HEARTS, means, failed=0.5)
+    at_table = {"level": cols["level"], **conceding_columns(CLASSIC, cols, 1)}
+    assert at_table["yielded"][0].mean() == pytest.approx(0.5)
+    assert at_table["margin"][0].mean() == pytest.approx((75.0 + 90.0) / 2, abs=1.0)
+    cards = {"dealt": np.full(N, HEARTS), "par_level": np.full(N, 105)}
+    answer = advise(CLASSIC, HEARTS, "middle", "par", 0.75, cards, choices=at_table,
+                    plan_player="strong")  # fmt: skip
+    assert answer.best is not None and answer.best.level == 105
+    p = answer.played
+    assert p is not None and (p.level, p.share) == (0, pytest.approx(0.5))
     v = verdict(answer)
-    assert v.action == "pass" and "cannot make (50% of the deals)" in v.why
-    assert (
-        f"passing scores +{c.passing:.1f} and the best choice is to bid up to 105 (+100.0)" in v.why
-    )
-    calm = _answer(HEARTS, {0: 90.0, 105: 60.0})
-    assert calm.conceding is None and "cannot make" not in verdict(calm).why
+    assert v.action == "bid" and "played out (50% of the deals when you pass)" in v.why
+    assert f"the choice would be: pass ({p.value:+.1f})." in v.why
+    # nothing conceded, nothing to say
+    calm = _choices(HEARTS, means)
+    plain = {"level": calm["level"], **conceding_columns(CLASSIC, calm, 1)}
+    quiet = advise(CLASSIC, HEARTS, "middle", "par", 0.75, cards, choices=plain,
+                   plan_player="strong")  # fmt: skip
+    assert quiet.played is None and "as it plays" not in verdict(quiet).why
 
 
 def test_a_table_that_concedes_concedes_where_that_costs_it_less():

@@ -126,10 +126,13 @@ class ClassTables:
             ``best``, ``low``, ``high`` (:func:`analysis.choices.best_choice`),
             ``class_hands`` (how many hands of the deck's hands the class holds: exact)
             and ``share`` (of all hands), ``dealt`` (``on purpose``: every class is),
-            and the same deals at a table that concedes a lost contract where that costs
-            it less (:func:`analysis.choices.conceding_deltas`): ``conceding_best``,
-            ``conceding_low``, ``conceding_high``, and ``conceding_share``, the passing
-            plan's deals another seat's concession would change.
+            and the choice at the table as its player plays, every contract it goes down
+            in played out: ``played_best``, ``played_low``, ``played_high``, and
+            ``played_share``, the passing plan's deals another seat's concession changed.
+
+    The tables' table concedes a contract it goes down in where that costs it less, as
+    the advisor's does (:func:`analysis.choices.conceding_columns`): ``mean`` and the
+    choice are at that table.
     """
 
     rules: Rules
@@ -145,7 +148,7 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
     import numpy as np
     import polars as pl
 
-    from analysis.choices import best_choice, choice_table, conceding_deltas
+    from analysis.choices import best_choice, choice_table, conceding_columns
     from analysis.safebids import items_frame
     from analysis.stats import wilson_interval
     from sim.cards import MARRIAGE_MASK
@@ -166,16 +169,11 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
             for seat in range(seats):
                 cell = play_class(rules, marriages, aces, seat, levels, TABLE_HANDS, TABLE_SEED,
                                   player)  # fmt: skip
-                table = choice_table(np.array(levels), cell["margin"])
+                cols = conceding_columns(rules, cell, seat)
+                table = choice_table(np.array(levels), cols["margin"])
                 best = best_choice(table)
-                deltas, better = conceding_deltas(
-                    rules, cell["deltas"], cell["declarer"], cell["contract"], cell["made"],
-                    cell["conceded"],
-                )  # fmt: skip
-                mine = deltas[:, :, seat]
-                margin = mine - (deltas.sum(axis=2) - mine) / (deltas.shape[2] - 1)
-                yielding = best_choice(choice_table(np.array(levels), margin))
-                others = better[0] & (cell["declarer"][0] != seat)
+                played = best_choice(choice_table(np.array(levels), cols["margin_played"]))
+                others = cols["yielded"][0] & (cell["declarer"][0] != seat)
                 n = TABLE_HANDS
                 made_to = items_frame(
                     rules, player, cell["dealt"], np.zeros(n, np.int64), np.arange(n),
@@ -187,7 +185,7 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
                 parts.append(table.with_columns(
                     pl.lit(marriages).alias("marriages"), pl.lit(aces).alias("aces"),
                     pl.lit(seat).alias("seat"),
-                    pl.Series("declared", cell["declared"].mean(axis=1)),
+                    pl.Series("declared", cols["declared"].mean(axis=1)),
                     pl.Series("p", np.where(bids, made / n, np.nan)).fill_nan(None),
                     pl.Series("ci_low", np.where(bids, low, np.nan)).fill_nan(None),
                     pl.Series("ci_high", np.where(bids, high, np.nan)).fill_nan(None),
@@ -196,8 +194,8 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
                     "marriages": marriages, "aces": aces, "seat": seat, "n": n,
                     "best": best.level, "low": best.low, "high": best.high,
                     "class_hands": count, "share": count / total, "dealt": "on purpose",
-                    "conceding_best": yielding.level, "conceding_low": yielding.low,
-                    "conceding_high": yielding.high, "conceding_share": float(others.mean()),
+                    "played_best": played.level, "played_low": played.low,
+                    "played_high": played.high, "played_share": float(others.mean()),
                 })  # fmt: skip
                 bar.update(1)
     keys = ["marriages", "aces", "seat"]
@@ -262,8 +260,7 @@ def load_tables(
         except pl.exceptions.PolarsError as exc:  # not a whole file
             raise ValueError(str(exc)) from None
         verdict = [*keys, "n", "best", "best_low", "best_high", "class_hands", "share"]
-        verdict += ["dealt", "conceding_best", "conceding_low", "conceding_high"]
-        verdict += ["conceding_share"]
+        verdict += ["dealt", "played_best", "played_low", "played_high", "played_share"]
         cells = both.select(verdict).unique(keys, maintain_order=True)
         cells = cells.rename({"best_low": "low", "best_high": "high"})
         return both.drop(verdict[4:]), cells

@@ -510,8 +510,21 @@ def _talon_answer(q: Question) -> SampledAdvice:
         rules, q.hand, q.talon, q.seat, spec.bid, judged, spec.seed, budget=spec.budget
     )
     bound = a.discard_table(rules, gives, made_to, caps, spec.bid, totals)
-    answer = a.advise_talon(rules, q.hand, spec.seat, q.talon, spec.bid, spec.risk, gives,
-                            contracts, played, made, player, bound, int(made_to.shape[0]))
+    answer = a.advise_talon(
+        rules,
+        q.hand,
+        spec.seat,
+        q.talon,
+        spec.bid,
+        spec.risk,
+        gives,
+        contracts,
+        played,
+        made,
+        player,
+        bound,
+        int(made_to.shape[0]),
+    )
     return replace(answer, opponents=opponents(player))  # fmt: skip
 
 
@@ -536,6 +549,7 @@ def _bid_answer(
     import numpy as np
 
     from analysis import advise as a
+    from analysis.choices import conceding_columns
     from sim.engine.api import seat_flags
     from sim.engine.deal import n_hands
     from sim.runs.advise import PASS_PLAYER, bid_samples, hand_cap
@@ -568,18 +582,20 @@ def _bid_answer(
         raise FieldError("auction", "{field}: {reason}", reason=str(exc)) from None
     high = auction.high if auction is not None else 100  # forehand's automatic 100
     levels = plan_levels(rules, hand, high)
-    choices = {"level": np.array(levels), **plan_columns(cols["plans"], levels)}
+    # the table concedes a contract it goes down in where that costs it less (§5: none
+    # while someone sits on the barrel, unless rospis.on_barrel)
+    concessions = rules.rospis.allowed and not (spec.barrel and not rules.rospis.on_barrel)
+    played = plan_columns(cols["plans"], levels)
+    choices = {"level": np.array(levels), **conceding_columns(rules, played, seat, concessions)}
     plan_player = PASS_PLAYER if player == PAR else player
     measure, before = "margin", None
     if scores is not None:
         choices["win"], before = win_chances(rules, choices, scores, seat, spec.barrel,
                                              plan_player, feedback)  # fmt: skip
         measure = "win"
-    concessions = not (spec.barrel and not rules.rospis.on_barrel)  # §5: none on the barrel
     answer = a.advise(rules, hand, spec.seat or "", player, spec.risk, cols, choices=choices,
-                      plan_player=plan_player, measure=measure, concessions=concessions)
-    if before is not None:
-        answer = replace(answer, win_before=before)  # fmt: skip
+                      plan_player=plan_player, measure=measure)  # fmt: skip
+    answer = replace(answer, win_before=before, concede_lost=concessions)
     if auction is not None:
         answer = replace(answer, auction=auction.text(), high_bid=auction.high)
     if policy is not None and auction is not None:
