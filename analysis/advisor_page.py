@@ -194,34 +194,83 @@ def _marriage_words(label: str) -> str:
     return _("no marriage") if label == "none" else _("{suits} marriage").format(suits=label)
 
 
+NBSP = "\u00a0"
+"""Keeps a level and the ``/`` after it on one line (:func:`glance_grid`)."""
+SUIT_ORDER = "♠♣♦♥"
+"""The suits from the cheapest marriage to the dearest (classic: 40, 60, 80, 100)."""
+
+
+def marriage_order(label: str) -> tuple[int, list[int]]:
+    """Where a marriage set (:func:`analysis.safebids.marriage_label`) stands in a glance.
+
+    None first, then one marriage (♠, ♣, ♦, ♥), then the pairs, then the triples, each
+    group from the cheapest suits to the dearest.
+    """
+    if label == "none":
+        return (0, [])
+    return (len(label), [SUIT_ORDER.index(ch) for ch in label])
+
+
+def glance_grid(levels: Mapping[tuple[str, int], Sequence[int]]) -> list[list[str]]:
+    r"""Every class's choice at every seat as the rows of a table, in the current language.
+
+    ``levels``: ``(marriage set label, aces) -> the choice at each seat, forehand first``
+    (0: pass). The first row is the heading (``marriages \ aces`` and each number of
+    aces), then one row per marriage set (:func:`marriage_order`): its name and one cell
+    per number of aces, ``pass / 120 / 115`` (forehand / middle / dealer; the space
+    before each ``/`` unbreakable, so that a narrow cell breaks after it), ``—`` where
+    the class has no hand. The offline page (:func:`glance_table`), the page for players
+    and the guide all show this grid, so they cannot differ.
+    """
+    labels = sorted({m for m, _a in levels}, key=marriage_order)
+    aces = sorted({a for _m, a in levels})
+    rows = [[f"{_('marriages')} \\ {_('aces')}", *(str(a) for a in aces)]]
+    for label in labels:
+        cells = [_marriage_words(label)]
+        for a in aces:
+            seats = levels.get((label, a))
+            cells.append("—" if seats is None else f"{NBSP}/ ".join(
+                role("pass") if level == 0 else str(level) for level in seats))  # fmt: skip
+        rows.append(cells)
+    return rows
+
+
+def glance_html(levels: Mapping[tuple[str, int], Sequence[int]]) -> str:
+    """:func:`glance_grid` as an HTML table (``class="glance"``)."""
+    head, *body = glance_grid(levels)
+    top = "".join(f"<th>{html.escape(c)}</th>" for c in head)
+    rows = "".join(
+        f"<tr><th>{html.escape(r[0])}</th>" + "".join(f"<td>{html.escape(c)}</td>" for c in r[1:])
+        + "</tr>"
+        for r in body
+    )  # fmt: skip
+    return f'<table class="glance"><tr>{top}</tr>{rows}</table>'
+
+
+def glance_frame(levels: Mapping[tuple[str, int], Sequence[int]]) -> pl.DataFrame:
+    """:func:`glance_grid` as a frame of strings headed by its first row (a Markdown table)."""
+    head, *body = glance_grid(levels)
+    return pl.DataFrame(
+        {h: [r[k] for r in body] for k, h in enumerate(head)}, schema=dict.fromkeys(head, pl.String)
+    )
+
+
+def glance_levels(data: Mapping[str, Any]) -> dict[tuple[str, int], list[int]]:
+    """The choice of every class at every seat, from the tables as a page embeds them."""
+    return {
+        (c["marriages"], int(c["aces"])): [int(cell["best"]) for cell in c["cells"]]
+        for c in data["classes"]
+    }
+
+
 def glance_table(data: Mapping[str, Any]) -> str:
     """Every class's choice as an HTML table: marriages by row, aces by column.
 
-    A cell holds the choice at each seat in turn (forehand first), ``—`` where the
-    class has no hand.
+    ``data``: :func:`sim.jobs.advice_tables.class_data`. A cell holds the choice at each
+    seat in turn (forehand first), ``—`` where the class has no hand
+    (:func:`glance_grid`).
     """
-    order = {s: k for k, s in enumerate("♠♣♦♥")}
-    labels = sorted(
-        {c["marriages"] for c in data["classes"]},
-        key=lambda m: (m != "none", len(m), [-order.get(ch, 0) for ch in m]),
-    )
-    aces = sorted({int(c["aces"]) for c in data["classes"]})
-    by = {(c["marriages"], int(c["aces"])): c for c in data["classes"]}
-    head = "".join(f"<th>{a}</th>" for a in aces)
-    rows = []
-    for label in labels:
-        cells = []
-        for a in aces:
-            entry = by.get((label, a))
-            if entry is None:
-                cells.append("<td>—</td>")
-                continue
-            say = " / ".join(role("pass") if c["best"] == 0 else str(c["best"])
-                             for c in entry["cells"])  # fmt: skip
-            cells.append(f"<td>{html.escape(say)}</td>")
-        rows.append(f"<tr><th>{html.escape(_marriage_words(label))}</th>{''.join(cells)}</tr>")
-    corner = html.escape(f"{_('marriages')} \\ {_('aces')}")
-    return f'<table class="glance"><tr><th>{corner}</th>{head}</tr>{"".join(rows)}</table>'
+    return glance_html(glance_levels(data))
 
 
 def _percent(risk: float) -> str:
@@ -358,7 +407,12 @@ __all__ = [
     "WORDS",
     "asset",
     "class_entries",
+    "glance_frame",
+    "glance_grid",
+    "glance_html",
+    "glance_levels",
     "glance_table",
+    "marriage_order",
     "offline_page",
     "page_html",
     "page_words",

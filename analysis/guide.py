@@ -1,11 +1,16 @@
 """The strategy guide: what a player should bid, expect, give away and concede.
 
-Every table comes from one of four runs of the same rules (``thousand guide``), and
+Every table comes from one of five runs of the same rules (``thousand guide``), and
 each says which player produced it:
 
+* the advisor's class tables of ``strong`` (:func:`sim.jobs.advice_tables.load_tables`:
+  every class of hand, its marriages and aces, dealt on purpose at every seat and
+  every choice in the auction played out): how high to bid, by the one rule
+  (:func:`analysis.choices.best_choice`), and the ``guide`` player's bid chart, the
+  same rule over its coarser classes (:func:`pooled_choices`);
 * every dealt hand played as the declarer's by ``strong`` (the ``safebids``
-  items): the bid chart, the talon's measured side, the concession table and the
-  ``guide`` player's bid chart;
+  items): how safe a bid is (the make-rate charts), the talon's measured side and the
+  concession table;
 * hands played by ``strong`` in ordinary auctions: the cost of giving a lone king
   or queen away;
 * games to the target by ``strong``: the barrel, golden and dark deals, seats;
@@ -41,6 +46,7 @@ from analysis.stats import Z95, wilson_interval
 from sim.i18n import N_, _, interval_separator, n_, number, role
 from sim.players import DEFAULT
 from sim.rules import Rules
+from sim.table_text import hand_roles
 
 GUIDE_PLAYER = DEFAULT  # who plays every run of the guide (and its duel's opponent)
 # The guide player's classes (sim.engine.strategies.guide; a test checks they agree).
@@ -99,6 +105,13 @@ class GuideRuns:
     games: pl.DataFrame  # one row per game, as games.parquet (sim.runs.games.games_frame)
     odds: pl.DataFrame  # the odds table (analysis.tables.odds_table)
     deals: pl.DataFrame  # every played deal of the hands run: see events_table
+    # the class tables of GUIDE_PLAYER (sim.jobs.advice_tables.ClassTables): one row per
+    # class, seat and plan level, one row per class and seat, the hands dealt per cell
+    # and their seed
+    choices: pl.DataFrame
+    verdicts: pl.DataFrame
+    table_hands: int
+    table_seed: int
 
 
 def _class_frame(runs: GuideRuns) -> pl.DataFrame:
@@ -125,7 +138,11 @@ def class_curve(frame: pl.DataFrame, rules: Rules) -> pl.DataFrame:
 
 
 def bid_classes_table(curve: pl.DataFrame, risk: float) -> pl.DataFrame:
-    """The bid chart by marriage and aces at ``risk``, each level with its make rate.
+    """The safe-bid chart by marriage and aces at ``risk``, each level with its make rate.
+
+    How safe a bid is, not how high to bid: the level the class's hands make often
+    enough, whatever passing or a lower bid would score (:func:`bid_choices_table`
+    weighs that).
 
     ``level`` is the highest level whose 95 % Wilson lower bound reaches ``risk`` (null:
     none, pass), as :func:`analysis.safebids.safe_levels` reads it; ``rate``, ``ci_low``
@@ -161,25 +178,194 @@ def bid_classes_table(curve: pl.DataFrame, risk: float) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={**schema, "marriage": pl.String})
 
 
-def guide_bids(
-    classes: pl.DataFrame, frame: pl.DataFrame, rules: Rules, risk: float, min_n: int = 30
-) -> pl.DataFrame:
-    """The guide player's bid chart: the safe level at ``risk`` by marriage and aces.
+# --- how high to bid: the class tables, read by the one rule ------------------------------
+BID_CHOICE_COLUMNS = (
+    "marriages", "aces", "seat", "hands", "class_hands", "share", "choice", "choice_low",
+    "choice_high", "margin", "margin_low", "margin_high", "p_make", "p_low", "p_high",
+)  # fmt: skip
+_CELL = ("marriages", "aces", "seat")
 
-    The levels of ``classes`` (:func:`bid_classes_table` at ``risk``); a class with fewer
-    than ``min_n`` hands takes its marriage's level over all aces. Columns:
-    ``marriage``, ``aces``, ``n``, ``level`` (0: pass).
+
+def bid_choices_table(runs: GuideRuns) -> pl.DataFrame:
+    """How high to bid: the class tables' choice of every class of hand at every seat.
+
+    One row per class (``marriages``: its marriage set as
+    :func:`analysis.safebids.marriage_label` writes it; ``aces``) and seat (its name):
+    ``hands`` dealt there on purpose, ``class_hands`` (hands of the deck in the class)
+    and ``share``, the ``choice`` (0: pass) of :func:`analysis.choices.best_choice` with
+    ``choice_low`` and ``choice_high`` (the levels not shown worse), the choice's mean
+    margin with its 95 % interval, and P(make) of the choice's level when the hand wins
+    the auction there, with its Wilson interval (empty for a pass). Ordered as every
+    glance shows them (:func:`analysis.advisor_page.marriage_order`), then aces, seats.
     """
-    coarse = safe_levels(curves(frame, rules, ["guide_marriage"]), ["guide_marriage"], [risk])
-    col = f"safe_{round(risk * 100)}"
+    from analysis.advisor_page import marriage_order
+    from analysis.safebids import marriage_label
+
+    seats = hand_roles(runs.rules.players)
+    at = runs.choices.select(
+        *_CELL, pl.col("level").alias("best"), pl.col("mean").alias("margin"),
+        pl.col("low").alias("margin_low"), pl.col("high").alias("margin_high"),
+        pl.col("p").alias("p_make"), pl.col("ci_low").alias("p_low"),
+        pl.col("ci_high").alias("p_high"),
+    )  # fmt: skip
+    cells = runs.verdicts.join(at, on=[*_CELL, "best"], how="left")
+    labels = [marriage_label(int(m)) for m in cells["marriages"]]
+    order = sorted(
+        range(cells.height),
+        key=lambda k: (marriage_order(labels[k]), cells["aces"][k], cells["seat"][k]),
+    )
+    out = cells.with_columns(
+        marriages=pl.Series(labels, dtype=pl.String),
+        seat=pl.Series([seats[int(s)] for s in cells["seat"]], dtype=pl.String),
+        hands=pl.col("n").cast(pl.Int64),
+        choice=pl.col("best").cast(pl.Int64),
+        choice_low=pl.col("low").cast(pl.Int64),
+        choice_high=pl.col("high").cast(pl.Int64),
+    )
+    return out[order].select(BID_CHOICE_COLUMNS)
+
+
+def choice_levels(bid_choices: pl.DataFrame) -> dict[tuple[str, int], list[int]]:
+    """Each class's choice at every seat in turn (:func:`analysis.advisor_page.glance_grid`)."""
+    out: dict[tuple[str, int], list[int]] = {}
+    for r in bid_choices.iter_rows(named=True):  # the seats in order (bid_choices_table)
+        out.setdefault((r["marriages"], int(r["aces"])), []).append(int(r["choice"]))
+    return out
+
+
+def guide_class(marriages: int, aces: int) -> tuple[str, int]:
+    """The ``guide`` player's class of a class of the tables: marriage class, aces 0/1/2+."""
+    count = bin(marriages).count("1")
+    if count == 0:
+        return "none", min(aces, 2)
+    if count > 1:
+        return "two", min(aces, 2)
+    return MARRIAGE_CLASSES[marriages.bit_length()], min(aces, 2)
+
+
+POOLED_COLUMNS = (
+    "marriage", "aces", "level", "n", "class_hands", "mean", "low", "high", "diff",
+    "diff_low", "diff_high", "gain", "gain_low", "gain_high",
+)  # fmt: skip
+
+
+def _pool(cells: list[tuple[float, pl.DataFrame]]) -> dict[str, np.ndarray]:
+    """One guide class's plans: the cells' rows pooled level by level (:func:`pooled_choices`)."""
+    levels = np.unique(np.concatenate([rows["level"].to_numpy() for _w, rows in cells]))
+    k = len(levels)
+    mean = np.zeros(k)
+    var = np.zeros(k)
+    gain = np.zeros(k)
+    gain_var = np.zeros(k)
+    n = 0
+    picked = []  # per cell: its row for each pooled level (above its cap: the cap's)
+    for w, rows in cells:
+        own = rows["level"].to_numpy()
+        at = np.searchsorted(own, levels, side="right") - 1
+        se = (rows["high"].to_numpy() - rows["low"].to_numpy()) / (2 * Z95)
+        g = rows["gain"].fill_null(0.0).to_numpy()
+        sg = (rows["gain_high"] - rows["gain_low"]).fill_null(0.0).to_numpy() / (2 * Z95)
+        sd = (rows["diff_high"].to_numpy() - rows["diff_low"].to_numpy()) / (2 * Z95)
+        mean += w * rows["mean"].to_numpy()[at]
+        var += (w * se[at]) ** 2
+        gain += w * g[at]
+        gain_var += (w * sg[at]) ** 2
+        n += int(rows["n"][0])
+        picked.append((w, at, rows["mean"].to_numpy(), sd, sg))
+    best = int(np.argmax(mean))  # the first of the highest: a tie keeps the lowest level
+    diff = np.zeros(k)
+    diff_var = np.zeros(k)
+    for w, at, m, sd, sg in picked:
+        b = at[best]
+        diff += w * (m[at] - m[b])
+        # the paired s.e. of (plan - best) in one cell: exact where the cell's best is one
+        # of the two (its own diff is against it), else bounded by the sum of the two it
+        # holds, against its best or against passing (sd(X - Y) <= sd(X) + sd(Y))
+        s = np.minimum(sd[at] + sd[b], sg[at] + sg[b])
+        diff_var += (w * np.where(at == b, 0.0, s)) ** 2
+    half = Z95 * np.sqrt(var)
+    diff_half = Z95 * np.sqrt(diff_var)
+    gain_half = Z95 * np.sqrt(gain_var)
+    return {
+        "level": levels.astype(np.int64), "n": np.full(k, n, dtype=np.int64),
+        "mean": mean, "low": mean - half, "high": mean + half,
+        "diff": diff, "diff_low": diff - diff_half, "diff_high": diff + diff_half,
+        "gain": gain, "gain_low": gain - gain_half, "gain_high": gain + gain_half,
+    }  # fmt: skip
+
+
+def pooled_choices(choices: pl.DataFrame, verdicts: pl.DataFrame) -> pl.DataFrame:
+    """The plans of the ``guide`` player's classes: the class tables' plans pooled.
+
+    A guide class (:data:`MARRIAGE_CLASSES` × aces 0, 1, 2+) holds several classes of
+    the tables (``two``: every pair and triple of marriages; ``2`` aces: two, three or
+    four) at every seat. Its plan ``L`` is valued by the mean of theirs: each member
+    class weighted by the hands of the deck it holds (``class_hands``), the seats
+    equally, a member's plan above its cap counted as its cap's (it cannot bid higher).
+    The mean and its interval, and the gain over passing, are exact (the cells are
+    independent deals; each cell's own intervals are paired). The difference from the
+    pooled best plan is exact too, its interval approximated: in a cell whose own best is
+    neither plan, its paired standard error is bounded by the sum of the two the cell
+    holds (against its best, or against passing: the smaller), so the interval is never
+    narrower than the paired one. Columns :data:`POOLED_COLUMNS`, one row per guide
+    class and level; :func:`analysis.choices.best_choice` of a class's rows is its chart.
+    """
+    cells: dict[tuple[str, int], list[tuple[int, int, pl.DataFrame]]] = {}
+    for (mask, aces, _seat), rows in choices.sort([*_CELL, "level"]).group_by(
+        list(_CELL), maintain_order=True
+    ):
+        cells.setdefault(guide_class(int(mask), int(aces)), []).append((int(mask), int(aces), rows))
+    hands = {(int(r["marriages"]), int(r["aces"])): int(r["class_hands"])
+             for r in verdicts.iter_rows(named=True)}  # fmt: skip
+    parts = []
+    for m in MARRIAGE_CLASSES:
+        for a in ACE_CLASSES:
+            members = cells.get((m, a), [])
+            if not members:
+                continue
+            total = sum(hands[k] for k in {(mask, aces) for mask, aces, _r in members})
+            seats = len({int(r["seat"][0]) for _m, _a, r in members})
+            pooled = _pool([(hands[(mask, aces)] / total / seats, rows)
+                            for mask, aces, rows in members])  # fmt: skip
+            parts.append(pl.DataFrame({
+                "marriage": m, "aces": a, **pooled, "class_hands": total,
+            }).with_columns(pl.col("aces", "class_hands").cast(pl.Int64)))  # fmt: skip
+    return pl.concat(parts).select(POOLED_COLUMNS)
+
+
+GUIDE_PLAYER_COLUMNS = (
+    "marriage", "aces", "n", "class_hands", "level", "low", "high", "margin", "margin_low",
+    "margin_high",
+)  # fmt: skip
+
+
+def guide_bids(pooled: pl.DataFrame) -> pl.DataFrame:
+    """The ``guide`` player's bid chart: :func:`analysis.choices.best_choice` of each class.
+
+    ``pooled``: :func:`pooled_choices`. One row per guide class (:data:`MARRIAGE_CLASSES`
+    × :data:`ACE_CLASSES`): ``n`` (hands played for it: its members' cells × hands each),
+    ``class_hands``, the ``level`` to bid up to (0: pass), ``low`` and ``high`` (the
+    levels not shown worse) and the level's pooled margin with its interval.
+    """
+    from analysis.choices import best_choice
+
     rows = []
-    for r in classes.iter_rows(named=True):
-        c = coarse.filter(pl.col("guide_marriage") == r["marriage"])
-        fallback = c[col][0] if len(c) and c[col][0] is not None else 0
-        level = r["level"] if r["n"] >= min_n else fallback
-        rows.append({"marriage": r["marriage"], "aces": r["aces"], "n": r["n"],
-                     "level": int(level or 0)})  # fmt: skip
-    return pl.DataFrame(rows)
+    for m in MARRIAGE_CLASSES:
+        for a in ACE_CLASSES:
+            table = pooled.filter((pl.col("marriage") == m) & (pl.col("aces") == a))
+            if table.is_empty():  # no hand of the rules' size is of this class
+                rows.append({"marriage": m, "aces": a, "n": 0, "class_hands": 0, "level": 0,
+                             "low": 0, "high": 0})  # fmt: skip
+                continue
+            best = best_choice(table)
+            at = table.filter(pl.col("level") == best.level).row(0, named=True)
+            rows.append({
+                "marriage": m, "aces": a, "n": at["n"], "class_hands": at["class_hands"],
+                "level": best.level, "low": best.low, "high": best.high, "margin": at["mean"],
+                "margin_low": at["low"], "margin_high": at["high"],
+            })  # fmt: skip
+    schema = {c: pl.Float64 if c.startswith("margin") else pl.Int64 for c in GUIDE_PLAYER_COLUMNS}
+    return pl.DataFrame(rows, schema={**schema, "marriage": pl.String})
 
 
 def talon_points_table(frame: pl.DataFrame, runs: GuideRuns) -> pl.DataFrame:
@@ -541,12 +727,21 @@ def special_table(games: pl.DataFrame, rules: Rules) -> pl.DataFrame:
 
 @dataclass
 class GuideTables:
-    """Every table of the guide, and the ``guide`` player's parameters."""
+    """Every table of the guide, and the ``guide`` player's parameters.
+
+    How high to bid: ``bid_choices`` (:func:`bid_choices_table`: the class tables'
+    choice of every class at every seat), ``guide_choices`` (:func:`pooled_choices`: the
+    same plans pooled over the ``guide`` player's classes) and ``guide_bids`` (its chart,
+    :func:`guide_bids`). How safe a bid is: ``bid_curve``, ``bid_chart`` and
+    ``bid_classes`` (make rates of the declarer items).
+    """
 
     runs: GuideRuns
     bid_curve: pl.DataFrame
     bid_chart: pl.DataFrame
     bid_classes: pl.DataFrame
+    bid_choices: pl.DataFrame
+    guide_choices: pl.DataFrame
     guide_bids: pl.DataFrame
     talon_points: pl.DataFrame
     completion: pl.DataFrame
@@ -578,12 +773,15 @@ def guide_tables(runs: GuideRuns) -> GuideTables:
     chart = safe_levels(curve, ["marriages"], RISKS)
     concede = concede_table(frame, rules, levels)
     classes = bid_classes_table(class_curve(frame, rules), runs.risk)
+    pooled = pooled_choices(runs.choices, runs.verdicts)
     return GuideTables(
         runs=runs,
         bid_curve=curve,
         bid_chart=chart,
         bid_classes=classes,
-        guide_bids=guide_bids(classes, frame, rules, runs.risk),
+        bid_choices=bid_choices_table(runs),
+        guide_choices=pooled,
+        guide_bids=guide_bids(pooled),
         talon_points=talon_points_table(frame, runs),
         completion=completion_table(runs),
         talon_reshuffle=talon_reshuffle_table(runs.odds),
@@ -631,12 +829,6 @@ def _rate(p: float | None, lo: float | None, hi: float | None, places: int = 3) 
         return "—"
     sep = interval_separator()
     return f"{number(p, places)} [{number(lo, places)}{sep}{number(hi, places)}]"
-
-
-def _short(x: float) -> str:
-    """``x`` as ``{x:g}`` writes it (0.75), with the language's decimal mark."""
-    text = f"{x:g}"
-    return text if "e" in text else number(x, len(text.partition(".")[2]))
 
 
 def _chart_display(guide: GuideTables) -> pl.DataFrame:
@@ -793,8 +985,7 @@ def _specials_display(guide: GuideTables) -> pl.DataFrame:
 
 # --- values as the page for players shows them (and the guide's tables of its numbers) ----
 MIN_HANDS = 30
-"""A class of the bid chart with fewer hands shows no level (the guide player then bids
-its marriage's level over all aces)."""
+"""A class of the safe-bid chart with fewer hands shows no level."""
 NBSP = "\u00a0"
 """Joins the parts of one value (``89 % [88, 89]``), so that a line never breaks inside it."""
 # the order of the chart's rows: the strongest marriages first, then by aces
@@ -841,7 +1032,7 @@ def tight(text: str) -> str:
 
 
 def chart_rows(guide: GuideTables) -> list[dict[str, Any]]:
-    """The rows of :func:`bid_classes_table` in the chart's order (:data:`CHART_ORDER`)."""
+    """The rows of :func:`bid_classes_table` (the safe bids) in :data:`CHART_ORDER`."""
     order = {m: k for k, m in enumerate(CHART_ORDER)}
     rows = guide.bid_classes.rows(named=True)
     return sorted(rows, key=lambda r: (order[r["marriage"]], r["aces"]))
@@ -857,11 +1048,13 @@ def marriage_short(marriage: str) -> str:
 
 
 def bid_table(guide: GuideTables) -> pl.DataFrame:
-    """The bid chart as shown: marriages, aces, bid up to, its make rate, the next level's.
+    """The safe-bid chart as shown: marriages, aces, safe level, its make rate, the next's.
 
-    Headed in the current language; a class of fewer than :data:`MIN_HANDS` hands shows
-    dashes. Each rate with its interval is one unbreakable value; the next level's cell
-    (``130: 78 % [74, 81]``) may break after its level.
+    How safe a bid is, not how high to bid (:func:`bid_choices_table` is that). Headed in
+    the current language; a class of fewer than :data:`MIN_HANDS` hands shows dashes, a
+    class that makes no level at the risk a dash as its level. Each rate with its
+    interval is one unbreakable value; the next level's cell (``130: 78 % [74, 81]``) may
+    break after its level.
     """
     risk = round(guide.runs.risk * 100)
     heads = tuple(
@@ -869,7 +1062,7 @@ def bid_table(guide: GuideTables) -> pl.DataFrame:
         for h in (
             _("marriages"),
             _("aces"),
-            _("bid up to ({risk} %)").format(risk=risk),
+            _("safe at {risk} %").format(risk=risk),
             _("makes it [95 %]"),
             _("the next level"),
         )
@@ -882,7 +1075,7 @@ def bid_table(guide: GuideTables) -> pl.DataFrame:
         values = (
             marriage_short(r["marriage"]),
             "2+" if r["aces"] == 2 else str(r["aces"]),
-            "—" if few else role("pass") if r["level"] is None else str(r["level"]),
+            "—" if few or r["level"] is None else str(r["level"]),
             "—" if few else share_text(r["rate"], r["ci_low"], r["ci_high"]),
             "—" if few or nxt is None else f"{nxt}: {rate}",
         )
@@ -945,10 +1138,10 @@ def duel_sentence(summary: pl.DataFrame, deals: int, seed: int) -> str:
     else:
         verdict = _("the guide does at least as well as `{player}` (the interval holds 0)")
     return _(
-        "Played by these tables alone (the `guide` player: it bids by the chart below at the "
-        "guide's risk and concedes by the concession table; its card play and discards are "
-        "`{player}`'s), a duplicate duel against `{player}` over {deals} deals (seed {seed}) "
-        "gives {diff} points per deal: {verdict}."
+        "Played by these tables alone (the `guide` player: it bids up to the choice of the "
+        "best margin of its class, the chart below, and concedes by the concession table; "
+        "its card play and discards are `{player}`'s), a duplicate duel against `{player}` "
+        "over {deals} deals (seed {seed}) gives {diff} points per deal: {verdict}."
     ).format(
         player=GUIDE_PLAYER,
         deals=number(deals),
@@ -958,33 +1151,23 @@ def duel_sentence(summary: pl.DataFrame, deals: int, seed: int) -> str:
     )
 
 
-def guide_answer(guide: GuideTables, duel: pl.DataFrame | None = None) -> str:
-    """The guide in one sentence: the safe bids at 75 % by marriage, concessions, its duel."""
-    chart = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER)
-    levels = {r["marriages"]: r["safe_75"] for r in chart.iter_rows(named=True)}
-    single = [m for m in ("♥", "♦", "♣", "♠") if m in levels]
-    bids = [
-        _("{level} holding the {suit} marriage alone").format(level=levels[m], suit=m)
-        for m in single
-        if levels[m]
-    ]
-    unsafe = [_("the {suit} marriage").format(suit=m) for m in single if levels[m] is None]
-    if "none" in levels and levels["none"] is None:
-        unsafe.append(_("no marriage"))
-    parts = []
-    if bids:
-        parts.append(_("the guide bids up to {bids}").format(bids=_(" and ").join(bids)))
-    if unsafe:
-        parts.append(
-            _("with only {hands} not even 100 is made that often").format(
-                hands=_(" or ").join(unsafe)
-            )
-        )
-    rule = (
-        _("at a 75 % make rate {advice}").format(advice="; ".join(parts))
-        if parts
-        else _("no bid is safe at 75 %")
+def chart_levels(guide: GuideTables, marriage: str) -> str:
+    """The ``guide`` player's levels of a marriage class by 0 / 1 / 2+ aces (``pass / 125``)."""
+    chart = {(r["marriage"], r["aces"]): r["level"] for r in guide.guide_bids.iter_rows(named=True)}
+    return " / ".join(
+        role("pass") if not chart.get((marriage, a)) else str(chart[(marriage, a)])
+        for a in ACE_CLASSES
     )
+
+
+def guide_answer(guide: GuideTables, duel: pl.DataFrame | None = None) -> str:
+    """The guide in one sentence: how high to bid (the best margin's), concessions, its duel.
+
+    The levels are the ``guide`` player's chart (:func:`guide_bids`: the class tables'
+    choices pooled over its classes and the seats), which its duel plays.
+    """
+    runs = guide.runs
+    chart = ", ".join(f"{marriage_words(m)}: {chart_levels(guide, m)}" for m in MARRIAGE_CLASSES)
     conceding = guide.concede.filter(pl.col("better") == "concede")
     concede = (
         _("conceding never scores more than playing")
@@ -996,9 +1179,12 @@ def guide_answer(guide: GuideTables, duel: pl.DataFrame | None = None) -> str:
             len(guide.concede),
         ).format(cases=len(conceding), total=len(guide.concede))
     )
-    text = _("Measured with `{player}` at every seat: {rule}; {concede}").format(
-        player=GUIDE_PLAYER, rule=rule, concede=concede
-    )
+    text = _(
+        "Played out with `{player}` at every seat, every class of hand dealt {hands} times at "
+        "each seat: the level to bid up to is the one of the best margin (your deal score "
+        "minus the others' mean); with 0 / 1 / 2+ aces, the seats pooled, it is {chart}; "
+        "{concede}"
+    ).format(player=GUIDE_PLAYER, hands=number(runs.table_hands), chart=chart, concede=concede)
     if duel is not None:
         row = duel.filter(pl.col("measure") == "score_diff").row(0, named=True)
         text += _(
@@ -1014,6 +1200,7 @@ def guide_sections(
     guide: GuideTables, duel: pl.DataFrame | None = None, duel_deals: int = 0, duel_seed: int = 0
 ) -> list[Any]:
     """The guide's sections (:class:`analysis.pages.Section`), in reading order."""
+    from analysis.advisor_page import WORDS, glance_frame
     from analysis.pages import Section, Text
     from analysis.plots import plot_safe_curves
 
@@ -1023,19 +1210,41 @@ def guide_sections(
     need = rules.game.target - rules.barrel.at + (1 if rules.game.target_strict else 0)
 
     bid = Section("guide-bids", _("How high to bid"))
+    seats = " / ".join(role(seat) for seat in hand_roles(rules.players))
     bid.blocks.append(
         Text(
             _(
-                "Every dealt hand of {deals} deals (seed {seed}) played as the declarer's by "
-                "`{player}` at every seat: talon, discard, its own contract and the play. A "
-                "hand makes a level when its deal total reaches it and the player would not "
-                "concede it; the safe bid is the highest level whose 95 % lower bound reaches "
-                "the risk (— none)."
+                "Each choice in the auction, pass or bid up to a level (raise to the lowest "
+                "raise open while it is at most that level), played out on the same deals by "
+                "`{player}` at every seat (seed {seed}). `thousand advise`, `thousand serve` and "
+                "the offline page to tap a hand answer from these tables by the same rule; "
+                "`guide_bid_choices.csv` adds each choice's margin and its chance to make the "
+                "level, with their intervals, and the levels the paired 95 % interval does not "
+                "show worse."
+            ).format(player=GUIDE_PLAYER, seed=runs.table_seed)
+        )
+    )
+    bid.add_table(
+        _(WORDS["glance"]).format(seats=seats),
+        _(WORDS["glance_note"]).format(deals=number(runs.table_hands)),
+        glance_frame(choice_levels(guide.bid_choices)),
+        "guide_bid_choices.csv",
+        guide.bid_choices,
+    )
+    bid.blocks.append(
+        Text(
+            _(
+                "How safe a bid is, which is not how high to bid: every dealt hand of {deals} "
+                "deals (seed {seed}) played as the declarer's by `{player}` at every seat: "
+                "talon, discard, its own contract and the play. A hand makes a level when its "
+                "deal total reaches it and the player would not concede it; the safe bid is the "
+                "highest level whose 95 % lower bound reaches the risk (— none). It weighs "
+                "neither what passing scores nor what the others make; the choice above does."
             ).format(deals=number(deals), seed=runs.seed, player=GUIDE_PLAYER)
         )
     )
     bid.add_table(
-        _("Bid chart: safe bid at 50 / 75 / 90 %"),
+        _("Safe bids: the highest level made at 50 / 75 / 90 %"),
         _(
             "Measured with `{player}` at every seat. Full curves with intervals: "
             "`guide_bid_curve.csv`."
@@ -1046,10 +1255,10 @@ def guide_sections(
     )
     bid.csvs["guide_bid_curve.csv"] = guide.bid_curve
     bid.add_table(
-        _("Bid chart by marriages and aces at {risk} %").format(risk=round(runs.risk * 100)),
+        _("Safe bids by marriages and aces at {risk} %").format(risk=round(runs.risk * 100)),
         _(
-            "The `guide` player's classes: the level to bid up to with its make rate, and "
-            "the next level's (the page for players shows the same chart)."
+            "The `guide` player's classes: the highest level made at that rate with its make "
+            "rate, and the next level's. How safe, not how high to bid."
         ),
         bid_table(guide),
         "guide_bid_classes.csv",
@@ -1181,11 +1390,15 @@ def guide_sections(
     check.blocks.append(
         Text(
             _(
-                "The `guide` player's bid chart at risk {risk} (the highest level each class "
-                "of dealt hand makes with that chance; a class under 30 hands takes its "
-                "marriage's level) and its concession limits are written as `--param` "
-                "settings, one a line, to `guide_params.txt`."
-            ).format(risk=_short(runs.risk))
+                "The `guide` player's bid chart (`guide_player.csv`) is the same rule over its "
+                "18 classes (no marriage, one marriage by its suit, or two or more, with 0, 1 "
+                "or 2+ aces): each level's margins of the classes above that fall in one, "
+                "weighted by the hands each holds, and of every seat alike, pooled, and the "
+                "level of the best pooled margin taken (the pooled differences' intervals are "
+                "bounded from the classes' own, never narrower than they would be). The chart "
+                "and its concession limits are written as `--param` settings, one a line, to "
+                "`guide_params.txt`; the duel above plays them."
+            )
         )
     )
     check.add_csv("guide_player.csv", guide.guide_bids, _("the guide player's bid chart"))
@@ -1209,6 +1422,7 @@ def guide_json(guide: GuideTables, duel: pl.DataFrame | None = None) -> dict[str
         "specials": guide.specials,
         "guide_player": guide.guide_bids,
         "bid_classes": guide.bid_classes,
+        "bid_choices": guide.bid_choices,
         "events": guide.events,
     }
     if duel is not None:

@@ -1,10 +1,11 @@
 """The page for players: the guide's answers on one printable page, in the player's language.
 
 What a player asks at the table, each answered in a sentence or two with its interval
-and the player that measured it: how high to bid (a bid chart by marriages and aces,
-as a picture and as a table whose every threshold carries its make rate and the next
-level's), forehand's forced 100, what the talon brings, what to give away, when to
-concede, the barrel and bidding on it, bolts and the 555 reset (samosval). ``thousand
+and the player that measured it: how high to bid (every class of hand, its marriages
+and aces, at every seat: the choice of the best margin from the advisor's class tables,
+as a picture and as the grid the offline page shows, :func:`analysis.advisor_page.glance_grid`),
+forehand's forced 100, what the talon brings, what to give away, when to concede, the
+barrel and bidding on it, bolts and the 555 reset (samosval). ``thousand
 guide --player-page`` writes it as ``player.html`` (about one A4 page when printed, one
 column on a phone; the picture embedded) and ``player.md`` (the picture beside it); the
 report opens with it and writes it in every language. The words are translated through
@@ -23,12 +24,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.advisor_page import WORDS, glance_frame, glance_html
 from analysis.guide import (
     GUIDE_PLAYER,
     MIN_HANDS,
     GuideTables,
-    bid_table,
     chart_rows,
+    choice_levels,
     keep,
     marriage_words,
     points_text,
@@ -37,7 +39,8 @@ from analysis.guide import (
 )
 from analysis.pages import FigureRef, Section, Text, figure_png, inline_html
 from analysis.tables import to_markdown
-from sim.i18n import _, language, number
+from sim.i18n import _, language, number, role
+from sim.table_text import hand_roles
 
 PAGE_CSS = """
 body{font-family:system-ui,sans-serif;max-width:52rem;margin:1.2rem auto;padding:0 .8rem;
@@ -49,8 +52,9 @@ figure{margin:0;flex:0 0 18rem}figure img{width:100%;height:auto;display:block}
 figcaption{font-size:.75rem;color:#555}
 .chart{flex:1 1 20rem}table{border-collapse:collapse;font-size:.82rem}
 td,th{border:1px solid #ccc;padding:.12rem .3rem;text-align:left;vertical-align:top}
-th{background:#f3f3f3;font-weight:600}th[scope=rowgroup]{background:#fafafa}
-td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th{background:#f3f3f3;font-weight:600}.chart caption{text-align:left;font-weight:600;
+font-size:.85rem;margin:0 0 .15rem}table.glance td{text-align:center;
+font-variant-numeric:tabular-nums}table.glance tr:first-child th{text-align:center}
 @media (max-width:30rem){body{padding:0 .5rem}figure{flex-basis:100%;max-width:20rem}
 table{font-size:.75rem}td,th{padding:.1rem .2rem}}
 @media print{@page{size:A4;margin:10mm}body{margin:0;max-width:none;font-size:8.5pt;
@@ -99,44 +103,51 @@ def page_title(rules_name: str) -> str:
 
 
 # --- how high to bid ---------------------------------------------------------------------
+def seat_names(guide: GuideTables) -> str:
+    """The hand seats in turn, as a cell of the grid gives them: ``forehand / middle / dealer``."""
+    return " / ".join(role(seat) for seat in hand_roles(guide.runs.rules.players))
+
+
 def bid_answer(guide: GuideTables) -> str:
-    """How high to bid: how to read the chart, and what a hand without a marriage makes."""
-    risk = round(guide.runs.risk * 100)
-    text = _(
-        "Find your hand before the talon by its marriages and aces and bid up to the level "
-        "shown: such hands make it in at least {risk} % of deals (the lower end of the 95 % "
-        "interval reaches {risk} %); at the next level they no longer do."
-    ).format(risk=risk)
-    none = [
-        r
-        for r in guide.bid_classes.rows(named=True)
-        if r["marriage"] == "none" and r["n"] >= MIN_HANDS
-    ]
-    if none and all(r["level"] is None for r in none):  # no hand without a marriage bids
-        best = max(none, key=lambda r: r["next_rate"] or 0.0)
-        text += " " + _(
-            "Without a marriage, pass: the best such hands ({aces}) make 100 in only {rate} "
-            "of deals."
-        ).format(
-            aces=_("aces: {aces}").format(aces="2+" if best["aces"] == 2 else best["aces"]),
-            rate=share_text(best["next_rate"], best["next_low"], best["next_high"]),
-        )
-    return text
+    """How high to bid: how to read the grid, where it comes from, where the make rates are."""
+    runs = guide.runs
+    read = _(
+        "Find your hand before the talon: each cell gives the level to bid up to, or pass, "
+        "at each seat in turn ({seats})."
+    ).format(seats=seat_names(guide))
+    note = _(WORDS["glance_note"]).format(deals=number(runs.table_hands))
+    more = _(
+        "Played out by `{player}` at every seat: the tables the offline page to tap a hand "
+        "answers from. How often a level is made (the safe bids at {risk} %) is in the "
+        "guide (`guide_bid_classes.csv`), not in this grid."
+    ).format(player=GUIDE_PLAYER, risk=round(runs.risk * 100))
+    return f"{read} {note} {more}"
+
+
+def bid_grid(guide: GuideTables) -> pl.DataFrame:
+    """Every class's choice at every seat (:func:`analysis.advisor_page.glance_grid`)."""
+    return glance_frame(choice_levels(guide.bid_choices))
+
+
+def grid_title(guide: GuideTables) -> str:
+    """The grid's title, the offline page's glance's: ``... how far to bid (forehand / ...)``."""
+    return _(WORDS["glance"]).format(seats=seat_names(guide))
 
 
 def bid_figure_png(guide: GuideTables) -> bytes:
-    """The bid chart's picture (:func:`analysis.plots.plot_bid_grid`) as PNG bytes."""
+    """The bid grid's picture (:func:`analysis.plots.plot_bid_grid`) as PNG bytes."""
     from analysis.plots import plot_bid_grid
 
-    return figure_png(plot_bid_grid(guide.bid_classes, guide.runs.risk, MIN_HANDS))
+    return figure_png(plot_bid_grid(guide.bid_choices, hand_roles(guide.runs.rules.players)))
 
 
 def figure_alt(guide: GuideTables) -> str:
     """The picture's alternative text (and caption)."""
     return tight(
-        _("Bid chart: the level to bid up to by marriages and aces, at {risk} %").format(
-            risk=round(guide.runs.risk * 100)
-        )
+        _(
+            "Bid chart: the level of the best margin by marriages and aces, each cell's "
+            "stripes the seats ({seats})"
+        ).format(seats=seat_names(guide))
     )
 
 
@@ -241,13 +252,13 @@ def barrel_answer(guide: GuideTables) -> str:
     ]  # fmt: skip
     risk = round(guide.runs.risk * 100)
     if strong:
-        text += " " + _("Hands of the chart that make {need} at {risk} %: {hands}.").format(
-            need=need, risk=risk, hands="; ".join(strong)
-        )
+        text += " " + _(
+            "Hands that make {need} in at least {risk} % of deals (the guide's safe bids): {hands}."
+        ).format(need=need, risk=risk, hands="; ".join(strong))
     else:
-        text += " " + _("No hand of the chart makes {need} at {risk} %.").format(
-            need=need, risk=risk
-        )
+        text += " " + _(
+            "No class of hand makes {need} in {risk} % of deals (the guide's safe bids)."
+        ).format(need=need, risk=risk)
     return text
 
 
@@ -305,7 +316,7 @@ def samosval_answer(guide: GuideTables) -> str:
 
 
 def answers(guide: GuideTables) -> list[tuple[str, str]]:
-    """Every answer after the bid chart, in reading order: ``(title, text)``."""
+    """Every answer after the bid grid, in reading order: ``(title, text)``."""
     return [
         (_("Forehand's forced 100."), forehand_answer(guide)),
         (_("What the talon brings."), talon_answer(guide)),
@@ -335,31 +346,22 @@ def player_section(guide: GuideTables) -> Section:
     sec.blocks.append(Text(f"**{_('How high to bid.')}** {bid}"))
     sec.figures["player_bids.png"] = bid_figure_png(guide)
     sec.blocks.append(FigureRef("player_bids.png", figure_alt(guide)))
-    sec.add_table(_("Bid chart"), "", bid_table(guide), "guide_bid_classes.csv",
-                  guide.bid_classes)  # fmt: skip
+    sec.add_table(grid_title(guide), "", bid_grid(guide), "guide_bid_choices.csv",
+                  guide.bid_choices)  # fmt: skip
     for title, text in rest:
         sec.blocks.append(Text(f"**{title}** {text}"))
     sec.csvs["guide_events.csv"] = guide.events
     return sec
 
 
-def _html_table(guide: GuideTables, chart: pl.DataFrame) -> str:
-    """The chart as HTML: each marriage heads its rows, the values right-aligned.
+def _html_grid(guide: GuideTables) -> str:
+    """The grid as HTML: the offline page's glance (:func:`analysis.advisor_page.glance_html`).
 
-    The marriage stands in a row of its own above its aces (one column fewer than the
-    Markdown table, so that the chart fits a phone). No value breaks across lines
-    (:func:`keep`); a cell of two values may break between them.
+    Its title as the table's caption; a cell of three levels may break between them.
     """
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in chart.columns[1:])
-    groups = [marriage_words(r["marriage"]) for r in chart_rows(guide)]
-    body = []
-    for k, row in enumerate(chart.rows()):
-        if k == 0 or groups[k] != groups[k - 1]:
-            body.append(f'<tr><th colspan="{chart.width - 1}" scope="rowgroup">'
-                        f"{html.escape(groups[k])}</th></tr>")  # fmt: skip
-        body.append("<tr>" + "".join(f'<td class="n">{html.escape(v)}</td>' for v in row[1:])
-                    + "</tr>")  # fmt: skip
-    return f'<div class="chart"><table><tr>{head}</tr>{"".join(body)}</table></div>'
+    table = glance_html(choice_levels(guide.bid_choices))
+    caption = f"<caption>{html.escape(grid_title(guide))}</caption>"
+    return f'<div class="chart">{table.replace("<tr>", caption + "<tr>", 1)}</div>'
 
 
 def write_player_page(
@@ -371,11 +373,11 @@ def write_player_page(
     Markdown page shows the PNG written beside it.
 
     Returns:
-        The title, the answers ``(title, text)`` in order, the chart and the PNG's name.
+        The title, the answers ``(title, text)`` in order, the grid and the PNG's name.
     """
     title = page_title(rules_name)
     who, bid, rest = page_texts(guide)
-    chart = bid_table(guide)
+    chart = bid_grid(guide)
     png = bid_figure_png(guide)
     picture = f"{name}-bids.png"
     alt = figure_alt(guide)
@@ -387,7 +389,7 @@ def write_player_page(
         f"<h2>{html.escape(_('How high to bid.'))}</h2><p>{inline_html(bid)}</p>",
         f'<div class="bids"><figure><img alt="{html.escape(alt)}" '
         f'src="data:image/png;base64,{data}"><figcaption>{html.escape(alt)}</figcaption>'
-        f"</figure>{_html_table(guide, chart)}</div>",
+        f"</figure>{_html_grid(guide)}</div>",
     ]
     parts += [f"<h2>{html.escape(t)}</h2><p>{inline_html(text)}</p>" for t, text in rest]
     page = (
@@ -398,7 +400,8 @@ def write_player_page(
         + "</body></html>\n"
     )
     md = [f"# {title}", "", who, "", f"## {_('How high to bid.')}", "", bid, ""]
-    md += [f"![{alt}]({picture})", "", to_markdown(chart).rstrip(), ""]
+    md += [f"![{alt}]({picture})", "", f"**{grid_title(guide)}**", ""]
+    md += [to_markdown(chart).rstrip(), ""]
     for t, text in rest:
         md += [f"## {t}", "", text, ""]
     (folder / picture).write_bytes(png)

@@ -7,6 +7,8 @@ title or label longer than its figure is wide is wrapped onto more lines.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib
 
@@ -529,60 +531,77 @@ def plot_calibration(bins: pl.DataFrame, rules_name: str) -> Figure:
     return _numbers_in_language(fig)
 
 
-def plot_bid_grid(classes: pl.DataFrame, risk: float, min_n: int = 30) -> Figure:
-    """The bid chart as a picture: marriages down, aces across, the level in each cell.
+LEVEL_BANDS = (120, 140, 160, 180, 200)
+"""The upper ends of the bid grid's colour bands (a level above the last: its own band)."""
 
-    ``classes`` is :func:`analysis.guide.bid_classes_table`: each cell holds the highest
-    level such hands make at ``risk`` (greener the higher), *pass* in grey where none
-    does, and a dash where the class has fewer than ``min_n`` hands. Small enough for a
-    390 px phone (about 310 px wide at the pages' resolution).
+
+def plot_bid_grid(choices: pl.DataFrame, seats: Sequence[str]) -> Figure:
+    """How high to bid as a picture: marriages down, aces across, a stripe per seat.
+
+    ``choices`` is :func:`analysis.guide.bid_choices_table` (the class tables' choice of
+    every class at every seat); ``seats`` the hand seats' names in turn. Each cell is cut
+    into one stripe per seat (forehand first), coloured by the level to bid up to (greener
+    the higher, by bands of 20: :data:`LEVEL_BANDS`), grey where the choice is to pass; a
+    dash where no hand is of the class. The rows and columns are the grid's
+    (:func:`analysis.advisor_page.glance_grid`, in the order of ``choices``), whose table
+    gives the levels themselves. Small enough for a 390 px phone (about 310 px wide at the
+    pages' resolution).
     """
-    from matplotlib.colors import Normalize
+    from matplotlib.patches import Patch
 
-    SUIT_SYMBOLS = "♠♣♦♥"
-    rows = ("two", "hearts", "diamonds", "clubs", "spades", "none")
-    names = {  # as the page's chart names them (analysis.player.marriage_short)
-        "two": _("two or more"),
-        "hearts": "♥",
-        "diamonds": "♦",
-        "clubs": "♣",
-        "spades": "♠",
-        "none": _("none"),
-    }
-    aces = (0, 1, 2)
-    cell = {(r["marriage"], r["aces"]): r for r in classes.iter_rows(named=True)}
-    top = max([r["level"] or 0 for r in cell.values()] + [160])
-    norm = Normalize(vmin=90, vmax=top + 10)
-    cmap = plt.get_cmap("Greens")
-    fig, ax = plt.subplots(figsize=(3.45, 3.35), layout=_layout())
+    cell: dict[tuple[str, int], list[int]] = {}
+    for r in choices.iter_rows(named=True):
+        cell.setdefault((r["marriages"], int(r["aces"])), []).append(int(r["choice"]))
+    rows = list(dict.fromkeys(m for m, _a in cell))  # bid_choices_table's order: the grid's
+    aces = sorted({a for _m, a in cell})
+    bands = len(LEVEL_BANDS) + 1
+    greens = plt.get_cmap("Greens")
+    palette: list[Any] = ["#d9d9d9"]
+    palette += [greens(0.3 + 0.65 * k / (bands - 1)) for k in range(bands)]
+
+    def band(level: int) -> int:  # 0: pass; 1...: the level's band
+        return 0 if level == 0 else 1 + int(np.searchsorted(LEVEL_BANDS, level))
+
+    fig, ax = plt.subplots(figsize=(3.45, 1.7 + 0.24 * len(rows)), layout=_layout())
     for i, m in enumerate(rows):
         for j, a in enumerate(aces):
-            r = cell.get((m, a))
-            level = None if r is None or r["n"] < min_n else r["level"]
-            few = r is None or r["n"] < min_n
-            color = "#f2f2f2" if level is None else cmap(norm(level))
-            text = "—" if few else role("pass") if level is None else str(level)
-            dark = level is not None and norm(level) > 0.6
-            ax.add_patch(plt.Rectangle((j, i), 1, 1, facecolor=color, edgecolor="white", lw=2))
-            ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=11,
-                    color="white" if dark else "#222")  # fmt: skip
+            levels = cell.get((m, a))
+            if levels is None:
+                ax.text(j + 0.5, i + 0.5, "—", ha="center", va="center", fontsize=9,
+                        color="#999")  # fmt: skip
+                continue
+            width = 0.92 / len(levels)
+            for k, level in enumerate(levels):
+                ax.add_patch(plt.Rectangle((j + 0.04 + k * width, i + 0.06), width, 0.88,
+                                           facecolor=palette[band(level)], edgecolor="white",
+                                           lw=0.6))  # fmt: skip
     ax.set_xlim(0, len(aces))
     ax.set_ylim(len(rows), 0)
-    ax.set_xticks([j + 0.5 for j in range(len(aces))], ["0", "1", "2+"])
-    ax.set_yticks([i + 0.5 for i in range(len(rows))], [names[m] for m in rows])
-    ax.tick_params(length=0, labelsize=10)
+    ax.set_xticks([j + 0.5 for j in range(len(aces))], [str(a) for a in aces])
+    names = [_("none") if m == "none" else m for m in rows]
+    ax.set_yticks([i + 0.5 for i in range(len(rows))], names)
+    ax.tick_params(length=0, labelsize=9)
     for label, m in zip(ax.get_yticklabels(), rows, strict=True):
-        if names[m] in SUIT_SYMBOLS:  # a suit alone: larger, the red suits red
-            label.set_fontsize(14)
-            label.set_color("#c0392b" if m in ("hearts", "diamonds") else "#222")
+        if m != "none":
+            label.set_fontsize(11)
+            if m in ("♥", "♦"):  # a red suit alone: red
+                label.set_color("#c0392b")
     ax.xaxis.set_ticks_position("top")
     ax.xaxis.set_label_position("top")
-    ax.set_xlabel(_("aces"))
-    ax.set_ylabel(_("marriages"))
+    ax.set_xlabel(_("aces"), fontsize=9)
+    ax.set_ylabel(_("marriages"), fontsize=9)
     for side in ax.spines.values():
         side.set_visible(False)
-    title = _("Bid up to: hands make it at least {risk} % of the time").format(
-        risk=round(risk * 100)
+    edges = [101, *(e + 5 for e in LEVEL_BANDS)]
+    words = [role("pass")]
+    words += [f"{lo}–{hi}" for lo, hi in zip(edges, LEVEL_BANDS, strict=False)]
+    words[1] = f"≤{LEVEL_BANDS[0]}"
+    words.append(f"{edges[-1]}+")
+    handles = [Patch(facecolor=c, edgecolor="none") for c in palette]
+    fig.legend(handles, words, loc="outside lower center", ncol=4, fontsize=8, frameon=False,
+               handlelength=1.2, columnspacing=0.8)  # fmt: skip
+    title = _("Bid up to: the level of the best margin; each cell's stripes: {seats}").format(
+        seats=" | ".join(role(seat) for seat in seats)
     )
-    fig.suptitle(_wrap(title, 3.2, 10), fontsize=10)
+    fig.suptitle(_wrap(title, 3.2, 9), fontsize=9)
     return fig

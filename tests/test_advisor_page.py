@@ -99,7 +99,7 @@ def test_every_class_at_a_glance_is_the_tables_choice_at_every_seat(pages):
         name = marriage_label(mask)
         label = "no marriage" if name == "none" else f"{name} marriage"
         want = [table_of(tables, hand, seat, 0.75).best.level for seat in range(3)]
-        words = " / ".join("pass" if w == 0 else str(w) for w in want)
+        words = "\u00a0/ ".join("pass" if w == 0 else str(w) for w in want)  # breaks after a /
         assert rows[label][aces] == words, (label, aces)
         seen.add((mask, aces))
     assert len(seen) == 57

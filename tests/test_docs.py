@@ -358,11 +358,12 @@ def test_the_reports_guide_section_says_who_played_and_its_duel(outputs):
     folder = root / "report" / "classic"
     first = page.split("## For players", 1)[1].split("## In short", 1)[0]
 
-    def levels(md: str) -> list[str]:  # the ♥ rows' bid levels by aces (a word for a pass)
-        rows = [line.split("|") for line in md.splitlines() if line.startswith("| ♥ |")]
-        return [r[3].strip() if r[3].strip().isdigit() else "pass" for r in rows]
+    def levels(md: str) -> list[str]:  # the ♥ marriage's choices by aces (a word for a pass)
+        rows = [line.split("|")[1:-1] for line in md.splitlines() if line.startswith("| ")]
+        hearts = [r for r in rows if re.sub(r"[^♠♣♦♥]", "", r[0]) == "♥"]
+        return [re.sub(r"[^\d/—\s]+", "pass", c.strip()) for r in hearts for c in r[1:]]
 
-    assert len(levels(first)) == 3  # no aces, one, two or more
+    assert len(levels(first)) == 5  # no aces, one, two, three, four
     for lang in ("en", "ru", "uk", "pl"):
         assert (folder / f"player-{lang}.html").is_file(), lang
         assert (folder / f"player-{lang}-bids.png").is_file(), lang

@@ -170,27 +170,89 @@ def test_conceding_rarely_pays_under_classic_and_the_limits_follow_the_table(gui
         assert (np.diff(p) <= 1e-12).all()
 
 
-def test_the_guide_players_chart_is_the_safe_level_of_its_classes(guide):
-    g = guide.guide_bids
-    assert len(g) == len(MARRIAGE_CLASSES) * len(ACE_CLASSES)
-    assert g.filter(pl.col("marriage") == "none")["level"].max() <= 120  # the cap
-    hearts = g.filter(pl.col("marriage") == "hearts").sort("aces")["level"].to_list()
-    assert hearts == sorted(hearts)  # more aces, a higher (or equal) safe bid
+def test_the_guide_players_chart_is_the_argmax_of_its_pooled_margins(guide):
+    """Each guide class's level: the plan of the best mean margin over its classes and seats.
+
+    Recomputed here from the class tables themselves: every class of the tables that falls
+    in the guide class, weighted by the hands of the deck it holds, every seat alike, a
+    plan above a class's cap valued as its cap's.
+    """
+    from analysis.choices import best_choice
+    from analysis.guide import guide_class, pooled_choices
+
+    runs = guide.runs
+    hands = {(r["marriages"], r["aces"]): r["class_hands"]
+             for r in runs.verdicts.iter_rows(named=True)}  # fmt: skip
+    members: dict[tuple[str, int], set[tuple[int, int]]] = {}
+    for mask, aces in hands:
+        members.setdefault(guide_class(mask, aces), set()).add((mask, aces))
+    assert sorted(members) == sorted((m, a) for m in MARRIAGE_CLASSES for a in ACE_CLASSES)
+    seats = runs.verdicts["seat"].n_unique()
+    chart = {(r["marriage"], r["aces"]): r for r in guide.guide_bids.iter_rows(named=True)}
+    pooled = pooled_choices(runs.choices, runs.verdicts)
     params = parse_params(["guide"], guide.params())[0]
-    assert params[BID0 + 3 * 4 + 2] == hearts[2]
+    for (m, a), classes in members.items():
+        total = sum(hands[c] for c in classes)
+        rows = {}
+        for (mask, aces, seat), cell in runs.choices.group_by(["marriages", "aces", "seat"]):
+            if (mask, aces) in classes:
+                rows[(mask, aces, seat)] = dict(zip(cell["level"], cell["mean"], strict=True))
+        assert len(rows) == len(classes) * seats
+        levels = sorted({L for own in rows.values() for L in own})
+        mean = np.zeros(len(levels))
+        for (mask, aces, _seat), own in rows.items():
+            top = max(own)  # above its cap a class bids as it does at its cap
+            mean += [hands[(mask, aces)] / total / seats * own[min(L, top)] for L in levels]
+        want = levels[int(np.argmax(mean))]
+        row = chart[(m, a)]
+        assert row["level"] == want, (m, a)
+        assert params[BID0 + 3 * MARRIAGE_CLASSES.index(m) + a] == want
+        table = pooled.filter((pl.col("marriage") == m) & (pl.col("aces") == a))
+        assert table["level"].to_list() == levels
+        assert np.allclose(table["mean"].to_numpy(), mean)
+        best = best_choice(table)
+        assert (best.level, best.low, best.high) == (row["level"], row["low"], row["high"])
+        assert best.low <= best.level <= best.high
+        assert row["margin"] == pytest.approx(mean.max())
+        assert row["n"] == len(classes) * seats * runs.table_hands
+        # the difference from the best: exact in its mean (0 at the best), its interval
+        # around it
+        assert np.allclose(table["diff"].to_numpy(), mean - mean.max())
+        at = table.filter(pl.col("level") == want)
+        assert at["diff_low"][0] == at["diff_high"][0] == 0
+        assert (table["diff_low"] <= table["diff"]).all()
+        assert (table["diff"] <= table["diff_high"]).all()
+    assert [chart[("none", a)]["level"] for a in ACE_CLASSES] == [0, 0, 0]  # never bids
+
+
+def test_the_bid_choices_are_the_class_tables_choice_at_every_seat(guide):
+    from analysis.safebids import marriage_label
+
+    runs = guide.runs
+    b = guide.bid_choices
+    assert b.height == runs.verdicts.height == 57 * 3
+    seats = {"forehand": 0, "middle": 1, "dealer": 2}
+    verdict = {(marriage_label(r["marriages"]), r["aces"], r["seat"]): r
+               for r in runs.verdicts.iter_rows(named=True)}  # fmt: skip
+    for r in b.iter_rows(named=True):
+        v = verdict[(r["marriages"], r["aces"], seats[r["seat"]])]
+        assert (r["choice"], r["choice_low"], r["choice_high"]) == (v["best"], v["low"], v["high"])
+        assert (r["hands"], r["class_hands"]) == (v["n"], v["class_hands"])
+        assert r["margin_low"] <= r["margin"] <= r["margin_high"]
+        assert (r["p_make"] is None) == (r["choice"] == 0)
+        if r["p_make"] is not None:
+            assert r["p_low"] <= r["p_make"] <= r["p_high"]
 
 
 def test_the_guides_answer_reads_its_chart_and_tables(guide):
-    from analysis.guide import guide_answer
+    from analysis.guide import guide_answer, marriage_words
 
-    chart = guide.bid_chart.filter(pl.col("player") == GUIDE_PLAYER)
-    safe = dict(zip(chart["marriages"], chart["safe_75"], strict=True))
     text = guide_answer(guide)
-    for suit in "♥♦♣♠":
-        if safe.get(suit) is not None:
-            assert f"{safe[suit]} holding the {suit} marriage alone" in text
-        else:
-            assert f"the {suit} marriage" in text.split("with only")[1]
+    assert "the level to bid up to is the one of the best margin" in text
+    chart = {(r["marriage"], r["aces"]): r["level"] for r in guide.guide_bids.iter_rows(named=True)}
+    for m in MARRIAGE_CLASSES:  # the guide player's chart, by 0 / 1 / 2+ aces
+        levels = " / ".join(str(chart[(m, a)]) if chart[(m, a)] else "pass" for a in ACE_CLASSES)
+        assert f"{marriage_words(m)}: {levels}" in text, m
     conceding = int((guide.concede["better"] == "concede").sum())
     assert ("conceding never" in text) == (conceding == 0)
     duel = pl.DataFrame(
@@ -240,7 +302,10 @@ def test_thousand_guide_writes_the_pages(tmp_path, run_main):
         assert title in md
     assert "`strong` at every seat" in md and "off under these rules" in md
     assert md.index("## In short") < md.index("## How high to bid")
-    assert "Measured with `strong` at every seat: at a 75 % make rate" in md
+    assert "Played out with `strong` at every seat, every class of hand dealt 2,000 times" in md
+    assert "How safe a bid is, which is not how high to bid" in md
+    choices = pl.read_csv(out / "guide_bid_choices.csv")
+    assert choices.height == 57 * 3 and choices.columns[:3] == ["marriages", "aces", "seat"]
     lines = (out / "guide_params.txt").read_text().split()
     assert len(lines) == N_GUIDE - BID0
     parse_params(["guide"], lines)

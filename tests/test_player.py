@@ -1,10 +1,12 @@
 """The page for players (``thousand guide --player-page``; the report's first section).
 
 One small guide is played once and its page written in English and in Russian. The
-page states the guide's own numbers, each with its interval: a bid chart row for every
-marriage class (two marriages too) and number of aces, with the make rate at the
-level and at the next one; forehand's forced 100, what to give away, the barrel and
-bidding on it, bolts and the 555 reset. Its picture is written, embedded and decodes;
+page answers how high to bid from the class tables by the one rule: a grid of every
+class of hand (its marriages and aces) with the choice at every seat, the very grid of
+the offline page to tap a hand and ``thousand advise``'s answer for a hand of each
+class; and states the guide's own numbers, each with its interval: forehand's forced
+100, what to give away, the barrel and bidding on it, bolts and the 555 reset. Its
+picture is written, embedded and decodes;
 no value breaks across lines; no parameter settings are dumped on a page; the Russian
 page keeps no English word but names in backticks; and a report's page is the guide's
 page when both have the same rules, sizes and seed.
@@ -17,6 +19,7 @@ import io
 import math
 import re
 from dataclasses import replace
+from html import unescape
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -87,40 +90,64 @@ def seen(page: str) -> str:
     return seen_text(page, ("code", "style", "script", "title"))
 
 
-def test_the_bid_chart_has_every_marriage_and_aces_class_with_its_intervals(pages):
+def grid_rows(page: str) -> dict[str, list[str]]:
+    """The cells of the first ``<table class="glance">`` of an HTML page, by row heading."""
+    table = page[page.index('<table class="glance">') :]
+    table = table[: table.index("</table>")]
+    rows = {}
+    for head, cells in re.findall(r"<tr><th>(.*?)</th>(.*?)</tr>", table):
+        if "<td>" in cells:  # not the heading
+            rows[unescape(head)] = [unescape(c) for c in re.findall(r"<td>(.*?)</td>", cells)]
+    return rows
+
+
+def test_the_grid_is_the_advisors_answer_and_the_offline_pages_glance(pages):
+    """For a hand of each of the 57 classes at each seat: the sheet's level is the tables'."""
+    from analysis.advise import class_of
+    from analysis.safebids import marriage_label
+    from sim.jobs.advice_tables import load_tables, table_of
+    from sim.runs.classes import class_hands
+
+    tables = load_tables(CLASSIC, "strong")
+    for lang in ("en", "ru"):
+        sheet = grid_rows((pages[lang] / "player.html").read_text(encoding="utf-8"))
+        glance = grid_rows((pages[lang] / "advisor.html").read_text(encoding="utf-8"))
+        assert sheet == glance, lang  # the same grid, word for word
+    sheet = grid_rows((pages["en"] / "player.html").read_text(encoding="utf-8"))
+    md = md_rows((pages["en"] / "player.md").read_text(encoding="utf-8"), "marriages \\ aces")
+    assert {r[0]: r[1:] for r in md} == sheet  # and the Markdown page's
+    labels = list(sheet)
+    assert labels[:5] == ["no marriage", "♠ marriage", "♣ marriage", "♦ marriage", "♥ marriage"]
+    assert len(labels) == 15 and all(len(cells) == 5 for cells in sheet.values())
+    seen = set()
+    for members in class_hands(7).values():  # a hand of every class, however rare
+        hand = int(members[len(members) // 3])
+        mask, aces = class_of(hand)
+        name = marriage_label(mask)
+        label = "no marriage" if name == "none" else f"{name} marriage"
+        want = [table_of(tables, hand, seat, 0.75).best.level for seat in range(3)]
+        assert sheet[label][aces] == f"{NB}/ ".join(str(w) if w else "pass" for w in want), label
+        seen.add((mask, aces))
+    assert len(seen) == 57
+    shown = sum(c != "—" for cells in sheet.values() for c in cells)
+    assert shown == 57  # every other cell: no hand of 7 cards is of that class
+
+
+def test_the_grid_reads_the_guides_bid_choices_and_its_player_pools_them(pages):
     folder = pages["en"]
-    md = (folder / "player.md").read_text(encoding="utf-8")
-    data = pl.read_csv(folder / "guide_bid_classes.csv")
-    rows = md_rows(md, "marriages")
-    assert len(rows) == len(data) == 18  # none, ♠, ♣, ♦, ♥, two marriages × 0, 1, 2+ aces
-    words = {"two": "two or more", "none": "none", "hearts": "♥", "diamonds": "♦",
-             "clubs": "♣", "spades": "♠"}  # fmt: skip
-    shown = {(r[0], r[1]): r[2:] for r in rows}
-    assert {a for m, a in shown if m == "two or more"} == {"0", "1", "2+"}
-    levels = 0
-    for r in data.iter_rows(named=True):
-        level, makes, after = shown[
-            (words[r["marriage"]], "2+" if r["aces"] == 2 else str(r["aces"]))
-        ]
-        if r["n"] < 30:
-            assert level == makes == after == "—"
-            continue
-        if r["level"] is None:
-            assert level == "pass" and makes == "—"
-        else:
-            levels += 1
-            assert level == str(r["level"])
-            assert makes == share(r["rate"], r["ci_low"], r["ci_high"])  # the level's interval
-            assert r["ci_low"] >= 0.75 > r["next_low"]  # the threshold, from both sides
-            low, next_low = (int(re.search(r"\[(\d+)", c)[1]) for c in (makes, after))
-            assert low >= 75 > next_low  # and so it reads
-        want = share(r["next_rate"], r["next_low"], r["next_high"])
-        assert after == f"{r['next_level']}: {want}"  # and the next level's
-    assert levels >= 5
-    # the guide player bids by the same levels
+    choices = pl.read_csv(folder / "guide_bid_choices.csv")
+    assert choices.height == 57 * 3
+    sheet = grid_rows((folder / "player.html").read_text(encoding="utf-8"))
+    for (marriages, aces), cell in choices.group_by(["marriages", "aces"], maintain_order=True):
+        name = "no marriage" if marriages == "none" else f"{marriages} marriage"
+        levels = cell["choice"].to_list()  # forehand, middle, dealer
+        assert sheet[name][aces] == f"{NB}/ ".join(str(v) if v else "pass" for v in levels)
     player = pl.read_csv(folder / "guide_player.csv")
-    both = data.join(player, on=["marriage", "aces"], suffix="_player").filter(pl.col("n") >= 30)
-    assert (both["level"].fill_null(0) == both["level_player"]).all()
+    assert player.height == 18 and (player["low"] <= player["level"]).all()
+    assert (player["level"] <= player["high"]).all()
+    # the guide player's 18 classes hold every class of the grid, each once
+    every = choices.filter(pl.col("seat") == "forehand")["class_hands"].sum()
+    assert player["class_hands"].sum() == every
 
 
 def test_each_answer_states_its_measure_with_its_interval(pages):
@@ -153,7 +180,7 @@ def test_each_answer_states_its_measure_with_its_interval(pages):
     # the barrel: falls, and what to bid on it (target 1000 - barrel 880)
     assert "of climbs onto the barrel end in a fall" in md
     assert "only a made contract of 120 or more wins" in md
-    assert "Hands of the chart that make 120 at 75" in md
+    assert "Hands that make 120 in at least 75" in md  # the safe bids
     # the events table holds what it says it is measured over
     assert (
         ev["forehand_100"]["n"] == SPEC["hands"] and ev["samosvals_per_game"]["n"] == SPEC["games"]
@@ -190,13 +217,15 @@ def test_no_value_breaks_across_lines(pages, lang):
     html = (folder / "player.html").read_text(encoding="utf-8")
     for text in (seen(html), (folder / "player.md").read_text(encoding="utf-8")):
         intervals = re.findall(r"\[[-+]?\d[^\]]*\]", text)
-        assert len(intervals) >= 30
+        assert len(intervals) >= 12
         assert not [i for i in intervals if " " in i], "a breakable space inside an interval"
         assert not re.findall(r"\d %|% \[|\d \[", text), "a value split at a breakable space"
-    # the chart's values sit in cells that do not wrap
-    assert "td.n{" in html and "white-space:nowrap" in html.split("td.n{", 1)[1].split("}")[0]
+    # the grid's cells hold levels only (a cell may break between its seats' levels)
     cells = re.findall(r"<td([^>]*)>([^<]*)</td>", html)
-    assert len(cells) == 18 * 4 and all(attrs == ' class="n"' for attrs, _ in cells)
+    word = "pass" if lang == "en" else "пас"
+    level = rf"(?:{word}|\d+)"
+    assert len(cells) == 15 * 5 and all(attrs == "" for attrs, _ in cells)
+    assert all(re.fullmatch(rf"{level}(?:{NB}/ {level}){{2}}|—", c) for _, c in cells), cells
 
 
 def test_no_parameter_settings_on_any_page(pages, book):
@@ -271,6 +300,7 @@ def test_the_report_page_is_the_guides_page_for_the_same_sizes_and_seed(
     for name in ("player.md", "player.html", "player-bids.png"):
         assert (tmp_path / name).read_bytes() == (pages["en"] / name).read_bytes(), name
     assert tables.bid_classes.equals(book.guide.bid_classes)
+    assert tables.bid_choices.equals(book.guide.bid_choices)
 
 
 def test_the_reports_section_shows_the_chart_the_picture_and_the_answers(book):
@@ -281,8 +311,8 @@ def test_the_reports_section_shows_the_chart_the_picture_and_the_answers(book):
     md = section.markdown
     assert "![Bid chart" in md and "(player_bids.png)" in md
     Image.open(io.BytesIO(section.figures["player_bids.png"])).load()
-    assert len(md_rows(md, "marriages")) == 18
-    assert {"guide_bid_classes.csv", "guide_events.csv"} <= set(section.csvs)
+    assert len(md_rows(md, "marriages \\ aces")) == 15  # none, 4 alone, 6 pairs, 4 triples
+    assert {"guide_bid_choices.csv", "guide_events.csv"} <= set(section.csvs)
     for title in ("Forehand's forced 100.", "What to give away.", "Bolts.", "The 555 reset."):
         assert f"**{title}**" in md
     assert not re.findall(r"\d %|% \[", md)
@@ -294,10 +324,14 @@ def test_a_page_under_other_rules_says_what_is_off(tmp_path):
     """No barrel, no bolt penalty, no 555 reset: the page says so instead of numbers."""
     from analysis.guide import guide_tables
     from analysis.player import write_player_page
+    from sim.jobs.advice_tables import load_tables
     from sim.jobs.guide import collect_runs
 
     rules = CLASSIC.replace(barrel__at=0, bolt__penalty=0, score__samosval=False)
-    runs = collect_runs(small_spec(rules=rules, deals=300, hands=300, games=10))
+    # the class tables play single deals from a score of 0, which none of these options
+    # touches: the classic ones (kept), instead of building them again for these rules
+    tables = load_tables(CLASSIC, "strong")
+    runs = collect_runs(small_spec(rules=rules, deals=300, hands=300, games=10), tables=tables)
     with speaking("en"):
         write_player_page(tmp_path, guide_tables(runs), "house")
     md = (tmp_path / "player.md").read_text(encoding="utf-8")

@@ -114,10 +114,45 @@ GUIDE_PLAYER = make_table(
     cols(
         ("marriage", "String", "the dealt hand's marriage: none, a suit's name or `two`"),
         ("aces", "Int64", "its aces, 2 for two or more"),
-        ("n", "Int64", "hands of the class"),
-        ("level", "Int64", "the guide player's highest bid (0: pass)"),
+        ("n", "Int64", "hands played for it: its classes of `guide_bid_choices.csv` at every "
+         "seat, each dealt `hands` times"),
+        ("class_hands", "Int64", "hands of the deck in the class (its classes' together)"),
+        ("level", "Int64", "the guide player's highest bid (0: pass): the plan of the best "
+         "pooled margin"),
+        ("low", "Int64", "the lowest level the pooled paired 95 % interval does not show worse"),
+        ("high", "Int64", "the highest such level"),
+        ("margin", "Float64", "the level's pooled mean margin (the seat's deal score minus "
+         "the others' mean): its classes weighted by `class_hands`, the seats alike"),
+        ("margin_low", "Float64", "95 % interval, lower end"),
+        ("margin_high", "Float64", "95 % interval, upper end"),
     ),
-)
+)  # fmt: skip
+GUIDE_BID_CHOICES = make_table(
+    "guide/guide_bid_choices.csv",
+    "guide",
+    cols(
+        ("marriages", "String", "the dealt hand's marriages: `none` or their suits in the "
+         "order ♥ ♦ ♣ ♠ (`♥♠`)"),
+        ("aces", "Int64", "its aces"),
+        ("seat", "String", "the hand seat: `forehand`, `middle` or `dealer`"),
+        ("hands", "Int64", "hands of the class dealt at the seat on purpose, each played out "
+         "once per plan"),
+        ("class_hands", "Int64", "hands of the deck in the class (exact: every hand counted)"),
+        ("share", "Float64", "`class_hands` over every hand of the deck"),
+        ("choice", "Int64", "the plan of the best mean margin: the level to bid up to (0: pass)"),
+        ("choice_low", "Int64", "the lowest plan level the paired 95 % interval does not show "
+         "worse than the choice"),
+        ("choice_high", "Int64", "the highest such level"),
+        ("margin", "Float64", "the choice's mean margin: the seat's deal score minus the "
+         "others' mean"),
+        ("margin_low", "Float64", "95 % interval, lower end"),
+        ("margin_high", "Float64", "95 % interval, upper end"),
+        ("p_make", "Float64", "P(make) of the choice's level when the hand wins the auction "
+         "there (empty on a pass)"),
+        ("p_low", "Float64", "95 % Wilson interval, lower end"),
+        ("p_high", "Float64", "95 % Wilson interval, upper end"),
+    ),
+)  # fmt: skip
 GUIDE_BID_CLASSES = make_table(
     "guide/guide_bid_classes.csv",
     "guide",
@@ -128,7 +163,8 @@ GUIDE_BID_CLASSES = make_table(
         (
             "level",
             "Int64",
-            "the highest level whose 95 % lower bound reaches the risk (empty: pass)",
+            "the highest level whose 95 % lower bound reaches the risk (empty: none); how "
+            "safe, not how high to bid (`guide_bid_choices.csv`)",
         ),
         ("rate", "Float64", "share of the class's hands that make `level`"),
     ),
@@ -167,6 +203,7 @@ GUIDE_TABLES = (
     GUIDE_SEATS,
     GUIDE_DUEL,
     GUIDE_PLAYER,
+    GUIDE_BID_CHOICES,
     GUIDE_BID_CLASSES,
     GUIDE_EVENTS,
 )

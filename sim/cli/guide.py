@@ -90,7 +90,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--risk",
         type=share_value,
         default=0.75,
-        help="the make rate the guide player's bid chart needs (default 0.75)",
+        help="the make rate of the guide's safe bids: how safe, not how high (default 0.75)",
     )
     p.add_argument(
         "--duel-deals",

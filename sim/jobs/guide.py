@@ -9,17 +9,20 @@ notebook can too::
     book = build_guide(GuideSpec(rules=load_rules("classic"), deals=5000, duel_deals=2000))
     print(book.sentence())
 
-It plays in two stages. First the runs (:func:`collect_runs`): every dealt hand as the
-declarer's (:mod:`sim.runs.declarer`), hands in ordinary auctions, whole games and the
-odds, all by the guide's player (``strong``). Then the feedback stage
-(:func:`check_guide`): the guide's tables (:mod:`analysis.guide`) become the
-settings of the ``guide`` player (:mod:`sim.engine.strategies.guide`), which duels
-the player it measured on the same deals.
+It plays in two stages. First the runs (:func:`collect_runs`): the advisor's class
+tables (:func:`sim.jobs.advice_tables.load_tables`, built once per rule set and kept),
+every dealt hand as the declarer's (:mod:`sim.runs.declarer`), hands in ordinary
+auctions, whole games and the odds, all by the guide's player (``strong``). Then the
+feedback stage (:func:`check_guide`): the guide's tables (:mod:`analysis.guide`) become
+the settings of the ``guide`` player (:mod:`sim.engine.strategies.guide`: its bid chart
+the class tables' choices pooled over its classes), which duels the player it measured
+on the same deals.
 """
 
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +38,7 @@ if TYPE_CHECKING:  # polars and the analysis: loaded when a guide is built, not 
     from analysis.guide import GuideRuns, GuideTables
     from analysis.pages import Section
     from sim.engine.api import HandsBatch
+    from sim.jobs.advice_tables import ClassTables
 
 
 SIZES = {"deals": 50_000, "hands": 50_000, "games": 2_000, "odds_deals": 200_000}
@@ -56,7 +60,7 @@ class GuideSpec:
         hands: hands in ordinary auctions.
         games: whole games.
         odds_deals: deals for the talon's reshuffle odds.
-        risk: the make rate the guide player's bid chart needs.
+        risk: the make rate of the guide's safe bids (how safe a bid is, not how high).
         duel_deals: deals of the guide player's duel (None: no duel).
         workers: worker threads (None: every core).
     """
@@ -161,12 +165,15 @@ def collect_runs(
     feedback: Feedback = QUIET,
     items: dict[str, Any] | None = None,
     odds: pl.DataFrame | None = None,
+    tables: ClassTables | None = None,
 ) -> GuideRuns:
-    """The first stage: the four runs of the guide (declarer items, hands, games, odds).
+    """The first stage: the runs of the guide (class tables, declarer items, hands, games, odds).
 
     ``items`` (the guide player's :func:`sim.runs.declarer.run_items` of the spec's seed and
     ``deals``) and ``odds`` (an odds table of the same rules) are used when given, so
-    that a report does not play them twice.
+    that a report does not play them twice. The class tables are the guide player's
+    (:func:`sim.jobs.advice_tables.load_tables`: kept once built, the same the advisor,
+    its pages and the report read), or ``tables`` when given.
 
     Returns:
         The guide's runs.
@@ -177,6 +184,7 @@ def collect_runs(
     from analysis.odds import odds_result
     from sim.engine import play_hands
     from sim.engine.game import play_games
+    from sim.jobs.advice_tables import load_tables
     from sim.parallel import max_threads
     from sim.runs.declarer import run_items
     from sim.runs.games import games_frame
@@ -187,6 +195,8 @@ def collect_runs(
     def say(message: str) -> None:
         feedback.say(f"guide: {message}")
 
+    if tables is None:
+        tables = load_tables(rules, GUIDE_PLAYER, _Prefixed(feedback), spec.workers)
     if items is None:
         say(
             _("{deals} deals, every hand as the declarer's ({player})").format(
@@ -212,8 +222,22 @@ def collect_runs(
         odds = odds_result(run_odds(rules, spec.odds_deals, seed, (GUIDE_PLAYER,))).table
     return GuideRuns(
         rules=rules, seed=seed, risk=spec.risk, items=items, hands=cols, games=games, odds=odds,
-        deals=deals,
+        deals=deals, choices=tables.choices, verdicts=tables.verdicts, table_hands=tables.hands,
+        table_seed=tables.seed,
     )  # fmt: skip
+
+
+class _Prefixed(Feedback):
+    """``feedback`` with every notice marked as the guide's (``guide: ...``)."""
+
+    def __init__(self, feedback: Feedback) -> None:
+        self.inner = feedback
+
+    def bar(self, total: int, unit: str, label: str) -> AbstractContextManager[Any]:
+        return self.inner.bar(total, unit, label)
+
+    def say(self, text: str) -> None:
+        self.inner.say(f"guide: {text}")
 
 
 def played_deals(batch: HandsBatch, players: int) -> pl.DataFrame:

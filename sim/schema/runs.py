@@ -283,7 +283,7 @@ RUN_JSON = make_table(
         (
             "risk",
             "number",
-            "the make rate the guide player's bid chart needs",
+            "the make rate of the guide's safe bids (how safe a bid is, not how high to bid)",
             "guide",
         ),
         (

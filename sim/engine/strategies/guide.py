@@ -1,7 +1,9 @@
 """The ``guide`` strategy: bids and concedes only by the strategy guide's tables.
 
-``thousand guide`` writes a guide for a rules set: a bid chart (the highest level a
-hand class makes at the guide's risk) and a concession table (the highest contract
+``thousand guide`` writes a guide for a rules set: a bid chart (for each hand class
+below, the level to bid up to: the advisor's class tables' choice of the best margin,
+their plans pooled over the class's hands and the seats,
+:func:`analysis.guide.pooled_choices`) and a concession table (the highest contract
 at which playing is expected to score more than conceding, by the marriages kept).
 This player follows those two tables and nothing else when it bids, names its
 contract and concedes, so that a duplicate duel against the player whose play the
@@ -13,8 +15,9 @@ Hand classes, as a player counts them on the 7 dealt cards (10 with two players)
 the marriage (none, ♠, ♣, ♦, ♥ alone, or two or more) and the aces (0, 1, 2 or more).
 The concession table's classes are the marriages kept after the discard.
 
-Parameters (``--param guide.NAME=VALUE``; the defaults are the classic guide's at
-risk 0.75, ``thousand guide --rules classic`` prints them):
+Parameters (``--param guide.NAME=VALUE``; the defaults are an earlier classic guide's,
+the safe bid at 0.75 of each class; ``thousand guide --rules classic`` prints the
+current guide's):
 
 * ``bid_<marriage>_<aces>``: raise to a level only when it is at most this
   (``marriage`` one of ``none, spades, clubs, diamonds, hearts, two``; ``aces`` 0, 1,
