@@ -193,7 +193,7 @@ def bid_choices_table(runs: GuideRuns) -> pl.DataFrame:
     :func:`analysis.safebids.marriage_label` writes it; ``aces``) and seat (its name):
     ``hands`` dealt there on purpose, ``class_hands`` (hands of the deck in the class)
     and ``share``, the ``choice`` (0: pass) of :func:`analysis.choices.best_choice` with
-    ``choice_low`` and ``choice_high`` (the levels not shown worse), the choice's mean
+    ``choice_low`` and ``choice_high`` (the levels as good as it), the choice's mean
     margin with its 95 % interval, and P(make) of the choice's level when the hand wins
     the auction there, with its Wilson interval (empty for a pass). Ordered as every
     glance shows them (:func:`analysis.advisor_page.marriage_order`), then aces, seats.
@@ -345,7 +345,7 @@ def guide_bids(pooled: pl.DataFrame) -> pl.DataFrame:
     ``pooled``: :func:`pooled_choices`. One row per guide class (:data:`MARRIAGE_CLASSES`
     × :data:`ACE_CLASSES`): ``n`` (hands played for it: its members' cells × hands each),
     ``class_hands``, the ``level`` to bid up to (0: pass), ``low`` and ``high`` (the
-    levels not shown worse) and the level's pooled margin with its interval.
+    levels as good as it) and the level's pooled margin with its interval.
     """
     from analysis.choices import best_choice
 
@@ -1180,10 +1180,10 @@ def guide_answer(guide: GuideTables, duel: pl.DataFrame | None = None) -> str:
         ).format(cases=len(conceding), total=len(guide.concede))
     )
     text = _(
-        "Played out with `{player}` at every seat, every class of hand dealt {hands} times at "
-        "each seat: the level to bid up to is the one of the best margin (your deal score "
-        "minus the others' mean); with 0 / 1 / 2+ aces, the seats pooled, it is {chart}; "
-        "{concede}"
+        "Played out with `{player}` at every seat, every declarer that goes down conceding where "
+        "that costs it less, and every class of hand dealt {hands} times at each seat: the "
+        "level to bid up to is the one of the best margin (your deal score minus the others' "
+        "mean); with 0 / 1 / 2+ aces, the seats pooled, it is {chart}; {concede}"
     ).format(player=GUIDE_PLAYER, hands=number(runs.table_hands), chart=chart, concede=concede)
     if duel is not None:
         row = duel.filter(pl.col("measure") == "score_diff").row(0, named=True)
@@ -1216,11 +1216,12 @@ def guide_sections(
             _(
                 "Each choice in the auction, pass or bid up to a level (raise to the lowest "
                 "raise open while it is at most that level), played out on the same deals by "
-                "`{player}` at every seat (seed {seed}). `thousand advise`, `thousand serve` and "
+                "`{player}` at every seat (seed {seed}), every declarer that goes down "
+                "conceding where that costs it less. `thousand advise`, `thousand serve` and "
                 "the offline page to tap a hand answer from these tables by the same rule; "
                 "`guide_bid_choices.csv` adds each choice's margin and its chance to make the "
-                "level, with their intervals, and the levels the paired 95 % interval does not "
-                "show worse."
+                "level, with their intervals, and the levels as good as the choice (within "
+                "its interval)."
             ).format(player=GUIDE_PLAYER, seed=runs.table_seed)
         )
     )

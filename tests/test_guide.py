@@ -302,7 +302,7 @@ def test_thousand_guide_writes_the_pages(tmp_path, run_main):
         assert title in md
     assert "`strong` at every seat" in md and "off under these rules" in md
     assert md.index("## In short") < md.index("## How high to bid")
-    assert "Played out with `strong` at every seat, every class of hand dealt 2,000 times" in md
+    assert "every class of hand dealt 2,000 times at each seat" in md
     assert "How safe a bid is, which is not how high to bid" in md
     choices = pl.read_csv(out / "guide_bid_choices.csv")
     assert choices.height == 57 * 3 and choices.columns[:3] == ["marriages", "aces", "seat"]

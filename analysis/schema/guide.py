@@ -119,7 +119,8 @@ GUIDE_PLAYER = make_table(
         ("class_hands", "Int64", "hands of the deck in the class (its classes' together)"),
         ("level", "Int64", "the guide player's highest bid (0: pass): the plan of the best "
          "pooled margin"),
-        ("low", "Int64", "the lowest level the pooled paired 95 % interval does not show worse"),
+        ("low", "Int64", "the lowest level as good as it: within its pooled 95 % interval, or "
+         "not shown worse by the pooled paired interval"),
         ("high", "Int64", "the highest such level"),
         ("margin", "Float64", "the level's pooled mean margin (the seat's deal score minus "
          "the others' mean): its classes weighted by `class_hands`, the seats alike"),
@@ -139,9 +140,10 @@ GUIDE_BID_CHOICES = make_table(
          "once per plan"),
         ("class_hands", "Int64", "hands of the deck in the class (exact: every hand counted)"),
         ("share", "Float64", "`class_hands` over every hand of the deck"),
-        ("choice", "Int64", "the plan of the best mean margin: the level to bid up to (0: pass)"),
-        ("choice_low", "Int64", "the lowest plan level the paired 95 % interval does not show "
-         "worse than the choice"),
+        ("choice", "Int64", "the plan of the best mean margin (every declarer that goes down "
+         "conceding where that costs it less): the level to bid up to (0: pass)"),
+        ("choice_low", "Int64", "the lowest plan level as good as the choice: its mean within "
+         "the choice's 95 % interval, or not shown worse by the paired interval"),
         ("choice_high", "Int64", "the highest such level"),
         ("margin", "Float64", "the choice's mean margin: the seat's deal score minus the "
          "others' mean"),
