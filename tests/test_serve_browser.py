@@ -2,9 +2,12 @@
 
 In each language, on a 390 px phone and a 1280 px screen: seven cards tapped, the seat
 picked, a bid entered, and the verdict shown is ``thousand advise --json``'s for that
-question (the class tables' answer first); no console error. The offline page's
-script answers as :func:`analysis.advise.table_answer` for 400 hands and reads
-every card notation :func:`sim.cards.parse_card` reads.
+question (the class tables' answer first); no console error; no value of the answer's
+table wraps at 390 px and no Markdown shows. The page keeps what was typed: a score and
+the barrel are asked and their line shown; once the auction is over the bid's verdict
+gives way to the talon; a bad card in the talon gets a message. The offline page's
+script answers as :func:`sim.jobs.advice_tables.table_of` for 400 hands and reads every
+card notation :func:`sim.cards.parse_card` reads.
 
 Chromium is the system's (``apt-get install chromium``; ``make report-check`` installs
 it), driven by Playwright, which never downloads a browser here. Without Chromium the
@@ -59,8 +62,7 @@ def url():
 
 @pytest.fixture(scope="module")
 def offline(tmp_path_factory):
-    from sim.jobs.table_advice import write_advisor_pages
-
+    from sim.jobs.advice_tables import write_advisor_pages
     from sim.rules import load_rules
 
     folder = tmp_path_factory.mktemp("advisor")
@@ -98,6 +100,53 @@ def shot(page, name: str) -> None:
 ANSWERS: dict[tuple[str, ...], dict] = {}
 
 
+def level_of(best: int) -> str:
+    """A choice as the verdict's ``data-level`` holds it: the level, or nothing to pass."""
+    return "" if not best else str(best)
+
+
+def assert_no_wrapped_cell(page) -> None:
+    """No value in the answer's table breaks over two lines (each cell one line box)."""
+    lines = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#detail td')).map(td => {
+          const r = document.createRange(); r.selectNodeContents(td);
+          return new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top))).size;
+        })"""
+    )
+    assert lines and max(lines) == 1, lines
+
+
+def test_the_page_keeps_the_score_the_barrel_the_auctions_end_and_a_bad_talon(
+    browser, url, thousand
+):
+    # the issue's address: dealer after forehand 100 and middle's pass, on the barrel
+    address = f"{url}?lang=en#h=AH.TH.KH.QH.AS.9C.JD&s=dealer&a=100.pass&sc=880&b=1"
+    page, errors = open_page(browser, address, 390)
+    page.wait_for_selector('#verdict[data-source="advisor"][data-pending="false"]')
+    doc = advise_json(thousand, HAND, "--seat", "dealer", "--auction", "100 pass", "--score",
+                      "880", "--barrel")  # fmt: skip
+    assert page.inner_text("#say") == doc["verdict"]["say"]
+    assert page.inner_text("#game") == doc["game"]["say"] and "barrel" in doc["game"]["say"]
+    assert page.input_value("#score") == "880" and page.is_checked("#barrel")
+    # the dealer raises to 120, forehand passes: the auction is over, won by the dealer
+    page.click('#bids button[data-bid="120"]')
+    page.wait_for_selector("#bids button.pass")
+    page.click("#bids button.pass")
+    page.wait_for_selector('#verdict[data-source="none"]')
+    assert page.inner_text("#say") == "The auction is over: dealer won at 120."
+    assert "talon" in page.inner_text("#why")
+    # a talon with a card no notation reads: a message naming it, no question asked
+    page.click("#extras summary")
+    page.fill("#talon", "К♥ Д♥ Х♦")
+    page.wait_for_selector("#talon-error:not(:empty)")
+    assert "Х♦" in page.inner_text("#talon-error")
+    page.fill("#talon", "KS QS 9H")
+    page.wait_for_selector('#verdict[data-source="advisor"][data-action="give"]')
+    assert page.inner_text("#talon-error") == ""
+    assert not errors, errors
+    page.close()
+
+
 def advise_json(thousand, *args: str) -> dict:
     """``thousand advise ARGS --json`` (asked once per module: the same at both widths)."""
     if args not in ANSWERS:
@@ -128,30 +177,22 @@ def test_tap_a_hand_pick_the_seat_enter_a_bid_read_the_verdict(browser, url, tho
         "(v => [v.dataset.source, v.dataset.level])(document.getElementById('verdict'))"
     )
     if source == "tables":  # the tables come first
-        assert level == str(doc["table"]["recommended"])
+        assert level == level_of(doc["table"]["best"])
     if width == WIDTHS[0]:  # then the advisor's answer replaces it (once per language)
         page.wait_for_selector('#verdict[data-source="advisor"][data-pending="false"]')
         level = page.get_attribute("#verdict", "data-level")  # the advisor's own verdict
         assert level == str(doc["verdict"]["level"] or "")
         assert page.inner_text("#say") == doc["verdict"]["say"]
+        assert "`" not in page.inner_text("#verdict")  # no Markdown shows
+        assert_no_wrapped_cell(page)
     page.click('#seats button[data-seat="dealer"]')
     page.click('#bids button[data-bid="110"]')  # middle bids 110: the dealer's turn
     page.wait_for_selector('#bids button[data-bid="115"]')
     page.wait_for_selector('#verdict[data-source="advisor"][data-pending="false"]')
     doc = advise_json(thousand, HAND, "--seat", "dealer", "--auction", "100 110", "--lang", lang)
-    say = page.inner_text("#say")
-    if "verdict" in doc:  # the advisor's own words
-        assert say == said(lang, doc["verdict"]["say"]) or say == doc["verdict"]["say"]
-        assert page.get_attribute("#verdict", "data-level") == str(doc["verdict"]["level"] or "")
-    elif doc["recommended"] is not None and doc["recommended"] > 110:
-        assert page.get_attribute("#verdict", "data-action") == "raise"
-        assert page.get_attribute("#verdict", "data-level") == str(doc["recommended"])
-        assert say == said(lang, "raise, up to {level}", level=doc["recommended"])
-        assert page.inner_text("#detail tr.rec td:first-child") == str(doc["recommended"])
-    else:
-        assert page.get_attribute("#verdict", "data-action") == "pass"
-        assert say == said(lang, "pass: no level above {high} reaches {risk}", high=110,
-                           risk="75 %")  # fmt: skip
+    assert page.inner_text("#say") == doc["verdict"]["say"]
+    assert page.get_attribute("#verdict", "data-level") == str(doc["verdict"]["level"] or "")
+    assert_no_wrapped_cell(page)
     shot(page, f"serve-{lang}-{width}")
     if lang == "en" and width == 390:  # undo: the bid goes, middle's turn again
         page.click("#undo")
@@ -170,11 +211,12 @@ def test_the_offline_page_answers_a_tapped_hand_as_the_tables(browser, offline, 
                                                               width):  # fmt: skip
     page, errors = open_page(browser, (offline / f"advisor-{lang}.html").as_uri(), width)
     tap(page, HAND)
-    doc = advise_json(thousand, HAND)
+    doc = advise_json(thousand, HAND, "--lang", lang)
     assert page.get_attribute("#verdict", "data-source") == "tables"
-    assert page.get_attribute("#verdict", "data-level") == str(doc["table"]["recommended"])
-    assert page.inner_text("#say") == said(lang, "bid up to {level}",
-                                           level=doc["table"]["recommended"])  # fmt: skip
+    assert page.get_attribute("#verdict", "data-level") == level_of(doc["table"]["best"])
+    assert page.inner_text("#say") == doc["table"]["verdict"]["say"]
+    assert "`" not in page.inner_text("#verdict")
+    assert_no_wrapped_cell(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shot(page, f"advisor-{lang}-{width}")
     assert not errors, errors
@@ -182,28 +224,31 @@ def test_the_offline_page_answers_a_tapped_hand_as_the_tables(browser, offline, 
 
 
 def test_the_offline_script_is_the_tables_answer_and_reads_every_notation(browser, offline):
-    from analysis.advise import table_answer
-    from analysis.advisor_page import table_json
+    from analysis.advise import table_json
     from sim.cards import card_str, parse_card
     from sim.i18n import cards_text
-    from sim.jobs.advise import TABLE_DEALS, TABLE_SEED, class_tables
+    from sim.jobs.advice_tables import load_tables, table_of
     from sim.rules import load_rules
 
     page, errors = open_page(browser, (offline / "advisor-en.html").as_uri(), 390)
     rng = np.random.default_rng(11)
     hands = [sorted(int(c) for c in rng.choice(24, 7, replace=False)) for _ in range(400)]
+    seats = [("forehand", "middle", "dealer")[k % 3] for k in range(400)]
     got = page.evaluate(
-        """hands => {
+        """([hands, seats]) => {
           const T = JSON.parse(document.getElementById('advisor-config').textContent).tables;
-          return hands.map(h => window.thousandAdvisor.tableAnswer(h, 0.75, T));
+          return hands.map((h, k) => window.thousandAdvisor.tableAnswer(h, seats[k], T));
         }""",
-        hands,
+        [hands, seats],
     )
-    by_class, by_marriages = class_tables(load_rules("classic"), "strong")
-    for cards, answer in zip(hands, got, strict=True):
-        mask = sum(1 << c for c in cards)
-        want = table_answer(mask, 0.75, by_class, by_marriages, "strong", TABLE_DEALS, TABLE_SEED)
-        assert answer == table_json(want), cards
+    tables = load_tables(load_rules("classic"), "strong")
+    for k, (cards, answer) in enumerate(zip(hands, got, strict=True)):
+        want = table_json(table_of(tables, sum(1 << c for c in cards), k % 3, 0.75))
+        assert (answer["best"], answer["class"], answer["seat"], answer["n"]) == (
+            want["best"], want["class"], want["seat"], want["n"]), cards  # fmt: skip
+        assert [r["level"] for r in answer["levels"]] == [r["level"] for r in want["levels"]]
+        assert [r["mean"] for r in answer["levels"]] == [
+            round(r["mean"], 1) for r in want["levels"]]  # fmt: skip
     texts = [card_str(c) for c in range(24)] + [t.lower() for t in cards_text(range(24)).split()]
     for lang in LANGS:
         texts += cards_text(range(24), lang).split()
