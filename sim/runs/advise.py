@@ -45,7 +45,7 @@ PASS_PLAYER = DEFAULT  # who plays the bid plans for the par (which plays no sea
 POLICY_HANDS = 100_000  # hands whose auctions measure how a player bids (auction_policy)
 POINTS_BAND = 10  # card points per band of a hand's class (marriages, points band)
 PROGRESS_AFTER = 1.0  # seconds of play before its progress bar shows (most advice is quicker)
-MIN_CLASS = 50  # hands a class needs for its own rates; fewer: its marriages' class alone
+POLICY_MIN_CLASS = 50  # hands a class of the auction reading needs for its own rates
 WORTH_CLASSES = 16  # marriages' worth in 20s: 0 .. 300 and more
 BAND_CLASSES = 8  # card points in bands: 0-9 .. 70 and more
 
@@ -137,7 +137,7 @@ class AuctionPolicy:
     def likelihood(self, seat: int, highest: int, passed: bool) -> np.ndarray:
         """P(the seat's highest bid is ``highest`` (it ``passed``), or at least it | class).
 
-        An ``[worth, band]`` array; a class of fewer than :data:`MIN_CLASS` hands takes
+        An ``[worth, band]`` array; a class of fewer than :data:`POLICY_MIN_CLASS` hands takes
         its marriages' rate over every band, and one rarer still the seat's over all.
         """
         at = self.levels.index(highest)
@@ -151,8 +151,10 @@ class AuctionPolicy:
             out=np.zeros_like(worth_total), where=worth_total > 0,
         )  # fmt: skip
         seat_rate = hit.sum() / max(total.sum(), 1.0)
-        rate = np.where(total >= MIN_CLASS, rate, np.broadcast_to(worth_rate, rate.shape))
-        return np.where(np.broadcast_to(worth_total, rate.shape) >= MIN_CLASS, rate, seat_rate)
+        rate = np.where(total >= POLICY_MIN_CLASS, rate, np.broadcast_to(worth_rate, rate.shape))
+        return np.where(
+            np.broadcast_to(worth_total, rate.shape) >= POLICY_MIN_CLASS, rate, seat_rate
+        )
 
     def keep(self, seat: int, highest: int, passed: bool) -> np.ndarray:
         """How likely a deal is kept by its class: :meth:`likelihood` over its largest."""
