@@ -68,6 +68,20 @@ def _plans() -> str:
     return "plans"
 
 
+def _advice() -> str:
+    from sim.jobs.advice_tables import bidding_policy, load_tables
+    from sim.rules import load_rules
+    from sim.runs.equity import game_states
+
+    # the class tables and the auction reading the advisor's tests share (built once,
+    # kept under the tables' cache), and the game replay's two loops
+    rules = load_rules("classic")
+    load_tables(rules, "strong")
+    bidding_policy(rules, "strong")
+    game_states(rules, "strong", 2, 0)
+    return "advice"
+
+
 def _solver() -> str:
     from sim.rules import load_rules
     from sim.runs.declarer import run_items
@@ -142,11 +156,12 @@ def _strong() -> str:
 # shares nothing with the engine; the fitted player, after the sampling player, loads
 # the heuristic's code it shares with it; the declarer kernel comes after, by when the
 # engine's phases it shares are cached, and the bid plans' kernel (the advisor's) after
-# it; the teacher's labels (the solver's probes) last.
+# it, then the advisor's class tables and auction reading built with it (about 12 s on
+# two cores) and the game replay; the teacher's labels (the solver's probes) last.
 # From an empty cache on 2 cores: 78 s (164 s before the callback).
 GROUPS = (
     (_pimc_play, _hands, _games),
-    (_pimc_rest, _pimc, _strong, _solver, _odds, _declarer, _plans, _teach),
+    (_pimc_rest, _pimc, _strong, _solver, _odds, _declarer, _plans, _advice, _teach),
 )
 
 
