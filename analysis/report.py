@@ -92,6 +92,7 @@ def write_report_folder(
     player: Section | None = None,
     player_pages: Callable[[Path], None] | None = None,
     ladder: Section | None = None,
+    equity: Section | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -120,6 +121,9 @@ def write_report_folder(
             (``player-LANG.html`` and ``.md`` in every language), or None.
         ladder: the players' ladder (:func:`analysis.sections.ladder.ladder_section`),
             shown in the analysts' appendix, or None.
+        equity: the chance to win from the scores
+            (:func:`analysis.sections.equity.equity_section`), shown after the barrel, or
+            None.
 
     The sections that show how the numbers were made and checked (:data:`APPENDIX`:
     the run, exact against simulated odds, shuffled against cut) close the page in
@@ -159,6 +163,8 @@ def write_report_folder(
     if games_dir is not None:
         games_tables = barrel_tables(games_dir)
         sections += [barrel_section(games_tables, rules), seat_section(games_tables)]
+    if equity is not None:
+        sections.append(equity)
     if dealing is not None:
         pairs = list(zip(dealing.names, dealing.games_dirs, strict=True))
         sections.append(

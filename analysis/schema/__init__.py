@@ -52,6 +52,8 @@ from analysis.schema.odds import (
 from analysis.schema.report import (
     COMPARE_RULES,
     DEALING_ODDS,
+    EQUITY_CALIBRATION,
+    EQUITY_TABLE,
     MARRIAGES,
 )
 from analysis.schema.safebids import (
@@ -117,6 +119,8 @@ TABLES: dict[str, Table] = {
         LADDER_RATINGS,
         MARRIAGES,
         DEALING_ODDS,
+        EQUITY_TABLE,
+        EQUITY_CALIBRATION,
         *GUIDE_TABLES,
         COMPARE_RULES,
         *TEACH_TABLES,
@@ -139,6 +143,8 @@ REPORT_FILES: dict[str, Table] = {
     "compare.csv": COMPARE,
     "dealing_games.csv": COMPARE,
     "dealing_odds.csv": DEALING_ODDS,
+    "equity_table.csv": EQUITY_TABLE,
+    "equity_calibration.csv": EQUITY_CALIBRATION,
     **{f"bids_{name}.csv": t for name, t in BID_TABLES.items()},
     **{f"games_{name}.csv": t for name, t in BARREL_TABLES.items() if name != "summary"},
     "safebids_players.csv": SAFEBIDS_PLAYERS,

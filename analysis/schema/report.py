@@ -68,3 +68,35 @@ COMPARE_RULES = make_table(
         ("value", "String", "the option's value in it (`off` for off)"),
     ),
 )
+EQUITY_TABLE = make_table(
+    "equity_table.csv",
+    "report",
+    cols(
+        ("own", "Int64", "the seat's game score before the deal"),
+        ("on_barrel", "Boolean", "the seat sits on the barrel (before its first deal there)"),
+    ),
+    same(
+        "others_0 others_300 others_600",
+        "Float64",
+        "its chance to win the game with both other seats at that score (just below the "
+        "barrel when that is lower), the mean over its seat in the coming deal: the equity "
+        "table the advisor reads from a game score",
+    ),
+)
+EQUITY_CALIBRATION = make_table(
+    "equity_calibration.csv",
+    "report",
+    cols(
+        ("p_low", "Float64", "the bin's lower end of the predicted chance"),
+        ("p_high", "Float64", "its upper end"),
+        ("rows", "Int64", "seats of held-out deals in the bin (one deal drawn a game)"),
+        ("games", "Int64", "the games they come from"),
+        ("predicted", "Float64", "their mean predicted chance to win"),
+        ("observed", "Float64", "the share of them that won the game"),
+        ("low", "Float64", "95 % Wilson interval of `observed`, lower end"),
+        ("high", "Float64", "upper end"),
+        ("effective", "Float64", "the rows the interval counts (one game's seats are not "
+         "independent)"),
+        ("z", "Float64", "`observed − predicted` over its game-clustered standard error"),
+    ),
+)  # fmt: skip

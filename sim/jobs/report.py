@@ -193,6 +193,7 @@ class ReportRuns:
     guide: GuideRuns | None
     compared: list[tuple[str, Path]] | None
     ladder: Ladder | None = None
+    equity: tuple[Any, Any] | None = None  # the equity model and its held-out games' states
 
 
 def build_report(
@@ -319,7 +320,27 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
         guide_runs,
         compared,
         board,
+        equity_check(spec, feedback),
     )
+
+
+EQUITY_GAMES = 2_000
+"""Games the report checks the equity table on (seed: the report's + 3, never fitted on)."""
+
+
+def equity_check(spec: ReportSpec, feedback: Feedback) -> tuple[Any, Any] | None:
+    """The equity table of the report's rules and the states of games it was not fitted on."""
+    from sim.jobs.equity import equity_model
+    from sim.players import DEFAULT
+    from sim.runs.equity import game_states
+
+    if not spec.games:
+        return None
+    model = equity_model(spec.rules, DEFAULT, feedback)
+    games = min(EQUITY_GAMES, spec.games)
+    with feedback.bar(games, "game", N_("the chance to win: games held out")) as bar:
+        states = game_states(spec.rules, DEFAULT, games, spec.seed + 3, progress=bar.update)
+    return model, states
 
 
 def write_report(
@@ -353,7 +374,15 @@ def write_report(
         player=player,
         player_pages=player_pages,
         ladder=None if runs.ladder is None else ladder_of(spec, runs.ladder),
+        equity=None if runs.equity is None else equity_of(spec, *runs.equity),
     )
+
+
+def equity_of(spec: ReportSpec, model: Any, states: Any) -> Section:
+    """The report's section of the chance to win from the scores (in the current language)."""
+    from analysis.sections.equity import equity_section
+
+    return equity_section(model, states, spec.rules, spec.seed + 3)
 
 
 def ladder_of(spec: ReportSpec, board: Ladder) -> Section:
