@@ -103,7 +103,8 @@ def _open_card() -> str:
     S, P = play_state(Position((0b11, 0b1100, 0b110000), 0, 0), load_rules("classic"))
     solver.value(S, P)
     solver.moves(S, P)
-    search.exhaustive(solver.ws, P, S, np.zeros((1 << 10, 4), np.int64), np.zeros(1 << 10, np.int64))
+    memo = np.zeros((1 << 10, 4), np.int64), np.zeros(1 << 10, np.int64)
+    search.exhaustive(solver.ws, P, S, *memo)
     return "open_card"
 
 
