@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.choices import PASS, Best, best_choice, choice_table, gain_of
+from analysis.choices import PASS, TABLE_RISK, Best, best_choice, choice_table, gain_of
 from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_label, marriage_mask
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
@@ -336,7 +336,7 @@ def table_answer(
     rows = choices.filter(key).sort("level")
     cell = verdicts.filter(key).row(0, named=True)
     best = Best(int(cell["best"]), int(cell["low"]), int(cell["high"]),
-                gain_of(rows, int(cell["best"])))  # fmt: skip
+                gain_of(rows, int(cell["best"])), bool(cell["leaned"]))  # fmt: skip
     ok = rows.filter(pl.col("ci_low") >= risk)["level"].to_list()
     return TableAnswer(
         player, deals, seed, class_name(marriages, aces), seat_name, int(cell["n"]),
@@ -372,7 +372,8 @@ def with_table(a: SampledAdvice, table: TableAnswer) -> SampledAdvice:
         row = a.choices.filter(pl.col("level") == table.best.level)
         if row.height and float(row["diff_high"][0]) >= 0:
             chosen = table.best.level
-            best = Best(chosen, a.best.low, a.best.high, gain_of(a.choices, chosen))
+            best = Best(chosen, a.best.low, a.best.high, gain_of(a.choices, chosen),
+                        table.best.leaned)  # fmt: skip
             source = "tables"
     level = None if best is None or best.level == PASS else best.level
     return replace(a, table=table, sampled=a.recommended, recommended=final, minimum=minimum,
@@ -448,13 +449,13 @@ def advise(
     ok = table.filter(pl.col("ci_low") >= risk)["level"].to_list()
     recommended = max(ok) if ok else None
     options = choice_frame(choices, measure)
-    best = best_choice(options)
+    best = best_choice(options, recommended)
     passing = options.filter(pl.col("level") == PASS).row(0, named=True)
     pass_se = (passing["own_high"] - passing["own"]) / Z95
     return SampledAdvice(
         rules, hand, seat, player, n, risk, table, passing["own"], pass_se, n, recommended,
         None if best.level == PASS else best.level, pass_player=plan_player, choices=options,
-        best=best, measure=measure, played=as_played(choices, measure),
+        best=best, measure=measure, played=as_played(choices, measure, recommended),
     )  # fmt: skip
 
 
@@ -511,8 +512,14 @@ class AsPlayed:
     passing: float
 
 
-def as_played(choices: Mapping[str, np.ndarray], measure: str) -> AsPlayed | None:
-    """:class:`AsPlayed` of the plans (None where no concession changed a deal, or by win)."""
+def as_played(
+    choices: Mapping[str, np.ndarray], measure: str, safe: int | None = None
+) -> AsPlayed | None:
+    """:class:`AsPlayed` of the plans (None where no concession changed a deal, or by win).
+
+    ``safe``: the highest level made at the risk, as :func:`analysis.choices.best_choice`
+    takes it.
+    """
     if measure != "margin" or "margin_played" not in choices:
         return None
     yielded = np.asarray(choices.get("yielded", np.zeros(0)), dtype=bool)
@@ -523,7 +530,7 @@ def as_played(choices: Mapping[str, np.ndarray], measure: str) -> AsPlayed | Non
     me = int(np.asarray(choices["seat"]))
     others = yielded[p] & (np.asarray(choices["declarer"])[p] != me)
     played = np.asarray(choices["margin_played"], dtype=np.float64)
-    best = best_choice(choice_table(levels, played))
+    best = best_choice(choice_table(levels, played), safe)
     value = float(played[int(np.flatnonzero(levels == best.level)[0])].mean())
     return AsPlayed(float(others.mean()), best.level, value, float(played[p].mean()))
 
@@ -816,9 +823,16 @@ def _bid_verdict(a: SampledAdvice, table: str) -> Verdict:
     )
     if best.low != best.high:
         low = _("passing") if best.low == PASS else str(best.low)
-        why += " " + _("Every choice from {low} to {high} scores within the interval.").format(
-            low=low, high=best.high
-        )
+        if best.leaned:
+            risk = TABLE_RISK if a.best_from == "tables" else a.risk
+            why += " " + _(
+                "Every choice from {low} to {high} scores within the interval; of those "
+                "bids, {level} is the highest the hand makes in at least {risk} of the deals."
+            ).format(low=low, high=best.high, level=level, risk=f"{risk:.0%}")
+        else:
+            why += " " + _("Every choice from {low} to {high} scores within the interval.").format(
+                low=low, high=best.high
+            )
     why += _played_line(a)
     if a.auction:
         return Verdict("raise", level, None, _("Raise, up to {level}.").format(level=level), why,

@@ -5,8 +5,9 @@ played on the same deals, so every deal gives each plan a value: its *margin* (t
 seat's deal score minus the others' mean, the measure the duels use) or, from a game
 score, the seat's chance to win the game after the deal. :func:`choice_table` gives
 each plan's mean with its 95 % interval and its paired difference from the best
-plan; :func:`best_choice` is the rule: the plan of the highest mean, and the range of
-plan levels as good as it. The
+plan; :func:`best_choice` is the rule: the plan of the highest mean (among bids as
+good as it, the highest the hand makes at the risk), and the range of plan levels as
+good as it. The
 advisor, its class tables, the pages and the guide all choose by this one function.
 """
 
@@ -22,6 +23,9 @@ from sim.rules import Rules
 
 PASS = 0
 """A plan's level meaning: pass at the first turn."""
+TABLE_RISK = 0.75
+"""The make rate the class tables' choice leans to where bids score alike
+(:func:`best_choice`'s ``safe`` at this risk): the advisor's default risk."""
 
 
 @dataclass(frozen=True)
@@ -29,18 +33,23 @@ class Best:
     """The rule's choice among plans.
 
     Attributes:
-        level: the plan of the highest mean value (:data:`PASS`, or the level bid up to).
+        level: the plan chosen (:data:`PASS`, or the level bid up to): the one of the
+            highest mean value, or, among the bids as good as a bid of the highest mean
+            and above it, the highest the hand makes at the risk (:func:`best_choice`).
         low: the lowest plan level as good as it (:func:`best_choice`); :data:`PASS`
             when passing is.
         high: the highest such level.
         gain: the best plan's mean value minus passing's, with its paired 95 % interval
             (``(mean, low, high)``; zeros when the best is to pass).
+        leaned: whether the choice is not the plan of the highest mean but a higher bid
+            as good as it, the highest the hand makes at the risk.
     """
 
     level: int
     low: int
     high: int
     gain: tuple[float, float, float]
+    leaned: bool = False
 
 
 def choice_table(levels: np.ndarray, values: np.ndarray) -> pl.DataFrame:
@@ -88,7 +97,7 @@ def choice_table(levels: np.ndarray, values: np.ndarray) -> pl.DataFrame:
     ).with_columns(pl.col("gain", "gain_low", "gain_high").fill_nan(None))
 
 
-def best_choice(table: pl.DataFrame) -> Best:
+def best_choice(table: pl.DataFrame, safe: int | None = None) -> Best:
     """The rule: the plan of the highest mean, and the levels as good as it.
 
     ``table`` as :func:`choice_table` gives it (or a class table's rows with the same
@@ -97,6 +106,16 @@ def best_choice(table: pl.DataFrame) -> Best:
     difference from the best reaches 0: plans often differ only in the few deals in
     which the auction reaches them, and a difference of a fraction of a point, however
     precisely measured, does not make one level better to bid than another.
+
+    Where the best is a bid and several bids are as good, the value cannot choose
+    among them, and the one of the highest mean is noise: a hand that wins any auction
+    it enters and names its contract after the talon scores alike bidding up to 110 or
+    to 220. Given ``safe`` (the highest level the hand makes at the risk: the lower
+    end of its P(make) interval reaches it), the choice is then the highest of those
+    bids up to ``safe``, where it is above the bid of the highest mean: compete at least
+    as far as the hand is safe where the game does not tell the levels apart. A bid of
+    the highest mean above ``safe`` stays (the game says the risk pays), and so does
+    every choice without ``safe``.
     """
     means = table["mean"].to_numpy()
     levels = table["level"].to_numpy()
@@ -104,7 +123,13 @@ def best_choice(table: pl.DataFrame) -> Best:
     # as good as the best: within its mean's interval, or not shown worse deal by deal
     near = levels[(means >= table["low"][best]) | (table["diff_high"].to_numpy() >= 0)]
     near = np.union1d(near, [levels[best]])
-    return Best(int(levels[best]), int(near.min()), int(near.max()), gain_of(table, levels[best]))
+    level = int(levels[best])
+    if level != PASS and safe is not None:
+        bids = near[(near > level) & (near <= safe)]
+        if bids.size:
+            level = int(bids.max())
+    leaned = level != int(levels[best])
+    return Best(level, int(near.min()), int(near.max()), gain_of(table, level), leaned)
 
 
 def gain_of(table: pl.DataFrame, level: int) -> tuple[float, float, float]:
@@ -200,6 +225,7 @@ def conceding_columns(
 
 __all__ = [
     "PASS",
+    "TABLE_RISK",
     "Best",
     "best_choice",
     "choice_table",

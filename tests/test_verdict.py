@@ -81,15 +81,44 @@ BID = {0: 20.0, 105: 30.0, 110: 35.0, 115: 41.0, 120: 41.0, 125: 38.0}
 def test_the_verdict_is_the_choice_of_the_best_margin_with_the_levels_not_shown_worse():
     answer = _answer(HEARTS, BID)
     v = verdict(answer)
-    assert (v.action, v.level, v.say) == ("bid", 115, "Bid up to 115.")  # a tie keeps the lower
+    # a tie keeps the lower (115), and among the bids as good, the hand leans up to the
+    # highest it makes at the risk: every level up to 125 is made in every deal
+    assert (v.action, v.level, v.say) == ("bid", 120, "Bid up to 120.")
     assert answer.best is not None and (answer.best.low, answer.best.high) == (115, 120)
+    assert answer.best.leaned and answer.recommended == 125
     assert "scores a margin of +41.0" in v.why and "+21.0 [+21.0, +21.0] more than passing" in v.why
-    assert "from 115 to 120" in v.why
+    assert "from 115 to 120 scores within the interval; of those bids, 120 is the highest the " \
+        "hand makes in at least 75% of the deals" in v.why
     # deals that differ between plans widen every difference's interval: more levels
     # are then not shown worse than the best
     noisy = _answer(HEARTS, BID, apart=60.0)
-    assert noisy.best is not None and noisy.best.level in (115, 120)
+    assert noisy.best is not None and noisy.best.low <= noisy.best.level <= noisy.best.high
     assert noisy.best.low < 115 or noisy.best.high > 120
+    assert noisy.best.level == min(noisy.best.high, 125)  # leaning up to what is made
+
+
+def test_among_bids_as_good_the_choice_leans_up_to_the_highest_made_at_the_risk():
+    from analysis.choices import best_choice, choice_table
+
+    levels = np.array([0, 110, 120, 130, 140, 150])
+    rng = np.random.default_rng(1)
+    noise = rng.normal(0, 30.0, 2000)
+    values = np.array([[-10.0], [50.0], [51.0], [50.5], [50.2], [20.0]]) + noise
+    table = choice_table(levels, values)
+    plain = best_choice(table)
+    assert (plain.level, plain.low, plain.high, plain.leaned) == (120, 110, 140, False)
+    for safe, want in ((None, 120), (100, 120), (120, 120), (135, 130), (140, 140), (200, 140)):
+        best = best_choice(table, safe)
+        # never below the best mean's bid, never above the levels as good, nor above safe
+        # unless the best mean's bid already is
+        assert (best.level, best.leaned) == (want, want != 120), safe
+        assert (best.low, best.high) == (110, 140)
+        assert best.gain[0] == pytest.approx(values[list(levels).index(want)].mean() - values[0].mean())
+    # passing stays passing, whatever is safe
+    ahead = values.copy()
+    ahead[0] += 62.0  # passing scores most, 110 to 140 within its interval
+    passing = best_choice(choice_table(levels, ahead), 150)
+    assert (passing.level, passing.leaned, passing.low) == (0, False, 0) and passing.high > 0
 
 
 def test_passing_is_the_verdict_when_it_scores_most_and_the_forehand_keeps_its_100():
@@ -156,7 +185,7 @@ def test_mid_auction_the_verdict_raises_or_passes():
     answer = replace(_answer(HEARTS, BID, seat="dealer"), auction="forehand 100, middle pass",
                      high_bid=100)  # fmt: skip
     v = verdict(answer)
-    assert (v.action, v.level, v.say) == ("raise", 115, "Raise, up to 115.")
+    assert (v.action, v.level, v.say) == ("raise", 120, "Raise, up to 120.")
     plain = _answer(PLAIN, {0: 5.0}, seat="dealer")
     v = verdict(replace(plain, auction="forehand 100, middle 160", high_bid=160))
     assert v.action == "pass"

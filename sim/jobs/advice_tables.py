@@ -123,7 +123,7 @@ class ClassTables:
             the seat won the auction), and P(make) of the level when the hand wins there
             ``p``, ``ci_low``, ``ci_high`` (null for passing).
         verdicts: one row per class and seat: ``marriages``, ``aces``, ``seat``, ``n``,
-            ``best``, ``low``, ``high`` (:func:`analysis.choices.best_choice`),
+            ``best``, ``low``, ``high``, ``leaned`` (:func:`analysis.choices.best_choice`),
             ``class_hands`` (how many hands of the deck's hands the class holds: exact)
             and ``share`` (of all hands), ``dealt`` (``on purpose``: every class is),
             and the choice at the table as its player plays, every contract it goes down
@@ -148,7 +148,7 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
     import numpy as np
     import polars as pl
 
-    from analysis.choices import best_choice, choice_table, conceding_columns
+    from analysis.choices import TABLE_RISK, best_choice, choice_table, conceding_columns
     from analysis.safebids import items_frame
     from analysis.stats import wilson_interval
     from sim.cards import MARRIAGE_MASK
@@ -161,7 +161,8 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
     seats = n_hands(rules.players)
     parts: list[pl.DataFrame] = []
     verdicts: list[dict[str, object]] = []
-    with feedback.bar(len(sizes) * seats, "class", _("dealing every class of hand")) as bar:
+    with feedback.bar(len(sizes) * seats * TABLE_HANDS, "hand",
+                      _("dealing every class of hand")) as bar:  # fmt: skip
         for (marriages, aces), count in sorted(sizes.items()):
             held = sum(int(MARRIAGE_MASK[s]) for s in range(4) if marriages >> s & 1)
             cap = hand_cap(rules, held)
@@ -170,9 +171,6 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
                 cell = play_class(rules, marriages, aces, seat, levels, TABLE_HANDS, TABLE_SEED,
                                   player)  # fmt: skip
                 cols = conceding_columns(rules, cell, seat)
-                table = choice_table(np.array(levels), cols["margin"])
-                best = best_choice(table)
-                played = best_choice(choice_table(np.array(levels), cols["margin_played"]))
                 others = cols["yielded"][0] & (cell["declarer"][0] != seat)
                 n = TABLE_HANDS
                 made_to = items_frame(
@@ -182,6 +180,11 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
                 made = np.array([(made_to >= L).sum() for L in levels])
                 low, high = wilson_interval(made, np.full(len(levels), n))
                 bids = np.array(levels) > 0
+                ok = np.array(levels)[bids & (low >= TABLE_RISK)]
+                safe = int(ok.max()) if ok.size else None
+                table = choice_table(np.array(levels), cols["margin"])
+                best = best_choice(table, safe)
+                played = best_choice(choice_table(np.array(levels), cols["margin_played"]), safe)
                 parts.append(table.with_columns(
                     pl.lit(marriages).alias("marriages"), pl.lit(aces).alias("aces"),
                     pl.lit(seat).alias("seat"),
@@ -193,11 +196,12 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
                 verdicts.append({
                     "marriages": marriages, "aces": aces, "seat": seat, "n": n,
                     "best": best.level, "low": best.low, "high": best.high,
+                    "leaned": best.leaned,
                     "class_hands": count, "share": count / total, "dealt": "on purpose",
                     "played_best": played.level, "played_low": played.low,
                     "played_high": played.high, "played_share": float(others.mean()),
                 })  # fmt: skip
-                bar.update(1)
+                bar.update(TABLE_HANDS)
     keys = ["marriages", "aces", "seat"]
     choices = (
         pl.concat(parts).select(*keys, pl.exclude(keys)).with_columns(pl.col(keys).cast(pl.Int64))
@@ -259,7 +263,7 @@ def load_tables(
             both = pl.read_parquet(path)
         except pl.exceptions.PolarsError as exc:  # not a whole file
             raise ValueError(str(exc)) from None
-        verdict = [*keys, "n", "best", "best_low", "best_high", "class_hands", "share"]
+        verdict = [*keys, "n", "best", "best_low", "best_high", "leaned", "class_hands", "share"]
         verdict += ["dealt", "played_best", "played_low", "played_high", "played_share"]
         cells = both.select(verdict).unique(keys, maintain_order=True)
         cells = cells.rename({"best_low": "low", "best_high": "high"})

@@ -195,7 +195,7 @@ class AdviseSpec:
     hand: str
     seat: str | None = None
     player: str = DEFAULT
-    risk: float = 0.75
+    risk: float = 0.75  # analysis.choices.TABLE_RISK: the tables lean to the default
     samples: int | None = None
     budget: float = DEFAULT_BUDGET
     seed: int = 0
