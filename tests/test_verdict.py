@@ -87,8 +87,10 @@ def test_the_verdict_is_the_choice_of_the_best_margin_with_the_levels_not_shown_
     assert answer.best is not None and (answer.best.low, answer.best.high) == (115, 120)
     assert answer.best.leaned and answer.recommended == 125
     assert "scores a margin of +41.0" in v.why and "+21.0 [+21.0, +21.0] more than passing" in v.why
-    assert "from 115 to 120 scores within the interval; of those bids, 120 is the highest the " \
+    assert (
+        "from 115 to 120 scores within the interval; of those bids, 120 is the highest the "
         "hand makes in at least 75% of the deals" in v.why
+    )
     # deals that differ between plans widen every difference's interval: more levels
     # are then not shown worse than the best
     noisy = _answer(HEARTS, BID, apart=60.0)
@@ -113,7 +115,8 @@ def test_among_bids_as_good_the_choice_leans_up_to_the_highest_made_at_the_risk(
         # unless the best mean's bid already is
         assert (best.level, best.leaned) == (want, want != 120), safe
         assert (best.low, best.high) == (110, 140)
-        assert best.gain[0] == pytest.approx(values[list(levels).index(want)].mean() - values[0].mean())
+        row = values[list(levels).index(want)]
+        assert best.gain[0] == pytest.approx(row.mean() - values[0].mean())
     # passing stays passing, whatever is safe
     ahead = values.copy()
     ahead[0] += 62.0  # passing scores most, 110 to 140 within its interval
