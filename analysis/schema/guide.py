@@ -141,7 +141,8 @@ GUIDE_BID_CHOICES = make_table(
         ("class_hands", "Int64", "hands of the deck in the class (exact: every hand counted)"),
         ("share", "Float64", "`class_hands` over every hand of the deck"),
         ("choice", "Int64", "the plan of the best mean margin (every declarer that goes down "
-         "conceding where that costs it less): the level to bid up to (0: pass)"),
+         "conceding where that costs it less), or, where higher bids are as good, the highest "
+         "of them made in at least 75 % of the deals: the level to bid up to (0: pass)"),
         ("choice_low", "Int64", "the lowest plan level as good as the choice: its mean within "
          "the choice's 95 % interval, or not shown worse by the paired interval"),
         ("choice_high", "Int64", "the highest such level"),
