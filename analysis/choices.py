@@ -189,8 +189,16 @@ def conceding_deltas(
     return np.where(better[..., None], new, deltas), better
 
 
+def may_concede(rules: Rules, barrel: bool = False) -> bool:
+    """Whether a declarer may concede (§5): ``rospis.allowed``, and on the barrel too.
+
+    ``barrel``: a seat sits on the barrel; then only with ``rospis.on_barrel``.
+    """
+    return rules.rospis.allowed and not (barrel and not rules.rospis.on_barrel)
+
+
 def conceding_columns(
-    rules: Rules, cols: dict[str, np.ndarray], seat: int, allowed: bool = True
+    rules: Rules, cols: dict[str, np.ndarray], seat: int, barrel: bool = False
 ) -> dict[str, np.ndarray]:
     """The plans' deals at a table that concedes a lost contract where that costs it less.
 
@@ -198,12 +206,13 @@ def conceding_columns(
     the result holds the same columns with each such concession in place
     (:func:`conceding_deltas`: the deal scores, ``conceded``, ``made``, no bolts, the
     seat's ``own`` score and ``margin``), the deals as played kept as ``margin_played``
-    and ``own_played``, and ``yielded`` where a concession replaced the play. Without
-    ``allowed`` (the rules, or the barrel, forbid conceding) nothing changes.
+    and ``own_played``, and ``yielded`` where a concession replaced the play. Where the
+    rules forbid conceding (:func:`may_concede`; ``barrel``: a seat sits on the barrel)
+    nothing changes.
     """
     out = dict(cols)
     out["margin_played"], out["own_played"] = cols["margin"], cols["own"]
-    if not allowed or not rules.rospis.allowed:
+    if not may_concede(rules, barrel):
         out["yielded"] = np.zeros(np.shape(cols["made"]), dtype=bool)
         return out
     deltas, better = conceding_deltas(
@@ -232,4 +241,5 @@ __all__ = [
     "conceding_columns",
     "conceding_deltas",
     "gain_of",
+    "may_concede",
 ]

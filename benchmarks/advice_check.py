@@ -95,8 +95,7 @@ def values(rules, plays, levels, seat, table, scores=None, barrel=False):
 
     cols = plan_columns(plays, levels)
     if table == "conceding":
-        allowed = not (barrel and not rules.rospis.on_barrel)
-        cols = conceding_columns(rules, cols, seat, allowed)
+        cols = conceding_columns(rules, cols, seat, barrel)
     if scores is None:
         return cols["margin"]
     win, _before = win_chances(rules, cols, scores, seat, barrel, "strong", QUIET)

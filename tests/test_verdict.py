@@ -100,7 +100,13 @@ def test_the_verdict_is_the_choice_of_the_best_margin_with_the_levels_not_shown_
 
 
 def test_among_bids_as_good_the_choice_leans_up_to_the_highest_made_at_the_risk():
-    from analysis.choices import best_choice, choice_table
+    from dataclasses import fields
+
+    from analysis.choices import TABLE_RISK, best_choice, choice_table
+    from sim.jobs.advise import AdviseSpec
+
+    # the class tables lean at the advisor's default risk
+    assert next(f.default for f in fields(AdviseSpec) if f.name == "risk") == TABLE_RISK
 
     levels = np.array([0, 110, 120, 130, 140, 150])
     rng = np.random.default_rng(1)
@@ -165,6 +171,20 @@ def test_the_answer_says_where_the_table_as_played_would_choose_otherwise():
     quiet = advise(CLASSIC, HEARTS, "middle", "par", 0.75, cards, choices=plain,
                    plan_player="strong")  # fmt: skip
     assert quiet.played is None and "as it plays" not in verdict(quiet).why
+    # no concession where the rules forbid it (§5): rospis.allowed, and while a seat sits
+    # on the barrel, rospis.on_barrel
+    from analysis.choices import may_concede
+
+    on_barrel = CLASSIC.replace(rospis__on_barrel=True)
+    assert may_concede(CLASSIC) and may_concede(on_barrel, barrel=True)
+    assert not may_concede(CLASSIC, barrel=True)
+    assert not may_concede(CLASSIC.replace(rospis__allowed=False))
+    assert conceding_columns(on_barrel, cols, 1, barrel=True)["yielded"].any()
+    for rules, barrel in ((CLASSIC.replace(rospis__allowed=False), False), (CLASSIC, True)):
+        kept = conceding_columns(rules, cols, 1, barrel)
+        assert not kept["yielded"].any() and not kept["conceded"].any()
+        assert np.array_equal(kept["margin"], cols["margin"])
+        assert np.array_equal(kept["margin_played"], cols["margin"])
 
 
 def test_a_table_that_concedes_concedes_where_that_costs_it_less():

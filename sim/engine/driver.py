@@ -345,13 +345,20 @@ def bidding(P: np.ndarray, W: Workspace, undark: int) -> None:
             nbids += 1
     S[S_NBIDS] = nbids
     close_bidding(S, P)
+    record_auction(P, W)
+
+
+@hot
+def record_auction(P: np.ndarray, W: Workspace) -> None:
+    """The auction's result in the deal's output row (after :func:`bidding`, or a replay)."""
+    S = W.S
     out = W.out
     out[O_DECLARER] = S[S_DECL]
     out[O_WIN_BID] = S[S_WIN_BID]
     out[O_AT100] = S[S_AT100]
     out[O_TALON_SHOWN] = S[S_TALON_SHOWN]
     out[O_SPECIAL] = S[S_SPECIAL]
-    for k in range(NP):
+    for k in range(P[P_NP]):
         out[O_MAXBID0 + k] = S[S_MAXBID0 + k]
 
 

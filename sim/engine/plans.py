@@ -39,6 +39,7 @@ from sim.engine.driver import (
     discard,
     game_row,
     named_trump,
+    record_auction,
     sample_workspace,
     seat_arrays,
     talon,
@@ -48,27 +49,16 @@ from sim.engine.driver import (
 from sim.engine.params import P_NP
 from sim.engine.scoring import score_played
 from sim.engine.state import (
-    O_AT100,
     O_CONTRACT,
     O_DECL_MARR_AFTER,
-    O_DECLARER,
     O_DISCARD1,
-    O_MAXBID0,
-    O_SPECIAL,
-    O_TALON_SHOWN,
-    O_WIN_BID,
-    S_AT100,
     S_CONTRACT,
     S_DECL,
     S_FOREHAND,
     S_HAND0,
-    S_MAXBID0,
     S_NBIDS,
     S_PASSED,
-    S_SPECIAL,
-    S_TALON_SHOWN,
     S_TRACE,
-    S_WIN_BID,
     Workspace,
 )
 from sim.engine.strategies.registry import H_PLAY_PLANS
@@ -127,20 +117,6 @@ def planned_bidding(
     close_bidding(S, P)
     record_auction(P, W)
     return n_turns
-
-
-@hot
-def record_auction(P: np.ndarray, W: Workspace) -> None:
-    """The auction's result in the deal's output row (as :func:`sim.engine.driver.bidding`)."""
-    S = W.S
-    out = W.out
-    out[O_DECLARER] = S[S_DECL]
-    out[O_WIN_BID] = S[S_WIN_BID]
-    out[O_AT100] = S[S_AT100]
-    out[O_TALON_SHOWN] = S[S_TALON_SHOWN]
-    out[O_SPECIAL] = S[S_SPECIAL]
-    for k in range(P[P_NP]):
-        out[O_MAXBID0 + k] = S[S_MAXBID0 + k]
 
 
 @body

@@ -549,7 +549,7 @@ def _bid_answer(
     import numpy as np
 
     from analysis import advise as a
-    from analysis.choices import conceding_columns
+    from analysis.choices import conceding_columns, may_concede
     from sim.engine.api import seat_flags
     from sim.engine.deal import n_hands
     from sim.runs.advise import PASS_PLAYER, bid_samples, hand_cap
@@ -584,9 +584,9 @@ def _bid_answer(
     levels = plan_levels(rules, hand, high)
     # the table concedes a contract it goes down in where that costs it less (§5: none
     # while someone sits on the barrel, unless rospis.on_barrel)
-    concessions = rules.rospis.allowed and not (spec.barrel and not rules.rospis.on_barrel)
     played = plan_columns(cols["plans"], levels)
-    choices = {"level": np.array(levels), **conceding_columns(rules, played, seat, concessions)}
+    conceding = conceding_columns(rules, played, seat, spec.barrel)
+    choices = {"level": np.array(levels), **conceding}
     plan_player = PASS_PLAYER if player == PAR else player
     measure, before = "margin", None
     if scores is not None:
@@ -595,7 +595,7 @@ def _bid_answer(
         measure = "win"
     answer = a.advise(rules, hand, spec.seat or "", player, spec.risk, cols, choices=choices,
                       plan_player=plan_player, measure=measure)  # fmt: skip
-    answer = replace(answer, win_before=before, concede_lost=concessions)
+    answer = replace(answer, win_before=before, concede_lost=may_concede(rules, spec.barrel))
     if auction is not None:
         answer = replace(answer, auction=auction.text(), high_bid=auction.high)
     if policy is not None and auction is not None:

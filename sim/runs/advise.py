@@ -551,6 +551,23 @@ def discard_candidates(
     return sorted(cards, key=lambda c: (int(discard_cost(hand, c, P)), c))[:k]
 
 
+def candidate_gives(rules: Rules, ten: int) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The gives the advisor weighs from the ten cards ``ten`` (hand and talon), and their caps.
+
+    Every ordered pair of the cheapest cards (:func:`discard_candidates`: the first to
+    the left, the second to the right) and the highest contract the eight cards kept
+    allow after each (``bid_cap``: their marriages).
+    """
+    from sim.engine.bidding import bid_cap
+    from sim.engine.params import rules_vector
+
+    cands = discard_candidates(ten, rules)
+    gives = [(a, b) for a in cands for b in cands if a != b]
+    P = rules_vector(rules)
+    caps = np.array([bid_cap(ten & ~(1 << a) & ~(1 << b), P) for a, b in gives], dtype=np.int64)
+    return gives, caps
+
+
 def give_samples(
     rules: Rules,
     hand: int,
@@ -572,20 +589,11 @@ def give_samples(
     every give of a deal). Returns ``(gives, contracts, rows)``: ``rows[k, g, j]`` the
     game row of deal ``k`` after give ``g`` and contract ``contracts[g][j]``.
     """
-    from sim.engine.bidding import bid_cap
-    from sim.engine.params import rules_vector
     from sim.runs.plans import play_contracts
 
     masks = sample_deals(rules, hand, seat, n, seed, talon)
-    ten = hand | talon
-    cands = discard_candidates(ten, rules)
-    gives = [(a, b) for a in cands for b in cands if a != b]
-    P = rules_vector(rules)
-    contracts = [
-        [int(L) for L in rules.bid_levels() if bid <= L <= bid_cap(ten & ~(1 << a) & ~(1 << b), P)]
-        or [bid]
-        for a, b in gives
-    ]
+    gives, caps = candidate_gives(rules, hand | talon)
+    contracts = [[int(L) for L in rules.bid_levels() if bid <= L <= cap] or [bid] for cap in caps]
     rows = play_contracts(rules, masks, seat, bid, gives, contracts, seed, player, params)
     return gives, contracts, rows
 
@@ -628,16 +636,10 @@ def discard_samples(
     solved on ``workers`` local processes. ``budget`` (seconds, 0: none) stops
     between blocks of :data:`BLOCK` samples as in :func:`bid_samples`.
     """
-    from sim.engine.bidding import bid_cap
-    from sim.engine.params import rules_vector
     from sim.runs.runner import local_map
 
     masks = sample_deals(rules, hand, seat, n, seed, talon)
-    ten = hand | talon
-    cands = discard_candidates(ten, rules)
-    gives = [(a, b) for a in cands for b in cands if a != b]
-    P = rules_vector(rules)
-    caps = np.array([bid_cap(ten & ~(1 << a) & ~(1 << b), P) for a, b in gives], dtype=np.int64)
+    gives, caps = candidate_gives(rules, hand | talon)
     t0 = time.perf_counter()
     done: list[np.ndarray] = []
     played = 0
@@ -663,6 +665,7 @@ __all__ = [
     "AuctionPolicy",
     "auction_policy",
     "bid_samples",
+    "candidate_gives",
     "discard_candidates",
     "discard_samples",
     "give_samples",
