@@ -118,10 +118,14 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # 33,000 seeded classic deals (runs/strong_fit; the rounds played by strong are played
 # with its line's weights, so the network's file is set aside while they are dealt),
 # fitted by benchmarks/strong_fit.py --model net (about 30 minutes in all on 2 cores).
+# Last the concession's defenders' line and chance to make (training/concede.py) on
+# 100,000 deals strong plays out, three hands and two (about 2 minutes each); cleared
+# first, so that everything before is fitted with the concession as before it.
 TEACH := $(BIN)/thousand teach --kinds contract --chunk 100 --quiet --param strong.bid_net=0
 CARD_ROUNDS := heuristic:3000:2,strong:3000:3,strong:3000:21,strong:8000:22,heuristic:8000:24,strong:8000:23
 weights: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
+	$(BIN)/python -m training.concede --clear
 	test -f runs/teach/classic/contract.parquet || $(TEACH) --deals 20000 --seed 1001 --out runs/teach/classic
 	test -f runs/teach/contract/contract.parquet || $(TEACH) --deals 140000 --seed 1003 --out runs/teach/contract
 	$(BIN)/python -m training.contract --data runs/teach/contract runs/teach/classic --hidden 128 --seed 1
@@ -133,6 +137,8 @@ weights: $(STAMP)
 	$(BIN)/python -m training.bid --deals 20000 --data-seed 1007 --seed 1
 	rm -f sim/engine/strategies/strong.npz
 	$(BIN)/python -m benchmarks.strong_fit --model net --hidden 8 --net-rows 0,2 --bonus 0 --rounds $(CARD_ROUNDS)
+	$(BIN)/python -m training.concede --deals 100000 --data-seed 1009
+	$(BIN)/python -m training.concede --rules two_players --deals 100000 --data-seed 1011
 
 players: $(STAMP)
 	$(BIN)/python -m sim.jobs.players --measure --ladder

@@ -27,12 +27,13 @@ import numpy as np
 import polars as pl
 
 from analysis import glossary
-from analysis.schema.duel import DUEL_SEATS, DUEL_SUMMARY
+from analysis.schema.duel import DUEL_SEATS, DUEL_SPLIT, DUEL_SUMMARY
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import tables_json, to_markdown
 from sim.i18n import N_, _, interval_separator, number
 from sim.output import write_json
 from sim.rules import Rules
+from sim.schema.runs import DUEL_DECISIONS
 
 # The meanings of :data:`analysis.glossary.DIFFERENCES`, marked for the catalogues:
 # the summary table shows every measure's meaning translated.
@@ -113,11 +114,14 @@ class DuelResult:
         summary: one row per measure, the columns of ``duel_summary.csv``
             (:data:`analysis.schema.duel.DUEL_SUMMARY`).
         seats: one row per seat of A, the columns of ``duel_seats.csv`` for the format.
+        split: hands: one row per decision, the columns of ``duel_split.csv``
+            (:func:`decision_split`); None for games or a duel run before it existed.
     """
 
     run: DuelPlay
     summary: pl.DataFrame
     seats: pl.DataFrame
+    split: pl.DataFrame | None = None
 
     @property
     def format(self) -> str:
@@ -221,6 +225,59 @@ def _seat_differences(run: DuelPlay, column: str = "score_diff") -> np.ndarray:
     )
 
 
+DECISION_WORDS = {
+    "none": N_("nothing differs, or A's choices changed nothing"),
+    "reshuffle": N_("a reshuffle demanded or not"),
+    "auction": N_("the auction (A's bids, who declares, the winning bid)"),
+    "discard": N_("A declaring: the cards given away"),
+    "trump": N_("A declaring: the trump named"),
+    "contract_lower": N_("A declaring: a lower contract named"),
+    "contract_higher": N_("A declaring: a higher contract named"),
+    "concession": N_("A declaring: conceding or not"),
+    "declarer_play": N_("A declaring: the card play"),
+    "defence": N_("A defending: the card play"),
+}
+"""Each of :data:`sim.schema.runs.DUEL_DECISIONS` in words (shown translated)."""
+
+
+def decision_split(run: DuelPlay) -> pl.DataFrame | None:
+    """The duel's difference split by the first decision that differs (hands duels).
+
+    Each seat-deal's difference (the seat's score, and its margin, with A there minus
+    with B) is put down to the first decision where the two deals part
+    (``duel_deals.parquet``'s ``decision_{s}``, :data:`sim.schema.runs.DUEL_DECISIONS`); a
+    decision's part is the mean over deals of those seat-deals' differences divided by
+    the seats, so the parts add up to the duel's difference, each with a normal 95 %
+    interval over deals. None where the items carry no decisions.
+    """
+    players = run.rules.players
+    if run.format != "hands" or f"decision_{players - 1}" not in run.items.columns:
+        return None
+    diff = _seat_differences(run)
+    margin = _seat_differences(run, "margin_diff")
+    kind = np.stack([run.items[f"decision_{s}"].to_numpy() for s in range(players)], axis=1)
+    rows = []
+    for name in DUEL_DECISIONS:
+        hit = kind == name
+        m, lo, hi = mean_interval((diff * hit).sum(axis=1) / players)
+        mm, mlo, mhi = mean_interval((margin * hit).sum(axis=1) / players)
+        n = int(hit.sum())
+        rows.append(
+            {
+                "decision": name,
+                "seat_deals": n,
+                "score_diff": m,
+                "ci_low": lo,
+                "ci_high": hi,
+                "margin_diff": mm,
+                "margin_ci_low": mlo,
+                "margin_ci_high": mhi,
+                "margin_per_seat_deal": float(margin[hit].mean()) if n else None,
+            }
+        )
+    return pl.DataFrame(rows, schema=DUEL_SPLIT.polars_schema())
+
+
 def _hands_result(run: DuelPlay) -> DuelResult:
     players = run.rules.players
     diff = _seat_differences(run)
@@ -307,7 +364,7 @@ def _hands_result(run: DuelPlay) -> DuelResult:
         _mean_row("a_mean_contract", run.a_contracts, None, N_("A's mean contract")),
         _mean_row("b_mean_contract", run.b_contracts, None, N_("B's mean contract")),
     ]
-    return DuelResult(run, _summary(rows), _seats(seat_rows))
+    return DuelResult(run, _summary(rows), _seats(seat_rows), decision_split(run))
 
 
 def _games_result(run: DuelPlay) -> DuelResult:
@@ -387,6 +444,8 @@ def duel_json(result: DuelResult) -> dict[str, Any]:
     }
     if run.format == "games":
         doc["first_dealer"] = run.first_dealer
+    if result.split is not None:
+        doc["split"] = tables_json({"s": result.split})["s"]
     return doc
 
 
@@ -602,16 +661,52 @@ def duel_markdown(result: DuelResult) -> str:
         _("## Summary") + "\n\n" + to_markdown(summary_shown(result)).rstrip(),
         _("## By seat of A") + "\n\n" + note + "\n\n" + to_markdown(seats_shown(result)).rstrip(),
     ]
+    if result.split is not None:
+        parts.append(
+            _("## Where the difference comes from")
+            + "\n\n"
+            + _(
+                "Each seat-deal's difference is put down to the first decision where the deal "
+                "with A there parts from the deal with B there; the parts add up to the "
+                "differences above (per deal, with their intervals over deals)."
+            )
+            + "\n\n"
+            + to_markdown(split_shown(result)).rstrip()
+        )
     return "\n\n".join(parts) + "\n"
+
+
+def split_shown(result: DuelResult) -> pl.DataFrame:
+    """The split table as the report shows it (current language)."""
+    t = result.split
+    assert t is not None
+    shown = t.filter(pl.col("seat_deals") > 0)
+    return pl.DataFrame(
+        {
+            _("decision"): [_(DECISION_WORDS[d]) for d in shown["decision"]],
+            _("seat-deals"): [number(int(n)) for n in shown["seat_deals"]],
+            _("points A − B [95 % CI]"): _column(shown, "score_diff", "ci_low", "ci_high", 2),
+            _("margin A − B [95 % CI]"): _column(
+                shown, "margin_diff", "margin_ci_low", "margin_ci_high", 2
+            ),
+            _("margin per seat-deal"): [
+                _fixed(v, 1, sign=True) for v in shown["margin_per_seat_deal"]
+            ],
+        }
+    )
 
 
 def write_duel_tables(result: DuelResult, folder: Path) -> None:
     """Write ``duel_summary.csv``, ``duel_seats.csv``, ``duel.md`` and ``duel.json``.
+
+    Hands duels also ``duel_split.csv`` (:func:`decision_split`).
 
     ``folder`` exists (a staged one, :class:`sim.output.StagedDir`, beside the run's
     own files of :func:`sim.runs.duel.write_duel_run`).
     """
     result.summary.write_csv(folder / "duel_summary.csv")
     result.seats.write_csv(folder / "duel_seats.csv")
+    if result.split is not None:
+        result.split.write_csv(folder / "duel_split.csv")
     (folder / "duel.md").write_text(duel_markdown(result), encoding="utf-8")
     write_json(folder / "duel.json", duel_json(result))

@@ -73,7 +73,7 @@ def decide(snap, P, params, arena) -> None:
     elif kind == Decision.CONTRACT:  # by pimc.contract, as the player's entry decides
         if params[CONTRACT_BY] == 0 or learned_contract(S, P, int(legal[0]), n) == NOT_FITTED:
             pimc_contract(S, P, arena, int(legal[0]), n, params)
-    elif params[CONTRACT_BY] == 0 or learned_concede(S, P) == NOT_FITTED:
+    elif params[CONTRACT_BY] == 0 or learned_concede(S, P, 0.0) == NOT_FITTED:
         pimc_concede(S, P, arena, params)
 
 

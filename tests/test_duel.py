@@ -10,7 +10,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.duel import DuelResult, duel_json, duel_markdown, duel_result
+from analysis.duel import DECISION_WORDS, DuelResult, duel_json, duel_markdown, duel_result
+from analysis.schema.duel import DUEL_SPLIT
 from analysis.stats import Z95
 from sim.engine.strategies.registry import StrategyError
 from sim.rules import load_rules
@@ -58,6 +59,14 @@ def test_equal_contestants_tie_on_every_deal(rules_name, side):
     assert res.measure("a_make_rate")["value"] == res.measure("b_make_rate")["value"]
     assert res.measure("a_declare_rate")["value"] == res.measure("b_declare_rate")["value"]
     assert res.measure("b_declare_rate")["value"] == pytest.approx(1 / rules.players)
+    # nothing parts the deals: every seat-deal is put down to "none", every part is 0
+    assert res.split is not None
+    for s in range(rules.players):
+        assert (res.items[f"decision_{s}"] == "none").all()
+    assert (
+        res.split.filter(pl.col("decision") == "none")["seat_deals"].item() == 1500 * rules.players
+    )
+    assert (res.split["score_diff"] == 0).all() and (res.split["margin_diff"] == 0).all()
 
 
 @pytest.mark.parametrize("rules_name", ["classic", "two_players", "four_players"])
@@ -129,6 +138,52 @@ def test_the_margin_counts_the_other_seats_too(rules_name):
     assert g["value"] == pytest.approx(res.items["margin_diff"].mean())
     assert g["value"] != m["value"]
     assert list(res.seats["margin_diff"]) == pytest.approx([float(np.mean(x)) for x in margins])
+
+
+@pytest.mark.parametrize("rules_name", ["classic", "two_players"])
+def test_the_split_puts_each_difference_where_the_deals_part(rules_name):
+    """Two settings that differ in one decision only: every difference is put down to it.
+
+    ``heuristic`` conceding whenever it may (a margin of -1000) against it never
+    conceding: the deals part at the concession and nowhere before, and the parts add
+    up to the duel's differences.
+    """
+    rules = load_rules(rules_name)
+    a = Contestant("heuristic", ("heuristic.concede_margin=-1000",))
+    b = Contestant("heuristic", ("heuristic.concede_margin=1000",))
+    res = duel_hands(rules, a, b, 600, seed=6)
+    t = res.split
+    assert t is not None
+    assert list(t["decision"]) == list(duel.DECISIONS)
+    assert t["seat_deals"].sum() == 600 * rules.players
+    moved = t.filter(pl.col("seat_deals") > 0)["decision"].to_list()
+    assert set(moved) == {"none", "concession"}
+    for col in ("score_diff", "margin_diff"):
+        assert t[col].sum() == pytest.approx(res.measure(col)["value"])
+        assert t.filter(pl.col("decision") == "concession")[col].item() == pytest.approx(
+            res.measure(col)["value"]
+        )
+    # conceding every contract it declares costs the declarer: a clear negative part
+    part = t.filter(pl.col("decision") == "concession")
+    assert part["ci_high"].item() < 0
+    doc = duel_json(res)
+    assert [r["decision"] for r in doc["split"]] == list(duel.DECISIONS)
+    assert list(DECISION_WORDS) == list(duel.DECISIONS)  # each shown in words
+
+
+def test_the_split_finds_the_auction_and_the_contract():
+    """A bolder heuristic bids and names differently: the auction and the contract differ."""
+    rules = load_rules("classic")
+    res = duel_hands(rules, BOLD, PLAIN, 600, seed=7)
+    t = res.split
+    counts = dict(zip(t["decision"], t["seat_deals"], strict=True))
+    assert counts["auction"] > 0 and counts["contract_higher"] > 0
+    # bolder never names less with the same cards, and plays its cards alike
+    for alike in ("discard", "contract_lower", "declarer_play", "defence"):
+        assert counts[alike] == 0, alike
+    for col in ("score_diff", "margin_diff"):
+        assert t[col].sum() == pytest.approx(res.measure(col)["value"])
+    assert "## Where the difference comes from" in duel_markdown(res)
 
 
 # --- determinism and layout --------------------------------------------------------------
@@ -215,6 +270,14 @@ def test_cli_out_writes_tables(duel_cli, tmp_path):
     assert pl.read_parquet(out / "duel_games.parquet").height == 20
     rc, _, err = duel_cli("--a", "heuristic", "--deals", "10", "--out", str(out))
     assert rc == 2 and "--out" in err and "not empty" in err
+    deals = tmp_path / "deals"
+    rc, _, err = duel_cli("--a", "heuristic", "--b", "random", "--deals", "30", "--out",
+                          str(deals), "--quiet")  # fmt: skip
+    assert rc == 0, err
+    split = pl.read_csv(deals / "duel_split.csv")
+    assert split.columns == list(DUEL_SPLIT.polars_schema())
+    assert split["seat_deals"].sum() == 30 * 3
+    assert json.loads((deals / "duel.json").read_text())["split"][0]["decision"] == "none"
 
 
 @pytest.mark.parametrize(

@@ -91,8 +91,8 @@ def test_its_other_decisions_are_the_heuristics_and_the_networks():
         expected = heuristic_choose(kind, seat, S.copy(), P, legal, n, params, tb)
         if kind == Decision.CONTRACT:  # learned (test_teach.py checks the network)
             expected = learned_contract(S.copy(), P, int(legal[0]), n)
-        elif kind == Decision.CONCEDE and learned_concede(S.copy(), P) != NOT_FITTED:
-            expected = learned_concede(S.copy(), P)
+        elif kind == Decision.CONCEDE and learned_concede(S.copy(), P, 0.0) != NOT_FITTED:
+            expected = learned_concede(S.copy(), P, params[1])  # concede_margin's slot
         assert strong_choose(kind, seat, S.copy(), P, legal, n, params, tb) == expected
         kinds.add(kind)
     assert {Decision.BID, Decision.CONTRACT, Decision.CONCEDE} <= kinds

@@ -9,6 +9,7 @@ weights the engine reads as the fit predicts.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import sys
 
@@ -270,18 +271,42 @@ def test_pimc_names_the_learned_contract_when_asked(taught):
 def test_the_learned_concession_and_contract_follow_their_rules(taught):
     _, frames = taught
     classic = load_rules("classic")
-    free = rules_vector(classic.replace(rospis__no_subtract=True))  # conceding costs nothing
-    paid = rules_vector(classic)  # conceding costs the contract: always play on
+    free = rules_vector(classic.replace(rospis__no_subtract=True))  # conceding costs no contract
+    paid = rules_vector(classic)  # conceding costs the contract and half of it to each defender
+    sixty = rules_vector(classic.replace(rospis__opponents_get="sixty"))
     named = rules_vector(classic.replace(trump__named_by_declarer=True))
-    conceded = 0
+    assert learned.concede_fitted(paid) and learned.concede_fitted(free)
+    conceded = {"free": 0, "paid": 0}
     for state, lo, n in frames["contract"].select("state", "lo", "levels").iter_rows():
         S = np.array(state, dtype=np.int64)
         S[S_CONTRACT] = lo + 5 * (n - 1)  # the highest contract: the likeliest to concede
-        assert learned.learned_concede(S, paid) == 0
-        want = int(learned.contract_reach(S, free, int(S[S_CONTRACT])) < 0.5)
-        assert learned.learned_concede(S, free) == want
-        conceded += want
+        c = int(S[S_CONTRACT])
+        d = learned.defenders_points(S, paid)
+        # the margin by hand (rules §5): playing c (2q - 1) less the defenders' mean,
+        # conceding -c (0 without the subtraction) less each defender's share
+        gets = (c // 2 + 4) // 5 * 5
+        for q in (0.0, 0.3, 1.0):
+            play = c * (2 * q - 1) - d / 2
+            assert learned.concession_gain(S, paid, q, d) == pytest.approx(-c - gets - play)
+            assert learned.concession_gain(S, free, q, d) == pytest.approx(-gets - play)
+            assert learned.concession_gain(S, sixty, q, d) == pytest.approx(-c - 60 - play)
+        for name, P in (("free", free), ("paid", paid)):
+            q = learned.made_chance(P, learned.contract_reach(S, P, c))
+            want = int(learned.concession_gain(S, P, q, d) > 7.5)
+            assert learned.learned_concede(S, P, 7.5) == want
+            conceded[name] += want
         # no network for a trump the declarer names: the caller's decision
         assert learned.learned_contract(S, named, lo, n) == learned.NOT_FITTED
-        assert learned.learned_concede(S, named) == learned.NOT_FITTED
-    assert conceded > 0
+        assert learned.learned_concede(S, named, 0.0) == learned.NOT_FITTED
+    # conceding costs less without the subtraction, so it is chosen at least as often
+    assert conceded["free"] > 0
+    assert conceded["free"] >= conceded["paid"]
+
+
+def test_the_made_chance_is_monotone_and_inverted():
+    P = rules_vector(load_rules("classic"))
+    shares = np.linspace(0.0, 1.0, 21)
+    chances = [learned.made_chance(P, q) for q in shares]
+    assert all(b >= a for a, b in itertools.pairwise(chances))
+    for q in (0.05, 0.3, 0.5, 0.9):
+        assert learned.share_for_chance(P, learned.made_chance(P, q)) == pytest.approx(q)

@@ -40,6 +40,7 @@ from analysis.schema.compare import (
 )
 from analysis.schema.duel import (
     DUEL_SEATS,
+    DUEL_SPLIT,
     DUEL_SUMMARY,
 )
 from analysis.schema.guide import (
@@ -113,6 +114,7 @@ TABLES: dict[str, Table] = {
         COMPARE,
         DUEL_SUMMARY,
         DUEL_SEATS,
+        DUEL_SPLIT,
         DUEL_DEALS,
         DUEL_GAMES,
         LADDER_PAIRS,

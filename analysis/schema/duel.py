@@ -1,4 +1,4 @@
-"""The tables of ``thousand duel`` (``duel_summary.csv``, ``duel_seats.csv``)."""
+"""The tables of ``thousand duel``: ``duel_summary.csv``, ``duel_seats.csv``, ``duel_split.csv``."""
 
 from __future__ import annotations
 
@@ -61,4 +61,33 @@ DUEL_SEATS = make_table(
         "games",
     ),
     extra="format",
+)
+DUEL_SPLIT = make_table(
+    "duel_split.csv",
+    "duel",
+    cols(
+        (
+            "decision",
+            "String",
+            "the first decision where A's seat-deal differs from B's (`duel_deals.parquet`'s "
+            "`decision_{s}`: none, reshuffle, auction, discard, trump, contract_lower, "
+            "contract_higher, concession, declarer_play, defence)",
+        ),
+        ("seat_deals", "Int64", "the seat-deals (deal and seat of A) put down to it"),
+        (
+            "score_diff",
+            "Float64",
+            "its part of the duel's score difference per deal (the parts add up to it)",
+        ),
+        ("ci_low", "Float64", "its interval (normal, over deals)"),
+        ("ci_high", "Float64", "its interval"),
+        ("margin_diff", "Float64", "its part of the margin difference per deal"),
+        ("margin_ci_low", "Float64", "its interval"),
+        ("margin_ci_high", "Float64", "its interval"),
+        (
+            "margin_per_seat_deal",
+            "Float64",
+            "the margin difference per seat-deal put down to it (empty where none)",
+        ),
+    ),
 )

@@ -34,6 +34,7 @@ import polars as pl
 from sim.engine.strategies.registry import STRATEGIES, StrategyError, parse_params
 from sim.i18n import _
 from sim.rules import Rules
+from sim.schema.runs import DUEL_DECISIONS as DECISIONS
 
 CHUNK = 1 << 17  # slots or games per engine call (bounds memory, drives the progress bar)
 
@@ -165,9 +166,12 @@ def _hands_columns(
     progress: Callable[[int], None] | None,
 ) -> dict[str, np.ndarray]:
     """Per-deal columns (dealer, declarer, made, conceded, contract, delta by seat)."""
-    want = ["dealer", "declarer", "made", "conceded", "contract"] + [
-        f"delta_{s}" for s in range(rules.players)
-    ]
+    want = [
+        "dealer", "declarer", "made", "conceded", "contract", "redeals", "winning_bid",
+        "discard_1", "discard_2", "trump_named",
+    ] + [f"delta_{s}" for s in range(rules.players)] + [
+        f"max_bid_{s}" for s in range(rules.players)
+    ]  # fmt: skip
     from sim.engine.api import play_hands
 
     parts: dict[str, list[np.ndarray]] = {c: [] for c in want}
@@ -185,6 +189,48 @@ def _margin(cols: dict[str, np.ndarray], seat: int, players: int) -> np.ndarray:
     total = sum(cols[f"delta_{t}"] for t in range(players))
     mine = cols[f"delta_{seat}"]
     return mine - (total - mine) / (players - 1)
+
+
+def first_difference(
+    run: dict[str, np.ndarray], base: dict[str, np.ndarray], seat: int
+) -> np.ndarray:
+    """Per deal, the index in :data:`DECISIONS` of the first decision that differs.
+
+    ``run``: the deals with A at ``seat``; ``base``: with B everywhere (the columns of
+    :func:`_hands_columns`).
+    """
+    out = np.zeros(len(base["declarer"]), dtype=np.int64)
+    code = {name: i for i, name in enumerate(DECISIONS)}
+    same = np.ones(len(out), dtype=bool)
+
+    def mark(differs: np.ndarray, name: str) -> None:
+        nonlocal same
+        hit = same & differs
+        out[hit] = code[name]
+        same = same & ~hit
+
+    mark(run["redeals"] != base["redeals"], "reshuffle")
+    mark(
+        (run[f"max_bid_{seat}"] != base[f"max_bid_{seat}"])
+        | (run["declarer"] != base["declarer"])
+        | (run["winning_bid"] != base["winning_bid"]),
+        "auction",
+    )
+    mine = base["declarer"] == seat
+    mark(
+        mine & ((run["discard_1"] != base["discard_1"]) | (run["discard_2"] != base["discard_2"])),
+        "discard",
+    )
+    mark(mine & (run["trump_named"] != base["trump_named"]), "trump")
+    mark(mine & (run["contract"] < base["contract"]), "contract_lower")
+    mark(mine & (run["contract"] > base["contract"]), "contract_higher")
+    mark(mine & (run["conceded"] != base["conceded"]), "concession")
+    changed = np.zeros(len(out), dtype=bool)
+    for s in range(len([k for k in base if k.startswith("delta_")])):
+        changed |= run[f"delta_{s}"] != base[f"delta_{s}"]
+    mark(mine & changed, "declarer_play")
+    mark(~mine & (base["declarer"] >= 0) & changed, "defence")
+    return out
 
 
 def duel_hands(
@@ -225,8 +271,10 @@ def duel_hands(
     a_stats = np.zeros((players, 3), dtype=np.int64)  # declared, made, conceded
     b_stats = np.zeros((players, 3), dtype=np.int64)
     a_contracts: list[np.ndarray] = []
+    decision = np.zeros((deals, players), dtype=np.int64)
     for s in range(players):
         run = _hands_columns(rules, *seat_setup(players, a, b, s), deals, seed, chunk, progress)
+        decision[:, s] = first_difference(run, base, s)
         diff[:, s] = run[f"delta_{s}"] - base[f"delta_{s}"]
         margin[:, s] = _margin(run, s, players) - _margin(base, s, players)
         for stats, cols in ((a_stats, run), (b_stats, base)):
@@ -245,6 +293,10 @@ def duel_hands(
             **{f"score_diff_{s}": diff[:, s] for s in range(players)},
             "margin_diff": margin.mean(axis=1),
             **{f"margin_diff_{s}": margin[:, s] for s in range(players)},
+            **{
+                f"decision_{s}": pl.Series(np.asarray(DECISIONS)[decision[:, s]], dtype=pl.String)
+                for s in range(players)
+            },
         }
     )
     tallies = pl.DataFrame(

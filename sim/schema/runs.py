@@ -376,6 +376,30 @@ def check_run_json(doc: dict[str, Any]) -> None:
         raise ValueError(f"run.json: missing {', '.join(missing)}")
 
 
+DUEL_DECISIONS = (
+    "none",
+    "reshuffle",
+    "auction",
+    "discard",
+    "trump",
+    "contract_lower",
+    "contract_higher",
+    "concession",
+    "declarer_play",
+    "defence",
+)
+"""Where a seat-deal of a hands duel first differs with A there from with B there.
+
+In the order the deal runs: nothing (``none``: the deal went alike, or A's choices
+changed nothing), the reshuffle (the deal redealt in one and not the other), the
+auction (A's highest bid, the declarer or the winning bid differ), and then, with the
+auction alike: A declaring, its discard, the trump it names (where the declarer
+names it), its contract (named lower or higher), its
+concession, else its card play (``declarer_play``); another seat declaring, A's card
+play as a defender (``defence``). The first difference takes the seat-deal's whole
+score difference (:func:`sim.runs.duel.first_difference`).
+"""
+
 DUEL_DEALS = make_table(
     "duel_deals.parquet",
     "duel",
@@ -391,6 +415,14 @@ DUEL_DEALS = make_table(
             "other seats, with A there minus with B there (a better defence counts)",
         ),
         ("margin_diff_{s}", "Float64", "the margin difference with A at seat `s`"),
+        (
+            "decision_{s}",
+            "String",
+            "with A at seat `s`: the first decision that differs from the deal with B there "
+            "(none, reshuffle, auction, discard, trump, contract_lower, contract_higher, "
+            "concession, declarer_play, defence), which the seat-deal's difference is put "
+            "down to",
+        ),
     ),
 )
 DUEL_GAMES = make_table(

@@ -9,8 +9,13 @@ few hundred multiply-adds:
   kept hand and what it knows (:func:`contract_features`) and the points a contract
   needs, and gives the share of sampled worlds that reach it, ``p``; the contract of
   the best expected deal score ``c (2 p - 1)`` is named, as ``pimc`` names it;
-* **the concession**, by the same ``p`` at the contract, as ``pimc`` concedes: only
-  where conceding costs nothing (``rospis.no_subtract``) and ``p`` is below one half;
+* **the concession**, by the declarer's margin (its deal score minus the mean of the
+  other hands', as the duels count it): conceding where it gains more than
+  ``concede_margin`` over playing on (:func:`concession_gain`). Playing on scores
+  ``c (2 q - 1)``, ``q`` the network's ``p`` at the contract recalibrated to how often
+  played deals make it (:func:`made_chance`), and gives the defenders what a line of
+  the declarer's view expects them to take (:func:`defenders_points`); both fitted on
+  deals ``strong`` plays out (``python -m training.concede``);
 * **the bid** (:func:`bid_value`): a network of the hand a seat holds, the highest rival
   bid, its place and a level gives the expected deal score of winning the auction
   there; fitted (``python -m training.bid``) on the mean over every talon the hand may
@@ -42,8 +47,16 @@ from pathlib import Path
 import numpy as np
 
 from sim.engine.bidding import marriages_of
-from sim.engine.bits import ACES, SUIT_BITS, lowest, popcount
-from sim.engine.params import P_MV_S, P_NAMED_TRUMP, P_NP, P_ROSPIS_NO_SUBTRACT, P_STEP
+from sim.engine.bits import ACES, KQ, SUIT_BITS, lowest, popcount
+from sim.engine.params import (
+    P_MV_S,
+    P_NAMED_TRUMP,
+    P_NP,
+    P_OPPONENTS_GET,
+    P_ROSPIS_NO_SUBTRACT,
+    P_STEP,
+    SIXTY,
+)
 from sim.engine.scoring import deal_points, least_total
 from sim.engine.state import (
     S_CONTRACT,
@@ -118,6 +131,30 @@ BID_B2 = _WEIGHTS.get("bid_b2", np.zeros(2)).astype(np.float64)
 BID_W1T = np.ascontiguousarray(BID_W1.transpose(0, 2, 1))  # (2, features, hidden)
 assert BID_W1.shape[2] == N_BID_FEATURES
 assert BID_W1.shape[1] <= MAX_HIDDEN
+
+CONCEDE_FEATURE_NAMES = (
+    "bias",  # 1
+    "card_points",  # the kept hand's card points / 100
+    "aces",  # aces held / 4
+    "tens",  # tens held / 4
+    "marriage_sum",  # the marriages held, value / 100
+    "open_marriage_sum",  # the marriages whose king and queen are both outside the hand / 100
+    "open_marriages",  # how many such suits / 4
+    "counted",  # the declarer's points counted so far / 100
+    "given_points",  # card points of the cards it gave away / 20
+    "longest",  # the longest suit's length / 8
+    "voids",  # suits held none of / 4
+    "rival_bid",  # the highest bid of the other seats / 100 (0: none)
+)
+N_CONCEDE_FEATURES = len(CONCEDE_FEATURE_NAMES)
+# the defenders' line (``python -m training.concede``): absent from a file fitted before it
+CONCEDE_FITTED = _WEIGHTS.get("concede_fitted", np.zeros(2)).astype(np.int64)  # (2,)
+CONCEDE_W = _WEIGHTS.get("concede_w", np.zeros((2, N_CONCEDE_FEATURES))).astype(np.float64)
+assert CONCEDE_W.shape == (2, N_CONCEDE_FEATURES)
+# the network's share recalibrated to how often the player's own play makes the contract:
+# P(made) = sigmoid(a + b logit(share)), (a, b) by network
+CONCEDE_CAL = _WEIGHTS.get("concede_cal", np.array([[0.0, 1.0], [0.0, 1.0]])).astype(np.float64)
+SHARE_CLIP = 0.001  # shares are clipped to [SHARE_CLIP, 1 - SHARE_CLIP] before the logit
 
 
 @hot
@@ -327,20 +364,147 @@ def best_contract_value(S: np.ndarray, P: np.ndarray, lo: int, count: int) -> fl
 
 
 @hot
-def learned_concede(S: np.ndarray, P: np.ndarray) -> int:
-    """1 to concede the contract: where it costs nothing and fewer than half the worlds make it.
+def concede_features(S: np.ndarray, P: np.ndarray, x: np.ndarray) -> None:
+    """``x[:N_CONCEDE_FEATURES]``: the declarer's view once its cards are given away.
 
-    As ``pimc`` concedes (where conceding costs the contract, playing on can only do
-    better); :data:`NOT_FITTED` where no network is fitted for these rules.
+    What says how many points the defenders take when the deal is played on
+    (:data:`CONCEDE_FEATURE_NAMES`): the kept hand's strength, and the marriages whose
+    king and queen both lie outside it (one defender may hold and declare them).
+    """
+    decl = S[S_DECL]
+    hand = S[S_HAND0 + decl]
+    marr = marriages_of(hand)
+    msum = 0
+    osum = 0
+    opened = 0
+    for s in range(4):
+        if marr >> s & 1:
+            msum += P[P_MV_S + s]
+        if hand & KQ[s] == 0:
+            osum += P[P_MV_S + s]
+            opened += 1
+    points = 0
+    longest = 0
+    voids = 0
+    tens = 0
+    for s in range(4):
+        n = popcount(hand & SUIT_BITS[s])
+        longest = max(longest, n)
+        voids += n == 0
+        tens += hand >> (6 * s + 4) & 1
+    m = hand
+    while m:
+        points += POINTS[lowest(m)]
+        m &= m - 1
+    cp, mp = deal_points(S, P, decl)
+    given = 0
+    for g in (S[S_GIVE1], S[S_GIVE2]):
+        if g >= 0:
+            given += POINTS[g]
+    rival = 0
+    for s in range(P[P_NP]):
+        if s != decl:
+            rival = max(rival, S[S_MAXBID0 + s])
+    x[0] = 1.0
+    x[1] = points * 0.01
+    x[2] = popcount(hand & ACES) * 0.25
+    x[3] = tens * 0.25
+    x[4] = msum * 0.01
+    x[5] = osum * 0.01
+    x[6] = opened * 0.25
+    x[7] = (cp + mp) * 0.01
+    x[8] = given * 0.05
+    x[9] = longest * 0.125
+    x[10] = voids * 0.25
+    x[11] = max(rival, 0) * 0.01
+
+
+@hot
+def concede_fitted(P: np.ndarray) -> bool:
+    """Whether the defenders' line of :func:`defenders_points` is fitted for these rules."""
+    net = network_of(P)
+    return net >= 0 and CONCEDE_FITTED[net] != 0
+
+
+@hot
+def defenders_points(S: np.ndarray, P: np.ndarray) -> float:
+    """The defenders' deal scores together, expected when the declarer plays the deal on.
+
+    A line fitted on the deals ``strong`` plays out (``python -m training.concede``) over
+    :func:`concede_features`; call only where :func:`concede_fitted`.
+    """
+    x = stack_floats(16)
+    concede_features(S, P, x)
+    w = CONCEDE_W[network_of(P)]
+    out = 0.0
+    for f in range(N_CONCEDE_FEATURES):
+        out += w[f] * x[f]
+    return max(out * 100.0, 0.0)
+
+
+@hot
+def made_chance(P: np.ndarray, share: float) -> float:
+    """The chance the player's own play makes a contract that ``share`` of open-card worlds make.
+
+    The open-card share recalibrated on the deals ``strong`` plays out (``python -m
+    training.concede``): its defenders misplay a little, so a contract no world makes
+    is still made now and then, and one every world makes is now and then lost.
+    """
+    a = CONCEDE_CAL[network_of(P), 0]
+    b = CONCEDE_CAL[network_of(P), 1]
+    q = min(max(share, SHARE_CLIP), 1.0 - SHARE_CLIP)
+    return 1.0 / (1.0 + np.exp(-(a + b * np.log(q / (1.0 - q)))))
+
+
+@hot
+def share_for_chance(P: np.ndarray, chance: float) -> float:
+    """The open-card share whose :func:`made_chance` is ``chance`` (0 < chance < 1)."""
+    a = CONCEDE_CAL[network_of(P), 0]
+    b = CONCEDE_CAL[network_of(P), 1]
+    z = (np.log(chance / (1.0 - chance)) - a) / b
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@hot
+def concession_gain(S: np.ndarray, P: np.ndarray, p: float, defenders: float) -> float:
+    """What conceding the contract gains over playing it on, in the declarer's margin.
+
+    The margin is the declarer's deal score minus the mean of the other hands' (what a
+    duel counts). Playing on scores ``c (2 p - 1)`` (``p``: the chance to make it) and
+    gives the defenders ``defenders`` points together; conceding scores ``-c`` (0 with
+    ``rospis.no_subtract``) and gives each defender half the contract rounded up to 5, or
+    60 (rules §5). With four players the dealer's talon counts alike either way.
+    """
+    c = S[S_CONTRACT]
+    others = P[P_NP] - 1
+    gets = 60 if P[P_OPPONENTS_GET] == SIXTY else (c // 2 + 4) // 5 * 5
+    conceding = (0.0 if P[P_ROSPIS_NO_SUBTRACT] else -float(c)) - gets
+    playing = c * (2.0 * p - 1.0) - defenders / others
+    return conceding - playing
+
+
+@hot
+def learned_concede(S: np.ndarray, P: np.ndarray, margin: float) -> int:
+    """1 to concede the contract: where conceding gains the declarer's margin over playing.
+
+    The chance to make it from the contract network's share at the contract
+    (:func:`made_chance`), the defenders' points from their line
+    (:func:`concession_gain`); conceded where the gain exceeds ``margin`` points.
+    Where no line is fitted, as ``pimc`` conceded before the margin: only where conceding
+    costs nothing (``rospis.no_subtract``) and ``p`` is below one half.
+    :data:`NOT_FITTED` where no network is fitted for these rules.
     """
     net = network_of(P)
     if not fitted(net):
         return NOT_FITTED
-    if not P[P_ROSPIS_NO_SUBTRACT]:
-        return 0
     z = stack_floats(128)
     counted = _prepared(net, S, P, z)
     p = _reach(net, z, (least_total(S[S_CONTRACT], P) - counted) * 0.01)
+    if CONCEDE_FITTED[net] != 0:
+        made = made_chance(P, p)
+        return 1 if concession_gain(S, P, made, defenders_points(S, P)) > margin else 0
+    if not P[P_ROSPIS_NO_SUBTRACT]:
+        return 0
     return 1 if p < 0.5 else 0
 
 
@@ -407,6 +571,7 @@ def contract_reach(S: np.ndarray, P: np.ndarray, contract: int) -> float:
 
 __all__ = [
     "BID_FEATURE_NAMES",
+    "CONCEDE_FEATURE_NAMES",
     "CONTRACT_FEATURE_NAMES",
     "NOT_FITTED",
     "N_CONTRACT_FEATURES",
@@ -415,9 +580,15 @@ __all__ = [
     "bid_features",
     "bid_fitted",
     "bid_value",
+    "concede_features",
+    "concede_fitted",
+    "concession_gain",
     "contract_features",
     "contract_reach",
+    "defenders_points",
     "hand_features",
     "learned_concede",
     "learned_contract",
+    "made_chance",
+    "share_for_chance",
 ]

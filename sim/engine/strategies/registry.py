@@ -54,6 +54,7 @@ def _mask(ids: Iterable[int]) -> int:
 
 
 BID_MARGIN = _slot("heuristic", "bid_margin")
+CONCEDE_MARGIN = _slot("heuristic", "concede_margin")  # every player keeps it in this slot
 # The sampling player keeps the heuristic's parameters in the same slots (it bids,
 # discards and decides reshuffles as the heuristic does) and adds its own after them.
 WORLDS = _slot("pimc", "worlds")

@@ -23,9 +23,9 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
   (:func:`net_give`).
 * **the contract and the concession** (:mod:`.learned`): by a network fitted on the
   sampling player's search (the share of sampled worlds that reach each contract),
-  choosing as ``pimc`` chooses; with two players by one fitted on the totals the
-  heuristic's own cards make; where no network is fitted for the rules, the
-  heuristic's;
+  choosing as ``pimc`` chooses (the concession by the declarer's margin); with two
+  players by one fitted on the totals the heuristic's own cards make; where no network
+  is fitted for the rules, the heuristic's;
 * everything else (bids, reshuffle demands, dark play, the talon pick, a named trump)
   as the heuristic decides it.
 
@@ -82,7 +82,12 @@ from sim.engine.strategies.learned import (
     learned_contract,
     network_of,
 )
-from sim.engine.strategies.registry import BID_NET, BID_VALUE, N_STRATEGY_PARAMS
+from sim.engine.strategies.registry import (
+    BID_NET,
+    BID_VALUE,
+    CONCEDE_MARGIN,
+    N_STRATEGY_PARAMS,
+)
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.strategies.strong_weights import CARD_WEIGHTS
 from sim.engine.talon import contract_range
@@ -431,7 +436,7 @@ def strong_choose(
         if contract != NOT_FITTED:
             return contract
     if kind == Decision.CONCEDE:
-        concede = learned_concede(S, P)
+        concede = learned_concede(S, P, params[CONCEDE_MARGIN])
         if concede != NOT_FITTED:
             return concede
     return heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)

@@ -19,9 +19,14 @@ action that does best over the same worlds:
   contracts' targets by bisection; with ``pimc.contract`` 1 that expectation comes from
   ``strong``'s network fitted on these probes (:mod:`sim.engine.strategies.learned`),
   where one is fitted for the rules;
-* **concession**: conceded when the expected score of playing is below the
-  concession's (``rospis.no_subtract``: 0; otherwise minus the contract, so a player who
-  pays the contract either way plays on); by the same network with ``pimc.contract`` 1;
+* **concession**: conceded where conceding is expected to gain the declarer's margin
+  (its deal score minus the mean of the other hands', as the duels count it) by more
+  than ``concede_margin``: playing on scores ``c (2 p - 1)`` and gives the defenders the
+  points of a line fitted on played deals, conceding scores ``-c`` (0 with
+  ``rospis.no_subtract``) and gives each defender its share; ``p`` is the share of
+  sampled worlds that make the contract, recalibrated to how often played deals make
+  it (:func:`~sim.engine.strategies.learned.concession_gain`); by the contract network's
+  share with ``pimc.contract`` 1;
 * **discard** (:mod:`.discard`; ``pimc.discard`` 1, the default; 0: the heuristic's; 2:
   ``strong``'s line fitted on these scores; 3: each card's hand left valued by the
   contract network, :func:`~.discard.net_discard`; 2 and 3 where fitted for the rules):

@@ -18,6 +18,7 @@ from sim.engine.strategies.pimc.discard import pimc_give
 from sim.engine.strategies.pimc.play import pimc_concede, pimc_contract, pimc_play
 from sim.engine.strategies.registry import (
     BID,
+    CONCEDE_MARGIN,
     CONTRACT_BY,
     N_STRATEGY_PARAMS,
 )
@@ -51,7 +52,7 @@ def pimc_entry(  # type: ignore[no-untyped-def]
     if kind == Decision.DISCARD:
         return pimc_give(S, P, arena, params)
     if params[CONTRACT_BY] > 0:
-        concede = learned_concede(S, P)
+        concede = learned_concede(S, P, params[CONCEDE_MARGIN])
         if concede != NOT_FITTED:
             return concede
     return pimc_concede(S, P, arena, params)

@@ -31,9 +31,17 @@ from sim.engine.state import (
     S_MPTS0,
     S_PIMC_CTR,
 )
+from sim.engine.strategies.learned import (
+    concede_fitted,
+    concession_gain,
+    defenders_points,
+    made_chance,
+    share_for_chance,
+)
 from sim.engine.strategies.pimc.probes import best_contract, least_total, plays_on
 from sim.engine.strategies.pimc.worlds import draw_world
 from sim.engine.strategies.registry import (
+    CONCEDE_MARGIN,
     OPEN,
     READ_BIDS,
     TIE_NET,
@@ -56,11 +64,31 @@ def pimc_contract(
 
 @compiled
 def pimc_concede(S: np.ndarray, P: np.ndarray, arena: np.ndarray, params: np.ndarray) -> int:
-    """1 to concede: when playing is expected to score below the concession."""
+    """1 to concede: when conceding is expected to gain the declarer's margin over playing.
+
+    Playing on scores ``c (2 p - 1)``, ``p`` the chance to make the contract from the
+    share of sampled worlds that make it (recalibrated as ``strong``'s,
+    :func:`~sim.engine.strategies.learned.made_chance`), and gives the defenders the
+    points of their fitted line
+    (:func:`~sim.engine.strategies.learned.concession_gain`); conceded where conceding
+    gains more than ``concede_margin``, that is where ``p`` falls below the share at
+    which the two are equal. Where no line is fitted for the rules, only where
+    conceding costs nothing (``rospis.no_subtract``) and ``p`` is below one half.
+    """
+    if concede_fitted(P):
+        margin = params[CONCEDE_MARGIN]
+        gain0 = concession_gain(S, P, 0.0, defenders_points(S, P))  # linear in p, slope -2c
+        chance = (gain0 - margin) / (2.0 * S[S_CONTRACT])  # where the two are equal
+        if chance <= made_chance(P, 0.0):
+            return 0  # playing on is better even where no world makes it
+        if chance >= made_chance(P, 1.0):
+            return 1  # conceding is better even where every world makes it
+        share = share_for_chance(P, chance)
+        return 0 if plays_on(S, P, solver_view(arena), params, share) else 1
     if not P[P_ROSPIS_NO_SUBTRACT]:
         return 0  # the contract is lost either way: playing can only do better
     # conceding scores 0, playing c(2p - 1): play on when p is a half or more
-    return 0 if plays_on(S, P, solver_view(arena), params) else 1
+    return 0 if plays_on(S, P, solver_view(arena), params, 0.5) else 1
 
 
 @compiled

@@ -260,25 +260,26 @@ def best_contract(
 
 
 @compiled
-def plays_on(S: np.ndarray, P: np.ndarray, C: Solver, params: np.ndarray) -> bool:
-    """Whether the contract is made in at least half the worlds of :func:`_made_counts`.
+def plays_on(S: np.ndarray, P: np.ndarray, C: Solver, params: np.ndarray, share: float) -> bool:
+    """Whether the contract is made in at least ``share`` of the worlds of :func:`_made_counts`.
 
-    The same worlds and answer, with fewer probes: once half are made, or too few are
-    left to make half, the rest are dealt out unsearched.
+    The same worlds and answer, with fewer probes: once that many are made, or too few
+    are left to make them, the rest are dealt out unsearched.
     """
     T = C.stack[WORLD]
     scratch = C.scratch[0]
     worlds = int(params[WORLDS])
     target = least_total(S[S_CONTRACT], P) - declarer_total(S, P)
+    need = share * worlds
     made = 0
     for w in range(worlds):
         draw_world(S, P, S[S_DECL], T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
-        if 2 * made >= worlds or 2 * (made + worlds - w) < worlds:
+        if made >= need or made + worlds - w < need:
             continue  # settled
         new_position(C)
         if _reaches(C, P, T, target):
             made += 1
-    return 2 * made >= worlds
+    return made >= need
 
 
 @hot
