@@ -474,9 +474,11 @@ RECORDS: tuple[Player, ...] = (
             "`pimc`'s search) at every seat"
         ),
         how=(
-            "Leads by a small network (8 ReLUs each for the declarer and a defender) and "
-            "follows by a multinomial logit (with a bonus on the heuristic's card), both "
-            "fitted on `pimc`'s card choices, gives cards away by a line fitted on `pimc`'s "
+            "Leads by a small network (8 ReLUs each for the declarer and a defender) fitted "
+            "on `pimc`'s card choices, and follows by a network of 16 ReLUs for each fitted "
+            "on the search's value of every card (the share of `pimc`'s sampled worlds, "
+            "cards face up, where the contract is made after it: `thousand teach --kinds "
+            "play`, `python -m training.cards`), gives cards away by a line fitted on `pimc`'s "
             "sampled deal scores, and names its contract by a network fitted on the search's "
             "labels (`thousand teach`: the share of sampled deals that reach each contract, "
             "cards face up), choosing as `pimc` chooses. It concedes where conceding gains "

@@ -310,3 +310,40 @@ def test_the_made_chance_is_monotone_and_inverted():
     assert all(b >= a for a, b in itertools.pairwise(chances))
     for q in (0.05, 0.3, 0.5, 0.9):
         assert learned.share_for_chance(P, learned.made_chance(P, q)) == pytest.approx(q)
+
+
+def test_the_card_fit_reads_values_and_writes_only_its_rows(taught, tmp_path):
+    """training.cards: the best cards share the target; a fit writes its rows, keeps the rest."""
+    from sim.engine.strategies.strong import NET_FILE
+    from training import cards
+
+    out, frames = taught
+    data = cards.read([out])
+    # only the decisions where the cards' values differ, each value a share of the worlds
+    assert 0 < len(data["seats"]) < len(frames["play"])
+    v = data["value"]
+    assert ((v >= 0) & (v <= 1)).all()
+    P = rules_vector(load_rules("classic"))
+    cols = cards.design(data, P)
+    d = cards.Decisions(cols["X"], v, data["offsets"], data["codes"], cols["heur"], cols["shipped"])
+    sums = np.add.reduceat(d.target, d.starts)
+    assert np.allclose(sums, 1.0)
+    # the target sits on the cards of the best value only
+    assert (d.target[v < np.repeat(d.best, d.lens) - 1e-12] == 0).all()
+    # a card of the best value scores as such; the worst loses its gap
+    best_pick = d.codes[
+        np.flatnonzero(d.target > 0)[np.unique(d.group[d.target > 0], return_index=True)[1]]
+    ]
+    assert cards.quality(d, best_pick) == (1.0, 0.0)
+    file = tmp_path / "strong.npz"
+    file.write_bytes(NET_FILE.read_bytes())
+    net = cards.fit_net(d, hidden=4, seed=1, epochs=2)
+    cards.write(file, {3: net}, hidden=4)
+    with np.load(NET_FILE) as old, np.load(file) as new:
+        h = old["w1"].shape[1]
+        for r in (0, 1, 2):  # the rows not fitted, as they were (padded with units that never fire)
+            assert np.array_equal(new["w1"][r, :h], old["w1"][r])
+            assert np.array_equal(new["w2"][r, :h], old["w2"][r])
+            assert (new["w2"][r, h:] == 0).all()
+        assert np.array_equal(new["w1"][3, :4], net["w1"]) and (new["w1"][3, 4:] == 0).all()
+        assert new["bonus"][3] == 0.0

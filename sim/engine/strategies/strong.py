@@ -11,11 +11,14 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
   voids, and whether the heuristic would play it); the highest score is played (ties:
   the heuristic's card, then the lowest code). Four rows: the declarer and a defender,
   leading and following. On a row the network of ``strong.npz`` beside this module is
-  fitted for (as shipped, the two leading rows) the score is that network's (one
-  hidden layer of ReLUs: a softmax over the legal cards fitted on ``pimc``'s choices,
-  :func:`_net_score`) plus a bonus on the heuristic's card; on the others, and without
-  that file, the line of :data:`~sim.engine.strategies.strong_weights.CARD_WEIGHTS`
-  (the same softmax without the hidden layer, plus its bonus).
+  fitted for (as shipped, all four) the score is that network's (one hidden layer of
+  ReLUs, :func:`_net_score`, plus a bonus on the heuristic's card): the leading rows
+  imitate ``pimc``'s chosen card (a softmax over the legal cards,
+  ``benchmarks/strong_fit.py``), the following rows are fitted on the search's value of
+  every card (the share of ``pimc``'s worlds where the contract is made after it, for a
+  defender set; :mod:`training.cards`). On a row without a network, and without that
+  file, the line of :data:`~sim.engine.strategies.strong_weights.CARD_WEIGHTS` (the
+  imitating softmax without the hidden layer, plus its bonus).
 * **the discard** (:mod:`.strong_discard`): of the heuristic's five cheapest cards,
   the best score of a line fitted to ``pimc``'s expected deal score of giving each
   (its sampled worlds, cards face up); with two players, of the heuristic's five
@@ -112,6 +115,9 @@ def _card_net() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 CARD_NET_W1, CARD_NET_B1, CARD_NET_W2, CARD_NET_BONUS = _card_net()
 CARD_NET_W1T = np.ascontiguousarray(CARD_NET_W1.transpose(0, 2, 1))  # rows, features, hidden
 CARD_NET_ROWS = np.array([np.any(w) for w in CARD_NET_W2])  # the rows the network plays
+# each row's units in use (the rows share the file's width; a row fitted narrower is
+# padded with units whose output weight is 0, which are not computed)
+CARD_NET_UNITS = np.array([int(np.flatnonzero(w)[-1]) + 1 if np.any(w) else 0 for w in CARD_NET_W2])
 MAX_NET_HIDDEN = 64  # the most hidden units the player's scratch row holds
 assert CARD_NET_W1.shape[1] <= MAX_NET_HIDDEN
 
@@ -337,7 +343,7 @@ def _net_score(row: int, f: tuple, heuristic_card: bool, x: np.ndarray, z: np.nd
     WT = CARD_NET_W1T[row]
     b1 = CARD_NET_B1[row]
     w2 = CARD_NET_W2[row]
-    H = WT.shape[1]
+    H = CARD_NET_UNITS[row]
     for j in range(H):
         z[j] = b1[j]
     for k in range(N_CARD_FEATURES):
