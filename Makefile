@@ -118,16 +118,19 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # 33,000 seeded classic deals (runs/strong_fit; the rounds played by strong are played
 # with its line's weights, so the network's file is set aside while they are dealt),
 # fitted by benchmarks/strong_fit.py --model net (about 30 minutes in all on 2 cores).
+# Then the concession's defenders' line and chance to make (training/concede.py), fitted
+# on 100,000 deals strong plays out, three hands and two (about 2 minutes each; cleared
+# at the start, so that everything before is fitted with the concession as before it).
 # Its following rows are then fitted on the search's value of every card
 # (training/cards.py): `thousand teach --kinds play` labels every card decision of
 # 100,000 classic deals strong plays (seed 1013, about 11 minutes on 2 cores), the rows
 # are fitted, 100,000 more deals (seed 1014) are played and labelled with them, and the
-# rows are fitted again on both (about a minute each).
-# Last the concession's defenders' line and chance to make (training/concede.py) on
-# 100,000 deals strong plays out, three hands and two (about 2 minutes each); cleared
-# first, so that everything before is fitted with the concession as before it.
+# rows are fitted again on both (about a minute each); with two players every row, on
+# 80,000 two_players deals (seed 1015, about 20 minutes). Last the concession's line
+# again, on the deals the final player plays out.
 TEACH := $(BIN)/thousand teach --kinds contract --chunk 100 --quiet --param strong.bid_net=0
 CARD_TEACH := $(BIN)/thousand teach --kinds play --worlds 16 --chunk 500 --quiet
+CONCEDE := $(BIN)/python -m training.concede
 CARD_ROUNDS := heuristic:3000:2,strong:3000:3,strong:3000:21,strong:8000:22,heuristic:8000:24,strong:8000:23
 weights: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,train]"
@@ -143,12 +146,17 @@ weights: $(STAMP)
 	$(BIN)/python -m training.bid --deals 20000 --data-seed 1007 --seed 1
 	rm -f sim/engine/strategies/strong.npz
 	$(BIN)/python -m benchmarks.strong_fit --model net --hidden 8 --net-rows 0,2 --bonus 0 --rounds $(CARD_ROUNDS)
+	$(CONCEDE) --deals 100000 --data-seed 1009
+	$(CONCEDE) --rules two_players --deals 100000 --data-seed 1011
 	test -f runs/teach/play/play.parquet || $(CARD_TEACH) --deals 100000 --seed 1013 --out runs/teach/play
 	$(BIN)/python -m training.cards --data runs/teach/play --rows 1,3 --pimc 0
 	test -f runs/teach/play2/play.parquet || $(CARD_TEACH) --deals 100000 --seed 1014 --out runs/teach/play2
 	$(BIN)/python -m training.cards --data runs/teach/play runs/teach/play2 --rows 1,3 --pimc 0
-	$(BIN)/python -m training.concede --deals 100000 --data-seed 1009
-	$(BIN)/python -m training.concede --rules two_players --deals 100000 --data-seed 1011
+	test -f runs/teach/two_play/play.parquet || $(CARD_TEACH) --rules two_players --deals 80000 \
+	  --seed 1015 --out runs/teach/two_play
+	$(BIN)/python -m training.cards --rules two_players --data runs/teach/two_play --rows 0,1,2,3 --pimc 0
+	$(CONCEDE) --deals 100000 --data-seed 1009
+	$(CONCEDE) --rules two_players --deals 100000 --data-seed 1011
 
 players: $(STAMP)
 	$(BIN)/python -m sim.jobs.players --measure --ladder

@@ -490,10 +490,11 @@ RECORDS: tuple[Player, ...] = (
             "talon the hand may find, its cheapest cards given away: `python -m "
             "training.bid`); how far it jumps and the barrel's raises stay the heuristic's. "
             "Where the declarer names the trump it bids, names its contract and concedes as "
-            "the heuristic does. With two players it bids and plays "
-            "cards as the heuristic does and names its contract by a network fitted on the "
-            "totals the heuristic's own cards make (`thousand teach --kinds outcome`), "
-            "giving the card whose kept hand that network values most."
+            "the heuristic does. With two players it bids as the heuristic does, plays its "
+            "cards by a network per row fitted on the search's values of `two_players` "
+            "deals, and names its contract by a network fitted on the totals the "
+            "heuristic's own cards make (`thousand teach --kinds outcome`), giving the card "
+            "whose kept hand that network values most."
         ),
         params=STRONG_PARAMS,
         entry="sim.engine.strategies.strong.strong_entry",
@@ -502,10 +503,21 @@ RECORDS: tuple[Player, ...] = (
         bids_by_heuristic_rule=False,  # raise or pass by its bid network
         defends_weaker=True,
         notes=(
+            "Card play by the search's values (issue 62; `training/cards.py` on `thousand "
+            "teach --kinds play`: 2,246,612 classic card decisions of seeds 1013 and 1014, "
+            "903,378 two-player ones of seed 1015): held out, a defender's follow is of the "
+            "best value in 89.9 % of decisions (the imitating line 85.6 %, the heuristic "
+            "84.0 %). Against `heuristic`, seeds 301 and 302, 4,000 deals each: classic "
+            "+9.14 [+8.44, +9.84] a deal (imitation +8.83), five_hundred_one +4.94 (+2.75), "
+            "two players +10.49 [+9.46, +11.51] (the heuristic's cards +5.82); against "
+            "`pimc` (the same seeds) -2.29 [-3.02, -1.56] and margin -4.07 (imitation "
+            "-3.03 and -5.33). A value-fitted defender lead lost in duels (seeds 201, 202): "
+            "the three-hand leads stay imitation.",
             "The concession by the margin (issue 62; the defenders' line and the chance to "
             "make it fitted on 100,000 deals of seed 1009, 78,252 contract decisions; held "
             "out, the line errs by 33.4 points rms against 43.7 for the mean, the chance's "
-            "log-loss 0.277 against 0.394 for the network's open-card share): under every "
+            "log-loss 0.277 against 0.394 for the network's open-card share; refitted on "
+            "the final player's deals: 33.3 against 43.1, 0.273 against 0.369): under every "
             "preset's concession (the contract lost and half of it to each defender) it "
             "concedes 0.2 % of contracts, against the old rule (never) +0.01 [-0.00, +0.02] "
             "and +0.00 [-0.00, +0.00] margin per deal (4,000 deals each on seeds 201 and "

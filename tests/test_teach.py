@@ -347,3 +347,14 @@ def test_the_card_fit_reads_values_and_writes_only_its_rows(taught, tmp_path):
             assert (new["w2"][r, h:] == 0).all()
         assert np.array_equal(new["w1"][3, :4], net["w1"]) and (new["w1"][3, 4:] == 0).all()
         assert new["bonus"][3] == 0.0
+    # the two-hand network goes beside it, the three-hand one untouched
+    with np.load(file) as three:
+        kept = {k: three[k] for k in three.files if not k.endswith("_two")}
+    cards.write(file, {0: net}, hidden=4, suffix="_two")
+    with np.load(file) as two:
+        for k, v in kept.items():
+            assert np.array_equal(two[k], v), k
+        w1 = two["w1_two"]
+        assert w1.shape[0] == 4 and w1.shape[2] == 24 and w1.shape[1] >= 4
+        assert np.array_equal(w1[0, :4], net["w1"]) and not w1[0, 4:].any()
+        assert two["bonus_two"][0] == 0.0

@@ -25,8 +25,10 @@ which cards are worth most:
 4. **write** the rows fitted into ``sim/engine/strategies/strong.npz`` (the other rows
    kept), unless ``--dry-run``.
 
-Three hands only (classic and the three-hand presets; four players play three hands).
-The same data and arguments give the same weights.
+With three hands (classic and the three-hand presets; four players play three hands)
+the rows are the file's ``w1``, ``b1``, ``w2``; with two (``--rules two_players``) the
+two-hand network's ``w1_two``, ``b1_two``, ``w2_two``, which the player plays with two
+hands where fitted. The same data and arguments give the same weights.
 """
 
 from __future__ import annotations
@@ -246,20 +248,32 @@ def pimc_cards(data: dict[str, np.ndarray], idx: np.ndarray, P: np.ndarray) -> n
     return out
 
 
-def write(path: Path, nets: dict[int, dict[str, np.ndarray]], hidden: int) -> None:
-    """The rows ``nets`` into the card network's file, every other row kept (padded)."""
-    with np.load(path) as old:
-        w1, b1, w2, bonus = (old[k] for k in ("w1", "b1", "w2", "bonus"))
+def write(
+    path: Path, nets: dict[int, dict[str, np.ndarray]], hidden: int, suffix: str = ""
+) -> None:
+    """The rows ``nets`` into the card network's file, every other row kept (padded).
+
+    ``suffix``: ``""`` for the three-hand network, ``"_two"`` for the two-hand one (a
+    network not in the file yet starts with no row fitted).
+    """
+    data = dict(np.load(path)) if path.exists() else {}
+    if f"w1{suffix}" in data:
+        w1, b1, w2, bonus = (data[f"{k}{suffix}"] for k in ("w1", "b1", "w2", "bonus"))
+    else:
+        w1, b1, w2 = np.zeros((4, 1, N_CARD_FEATURES)), np.full((4, 1), -1.0), np.zeros((4, 1))
+        bonus = np.zeros(4)
     width = max(hidden, w1.shape[1])
     W1 = np.zeros((4, width, N_CARD_FEATURES))
     B1 = np.full((4, width), -1.0)  # padding units never fire
     W2 = np.zeros((4, width))
     W1[:, : w1.shape[1]], B1[:, : w1.shape[1]], W2[:, : w1.shape[1]] = w1, b1, w2
+    bonus = bonus.copy()
     for r, net in nets.items():
         W1[r], B1[r], W2[r] = 0.0, -1.0, 0.0
         W1[r, :hidden], B1[r, :hidden], W2[r, :hidden] = net["w1"], net["b1"], net["w2"]
         bonus[r] = 0.0
-    np.savez(path, w1=W1, b1=B1, w2=W2, bonus=bonus)
+    data.update({f"w1{suffix}": W1, f"b1{suffix}": B1, f"w2{suffix}": W2, f"bonus{suffix}": bonus})
+    np.savez(path, **data)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -276,8 +290,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--dry-run", action="store_true", help="fit and print, write nothing")
     args = ap.parse_args(argv)
     P = rules_vector(load_rules(args.rules))
-    if P[P_NP] != 3:
-        raise SystemExit("the card network plays three hands")
+    suffix = "" if P[P_NP] == 3 else "_two"  # the three-hand network, or the two-hand one
     data = read(args.data)
     cols = design(data, P)
     deal = data["deal"]
@@ -301,7 +314,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{k} {b:.3f} best, {lost * 100:.2f} lost" for k, (b, lost) in rows.items()
         )
         print(f"{ROW_NAMES[r]:<16} {len(train)} fitted, {len(held)} held out: {words}")
-        if args.pimc > 0 and len(held):
+        if args.pimc > 0 and len(held) and P[P_NP] == 3:
             some = held[: args.pimc]
             ref = pimc_cards(data, some, P)
             k = len(some)
@@ -320,7 +333,7 @@ def main(argv: list[str] | None = None) -> None:
             every.subset(np.flatnonzero(cols["row"] == r)), args.hidden, args.seed + r
         )
     if not args.dry_run:
-        write(args.out, nets, args.hidden)
+        write(args.out, nets, args.hidden, suffix)
         print(f"wrote {args.out} (rows {args.rows}, {args.hidden} hidden units)")
 
 

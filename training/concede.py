@@ -23,8 +23,9 @@ conceding half the contract each (or 60). What the declarer must guess is the fi
    ``--dry-run``.
 
 The same arguments give the same line. ``make weights`` clears the line first
-(``--clear``: every other fit is made with the concession as before it) and fits it
-last, on deals played with the card network just fitted.
+(``--clear``: every other fit is made with the concession as before it), fits it once
+the imitating card network is fitted, and again last, on deals played by the final
+player.
 """
 
 from __future__ import annotations

@@ -37,8 +37,9 @@ The card weights (``strong.npz``, and the line's in
 on ``pimc``'s choices at the card decisions of seeded classic deals (``make weights``);
 the same seeds give the same weights. The
 player reads no other seat's cards (``tests/test_players_api.py`` swaps hidden cards).
-With other rules it plays the same weights (fitted on classic deals); with two players
-it plays the heuristic's cards.
+With other rules of three hands it plays the same weights (fitted on classic deals);
+with two hands it plays the two-hand rows (4-7, every one fitted on the search's values
+of ``two_players`` deals, :mod:`training.cards`), where fitted, else the heuristic's cards.
 
 Parameters: the heuristic's, in the same slots. Why each choice was made, with the
 duels that decided it, and how strong it plays: ``docs/players.md``.
@@ -101,17 +102,35 @@ NET_FILE = Path(__file__).with_suffix(".npz")
 
 
 def _card_net() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The card network ``(w1, b1, w2, bonus)`` by weight row, or one not fitted."""
-    if not NET_FILE.is_file():
-        features = 24  # N_CARD_FEATURES, named below
-        return np.zeros((4, 1, features)), np.full((4, 1), -1.0), np.zeros((4, 1)), np.zeros(4)
-    with np.load(NET_FILE) as data:
-        return data["w1"], data["b1"], data["w2"], data["bonus"]
+    """The card network ``(w1, b1, w2, bonus)`` by weight row, or one not fitted.
+
+    Rows 0-3 play three hands, rows 4-7 (:data:`TWO_HANDS` on) two: the file's ``w1``,
+    ``b1``, ``w2``, ``bonus`` and, where fitted, ``w1_two``, ``b1_two``, ``w2_two``,
+    ``bonus_two``, padded to one width with units that never fire.
+    """
+    features = 24  # N_CARD_FEATURES, named below
+    nets = []
+    data = dict(np.load(NET_FILE)) if NET_FILE.is_file() else {}
+    for suffix in ("", "_two"):
+        if f"w1{suffix}" in data:
+            nets.append(tuple(data[f"{k}{suffix}"] for k in ("w1", "b1", "w2", "bonus")))
+        else:
+            nets.append((np.zeros((4, 1, features)), np.full((4, 1), -1.0), np.zeros((4, 1)),
+                         np.zeros(4)))  # fmt: skip
+    width = max(n[0].shape[1] for n in nets)
+    w1 = np.zeros((8, width, features))
+    b1 = np.full((8, width), -1.0)
+    w2 = np.zeros((8, width))
+    for k, n in enumerate(nets):
+        h = n[0].shape[1]
+        w1[4 * k : 4 * k + 4, :h], b1[4 * k : 4 * k + 4, :h], w2[4 * k : 4 * k + 4, :h] = n[:3]
+    return w1, b1, w2, np.concatenate([nets[0][3], nets[1][3]])
 
 
 # One hidden layer of ReLUs per weight row (w1: rows, hidden, features; b1 and w2: rows,
 # hidden; the bonus on the heuristic's card by row). Where fitted it scores the cards in
 # place of CARD_WEIGHTS.
+TWO_HANDS = 4  # the first row of the two-hand network
 CARD_NET_W1, CARD_NET_B1, CARD_NET_W2, CARD_NET_BONUS = _card_net()
 CARD_NET_W1T = np.ascontiguousarray(CARD_NET_W1.transpose(0, 2, 1))  # rows, features, hidden
 CARD_NET_ROWS = np.array([np.any(w) for w in CARD_NET_W2])  # the rows the network plays
@@ -390,9 +409,11 @@ def _to_row(f: tuple, x: np.ndarray) -> None:
 def strong_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: int) -> int:
     """The card (action code) with the highest fitted score; ties: the heuristic's, then lowest."""
     heuristic = heuristic_play(seat, S, P, plain, declaring)
-    if P[P_NP] != 3:  # fitted on three hands: with two, the heuristic's card
-        return heuristic
     row = card_row(seat, S)
+    if P[P_NP] != 3:  # two hands: by the two-hand network where fitted, else the heuristic
+        if not CARD_NET_ROWS[TWO_HANDS + row]:
+            return heuristic
+        row += TWO_HANDS
     unseen, trumps_out, voids, points = card_view(seat, S, P)
     pick = heuristic
     best = -np.inf
