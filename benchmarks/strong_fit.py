@@ -69,6 +69,7 @@ from sim.engine.strategies.strong import (
 )
 from sim.players import SEARCH_SETTINGS
 from sim.rules import load_rules
+from training.adam import adam
 
 ROUNDS = "heuristic:1200:1,strong:3000:3,heuristic:3000:2"
 BONUS = "0.5"
@@ -241,8 +242,6 @@ def fit_card_net(
     b1 = np.zeros(hidden)
     w2 = rng.normal(0.0, np.sqrt(1.0 / hidden), hidden)
     params = [W1, b1, w2]
-    m1 = [np.zeros_like(a) for a in params]
-    m2 = [np.zeros_like(a) for a in params]
     order = rng.permutation(len(y))
     cut = max(len(y) // 10, 1)
     apart, fitted = order[:cut], order[cut:]
@@ -266,25 +265,7 @@ def fit_card_net(
         dA = np.outer(dz, w2) * (A > 0)
         return value, [dA.T @ Zb, dA.sum(axis=0), np.maximum(A, 0.0).T @ dz]
 
-    best, kept, stale, step = np.inf, [a.copy() for a in params], 0, 0
-    for _epoch in range(epochs):
-        rng.shuffle(fitted)
-        for i in range(0, len(fitted), 512):
-            _, grads = loss(fitted[i : i + 512], True)
-            step += 1
-            for a, g, u, v in zip(params, grads, m1, m2, strict=True):
-                u *= 0.9
-                u += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                a -= 1e-3 * (u / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-        value, _ = loss(apart, False)
-        if value < best - 1e-4:
-            best, kept, stale = value, [a.copy() for a in params], 0
-        else:
-            stale += 1
-            if stale >= 4:
-                break
+    kept = adam(params, loss, fitted, apart, rng, epochs, patience=4)
     return {"w1": kept[0], "b1": kept[1], "w2": kept[2]}
 
 

@@ -55,6 +55,7 @@ from sim.engine.strategies.strong import (
     strong_play,
 )
 from sim.rules import load_rules
+from training.adam import adam
 
 ROW_NAMES = ("declarer lead", "declarer follow", "defender lead", "defender follow")
 HIDDEN = 16
@@ -165,8 +166,6 @@ def fit_net(d: Decisions, hidden: int, seed: int, epochs: int = 30) -> dict[str,
         np.zeros(hidden),
         rng.normal(0.0, np.sqrt(1.0 / hidden), hidden),
     ]
-    m1 = [np.zeros_like(a) for a in params]
-    m2 = [np.zeros_like(a) for a in params]
     n = len(d.lens)
     order = rng.permutation(n)
     cut = max(n // 10, 1)
@@ -191,25 +190,7 @@ def fit_net(d: Decisions, hidden: int, seed: int, epochs: int = 30) -> dict[str,
         dA = np.outer(dz, w2) * (A > 0)
         return value, [dA.T @ Z, dA.sum(axis=0), np.maximum(A, 0.0).T @ dz]
 
-    best, kept, stale, step = np.inf, [a.copy() for a in params], 0, 0
-    for _epoch in range(epochs):
-        rng.shuffle(fitted)
-        for i in range(0, len(fitted), 512):
-            _, grads = loss(fitted[i : i + 512], True)
-            step += 1
-            for a, g, u, v in zip(params, grads, m1, m2, strict=True):
-                u *= 0.9
-                u += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                a -= 1e-3 * (u / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-        value, _ = loss(apart, False)
-        if value < best - 1e-4:
-            best, kept, stale = value, [a.copy() for a in params], 0
-        else:
-            stale += 1
-            if stale >= 3:
-                break
+    kept = adam(params, loss, fitted, apart, rng, epochs, patience=3)
     return {"w1": kept[0], "b1": kept[1], "w2": kept[2]}
 
 

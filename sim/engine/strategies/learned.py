@@ -371,52 +371,27 @@ def concede_features(S: np.ndarray, P: np.ndarray, x: np.ndarray) -> None:
     (:data:`CONCEDE_FEATURE_NAMES`): the kept hand's strength, and the marriages whose
     king and queen both lie outside it (one defender may hold and declare them).
     """
-    decl = S[S_DECL]
-    hand = S[S_HAND0 + decl]
-    marr = marriages_of(hand)
-    msum = 0
+    seen = stack_floats(64)  # the declarer's view as the contract network reads it
+    contract_features(S, P, seen)
+    hand = S[S_HAND0 + S[S_DECL]]
     osum = 0
     opened = 0
     for s in range(4):
-        if marr >> s & 1:
-            msum += P[P_MV_S + s]
         if hand & KQ[s] == 0:
             osum += P[P_MV_S + s]
             opened += 1
-    points = 0
-    longest = 0
-    voids = 0
-    tens = 0
-    for s in range(4):
-        n = popcount(hand & SUIT_BITS[s])
-        longest = max(longest, n)
-        voids += n == 0
-        tens += hand >> (6 * s + 4) & 1
-    m = hand
-    while m:
-        points += POINTS[lowest(m)]
-        m &= m - 1
-    cp, mp = deal_points(S, P, decl)
-    given = 0
-    for g in (S[S_GIVE1], S[S_GIVE2]):
-        if g >= 0:
-            given += POINTS[g]
-    rival = 0
-    for s in range(P[P_NP]):
-        if s != decl:
-            rival = max(rival, S[S_MAXBID0 + s])
     x[0] = 1.0
-    x[1] = points * 0.01
-    x[2] = popcount(hand & ACES) * 0.25
-    x[3] = tens * 0.25
-    x[4] = msum * 0.01
+    x[1] = seen[28]  # card_points
+    x[2] = seen[29]  # aces
+    x[3] = seen[30]  # tens
+    x[4] = seen[31]  # marriage_sum
     x[5] = osum * 0.01
     x[6] = opened * 0.25
-    x[7] = (cp + mp) * 0.01
-    x[8] = given * 0.05
-    x[9] = longest * 0.125
-    x[10] = voids * 0.25
-    x[11] = max(rival, 0) * 0.01
+    x[7] = seen[36]  # counted
+    x[8] = seen[37]  # given_points
+    x[9] = seen[34]  # longest
+    x[10] = seen[35]  # voids
+    x[11] = seen[38]  # rival_bid
 
 
 @hot
