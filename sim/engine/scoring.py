@@ -108,6 +108,12 @@ def sitter_score(talon_points: int, talon_marriages: int, special: int, P: np.nd
 
 
 @hot
+def concession_share(contract: int, P: np.ndarray) -> int:
+    """What each opponent of a conceded ``contract`` scores (§5): 60, or half rounded up to 5."""
+    return SIXTY_POINTS if P[P_OPPONENTS_GET] == SIXTY else (contract + 9) // 10 * 5
+
+
+@hot
 def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
     """Deltas of a concession: declarer -contract (or 0), opponents half or 60.
 
@@ -115,8 +121,7 @@ def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
     """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
-    # each opponent: a flat 60, or half the contract rounded up to a multiple of 5
-    opp = SIXTY_POINTS if P[P_OPPONENTS_GET] == SIXTY else (contract + 9) // 10 * 5
+    opp = concession_share(contract, P)
     mult = 1 if S[S_SPECIAL] == SPECIAL_NONE else 2
     for s in range(P[P_NP]):
         out[O_CARD_POINTS0 + s] = 0

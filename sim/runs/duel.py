@@ -192,45 +192,33 @@ def _margin(cols: dict[str, np.ndarray], seat: int, players: int) -> np.ndarray:
 
 
 def first_difference(
-    run: dict[str, np.ndarray], base: dict[str, np.ndarray], seat: int
+    run: dict[str, np.ndarray], base: dict[str, np.ndarray], seat: int, players: int
 ) -> np.ndarray:
     """Per deal, the index in :data:`DECISIONS` of the first decision that differs.
 
     ``run``: the deals with A at ``seat``; ``base``: with B everywhere (the columns of
-    :func:`_hands_columns`).
+    :func:`_hands_columns`). The tests in the order the deal runs; the first that holds
+    names the deal's decision (0, ``none``, where none does).
     """
-    out = np.zeros(len(base["declarer"]), dtype=np.int64)
-    code = {name: i for i, name in enumerate(DECISIONS)}
-    same = np.ones(len(out), dtype=bool)
-
-    def mark(differs: np.ndarray, name: str) -> None:
-        nonlocal same
-        hit = same & differs
-        out[hit] = code[name]
-        same = same & ~hit
-
-    mark(run["redeals"] != base["redeals"], "reshuffle")
-    mark(
-        (run[f"max_bid_{seat}"] != base[f"max_bid_{seat}"])
+    mine = base["declarer"] == seat
+    changed = np.zeros(len(mine), dtype=bool)
+    for s in range(players):
+        changed |= run[f"delta_{s}"] != base[f"delta_{s}"]
+    tests = {
+        "reshuffle": run["redeals"] != base["redeals"],
+        "auction": (run[f"max_bid_{seat}"] != base[f"max_bid_{seat}"])
         | (run["declarer"] != base["declarer"])
         | (run["winning_bid"] != base["winning_bid"]),
-        "auction",
-    )
-    mine = base["declarer"] == seat
-    mark(
-        mine & ((run["discard_1"] != base["discard_1"]) | (run["discard_2"] != base["discard_2"])),
-        "discard",
-    )
-    mark(mine & (run["trump_named"] != base["trump_named"]), "trump")
-    mark(mine & (run["contract"] < base["contract"]), "contract_lower")
-    mark(mine & (run["contract"] > base["contract"]), "contract_higher")
-    mark(mine & (run["conceded"] != base["conceded"]), "concession")
-    changed = np.zeros(len(out), dtype=bool)
-    for s in range(len([k for k in base if k.startswith("delta_")])):
-        changed |= run[f"delta_{s}"] != base[f"delta_{s}"]
-    mark(mine & changed, "declarer_play")
-    mark(~mine & (base["declarer"] >= 0) & changed, "defence")
-    return out
+        "discard": mine
+        & ((run["discard_1"] != base["discard_1"]) | (run["discard_2"] != base["discard_2"])),
+        "trump": mine & (run["trump_named"] != base["trump_named"]),
+        "contract_lower": mine & (run["contract"] < base["contract"]),
+        "contract_higher": mine & (run["contract"] > base["contract"]),
+        "concession": mine & (run["conceded"] != base["conceded"]),
+        "declarer_play": mine & changed,
+        "defence": ~mine & (base["declarer"] >= 0) & changed,
+    }
+    return np.select(list(tests.values()), [DECISIONS.index(k) for k in tests], 0)
 
 
 def duel_hands(
@@ -274,7 +262,7 @@ def duel_hands(
     decision = np.zeros((deals, players), dtype=np.int64)
     for s in range(players):
         run = _hands_columns(rules, *seat_setup(players, a, b, s), deals, seed, chunk, progress)
-        decision[:, s] = first_difference(run, base, s)
+        decision[:, s] = first_difference(run, base, s, players)
         diff[:, s] = run[f"delta_{s}"] - base[f"delta_{s}"]
         margin[:, s] = _margin(run, s, players) - _margin(base, s, players)
         for stats, cols in ((a_stats, run), (b_stats, base)):

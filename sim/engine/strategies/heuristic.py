@@ -64,11 +64,10 @@ from sim.engine.params import (
     P_JUMPS,
     P_MV_S,
     P_NP,
-    P_OPPONENTS_GET,
     P_ROSPIS_NO_SUBTRACT,
     P_STEP,
-    SIXTY,
 )
+from sim.engine.scoring import concession_share
 from sim.engine.state import (
     NO_SUIT,
     S_CONTRACT,
@@ -256,7 +255,7 @@ def _concede(seat: int, S: np.ndarray, P: np.ndarray, params: np.ndarray) -> int
     p = p_make(mu, sigma, level)
     others = 1 if P[P_NP] == 2 else 2
     play = level * (2.0 * p - 1.0) - max(0.0, 120.0 - mu) / others
-    opp_get = 60 if P[P_OPPONENTS_GET] == SIXTY else (level // 2 + 4) // 5 * 5
+    opp_get = concession_share(level, P)
     concede = (0.0 if P[P_ROSPIS_NO_SUBTRACT] else -float(level)) - opp_get
     return int(concede - play > params[CONCEDE_MARGIN])
 

@@ -52,12 +52,10 @@ from sim.engine.params import (
     P_MV_S,
     P_NAMED_TRUMP,
     P_NP,
-    P_OPPONENTS_GET,
     P_ROSPIS_NO_SUBTRACT,
     P_STEP,
-    SIXTY,
 )
-from sim.engine.scoring import deal_points, least_total
+from sim.engine.scoring import concession_share, deal_points, least_total
 from sim.engine.state import (
     S_CONTRACT,
     S_DEALER,
@@ -452,7 +450,7 @@ def concession_gain(S: np.ndarray, P: np.ndarray, p: float, defenders: float) ->
     """
     c = S[S_CONTRACT]
     others = P[P_NP] - 1
-    gets = 60 if P[P_OPPONENTS_GET] == SIXTY else (c // 2 + 4) // 5 * 5
+    gets = concession_share(c, P)
     conceding = (0.0 if P[P_ROSPIS_NO_SUBTRACT] else -float(c)) - gets
     playing = c * (2.0 * p - 1.0) - defenders / others
     return conceding - playing
