@@ -621,8 +621,8 @@ def advise_talon(
 
 def concede_margin(rules: Rules, bid: int, players: int) -> float:
     """The declarer's margin when it concedes ``bid`` (§5): its score less the others' mean."""
-    own = 0.0 if rules.rospis.no_subtract else -float(bid)
-    gets = 60.0 if rules.rospis.opponents_get == "sixty" else float((bid + 9) // 10 * 5)
+    own = rules.rospis.declarer_gets(bid)
+    gets = rules.rospis.each_opponent_gets(bid)
     others = [gets] * 2 + ([0.0] if players == 4 else [])
     return own - sum(others) / len(others)
 

@@ -171,14 +171,12 @@ def conceding_deltas(
     hands = 3 if seats == 4 else seats
     contract = np.asarray(contract, dtype=np.float64)
     decl = np.asarray(declarer, dtype=np.int64)
-    gets = np.full_like(contract, 60.0)
-    if rules.rospis.opponents_get != "sixty":
-        gets = (contract + 9) // 10 * 5
+    gets = rules.rospis.each_opponent_gets(contract)
     new = np.repeat(gets[..., None], seats, axis=-1)
     if seats > hands:
         new[..., hands:] = deltas[..., hands:]
-    loses = 0.0 if rules.rospis.no_subtract else 1.0
-    np.put_along_axis(new, decl[..., None], (-loses * contract)[..., None], axis=-1)
+    own = rules.rospis.declarer_gets(contract)
+    np.put_along_axis(new, decl[..., None], own[..., None], axis=-1)
 
     def margin(d: np.ndarray) -> np.ndarray:
         mine = np.take_along_axis(d, decl[..., None], axis=-1)[..., 0]

@@ -508,12 +508,6 @@ def discard_table(runs: GuideRuns) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def _opp_get(rules: Rules, level: np.ndarray) -> np.ndarray:
-    if rules.rospis.opponents_get == "sixty":
-        return np.full(len(level), 60.0)
-    return ((level // 2 + 4) // 5 * 5).astype(np.float64)
-
-
 def concede_table(frame: pl.DataFrame, rules: Rules, levels: Sequence[int]) -> pl.DataFrame:
     """Expected score of playing against conceding, by the marriages kept and contract.
 
@@ -544,8 +538,7 @@ def concede_table(frame: pl.DataFrame, rules: Rules, levels: Sequence[int]) -> p
             p = made / n
             low, high = wilson_interval(np.array([made]), np.array([n]))
             play = L * (2 * p - 1) - opp
-            lose = 0.0 if rules.rospis.no_subtract else -float(L)
-            concede = lose - float(_opp_get(rules, np.array([L]))[0])
+            concede = rules.rospis.declarer_gets(L) - rules.rospis.each_opponent_gets(L)
             rows.append(
                 {
                     "kept": m,

@@ -131,6 +131,22 @@ class RospisRules:
     third_penalty: int = _opt(0, "§5 points lost on the third concession (0 none)", lo=0)
     on_barrel: bool = _opt(False, "§5 concession allowed while someone sits on the barrel")
 
+    def each_opponent_gets(self, contract: Any) -> Any:
+        """What each opponent scores when ``contract`` is conceded (§5): a float, or an array.
+
+        60, or half the contract rounded up to 5 (the engine's
+        ``sim.engine.scoring.concession_share`` reads the same rule from the rule row).
+        """
+        c = np.asarray(contract, dtype=np.float64)
+        out = np.full_like(c, 60.0) if self.opponents_get == "sixty" else (c + 9) // 10 * 5
+        return out if np.ndim(contract) else float(out)
+
+    def declarer_gets(self, contract: Any) -> Any:
+        """What a conceding declarer scores (§5): ``-contract``, or 0 with ``no_subtract``."""
+        c = np.asarray(contract, dtype=np.float64)
+        out = np.zeros_like(c) if self.no_subtract else -c
+        return out if np.ndim(contract) else float(out)
+
 
 @dataclass(frozen=True)
 class PlayRules:

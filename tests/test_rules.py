@@ -1,6 +1,7 @@
 import dataclasses
 import tomllib
 
+import numpy as np
 import pytest
 
 from sim.rules import RULE_KEYS, Rules, RulesError, load_rules, preset_names, rules_from_dict
@@ -178,3 +179,23 @@ def test_off_values_parse_and_print(tmp_path):
 def test_unknown_preset_lists_the_presets():
     with pytest.raises(RulesError, match="classic"):
         load_rules("clasic")
+
+
+@pytest.mark.parametrize("get", ["half", "sixty"])
+@pytest.mark.parametrize("no_subtract", [False, True])
+def test_concession_scores_as_the_engine(get, no_subtract):
+    """The rules' concession scores (analysis) equal the engine's on every contract."""
+    from sim.engine.params import rules_vector
+    from sim.engine.scoring import concession_share
+
+    rules = rules_from_dict({"rospis.opponents_get": get, "rospis.no_subtract": no_subtract})
+    P = rules_vector(rules)
+    contracts = np.arange(100, 305, 5)
+    engine = np.array([concession_share(int(c), P) for c in contracts], dtype=np.float64)
+    assert np.array_equal(rules.rospis.each_opponent_gets(contracts), engine)
+    assert [rules.rospis.each_opponent_gets(int(c)) for c in contracts] == list(engine)
+    assert rules.rospis.each_opponent_gets(105) == (60.0 if get == "sixty" else 55.0)
+    assert rules.rospis.declarer_gets(120) == (0.0 if no_subtract else -120.0)
+    assert np.array_equal(
+        rules.rospis.declarer_gets(contracts), 0.0 * contracts if no_subtract else -contracts
+    )
