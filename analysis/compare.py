@@ -28,10 +28,11 @@ import numpy as np
 import polars as pl
 
 from analysis.glossary import CONCEDED_ALL, MADE_PLAYED
-from analysis.schema.compare import COMPARE
+from analysis.schema.compare import COMPARE, COMPARE_LENGTHS, COMPARE_SEATS
 from analysis.schema.report import DEALING_ODDS
 from analysis.stats import Z95, wilson_interval
-from sim.i18n import N_, _, interval_separator, number
+from sim.i18n import N_, _, interval_separator, number, role
+from sim.option_words import option_name, option_value
 from sim.rules import Rules
 from sim.schema import GAMES
 
@@ -39,14 +40,41 @@ COLUMNS = tuple(COMPARE.names())
 """The columns of a comparison table (``compare.csv``), in order."""
 
 
+Flat = Mapping[str, Any]
+"""A rule set as ``run.json`` keeps it: ``{"barrel.at": 880, ...}`` (``Rules.to_dict``)."""
+
+
+def _always(rules: Flat, players: int) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Metric:
-    """A per-game ratio: ``num(games)`` over ``den(games)`` (numpy arrays per game)."""
+    """A per-game ratio: ``num(games)`` over ``den(games)`` (numpy arrays per game).
+
+    Attributes:
+        name: the metric's code name (``compare.csv``'s ``metric``).
+        meaning: its words, marked for the catalogues.
+        num: the per-game numerator.
+        den: the per-game denominator.
+        unit: how it is shown (:data:`UNITS`): ``share`` (in %), ``points``, ``deals``
+            or ``count`` (events per game).
+        on: what a rule set counts in it, from its options and players: falsy where
+            its counter is switched off (the metric is still computed, reads 0 there and is
+            flagged), else a value that differs between two rule sets exactly where they
+            count different things (``samosvals``: which of 555 and −555 reset), so that a
+            switched counter's change, the switch itself, is never called an effect.
+        needs: the columns of the games frame it reads beyond :data:`COMPARE_GAME_COLUMNS`;
+            a metric is left out where a run lacks them (the skill index without skill runs).
+    """
 
     name: str
     meaning: str
     num: Callable[[pl.DataFrame, int], np.ndarray]
     den: Callable[[pl.DataFrame, int], np.ndarray]
+    unit: str = "count"
+    on: Callable[[Flat, int], Any] = _always
+    needs: tuple[str, ...] = ()
 
 
 def _col(name: str) -> Callable[[pl.DataFrame, int], np.ndarray]:
@@ -80,45 +108,195 @@ def _won_at(offset: int) -> Callable[[pl.DataFrame, int], np.ndarray]:
     return won
 
 
+def _seated(offset: int) -> Callable[[Flat, int], int]:
+    """The players of a table with a seat ``offset`` places after the first dealer, else 0.
+
+    Tables of different sizes count different things (their fair shares differ).
+    """
+    return lambda rules, players: players if offset < players else 0
+
+
+def _players(rules: Flat, players: int) -> int:
+    return players
+
+
+def _spread(g: pl.DataFrame, n: int) -> np.ndarray:
+    """A finished game's final scores: the winner's less the lowest (0 unfinished)."""
+    scores = np.stack([g[f"score_{s}"].cast(pl.Float64).to_numpy() for s in range(n)], axis=1)
+    return (scores.max(axis=1) - scores.min(axis=1)) * _finished(g, n)
+
+
+COMEBACK = 300  # points behind the leader a comeback starts from
+
+
+def _behind(g: pl.DataFrame, n: int) -> np.ndarray:
+    """Per game: the seats of a finished game once :data:`COMEBACK` or more behind."""
+    done = _finished(g, n)
+    return sum(
+        (g[f"max_behind_{s}"].cast(pl.Float64).to_numpy() >= COMEBACK) * done for s in range(n)
+    )
+
+
+def _came_back(g: pl.DataFrame, n: int) -> np.ndarray:
+    """Per game: 1 where the winner was once :data:`COMEBACK` or more behind the leader."""
+    w = g["winner"].to_numpy().astype(np.int64)
+    out = np.zeros(g.height)
+    for s in range(n):
+        out += (w == s) * (g[f"max_behind_{s}"].cast(pl.Float64).to_numpy() >= COMEBACK)
+    return out
+
+
+def _climbed(g: pl.DataFrame, n: int) -> np.ndarray:
+    return (g["first_climb"].fill_null(0).to_numpy() > 0).astype(np.float64)
+
+
+def _climb_deal(g: pl.DataFrame, n: int) -> np.ndarray:
+    return g["first_climb"].fill_null(0).cast(pl.Float64).to_numpy()
+
+
+def _option(key: str, test: Callable[[Any], bool]) -> Callable[[Flat, int], bool]:
+    """Whether option ``key`` of a rule set passes ``test`` (a missing key: on)."""
+    return lambda rules, players: key not in rules or bool(test(rules[key]))
+
+
+def _samosval_on(rules: Flat, players: int) -> tuple[bool, bool] | bool:
+    """The resets a rule set has: (of exactly 555, of exactly −555); False for none."""
+    on = bool(rules.get("score.samosval", True)), bool(rules.get("score.samosval_negative", True))
+    return on if any(on) else False
+
+
+UNITS = ("share", "points", "deals", "count")
+"""The units of :class:`Metric`; :func:`value_text` writes a value of each."""
+
+
 METRICS: tuple[Metric, ...] = (
-    Metric("game_length", N_("played deals per game (mean)"), _col("n_deals"), _ones),
+    Metric("game_length", N_("played deals per game (mean)"), _col("n_deals"), _ones, "deals"),
     Metric(
         "first_dealer_wins",
         N_("share of finished games won by the first dealer's seat"),
         _won_at(0),
         _finished,
+        "share",
+        _players,
     ),
     Metric(
         "forehand_wins",
         N_("share of finished games won by the first forehand's seat"),
         _won_at(1),
         _finished,
+        "share",
+        _players,
+    ),
+    Metric(
+        "middle_wins",
+        N_("share of finished games won by the seat after the first forehand"),
+        _won_at(2),
+        _finished,
+        "share",
+        _seated(2),
+    ),
+    Metric(
+        "rear_wins",
+        N_("share of finished games won by the fourth seat from the first dealer"),
+        _won_at(3),
+        _finished,
+        "share",
+        _seated(3),
+    ),
+    Metric(
+        "skill_index",
+        N_("games won by one skilled player against the others (skill index)"),
+        _col("skill_won"),
+        _col("skill_finished"),
+        "share",
+        _players,
+        needs=("skill_won", "skill_finished"),
+    ),
+    Metric(
+        "comeback_rate",
+        N_("games won by a seat once 300 or more points behind the leader, of such seats"),
+        _came_back,
+        _behind,
+        "share",
+        _players,
+        needs=("max_behind_0",),
+    ),
+    Metric(
+        "score_spread",
+        N_("final score of the winner less the lowest (points)"),
+        _spread,
+        _finished,
+        "points",
     ),
     Metric(
         "barrel_fall_rate",
         N_("barrel entries that ended in a fall"),
         _seat_sum("barrel_falls"),
         _seat_sum("barrel_entries"),
+        "share",
+        _option("barrel.at", lambda v: v),
+    ),
+    Metric(
+        "first_climb_deal",
+        N_("the deal of the first climb onto the barrel (games with one)"),
+        _climb_deal,
+        _climbed,
+        "deals",
+        _option("barrel.at", lambda v: v),
+        needs=("first_climb",),
     ),
     Metric(
         "declarer_make_rate",
         MADE_PLAYED.words,
         _col("contracts_made"),
         lambda g, n: _col("contracts")(g, n) - _col("contracts_conceded")(g, n),
+        "share",
     ),
     Metric(
         "concession_rate",
         CONCEDED_ALL.words,
         _col("contracts_conceded"),
         _col("contracts"),
+        "share",
+        _option("rospis.allowed", lambda v: v),
     ),
     Metric(
-        "average_contract", N_("mean contract (points)"), _col("contract_sum"), _col("contracts")
+        "average_contract",
+        N_("mean contract (points)"),
+        _col("contract_sum"),
+        _col("contracts"),
+        "points",
     ),
-    Metric("bolt_penalties", N_("bolt penalties per game"), _seat_sum("bolt_penalties"), _ones),
-    Metric("samosvals", N_("555 resets per game"), _seat_sum("samosvals"), _ones),
+    Metric(
+        "bolt_penalties",
+        N_("bolt penalties per game"),
+        _seat_sum("bolt_penalties"),
+        _ones,
+        "count",
+        _option("bolt.penalty", lambda v: v),
+    ),
+    Metric(
+        "samosvals",
+        N_("555 resets per game"),
+        _seat_sum("samosvals"),
+        _ones,
+        "count",
+        _samosval_on,
+    ),
 )
-"""The metrics of a comparison; each ``meaning`` is marked (``N_``) and shown translated."""
+"""The metrics of a comparison; each ``meaning`` is marked (``N_``) and shown translated.
+
+``samosvals`` counts the resets of a score of exactly 555 and of exactly −555 together;
+:func:`metric_words` names which of the two each rule set has.
+"""
+
+QUANTILE_METRICS = (
+    ("game_length_median", N_("played deals per game (median)"), 0.5),
+    ("game_length_p90", N_("played deals per game (90th percentile)"), 0.9),
+)
+"""Quantiles of the played deals per game: ``(name, meaning, q)``; intervals by bootstrap."""
+
+BOOTSTRAP = 400  # paired resamples of the games for a quantile's intervals
 
 
 def _linearised(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
@@ -135,60 +313,130 @@ def _se(z: np.ndarray) -> float:
     return float(np.std(z, ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
 
 
+def _quantile_row(base: np.ndarray, other: np.ndarray, q: float) -> dict[str, float]:
+    """A quantile of the played deals under both rule sets, its difference, by bootstrap.
+
+    The games are resampled in pairs (:data:`BOOTSTRAP` times, a fixed seed: the same
+    table every time): the 95 % intervals are the resamples' 2.5 and 97.5 percentiles;
+    the independent width resamples the two sets apart.
+    """
+    rng = np.random.default_rng(0)
+    n = len(base)
+    idx = rng.integers(0, n, size=(BOOTSTRAP, n))
+    apart = rng.integers(0, n, size=(BOOTSTRAP, n))
+    q0 = np.quantile(base[idx], q, axis=1)
+    q1 = np.quantile(other[idx], q, axis=1)
+    q1_apart = np.quantile(other[apart], q, axis=1)
+    r0, r1 = float(np.quantile(base, q)), float(np.quantile(other, q))
+    lo0, hi0 = np.percentile(q0, [2.5, 97.5])
+    lo1, hi1 = np.percentile(q1, [2.5, 97.5])
+    lo, hi = np.percentile(q1 - q0, [2.5, 97.5])
+    lo_ind, hi_ind = np.percentile(q1_apart - q0, [2.5, 97.5])
+    return {
+        "base": r0, "base_ci_low": lo0, "base_ci_high": hi0,
+        "other": r1, "other_ci_low": lo1, "other_ci_high": hi1,
+        "diff": r1 - r0, "diff_ci_low": lo, "diff_ci_high": hi,
+        "width_crn": hi - lo, "width_independent": hi_ind - lo_ind,
+    }  # fmt: skip
+
+
 def compare_games(
     base_name: str,
     base: pl.DataFrame,
     others: Sequence[tuple[str, pl.DataFrame]],
     players: dict[str, int],
+    rules: Mapping[str, Flat] | None = None,
 ) -> pl.DataFrame:
     """Effects of each rule set in ``others`` against ``base`` (same game ids).
 
     Args:
         base_name: the base rule set's name.
-        base: its ``games.parquet`` rows.
+        base: its ``games.parquet`` rows (with ``first_climb`` and the skill runs'
+            ``skill_won``, ``skill_finished`` where :func:`compare_folders` joined them:
+            a metric that reads a column missing from a run is left out).
         others: ``(name, games rows)`` of every other rule set, played on the same
             seed and game ids.
         players: players of every rule set by name.
+        rules: every rule set's options by name (``run.json``'s ``rules``), which say
+            whether a counter is on (:attr:`Metric.on`); None: every counter on.
 
     Returns:
         One row per (metric, other rule set) with the columns :data:`COLUMNS`.
     """
     base = base.sort("game_id")
+    options = rules or {}
     rows = []
     for name, frame in others:
         frame = frame.sort("game_id")
         if not np.array_equal(frame["game_id"].to_numpy(), base["game_id"].to_numpy()):
             raise ValueError(f"{name}: not the same games as {base_name}")
         n = base.height
+        n0, n1 = players[base_name], players[name]
         for m in METRICS:
-            r0, z0 = _linearised(m.num(base, players[base_name]), m.den(base, players[base_name]))
-            r1, z1 = _linearised(m.num(frame, players[name]), m.den(frame, players[name]))
+            if any(c not in base.columns or c not in frame.columns for c in m.needs):
+                continue
+            r0, z0 = _linearised(m.num(base, n0), m.den(base, n0))
+            r1, z1 = _linearised(m.num(frame, n1), m.den(frame, n1))
             se0, se1 = _se(z0), _se(z1)
             se_crn = _se(z1 - z0)
             se_ind = float(np.sqrt(se0**2 + se1**2))
             diff = r1 - r0
-            rows.append(
-                {
-                    "metric": m.name,
-                    "meaning": m.meaning,
-                    "rules": base_name,
-                    "vs": name,
-                    "base": r0,
-                    "base_ci_low": r0 - Z95 * se0,
-                    "base_ci_high": r0 + Z95 * se0,
-                    "other": r1,
-                    "other_ci_low": r1 - Z95 * se1,
-                    "other_ci_high": r1 + Z95 * se1,
-                    "diff": diff,
-                    "diff_ci_low": diff - Z95 * se_crn,
-                    "diff_ci_high": diff + Z95 * se_crn,
-                    "width_crn": 2 * Z95 * se_crn,
-                    "width_independent": 2 * Z95 * se_ind,
-                    "games": n,
-                }
-            )
+            on0 = m.on(options.get(base_name, {}), n0)
+            on1 = m.on(options.get(name, {}), n1)
+            values = {
+                "base": r0,
+                "base_ci_low": r0 - Z95 * se0,
+                "base_ci_high": r0 + Z95 * se0,
+                "other": r1,
+                "other_ci_low": r1 - Z95 * se1,
+                "other_ci_high": r1 + Z95 * se1,
+                "diff": diff,
+                "diff_ci_low": diff - Z95 * se_crn,
+                "diff_ci_high": diff + Z95 * se_crn,
+                "width_crn": 2 * Z95 * se_crn,
+                "width_independent": 2 * Z95 * se_ind,
+            }
+            rows.append(_row(m.name, m.meaning, m.unit, base_name, name, values, n, on0, on1))
+        lengths = (
+            base["n_deals"].cast(pl.Float64).to_numpy(),
+            frame["n_deals"].cast(pl.Float64).to_numpy(),
+        )
+        for metric, meaning, q in QUANTILE_METRICS:
+            values = _quantile_row(*lengths, q)
+            rows.append(_row(metric, meaning, "deals", base_name, name, values, n, True, True))
     frame_out = pl.DataFrame(rows, schema_overrides={"games": pl.Int64})
     return frame_out.select(COLUMNS).with_columns(pl.col(pl.Float64).fill_nan(None))
+
+
+def _row(
+    metric: str, meaning: str, unit: str, base: str, other: str, values: dict[str, float],
+    games: int, on0: Any, on1: Any,
+) -> dict[str, Any]:  # fmt: skip
+    """One row of :func:`compare_games`."""
+    return {
+        "metric": metric,
+        "meaning": meaning,
+        "rules": base,
+        "vs": other,
+        **{k: float(v) for k, v in values.items()},
+        "games": games,
+        "unit": unit,
+        "base_on": bool(on0),
+        "other_on": bool(on1),
+        "own_switch": on0 != on1,
+    }
+
+
+def ranked(row: Mapping[str, Any]) -> bool:
+    """Whether a row's difference may be called an effect of the rules.
+
+    Not where its counter is off under either rule set, or counts different things
+    under the two (``own_switch``: 555 resets with 555 switched off): there the change
+    is the switch itself. Rows of a table without these columns always may.
+    """
+    return bool(row.get("base_on", True) and row.get("other_on", True)) and not row.get(
+        "own_switch", False
+    )
 
 
 # Columns of games.parquet the comparison's metrics read; those of COMPARE_SEAT_COLUMNS as
@@ -206,6 +454,44 @@ COMPARE_GAME_COLUMNS = GAMES.pick(
 COMPARE_SEAT_COLUMNS = ("barrel_falls", "barrel_entries", "bolt_penalties", "samosvals")
 
 
+SKILL_DIR = "skill"
+"""Where a rule set's run folder keeps its skill runs: ``skill/seat_S`` (one skilled seat S)."""
+
+
+def _first_climbs(folder: Path) -> pl.DataFrame | None:
+    """``game_id, first_climb``: the played deal (1 = the first) of a game's first climb."""
+    path = folder / "barrel.parquet"
+    if not path.is_file():
+        return None
+    stints = pl.read_parquet(path, columns=["game_id", "entered_deal"])
+    return stints.group_by("game_id").agg(
+        (pl.col("entered_deal").min() + 1).cast(pl.Int64).alias("first_climb")
+    )
+
+
+def _skill(folder: Path, players: int) -> pl.DataFrame | None:
+    """``game_id, skill_won, skill_finished`` over a rule set's skill runs (None: none played).
+
+    Skill run ``seat_S`` plays the same games with the skilled player at seat S only;
+    a game id's counts sum its rotations: the finished ones and those the skilled seat won.
+    """
+    runs = [folder / SKILL_DIR / f"seat_{s}" / "games.parquet" for s in range(players)]
+    if not all(p.is_file() for p in runs):
+        return None
+    parts = []
+    for s, path in enumerate(runs):
+        g = pl.read_parquet(path, columns=["game_id", "winner", "unfinished"])
+        done = (pl.col("winner") >= 0) & ~pl.col("unfinished")
+        parts.append(
+            g.select(
+                "game_id",
+                (done & (pl.col("winner") == s)).cast(pl.Int64).alias("skill_won"),
+                done.cast(pl.Int64).alias("skill_finished"),
+            )
+        )
+    return pl.concat(parts).group_by("game_id").agg(pl.col("skill_won", "skill_finished").sum())
+
+
 def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
     """Effects of every games run against the first, from their run folders.
 
@@ -213,7 +499,8 @@ def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
         runs: ``(name, folder)`` of ``thousand games`` runs of the same size and seed
             (the games of a comparison, :func:`sim.runs.compare.play_rule_sets`), the
             base first. Each folder holds ``games.parquet`` and ``run.json`` (for the
-            number of players).
+            number of players and the options), and may hold ``barrel.parquet`` (the
+            first climbs) and the skill runs (``skill/seat_S``, the skill index).
 
     Returns:
         :func:`compare_games` of the base against every other run.
@@ -221,20 +508,146 @@ def compare_folders(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
     Raises:
         UsageError: a missing or unreadable ``games.parquet`` or a missing column.
     """
+    return compare_tables(runs).effects
+
+
+def _read_runs(
+    runs: Sequence[tuple[str, Path]],
+) -> tuple[str, pl.DataFrame, list[tuple[str, pl.DataFrame]], dict[str, int], dict[str, Flat]]:
+    """The games of every run with what :func:`compare_games` reads, the base first."""
     from analysis.runs import read_manifest, scan_checked
 
     frames: list[tuple[str, pl.DataFrame]] = []
     players: dict[str, int] = {}
+    options: dict[str, Flat] = {}
     for name, folder in runs:
-        players[name] = int((read_manifest(folder).get("rules") or {}).get("players", 3))
+        options[name] = read_manifest(folder).get("rules") or {}
+        players[name] = int(options[name].get("players", 3))
         needed = [
             *COMPARE_GAME_COLUMNS,
             *(c for stem in COMPARE_SEAT_COLUMNS for c in GAMES.seat_columns(stem, players[name])),
+            *GAMES.seat_columns("score", players[name]),
         ]
-        frame, _schema = scan_checked(folder / "games.parquet", needed, "games")
-        frames.append((name, frame.collect()))
+        frame, schema = scan_checked(folder / "games.parquet", needed, "games")
+        optional = [c for c in GAMES.seat_columns("max_behind", players[name]) if c in schema]
+        games = frame.select(*needed, *optional).collect()
+        for extra, empty in ((_first_climbs(folder), None), (_skill(folder, players[name]), 0)):
+            if extra is not None:
+                games = games.join(extra, on="game_id", how="left")
+                if empty is not None:
+                    games = games.with_columns(pl.col(extra.columns[1:]).fill_null(empty))
+        frames.append((name, games))
     (base_name, base), others = frames[0], frames[1:]
-    return compare_games(base_name, base, others, players)
+    return base_name, base, others, players, options
+
+
+POSITIONS = ("dealer", "forehand", "middle", "rear")
+"""The seats by place after the first dealer (offset 0, 1, 2, 3), code words of
+:data:`sim.i18n.ROLES`."""
+
+
+def seat_shares(
+    base_name: str,
+    base: pl.DataFrame,
+    others: Sequence[tuple[str, pl.DataFrame]],
+    players: dict[str, int],
+) -> pl.DataFrame:
+    """Finished games won from each starting seat, by rule set, against the fair share.
+
+    One row per rule set and seat (by place after the first dealer): the wins, the
+    finished games, the share with its Wilson interval, the fair share ``1 / players``,
+    and the rule set's Pearson test of equal shares (``chi2``, ``dof``, ``p_value``,
+    the same on each of its rows).
+    """
+    from analysis.barrel import _chi2_uniform
+
+    rows = []
+    for name, g in [(base_name, base), *others]:
+        n = players[name]
+        done = g.filter(pl.col("winner") >= 0)
+        offsets = (
+            (done["winner"].cast(pl.Int64) - done["first_dealer"].cast(pl.Int64)) % n
+        ).to_numpy()
+        wins = np.bincount(offsets, minlength=n)[:n]
+        finished = int(wins.sum())
+        low, high = wilson_interval(wins.astype(np.float64), finished)
+        statistic, p_value = _chi2_uniform([int(w) for w in wins])
+        for k in range(n):
+            rows.append(
+                {
+                    "rules": name,
+                    "players": n,
+                    "position": POSITIONS[k],
+                    "offset": k,
+                    "wins": int(wins[k]),
+                    "finished": finished,
+                    "share": wins[k] / finished if finished else math.nan,
+                    "ci_low": float(low[k]),
+                    "ci_high": float(high[k]),
+                    "fair": 1.0 / n,
+                    "chi2": statistic,
+                    "dof": n - 1,
+                    "p_value": p_value,
+                }
+            )
+    return pl.DataFrame(rows, schema=COMPARE_SEATS.polars_schema()).with_columns(
+        pl.col(pl.Float64).fill_nan(None)
+    )
+
+
+def length_histograms(
+    base_name: str, base: pl.DataFrame, others: Sequence[tuple[str, pl.DataFrame]]
+) -> pl.DataFrame:
+    """Games by played deals, every rule set on the same bins of ``LENGTH_BIN`` deals.
+
+    Every game (finished or not), one row per rule set and bin from the shortest game of
+    any set to the longest: ``rules, bin_low, bin_high, games, share``.
+    """
+    from analysis.barrel import LENGTH_BIN
+
+    sets = [(base_name, base), *others]
+    lengths = [g["n_deals"].cast(pl.Int64).to_numpy() for _name, g in sets]
+    low = min(int(x.min()) for x in lengths) // LENGTH_BIN
+    high = max(int(x.max()) for x in lengths) // LENGTH_BIN
+    rows = []
+    for (name, _g), x in zip(sets, lengths, strict=True):
+        counts = np.bincount(x // LENGTH_BIN - low, minlength=high - low + 1)
+        for k, c in enumerate(counts):
+            rows.append(
+                {
+                    "rules": name,
+                    "bin_low": (low + k) * LENGTH_BIN,
+                    "bin_high": (low + k + 1) * LENGTH_BIN - 1,
+                    "games": int(c),
+                    "share": c / len(x),
+                }
+            )
+    return pl.DataFrame(rows, schema=COMPARE_LENGTHS.polars_schema())
+
+
+@dataclass(frozen=True)
+class CompareTables:
+    """Everything a comparison shows: the effects, the seats and the lengths by rule set.
+
+    Attributes:
+        effects: :func:`compare_games` (``compare.csv``).
+        seats: :func:`seat_shares` (``compare_seats.csv``).
+        lengths: :func:`length_histograms` (``compare_lengths.csv``).
+    """
+
+    effects: pl.DataFrame
+    seats: pl.DataFrame
+    lengths: pl.DataFrame
+
+
+def compare_tables(runs: Sequence[tuple[str, Path]]) -> CompareTables:
+    """:class:`CompareTables` of games runs, the base first (as :func:`compare_folders`)."""
+    base_name, base, others, players, options = _read_runs(runs)
+    return CompareTables(
+        compare_games(base_name, base, others, players, options),
+        seat_shares(base_name, base, others, players),
+        length_histograms(base_name, base, others),
+    )
 
 
 # The headings of :func:`compare_markdown`'s tables, each a column of ``compare.csv``
@@ -251,11 +664,15 @@ SHOWN_COLUMNS = (
 )
 
 
-def compare_markdown(table: pl.DataFrame, header: str) -> str:
-    """The comparison as Markdown: a header and one table per other rule set.
+def compare_markdown(
+    table: pl.DataFrame, header: str, seats: pl.DataFrame | None = None, figures: bool = False
+) -> str:
+    """The comparison as Markdown: a header, one table per other rule set, the seats.
 
     The tables show every column of ``compare.csv`` but the code names, in words and
-    in the current language; the widths are those of the difference's interval.
+    in the current language, each value in its unit (shares in %, their differences
+    in percentage points); the widths are those of the difference's interval. With
+    ``figures`` the pictures of :func:`draw_comparison` are linked.
     """
     from analysis.tables import to_markdown
 
@@ -273,18 +690,26 @@ def compare_markdown(table: pl.DataFrame, header: str) -> str:
         + size_rule(),
         "",
     ]
-    for vs in table["vs"].unique(maintain_order=True):
-        rows = table.filter(pl.col("vs") == vs).to_dicts()
+    if figures:
+        parts += [
+            f"![{_('House-rule comparison: differences with 95 % intervals')}](compare.png)",
+            "",
+        ]
+    shown_table = shown_rows(table)
+    for vs in shown_table["vs"].unique(maintain_order=True):
+        rows = shown_table.filter(pl.col("vs") == vs).to_dicts()
         cells = [
             [
                 _(r["meaning"]),
-                _interval(r["base"], r["base_ci_low"], r["base_ci_high"]),
-                _interval(r["other"], r["other_ci_low"], r["other_ci_high"]),
-                _interval(r["diff"], r["diff_ci_low"], r["diff_ci_high"], 3),
+                interval_text(r["base"], r["base_ci_low"], r["base_ci_high"], r.get("unit")),
+                interval_text(r["other"], r["other_ci_low"], r["other_ci_high"], r.get("unit")),
+                interval_text(
+                    r["diff"], r["diff_ci_low"], r["diff_ci_high"], r.get("unit"), signed=True
+                ),
                 change_text(r),
-                difference_word(r),
-                sig(r["width_crn"], 3),
-                sig(r["width_independent"], 3),
+                difference_word(r) if ranked(r) else off_note(r),
+                value_text(r["width_crn"], r.get("unit")),
+                value_text(r["width_independent"], r.get("unit")),
             ]
             for r in rows
         ]
@@ -292,6 +717,25 @@ def compare_markdown(table: pl.DataFrame, header: str) -> str:
             pl.String
         )
         parts += [f"## {table['rules'][0]} → {vs}", "", to_markdown(shown), ""]
+    if seats is not None:
+        parts += [f"## {_('Who wins from each seat')}", ""]
+        parts += [
+            _(
+                "Finished games won from each seat by its place after the first dealer, with "
+                "95 % intervals, against the fair share; the test asks whether the seats' "
+                "shares are equal (Pearson's chi-square)."
+            ),
+            "",
+        ]
+        parts += [f"- {line}" for line in seat_lines(seats)] + [""]
+        if figures:
+            parts += [
+                f"![{_('Who wins: each starting seat, and the skill index')}](compare_seats.png)",
+                "",
+            ]
+    if figures:
+        parts += [f"## {_('How long a game lasts')}", ""]
+        parts += [f"![{_('How long a game lasts, by rule set')}](compare_lengths.png)", ""]
     return "\n".join(parts)
 
 
@@ -452,14 +896,68 @@ def change_text(row: Mapping[str, Any]) -> str:
     if base is None or _is_missing(base) or base == 0 or diff is None or _is_missing(diff):
         return "—"
     change = 100 * diff / abs(base)
-    return _point(f"{change:+.1f} %" if abs(change) < 10 else f"{change:+.0f} %")
+    text = f"{change:+.1f} %" if abs(change) < 10 else f"{change:+.0f} %"
+    return _point(text).replace("-", "−")
+
+
+PLACES = {"share": 1, "points": 1, "deals": 1, "count": 2}
+"""Decimals of each unit as shown: shares in % with one, points and deals one, counts two."""
+
+
+def _places(v: float, unit: str) -> int:
+    """Decimals of a value of ``unit``: :data:`PLACES`, two for a share under 1 %."""
+    return 2 if unit == "share" and abs(v) < 0.01 else PLACES.get(unit, 2)
+
+
+def value_text(
+    v: float | None, unit: str | None, signed: bool = False, places: int | None = None
+) -> str:
+    """A metric's value in its unit as shown (``33.4 %``, ``41.2``; ``—`` if missing).
+
+    A share is shown in percent and a difference of shares (``signed``) in percentage
+    points; without a unit (a table of rates), as :func:`sig` writes it. ``places``:
+    the decimals (default :func:`_places` of ``v``).
+    """
+    if v is None or _is_missing(v):
+        return "—"
+    if unit is None:
+        return sig(v, 3 if signed else 4)
+    scale = 100.0 if unit == "share" else 1.0
+    text = number(v * scale, _places(v, unit) if places is None else places)
+    if signed and v * scale >= 0 and not text.startswith("-"):
+        text = "+" + text
+    text = text.replace("-", "−")
+    if unit == "share":
+        text += " " + (_("pp") if signed else "%")
+    return text
+
+
+def interval_text(
+    v: float | None, low: float | None, high: float | None, unit: str | None, signed: bool = False
+) -> str:
+    """``value [low, high]`` in the metric's unit (``33.4 [32.1, 34.6] %``)."""
+    if v is None or _is_missing(v):
+        return "—"
+    if unit is None:
+        return _interval(v, low, high, 3 if signed else 4)
+    if low is None or high is None or _is_missing(low) or _is_missing(high):
+        return value_text(v, unit, signed)
+    # the numbers alone, as many decimals as the value's, the unit once at the end
+    places = _places(v, unit)
+    scale = 100.0 if unit == "share" else 1.0
+    ends = interval_separator().join(
+        value_text(x * scale, "points", signed, places) for x in (low, high)
+    )
+    middle = value_text(v * scale, "points", signed, places)
+    tail = (" " + (_("pp") if signed else "%")) if unit == "share" else ""
+    return f"{middle} [{ends}]{tail}"
 
 
 def rule_differences(rule_sets: Sequence[tuple[str, Rules]]) -> pl.DataFrame:
     """The options whose values differ between named rule sets: a row per key, a column per set.
 
     The values are as ``str`` writes them (``3``, ``True``, ``one_falls``; ``off`` for
-    an option switched off): data, shown in words by :func:`option_text`.
+    an option switched off): data, shown in words by :func:`sim.option_words.option_value`.
     """
     flats = [r.to_dict() for _name, r in rule_sets]
     keys = [k for k in flats[0] if len({repr(f.get(k)) for f in flats}) > 1]
@@ -469,53 +967,170 @@ def rule_differences(rule_sets: Sequence[tuple[str, Rules]]) -> pl.DataFrame:
     return pl.DataFrame(data, schema=dict.fromkeys(data, pl.String))
 
 
-OPTION_WORDS = {"True": N_("yes"), "False": N_("no"), "off": N_("off")}
-"""The option values of :func:`rule_differences` that are words, to translate when shown."""
+def shown_rows(table: pl.DataFrame) -> pl.DataFrame:
+    """The rows worth showing: not those whose counter neither rule set has.
 
-
-def option_text(value: str) -> str:
-    """A value of :func:`rule_differences` as shown.
-
-    ``yes``, ``no`` and ``off`` in the current language, a number as it is, a
-    choice's code name (``one_falls``) as code (in backticks).
+    (``rear_wins`` of two three-hand tables, ``bolt_penalties`` where both charge none.)
     """
-    if value in OPTION_WORDS:
-        return _(OPTION_WORDS[value])
-    try:
-        float(value)
-    except ValueError:
-        return f"`{value}`"
-    return value
+    if "base_on" not in table.columns:
+        return table
+    return table.filter(pl.col("base_on") | pl.col("other_on"))
+
+
+def off_note(row: Mapping[str, Any]) -> str:
+    """Why a row is not an effect of the rules (:func:`ranked`), in words; ``""`` if it is."""
+    if ranked(row):
+        return ""
+    if not row.get("base_on", True):
+        return _("not counted under {rules}: its change is the switch itself").format(
+            rules=row["rules"]
+        )
+    if not row.get("other_on", True):
+        return _("not counted under {vs}: its change is the switch itself").format(vs=row["vs"])
+    return _("the two count different things (another trigger, another number of players)")
 
 
 def compare_sentence(row: Mapping[str, Any]) -> str:
-    """One metric of the comparison in words: both values, the change and its interval."""
+    """One metric of the comparison in words: both values, the change and its interval.
+
+    In the metric's unit where the row has one (shares in %, their differences in
+    percentage points); a row that is no effect (:func:`ranked`) says why.
+    """
     base, other, diff = row["base"], row["other"], row["diff"]
+    unit = row.get("unit")
     change = change_text(row)
     fields = {
         "meaning": _(row["meaning"]),
-        "other": sig(other),
+        "other": value_text(other, unit),
         "vs": row["vs"],
-        "base": sig(base),
+        "base": value_text(base, unit),
         "rules": row["rules"],
-        "change": "" if change == "—" else f", {change}",
+        "change": "" if change == "—" or unit == "share" else f", {change}",
     }
     low, high = row["diff_ci_low"], row["diff_ci_high"]
+    if not ranked(row):
+        return _("**{meaning}**: {other} under {vs} against {base} under {rules} — {note}.").format(
+            note=off_note(row), **fields
+        )
     if _is_missing(low) or _is_missing(high):
         return _(
             "**{meaning}**: {other} under {vs} against {base} under {rules} — "
             "{diff}{change}; no interval (too few games)."
-        ).format(diff=sig(diff, 3), **fields)
+        ).format(diff=value_text(diff, unit, True), **fields)
     return _(
         "**{meaning}**: {other} under {vs} against {base} under {rules} — "
         "{diff}{change}; {verdict}."
-    ).format(diff=_interval(diff, low, high, 3), verdict=_(_VERDICTS[_verdict(row)]), **fields)
+    ).format(
+        diff=interval_text(diff, low, high, unit, True),
+        verdict=_(_VERDICTS[_verdict(row)]),
+        **fields,
+    )
+
+
+def seat_lines(seats: pl.DataFrame) -> list[str]:
+    """A sentence per rule set: the games won from each seat, the fair share, the test."""
+    lines = []
+    for name in dict.fromkeys(seats["rules"].to_list()):
+        t = seats.filter(pl.col("rules") == name).sort("offset")
+        shares = ", ".join(
+            f"{role(r['position'])} {interval_text(r['share'], r['ci_low'], r['ci_high'], 'share')}"
+            for r in t.iter_rows(named=True)
+        )
+        p = t["p_value"][0]
+        verdict = (
+            _("the seats differ for real (p = {p})")
+            if p is not None and p < 0.05
+            else _("no difference between the seats shown (p = {p})")
+        ).format(p="—" if p is None else sig(p, 2))
+        lines.append(
+            _("{rules}: games won from each seat: {shares} (fair {fair}); {verdict}.").format(
+                rules=name,
+                shares=shares,
+                fair=value_text(float(t["fair"][0]), "share"),
+                verdict=verdict,
+            )
+        )
+    return lines
+
+
+def skill_table(table: pl.DataFrame) -> pl.DataFrame:
+    """``rules, share, ci_low, ci_high, fair`` of the skill index by rule set (empty: none).
+
+    From the effects table's ``skill_index`` rows (the base once, then every other set).
+    """
+    rows = table.filter(pl.col("metric") == "skill_index").to_dicts()
+    out = []
+    for k, r in enumerate(rows):
+        if k == 0:
+            out.append((r["rules"], r["base"], r["base_ci_low"], r["base_ci_high"]))
+        out.append((r["vs"], r["other"], r["other_ci_low"], r["other_ci_high"]))
+    return pl.DataFrame(
+        out, schema=["rules", "share", "ci_low", "ci_high"], orient="row"
+    ).with_columns(pl.lit(None, dtype=pl.Float64).alias("fair"))
+
+
+def draw_comparison(
+    effects: pl.DataFrame, seats: pl.DataFrame | None, lengths: pl.DataFrame | None, folder: Path
+) -> list[str]:
+    """The comparison's pictures into ``folder`` (PNG); their file names.
+
+    ``compare.png``: every shown measure's difference with its interval;
+    ``compare_seats.png``: the seats and the skill index by rule set;
+    ``compare_lengths.png``: the game lengths.
+    """
+    import matplotlib.pyplot as plt
+
+    from analysis import plots
+
+    rows = effects.filter(
+        pl.Series([ranked(r) for r in effects.iter_rows(named=True)], dtype=pl.Boolean)
+    )
+    worded = rows.with_columns(
+        pl.Series("meaning", [_(m) for m in rows["meaning"]], dtype=pl.String),
+        *(
+            (pl.when(pl.col("unit") == "share").then(pl.col(c) * 100).otherwise(pl.col(c)))
+            for c in ("diff", "diff_ci_low", "diff_ci_high")
+        ),
+    )
+    base = str(effects["rules"][0])
+    others = ", ".join(dict.fromkeys(effects["vs"].to_list()))
+    figures = {
+        "compare.png": plots.plot_compare(
+            worded,
+            _("House rules: {others} against {base} (shares in percentage points)").format(
+                others=others, base=base
+            ),
+        )
+    }
+    if seats is not None:
+        skill = skill_table(effects)
+        if skill.height:
+            fair = seats.group_by("rules").agg(pl.col("fair").first())
+            skill = skill.drop("fair").join(fair, on="rules", how="left", maintain_order="left")
+        figures["compare_seats.png"] = plots.plot_compare_seats(
+            seats, skill, _("Who wins: each starting seat, and the skill index")
+        )
+    if lengths is not None:
+        figures["compare_lengths.png"] = plots.plot_compare_lengths(
+            lengths, _("How long a game lasts, by rule set")
+        )
+    for name, fig in figures.items():
+        fig.savefig(folder / name, dpi=90)
+        plt.close(fig)
+    return list(figures)
 
 
 def compare_short(
-    table: pl.DataFrame, rule_sets: Sequence[tuple[str, Rules]], header: str, width: int = 100
+    table: pl.DataFrame,
+    rule_sets: Sequence[tuple[str, Rules]],
+    header: str,
+    seats: pl.DataFrame | None = None,
+    width: int = 100,
 ) -> str:
-    """What ``thousand compare`` prints by default: what differs, then a sentence a metric."""
+    """What ``thousand compare`` prints by default.
+
+    What differs, a sentence a metric (not those no rule set counts), then the seats.
+    """
     import textwrap
 
     lines = [header, ""]
@@ -523,12 +1138,17 @@ def compare_short(
     names = [n for n, _rules in rule_sets]
     lines.append(_("Options that differ ({count}):").format(count=len(diffs)))
     for row in diffs.iter_rows(named=True):
-        values = " / ".join(f"{n} {option_text(row[n])}" for n in names)
-        lines.append(f"- `{row['option']}`: {values}")
+        key = row["option"]
+        values = " / ".join(f"{n} {option_value(key, row[n])}" for n in names)
+        lines.append(f"- {option_name(key)}: {values}")
     lines += ["", *textwrap.wrap(size_rule(), width), ""]
-    for row in table.iter_rows(named=True):
+    for row in shown_rows(table).iter_rows(named=True):
         text = compare_sentence(row).replace("**", "")
         lines += textwrap.wrap(text, width, initial_indent="- ", subsequent_indent="  ")
+    if seats is not None:
+        lines.append("")
+        for text in seat_lines(seats):
+            lines += textwrap.wrap(text, width, initial_indent="- ", subsequent_indent="  ")
     every = _("Every column: `--full`, `--json`, or `--out DIR` (compare.csv, compare.md).")
     lines += ["", every]
     return "\n".join(lines)

@@ -458,6 +458,88 @@ def plot_compare(compare: pl.DataFrame, title: str) -> Figure:
     return _numbers_in_language(fig)
 
 
+def plot_compare_seats(seats: pl.DataFrame, skill: pl.DataFrame, title: str) -> Figure:
+    """Games won from each starting seat by rule set, and each rule set's skill index.
+
+    Left: a group of bars per seat (by place after the first dealer), one bar per rule
+    set, with 95 % intervals, and each table's fair share. Right (where ``skill`` has
+    rows): the share of games one skilled player wins, by rule set, with its interval
+    and the fair share.
+
+    Args:
+        seats: :func:`analysis.compare.seat_shares`.
+        skill: ``rules, share, ci_low, ci_high, fair`` by rule set (may be empty).
+        title: the figure's title.
+    """
+    names = list(dict.fromkeys(seats["rules"].to_list()))
+    positions = list(dict.fromkeys(seats.sort("offset")["position"].to_list()))
+    panels = 2 if skill.height else 1
+    fig, axes = plt.subplots(
+        1, panels, figsize=(8.0, 3.6), layout=_layout(), width_ratios=[3, 1.3][:panels]
+    )
+    axes = np.atleast_1d(axes)
+    ax = axes[0]
+    width = 0.8 / max(len(names), 1)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for k, name in enumerate(names):
+        t = seats.filter(pl.col("rules") == name).sort("offset")
+        x = t["offset"].to_numpy() + (k - (len(names) - 1) / 2) * width
+        est, low, high = _nums(t, "share"), _nums(t, "ci_low"), _nums(t, "ci_high")
+        color = colors[k % len(colors)]
+        ax.bar(x, est * 100, width, color=color, alpha=0.75, label=name)
+        ax.errorbar(
+            x, est * 100, yerr=_errorbar_args(est, low, high) * 100, fmt="none", ecolor="k",
+            capsize=2, lw=0.8,
+        )  # fmt: skip
+        fair = float(t["fair"][0]) * 100
+        ax.hlines(fair, x.min() - width / 2, x.max() + width / 2, colors=color, ls="--", lw=1)
+    ax.set_xticks(range(len(positions)), [role(p) for p in positions], fontsize=8)
+    ax.set_ylabel(_wrap(_("finished games won (%); dashed: the fair share"), 3.2, 9), fontsize=9)
+    ax.set_xlabel(_("the seat by place after the first dealer"), fontsize=9)
+    ax.legend(fontsize=8, loc="lower left")
+    ax.grid(axis="y", alpha=0.3)
+    if panels == 2:
+        ax = axes[1]
+        est, low, high = _nums(skill, "share"), _nums(skill, "ci_low"), _nums(skill, "ci_high")
+        bars = np.arange(skill.height)
+        ax.bar(bars, est * 100, 0.6, color=[colors[k % len(colors)] for k in bars], alpha=0.75)
+        ax.errorbar(
+            bars, est * 100, yerr=_errorbar_args(est, low, high) * 100, fmt="none", ecolor="k",
+            capsize=3, lw=0.8,
+        )  # fmt: skip
+        for k, fair in enumerate(_nums(skill, "fair")):
+            ax.hlines(fair * 100, k - 0.35, k + 0.35, colors="tab:red", ls="--", lw=1)
+        ax.set_xticks(bars, skill["rules"].to_list(), fontsize=8, rotation=20)
+        ax.set_title(
+            _wrap(_("skill index: games won by the skilled player (%)"), 2.4, 8), fontsize=8
+        )
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(_wrap(title, 7.5), fontsize=10)
+    return _numbers_in_language(fig)
+
+
+def plot_compare_lengths(lengths: pl.DataFrame, title: str) -> Figure:
+    """Game lengths by rule set: each set's histogram as a line over the same bins.
+
+    Args:
+        lengths: :func:`analysis.compare.length_histograms`.
+        title: the figure's title.
+    """
+    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout=_layout())
+    for name in dict.fromkeys(lengths["rules"].to_list()):
+        t = lengths.filter(pl.col("rules") == name)
+        low, high = _nums(t, "bin_low"), _nums(t, "bin_high")
+        edges = np.append(low, high[-1] + 1) if len(low) else low
+        share = _nums(t, "share") * 100
+        ax.stairs(share, edges, label=name, lw=1.5)
+    ax.set_xlabel(_("game length (played deals, redeals excluded)"))
+    ax.set_ylabel(_("games (%)"))
+    ax.legend(fontsize=8)
+    ax.set_title(_wrap(title, 7.0), fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    return _numbers_in_language(fig)
+
+
 def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> Figure:
     """P(make L) against the bid level L, one panel per player, a line per marriage class.
 

@@ -44,6 +44,7 @@ SOURCE_GLOBS = (
     # the modules below the jobs whose messages users meet (bad input, the compile notice)
     "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/notation.py", "sim/table_text.py",
     "sim/reference/replay.py",
+    "sim/option_words.py",  # the house-rule options in words (names and values)
     "sim/runs/*.py", "sim/engine/strategies/registry.py", "sim/players.py",
     "sim/web/*.py",  # the local web page's refusals (thousand serve)
 )  # fmt: skip

@@ -653,6 +653,10 @@ DEFAULT = "strong"
 """The player the published tables come from by default: the report's and the comparison's
 runs, the guide, the advisor, the pass baseline of an advice."""
 
+SKILL_PLAYER, SKILL_AGAINST = "strong", "heuristic"
+"""The skill index of a rule set (``thousand compare``): the games one ``SKILL_PLAYER`` wins
+against ``SKILL_AGAINST`` at every other seat."""
+
 PAR = "par"
 """The open-card par: not a player at a seat but the best play with every card face up,
 which the safe-bid tables and the advisor put beside the players."""

@@ -709,6 +709,9 @@ def test_game_row_counts():
         "nine_cut_penalties_0": 0,
         "nine_cut_penalties_1": 0,
         "nine_cut_penalties_2": 0,
+        "max_behind_0": 150,  # -100 against 50 after the first deal
+        "max_behind_1": 0,
+        "max_behind_2": 0,
         "bank_0": 0.0,
         "bank_1": 0.0,
         "bank_2": 0.0,

@@ -23,6 +23,7 @@ from sim.rules import preset_names
 KEPT = re.compile(
     r"\b(?:" + "|".join(sorted(preset_names(), key=len, reverse=True)) + r")\b"
     r"|\b(?:random|heuristic|strong)\b|\b[0-9a-f]{16}\b"
+    r"|\]\([\w.]+\.png\)"  # a picture's file name in a Markdown link
 )
 LANGUAGES = [pytest.param(g, marks=() if g == "ru" else pytest.mark.slow) for g in LANGS[1:]]
 

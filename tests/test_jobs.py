@@ -66,8 +66,9 @@ def test_the_compare_job_is_the_command(main_io, tmp_path):
         "--strategies", "heuristic", "--workers", "1", "--json", "--quiet",
     )  # fmt: skip
     assert code == 0 and json.loads(out) == as_printed(result.json())
-    assert feedback.bars == [(240, "game", "playing the rule sets")]
-    assert feedback.done["playing the rule sets"] == 240
+    # 120 games under each rule set, and the skill index's 120 for each of 3 seats
+    assert feedback.bars == [(240 + 2 * 3 * 120, "game", "playing the rule sets")]
+    assert feedback.done["playing the rule sets"] == 960
     assert "classic vs ukraine_online" in result.markdown() and result.short()
     with pytest.raises(UsageError, match="one strategy for every seat"):
         compare(CompareSpec(sets=sets, games=10, strategies="strong,strong,strong"))

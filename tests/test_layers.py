@@ -7,8 +7,8 @@ it lies in (:data:`FOLDERS`), never by a list of modules:
 
 * **base**: every module directly in ``sim/`` (the package's version, cards, rules,
   random streams, compiled-code helpers, thread settings, odds keys, output folders,
-  the deal notation, the languages, the players' records) and the run tables' schema
-  (``sim/schema/``);
+  the deal notation, the languages, the house-rule options in words, the players'
+  records) and the run tables' schema (``sim/schema/``);
 * **engine**: the compiled engine (``sim/engine/``): the deal generator, the phases,
   the players and the compiled open-card search they sample with;
 * **solver**: the open-card solver's Python face (``sim/solver/``: positions, the
@@ -205,6 +205,13 @@ def test_the_layer_is_the_folder():
     assert layer_of("analysis.sections.summary") == "analysis"
     assert layer_of("sim.__main__") == "cli"
     assert layer_of("elsewhere.module") is None
+
+
+def test_the_option_words_are_base_for_the_analysis(project_graph):
+    # the pages show options in the players' words (sim.option_words): a base module
+    # that analysis may import, itself on the rules and the languages only
+    assert layer_of("sim.option_words") == "base" and "base" in ALLOWED["analysis"]
+    assert project_graph["sim.option_words"] <= {"sim.rules", "sim.i18n"}
 
 
 def test_no_run_module_is_left_at_the_top(project_graph):

@@ -382,6 +382,9 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
         assert row[f"samosvals_{s}"] == samos[s]
         assert row[f"concessions_{s}"] == concessions[s]
         assert row[f"barrel_entries_{s}"] == sum(st["seat"] == s for st in stints)
+        # the largest deficit to the leader after a played deal, from the score history
+        played = [e["scores"] for e in deals if not e["reshuffled"]]
+        assert row[f"max_behind_{s}"] == max([max(x) - x[s] for x in played], default=0)
     expected = [{"game_id": tr["game_id"], **st} for st in stints]
     assert out["stints"] == expected
     for st in out["stints"]:

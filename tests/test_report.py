@@ -19,7 +19,7 @@ from analysis.odds import odds_result
 from analysis.pages import Section, Table
 from analysis.report import write_report_folder
 from analysis.safebids import SafeBidRun, build_result
-from analysis.sections.compare import COMPARE_COLUMNS, compare_section
+from analysis.sections.compare import COMPARE_COLUMNS, compare_answer, compare_section
 from sim.jobs.advise import AdviseSpec
 from sim.jobs.advise import advise as advise_job
 from sim.rules import load_rules
@@ -91,7 +91,8 @@ CSVS = (
     "games_seat_chi2.csv",
     "compare.csv",
 )
-INTERVAL = re.compile(r"^-?[\d,.]+ \[-?[\d,.]+, -?[\d,.]+\]$")
+# a value and its interval, signed or not, with its unit where a share's (% or pp)
+INTERVAL = re.compile(r"^[−+-]?[\d,.]+ \[[−+-]?[\d,.]+, [−+-]?[\d,.]+\]( %| pp)?$")
 
 
 def hand_made_compare() -> pl.DataFrame:
@@ -121,6 +122,10 @@ def hand_made_compare() -> pl.DataFrame:
                     "width_crn": scale,
                     "width_independent": 2.8 * scale,
                     "games": 500,
+                    "unit": "deals" if metric == "game_length" else "share",
+                    "base_on": True,
+                    "other_on": True,
+                    "own_switch": False,
                 }
             )
     return pl.DataFrame(rows).select(COMPARE_COLUMNS)
@@ -410,12 +415,38 @@ def test_compare_section_renders_the_comparison_table():
     assert "ukraine_online" in sec.markdown and "House-rule comparison" in sec.html
     table = next(b for b in sec.blocks if isinstance(b, Table))
     assert table.frame.height == 4
-    assert table.frame["other − base [95 % CI]"][0] == "2 [1.5, 2.5]"
+    assert table.frame["other − base [95 % CI]"][0] == "+2.0 [+1.5, +2.5]"  # deals, one decimal
+    assert table.frame["base [95 % CI]"][2] == "77.0 [76.0, 78.0] %"  # a share in %
     assert len(table.frame.columns) <= 6  # fits a 1280 px page
     row = hand_made_compare().row(0, named=True)
     assert f"**{row['meaning']}**" in sec.markdown and "the interval excludes 0" in sec.markdown
     with pytest.raises(ValueError, match="diff_ci_low"):
         compare_section(hand_made_compare().drop("diff_ci_low"))
+
+
+def test_the_summary_never_ranks_a_switched_counter():
+    """555 resets with 555 off fall by 99.9 %: the switch itself, not the largest effect."""
+    switched = (
+        hand_made_compare()
+        .head(1)
+        .with_columns(
+            pl.lit("samosvals").alias("metric"),
+            pl.lit("555 resets per game").alias("meaning"),
+            pl.lit(0.37).alias("base"),
+            pl.lit(0.0004).alias("other"),
+            pl.lit(-0.3696).alias("diff"),
+            pl.lit(-0.38).alias("diff_ci_low"),
+            pl.lit(-0.36).alias("diff_ci_high"),
+            pl.lit(True).alias("own_switch"),
+        )
+    )
+    answer = compare_answer(pl.concat([hand_made_compare(), switched]))
+    assert "555" not in answer and "of 4 measures" in answer, answer
+    sec = compare_section(pl.concat([hand_made_compare(), switched]))
+    assert (
+        "its change is the switch itself" in sec.markdown
+        or "count different things" in sec.markdown
+    )
 
 
 def test_the_comparison_lists_the_options_that_differ():

@@ -37,6 +37,8 @@ from analysis.schema.bids import (
 )
 from analysis.schema.compare import (
     COMPARE,
+    COMPARE_LENGTHS,
+    COMPARE_SEATS,
 )
 from analysis.schema.duel import (
     DUEL_SEATS,
@@ -112,6 +114,8 @@ TABLES: dict[str, Table] = {
         BARREL_SEAT_CHI2,
         BARREL_EVENTS_PER_GAME,
         COMPARE,
+        COMPARE_SEATS,
+        COMPARE_LENGTHS,
         DUEL_SUMMARY,
         DUEL_SEATS,
         DUEL_SPLIT,

@@ -10,18 +10,21 @@ import polars as pl
 from analysis import plots
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
 from analysis.compare import (
-    OPTION_WORDS,
     SIZES,
     clear,
     compare_sentence,
+    interval_text,
+    off_note,
+    ranked,
     rule_differences,
-    sig,
+    shown_rows,
     size_rule,
     size_word,
 )
 from analysis.odds import ODDS_WORDS, odds_words
 from analysis.pages import Section, Text, is_missing
-from sim.i18n import N_, _, interval_separator, number
+from sim.i18n import N_, _, number
+from sim.option_words import option_name, option_value
 from sim.rules import Rules
 
 # Columns of the house-rule comparison table (``thousand compare``), in this order.
@@ -37,12 +40,6 @@ def measure_words(metric: str, meaning: str) -> str:
     return odds_words(metric) if metric in ODDS_WORDS else _(meaning)
 
 
-def _interval(v: float | None, low: float | None, high: float | None, digits: int = 4) -> str:
-    """``v [low, high]`` of :func:`analysis.compare.sig` numbers."""
-    sep = interval_separator()
-    return f"{sig(v, digits)} [{sig(low, digits)}{sep}{sig(high, digits)}]"
-
-
 def _change(base: float | None, diff: float | None) -> str | None:
     """The difference in percent of the base (``+1.2 %``), None without a base."""
     if base is None or diff is None or is_missing(base) or is_missing(diff) or base == 0:
@@ -56,8 +53,9 @@ def compare_answer(compare: pl.DataFrame, who: str | None = None) -> str:
 
     ``who`` names the players of the games compared.
     """
-    rows = compare.select(COMPARE_COLUMNS).to_dicts()
-    others = ", ".join(dict.fromkeys(r["vs"] for r in rows))
+    # a counter one rule set lacks or counts otherwise (555 resets with 555 off) is no effect
+    rows = [r for r in shown_rows(compare.select(COMPARE_COLUMNS)).to_dicts() if ranked(r)]
+    others = ", ".join(dict.fromkeys(compare["vs"].to_list()))
     games = _(" (games of `{players}`)").format(players=who) if who else ""
     real = [r for r in rows if clear(r)]
     if not real:
@@ -75,7 +73,9 @@ def compare_answer(compare: pl.DataFrame, who: str | None = None) -> str:
         real=len(real),
         count=len(rows),
         measure=measure_words(top["metric"], top["meaning"]),
-        diff=_interval(top["diff"], top["diff_ci_low"], top["diff_ci_high"], 3),
+        diff=interval_text(
+            top["diff"], top["diff_ci_low"], top["diff_ci_high"], top.get("unit"), signed=True
+        ),
         change=_change(top["base"], top["diff"]) or _("a change"),
         size=f" ({_(SIZES[size])})" if size in SIZES else "",
         games=games,
@@ -100,7 +100,7 @@ def compare_section(
     missing = [c for c in COMPARE_COLUMNS if c not in compare.columns]
     if missing:
         raise ValueError(f"compare table lacks columns {missing}")
-    t = compare.select(COMPARE_COLUMNS)
+    t = shown_rows(compare.select(COMPARE_COLUMNS))
     base = ", ".join(dict.fromkeys(t["rules"].cast(pl.String).to_list()))
     others = ", ".join(dict.fromkeys(t["vs"].cast(pl.String).to_list()))
     sec = Section("compare", _("House-rule comparison"), answer=compare_answer(compare, who))
@@ -125,14 +125,15 @@ def compare_section(
         diffs = rule_differences(rule_sets)
         long = diffs.unpivot(index="option", variable_name="rules", value_name="value")
         names = [n for n, _r in rule_sets]
-        shown = diffs.select(
-            pl.col("option").alias(N_("option")),
-            *[
-                pl.col(n).replace_strict(
-                    {k: _(v) for k, v in OPTION_WORDS.items()}, default=pl.col(n)
-                )
-                for n in names
-            ],
+        shown = pl.DataFrame(
+            {
+                N_("option"): [option_name(k) for k in diffs["option"]],
+                **{
+                    n: [option_value(k, v) for k, v in zip(diffs["option"], diffs[n], strict=True)]
+                    for n in names
+                },
+            },
+            schema={N_("option"): pl.String, **dict.fromkeys(names, pl.String)},
         )
         title = (
             _("What differs: one option")
@@ -171,18 +172,20 @@ def compare_section(
             N_("measure"): worded["meaning"],
             N_("rules"): t["vs"],
             N_("base [95 % CI]"): [
-                _interval(v, lo, hi)
-                for v, lo, hi in zip(t["base"], t["base_ci_low"], t["base_ci_high"], strict=True)
+                interval_text(r["base"], r["base_ci_low"], r["base_ci_high"], r["unit"])
+                for r in t.iter_rows(named=True)
             ],
             N_("other [95 % CI]"): [
-                _interval(v, lo, hi)
-                for v, lo, hi in zip(t["other"], t["other_ci_low"], t["other_ci_high"], strict=True)
+                interval_text(r["other"], r["other_ci_low"], r["other_ci_high"], r["unit"])
+                for r in t.iter_rows(named=True)
             ],
             N_("other − base [95 % CI]"): [
-                _interval(d, lo, hi, 3)
-                for d, lo, hi in zip(t["diff"], t["diff_ci_low"], t["diff_ci_high"], strict=True)
+                interval_text(r["diff"], r["diff_ci_low"], r["diff_ci_high"], r["unit"], True)
+                if ranked(r)
+                else off_note(r)
+                for r in t.iter_rows(named=True)
             ],
-            N_("change"): [change(r) for r in t.iter_rows(named=True)],
+            N_("change"): [change(r) if ranked(r) else "—" for r in t.iter_rows(named=True)],
         }
     )
     sec.add_table(

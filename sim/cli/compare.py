@@ -22,7 +22,7 @@ from sim.cli.common import (
 )
 from sim.i18n import _, number
 from sim.output import check_out_dir
-from sim.players import DEFAULT
+from sim.players import DEFAULT, SKILL_AGAINST, SKILL_PLAYER
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -34,7 +34,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     spec = CompareSpec(
         sets=rule_sets(args.rules, args.vs), games=args.games, seed=args.seed,
         strategies=args.strategies, params=tuple(args.param), chunk=args.chunk,
-        workers=args.workers, scheduler=args.scheduler,
+        workers=args.workers, scheduler=args.scheduler, skill_games=args.skill_games,
+        skill_player=args.skill, skill_against=args.skill_against,
     )  # fmt: skip
     result = compare(
         spec, args.out, resume=args.resume, force=args.force, feedback=Console(args.quiet)
@@ -79,6 +80,25 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=[],
         metavar="STRATEGY.NAME=VALUE",
         help="a strategy parameter, e.g. heuristic.aggression=0.3 (repeatable)",
+    )
+    p.add_argument(
+        "--skill",
+        default=SKILL_PLAYER,
+        metavar="PLAYER",
+        help=f"the skill index's player, one seat against --skill-against (default {SKILL_PLAYER})",
+    )
+    p.add_argument(
+        "--skill-against",
+        default=SKILL_AGAINST,
+        metavar="PLAYER",
+        help=f"the players at the skill games' other seats (default {SKILL_AGAINST})",
+    )
+    p.add_argument(
+        "--skill-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="skill games per seat of --skill (default: --games; 0: no skill index)",
     )
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--out", default=None, help="folder for the tables and each rule set's run")

@@ -117,8 +117,8 @@ game seats (``GD_*``), ``out`` the game's row, ``stints`` its barrel stints, ``l
 # --- per-seat game state G[s, :] ------------------------------------------------------
 (
     G_SCORE, G_BOLTS, G_CONCESSIONS, G_ON, G_BDEALS, G_FALLS, G_ENTRIES, G_BOLT_PEN,
-    G_SAMOSVALS, G_ENTERED, G_STINT, G_DARK_WON, G_DARK_LOST, G_NINE_PEN, N_G,
-) = range(15)  # fmt: skip
+    G_SAMOSVALS, G_ENTERED, G_STINT, G_DARK_WON, G_DARK_LOST, G_NINE_PEN, G_BEHIND, N_G,
+) = range(16)  # fmt: skip
 
 # --- one played or conceded deal in game seats (the input of apply_deal) --------------
 GD_DECL, GD_MADE, GD_CONTRACT, GD_CONCEDED, GD_SPECIAL, GD_SITTER, GD_DELTA0 = range(7)
@@ -140,10 +140,10 @@ _KNOCKED_OFF = OUTCOMES.index("knocked_off")
 # seats) ---------------------------------------------------------------------------------
 SEAT_STATS = (
     "score", "barrel_entries", "barrel_falls", "bolt_penalties", "samosvals", "concessions",
-    "dark_won", "dark_lost", "nine_cut_penalties",
+    "dark_won", "dark_lost", "nine_cut_penalties", "max_behind",
 )  # fmt: skip
 _G_OF_STAT = (G_SCORE, G_ENTRIES, G_FALLS, G_BOLT_PEN, G_SAMOSVALS, G_CONCESSIONS,
-              G_DARK_WON, G_DARK_LOST, G_NINE_PEN)  # fmt: skip
+              G_DARK_WON, G_DARK_LOST, G_NINE_PEN, G_BEHIND)  # fmt: skip
 GAME_COLUMNS = [
     "first_dealer", "n_deals", "winner", "unfinished", "redeals", "n_stints",
     "golden_reset", "golden_deals", "dark_deals", "contracts", "contracts_made",
@@ -731,6 +731,11 @@ def play_game(
                     golden_reset = 1
                 elif P[P_GOLDEN_REPEAT]:
                     golden_left = n
+        lead = G[0, G_SCORE]
+        for s in range(1, n):
+            lead = max(lead, G[s, G_SCORE])
+        for s in range(n):  # after every played deal: how far behind the leader each seat is
+            G[s, G_BEHIND] = max(G[s, G_BEHIND], lead - G[s, G_SCORE])
         if trace and r < deal_log.shape[0]:
             deal_log[r, L_DECL] = D[GD_DECL]
             deal_log[r, L_CONTRACT] = D[GD_CONTRACT]

@@ -21,13 +21,16 @@ from typing import TYPE_CHECKING, Any
 import sim
 from sim.i18n import N_, _, number
 from sim.output import StagedDir, UsageError, json_safe, now_iso, write_json, write_manifest
-from sim.players import DEFAULT
-from sim.rules import Rules, load_rules
+from sim.players import DEFAULT, SKILL_AGAINST, SKILL_PLAYER
+from sim.rules import Rules, did_you_mean, load_rules
+from sim.runs.compare import Skill
 from sim.runs.folder import QUIET, Feedback, backend_for
 from sim.runs.runner import Backend, open_partial, start_workers
 
 if TYPE_CHECKING:  # loaded when a comparison runs, not for every command
     import polars as pl
+
+    from analysis.compare import CompareTables
 
 CHUNK = 4096  # games per chunk of each rule set's run
 
@@ -66,6 +69,10 @@ class CompareSpec:
         chunk: games per chunk (None: :data:`CHUNK`).
         workers: worker processes (None: every core).
         scheduler: a Dask scheduler (``"local"`` or ``tcp://HOST:PORT``), or None.
+        skill_games: the skill index's games per seat of the skilled player (the first
+            game ids; None: as many as ``games``; 0: no skill index).
+        skill_player: the skilled player.
+        skill_against: the player at every other seat of the skill games.
     """
 
     sets: tuple[tuple[str, Rules], ...]
@@ -76,6 +83,14 @@ class CompareSpec:
     chunk: int | None = None
     workers: int | None = None
     scheduler: str | None = None
+    skill_games: int | None = None
+    skill_player: str = SKILL_PLAYER
+    skill_against: str = SKILL_AGAINST
+
+    def skill(self) -> Skill:
+        """The skill index's games (:class:`sim.runs.compare.Skill`; ``games`` 0: none)."""
+        games = self.games if self.skill_games is None else min(self.skill_games, self.games)
+        return Skill(self.skill_player, self.skill_against, games)
 
     def check(self) -> None:
         """Refuse a spec that cannot run, before any work.
@@ -84,12 +99,23 @@ class CompareSpec:
             UsageError: fewer than two rule sets, or a strategy per seat.
             StrategyError: an unknown strategy or parameter.
         """
-        from sim.engine.strategies.registry import parse_params, parse_strategies
+        from sim.engine.strategies.registry import STRATEGIES, parse_params, parse_strategies
 
         if len(self.sets) < 2:
             raise UsageError(_("--vs: name at least one rule set to compare with --rules"))
         if "," in self.strategies:
             raise UsageError(_("--strategies: compare takes one strategy for every seat"))
+        if self.skill_games is not None and self.skill_games < 0:
+            raise UsageError(_("--skill-games: a number of games, 0 or more"))
+        for flag, name in (("--skill", self.skill_player), ("--skill-against", self.skill_against)):
+            if name not in STRATEGIES:
+                why = _("{flag}: unknown strategy {name}{hint} (known: {known})")
+                raise UsageError(
+                    why.format(
+                        flag=flag, name=repr(name), hint=did_you_mean(name, STRATEGIES),
+                        known=", ".join(STRATEGIES),
+                    )
+                )  # fmt: skip
         for _name, rules in self.sets:
             parse_params(parse_strategies(self.strategies, rules.players), list(self.params))
 
@@ -101,6 +127,12 @@ class CompareSpec:
             "{games} games per rule set on the same deals (seed {seed}), "
             "`{strategies}` at every seat."
         ).format(games=number(self.games), seed=self.seed, strategies=self.strategies)
+        skill = self.skill()
+        if skill.games:
+            sizes += " " + _(
+                "Skill index: {games} games for each seat of one `{player}` against "
+                "`{against}` at the others."
+            ).format(games=number(skill.games), player=skill.player, against=skill.against)
         return f"{title}\n\n{sizes}"
 
 
@@ -113,11 +145,16 @@ class Comparison:
         table: the effects of every other rule set against the base
             (:func:`analysis.compare.compare_folders`).
         seconds: how long the comparison took.
+        seats: the games won from each starting seat by rule set, with the test of
+            equal shares (:func:`analysis.compare.seat_shares`).
+        lengths: the game lengths by rule set (:func:`analysis.compare.length_histograms`).
     """
 
     spec: CompareSpec
     table: pl.DataFrame
     seconds: float
+    seats: pl.DataFrame | None = None
+    lengths: pl.DataFrame | None = None
 
     def json(self) -> dict[str, Any]:
         """The ``compare.json`` document (``thousand compare --json``)."""
@@ -129,20 +166,40 @@ class Comparison:
             "games": self.spec.games,
             "seed": self.spec.seed,
             "strategies": self.spec.strategies,
+            "skill": {
+                "player": self.spec.skill().player,
+                "against": self.spec.skill().against,
+                "games": self.spec.skill().games,
+            },
             "effects": self.table.to_dicts(),
+            "seats": [] if self.seats is None else self.seats.to_dicts(),
         }
 
-    def markdown(self) -> str:
-        """Every effect, one table per other rule set (``compare.md``, ``--full``)."""
+    def markdown(self, figures: bool = False) -> str:
+        """Every effect, one table per other rule set, and the seats (``compare.md``, ``--full``).
+
+        ``figures``: link the pictures :meth:`draw` writes beside it.
+        """
         from analysis.compare import compare_markdown
 
-        return compare_markdown(self.table, self.spec.header())
+        return compare_markdown(self.table, self.spec.header(), self.seats, figures)
 
     def short(self) -> str:
-        """What differs, then a sentence a metric (the command's default print)."""
+        """What differs, then a sentence a metric and the seats (the command's default print)."""
         from analysis.compare import compare_short
 
-        return compare_short(self.table, list(self.spec.sets), self.spec.header())
+        return compare_short(self.table, list(self.spec.sets), self.spec.header(), self.seats)
+
+    def draw(self, folder: Path) -> list[str]:
+        """Write the comparison's pictures into ``folder``; their file names.
+
+        ``compare.png`` (every measure's difference with its interval), ``compare_seats.png``
+        (the games won from each seat and the skill index by rule set, against the fair
+        share), ``compare_lengths.png`` (the game lengths).
+        """
+        from analysis.compare import draw_comparison
+
+        return draw_comparison(self.table, self.seats, self.lengths, folder)
 
 
 def play_rule_sets_into(
@@ -152,17 +209,22 @@ def play_rule_sets_into(
     feedback: Feedback,
     parts: Path | None,
     label: str = N_("playing the rule sets"),
-) -> pl.DataFrame:
-    """Play every rule set's games into ``work/runs/NAME``; their effects table."""
-    from analysis.compare import compare_folders
+) -> CompareTables:
+    """Play every rule set's games into ``work/runs/NAME``; their tables.
+
+    The skill games too, where ``spec`` asks for them (:meth:`CompareSpec.skill`).
+    """
+    from analysis.compare import compare_tables
     from sim.runs.compare import play_rule_sets
 
-    with feedback.bar(spec.games * len(spec.sets), "game", label) as bar:
+    skill = spec.skill()
+    total = spec.games * len(spec.sets) + skill.games * sum(r.players for _n, r in spec.sets)
+    with feedback.bar(total, "game", label) as bar:
         runs = play_rule_sets(
             list(spec.sets), spec.games, spec.seed, work, spec.strategies, list(spec.params),
-            backend, spec.chunk or CHUNK, bar.update, parts,
+            backend, spec.chunk or CHUNK, bar.update, parts, skill,
         )  # fmt: skip
-    return compare_folders(runs)
+    return compare_tables(runs)
 
 
 def compare(
@@ -175,8 +237,10 @@ def compare(
 ) -> Comparison:
     """Play every rule set's games on the same deals; the effects with their intervals.
 
-    With ``out`` the folder gets ``compare.csv``, ``compare.md``, ``compare.json``,
-    ``run.json`` and each rule set's games run in ``runs/NAME/``; the chunks are kept
+    With ``out`` the folder gets ``compare.csv``, ``compare_seats.csv``,
+    ``compare_lengths.csv``, ``compare.md`` with its pictures (:meth:`Comparison.draw`),
+    ``compare.json``, ``run.json`` and each rule set's games run in ``runs/NAME/`` (its
+    skill games in ``runs/NAME/skill/seat_S/``); the chunks are kept
     beside it until the end, so ``resume`` finishes an interrupted comparison
     (``force`` discards its chunks instead).
 
@@ -201,6 +265,7 @@ def compare(
             "strategies": spec.strategies,
             "params": list(spec.params),
             "chunk": spec.chunk or CHUNK,
+            "skill": [spec.skill().player, spec.skill().against, spec.skill().games],
             "engine_version": sim.ENGINE_VERSION,
         }
         parts = open_partial(Path(out), plan, resume, force).folder
@@ -211,16 +276,27 @@ def compare(
     target = Path(out) if out is not None else Path(str(work)) / "out"
     try:
         with StagedDir(target) as staged:
-            table = play_rule_sets_into(spec, staged.path, backend, feedback, parts)
-            result = Comparison(spec, table, time.perf_counter() - t0)
-            table.write_csv(staged.path / "compare.csv")
-            (staged.path / "compare.md").write_text(result.markdown() + "\n", encoding="utf-8")
+            tables = play_rule_sets_into(spec, staged.path, backend, feedback, parts)
+            result = Comparison(
+                spec, tables.effects, time.perf_counter() - t0, tables.seats, tables.lengths
+            )
+            tables.effects.write_csv(staged.path / "compare.csv")
+            tables.seats.write_csv(staged.path / "compare_seats.csv")
+            tables.lengths.write_csv(staged.path / "compare_lengths.csv")
+            figures = out is not None
+            if figures:
+                result.draw(staged.path)
+            text = result.markdown(figures)
+            (staged.path / "compare.md").write_text(text + "\n", encoding="utf-8")
             write_json(staged.path / "compare.json", json_safe(result.json()))
             base = spec.sets[0][1]
             write_manifest(
                 staged.path, base, spec.seed, {"games": spec.games, "rule_sets": len(spec.sets)},
                 command="compare", vs={n: r.to_dict() for n, r in spec.sets[1:]},
-                strategies=spec.strategies, params=list(spec.params), **backend.describe(),
+                strategies=spec.strategies, params=list(spec.params),
+                skill={"player": spec.skill().player, "against": spec.skill().against,
+                       "games": spec.skill().games},
+                **backend.describe(),
                 started=started, ended=now_iso(), seconds=result.seconds,
             )  # fmt: skip
     finally:

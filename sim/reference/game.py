@@ -135,6 +135,7 @@ PER_SEAT = (
     "dark_won",
     "dark_lost",
     "nine_cut_penalties",
+    "max_behind",
 )
 
 
@@ -167,6 +168,8 @@ class GameState:
         golden_deals, dark_deals: golden and dark deals played (or conceded).
         dark_won, dark_lost: dark deals made, and failed or conceded, by declarer.
         nine_cut_penalties: times each seat paid ``deal.nine_cut_penalty``.
+        max_behind: each seat's largest deficit to the leading score after a played
+            deal (0 for a seat never behind): how far a winner came back from.
         contracts, contracts_made, contracts_conceded, contract_sum: the game's
             contracts (played or conceded deals), those made, those conceded, and the
             sum of their amounts.
@@ -194,6 +197,7 @@ class GameState:
     dark_won: list[int] = field(default_factory=list)
     dark_lost: list[int] = field(default_factory=list)
     nine_cut_penalties: list[int] = field(default_factory=list)
+    max_behind: list[int] = field(default_factory=list)
     contracts: int = 0
     contracts_made: int = 0
     contracts_conceded: int = 0
@@ -407,6 +411,9 @@ def apply_deal(state: GameState, hand: dict[str, Any], rules: Rules) -> dict[str
     state.deals += 1
     if golden and state.deals == state.golden_rounds * n:
         _end_golden_round(state, rules, events)
+    lead = max(state.scores)
+    for s in range(n):  # after every played deal: how far behind the leader each seat is
+        state.max_behind[s] = max(state.max_behind[s], lead - state.scores[s])
     state.dealer = (dealer + 1) % n
     return {
         "dealer": dealer,
@@ -755,6 +762,7 @@ def game_row(
         ("dark_won", state.dark_won),
         ("dark_lost", state.dark_lost),
         ("nine_cut_penalties", state.nine_cut_penalties),
+        ("max_behind", state.max_behind),
     ):
         for s in range(state.players):
             row[f"{name}_{s}"] = values[s]

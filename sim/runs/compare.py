@@ -24,6 +24,25 @@ if TYPE_CHECKING:  # sim.runs.odds loads compiled code: not at import time of a 
     from sim.runs.odds import OddsRun
 
 
+@dataclass(frozen=True)
+class Skill:
+    """The skill index's games: one ``player`` against ``against`` at every other seat.
+
+    Attributes:
+        player: the skilled player (a strategy name).
+        against: the player at every other seat.
+        games: games per seat of the skilled player (the first game ids of the comparison).
+    """
+
+    player: str = "strong"
+    against: str = "heuristic"
+    games: int = 0
+
+    def seats(self, players: int, seat: int) -> tuple[str, ...]:
+        """The strategies by seat with the skilled player at ``seat``."""
+        return tuple(self.player if s == seat else self.against for s in range(players))
+
+
 def play_rule_sets(
     sets: list[tuple[str, Rules]],
     games: int,
@@ -35,6 +54,7 @@ def play_rule_sets(
     chunk: int = 4096,
     progress: Callable[[int], None] | None = None,
     parts: Path | None = None,
+    skill: Skill | None = None,
 ) -> list[tuple[str, Path]]:
     """Play every rule set's games into ``work_dir/runs/NAME``; return ``(name, folder)``.
 
@@ -42,7 +62,9 @@ def play_rule_sets(
     (:func:`analysis.compare.compare_folders` takes the returned list as it is). With
     ``parts`` (a run's partial folder, :func:`sim.runs.runner.open_partial`) each rule set
     keeps its finished chunks in ``parts/NAME``, so an interrupted comparison resumes
-    where it stopped.
+    where it stopped. With ``skill`` each rule set also plays ``skill.games`` games once
+    for every seat of the skilled player (``runs/NAME/skill/seat_S``, chunks in
+    ``parts/NAME.skill_S``), the same seed: the same deals under every rule set and seat.
     """
     runs: list[tuple[str, Path]] = []
     for name, rules in sets:
@@ -53,6 +75,17 @@ def play_rule_sets(
             params=tuple(params or ()), chunk=chunk,
         )  # fmt: skip
         play_into(spec, run_dir, backend=backend or Backend(), progress=progress, store=store)
+        if skill is not None and skill.games > 0:
+            for s in range(rules.players):
+                store = PartStore(parts / f"{name}.skill_{s}") if parts is not None else None
+                spec = RunSpec(
+                    kind="games", rules=rules, total=skill.games, seed=seed,
+                    strategies=skill.seats(rules.players, s), chunk=chunk,
+                )  # fmt: skip
+                folder = run_dir / "skill" / f"seat_{s}"
+                play_into(
+                    spec, folder, backend=backend or Backend(), progress=progress, store=store
+                )
         runs.append((name, run_dir))
     return runs
 

@@ -200,6 +200,12 @@ GAMES = make_table(
             "times the seat was charged for a third bottom nine at the cut (§2)",
         ),
         (
+            "max_behind_{s}",
+            "Int32",
+            "the seat's largest deficit to the leading score after a played deal (0: never "
+            "behind); a winner's says how far it came back from",
+        ),
+        (
             "bank_{s}",
             "Float64",
             "the bank payoff (§8): +bank for the winner, −bank (shared on "
@@ -321,6 +327,13 @@ RUN_JSON = make_table(
             "hands, games, teach (and each of compare's `runs/NAME`)",
         ),
         ("vs", "object", "the other rule sets, `{name: rules}`", "compare"),
+        (
+            "skill",
+            "object",
+            "the skill index's games: `player` (one seat) against `against`, `games` per seat "
+            "(0: none)",
+            "compare",
+        ),
         ("format", "string", "`hands` or `games`", "duel"),
         ("a", "object", "the contestants: `strategy`, every resolved `params`, `label`", "duel"),
         ("b", "object", "the contestants: `strategy`, every resolved `params`, `label`", "duel"),
