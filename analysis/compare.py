@@ -172,6 +172,13 @@ UNITS = ("share", "points", "deals", "count")
 METRICS: tuple[Metric, ...] = (
     Metric("game_length", N_("played deals per game (mean)"), _col("n_deals"), _ones, "deals"),
     Metric(
+        "unfinished_rate",
+        N_("games stopped undecided after 1,000 played deals"),
+        lambda g, n: g["unfinished"].cast(pl.Float64).to_numpy(),
+        _ones,
+        "share",
+    ),
+    Metric(
         "first_dealer_wins",
         N_("share of finished games won by the first dealer's seat"),
         _won_at(0),
@@ -296,7 +303,7 @@ QUANTILE_METRICS = (
 )
 """Quantiles of the played deals per game: ``(name, meaning, q)``; intervals by bootstrap."""
 
-BOOTSTRAP = 400  # paired resamples of the games for a quantile's intervals
+BOOTSTRAP = 400  # paired resamples of the games for a quantile's (a statistic's) intervals
 
 
 def _linearised(num: np.ndarray, den: np.ndarray) -> tuple[float, np.ndarray]:
@@ -313,31 +320,70 @@ def _se(z: np.ndarray) -> float:
     return float(np.std(z, ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
 
 
-def _quantile_row(base: np.ndarray, other: np.ndarray, q: float) -> dict[str, float]:
-    """A quantile of the played deals under both rule sets, its difference, by bootstrap.
+Statistic = Callable[[np.ndarray], np.ndarray]
+"""A statistic of games resampled: per-game values ``(..., games)`` in, one per row out."""
 
-    The games are resampled in pairs (:data:`BOOTSTRAP` times, a fixed seed: the same
-    table every time): the 95 % intervals are the resamples' 2.5 and 97.5 percentiles;
-    the independent width resamples the two sets apart.
+
+def _bootstrap_row(
+    stat0: Statistic, stat1: Statistic, base: np.ndarray, other: np.ndarray
+) -> dict[str, float]:
+    """A statistic under both rule sets and its difference, intervals by a paired bootstrap.
+
+    ``base`` and ``other`` hold one value per game (the same game ids, in order);
+    ``stat0`` and ``stat1`` compute the statistic of each from an array of such values
+    along its last axis. The games are resampled in pairs (:data:`BOOTSTRAP` times, a
+    fixed seed: the same table every time): the 95 % intervals are the resamples' 2.5
+    and 97.5 percentiles; the independent width resamples the two sets apart.
     """
     rng = np.random.default_rng(0)
     n = len(base)
     idx = rng.integers(0, n, size=(BOOTSTRAP, n))
     apart = rng.integers(0, n, size=(BOOTSTRAP, n))
-    q0 = np.quantile(base[idx], q, axis=1)
-    q1 = np.quantile(other[idx], q, axis=1)
-    q1_apart = np.quantile(other[apart], q, axis=1)
-    r0, r1 = float(np.quantile(base, q)), float(np.quantile(other, q))
-    lo0, hi0 = np.percentile(q0, [2.5, 97.5])
-    lo1, hi1 = np.percentile(q1, [2.5, 97.5])
-    lo, hi = np.percentile(q1 - q0, [2.5, 97.5])
-    lo_ind, hi_ind = np.percentile(q1_apart - q0, [2.5, 97.5])
+    q0, q1, q1_apart = stat0(base[idx]), stat1(other[idx]), stat1(other[apart])
+    r0, r1 = float(stat0(base[None, :])[0]), float(stat1(other[None, :])[0])
+    lo0, hi0 = np.nanpercentile(q0, [2.5, 97.5])
+    lo1, hi1 = np.nanpercentile(q1, [2.5, 97.5])
+    lo, hi = np.nanpercentile(q1 - q0, [2.5, 97.5])
+    lo_ind, hi_ind = np.nanpercentile(q1_apart - q0, [2.5, 97.5])
     return {
         "base": r0, "base_ci_low": lo0, "base_ci_high": hi0,
         "other": r1, "other_ci_low": lo1, "other_ci_high": hi1,
         "diff": r1 - r0, "diff_ci_low": lo, "diff_ci_high": hi,
         "width_crn": hi - lo, "width_independent": hi_ind - lo_ind,
     }  # fmt: skip
+
+
+def _quantile(q: float) -> Statistic:
+    return lambda x: np.quantile(x, q, axis=-1)
+
+
+def _offsets(g: pl.DataFrame, n: int) -> np.ndarray:
+    """Per game: the winner's place after the first dealer, -1 for an unfinished game."""
+    w = g["winner"].to_numpy().astype(np.int64)
+    first = g["first_dealer"].to_numpy().astype(np.int64)
+    return np.where(w >= 0, (w - first) % n, -1)
+
+
+def imbalance(players: int) -> Statistic:
+    """The largest gap between a seat's share of the finished games won and the fair share.
+
+    Of winners' places (:func:`_offsets`) along the last axis; 0 where every seat wins
+    its fair share ``1 / players``.
+    """
+
+    def stat(offsets: np.ndarray) -> np.ndarray:
+        done = np.maximum((offsets >= 0).sum(axis=-1), 1)
+        shares = np.stack([(offsets == k).sum(axis=-1) / done for k in range(players)], axis=-1)
+        return np.abs(shares - 1.0 / players).max(axis=-1)
+
+    return stat
+
+
+SEAT_IMBALANCE = (
+    "seat_imbalance",
+    N_("the largest gap between a seat's share of games won and the fair share"),
+)
+"""The fairness of a rule set in one number (:func:`imbalance`), a row of every comparison."""
 
 
 def compare_games(
@@ -402,8 +448,15 @@ def compare_games(
             frame["n_deals"].cast(pl.Float64).to_numpy(),
         )
         for metric, meaning, q in QUANTILE_METRICS:
-            values = _quantile_row(*lengths, q)
+            values = _bootstrap_row(
+                _quantile(q),
+                _quantile(q),
+                *lengths,
+            )
             rows.append(_row(metric, meaning, "deals", base_name, name, values, n, True, True))
+        offsets = _offsets(base, n0), _offsets(frame, n1)
+        values = _bootstrap_row(imbalance(n0), imbalance(n1), *offsets)
+        rows.append(_row(*SEAT_IMBALANCE, "share", base_name, name, values, n, n0, n1))
     frame_out = pl.DataFrame(rows, schema_overrides={"games": pl.Int64})
     return frame_out.select(COLUMNS).with_columns(pl.col(pl.Float64).fill_nan(None))
 
@@ -445,6 +498,7 @@ COMPARE_GAME_COLUMNS = GAMES.pick(
     "game_id",
     "n_deals",
     "winner",
+    "unfinished",
     "first_dealer",
     "contracts",
     "contracts_made",

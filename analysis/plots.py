@@ -540,6 +540,37 @@ def plot_compare_lengths(lengths: pl.DataFrame, title: str) -> Figure:
     return _numbers_in_language(fig)
 
 
+def plot_tornado(panels: Sequence[tuple[str, Sequence[str], np.ndarray]], title: str) -> Figure:
+    """Tornado panels: each one's largest effects as bars with their 95 % intervals.
+
+    Args:
+        panels: ``(title, labels, values)`` per panel, ``values`` of shape ``(3, rows)``:
+            the effect, its interval's low and high end, largest first.
+        title: the figure's title.
+    """
+    heights = [max(len(labels), 1) * 0.32 + 0.9 for _t, labels, _v in panels]
+    fig, axes = plt.subplots(
+        max(len(panels), 1), 1, figsize=(8.0, sum(heights) + 0.6),
+        height_ratios=heights or [1], layout=_layout(),
+    )  # fmt: skip
+    axes = np.atleast_1d(axes)
+    for ax, (name, labels, values) in zip(axes, panels, strict=False):
+        est, low, high = values
+        y = np.arange(len(labels))[::-1]
+        colors = ["tab:red" if v < 0 else "tab:blue" for v in est]
+        ax.barh(y, est, color=colors, alpha=0.7)
+        ax.errorbar(
+            est, y, xerr=_errorbar_args(est, low, high), fmt="none", ecolor="k", capsize=2, lw=0.8
+        )
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_yticks(y, [_wrap(lab, 3.6, 7) for lab in labels], fontsize=7)
+        ax.set_title(_wrap(name, 4.0, 9), fontsize=9, loc="left")
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(_wrap(title, 7.5), fontsize=10)
+    return _numbers_in_language(fig)
+
+
 def plot_safe_curves(curve: pl.DataFrame, rules_name: str, min_n: int = 30) -> Figure:
     """P(make L) against the bid level L, one panel per player, a line per marriage class.
 

@@ -93,6 +93,7 @@ def write_report_folder(
     player_pages: Callable[[Path], None] | None = None,
     ladder: Section | None = None,
     equity: Section | None = None,
+    atlas: Section | None = None,
 ) -> list[Section]:
     """Write the report for one rules set into ``out`` (atomically).
 
@@ -124,6 +125,8 @@ def write_report_folder(
         equity: the chance to win from the scores
             (:func:`analysis.sections.equity.equity_section`), shown after the barrel, or
             None.
+        atlas: which house rules matter (:func:`analysis.sections.atlas.atlas_section`),
+            shown after the comparison, or None.
 
     The sections that show how the numbers were made and checked (:data:`APPENDIX`:
     the run, exact against simulated odds, shuffled against cut) close the page in
@@ -173,6 +176,8 @@ def write_report_folder(
     if compare is not None:
         who = ", ".join(dict.fromkeys(strategies)) if strategies else None
         sections.append(compare_section(compare, rule_sets, who))
+    if atlas is not None:
+        sections.append(atlas)
     if ladder is not None:
         sections.append(ladder)
     found = answers(odds, safebids, games_tables, strategies)

@@ -15,6 +15,7 @@ def _games(n_deals, winner, first_dealer=None, falls=None, entries=None, **extra
         "game_id": list(range(n)),
         "n_deals": n_deals,
         "winner": winner,
+        "unfinished": [w < 0 for w in winner],
         "first_dealer": first_dealer or [0] * n,
         "contracts": extra.get("contracts", [10] * n),
         "contracts_made": extra.get("made", [5] * n),
@@ -88,7 +89,7 @@ def test_compare_command_end_to_end(thousand, tmp_path):
     assert doc["strategies"] == "strong"  # the default: who played every game
     assert doc["skill"] == {"player": "strong", "against": "heuristic", "games": 600}
     effects = pl.DataFrame(doc["effects"])
-    assert effects.height == 2 * (len(METRICS) + len(QUANTILE_METRICS))
+    assert effects.height == 2 * (len(METRICS) + len(QUANTILE_METRICS) + 1)  # + seat_imbalance
     for f in ("compare.csv", "compare_seats.csv", "compare_lengths.csv", "compare.md",
               "compare.json", "run.json", "compare.png", "compare_seats.png",
               "compare_lengths.png"):  # fmt: skip
@@ -236,3 +237,14 @@ def test_seat_shares_and_their_test_of_equal_shares():
     assert h.filter(pl.col("rules") == "a")["games"].to_list() == [1, 1, 1, 0, 0]
     assert h.filter(pl.col("rules") == "b")["bin_low"].to_list() == [0, 5, 10, 15, 20]
     assert h.filter(pl.col("rules") == "b")["share"].to_list()[1] == pytest.approx(2 / 3)
+
+
+def test_seat_imbalance_is_the_largest_gap_from_the_fair_share():
+    # first dealer 0; winners' places 0, 0, 0, 1: shares 3/4, 1/4, 0 against 1/3 each
+    base = _games([5] * 4, [0, 0, 0, 1])
+    even = _games([5] * 3, [0, 1, 2])
+    r = _row(compare_games("a", base, [("b", base)], {"a": 3, "b": 3}), "seat_imbalance")
+    assert r["base"] == pytest.approx(3 / 4 - 1 / 3) and r["diff"] == 0
+    assert r["unit"] == "share" and ranked(r)
+    r = _row(compare_games("a", even, [("b", even)], {"a": 3, "b": 3}), "seat_imbalance")
+    assert r["base"] == pytest.approx(0)

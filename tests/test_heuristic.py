@@ -27,7 +27,7 @@ from sim.engine.state import (
     S_TRUMP,
     S_TRUMP_SETTER,
 )
-from sim.engine.strategies.barrel import barrel_need
+from sim.engine.strategies.barrel import barrel_need, barrel_win
 from sim.engine.strategies.discard import discard_cost
 from sim.engine.strategies.hand_model import KEPT, hand_model, p_make
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play
@@ -292,8 +292,13 @@ def test_the_winning_amount_on_the_barrel_follows_the_target_rules():
     classic = load_rules("classic")
     assert barrel_need(rules_vector(classic)) == 120  # 1000 − 880
     assert barrel_need(rules_vector(classic.replace(game__target_strict=True))) == 125
-    assert barrel_need(rules_vector(classic.replace(barrel__at=900))) == 100
+    assert barrel_win(rules_vector(classic.replace(barrel__at=900))) == 100
+    assert barrel_win(rules_vector(classic.replace(game__target=950))) == 70  # any contract
+    # failing is free on the barrel: a seat there bids up to 120 however little wins
+    assert barrel_need(rules_vector(classic.replace(barrel__at=900))) == 120
+    assert barrel_need(rules_vector(classic.replace(game__target=1050))) == 170
     assert barrel_need(rules_vector(classic.replace(barrel__at=0))) == 0  # no barrel
+    assert barrel_win(rules_vector(classic.replace(barrel__at=0))) == 0
 
 
 @pytest.mark.parametrize(

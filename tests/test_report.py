@@ -496,6 +496,12 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
     assert sorted(ratings["player"]) == ["heuristic", "strong"]
     assert pl.read_csv(out / "ladder_pairs.csv")["deals"].to_list() == [40]
     assert manifest["strategies"] == ["strong"] * 3  # the default: the fitted player
+    # which house rules matter: every switch of classic on the report's 40 games
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "## Which house rules matter" in md and (out / "atlas.png").is_file()
+    atlas = pl.read_csv(out / "atlas.csv")
+    assert set(atlas["measure"]) == {"length", "fairness", "skill"}
+    assert atlas["games"].unique().to_list() == [40] and atlas["switch"].n_unique() > 70
     page = (out / "report.md").read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
     for left_out in ("House-rule comparison", "Safe bids from the hand", "Strategy guide"):
@@ -645,7 +651,7 @@ def test_the_same_sources_and_seed_give_the_same_report_bytes(thousand, tmp_path
         out = tmp_path / name
         r = thousand("report", "--out", str(out), "--deals", "2000", "--hands", "300",
                      "--games", "8", "--seed", "5", "--no-safe-bids", "--no-guide",
-                     "--no-ladder", "--quiet")  # fmt: skip
+                     "--no-ladder", "--atlas-games", "0", "--quiet")  # fmt: skip
         assert r.returncode == 0, r.stderr
         pages.append({f: (out / f).read_bytes() for f in ("run.json", "report.md", "index.html")})
     assert pages[0] == pages[1]

@@ -9,6 +9,7 @@ finds the table of a file a command wrote.
 
 from __future__ import annotations
 
+from analysis.schema.atlas import ATLAS
 from analysis.schema.barrel import (
     BARREL_ATTEMPTS_USED,
     BARREL_BARREL_SUMMARY,
@@ -116,6 +117,7 @@ TABLES: dict[str, Table] = {
         COMPARE,
         COMPARE_SEATS,
         COMPARE_LENGTHS,
+        ATLAS,
         DUEL_SUMMARY,
         DUEL_SEATS,
         DUEL_SPLIT,
@@ -147,6 +149,7 @@ REPORT_FILES: dict[str, Table] = {
     "odds.csv": ODDS,
     "marriages.csv": MARRIAGES,
     "compare.csv": COMPARE,
+    "atlas.csv": ATLAS,
     "dealing_games.csv": COMPARE,
     "dealing_odds.csv": DEALING_ODDS,
     "equity_table.csv": EQUITY_TABLE,

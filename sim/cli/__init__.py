@@ -8,7 +8,7 @@ so a command without ``--lang`` refuses in English as it answers.
 One module per command (:mod:`sim.cli.rules`, :mod:`sim.cli.odds`,
 :mod:`sim.cli.hands`, :mod:`sim.cli.bids`, :mod:`sim.cli.games`,
 :mod:`sim.cli.barrel`, :mod:`sim.cli.report`, :mod:`sim.cli.bench`,
-:mod:`sim.cli.compare`, :mod:`sim.cli.duel`, :mod:`sim.cli.solve`,
+:mod:`sim.cli.compare`, :mod:`sim.cli.atlas`, :mod:`sim.cli.duel`, :mod:`sim.cli.solve`,
 :mod:`sim.cli.serve`, ...), each with its ``add_parser`` and command function; what
 they share is :mod:`sim.cli.common`. The command line sits on top of every other layer
 (tests/test_layers.py): it imports the jobs (:mod:`sim.jobs`) and the base modules only
@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 
 from sim.cli import (
     advise,
+    atlas,
     barrel,
     bench,
     bids,
@@ -51,7 +52,7 @@ from sim.parallel import keep_freed_memory
 # The commands, in the order ``thousand --help`` lists them.
 COMMANDS = (
     rules, odds, hands, bids, safebids, advise, serve, guide, games, barrel, report, bench,
-    compare, duel, ladder, solve, show, teach,
+    compare, atlas, duel, ladder, solve, show, teach,
 )  # fmt: skip
 
 

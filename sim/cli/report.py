@@ -14,7 +14,7 @@ from typing import Any
 
 from sim.cli.common import Console, common_flags, lang_flag, positive_int, runner_flags, seed_value
 from sim.i18n import _, number
-from sim.jobs.report import LADDER_DEALS, LADDER_PLAYERS, LADDER_SAMPLE
+from sim.jobs.report import ATLAS_GAMES, LADDER_DEALS, LADDER_PLAYERS, LADDER_SAMPLE
 from sim.jobs.safebids import DEFAULT_PLAYERS_TEXT as DEFAULT_PLAYERS
 from sim.output import check_out_dir
 from sim.players import DEFAULT
@@ -51,6 +51,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         ladder_deals=args.ladder_deals,
         ladder_sample=args.ladder_sample,
         vs=rule_sets(args.rules, args.vs) if args.vs is not None else None,
+        atlas_games=args.atlas_games,
         workers=args.workers,
         scheduler=args.scheduler,
     )
@@ -173,6 +174,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         metavar="R2[,R3...]",
         help="add the house-rule comparison with these rule sets (--games each, same deals)",
+    )
+    p_rep.add_argument(
+        "--atlas-games",
+        type=int,
+        default=ATLAS_GAMES,
+        metavar="N",
+        help=f'games under each switch of one option for "Which house rules matter" (default '
+        f"{ATLAS_GAMES}; 0: leave it out)",
     )
     lang_flag(p_rep)
     p_rep.set_defaults(func=cmd_report)

@@ -43,10 +43,17 @@ from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback, backend_for
 from sim.runs.runner import Backend, open_partial
 
+ATLAS_GAMES = 400
+"""Games under the rules and under each switch of "Which house rules matter" (the report's
+atlas: about 80 switches; ``thousand atlas`` plays the full one)."""
+
 if TYPE_CHECKING:  # polars, compiled code and the analysis: loaded when a report runs
+    import polars as pl
+
     from analysis.advise import SampledAdvice
     from analysis.guide import GuideRuns
     from analysis.pages import Section
+    from sim.jobs.atlas import AtlasSpec
     from sim.runs.compare import DealingRuns
     from sim.runs.odds import OddsRun
 
@@ -85,6 +92,8 @@ class ReportSpec:
             :data:`LADDER_SAMPLE`, at most ``hands`` and ``safe_sample``).
         vs: ``(name, rules)`` of the compared rule sets, the base first
             (:func:`sim.jobs.compare.rule_sets`), or None: no comparison.
+        atlas_games: games under the rules and under each switch of one option for the
+            section "Which house rules matter" (:func:`atlas_spec`; 0: no such section).
         workers: worker processes (None: every core).
         scheduler: a Dask scheduler (``"local"`` or ``tcp://HOST:PORT``), or None.
     """
@@ -106,6 +115,7 @@ class ReportSpec:
     ladder_deals: int | None = None
     ladder_sample: int | None = None
     vs: tuple[tuple[str, Rules], ...] | None = None
+    atlas_games: int = ATLAS_GAMES
     workers: int | None = None
     scheduler: str | None = None
 
@@ -122,6 +132,23 @@ class ReportSpec:
         if self.ladder_players is not None:
             self.ladder_spec().check()
 
+    def atlas_spec(self) -> AtlasSpec:
+        """The report's atlas: every switch of its rules, :attr:`atlas_games` games each.
+
+        At most the report's ``games``, with half as many skill games; played by the
+        report's strategy where one fast player sits at every seat, else by
+        :data:`~sim.players.DEFAULT` (a sampling player would take hours over 80 switches).
+        """
+        from sim.jobs.atlas import AtlasSpec
+
+        names = {n.strip() for n in self.strategies.split(",")}
+        who = names.pop() if len(names) == 1 and names <= set(FAST) else DEFAULT
+        games = min(self.atlas_games, self.games)
+        return AtlasSpec(
+            base=self.rules, games=games, seed=self.seed, strategies=who,
+            skill_games=games // 2, workers=self.workers, scheduler=self.scheduler,
+        )  # fmt: skip
+
     def ladder_spec(self) -> LadderSpec:
         """The ladder of the report: its players, its sizes, the report's seed."""
         deals = self.ladder_deals or min(LADDER_DEALS, self.hands)
@@ -137,6 +164,7 @@ class ReportSpec:
             "command": "report",
             "rules_hash": self.rules.rules_hash,
             "vs": [[name, r.rules_hash] for name, r in self.vs] if self.vs else None,
+            "atlas_games": self.atlas_games,
             "deals": self.deals,
             "hands": self.hands,
             "games": self.games,
@@ -194,6 +222,7 @@ class ReportRuns:
     compared: list[tuple[str, Path]] | None
     ladder: Ladder | None = None
     equity: tuple[Any, Any] | None = None  # the equity model and its held-out games' states
+    atlas: pl.DataFrame | None = None  # the atlas table (analysis.atlas.atlas_table)
 
 
 def build_report(
@@ -307,6 +336,16 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
                 strategies=spec.strategies, params=list(spec.params), backend=backend,
                 progress=bar.update, parts=parts / "compare",
             )  # fmt: skip
+    atlas_table = None
+    if spec.atlas_spec().games:  # which house rules matter: every switch of one option
+        from sim.jobs.atlas import play_atlas
+
+        atlas_dir = work / "atlas"
+        atlas_dir.mkdir(exist_ok=True)
+        atlas_table = play_atlas(
+            spec.atlas_spec(), atlas_dir, backend, feedback, parts / "atlas",
+            N_("which house rules matter: games"),
+        )[1]  # fmt: skip
     board = None
     if spec.ladder_players is not None:
         board = ladder(spec.ladder_spec(), feedback=feedback)
@@ -321,6 +360,7 @@ def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedbac
         compared,
         board,
         equity_check(spec, feedback),
+        atlas_table,
     )
 
 
@@ -375,6 +415,17 @@ def write_report(
         player_pages=player_pages,
         ladder=None if runs.ladder is None else ladder_of(spec, runs.ladder),
         equity=None if runs.equity is None else equity_of(spec, *runs.equity),
+        atlas=None if runs.atlas is None else atlas_of(spec, runs.atlas),
+    )
+
+
+def atlas_of(spec: ReportSpec, table: pl.DataFrame) -> Section:
+    """The report's "Which house rules matter" of its atlas table."""
+    from analysis.sections.atlas import atlas_section
+
+    a = spec.atlas_spec()
+    return atlas_section(
+        table, spec.rules.name, a.games, a.strategies, (a.skill_player, a.skill_against)
     )
 
 

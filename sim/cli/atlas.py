@@ -1,0 +1,118 @@
+"""``thousand atlas``: every house-rule switch of a base, ranked by its effect.
+
+The command builds a :class:`sim.jobs.atlas.AtlasSpec` and calls
+:func:`sim.jobs.atlas.atlas` (the base's and every switch's games in ``runs/NAME/``),
+then prints the largest effects of each measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from sim.cli.common import (
+    Console,
+    common_flags,
+    emit,
+    lang_flag,
+    positive_int,
+    runner_flags,
+    seed_value,
+)
+from sim.i18n import _, number
+from sim.output import check_out_dir
+from sim.players import DEFAULT, SKILL_AGAINST, SKILL_PLAYER
+
+
+def cmd_atlas(args: argparse.Namespace) -> int:
+    """``thousand atlas``: flip every option of --rules alone and rank the effects."""
+    from sim.jobs.atlas import AtlasSpec, atlas
+    from sim.rules import load_rules
+
+    if args.out is not None:
+        check_out_dir(args.out, args.force)
+    keys = tuple(k.strip() for k in (args.keys or "").split(",") if k.strip())
+    spec = AtlasSpec(
+        base=load_rules(args.rules), games=args.games, seed=args.seed,
+        strategies=args.strategies, skill_games=args.skill_games, skill_player=args.skill,
+        skill_against=args.skill_against, keys=keys, chunk=args.chunk, workers=args.workers,
+        scheduler=args.scheduler,
+    )  # fmt: skip
+    result = atlas(
+        spec, args.out, resume=args.resume, force=args.force, feedback=Console(args.quiet)
+    )
+    emit(args, result)
+    if not args.quiet:
+        done = _("{switches} switches × {games} games in {seconds} s").format(
+            switches=len(result.table["switch"].unique()), games=number(args.games),
+            seconds=number(result.seconds, 1),
+        )  # fmt: skip
+        where = f" → {args.out}" if args.out is not None else ""
+        print(done + where, file=sys.stderr)
+    return 0
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``atlas`` to the ``thousand`` subparsers; return its parser."""
+    p = subparsers.add_parser(
+        "atlas",
+        help="which house rules matter: every option switched alone, ranked",
+        description=(
+            "Flip every house-rule option of --rules one at a time, play the same games "
+            "under each switch and rank the switches by their effect on the game's length, "
+            "its fairness and the skill it rewards, each with its interval."
+        ),
+    )
+    common_flags(p)
+    p.add_argument(
+        "--games", type=positive_int, required=True, help="games per switch, on the same deals"
+    )
+    p.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        help="the run's seed: the same seed and sizes give the same results (default 0)",
+    )
+    p.add_argument(
+        "--strategies", default=DEFAULT, help=f"one name for every seat (default {DEFAULT})"
+    )
+    p.add_argument(
+        "--keys",
+        default=None,
+        metavar="KEY,...",
+        help="switch only these options (default: every one)",
+    )
+    p.add_argument(
+        "--skill",
+        default=SKILL_PLAYER,
+        metavar="PLAYER",
+        help=f"the skill index's player (default {SKILL_PLAYER})",
+    )
+    p.add_argument(
+        "--skill-against",
+        default=SKILL_AGAINST,
+        metavar="PLAYER",
+        help=f"the players at the skill games' other seats (default {SKILL_AGAINST})",
+    )
+    p.add_argument(
+        "--skill-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="skill games per seat (default: --games; 0: no skill index)",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p.add_argument("--out", default=None, help="folder for the tables and every switch's run")
+    p.add_argument(
+        "--full", action="store_true", help="print every switch (default: the largest effects)"
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+    )
+    runner_flags(p)
+    lang_flag(p)
+    p.set_defaults(func=cmd_atlas)
+    return p
