@@ -210,6 +210,25 @@ METRICS: tuple[Metric, ...] = (
         "share",
         _seated(3),
     ),
+    *(
+        Metric(
+            f"{role}_points",
+            words,
+            _col(f"role_points_{k}"),
+            _col("n_deals"),
+            "points",
+            _seated(k),
+            needs=(f"role_points_{k}",),
+        )
+        for k, (role, words) in enumerate(
+            (
+                ("dealer", N_("points a deal of the dealer's seat")),
+                ("forehand", N_("points a deal of the forehand's seat")),
+                ("middle", N_("points a deal of the seat after the forehand")),
+                ("rear", N_("points a deal of the fourth seat from the dealer")),
+            )
+        )
+    ),
     Metric(
         "skill_index",
         N_("games won by one skilled player against the others (skill index)"),
@@ -583,7 +602,12 @@ def _read_runs(
             *GAMES.seat_columns("score", players[name]),
         ]
         frame, schema = scan_checked(folder / "games.parquet", needed, "games")
-        optional = [c for c in GAMES.seat_columns("max_behind", players[name]) if c in schema]
+        optional = [
+            c
+            for stem in ("max_behind", "role_points")
+            for c in GAMES.seat_columns(stem, players[name])
+            if c in schema
+        ]
         games = frame.select(*needed, *optional).collect()
         for extra, empty in ((_first_climbs(folder), None), (_skill(folder, players[name]), 0)):
             if extra is not None:

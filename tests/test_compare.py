@@ -89,7 +89,8 @@ def test_compare_command_end_to_end(thousand, tmp_path):
     assert doc["strategies"] == "strong"  # the default: who played every game
     assert doc["skill"] == {"player": "strong", "against": "heuristic", "games": 600}
     effects = pl.DataFrame(doc["effects"])
-    assert effects.height == 2 * (len(METRICS) + len(QUANTILE_METRICS) + 1)  # + seat_imbalance
+    # + seat_imbalance; - rear_points, which only a four-hand table has (against three: no row)
+    assert effects.height == 2 * (len(METRICS) + len(QUANTILE_METRICS) + 1 - 1)
     for f in ("compare.csv", "compare_seats.csv", "compare_lengths.csv", "compare.md",
               "compare.json", "run.json", "compare.png", "compare_seats.png",
               "compare_lengths.png"):  # fmt: skip
@@ -248,3 +249,17 @@ def test_seat_imbalance_is_the_largest_gap_from_the_fair_share():
     assert r["unit"] == "share" and ranked(r)
     r = _row(compare_games("a", even, [("b", even)], {"a": 3, "b": 3}), "seat_imbalance")
     assert r["base"] == pytest.approx(0)
+
+
+def test_points_a_deal_by_role_pool_the_deals_of_every_game():
+    # role 1 (the forehand of each deal) scored 100 over 10 deals and 20 over 30 deals
+    base = _games([10, 30], [0, 1]).with_columns(
+        pl.Series("role_points_0", [0, 60]),
+        pl.Series("role_points_1", [100, 20]),
+        pl.Series("role_points_2", [-50, 0]),
+    )
+    t = compare_games("a", base, [("b", base)], {"a": 3, "b": 3})
+    assert _row(t, "forehand_points")["base"] == pytest.approx(120 / 40)
+    assert _row(t, "dealer_points")["base"] == pytest.approx(60 / 40)
+    assert _row(t, "middle_points")["unit"] == "points"
+    assert "rear_points" not in t["metric"].to_list()  # three hands: no fourth role

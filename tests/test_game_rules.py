@@ -712,6 +712,10 @@ def test_game_row_counts():
         "max_behind_0": 150,  # -100 against 50 after the first deal
         "max_behind_1": 0,
         "max_behind_2": 0,
+        # by role: dealer 2 then 0; the deals' deltas (-100, 50, 50) and (0, 0, 0)
+        "role_points_0": 50,
+        "role_points_1": -100,
+        "role_points_2": 50,
         "bank_0": 0.0,
         "bank_1": 0.0,
         "bank_2": 0.0,

@@ -385,6 +385,8 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
         # the largest deficit to the leader after a played deal, from the score history
         played = [e["scores"] for e in deals if not e["reshuffled"]]
         assert row[f"max_behind_{s}"] == max([max(x) - x[s] for x in played], default=0)
+        by_role = [e["deal_deltas"][(e["dealer"] + s) % 3] for e in deals if not e["reshuffled"]]
+        assert row[f"role_points_{s}"] == sum(by_role)
     expected = [{"game_id": tr["game_id"], **st} for st in stints]
     assert out["stints"] == expected
     for st in out["stints"]:

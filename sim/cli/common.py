@@ -147,6 +147,34 @@ def seed_value(text: str) -> int:
     return value
 
 
+def skill_flags(p: argparse.ArgumentParser, games: str) -> None:
+    """Add the skill index's ``--skill``, ``--skill-against`` and ``--skill-games``.
+
+    ``games`` names the flag whose count ``--skill-games`` defaults to.
+    """
+    from sim.players import SKILL_AGAINST, SKILL_PLAYER
+
+    p.add_argument(
+        "--skill",
+        default=SKILL_PLAYER,
+        metavar="PLAYER",
+        help=f"the skill index's player, one seat against --skill-against (default {SKILL_PLAYER})",
+    )
+    p.add_argument(
+        "--skill-against",
+        default=SKILL_AGAINST,
+        metavar="PLAYER",
+        help=f"the players at the skill games' other seats (default {SKILL_AGAINST})",
+    )
+    p.add_argument(
+        "--skill-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"skill games per seat of --skill (default: {games}; 0: no skill index)",
+    )
+
+
 def common_flags(p: argparse.ArgumentParser, rules: bool = True) -> None:
     """Add ``--rules`` (unless ``rules`` is false), ``--workers`` and ``--quiet``."""
     if rules:

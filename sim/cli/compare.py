@@ -19,10 +19,11 @@ from sim.cli.common import (
     positive_int,
     runner_flags,
     seed_value,
+    skill_flags,
 )
 from sim.i18n import _, number
 from sim.output import check_out_dir
-from sim.players import DEFAULT, SKILL_AGAINST, SKILL_PLAYER
+from sim.players import DEFAULT
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -81,25 +82,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="STRATEGY.NAME=VALUE",
         help="a strategy parameter, e.g. heuristic.aggression=0.3 (repeatable)",
     )
-    p.add_argument(
-        "--skill",
-        default=SKILL_PLAYER,
-        metavar="PLAYER",
-        help=f"the skill index's player, one seat against --skill-against (default {SKILL_PLAYER})",
-    )
-    p.add_argument(
-        "--skill-against",
-        default=SKILL_AGAINST,
-        metavar="PLAYER",
-        help=f"the players at the skill games' other seats (default {SKILL_AGAINST})",
-    )
-    p.add_argument(
-        "--skill-games",
-        type=int,
-        default=None,
-        metavar="N",
-        help="skill games per seat of --skill (default: --games; 0: no skill index)",
-    )
+    skill_flags(p, "--games")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--out", default=None, help="folder for the tables and each rule set's run")
     p.add_argument(

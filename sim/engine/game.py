@@ -117,8 +117,11 @@ game seats (``GD_*``), ``out`` the game's row, ``stints`` its barrel stints, ``l
 # --- per-seat game state G[s, :] ------------------------------------------------------
 (
     G_SCORE, G_BOLTS, G_CONCESSIONS, G_ON, G_BDEALS, G_FALLS, G_ENTRIES, G_BOLT_PEN,
-    G_SAMOSVALS, G_ENTERED, G_STINT, G_DARK_WON, G_DARK_LOST, G_NINE_PEN, G_BEHIND, N_G,
-) = range(16)  # fmt: skip
+    G_SAMOSVALS, G_ENTERED, G_STINT, G_DARK_WON, G_DARK_LOST, G_NINE_PEN, G_BEHIND, G_ROLE,
+    N_G,
+) = range(17)  # fmt: skip
+# G[k, G_ROLE] is kept by role, not by seat: the deal scores of the seat k places after
+# each deal's dealer, summed over the game's played deals
 
 # --- one played or conceded deal in game seats (the input of apply_deal) --------------
 GD_DECL, GD_MADE, GD_CONTRACT, GD_CONCEDED, GD_SPECIAL, GD_SITTER, GD_DELTA0 = range(7)
@@ -140,10 +143,10 @@ _KNOCKED_OFF = OUTCOMES.index("knocked_off")
 # seats) ---------------------------------------------------------------------------------
 SEAT_STATS = (
     "score", "barrel_entries", "barrel_falls", "bolt_penalties", "samosvals", "concessions",
-    "dark_won", "dark_lost", "nine_cut_penalties", "max_behind",
+    "dark_won", "dark_lost", "nine_cut_penalties", "max_behind", "role_points",
 )  # fmt: skip
 _G_OF_STAT = (G_SCORE, G_ENTRIES, G_FALLS, G_BOLT_PEN, G_SAMOSVALS, G_CONCESSIONS,
-              G_DARK_WON, G_DARK_LOST, G_NINE_PEN, G_BEHIND)  # fmt: skip
+              G_DARK_WON, G_DARK_LOST, G_NINE_PEN, G_BEHIND, G_ROLE)  # fmt: skip
 GAME_COLUMNS = [
     "first_dealer", "n_deals", "winner", "unfinished", "redeals", "n_stints",
     "golden_reset", "golden_deals", "dark_deals", "contracts", "contracts_made",
@@ -713,6 +716,8 @@ def play_game(
             attempt += 1
         r = ndl[0]
         _deal_vector(P, W.out, n, dealer, D)
+        for s in range(n):  # the deal scores by role: k places after this deal's dealer
+            G[(s - dealer) % n, G_ROLE] += D[GD_DELTA0 + s]
         winner = apply_deal(G, P, n, D, dealer, d, stints, ns, events, ne, trace, r)
         contracts += 1
         made += D[GD_MADE]

@@ -151,8 +151,7 @@ class AtlasSpec:
 
     def skill(self) -> Skill:
         """The skill index's games (``games`` 0: none)."""
-        games = self.games if self.skill_games is None else min(self.skill_games, self.games)
-        return Skill(self.skill_player, self.skill_against, games)
+        return Skill.of(self.games, self.skill_games, self.skill_player, self.skill_against)
 
     def switches(self) -> tuple[list[tuple[Switch, Rules]], list[tuple[Switch, str]]]:
         """:func:`switches` of the base, only those of :attr:`keys` where given."""
@@ -213,12 +212,8 @@ class AtlasSpec:
             switches=len(played), games=number(self.games), seed=self.seed,
             strategies=self.strategies,
         )  # fmt: skip
-        skill = self.skill()
-        if skill.games:
-            sizes += " " + _(
-                "Skill index: {games} games for each seat of one `{player}` against "
-                "`{against}` at the others."
-            ).format(games=number(skill.games), player=skill.player, against=skill.against)
+        if self.skill().games:
+            sizes += " " + self.skill().sentence()
         return f"{title}\n\n{sizes}"
 
 
@@ -249,11 +244,7 @@ class Atlas:
             "games": self.spec.games,
             "seed": self.spec.seed,
             "strategies": self.spec.strategies,
-            "skill": {
-                "player": self.spec.skill().player,
-                "against": self.spec.skill().against,
-                "games": self.spec.skill().games,
-            },
+            "skill": self.spec.skill().to_json(),
             "atlas": self.table.to_dicts(),
             "refused": [{"switch": s.name, "why": why} for s, why in self.refused],
         }
@@ -353,7 +344,7 @@ def atlas(
                 staged.path, spec.base, spec.seed,
                 {"games": spec.games, "rule_sets": table["switch"].n_unique() + 1},
                 command="atlas", strategies=spec.strategies,
-                skill={"player": skill.player, "against": skill.against, "games": skill.games},
+                skill=skill.to_json(),
                 **backend.describe(), started=started, ended=now_iso(), seconds=result.seconds,
             )  # fmt: skip
     finally:

@@ -89,8 +89,7 @@ class CompareSpec:
 
     def skill(self) -> Skill:
         """The skill index's games (:class:`sim.runs.compare.Skill`; ``games`` 0: none)."""
-        games = self.games if self.skill_games is None else min(self.skill_games, self.games)
-        return Skill(self.skill_player, self.skill_against, games)
+        return Skill.of(self.games, self.skill_games, self.skill_player, self.skill_against)
 
     def check(self) -> None:
         """Refuse a spec that cannot run, before any work.
@@ -127,12 +126,8 @@ class CompareSpec:
             "{games} games per rule set on the same deals (seed {seed}), "
             "`{strategies}` at every seat."
         ).format(games=number(self.games), seed=self.seed, strategies=self.strategies)
-        skill = self.skill()
-        if skill.games:
-            sizes += " " + _(
-                "Skill index: {games} games for each seat of one `{player}` against "
-                "`{against}` at the others."
-            ).format(games=number(skill.games), player=skill.player, against=skill.against)
+        if self.skill().games:
+            sizes += " " + self.skill().sentence()
         return f"{title}\n\n{sizes}"
 
 
@@ -166,11 +161,7 @@ class Comparison:
             "games": self.spec.games,
             "seed": self.spec.seed,
             "strategies": self.spec.strategies,
-            "skill": {
-                "player": self.spec.skill().player,
-                "against": self.spec.skill().against,
-                "games": self.spec.skill().games,
-            },
+            "skill": self.spec.skill().to_json(),
             "effects": self.table.to_dicts(),
             "seats": [] if self.seats is None else self.seats.to_dicts(),
         }
@@ -294,8 +285,7 @@ def compare(
                 staged.path, base, spec.seed, {"games": spec.games, "rule_sets": len(spec.sets)},
                 command="compare", vs={n: r.to_dict() for n, r in spec.sets[1:]},
                 strategies=spec.strategies, params=list(spec.params),
-                skill={"player": spec.skill().player, "against": spec.skill().against,
-                       "games": spec.skill().games},
+                skill=spec.skill().to_json(),
                 **backend.describe(),
                 started=started, ended=now_iso(), seconds=result.seconds,
             )  # fmt: skip

@@ -136,6 +136,7 @@ PER_SEAT = (
     "dark_lost",
     "nine_cut_penalties",
     "max_behind",
+    "role_points",
 )
 
 
@@ -170,6 +171,8 @@ class GameState:
         nine_cut_penalties: times each seat paid ``deal.nine_cut_penalty``.
         max_behind: each seat's largest deficit to the leading score after a played
             deal (0 for a seat never behind): how far a winner came back from.
+        role_points: kept by role, not by seat: ``role_points[k]`` sums the deal scores
+            (``deal_deltas``) of the seat ``k`` places after each played deal's dealer.
         contracts, contracts_made, contracts_conceded, contract_sum: the game's
             contracts (played or conceded deals), those made, those conceded, and the
             sum of their amounts.
@@ -198,6 +201,7 @@ class GameState:
     dark_lost: list[int] = field(default_factory=list)
     nine_cut_penalties: list[int] = field(default_factory=list)
     max_behind: list[int] = field(default_factory=list)
+    role_points: list[int] = field(default_factory=list)
     contracts: int = 0
     contracts_made: int = 0
     contracts_conceded: int = 0
@@ -397,6 +401,8 @@ def apply_deal(state: GameState, hand: dict[str, Any], rules: Rules) -> dict[str
     state.contracts_made += bool(hand["made"])
     state.contracts_conceded += bool(hand["conceded"])
     state.contract_sum += hand["contract"]
+    for s in range(n):  # the deal scores by role: k places after this deal's dealer
+        state.role_points[(s - dealer) % n] += hand["deal_deltas"][s]
     _deal_deltas(state, hand, rules, start_on, events)
     _bolts(state, hand, rules, start_on, events)
     _samosval(state, rules, events)
@@ -763,6 +769,7 @@ def game_row(
         ("dark_lost", state.dark_lost),
         ("nine_cut_penalties", state.nine_cut_penalties),
         ("max_behind", state.max_behind),
+        ("role_points", state.role_points),
     ):
         for s in range(state.players):
             row[f"{name}_{s}"] = values[s]

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from sim.i18n import _, number
 from sim.rules import Rules
 from sim.runs.folder import RunSpec, play_into
 from sim.runs.runner import Backend, PartStore
@@ -38,9 +39,27 @@ class Skill:
     against: str = "heuristic"
     games: int = 0
 
+    @classmethod
+    def of(cls, games: int, skill_games: int | None, player: str, against: str) -> Skill:
+        """The skill games of a run of ``games``: ``skill_games`` of them (None: all)."""
+        return cls(player, against, games if skill_games is None else min(skill_games, games))
+
     def seats(self, players: int, seat: int) -> tuple[str, ...]:
         """The strategies by seat with the skilled player at ``seat``."""
         return tuple(self.player if s == seat else self.against for s in range(players))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"player", "against", "games"}`` (``run.json``'s and the JSON documents' ``skill``)."""
+        return {"player": self.player, "against": self.against, "games": self.games}
+
+    def sentence(self) -> str:
+        """What the skill games are, a sentence in the current language (``""``: none)."""
+        if not self.games:
+            return ""
+        return _(
+            "Skill index: {games} games for each seat of one `{player}` against "
+            "`{against}` at the others."
+        ).format(games=number(self.games), player=self.player, against=self.against)
 
 
 def play_rule_sets(

@@ -345,9 +345,13 @@ def _booleans(series: pl.Series, levels: bytes) -> _Encoded:
         return None, levels, None, None
     packed, _, _ = _arrow(present)  # its value bits, as Parquet packs them (PLAIN)
     first = packed.offset // 8
-    values = np.frombuffer(packed.buffers()[1], np.uint8)[first : first + (present.len() + 7) // 8]
+    values = bytearray(
+        np.frombuffer(packed.buffers()[1], np.uint8)[first : first + (present.len() + 7) // 8]
+    )
+    if present.len() % 8:  # the bits past the last value are 0 (a filtered buffer's may be set)
+        values[-1] &= (1 << present.len() % 8) - 1
     lo, hi = bytes([bool(present.min())]), bytes([bool(present.max())])
-    return None, levels + values.tobytes(), lo, hi
+    return None, levels + bytes(values), lo, hi
 
 
 def _integers(

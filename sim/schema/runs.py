@@ -206,6 +206,13 @@ GAMES = make_table(
             "behind); a winner's says how far it came back from",
         ),
         (
+            "role_points_{s}",
+            "Int32",
+            "by role, not by seat: the deal scores of the seat `{s}` places after each "
+            "played deal's dealer (0: the dealer), summed over the game (over `n_deals`: "
+            "the role's points a deal)",
+        ),
+        (
             "bank_{s}",
             "Float64",
             "the bank payoff (§8): +bank for the winner, −bank (shared on "
