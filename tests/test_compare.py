@@ -82,12 +82,12 @@ def test_compare_command_end_to_end(thousand, tmp_path):
     out = tmp_path / "c"
     r = thousand("compare", "--rules", "classic", "--vs", "app,four_players", "--games", "1500",
                  "--seed", "1", "--out", str(out), "--json", "--quiet",
-                 "--skill-games", "600")  # fmt: skip
+                 "--skill-games", "300")  # fmt: skip
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["vs"] == ["app", "four_players"] and doc["games"] == 1500
     assert doc["strategies"] == "strong"  # the default: who played every game
-    assert doc["skill"] == {"player": "strong", "against": "heuristic", "games": 600}
+    assert doc["skill"] == {"player": "strong", "against": "heuristic", "games": 300}
     effects = pl.DataFrame(doc["effects"])
     # + seat_imbalance; - rear_points, which only a four-hand table has (against three: no row)
     assert effects.height == 2 * (len(METRICS) + len(QUANTILE_METRICS) + 1 - 1)

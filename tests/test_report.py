@@ -487,6 +487,8 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
         "heuristic,strong",
         "--ladder-deals",
         "40",
+        "--atlas-games",
+        "20",
         "--quiet",
     )
     assert r.returncode == 0, r.stderr
@@ -496,12 +498,12 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
     assert sorted(ratings["player"]) == ["heuristic", "strong"]
     assert pl.read_csv(out / "ladder_pairs.csv")["deals"].to_list() == [40]
     assert manifest["strategies"] == ["strong"] * 3  # the default: the fitted player
-    # which house rules matter: every switch of classic on the report's 40 games
+    # which house rules matter: every switch of classic, 20 games each
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "## Which house rules matter" in md and (out / "atlas.png").is_file()
     atlas = pl.read_csv(out / "atlas.csv")
     assert set(atlas["measure"]) == {"length", "fairness", "skill"}
-    assert atlas["games"].unique().to_list() == [40] and atlas["switch"].n_unique() > 70
+    assert atlas["games"].unique().to_list() == [20] and atlas["switch"].n_unique() > 70
     page = (out / "report.md").read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone
     for left_out in ("House-rule comparison", "Safe bids from the hand", "Strategy guide"):
