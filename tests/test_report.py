@@ -502,7 +502,7 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "## Which house rules matter" in md and (out / "atlas.png").is_file()
     atlas = pl.read_csv(out / "atlas.csv")
-    assert set(atlas["measure"]) == {"length", "fairness", "skill"}
+    assert set(atlas["measure"]) == {"length", "fairness"}  # skill: from 100 games a seat
     assert atlas["games"].unique().to_list() == [20] and atlas["switch"].n_unique() > 70
     page = (out / "report.md").read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == ["rep"]  # the work folder is gone

@@ -46,6 +46,8 @@ from sim.runs.runner import Backend, open_partial
 ATLAS_GAMES = 400
 """Games under the rules and under each switch of "Which house rules matter" (the report's
 atlas: about 80 switches; ``thousand atlas`` plays the full one)."""
+MIN_SKILL_GAMES = 100
+"""The fewest skill games a seat of the report's atlas plays; below, its skill is left out."""
 
 if TYPE_CHECKING:  # polars, compiled code and the analysis: loaded when a report runs
     import polars as pl
@@ -135,8 +137,9 @@ class ReportSpec:
     def atlas_spec(self) -> AtlasSpec:
         """The report's atlas: every switch of its rules, :attr:`atlas_games` games each.
 
-        At most the report's ``games``, with half as many skill games; played by the
-        report's strategy where one fast player sits at every seat, else by
+        At most the report's ``games``, with half as many skill games (none below
+        :data:`MIN_SKILL_GAMES` a seat, whose interval would span ±10 points); played by
+        the report's strategy where one fast player sits at every seat, else by
         :data:`~sim.players.DEFAULT` (a sampling player would take hours over 80 switches).
         """
         from sim.jobs.atlas import AtlasSpec
@@ -144,9 +147,10 @@ class ReportSpec:
         names = {n.strip() for n in self.strategies.split(",")}
         who = names.pop() if len(names) == 1 and names <= set(FAST) else DEFAULT
         games = min(self.atlas_games, self.games)
+        skill = games // 2 if games // 2 >= MIN_SKILL_GAMES else 0
         return AtlasSpec(
             base=self.rules, games=games, seed=self.seed, strategies=who,
-            skill_games=games // 2, workers=self.workers, scheduler=self.scheduler,
+            skill_games=skill, workers=self.workers, scheduler=self.scheduler,
         )  # fmt: skip
 
     def ladder_spec(self) -> LadderSpec:
