@@ -313,7 +313,8 @@ METRICS: tuple[Metric, ...] = (
 """The metrics of a comparison; each ``meaning`` is marked (``N_``) and shown translated.
 
 ``samosvals`` counts the resets of a score of exactly 555 and of exactly −555 together;
-:func:`metric_words` names which of the two each rule set has.
+its ``on`` says which of the two each rule set has, so a pair of rule sets that reset
+different ones is flagged ``own_switch`` (the options that differ name them).
 """
 
 QUANTILE_METRICS = (
