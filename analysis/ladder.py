@@ -58,13 +58,18 @@ def _interval(values: np.ndarray) -> tuple[float, float, float, float]:
     return m, lo, hi, (hi - m) / Z95
 
 
+DIGITS = 9  # decimals of a fitted rating and its standard error (see fit_ratings)
+
+
 def fit_ratings(
     players: Sequence[str], pairs: Sequence[tuple[str, str, float, float]], anchor: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """Ratings and their standard errors from ``(a, b, difference, se)`` duels.
 
     Weighted least squares of ``r_a - r_b = difference`` with the anchor's rating
-    fixed at 0. A player linked to the anchor by no chain of duels gets NaN.
+    fixed at 0. A player linked to the anchor by no chain of duels gets NaN. Both are
+    rounded to :data:`DIGITS` decimals: the pseudo-inverse's last digits differ between
+    machines' linear-algebra libraries, and the same duels must write the same files.
     """
     index = {p: i for i, p in enumerate(players)}
     free = [p for p in players if p != anchor]
@@ -91,8 +96,8 @@ def fit_ratings(
     reach = np.abs(M).sum(axis=1) > 0
     for p, j in col.items():
         if reach[j]:
-            rating[index[p]] = r[j]
-            se[index[p]] = math.sqrt(max(cov[j, j], 0.0))
+            rating[index[p]] = round(float(r[j]), DIGITS)
+            se[index[p]] = round(math.sqrt(max(cov[j, j], 0.0)), DIGITS)
     return rating, se
 
 

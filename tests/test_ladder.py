@@ -78,3 +78,15 @@ def test_bad_players_are_one_line_and_exit_2(players, culprit, tmp_path, capsys)
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err and culprit in err and "--players" in err
     assert not (tmp_path / "l").exists()
+
+
+def test_fitted_ratings_are_rounded_so_every_machine_writes_the_same_file():
+    # the pseudo-inverse's last digits differ between linear-algebra libraries; a
+    # perturbation far below the kept decimals must not change a written rating
+    pairs = [("a", "h", 1.0 / 3.0, 0.7), ("b", "h", -2.0 / 7.0, 0.9), ("a", "b", 0.6, 1.1)]
+    rating, se = fit_ratings(["a", "b", "h"], pairs, "h")
+    nudged = [(a, b, d * (1 + 1e-13), e) for a, b, d, e in pairs]
+    again, se_again = fit_ratings(["a", "b", "h"], nudged, "h")
+    assert rating.tolist() == again.tolist() and se.tolist() == se_again.tolist()
+    assert all(r == round(r, 9) for r in rating) and all(s == round(s, 9) for s in se)
+    assert rating[0] != round(rating[0], 6)  # kept to 9 decimals, not cut short
