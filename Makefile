@@ -32,12 +32,12 @@ notebooks: $(STAMP)
 # for the same reason pytest may write its own (assertion-rewritten) bytecode of the
 # tests (3 s of collection a process).
 test: $(STAMP)
-	$(BIN)/python -m compileall -q sim analysis tests
+	$(BIN)/python -m compileall -q sim analysis views tests
 	$(BIN)/python tests/warm_cache.py
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
 
 test-all: $(STAMP)
-	$(BIN)/python -m compileall -q sim analysis tests
+	$(BIN)/python -m compileall -q sim analysis views tests
 	$(BIN)/python tests/warm_cache.py
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
@@ -45,7 +45,7 @@ test-all: $(STAMP)
 # that instant, no durations), so the same sources and seeds write the same bytes and
 # regenerating reports/classic changes nothing unless the sources did (then its date too).
 report: $(STAMP)
-	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct -- sim analysis 2>/dev/null) \
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct -- sim analysis views 2>/dev/null) \
 	  $(BIN)/thousand report --rules classic --out reports/classic --force
 
 # Renders reports/classic, a small `--vs app` comparison report, small reports in Russian,
@@ -89,8 +89,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/advise.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check sim analysis tests benchmarks training
-	$(BIN)/ruff format --check sim analysis tests benchmarks training
+	$(BIN)/ruff check sim analysis views tests benchmarks training
+	$(BIN)/ruff format --check sim analysis views tests benchmarks training
 	$(BIN)/mypy
 
 locale: $(STAMP)  ## extract the marked strings into sim/locale/, merge every .po, compile the .mo files

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.i18n import N_
+from sim.marks import N_
 
 
 @dataclass(frozen=True)

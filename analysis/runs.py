@@ -9,7 +9,6 @@ from typing import Any
 
 import polars as pl
 
-from sim.i18n import _
 from sim.output import UsageError
 
 RUN_FILE = "run.json"
@@ -27,9 +26,9 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        raise UsageError(_("{path}: not a readable JSON document").format(path=path)) from None
+        raise UsageError("{path}: not a readable JSON document", path=path) from None
     if not isinstance(doc, dict):
-        raise UsageError(_("{path}: not a JSON object").format(path=path))
+        raise UsageError("{path}: not a JSON object", path=path)
     return doc
 
 
@@ -42,16 +41,17 @@ def scan_checked(path: Path, needed: Sequence[str], command: str) -> tuple[pl.La
         UsageError: when the file is missing, unreadable or lacks a column.
     """
     if not path.is_file():
-        why = _("{path}: not found (a `thousand {command}` run folder holds it)")
-        raise UsageError(why.format(path=path, command=command))
+        raise UsageError(
+            "{path}: not found (a `thousand {command}` run folder holds it)",
+            path=path,
+            command=command,
+        )
     frame = pl.scan_parquet(path)
     try:
         schema = frame.collect_schema()
     except (pl.exceptions.PolarsError, OSError):
-        raise UsageError(_("{path}: not a readable Parquet file").format(path=path)) from None
+        raise UsageError("{path}: not a readable Parquet file", path=path) from None
     for column in needed:
         if column not in schema:
-            raise UsageError(
-                _("{path}: missing column {column}").format(path=path, column=repr(column))
-            )
+            raise UsageError("{path}: missing column {column}", path=path, column=repr(column))
     return frame, schema

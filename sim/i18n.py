@@ -31,6 +31,8 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
+from sim.marks import N_ as N_  # the marker, where the languages are imported
+
 LANGS = ("en", "ru", "uk", "pl")
 """The languages: English (the sources'), Russian, Ukrainian, Polish."""
 DOMAIN = "thousand"
@@ -38,9 +40,10 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 ROOT = Path(__file__).resolve().parents[1]
 
 # The modules whose user-facing strings are marked (extracted into the catalogues):
-# the analysis pages, the jobs, the command line and this module.
+# the worded views (pages, reports, sentences), the analysis' refusals, the jobs, the
+# command line and this module.
 SOURCE_GLOBS = (
-    "analysis/*.py", "analysis/sections/*.py", "sim/jobs/*.py", "sim/cli/*.py",
+    "analysis/*.py", "views/*.py", "views/sections/*.py", "sim/jobs/*.py", "sim/cli/*.py",
     # the modules below the jobs whose messages users meet (bad input, the compile notice)
     "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/notation.py", "sim/table_text.py",
     "sim/reference/replay.py",
@@ -190,11 +193,6 @@ def _(message: str) -> str:
     return catalogue(language()).gettext(message)
 
 
-def N_(message: str) -> str:
-    """Mark ``message`` for the catalogues without translating it yet (a table's value)."""
-    return message
-
-
 def n_(singular: str, plural: str, n: int) -> str:
     """``singular`` or ``plural`` in the current language, in the form its grammar gives ``n``.
 
@@ -299,6 +297,10 @@ def rank_text(rank: int, lang: str | None = None) -> str:
 def extract(paths: Sequence[str | Path] | None = None) -> list[str]:
     r"""Every string marked ``_("...")``, ``N_("...")`` or ``n_("...", "...", n)`` in ``paths``.
 
+    The literal template of a refusal given with its fields,
+    ``UsageError("{path}: not found", path=path)``, is marked too (it is translated
+    when it is shown).
+
     (Default: :func:`sources`.) A plural message is its two English forms joined by a
     NUL, ``"{n} deal\0{n} deals"``, as the ``.mo`` format keys it.
     """
@@ -315,7 +317,10 @@ def extract(paths: Sequence[str | Path] | None = None) -> list[str]:
                     break
                 texts.append(a.value)
             key = None
-            if node.func.id in ("_", "N_") and texts:
+            # a refusal's English template with its fields (sim.output.UsageError),
+            # translated when shown
+            deferred = node.func.id == "UsageError" and bool(node.keywords)
+            if (node.func.id in ("_", "N_") or deferred) and texts:
                 key = texts[0]
             elif node.func.id == "n_" and len(texts) >= 2:
                 key = f"{texts[0]}\0{texts[1]}"

@@ -48,7 +48,7 @@ from typing import Any
 
 from sim.cards import N_CARDS, SUIT_LETTERS, CardParseError, card_str, parse_card, parse_cards
 from sim.i18n import _, answer_cards, role_of
-from sim.table_text import hand_roles
+from sim.rules import hand_roles
 
 TAG = re.compile(r'^\[(?P<tag>[A-Za-z]+)\s+"(?P<value>[^"]*)"\]\s*$')
 TAGS = (

@@ -25,7 +25,33 @@ from sim.rules import Rules
 
 
 class UsageError(ValueError):
-    """Bad command-line input; the message names the culprit (exit code 2)."""
+    """Bad command-line input; the message names the culprit (exit code 2).
+
+    The message is either written already (in the current language, ``_("...")``
+    formatted), or given as its English template and fields,
+    ``UsageError("{path}: not found", path=path)``: then it is translated and filled
+    when it is shown, in the language of that moment, so a module that speaks no
+    language (:mod:`analysis`) refuses in the user's words. :func:`sim.i18n.extract`
+    marks the literal templates of ``UsageError(...)`` for the catalogues.
+    """
+
+    def __init__(self, message: object = "", /, **fields: object) -> None:
+        self._template, self._fields = str(message), fields
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        if not self._fields:
+            return super().__str__()
+        return _(self._template).format(**self._fields)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a refusal crosses processes (workers, Dask) with its template and fields
+        return (_refusal, (type(self), self._template, self._fields))
+
+
+def _refusal(kind: type[UsageError], template: str, fields: dict[str, object]) -> UsageError:
+    """A :class:`UsageError` rebuilt from its template and fields (unpickling)."""
+    return kind(template, **fields)
 
 
 class FieldError(UsageError):
@@ -54,6 +80,16 @@ class FieldError(UsageError):
         itself is written.
         """
         return self.why.format(**self.values, field=_FieldNames(self.field, name))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_field_error, (type(self), self.field, self.why, self.values))
+
+
+def _field_error(
+    kind: type[FieldError], field: str, why: str, values: dict[str, object]
+) -> FieldError:
+    """A :class:`FieldError` rebuilt from its field, template and values (unpickling)."""
+    return kind(field, why, **values)
 
 
 class _FieldNames:

@@ -671,3 +671,18 @@ def load_rules(spec: str | Path | Rules) -> Rules:
     if isinstance(spec, Rules):
         return spec
     return _load(str(spec), ())
+
+
+SEATS = ("forehand", "middle", "dealer")
+"""The hand seats' names with three active players, from forehand."""
+
+
+def hand_roles(players: int) -> tuple[str, ...]:
+    """The roles of the hand seats from forehand, for ``players`` players at the table.
+
+    Two: forehand, dealer; three: forehand, middle, dealer; four: forehand, middle,
+    rear (the dealer sits the deal out). These are the seats' code names, as every
+    table's data keeps them; every command shows a seat by these words (through
+    :func:`sim.i18n.role`) and reads them back in any language.
+    """
+    return {2: ("forehand", "dealer"), 3: SEATS, 4: ("forehand", "middle", "rear")}[players]

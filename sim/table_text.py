@@ -16,20 +16,7 @@ from dataclasses import dataclass
 from sim.cards import CardParseError, mask_of, parse_cards
 from sim.i18n import _, answer_cards, role, role_of
 from sim.output import FieldError
-from sim.rules import MAX_BID, OPENING_BID, Rules
-
-SEATS = ("forehand", "middle", "dealer")
-"""The hand seats' names with three active players, from forehand."""
-
-
-def hand_roles(players: int) -> tuple[str, ...]:
-    """The roles of the hand seats from forehand, for ``players`` players at the table.
-
-    Two: forehand, dealer; three: forehand, middle, dealer; four: forehand, middle,
-    rear (the dealer sits the deal out). Every command names a seat by these words
-    (through :func:`sim.i18n.role`), and reads them back in any language.
-    """
-    return {2: ("forehand", "dealer"), 3: SEATS, 4: ("forehand", "middle", "rear")}[players]
+from sim.rules import MAX_BID, OPENING_BID, Rules, hand_roles
 
 
 def seat_choices(names: Sequence[str]) -> str:

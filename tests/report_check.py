@@ -15,7 +15,7 @@ page), and the check fails on:
   would need scrolling sideways), and a page wider than the phone's screen;
 * a figure drawn up to its edge: a title, legend or label cut off at the canvas
   leaves ink on the outermost pixels (a new figure fails earlier, when it is drawn:
-  ``analysis.pages.figure_png`` compares its tight bounding box with its canvas).
+  ``views.pages.figure_png`` compares its tight bounding box with its canvas).
 
 It prints one line per problem and exits 1 when there
 is any, 0 otherwise.

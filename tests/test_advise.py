@@ -7,13 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from analysis.advise import advice_markdown, advise_talon, discard_table, level_table
+from analysis.advise import advise_talon, discard_table, level_table
 from analysis.stats import wilson_interval
 from sim.cards import cards_str, hand_mask
 from sim.jobs.advise import AdviseSpec
 from sim.jobs.advise import advise as advise_job
 from sim.rules import load_rules
 from sim.runs.advise import bid_samples, discard_candidates, discard_samples, sample_deals
+from views.advise import advice_markdown
 
 CLASSIC = load_rules("classic")
 HAND = hand_mask("AH TH KH QH AS 9C JD")

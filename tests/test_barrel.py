@@ -9,15 +9,9 @@ from statistics import NormalDist
 import polars as pl
 import pytest
 
-from analysis.barrel import (
-    OUTCOMES,
-    barrel_markdown,
-    barrel_tables,
-    barrel_tables_json,
-    chi2_sf,
-    write_barrel_tables,
-)
+from analysis.barrel import OUTCOMES, barrel_tables, barrel_tables_json, chi2_sf
 from sim.output import UsageError
+from views.barrel import barrel_markdown, write_barrel_tables
 
 Z = NormalDist().inv_cdf(0.975)
 

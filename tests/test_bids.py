@@ -7,8 +7,9 @@ from statistics import NormalDist
 import polars as pl
 import pytest
 
-from analysis.bids import bid_tables, bid_tables_json, marriage_set_label, write_bid_tables
+from analysis.bids import bid_tables, bid_tables_json, marriage_set_label
 from sim.output import UsageError
+from views.bids import write_bid_tables
 
 Z = NormalDist().inv_cdf(0.975)
 

@@ -7,12 +7,12 @@ import polars as pl
 import pytest
 
 from analysis.compare import RATE_COLUMNS, Z95, compare_folders, compare_rates
-from analysis.sections.dealing import dealing_section
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import load_rules
 from sim.runs.compare import dealing_comparison, play_rule_sets
 from sim.runs.folder import RunSpec, play_into
 from sim.runs.odds import run_odds
+from views.sections.dealing import dealing_section
 
 CLASSIC = load_rules("classic")
 CUT = CLASSIC.replace(deal__method="cut")

@@ -10,13 +10,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.duel import DECISION_WORDS, DuelResult, duel_json, duel_markdown, duel_result
+from analysis.duel import DuelResult, duel_json, duel_result
 from analysis.schema.duel import DUEL_SPLIT
 from analysis.stats import Z95
 from sim.engine.strategies.registry import StrategyError
 from sim.rules import load_rules
 from sim.runs import duel
 from sim.runs.duel import Contestant
+from views.duel import DECISION_WORDS, duel_markdown
 
 
 def duel_hands(*args, **kwargs) -> DuelResult:

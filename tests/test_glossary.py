@@ -15,16 +15,17 @@ import polars as pl
 import pytest
 
 from analysis import glossary
-from analysis.bids import bid_tables, bids_short
+from analysis.bids import bid_tables
 from analysis.compare import compare_folders
 from analysis.duel import duel_json, duel_result
 from analysis.glossary import CONCEDED_ALL, DEFINITIONS, MADE_ALL, MADE_PLAYED, NAMES
-from analysis.sections.bids import bids_section
-from analysis.sections.compare import compare_section
 from sim.rules import load_rules
 from sim.runs import duel
 from sim.runs.duel import Contestant
 from sim.runs.folder import simulate_report
+from views.bids import bids_short
+from views.sections.bids import bids_section
+from views.sections.compare import compare_section
 
 SEED = 4
 DEALS = 3000

@@ -245,7 +245,7 @@ def test_the_bid_choices_are_the_class_tables_choice_at_every_seat(guide):
 
 
 def test_the_guides_answer_reads_its_chart_and_tables(guide):
-    from analysis.guide import guide_answer, marriage_words
+    from views.guide import guide_answer, marriage_words
 
     text = guide_answer(guide)
     assert "the level to bid up to is the one of the best margin" in text
@@ -262,7 +262,7 @@ def test_the_guides_answer_reads_its_chart_and_tables(guide):
 
 
 def test_the_guides_frames_have_their_declared_types(guide):
-    from analysis.guide import guide_sections
+    from views.guide import guide_sections
 
     wrong = []
     for sec in guide_sections(guide):

@@ -76,9 +76,9 @@ def test_the_english_guide_heads_its_tables_in_words(english):
 
 @pytest.mark.parametrize("lang", LANG_PARAMS)
 def test_the_guide_is_written_in_the_language(book, english, tmp_path, lang):
-    from analysis.safebids import class_words, defence_caveat
     from sim.players import PAR, PLAYERS
     from sim.players import words as player_words
+    from views.safebids import class_words, defence_caveat
 
     everyone = [player_words(p) for p in (*PLAYERS, PAR)]  # every player's words
 

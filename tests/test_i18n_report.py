@@ -18,13 +18,9 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text as FigureText
 from support import words as page_words
 
-from analysis import pages
 from analysis.compare import compare_folders
-from analysis.odds import ODDS_WORDS, odds_result
-from analysis.pages import Table
-from analysis.report import write_report_folder
+from analysis.odds import odds_result
 from analysis.safebids import SafeBidRun, build_result
-from analysis.sections.ladder import ladder_section
 from sim.i18n import LANGS, speaking
 from sim.jobs.advise import AdviseSpec
 from sim.jobs.advise import advise as advise_job
@@ -35,6 +31,11 @@ from sim.runs.compare import dealing_comparison, play_rule_sets
 from sim.runs.declarer import PAR, run_items
 from sim.runs.folder import simulate_report
 from sim.runs.odds import run_odds
+from views import pages
+from views.odds import ODDS_WORDS
+from views.pages import Table
+from views.report import write_report_folder
+from views.sections.ladder import ladder_section
 
 SEED = 5
 DEALS, HANDS, GAMES, SAFE_DEALS = 4000, 600, 40, 600
@@ -177,7 +178,7 @@ def test_the_report_is_written_in_the_language(runs, english, tmp_path, lang, mo
 
 
 def test_a_section_says_it_in_the_language():
-    from analysis.sections.summary import p_value_words
+    from views.sections.summary import p_value_words
 
     with speaking("ru"):
         assert "p = 0,033" in p_value_words(0.033, 300, 0.057, 1 / 3)

@@ -1,6 +1,7 @@
-"""The code imports one way: base ← engine ← solver, reference ← runs ← analysis ← jobs ← cli.
+"""The code imports one way: base ← engine ← solver, reference ← runs ← analysis ← views ← jobs.
 
-Every module under ``sim/`` and ``analysis/`` is read with :mod:`ast` (nothing is
+(The jobs are called by the command line and the web page.) Every module under ``sim/``,
+``analysis/`` and ``views/`` is read with :mod:`ast` (nothing is
 imported), its imports are collected wherever they stand (module level, inside
 functions, under ``if TYPE_CHECKING``) and each module is placed in a layer by the folder
 it lies in (:data:`FOLDERS`), never by a list of modules:
@@ -19,12 +20,18 @@ it lies in (:data:`FOLDERS`), never by a list of modules:
 * **runs**: the code that plays and writes Parquet files and ``run.json`` (and
   computes no statistics) (``sim/runs/``);
 * **analysis**: reads run folders (or the result objects of the runs) and computes
-  statistics, tables, plots and reports; from ``sim`` it uses base modules only;
+  statistics, tables and result records; from ``sim`` it uses base modules only, and
+  it speaks no language: it imports no module of words (:data:`WORD_MODULES`) and its
+  code holds no HTML and no Markdown (:func:`test_the_analysis_speaks_no_language`);
+* **views**: the words (``views/``): the pages kit, the report and its sections, the
+  page for players, the advisor's page and its script, the plots, the glossary, and
+  the renderers of every command's results (Markdown, HTML, sentences) in the current
+  language, on the analysis' numbers;
 * **jobs**: what a command does as a library call (``sim/jobs/``): a typed spec in, the
-  runs played and the analysis computed, the result out;
+  runs played, the analysis computed and its views written, the result out;
 * **web**: the local web page of ``thousand serve`` (``sim/web/``): like the command
   line it builds a job's spec (from a request), calls the job and answers; its page
-  is an analysis page (:mod:`analysis.advisor_page`);
+  is a view (:mod:`views.advisor_page`);
 * **cli**: the ``thousand`` command (``sim/cli/``, ``python -m sim``): it imports the
   jobs and the base only, a command module imports no other command (only
   ``sim.cli.common``), and nothing imports it; ``serve`` starts the web app.
@@ -39,12 +46,13 @@ first, but that is not a dependency of the importing code).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("sim", "analysis")
+PACKAGES = ("sim", "analysis", "views")
 
 # The layer of every folder (package) of the project; a module directly in ``sim/`` is
 # in the base. Nothing else decides a layer: a new module is placed by where it lies.
@@ -59,6 +67,7 @@ FOLDERS = {
     "sim.cli": "cli",
     "sim.web": "web",
     "analysis": "analysis",
+    "views": "views",
 }
 # What each layer may import (its own layer included). analysis sits above runs but
 # does not use them: it reads what they wrote, and from sim only the base.
@@ -69,10 +78,12 @@ ALLOWED = {
     "reference": {"base", "engine", "reference"},
     "runs": {"base", "engine", "solver", "reference", "runs"},
     "analysis": {"base", "analysis"},
-    "jobs": {"base", "engine", "solver", "reference", "runs", "analysis", "jobs"},
+    # the words: on the analysis' numbers, in the languages of the base
+    "views": {"base", "analysis", "views"},
+    "jobs": {"base", "engine", "solver", "reference", "runs", "analysis", "views", "jobs"},
     # the local web page answers requests as the command line answers its arguments:
-    # builds a job's spec, calls the job, answers (its page is an analysis page)
-    "web": {"base", "analysis", "jobs", "web"},
+    # builds a job's spec, calls the job, answers (its page is a view)
+    "web": {"base", "analysis", "views", "jobs", "web"},
     # the command line parses, builds a job's spec, calls the job and prints (serve
     # starts the web app)
     "cli": {"base", "jobs", "web", "cli"},
@@ -193,7 +204,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_modules_are_found(project_graph):
-    assert {"sim.cli", "sim.schema", "sim.engine.api", "analysis.report"} <= set(MODULES)
+    assert {"sim.cli", "sim.schema", "sim.engine.api", "views.report"} <= set(MODULES)
     assert "sim.cli" in project_graph["sim.__main__"]
 
 
@@ -202,15 +213,16 @@ def test_the_layer_is_the_folder():
     assert layer_of("sim.new_module") == "base"
     assert layer_of("sim.runs") == layer_of("sim.runs.folder") == "runs"
     assert layer_of("sim.engine.strategies.pimc") == "engine"
-    assert layer_of("analysis.sections.summary") == "analysis"
+    assert layer_of("views.sections.summary") == layer_of("views") == "views"
+    assert layer_of("analysis.stats") == "analysis"
     assert layer_of("sim.__main__") == "cli"
     assert layer_of("elsewhere.module") is None
 
 
-def test_the_option_words_are_base_for_the_analysis(project_graph):
+def test_the_option_words_are_base_for_the_views(project_graph):
     # the pages show options in the players' words (sim.option_words): a base module
-    # that analysis may import, itself on the rules and the languages only
-    assert layer_of("sim.option_words") == "base" and "base" in ALLOWED["analysis"]
+    # that the views may import, itself on the rules and the languages only
+    assert layer_of("sim.option_words") == "base" and "base" in ALLOWED["views"]
     assert project_graph["sim.option_words"] <= {"sim.rules", "sim.i18n"}
 
 
@@ -262,7 +274,8 @@ def test_the_layers_are_an_order():
         for b in below - {a}:
             assert a not in ALLOWED[b], (a, b)
     assert set(ALLOWED) == {
-        "base", "engine", "solver", "reference", "runs", "analysis", "jobs", "web", "cli"
+        "base", "engine", "solver", "reference", "runs", "analysis", "views", "jobs", "web",
+        "cli",
     }  # fmt: skip
 
 
@@ -277,6 +290,8 @@ def test_the_layers_are_an_order():
         ("sim.solver.position", "sim.runs.declarer"),
         ("sim.runs.declarer", "sim.jobs.safebids"),  # a run reaching up to a job
         ("analysis.safebids", "sim.jobs.safebids"),
+        ("analysis.compare", "views.compare"),  # the numbers reaching up to their words
+        ("views.safebids", "sim.jobs.safebids"),
         ("sim.jobs.safebids", "sim.cli.safebids"),  # a job reaching up to the command line
         ("sim.cli.report", "sim.runs.folder"),  # the command line reaching past the jobs
         ("sim.cli.solve", "analysis.advise"),
@@ -387,3 +402,62 @@ def test_the_report_command_only_builds_a_spec_and_calls_the_job():
     (body,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "cmd_report"]
     assert body.end_lineno is not None
     assert body.end_lineno - body.lineno + 1 < 60
+
+
+# The base modules of words: the languages, the options and the table in words. The
+# analysis imports none of them; a view does.
+WORD_MODULES = {"sim.i18n", "sim.option_words", "sim.table_text"}
+# A tag of a page, a Markdown heading, table rule or bold text in a string of the code
+# (docstrings are left out: they may show what a view writes).
+HTML = re.compile(
+    r"</?(html|body|div|p|table|tr|td|th|span|a|h[1-6]|ul|ol|li|section|figure"
+    r"|img|style|script|svg|details|summary|br|nav|header|main|code|strong|em)\b"
+)
+MARKDOWN = re.compile(r"(^|\n)(#{1,6} |\|\s*-{3}|- \*\*)|\*\*\S[^*\n]*\*\*")  # fmt: skip
+
+
+def speaking(path: Path, root: Path = ROOT) -> list[str]:
+    """The strings of a module's code (not its docstrings) that are HTML or Markdown."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        f"{path.relative_to(root)}:{node.lineno}: {node.value[:60]!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docs
+        and (HTML.search(node.value) or MARKDOWN.search(node.value))
+    ]
+
+
+def test_the_analysis_speaks_no_language(project_graph):
+    words = sorted(
+        f"{m} imports {t}"
+        for m, targets in project_graph.items()
+        if layer_of(m) == "analysis"
+        for t in targets
+        if t in WORD_MODULES
+    )
+    assert not words, "the analysis imports words:\n" + "\n".join(words)
+    written = [
+        line for m, p in MODULES.items() if layer_of(m) == "analysis" for line in speaking(p)
+    ]
+    assert not written, "the analysis writes HTML or Markdown:\n" + "\n".join(written)
+
+
+@pytest.mark.parametrize(
+    "source",
+    ['x = "<table>"', 'x = f"<p>{y}</p>"', 'x = "# Bids"', 'x = "| --- |"', 'x = "a **b** c"'],
+)
+def test_a_page_in_the_code_is_caught(tmp_path, source):
+    path = tmp_path / "probe.py"
+    path.write_text(source + "\n", encoding="utf-8")
+    assert speaking(path, tmp_path)
+    assert not speaking(ROOT / "analysis" / "stats.py")

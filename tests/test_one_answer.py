@@ -129,7 +129,7 @@ def offline_answer(data: dict, hand: int, seat: str) -> int:
 
 
 def test_every_page_that_reads_the_tables_gives_the_same_level(tables):
-    from analysis.advisor_page import glance_table
+    from views.advisor_page import glance_table
 
     data = class_data(tables)
     glance = glance_table(data)

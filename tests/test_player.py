@@ -266,12 +266,12 @@ def test_the_report_page_is_the_guides_page_for_the_same_sizes_and_seed(
     book, pages, tmp_path, monkeypatch
 ):
     """The report's guide plays the guide's sizes and reuses only the same hands."""
-    from analysis.player import write_player_page
     from sim.jobs import report as report_job
     from sim.jobs.guide import DUEL_DEALS, SIZES, GuideSpec, check_guide
     from sim.jobs.report import ReportSpec, guide_items
     from sim.runs.declarer import run_items
     from sim.runs.folder import QUIET
+    from views.player import write_player_page
 
     # by default both play the same sizes, seed and risk
     default = ReportSpec(rules=CLASSIC).guide_spec()
@@ -323,9 +323,9 @@ def test_the_reports_section_shows_the_chart_the_picture_and_the_answers(book):
 def test_a_page_under_other_rules_says_what_is_off(tmp_path):
     """No barrel, no bolt penalty, no 555 reset: the page says so instead of numbers."""
     from analysis.guide import guide_tables
-    from analysis.player import write_player_page
     from sim.jobs.advice_tables import load_tables
     from sim.jobs.guide import collect_runs
+    from views.player import write_player_page
 
     rules = CLASSIC.replace(barrel__at=0, bolt__penalty=0, score__samosval=False)
     # the class tables play single deals from a score of 0, which none of these options

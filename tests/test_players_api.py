@@ -157,10 +157,10 @@ def test_every_fast_player_is_timed_against_its_class():
 
 
 def test_the_lists_that_name_players_come_from_the_records():
-    from analysis.safebids import FAST_DEFENCE
     from sim.engine.strategies.addresses import ENTRIES
     from sim.jobs.safebids import DEFAULT_PLAYERS, FAST
     from sim.players import ADVISORS, DEFAULT, PAR
+    from views.safebids import FAST_DEFENCE
 
     assert FAST == tuple(n for n in NAMES if PLAYERS[n].speed == "fast")
     assert ADVISORS[0] == DEFAULT and ADVISORS[-1] == PAR

@@ -11,21 +11,21 @@ import polars as pl
 import pytest
 from matplotlib.figure import Figure
 
-from analysis import plots
 from analysis.barrel import barrel_tables
 from analysis.bids import bid_tables
 from analysis.marriages import marriage_table
 from analysis.odds import odds_result
-from analysis.pages import Section, Table
-from analysis.report import write_report_folder
 from analysis.safebids import SafeBidRun, build_result
-from analysis.sections.compare import COMPARE_COLUMNS, compare_answer, compare_section
 from sim.jobs.advise import AdviseSpec
 from sim.jobs.advise import advise as advise_job
 from sim.rules import load_rules
 from sim.runs.declarer import PAR, run_items
 from sim.runs.folder import simulate_report
 from sim.runs.odds import run_odds
+from views import plots
+from views.pages import Section, Table
+from views.report import write_report_folder
+from views.sections.compare import COMPARE_COLUMNS, compare_answer, compare_section
 
 SEED = 3
 ODDS_DEALS, HANDS, GAMES = 20_000, 20_000, 500
@@ -614,7 +614,7 @@ def test_the_page_checker_finds_broken_links_and_images(report, tmp_path):
 def test_a_figure_whose_title_or_legend_is_cut_off_is_refused():
     import matplotlib.pyplot as plt
 
-    from analysis.pages import clipped, figure_png
+    from views.pages import clipped, figure_png
 
     fig, ax = plt.subplots(figsize=(4.4, 3.8), layout="constrained")
     ax.plot([0, 1], [0, 1], label="a line")
@@ -633,7 +633,7 @@ def test_a_figure_whose_title_or_legend_is_cut_off_is_refused():
 
 
 def test_a_seat_difference_says_how_large_it_is():
-    from analysis.sections.summary import p_value_words
+    from views.sections.summary import p_value_words
 
     assert "no seat advantage is shown" in p_value_words(0.4, 300, 0.05, 1 / 3)
     words = p_value_words(0.033, 300, 0.057, 1 / 3)

@@ -291,7 +291,7 @@ def test_bid_caps_and_names_agree_with_the_engine():
 
 
 def test_the_fast_players_columns_carry_the_defence_caveat():
-    from analysis.safebids import defence_caveat
+    from views.safebids import defence_caveat
 
     assert defence_caveat(["pimc", "par"]) is None
     text = defence_caveat(["strong", "heuristic", "pimc", "par"])

@@ -224,11 +224,11 @@ def test_the_offline_page_answers_a_tapped_hand_as_the_tables(browser, offline, 
 
 
 def test_the_offline_script_is_the_tables_answer_and_reads_every_notation(browser, offline):
-    from analysis.advise import table_json
     from sim.cards import card_str, parse_card
     from sim.i18n import cards_text
     from sim.jobs.advice_tables import load_tables, table_of
     from sim.rules import load_rules
+    from views.advise import table_json
 
     page, errors = open_page(browser, (offline / "advisor-en.html").as_uri(), 390)
     rng = np.random.default_rng(11)

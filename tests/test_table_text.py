@@ -12,14 +12,8 @@ import pytest
 from sim.cards import hand_mask
 from sim.i18n import role, speaking
 from sim.output import FieldError, UsageError
-from sim.rules import load_rules
-from sim.table_text import (
-    SEATS,
-    hand_roles,
-    read_auction,
-    read_cards,
-    read_seat,
-)
+from sim.rules import SEATS, hand_roles, load_rules
+from sim.table_text import read_auction, read_cards, read_seat
 
 
 def test_the_auction_is_read_in_turn_and_refused_where_it_breaks_the_rules():

@@ -8,19 +8,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from analysis.advise import (
-    Opponents,
-    ShownTalon,
-    advice_markdown,
-    advise,
-    advise_talon,
-    game_situation,
-    opponents_text,
-    verdict,
-)
+from analysis.advise import Opponents, ShownTalon, advise, advise_talon, game_situation
 from sim.cards import hand_mask
 from sim.i18n import speaking
 from sim.rules import load_rules
+from views.advise import advice_markdown, opponents_text, verdict
 
 CLASSIC = load_rules("classic")
 HEARTS = hand_mask("AH TH KH QH AS 9C JD")  # the ♥ marriage: bids up to 220

@@ -26,9 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from sim.i18n import _, number
 from sim.players import DEFAULT, check_advisor, tables_player
-from sim.rules import MAX_BID, OPENING_BID, Rules
+from sim.rules import MAX_BID, OPENING_BID, Rules, hand_roles
 from sim.runs.folder import QUIET, Feedback
-from sim.table_text import hand_roles
 
 if TYPE_CHECKING:
     import polars as pl
@@ -320,13 +319,13 @@ def bidding_policy(rules: Rules, player: str, feedback: Feedback = QUIET) -> Auc
 
 
 def class_data(tables: ClassTables) -> dict[str, Any]:
-    """The class tables as a page embeds them (:func:`analysis.advisor_page.class_entries`).
+    """The class tables as a page embeds them (:func:`views.advisor_page.class_entries`).
 
     ``{"player", "deals", "seed", "classes": [...]}``: every class with its cell at
     every seat, the rule's choice there and each plan's margin and P(make), rounded as
     the page shows them.
     """
-    from analysis.advisor_page import class_entries
+    from views.advisor_page import class_entries
 
     seats = hand_roles(tables.rules.players)
     return {
@@ -344,15 +343,15 @@ def write_advisor_pages(
     feedback: Feedback = QUIET,
     workers: int | None = None,
 ) -> list[Path]:
-    """Write the offline page to tap a hand (:func:`analysis.advisor_page.offline_page`).
+    """Write the offline page to tap a hand (:func:`views.advisor_page.offline_page`).
 
     ``advisor.html`` in the current language, or with ``langs`` ``advisor-LANG.html``
     in each, linked to one another. It embeds the class tables of the default
     advisor's player (:func:`load_tables`: the same as ``thousand advise``'s) and
     answers from them in the browser, with no server and no network.
     """
-    from analysis.advisor_page import write_advisor_page
     from sim.i18n import speaking
+    from views.advisor_page import write_advisor_page
 
     data = class_data(load_tables(rules, DEFAULT, feedback, workers))
     view = layout(rules).json()

@@ -23,9 +23,9 @@ from sim.jobs.advice_tables import bidding_policy
 from sim.output import FieldError
 from sim.players import DEFAULT, PAR, advice_samples, fast, tables_player
 from sim.players import check_advisor as check_player
-from sim.rules import Rules
+from sim.rules import Rules, hand_roles
 from sim.runs.folder import QUIET, Feedback
-from sim.table_text import Auction, hand_roles, read_auction, read_cards, read_seat
+from sim.table_text import Auction, read_auction, read_cards, read_seat
 
 if TYPE_CHECKING:  # the answer's classes: importing the job stays light
     import numpy as np
@@ -253,7 +253,8 @@ class AdvisorAnswer:
 
         The class tables' answer alone is the ``table`` part of the whole one.
         """
-        from analysis.advise import ShownTalon, advice_json, shown_json, table_json
+        from analysis.advise import ShownTalon
+        from views.advise import advice_json, shown_json, table_json
 
         if self.answer is None:
             return table_json(self.table)
@@ -263,7 +264,8 @@ class AdvisorAnswer:
 
     def markdown(self) -> str:
         """The answer in a few lines and one table (what the command prints)."""
-        from analysis.advise import ShownTalon, advice_markdown, shown_markdown, table_markdown
+        from analysis.advise import ShownTalon
+        from views.advise import advice_markdown, shown_markdown, table_markdown
 
         if self.answer is None:
             return table_markdown(self.table)

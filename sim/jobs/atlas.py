@@ -251,19 +251,19 @@ class Atlas:
 
     def markdown(self, figures: bool = False) -> str:
         """The atlas as Markdown: the ranking of each measure (``atlas.md``, ``--full``)."""
-        from analysis.atlas import atlas_markdown
+        from views.atlas import atlas_markdown
 
         return atlas_markdown(self.table, self.spec.header(), self.refused, figures)
 
     def short(self) -> str:
         """The top switches of each measure (the command's default print)."""
-        from analysis.atlas import atlas_short
+        from views.atlas import atlas_short
 
         return atlas_short(self.table, self.spec.header())
 
     def draw(self, folder: Path) -> list[str]:
         """The tornado picture of the atlas (``atlas.png``) into ``folder``; its file names."""
-        from analysis.atlas import draw_atlas
+        from views.atlas import draw_atlas
 
         return draw_atlas(self.table, folder)
 

@@ -171,13 +171,13 @@ class Comparison:
 
         ``figures``: link the pictures :meth:`draw` writes beside it.
         """
-        from analysis.compare import compare_markdown
+        from views.compare import compare_markdown
 
         return compare_markdown(self.table, self.spec.header(), self.seats, figures)
 
     def short(self) -> str:
         """What differs, then a sentence a metric and the seats (the command's default print)."""
-        from analysis.compare import compare_short
+        from views.compare import compare_short
 
         return compare_short(self.table, list(self.spec.sets), self.spec.header(), self.seats)
 
@@ -188,7 +188,7 @@ class Comparison:
         (the games won from each seat and the skill index by rule set, against the fair
         share), ``compare_lengths.png`` (the game lengths).
         """
-        from analysis.compare import draw_comparison
+        from views.compare import draw_comparison
 
         return draw_comparison(self.table, self.seats, self.lengths, folder)
 

@@ -98,7 +98,7 @@ class Duel:
 
     def markdown(self) -> str:
         """The duel's tables in Markdown (what the command prints)."""
-        from analysis.duel import duel_markdown
+        from views.duel import duel_markdown
 
         return str(duel_markdown(self.result))
 
@@ -109,9 +109,10 @@ def duel(spec: DuelSpec, out: str | Path | None = None, *, feedback: Feedback = 
     With ``out`` the folder gets the CSV tables, ``duel.md``, ``duel.json``, the
     per-item Parquet file and ``run.json``.
     """
-    from analysis.duel import duel_result, write_duel_tables
+    from analysis.duel import duel_result
     from sim.parallel import set_threads
     from sim.runs.duel import duel_games, duel_hands, write_duel_run
+    from views.duel import write_duel_tables
 
     spec.check()
     set_threads(spec.workers)

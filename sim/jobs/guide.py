@@ -36,9 +36,9 @@ if TYPE_CHECKING:  # polars and the analysis: loaded when a guide is built, not 
     import polars as pl
 
     from analysis.guide import GuideRuns, GuideTables
-    from analysis.pages import Section
     from sim.engine.api import HandsBatch
     from sim.jobs.advice_tables import ClassTables
+    from views.pages import Section
 
 
 SIZES = {"deals": 50_000, "hands": 50_000, "games": 2_000, "odds_deals": 200_000}
@@ -100,7 +100,7 @@ class Guide:
 
     def sentence(self) -> str:
         """One sentence on the guide player's duel (empty without a duel)."""
-        from analysis.guide import duel_sentence
+        from views.guide import duel_sentence
 
         if self.duel is None or self.spec.duel_deals is None:
             return ""
@@ -113,8 +113,8 @@ class Guide:
         )
 
     def section(self) -> Section:
-        """The guide as one section of a report (:func:`analysis.guide.guide_report_section`)."""
-        from analysis.guide import guide_report_section
+        """The guide as one section of a report (:func:`views.guide.guide_report_section`)."""
+        from views.guide import guide_report_section
 
         return guide_report_section(
             self.guide, self.duel, self.spec.duel_deals or 0, self.spec.seed
@@ -124,12 +124,12 @@ class Guide:
         """Write ``guide.md``, ``index.html``, the CSVs, figures and ``run.json`` into ``out``.
 
         With ``player_page`` also ``player.html`` and ``player.md``, the page for players
-        (:mod:`analysis.player`), and ``advisor.html``, the offline page to tap a hand
+        (:mod:`views.player`), and ``advisor.html``, the offline page to tap a hand
         (:func:`sim.jobs.advice_tables.write_advisor_pages`).
         """
-        from analysis.guide import write_guide
-        from analysis.player import write_player_page
         from sim.jobs.advice_tables import write_advisor_pages
+        from views.guide import write_guide
+        from views.player import write_player_page
 
         def player(folder: Path) -> None:
             write_player_page(folder, self.guide, self.spec.rules.name)
@@ -144,9 +144,9 @@ class Guide:
         And the offline page to tap a hand in every language, ``advisor-LANG.html``
         (:func:`sim.jobs.advice_tables.write_advisor_pages`).
         """
-        from analysis.player import write_player_page
         from sim.i18n import LANGS, speaking
         from sim.jobs.advice_tables import write_advisor_pages
+        from views.player import write_player_page
 
         for lang in LANGS:
             with speaking(lang):
@@ -154,8 +154,8 @@ class Guide:
         write_advisor_pages(self.spec.rules, folder, LANGS, workers=self.spec.workers)
 
     def player_section(self) -> Section:
-        """The page for players as a report section (:func:`analysis.player.player_section`)."""
-        from analysis.player import player_section
+        """The page for players as a report section (:func:`views.player.player_section`)."""
+        from views.player import player_section
 
         return player_section(self.guide)
 

@@ -89,7 +89,7 @@ class Ladder:
 
     def markdown(self) -> str:
         """The ratings and the matrix of duels in Markdown (what the command prints)."""
-        from analysis.ladder import ladder_markdown
+        from views.ladder import ladder_markdown
 
         return ladder_markdown(self.result)
 
@@ -108,9 +108,10 @@ def ladder(
     With ``out`` the folder gets ``ladder_pairs.csv``, ``ladder_ratings.csv``,
     ``ladder.md``, ``ladder.json`` and ``run.json``.
     """
-    from analysis.ladder import PairDuel, ladder_result, write_ladder_tables
+    from analysis.ladder import PairDuel, ladder_result
     from sim.parallel import set_threads
     from sim.runs.duel import Contestant, duel_hands
+    from views.ladder import write_ladder_tables
 
     spec.check()
     set_threads(spec.workers)

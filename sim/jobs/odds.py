@@ -92,7 +92,8 @@ def odds(spec: OddsSpec, out: str | Path | None = None, *, feedback: Feedback = 
     With ``out`` the folder gets ``odds.csv``, ``odds.md``, ``odds.json`` and
     ``run.json``.
     """
-    from analysis.odds import odds_result, write_odds_dir
+    from analysis.odds import odds_result
+    from views.odds import write_odds_dir
 
     result = odds_result(count_odds(spec, feedback))
     if out is not None:

@@ -27,13 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import sim
-from sim.players import (
-    ADVISORS,
-    DECISIONS,
-    FAST_HANDS_PER_S,
-    PLAYERS,
-    Player,
-)
+from sim.players import ADVISORS, DECISIONS, FAST_HANDS_PER_S, PLAYERS, Player
 from sim.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,7 +129,8 @@ def _ladder_lines(doc: Mapping[str, Any] | None) -> list[str]:
     ]
     if why:
         lines += [f"**Stale**: {why}; run `make players`.", ""]
-    from analysis.ladder import ladder_from_json, ladder_tables_markdown
+    from analysis.ladder import ladder_from_json
+    from views.ladder import ladder_tables_markdown
 
     return lines + ladder_tables_markdown(ladder_from_json(dict(doc))).rstrip("\n").split("\n")
 

@@ -18,7 +18,7 @@ It works in three named stages:
    results): the guide's tables become the ``guide`` player's settings, which duels
    ``strong``;
 3. :func:`write_report` reads the runs and writes the report folder
-   (:func:`analysis.report.write_report_folder`).
+   (:func:`views.report.write_report_folder`).
 
 The runs' chunks are kept in a partial folder beside the report until it is written,
 so ``resume`` finishes an interrupted report.
@@ -54,10 +54,10 @@ if TYPE_CHECKING:  # polars, compiled code and the analysis: loaded when a repor
 
     from analysis.advise import SampledAdvice
     from analysis.guide import GuideRuns
-    from analysis.pages import Section
     from sim.jobs.atlas import AtlasSpec
     from sim.runs.compare import DealingRuns
     from sim.runs.odds import OddsRun
+    from views.pages import Section
 
 GUIDE_RISK = 0.75
 EXAMPLE_SAMPLE = 50  # the slow players' deals per worked example (at most safe_sample / 2)
@@ -402,7 +402,7 @@ def write_report(
     """
     from analysis.compare import compare_folders
     from analysis.odds import odds_result
-    from analysis.report import write_report_folder
+    from views.report import write_report_folder
 
     return write_report_folder(
         out,
@@ -425,7 +425,7 @@ def write_report(
 
 def atlas_of(spec: ReportSpec, table: pl.DataFrame) -> Section:
     """The report's "Which house rules matter" of its atlas table."""
-    from analysis.sections.atlas import atlas_section
+    from views.sections.atlas import atlas_section
 
     a = spec.atlas_spec()
     return atlas_section(
@@ -435,14 +435,14 @@ def atlas_of(spec: ReportSpec, table: pl.DataFrame) -> Section:
 
 def equity_of(spec: ReportSpec, model: Any, states: Any) -> Section:
     """The report's section of the chance to win from the scores (in the current language)."""
-    from analysis.sections.equity import equity_section
+    from views.sections.equity import equity_section
 
     return equity_section(model, states, spec.rules, spec.seed + 3)
 
 
 def ladder_of(spec: ReportSpec, board: Ladder) -> Section:
     """The ladder's section of the report (in the current language)."""
-    from analysis.sections.ladder import ladder_section
+    from views.sections.ladder import ladder_section
 
     played = spec.ladder_spec()
     return ladder_section(board.result, played.deals, played.sampling_deals, played.seed)

@@ -102,7 +102,7 @@ class SafeBids:
 
     def markdown(self) -> str:
         """The tables in Markdown (what the command prints)."""
-        from analysis.safebids import safebids_markdown
+        from views.safebids import safebids_markdown
 
         return str(safebids_markdown(self.result))
 
@@ -145,11 +145,12 @@ def safebids(
         The tables, curves and held-out check (:class:`analysis.safebids.SafeBidResult`)
         and the seconds they took.
     """
-    from analysis.safebids import SafeBidRun, build_result, write_safebids
+    from analysis.safebids import SafeBidRun, build_result
     from sim.engine.deal import n_hands
     from sim.parallel import max_threads, set_threads
     from sim.runs.declarer import PAR, declarer_functions, run_items, warm_declarer
     from sim.runs.folder import compile_notice
+    from views.safebids import write_safebids
 
     spec.check()
     set_threads(spec.workers)

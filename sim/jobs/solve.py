@@ -36,8 +36,8 @@ from sim.i18n import _, answer_cards, role
 from sim.jobs.show import played, read_deals, solve_inputs
 from sim.notation import from_trace
 from sim.output import UsageError
-from sim.rules import Rules, rules_from_dict
-from sim.table_text import hand_roles, seat_choices
+from sim.rules import Rules, hand_roles, rules_from_dict
+from sim.table_text import seat_choices
 
 
 @dataclass(frozen=True, kw_only=True)

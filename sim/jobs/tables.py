@@ -51,18 +51,20 @@ def bids(folder: str | Path, min_n: int = 30, out: str | Path | None = None) -> 
         out: a folder for the CSV tables and ``bids.md`` (None: none).
     """
     from analysis import bids as a
+    from views import bids as v
 
     tables = a.bid_tables(Path(folder), min_n=min_n)
     if out is not None:
-        a.write_bid_tables(tables, Path(out))
-    return Tables(tables, a.bid_tables_json, a.bids_markdown, a.bids_short)
+        v.write_bid_tables(tables, Path(out))
+    return Tables(tables, a.bid_tables_json, v.bids_markdown, v.bids_short)
 
 
 def barrel(folder: str | Path, out: str | Path | None = None) -> Tables:
     """Barrel falls, game length and seat advantage of a games run; written to ``out`` if given."""
     from analysis import barrel as a
+    from views import barrel as v
 
     tables = a.barrel_tables(Path(folder))
     if out is not None:
-        a.write_barrel_tables(tables, Path(out))
-    return Tables(tables, a.barrel_tables_json, a.barrel_markdown, a.barrel_short)
+        v.write_barrel_tables(tables, Path(out))
+    return Tables(tables, a.barrel_tables_json, v.barrel_markdown, v.barrel_short)

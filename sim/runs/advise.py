@@ -275,7 +275,7 @@ def sample_deals(
         w0, w1 = first_weights(reading=False)
     if not w0.any():
         from sim.i18n import role
-        from sim.table_text import hand_roles
+        from sim.rules import hand_roles
 
         names = hand_roles(rules.players)
         shown = ", ".join(

@@ -2,7 +2,7 @@
 
 Routes (docs/cli.md, "serve"):
 
-* ``GET /`` (``?lang=ru``): the page (:func:`analysis.advisor_page.page_html`), its
+* ``GET /`` (``?lang=ru``): the page (:func:`views.advisor_page.page_html`), its
   words in the language;
 * ``POST /api/table``: the class tables' answer at once, ``{"table": ...}``: the
   ``table`` part of ``thousand advise --json`` (``advise(spec, sampled=False)``, after
@@ -258,7 +258,7 @@ class Service:
 
     def page(self, lang: str) -> str:
         """The page in ``lang`` (made once per language)."""
-        from analysis.advisor_page import page_html
+        from views.advisor_page import page_html
 
         if lang not in self.pages:
             with speaking_here(lang):

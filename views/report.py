@@ -1,31 +1,31 @@
 """The report folder: ``index.html`` (self-contained), ``report.md``, PNG and CSV.
 
-A report is a list of sections (:class:`analysis.pages.Section`), each made by one
-builder of :mod:`analysis.sections` from the outputs of the existing pipelines
+A report is a list of sections (:class:`views.pages.Section`), each made by one
+builder of :mod:`views.sections` from the outputs of the existing pipelines
 (nothing is re-derived here):
 
-- the short answers, each with its interval (:mod:`analysis.sections.summary`);
-- the run: rules, seed, sizes, strategies (:mod:`analysis.sections.run`);
-- deal odds and reshuffle conditions, exact vs simulated (:mod:`analysis.sections.odds`);
+- the short answers, each with its interval (:mod:`views.sections.summary`);
+- the run: rules, seed, sizes, strategies (:mod:`views.sections.run`);
+- deal odds and reshuffle conditions, exact vs simulated (:mod:`views.sections.odds`);
 - marriage frequencies: held, in hand + talon, declared
-  (:mod:`analysis.sections.marriages`);
-- safe bids from the hand before the talon, by player (:mod:`analysis.sections.safebids`);
-- the strategy guide (:func:`analysis.guide.guide_report_section`);
+  (:mod:`views.sections.marriages`);
+- safe bids from the hand before the talon, by player (:mod:`views.sections.safebids`);
+- the strategy guide (:func:`views.guide.guide_report_section`);
 - bid success and safe bid levels, from :func:`analysis.bids.bid_tables`
-  (:mod:`analysis.sections.bids`);
+  (:mod:`views.sections.bids`);
 - barrel falls and game length, from :func:`analysis.barrel.barrel_tables`
-  (:mod:`analysis.sections.barrel`);
-- seat advantage, from the same tables (:mod:`analysis.sections.seats`);
-- shuffled or cut: the same rules dealt both ways (:mod:`analysis.sections.dealing`);
-- the house-rule comparison of ``thousand compare`` (:mod:`analysis.sections.compare`).
+  (:mod:`views.sections.barrel`);
+- seat advantage, from the same tables (:mod:`views.sections.seats`);
+- shuffled or cut: the same rules dealt both ways (:mod:`views.sections.dealing`);
+- the house-rule comparison of ``thousand compare`` (:mod:`views.sections.compare`).
 
 Every text the pages show (titles, sentences, table headings, figures) is in the
 current language (:mod:`sim.i18n`, ``thousand report --lang``); the CSV files and
 ``run.json`` are the same in every language.
 
-The page kit (blocks, formatting, the HTML and Markdown pages) is :mod:`analysis.pages`.
+The page kit (blocks, formatting, the HTML and Markdown pages) is :mod:`views.pages`.
 To add a section, write a builder that returns a section in a module of
-:mod:`analysis.sections` and add it to :func:`write_report_folder`.
+:mod:`views.sections` and add it to :func:`write_report_folder`.
 """
 
 from __future__ import annotations
@@ -38,26 +38,24 @@ import polars as pl
 
 from analysis.advise import SampledAdvice
 from analysis.barrel import barrel_tables
-from analysis.compare import (
-    compare_folders,
-)
+from analysis.compare import compare_folders
 from analysis.odds import OddsResult
-from analysis.pages import Section, Text, write_pages
 from analysis.runs import read_manifest
 from analysis.safebids import SafeBidResult
-from analysis.sections.barrel import barrel_section
-from analysis.sections.bids import bids_section
-from analysis.sections.compare import compare_section
-from analysis.sections.dealing import DealingPlay, dealing_section
-from analysis.sections.marriages import marriage_section
-from analysis.sections.odds import odds_section
-from analysis.sections.run import run_section
-from analysis.sections.safebids import safebids_section
-from analysis.sections.seats import seat_section
-from analysis.sections.summary import answers, summary_section
 from sim.i18n import _, number
 from sim.output import StagedDir, now_iso, write_manifest
 from sim.rules import Rules
+from views.pages import Section, Text, write_pages
+from views.sections.barrel import barrel_section
+from views.sections.bids import bids_section
+from views.sections.compare import compare_section
+from views.sections.dealing import DealingPlay, dealing_section
+from views.sections.marriages import marriage_section
+from views.sections.odds import odds_section
+from views.sections.run import run_section
+from views.sections.safebids import safebids_section
+from views.sections.seats import seat_section
+from views.sections.summary import answers, summary_section
 
 APPENDIX = ("run", "odds", "dealing", "ladder")
 """The sections for analysts (how the numbers were made and checked), folded at the end."""
@@ -112,20 +110,20 @@ def write_report_folder(
         safebids: the safe-bid tables of every dealt hand played as the declarer's
             (:func:`analysis.safebids.build_result`), or None to leave them out.
         examples: the advisor's answers shown as worked examples in that section.
-        guide: the strategy guide's section (:func:`analysis.guide.guide_report_section`),
+        guide: the strategy guide's section (:func:`views.guide.guide_report_section`),
             shown after the safe bids, or None to leave it out.
         rule_sets: ``(name, rules)`` of the compared rule sets, the base first (the
             options that differ are listed in the comparison).
-        player: the page for players (:func:`analysis.player.player_section`), which
+        player: the page for players (:func:`views.player.player_section`), which
             opens the report, or None.
         player_pages: writes the page for players on its own into the folder
             (``player-LANG.html`` and ``.md`` in every language), or None.
-        ladder: the players' ladder (:func:`analysis.sections.ladder.ladder_section`),
+        ladder: the players' ladder (:func:`views.sections.ladder.ladder_section`),
             shown in the analysts' appendix, or None.
         equity: the chance to win from the scores
-            (:func:`analysis.sections.equity.equity_section`), shown after the barrel, or
+            (:func:`views.sections.equity.equity_section`), shown after the barrel, or
             None.
-        atlas: which house rules matter (:func:`analysis.sections.atlas.atlas_section`),
+        atlas: which house rules matter (:func:`views.sections.atlas.atlas_section`),
             shown after the comparison, or None.
 
     The sections that show how the numbers were made and checked (:data:`APPENDIX`:

@@ -6,15 +6,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from analysis import plots
-from analysis.pages import (
-    Section,
-    Text,
-    fmt_number,
-    interval_column,
-    number_column,
-)
 from sim.i18n import N_, _, number, role
+from views import plots
+from views.pages import Section, Text, fmt_number, interval_column, number_column
 
 # The seat tests of analysis.barrel (``seat_chi2``'s ``test``) in words.
 TEST_WORDS = {

@@ -6,16 +6,12 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis import plots
-from analysis.marriages import WHERE, declared_counts, marriage_table, suit_words
+from analysis.marriages import declared_counts, marriage_table
 from analysis.odds import OddsResult
-from analysis.pages import (
-    Section,
-    Text,
-    interval_column,
-    number_column,
-)
 from sim.i18n import N_, _, number
+from views import plots
+from views.marriages import WHERE, suit_words
+from views.pages import Section, Text, interval_column, number_column
 
 
 def marriage_section(odds: OddsResult, hands_dir: Path | None) -> Section:

@@ -7,8 +7,8 @@ import math
 import polars as pl
 
 from analysis.ladder import LadderResult
-from analysis.pages import Section, Text
 from sim.i18n import N_, _, interval_separator, number
+from views.pages import Section, Text
 
 
 def _interval(df: pl.DataFrame, est: str, low: str, high: str, name: str) -> pl.Series:

@@ -25,8 +25,8 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analysis.stats import Z95
-from analysis.tables import to_markdown
 from sim.i18n import _, interval_separator, language, number
+from views.tables import to_markdown
 
 DPI = 90  # figure resolution; with a 256-colour palette a figure is some 30-60 kB
 

@@ -9,14 +9,10 @@ from typing import Any
 import polars as pl
 
 from analysis.odds import OddsResult
-from analysis.pages import (
-    Section,
-    Text,
-    pct,
-)
 from analysis.safebids import SafeBidResult
 from analysis.stats import Z95
 from sim.i18n import N_, _, interval_separator, n_, number, role
+from views.pages import Section, Text, pct
 
 
 def _mean_ci(row: Mapping[str, Any]) -> str:
@@ -32,9 +28,10 @@ def p_value_words(p: float, games: int, gap: float | None = None, fair: float = 
     """What a chi-square p-value of equal seat chances means, in one clause.
 
     ``gap`` (the largest difference of a seat's win share from the ``fair`` one), when
-    given, says how large a difference the test found (:data:`analysis.compare.SIZE_RULE`).
+    given, says how large a difference the test found (:data:`views.compare.SIZE_RULE`).
     """
-    from analysis.compare import NEGLIGIBLE, SIZES, SMALL
+    from analysis.compare import NEGLIGIBLE, SMALL
+    from views.compare import SIZES
 
     runs = n_("runs of {games} game", "runs of {games} games", games).format(games=number(games))
     size = ""

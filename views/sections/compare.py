@@ -7,25 +7,15 @@ from typing import Any
 
 import polars as pl
 
-from analysis import plots
 from analysis.compare import COLUMNS as COMPARE_TABLE_COLUMNS
-from analysis.compare import (
-    SIZES,
-    clear,
-    compare_sentence,
-    interval_text,
-    off_note,
-    ranked,
-    rule_differences,
-    shown_rows,
-    size_rule,
-    size_word,
-)
-from analysis.odds import ODDS_WORDS, odds_words
-from analysis.pages import Section, Text, is_missing
+from analysis.compare import clear, ranked, rule_differences, shown_rows, size_word
 from sim.i18n import N_, _, number
 from sim.option_words import option_name, option_value
 from sim.rules import Rules
+from views import plots
+from views.compare import SIZES, compare_sentence, interval_text, off_note, size_rule
+from views.odds import ODDS_WORDS, odds_words
+from views.pages import Section, Text, is_missing
 
 # Columns of the house-rule comparison table (``thousand compare``), in this order.
 COMPARE_COLUMNS = COMPARE_TABLE_COLUMNS
@@ -34,7 +24,7 @@ COMPARE_COLUMNS = COMPARE_TABLE_COLUMNS
 def measure_words(metric: str, meaning: str) -> str:
     """A compared measure's meaning in the current language (as written if unknown).
 
-    The odds keys' meanings are :data:`analysis.odds.ODDS_WORDS`, the games' those of
+    The odds keys' meanings are :data:`views.odds.ODDS_WORDS`, the games' those of
     :data:`analysis.compare.METRICS` (both marked for the catalogues).
     """
     return odds_words(metric) if metric in ODDS_WORDS else _(meaning)

@@ -26,18 +26,9 @@ from typing import Any
 
 import polars as pl
 
-from analysis.advise import table_json
-from sim.i18n import (
-    LANGS,
-    N_,
-    _,
-    cards_text,
-    interval_separator,
-    language,
-    number,
-    rank_text,
-    role,
-)
+from analysis.safebids import marriage_order
+from sim.i18n import LANGS, N_, _, cards_text, interval_separator, language, number, rank_text, role
+from views.advise import table_json
 
 OFFLINE_CSP = (
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
@@ -74,7 +65,7 @@ WORDS = {
     "player": N_("Who plays the sampled deals"),
     "start": N_("Tap the cards of your hand."),
     "more": N_("{count} more to tap."),
-    # the verdict in the advisor's own words (analysis.advise.verdict, table_verdict)
+    # the verdict in the advisor's own words (views.advise.verdict, table_verdict)
     "say_bid": N_("Bid up to {level}."),
     "say_raise": N_("Raise, up to {level}."),
     "say_pass": N_("Pass."),
@@ -196,19 +187,6 @@ def _marriage_words(label: str) -> str:
 
 NBSP = "\u00a0"
 """Keeps a level and the ``/`` after it on one line (:func:`glance_grid`)."""
-SUIT_ORDER = "♠♣♦♥"
-"""The suits from the cheapest marriage to the dearest (classic: 40, 60, 80, 100)."""
-
-
-def marriage_order(label: str) -> tuple[int, list[int]]:
-    """Where a marriage set (:func:`analysis.safebids.marriage_label`) stands in a glance.
-
-    None first, then one marriage (♠, ♣, ♦, ♥), then the pairs, then the triples, each
-    group from the cheapest suits to the dearest.
-    """
-    if label == "none":
-        return (0, [])
-    return (len(label), [SUIT_ORDER.index(ch) for ch in label])
 
 
 def glance_grid(levels: Mapping[tuple[str, int], Sequence[int]]) -> list[list[str]]:
@@ -322,7 +300,7 @@ def _escaped(words: Mapping[str, Any]) -> dict[str, str]:
 def offline_page(data: Mapping[str, Any], layout: Mapping[str, Any],
                  langs: Mapping[str, str] | None = None) -> str:  # fmt: skip
     """The offline page: the class tables ``data`` embedded, answered in the browser."""
-    from analysis.pages import inline_html
+    from views.pages import inline_html
 
     note = _(WORDS["offline_note"]).format(
         player=data["player"], deals=number(data["deals"]), seed=data["seed"]
@@ -412,7 +390,6 @@ __all__ = [
     "glance_html",
     "glance_levels",
     "glance_table",
-    "marriage_order",
     "offline_page",
     "page_html",
     "page_words",

@@ -150,7 +150,7 @@ def plot_marriages(table: pl.DataFrame, title: str) -> Figure:
         table: :func:`analysis.marriages.marriage_table` (``where, suit, rate, ci_*, exact``).
         title: the figure's title.
     """
-    from analysis.marriages import WHERE, suit_words
+    from views.marriages import WHERE, suit_words
 
     views = [
         ("hand", _(WHERE["hand"]), "tab:blue"),
@@ -656,7 +656,7 @@ def plot_bid_grid(choices: pl.DataFrame, seats: Sequence[str]) -> Figure:
     into one stripe per seat (forehand first), coloured by the level to bid up to (greener
     the higher, by bands of 20: :data:`LEVEL_BANDS`), grey where the choice is to pass; a
     dash where no hand is of the class. The rows and columns are the grid's
-    (:func:`analysis.advisor_page.glance_grid`, in the order of ``choices``), whose table
+    (:func:`views.advisor_page.glance_grid`, in the order of ``choices``), whose table
     gives the levels themselves. Small enough for a 390 px phone (about 310 px wide at the
     pages' resolution).
     """

@@ -10,8 +10,10 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from analysis import plots
-from analysis.pages import (
+from sim.i18n import N_, _, number
+from sim.rules import Rules
+from views import plots
+from views.pages import (
     Section,
     Text,
     interval_column,
@@ -19,8 +21,6 @@ from analysis.pages import (
     number_column,
     wilson_column,
 )
-from sim.i18n import N_, _, number
-from sim.rules import Rules
 
 # How a barrel stint ends (analysis.barrel.OUTCOMES), and how a first fall came, in words.
 OUTCOME_WORDS = {

@@ -6,20 +6,16 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from analysis import plots
-from analysis.advise import SampledAdvice, examples_table
-from analysis.pages import (
-    Section,
-    Text,
-    fmt_number,
-    mean_interval_column,
-    wilson_column,
-)
-from analysis.safebids import CLASS_KEYS, SafeBidResult, bid_chart, defence_caveat
+from analysis.advise import SampledAdvice
+from analysis.safebids import CLASS_KEYS, SafeBidResult
 from sim.cards import cards_of
 from sim.i18n import N_, _, cards_text, interval_separator, n_, number, role
 from sim.players import PAR, PLAYERS
 from sim.players import words as player_words
+from views import plots
+from views.advise import examples_table
+from views.pages import Section, Text, fmt_number, mean_interval_column, wilson_column
+from views.safebids import bid_chart, defence_caveat
 
 # The further tables of the safe bids (CSV only), by class, in words.
 CLASS_WORDS = {

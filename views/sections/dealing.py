@@ -8,20 +8,13 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from analysis import plots
-from analysis.compare import (
-    compare_rates,
-)
+from analysis.compare import compare_rates
 from analysis.odds import OddsCounts
-from analysis.pages import (
-    Section,
-    Text,
-    interval_column,
-    is_missing,
-)
-from analysis.sections.compare import measure_words
 from sim.i18n import N_, _, interval_separator, number
 from sim.odds_keys import ODDS_KEYS
+from views import plots
+from views.pages import Section, Text, interval_column, is_missing
+from views.sections.compare import measure_words
 
 # The deal odds and game metrics the "Shuffled or cut?" figure shows, in this order.
 DEALING_HEADLINES = (

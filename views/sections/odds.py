@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis import plots
-from analysis.odds import OddsResult, odds_words
-from analysis.pages import (
-    Section,
-    Text,
-    fmt_interval,
-    fmt_number,
-    interval_column,
-    number_column,
-)
+from analysis.odds import OddsResult
 from sim.i18n import N_, _, number
 from sim.rules import Rules
+from views import plots
+from views.odds import odds_words
+from views.pages import Section, Text, fmt_interval, fmt_number, interval_column, number_column
 
 
 def _reshuffle_text(rules: Rules) -> str:

@@ -7,13 +7,9 @@ from typing import Any
 
 import polars as pl
 
-from analysis.pages import (
-    Section,
-    Table,
-    Text,
-)
 from sim.i18n import N_, _, number
 from sim.rules import Rules
+from views.pages import Section, Table, Text
 
 # The presets' descriptions (sim/presets/*.toml), marked for the catalogues; the
 # description of any other rules file is shown as written.

@@ -1,4 +1,4 @@
-// The page to tap a hand (analysis/advisor_page.py): one script for both modes, the
+// The page to tap a hand (views/advisor_page.py): one script for both modes, the
 // server's (thousand serve: answers from /api/table, then /api/advise) and the offline
 // page's (the class tables embedded, answered here). Cards are ids 0..23 (suit * 6 +
 // rank, suits ♠ ♣ ♦ ♥, ranks 9 J Q K 10 A), as in sim.cards; the card reader mirrors

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis import plots
-from analysis.atlas import MEASURES, stopped_words, switch_words, tornado_panels
-from analysis.compare import interval_text
-from analysis.pages import Section, Text
+from analysis.atlas import MEASURES
 from sim.i18n import N_, _, number
+from views import plots
+from views.atlas import stopped_words, switch_words, tornado_panels
+from views.compare import interval_text
+from views.pages import Section, Text
 
 TOP = 5  # switches of each measure in the report's table
 

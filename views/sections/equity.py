@@ -14,9 +14,9 @@ import numpy as np
 import polars as pl
 
 from analysis.equity import EquityModel, calibration, one_per_game, skill
-from analysis.pages import Section, Text
 from sim.i18n import N_, _, number, role
 from sim.rules import Rules
+from views.pages import Section, Text
 
 OWN_SCORES = (-120, 0, 200, 400, 600, 760)
 """The rows of the shown table: the seat's score before the deal (then the barrel)."""

@@ -3,7 +3,7 @@
 What a player asks at the table, each answered in a sentence or two with its interval
 and the player that measured it: how high to bid (every class of hand, its marriages
 and aces, at every seat: the choice of the best margin from the advisor's class tables,
-as a picture and as the grid the offline page shows, :func:`analysis.advisor_page.glance_grid`),
+as a picture and as the grid the offline page shows, :func:`views.advisor_page.glance_grid`),
 forehand's forced 100, what the talon brings, what to give away, when to concede, the
 barrel and bidding on it, bolts and the 555 reset (samosval). ``thousand
 guide --player-page`` writes it as ``player.html`` (about one A4 page when printed, one
@@ -24,23 +24,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.advisor_page import WORDS, glance_frame, glance_html
-from analysis.guide import (
-    GUIDE_PLAYER,
-    MIN_HANDS,
-    GuideTables,
-    chart_rows,
-    choice_levels,
-    keep,
-    marriage_words,
-    points_text,
-    share_text,
-    tight,
-)
-from analysis.pages import FigureRef, Section, Text, figure_png, inline_html
-from analysis.tables import to_markdown
+from analysis.guide import GUIDE_PLAYER, GuideTables, chart_rows, choice_levels
 from sim.i18n import _, language, number, role
-from sim.table_text import hand_roles
+from sim.rules import hand_roles
+from views.advisor_page import WORDS, glance_frame, glance_html
+from views.guide import MIN_HANDS, keep, marriage_words, points_text, share_text, tight
+from views.pages import FigureRef, Section, Text, figure_png, inline_html
+from views.tables import to_markdown
 
 PAGE_CSS = """
 body{font-family:system-ui,sans-serif;max-width:52rem;margin:1.2rem auto;padding:0 .8rem;
@@ -125,7 +115,7 @@ def bid_answer(guide: GuideTables) -> str:
 
 
 def bid_grid(guide: GuideTables) -> pl.DataFrame:
-    """Every class's choice at every seat (:func:`analysis.advisor_page.glance_grid`)."""
+    """Every class's choice at every seat (:func:`views.advisor_page.glance_grid`)."""
     return glance_frame(choice_levels(guide.bid_choices))
 
 
@@ -135,8 +125,8 @@ def grid_title(guide: GuideTables) -> str:
 
 
 def bid_figure_png(guide: GuideTables) -> bytes:
-    """The bid grid's picture (:func:`analysis.plots.plot_bid_grid`) as PNG bytes."""
-    from analysis.plots import plot_bid_grid
+    """The bid grid's picture (:func:`views.plots.plot_bid_grid`) as PNG bytes."""
+    from views.plots import plot_bid_grid
 
     return figure_png(plot_bid_grid(guide.bid_choices, hand_roles(guide.runs.rules.players)))
 
@@ -355,7 +345,7 @@ def player_section(guide: GuideTables) -> Section:
 
 
 def _html_grid(guide: GuideTables) -> str:
-    """The grid as HTML: the offline page's glance (:func:`analysis.advisor_page.glance_html`).
+    """The grid as HTML: the offline page's glance (:func:`views.advisor_page.glance_html`).
 
     Its title as the table's caption; a cell of three levels may break between them.
     """

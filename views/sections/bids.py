@@ -10,15 +10,10 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis import plots
 from analysis.bids import bid_tables
-from analysis.pages import (
-    Section,
-    Text,
-    interval_column,
-    pct,
-)
 from sim.i18n import N_, _, number, role
+from views import plots
+from views.pages import Section, Text, interval_column, pct
 
 # The shown headings of the bid tables' key columns, and the words of their values.
 KEY_HEADINGS = {
