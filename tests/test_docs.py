@@ -41,10 +41,47 @@ DOCS = ROOT / "docs"
 
 # --- docs/players.md: every player, from its record and measured duels ---------------------
 def test_players_md_is_written_from_the_records_and_the_measurements():
-    from sim.jobs.players import page, read_ladder, read_measured
+    """Fails too when a note's code stops (or starts) matching today's: its mark changes."""
+    from sim.jobs.players import page, read_ladder, read_measured, read_notes
 
     text = (DOCS / "players.md").read_text(encoding="utf-8")
-    assert text == page(read_measured(), read_ladder()), "docs/players.md is stale; make docs"
+    expected = page(read_measured(), read_ladder(), read_notes())
+    assert text == expected, "docs/players.md is stale; make docs"
+
+
+def test_every_note_names_the_code_it_measured_and_its_figures_hold():
+    from sim.jobs.players import check_notes, read_notes
+
+    doc = read_notes()
+    assert len(doc["note"]) >= 40 and {n["player"] for n in doc["note"]} >= {"pimc", "strong"}
+    assert check_notes(doc) == []
+
+
+def test_a_note_of_other_code_is_marked_with_what_differs():
+    import sim
+    from sim.jobs.players import check_notes, defaults, note_stale, page
+    from sim.players import PLAYERS
+
+    now = {"engine_version": sim.ENGINE_VERSION, "defaults": {"pimc": defaults(PLAYERS["pimc"])}}
+    note = {"player": "pimc", "code": "abc1234", "text": "+1.00 [0.50, 1.50] points per deal"}
+    doc = {"note": [note], "code": {"abc1234": now}}
+    assert check_notes(doc) == [] and note_stale(note, doc["code"]) is None
+    assert "*(commit abc1234; today's engine and defaults)*" in page({}, None, doc)
+    older = {"abc1234": {**now, "engine_version": "0"}}
+    assert note_stale(note, older) == f"engine version 0, now {sim.ENGINE_VERSION}"
+    then = {k: v for k, v in now["defaults"]["pimc"].items() if k != "tie_net"}
+    moved = {"abc1234": {**now, "defaults": {"pimc": {**then, "worlds": 3.0, "gone": 1.0}}}}
+    assert note_stale(note, moved) == (
+        "other parameter defaults: `worlds` 3, now 16; no `tie_net` (now 1); "
+        "`gone` 1 (no longer a parameter)"
+    )
+    assert "*(commit abc1234; measured on other code: other parameter" in page({}, None, {
+        "note": [note], "code": moved})  # fmt: skip
+    # a figure whose interval does not hold it, a code the file does not describe
+    bad = [{**note, "text": "+2.0 [0.5, 1.5]"}, {**note, "code": "fedcba9"}]
+    wrong = check_notes({"note": bad, "code": doc["code"]})
+    assert any("+2.0 [0.5, 1.5] does not hold its mean" in w for w in wrong)
+    assert any("no [code.fedcba9]" in w for w in wrong)
 
 
 def test_the_pages_ladder_plays_every_player_on_the_code_it_plays_with():
