@@ -319,10 +319,24 @@ RECORDS: tuple[Player, ...] = (
         words=N_("the fast scripted player (`heuristic`) at every seat"),
         how=(
             "Bids, names its contract and concedes by a measured model of what a hand takes "
-            "as the declarer (a linear model of the deal total on the hand's features with "
-            "a normal spread): it raises while declaring the next level is expected to "
-            "score `bid_margin`; gives away the cards that cost least; plays by rules "
-            "(declare a safe marriage first, win cheaply, give points to a partner)."
+            "as the declarer (a linear model of the deal total on the hand's aces, tens, "
+            "marriages and the entries to declare them, trump length, lone kings and queens, "
+            "voids and card points, with a normal spread): it raises while declaring the "
+            "next level is expected to score `bid_margin` points (with `bid.jumps` a raise "
+            "may jump straight to the level its hand makes in 80 % of deals), names the "
+            "contract with the best expected score, and concedes only when conceding is "
+            "expected to score more than playing (the opponents' share counted both ways). "
+            "On the barrel it bids and names at least what wins there and never concedes, "
+            "and it bids on against an opponent on the barrel. It gives away cheap cards, "
+            "keeps marriages, aces and guarded tens, and counts half a marriage against "
+            "giving a lone king or queen. It declares a marriage that cannot lose its queen "
+            "before one that can, keeps a longer trump rather than switch it away while the "
+            "opponents still hold trumps, as a defender does not lead low into a suit whose "
+            "top card the shown talon gave the declarer, wins tricks cheaply when last and "
+            "feeds the other defender points. It undarkens a dark declaration when it would "
+            "bid 125, and with two players takes the first of the two blind talons. It sees "
+            "only what a player at the table sees (a test swaps the hidden cards and checks "
+            "that its choices do not change)."
         ),
         params=HEURISTIC_PARAMS,
         advises=True,
