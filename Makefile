@@ -120,7 +120,7 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # fitted by benchmarks/strong_fit.py --model net (about 30 minutes in all on 2 cores).
 # Then the concession's defenders' line and chance to make (training/concede.py), fitted
 # on 100,000 deals strong plays out, three hands and two (about 2 minutes each; cleared
-# at the start, so that everything before is fitted with the concession as before it).
+# at the start, so that everything before is fitted with the unfitted concession).
 # Its following rows are then fitted on the search's value of every card
 # (training/cards.py): `thousand teach --kinds play` labels every card decision of
 # 100,000 classic deals strong plays (seed 1013, about 11 minutes on 2 cores), the rows

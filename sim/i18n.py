@@ -147,7 +147,7 @@ def set_language(lang: str | None) -> str:
 
 @contextmanager
 def speaking(lang: str | None) -> Iterator[str]:
-    """Write user-facing text in ``lang`` inside the block, then as before.
+    """Write user-facing text in ``lang`` inside the block, then in the language spoken before it.
 
     In a thread speaking its own language (:func:`speaking_here`) the block changes
     that thread's language only.

@@ -1,4 +1,4 @@
-"""The two ways the toolkit compiles code with numba, in one place.
+"""How the engine's code is compiled with numba: six decorators and a callback compiler.
 
 * :func:`hot`: small functions of the engine's inner loop. LLVM inlines them
   (``forceinline``), integer division skips Python's zero check
@@ -6,11 +6,26 @@
   (``_nrt=False``), which would otherwise cost two atomic operations per array
   argument per call, several times the work of a card play. A ``hot`` function must
   therefore never allocate or return an array.
+* :func:`hot_call`: the same, kept as a call (larger functions used from many sites).
+* :func:`hot_call_literal`: the same on numba's own dispatcher, compiled once per set
+  of literal constants its callers pass (:func:`sim.engine.choose.choose` alone).
+* :func:`compiled`: larger functions that may allocate (reference counting kept).
 * :func:`kernel`: the parallel loops over many deals (``prange``); they may allocate
   per-block scratch arrays.
+* :func:`body`: a function only a compile boundary's callback calls, inlined there by
+  numba itself rather than optimised on its own first.
+* :func:`entry_address`: compiles ``module.name`` once as a C callback and returns its
+  address, which a kernel calls across the boundary (:func:`call_packed`).
 
-Both cache their machine code on disk (``cache=True``). The decorators return the
-function with its own signature, so type checkers read the annotations as written.
+:func:`hot`, :func:`hot_call` and :func:`compiled` compile each function once per plain
+argument type (a literal constant at a call site starts no other copy). All but
+:func:`body` cache their machine code on disk (``cache=True``). The decorators return
+the function with its own signature, so type checkers read the annotations as written.
+
+Not every compiled function goes through them: the random streams (:mod:`sim.rng`),
+the deal generator (:mod:`sim.engine.deal`), the odds counts (:mod:`sim.runs.odds`) and
+a few functions of :mod:`sim.engine.driver` and :mod:`sim.engine.search` call numba's
+``njit`` directly (also with ``cache=True``).
 """
 
 from __future__ import annotations

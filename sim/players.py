@@ -101,9 +101,10 @@ class Player:
             one exempt from the hidden-card check.
         defends_weaker: its defence is measured weaker than ``pimc``'s, so a safe-bid
             table of it runs a little high (the tables say so).
-        notes: how its settings were chosen: the duels measured when each choice was
-            made, with their seeds (``docs/players.md`` shows them; the strength it
-            plays at now is measured apart, by ``python -m sim.jobs.players``).
+
+    How a player's settings were chosen, with the figures measured then, is not part of
+    the record: ``docs/player_notes.toml`` keeps it, each note stamped with the sources
+    it measured, and ``docs/players.md`` shows it (:mod:`sim.jobs.players`).
     """
 
     name: str
@@ -123,7 +124,6 @@ class Player:
     bids_by_heuristic_rule: bool = False
     sees_all_cards: bool = False
     defends_weaker: bool = False
-    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
@@ -198,13 +198,12 @@ GUIDE_PARAMS = {
 _CONCEDE_BY_MARGIN = Param(
     10.0,
     "concede only when conceding is expected to gain the declarer's margin (its score "
-    "minus the other hands' mean) by this many points over playing on (10: chosen by "
-    "duels on seed 101, where 0 conceded hands that lost 4 points of margin each)",
+    "minus the other hands' mean) by this many points over playing on",
 )
 _DISCARD_DOC = (
     "0: give cards away as the heuristic does; 1: by sampled deal scores; 2: by strong's "
-    "line fitted on those scores (2.4 times faster, measured -0.45 [-1.26, +0.37] a deal); "
-    "3: by the learned contract's network on the hand each card leaves"
+    "line fitted on those scores (three hands; otherwise as 1); 3: by the learned "
+    "contract's network on the hand each card leaves (where one is fitted; otherwise as 1)"
 )
 _BID_PARAMS = {
     "bid": Param(
@@ -320,10 +319,24 @@ RECORDS: tuple[Player, ...] = (
         words=N_("the fast scripted player (`heuristic`) at every seat"),
         how=(
             "Bids, names its contract and concedes by a measured model of what a hand takes "
-            "as the declarer (a linear model of the deal total on the hand's features with "
-            "a normal spread): it raises while declaring the next level is expected to "
-            "score `bid_margin`; gives away the cards that cost least; plays by rules "
-            "(declare a safe marriage first, win cheaply, give points to a partner)."
+            "as the declarer (a linear model of the deal total on the hand's aces, tens, "
+            "marriages and the entries to declare them, trump length, lone kings and queens, "
+            "voids and card points, with a normal spread): it raises while declaring the "
+            "next level is expected to score `bid_margin` points (with `bid.jumps` a raise "
+            "may jump straight to the level its hand makes in 80 % of deals), names the "
+            "contract with the best expected score, and concedes only when conceding is "
+            "expected to score more than playing (the opponents' share counted both ways). "
+            "On the barrel it bids and names at least what wins there and never concedes, "
+            "and it bids on against an opponent on the barrel. It gives away cheap cards, "
+            "keeps marriages, aces and guarded tens, and counts half a marriage against "
+            "giving a lone king or queen. It declares a marriage that cannot lose its queen "
+            "before one that can, keeps a longer trump rather than switch it away while the "
+            "opponents still hold trumps, as a defender does not lead low into a suit whose "
+            "top card the shown talon gave the declarer, wins tricks cheaply when last and "
+            "feeds the other defender points. It undarkens a dark declaration when it would "
+            "bid 125, and with two players takes the first of the two blind talons. It sees "
+            "only what a player at the table sees (a test swaps the hidden cards and checks "
+            "that its choices do not change)."
         ),
         params=HEURISTIC_PARAMS,
         advises=True,
@@ -372,9 +385,9 @@ RECORDS: tuple[Player, ...] = (
             "(`tie_net` 1) and it gives cards away by `strong`'s line fitted on its own "
             "sampled scores (`discard` 2); with two or four hands a tie goes to the best "
             "exact total over the first `tie_worlds` worlds and its discard weighs the "
-            "heuristic's five cheapest cards over sampled worlds, as every decision did "
-            "before (`tie_net` 0, `discard` 1, `worlds` 10: the settings `strong` was fitted "
-            "on). `contract` 1 takes the contract and the concession from `strong`'s network "
+            "heuristic's five cheapest cards over sampled worlds, as with `tie_net` 0 and "
+            "`discard` 1 (with `worlds` 10, the settings `strong` was fitted on). "
+            "`contract` 1 takes the contract and the concession from `strong`'s network "
             "too. It bids, demands reshuffles and picks the talon as the heuristic does."
         ),
         params=PIMC_PARAMS,
@@ -387,84 +400,6 @@ RECORDS: tuple[Player, ...] = (
         advice_samples=48,
         tables_from="strong",
         bids_by_heuristic_rule=True,
-        notes=(
-            "Its defaults since issue 37 (`worlds` 16, `discard` 2, `tie_net` 1; the "
-            "contract still searched): 42.6 deals a second per core with `pimc` at every "
-            "seat against 10.2 for the settings before (`worlds` 10, `discard` 1, `tie_net` "
-            "0), medians of three alternating runs of 200 classic deals, seed 80031, one "
-            "worker; against those settings -0.54 [-1.77, +0.69] points per deal, margin "
-            "+0.31 [-1.00, +1.63] (2,000 deals, held-out seed 86101). Chosen on seed 86001 "
-            "(600 deals) against `contract` 1 with 32 worlds (-1.02 [-3.25, +1.20], 52 "
-            "deals a second) and with 16 (-1.48 [-3.62, +0.67], 107 deals a second); the "
-            "searched contract +0.29 [-1.98, +2.57]. The exact tie-break is what cost the "
-            "time: `tie_worlds` 1 / 3 / 8 / 200 at 16 worlds ran 61 / 43 / 29 / 24 deals a "
-            "second with `contract` 1. Against `strong` (2,000 deals each, `strong` in A's "
-            "seat), the settings before held it to -4.39 [-5.72, -3.05] (seed 87301) and "
-            "-2.38 [-3.71, -1.06] (seed 87401), these defaults to -2.48 [-3.63, -1.33] and "
-            "-2.29 [-3.35, -1.23]: deal by deal `strong` takes +1.91 ± 1.37 and +0.09 ± 1.35 "
-            "points more from them, about 1.0 ± 0.97 on both, so as `strong`'s opponent "
-            "they may be a point weaker; the declarer's ties by `strong`'s scores and a "
-            "defender's by exact totals over 3 worlds (31 deals a second) gave `strong` "
-            "+0.26 ± 1.38 (seed 87401): no better.",
-            "Its contract since 2026-12-05 (the same choices, the same random stream): "
-            "each world probes only the contracts still in the running, and a pair is "
-            "decided once the worlds left cannot change which scores more; the concession "
-            "stops once the contract is made or lost in half the worlds. The contract "
-            "decision searches 54,576 nodes instead of 166,377 (5.0 against 15.3 ms; 100 "
-            "classic deals, `benchmarks/pimc_decisions.py`), and 200 classic deals with "
-            "`pimc` at every seat (seed 80031, one worker) take 4.63 s instead of 6.85 as "
-            "whole processes (medians of three alternating runs, identical hands).",
-            "Tie-break budget: 300,000 solver nodes instead of 100,000 cost 1.7 times the "
-            "time and measured -0.8 [-1.6, +0.05] points per deal against `heuristic` "
-            "(classic, 1,000 paired deals, seed 101, where it was chosen) and -0.4 "
-            "[-1.2, +0.4] on seed 202: kept at 100,000.",
-            "Discard by sampled scores (`discard` 1) against the heuristic's: +2.12 "
-            "[0.66, 3.59] points per deal on seed 301 (1,000 deals, where it was tried), "
-            "+3.20 [2.06, 4.35] on seed 8181 (2,000 deals); weighing the 9 cheapest cards "
-            "instead of 5: +0.30 [-0.27, +0.87] more on seed 301, so kept at 5.",
-            "Bidding by sampled scores (`bid` 1) against the heuristic's bidding (seed 301, "
-            "1,000 deals, 40 worlds, margin 35): bias 0 / 10 / 20: +0.58 [-0.55, +1.71] / "
-            "+0.43 [-0.61, +1.48] / -0.04 [-1.12, +1.03] points per deal; bias 0 and margin "
-            "15: +0.37 [-0.91, +1.66]: no measurable gain, so it is off by default.",
-            "Bidding by the share of sampled deals made (`bid_make`): against "
-            "`heuristic_v1` (classic, 600 deals, seed 1, 10 worlds) +15.1 [11.6, 18.6] "
-            "points per deal at 0.5 against +16.9 [13.7, 20.1] bidding as the heuristic; "
-            "against the heuristic's bidding on seed 301 at 0.7: +0.77 [-0.34, +1.88]: off "
-            "by default.",
-            "The learned contract and the fitted discard in the search's place (`contract` "
-            "1, `discard` 2): 22 deals a second per core with `pimc` at every seat against "
-            "6.2 (300 classic deals, seed 80031; `contract` 1 alone 7.9); against `pimc` "
-            "-0.72 [-2.90, +1.46] points per deal (600 deals, seed 80041): not shown as "
-            "good, so off by default.",
-            "The fast settings (`contract` 1, `discard` 2, `tie_worlds` 3, `worlds` 16): 28.6 "
-            "deals a second per core with `pimc` at every seat against 7.0 (medians of three "
-            "alternating runs of 200 classic deals, seed 80031, one worker; 29.0 with "
-            "`discard` 3); against `pimc` -1.06 [-2.24, +0.11] points per "
-            "deal, margin -1.25 [-2.51, +0.00] (2,000 deals, seed 81003); with `discard` 3 "
-            "(held-out regret against the sampled scores 4.64 ± 0.32 points per card given "
-            "against the line's 7.13 ± 0.46 and the heuristic's 11.78, 2,342 gives of seed "
-            "81101) -1.30 [-2.49, -0.12], margin -2.01 [-3.26, -0.75] (2,000 deals, seed "
-            "81005): weaker, so not the default. Tried on seed 81001 (600 deals): "
-            "`tie_worlds` 3 with 10 worlds -2.46 [-4.91, -0.00], with 16 -0.57 [-2.93, "
-            "+1.78], with 20 -1.89 [-4.20, +0.42]; the searched contract with the rest fast "
-            "-0.61 [-2.85, +1.62]; `contract` 1 and `discard` 2 alone -0.50 [-2.82, +1.82].",
-            "A network fitted on `pimc`'s own named contracts (a softmax over each "
-            "decision's contracts, 64 units, on the 125,241 decisions of the contract "
-            "network's data; held out: `pimc`'s contract 64.8 % against the share network's "
-            "54.6 %, mean 122.1 against 118.2 and `pimc`'s 123.3) in the fast settings' "
-            "contract: -3.91 [-5.23, -2.59] against `pimc`, margin -4.44 (2,000 deals, seed "
-            "82003; made 53.2 % against 56.4 %): imitating the search's noisy choice names "
-            "high contracts in the wrong hands, so not kept.",
-            "Two players, against `heuristic`: +27.27 [21.28, 33.27] points per deal, margin "
-            "+45.68 (300 deals, seed 83011): mean contract 156.4 against 130.8, made 85.7 % "
-            "against 76.0 %.",
-            "Reading the auction (`read_bids` 1) against `pimc` without it (duels with "
-            "`heuristic`, classic): +1.10 [0.17, 2.04] points per deal on seed 301 (1,000 "
-            "deals, where it was tried first), +0.43 [-0.31, +1.16] on seed 8282 and -0.13 "
-            "[-0.84, +0.58] on seed 9191 (2,000 deals each); all three +0.34 [-0.11, "
-            "+0.79], the margin (which counts the defence) +0.63 [0.08, 1.19]: kept on, for "
-            "worlds that agree with the auction rather than for a measured gain.",
-        ),
     ),
     Player(
         name="strong",
@@ -502,130 +437,6 @@ RECORDS: tuple[Player, ...] = (
         advice_samples=4000,
         bids_by_heuristic_rule=False,  # raise or pass by its bid network
         defends_weaker=True,
-        notes=(
-            "Card play by the search's values (issue 62; `training/cards.py` on `thousand "
-            "teach --kinds play`: 2,246,612 classic card decisions of seeds 1013 and 1014, "
-            "903,378 two-player ones of seed 1015): held out, a defender's follow is of the "
-            "best value in 89.9 % of decisions (the imitating line 85.6 %, the heuristic "
-            "84.0 %). Against `heuristic`, seeds 301 and 302, 4,000 deals each: classic "
-            "+9.14 [+8.44, +9.84] a deal (imitation +8.83), five_hundred_one +4.94 (+2.75), "
-            "two players +10.49 [+9.46, +11.51] (the heuristic's cards +5.82); against "
-            "`pimc` (the same seeds) -2.29 [-3.02, -1.56] and margin -4.07 (imitation "
-            "-3.03 and -5.33). A value-fitted defender lead lost in duels (seeds 201, 202): "
-            "the three-hand leads stay imitation.",
-            "The concession by the margin (issue 62; the defenders' line and the chance to "
-            "make it fitted on 100,000 deals of seed 1009, 78,252 contract decisions; held "
-            "out, the line errs by 33.4 points rms against 43.7 for the mean, the chance's "
-            "log-loss 0.277 against 0.394 for the network's open-card share; refitted on "
-            "the final player's deals: 33.3 against 43.1, 0.273 against 0.369): under every "
-            "preset's concession (the contract lost and half of it to each defender) it "
-            "concedes 0.2 % of contracts, against the old rule (never) +0.01 [-0.00, +0.02] "
-            "and +0.00 [-0.00, +0.00] margin per deal (4,000 deals each on seeds 201 and "
-            "202, paired against `heuristic`); with `rospis.no_subtract` +1.50 [+1.07, "
-            "+1.93] and +2.15 [+1.71, +2.58] margin per deal (own seat +0.73, +1.17) "
-            "against the old rule (concede when under half the worlds make it). "
-            "`concede_margin` 10 was chosen on seed 101: at 0 it conceded 1.9 % of "
-            "contracts and lost 4.1 points of margin on each.",
-            "The bonus of 0.5 on the heuristic's card: the plain fit, which agrees with "
-            "`pimc` more often (59 % of the declarer's leads against the heuristic's 44 %), "
-            "lost 2.7 points per deal to the heuristic in a duplicate duel, the fit with "
-            "the bonus won 2.7 (bonuses 0.25 to 1.5 measured; classic, 20,000 deals, seed "
-            "301).",
-            "The fitted discard against the heuristic's cheapest card: +2.7 points per deal "
-            "(20,000 deals each on seeds 31337 and 2718, paired deal by deal), +1.7 with "
-            "four players, +2.6 under `ukraine_online`; with two players -2.1, so there "
-            "the heuristic's.",
-            "Contracts: a line fitted to `pimc`'s contracts named higher ones (122 against "
-            "111 on average) and lost 5.3 points per deal to the heuristic's contract; "
-            "hand models fitted on `strong`'s own deal totals lost 0.5 (bidding by them) "
-            "and 0.1 (contract and concession by them): it names contracts as the "
-            "heuristic does.",
-            "Contract and concession by the learned network (one hidden layer of 128 ReLUs; "
-            "teacher: `thousand teach`, classic, `strong` at every seat, 10 worlds, 140,000 "
-            "deals of seed 1003 and 20,000 of seed 1001: 125,241 contract decisions; fit "
-            "seed 1, `make weights`): on the held-out fifth of seed 1003's decisions it "
-            "loses 7.44 [7.24, 7.64] points per contract decision to the best contract over "
-            "the worlds, the heuristic's contract 14.33 [13.98, 14.68]; 32 units 9.7 and a "
-            "line 14.0 on the first 15,575 decisions. Against `heuristic` (classic, 20,000 "
-            "deals, seed 80001) +6.06 [5.61, 6.50] per deal, +5.36 [4.96, 5.76] with the "
-            "heuristic's contract; against `pimc` (600 deals, seed 80005) -6.86 [-9.47, "
-            "-4.26], -7.37 [-9.65, -5.08] before, paired deal by deal +0.50 [-1.13, "
-            "+2.13]: its contracts rose from 112.6 to 119.3 (`pimc`'s 125.7), and it no "
-            "longer concedes where conceding costs the contract (4.4 % of its contracts "
-            "before).",
-            "Two players: a network fitted the same way on 54,098 contract decisions of "
-            "`two_players` (seed 1004) lost 9.31 points per deal to the heuristic (5,000 "
-            "deals, seed 80011), so with two players the heuristic named the contract "
-            "until the outcome network below; "
-            "under `five_hundred_one` (the declarer names the trump) the three-hand network "
-            "lost 1.0 (0.62 against -0.40), so there too.",
-            "Other rules with the classic weights, against the heuristic (5,000 deals, seed "
-            "77): +2.07 [1.66, 2.48] per deal with four players, +3.27 [2.71, 3.83] under "
-            "`ukraine_online`; with two players the weights lost 4.74 [3.51, 5.97], so with "
-            "two it plays the heuristic's cards.",
-            "The card network (one hidden layer of 8 ReLUs, a softmax over the legal cards "
-            "fitted on `pimc`'s choices at 424,655 card decisions of 33,000 classic deals, "
-            "`make weights`; held out it plays `pimc`'s card at 73.6 % of the declarer's "
-            "leads against the line's 64.7 %, at 64.1 % of a defender's against 59.8 %), "
-            "chosen on seed 83201 (20,000 deals against `heuristic`): the line +6.41, a "
-            "network of 16 units on every row +8.44 at bonus 0 (+7.47 at 0.5, +5.92 at 1.0, "
-            "+8.26 at -0.25), on the leads only +8.60, 8 units on the leads +8.79, on the "
-            "declarer's leads only +8.60; on the follows it adds little and costs a third of "
-            "the speed. Held out (seed 84301, 20,000 deals, against `heuristic`): classic "
-            "+5.67 [5.24, 6.10] to +7.95 [7.53, 8.37], four players +4.45 to +6.18 [5.86, "
-            "6.49], `ukraine_online` +5.87 to +8.01, `app` +5.57 to +7.91; 108k-146k hands "
-            "a second on one thread against 143k-174k with the line (alternating runs).",
-            "Contracts by a network fitted on `pimc`'s own named contracts (64 units; held "
-            "out it names `pimc`'s contract in 64.8 % of decisions against 54.6 %) in place "
-            "of the share network: -1.56 [-1.81, -1.32] points per deal (classic, 20,000 "
-            "deals, seed 82001): `strong`'s play does not make the contracts `pimc`'s "
-            "play makes.",
-            "Declaring a marriage whenever the heuristic would (at once; `strong` puts it "
-            "off as `pimc` often does) lost about 5.3 points per deal against `heuristic` "
-            "(20,000 deals, seed 83201): classic +6.41 [5.98, 6.84] to +1.15 [0.68, 1.61], "
-            "four players +4.86 to +0.97, `ukraine_online` +6.54 to +1.27.",
-            "Two players: a logit fitted on 82,166 of `pimc`'s card choices on `two_players` "
-            "deals (`benchmarks/strong_fit.py`, rounds heuristic:1500:11 and "
-            "heuristic:4000:12; held out it agrees with `pimc` on the declarer's leads 48.7 "
-            "% against the heuristic's 28.3 %) lost 25.34 [23.51, 27.16] points per deal "
-            "(5,000 deals, seed 83101): it put marriages off for ever (it declared at 37 % "
-            "of the leads where it could, the heuristic at 99 %). Declaring them as the "
-            "heuristic does, by the bonus on the heuristic's card 0.5 / 1.0 / 1.5 / 2.5: "
-            "-0.41 [-1.26, +0.43] / -0.17 / -0.57 / +0.07 [-0.01, +0.15]: no gain, so with "
-            "two players it still plays the heuristic's cards (`pimc` is +27.27 there).",
-            "Two players, the contract by a network fitted on outcomes (128 ReLUs, the same "
-            "features; `thousand teach --rules two_players --player heuristic --kinds "
-            "outcome --deals 200000 --seed 1005`: at each of 180,965 contract decisions the "
-            "declarer's total when the heuristic plays the dealt deal on, no concession; "
-            "fit seed 1, 8 contracts drawn per decision, `make weights`): held out (36,164 "
-            "decisions) its contract scores +4.78 ± 0.19 points per decision over the "
-            "heuristic's with the same totals (131.9 named against 127.4). Against "
-            "`heuristic` (20,000 deals, seed 85101) +2.49 [2.21, 2.76], margin +2.09 [1.81, "
-            "2.37], against 0.00; 64 units with 4 contracts drawn +1.31 [0.66, 1.97] "
-            "(5,000 deals, seed 85001). Giving, of the heuristic's five cheapest cards, the "
-            "one whose kept hand that network values most (as `pimc.discard=3` does) in "
-            "place of the heuristic's cheapest: +6.97 [6.41, 7.53] on seed 85101 (chosen "
-            "there), held out +6.13 [5.60, 6.66], margin +4.70 [4.10, 5.29] (20,000 deals, "
-            "seed 85201); the same give for three hands in place of the fitted line: +8.06 "
-            "[7.66, 8.47] against +8.88 [8.47, 9.30] (classic, 20,000 deals, seed 85301), "
-            "so there the line.",
-            "Bidding by the bid network (`bid_net` 1) against `strong` bidding as the "
-            "heuristic (`bid_net` 0), classic, 20,000 deals, seed 87001 where `bid_value` "
-            "was chosen: -30 / -15 / 0 / 10 / 20 / 40: -2.27 / -0.17 / +0.54 / +0.48 / "
-            "+0.27 / -0.09 points per deal, margin -4.63 / -1.33 / +0.17 / +0.43 / +0.39 / "
-            "+0.25; adding 0.2 to 0.5 points per card point held to the threshold (what a "
-            "defender takes) changed nothing measurable (+0.37 to +0.56). Held out (seed "
-            "87101, 20,000 deals) at 10: +0.33 [0.17, 0.49], margin +0.21 [0.01, 0.41]; four "
-            "players +0.30 [0.18, 0.42], margin +0.25 [0.12, 0.39]. Held out the network "
-            "misses the talon-enumerated values by 5.91 points (rms; their spread 62.78), "
-            "37,856 rows of 20,000 deals (seed 1007).",
-            "The same outcome fit for three players (234,447 decisions of classic deals "
-            "played by `strong`, seed 501) does not beat the share network with `strong`'s "
-            "own cards: held out it named 120.3 against 118.4 and scored 0.80 ± 0.17 points "
-            "per decision less; the share network's contract one step higher lost 5.31 ± "
-            "0.18, one step lower 0.62 ± 0.07. `strong`'s contracts sit where its own "
-            "play makes them; `pimc` names 124 because its play makes them.",
-        ),
     ),
     Player(
         name="cheater",

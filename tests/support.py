@@ -71,7 +71,7 @@ def sizes(quick, full, name="size"):
     """Parametrize a test by its size: ``quick`` in ``make test``, ``full`` in ``make test-all``.
 
     The same assertions run at both sizes; the full one is marked ``slow`` (the long
-    statistical and differential runs: README, "Tests").
+    statistical and differential runs, which `make test-all` adds).
     """
     return pytest.mark.parametrize(
         name,

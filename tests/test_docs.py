@@ -7,12 +7,19 @@
   the schema declares every column of every file the commands write, with its type:
   small real runs of every command are checked against it;
 * ``docs/cli.md`` names every key of the hand and game traces;
+* ``docs/players.md`` is written from the players' records, the measured duels, the
+  ladder and the notes, each stamped with the code it measured;
+* ``README.md`` is a short front door: every ``thousand`` command it (or
+  ``docs/guide.md``) shows parses, the quick ones run, and every link of the README and
+  of ``docs/`` resolves, its ``#anchor`` included; measured figures live only in the
+  generated pages;
 * no file of the project points to documents outside the repository.
 """
 
 import csv
 import json
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -41,10 +48,47 @@ DOCS = ROOT / "docs"
 
 # --- docs/players.md: every player, from its record and measured duels ---------------------
 def test_players_md_is_written_from_the_records_and_the_measurements():
-    from sim.jobs.players import page, read_ladder, read_measured
+    """Fails too when a note's code stops (or starts) matching today's: its mark changes."""
+    from sim.jobs.players import page, read_ladder, read_measured, read_notes
 
     text = (DOCS / "players.md").read_text(encoding="utf-8")
-    assert text == page(read_measured(), read_ladder()), "docs/players.md is stale; make docs"
+    expected = page(read_measured(), read_ladder(), read_notes())
+    assert text == expected, "docs/players.md is stale; make docs"
+
+
+def test_every_note_names_the_code_it_measured_and_its_figures_hold():
+    from sim.jobs.players import check_notes, read_notes
+
+    doc = read_notes()
+    assert len(doc["note"]) >= 40 and {n["player"] for n in doc["note"]} >= {"pimc", "strong"}
+    assert check_notes(doc) == []
+
+
+def test_a_note_of_other_code_is_marked_with_what_differs():
+    import sim
+    from sim.jobs.players import check_notes, defaults, note_stale, page
+    from sim.players import PLAYERS
+
+    now = {"engine_version": sim.ENGINE_VERSION, "defaults": {"pimc": defaults(PLAYERS["pimc"])}}
+    note = {"player": "pimc", "code": "abc1234", "text": "+1.00 [0.50, 1.50] points per deal"}
+    doc = {"note": [note], "code": {"abc1234": now}}
+    assert check_notes(doc) == [] and note_stale(note, doc["code"]) is None
+    assert "*(commit abc1234; today's engine and defaults)*" in page({}, None, doc)
+    older = {"abc1234": {**now, "engine_version": "0"}}
+    assert note_stale(note, older) == f"engine version 0, now {sim.ENGINE_VERSION}"
+    then = {k: v for k, v in now["defaults"]["pimc"].items() if k != "tie_net"}
+    moved = {"abc1234": {**now, "defaults": {"pimc": {**then, "worlds": 3.0, "gone": 1.0}}}}
+    assert note_stale(note, moved) == (
+        "other parameter defaults: `worlds` 3, now 16; no `tie_net` (now 1); "
+        "`gone` 1 (no longer a parameter)"
+    )
+    assert "*(commit abc1234; measured on other code: other parameter" in page({}, None, {
+        "note": [note], "code": moved})  # fmt: skip
+    # a figure whose interval does not hold it, a code the file does not describe
+    bad = [{**note, "text": "+2.0 [0.5, 1.5]"}, {**note, "code": "fedcba9"}]
+    wrong = check_notes({"note": bad, "code": doc["code"]})
+    assert any("+2.0 [0.5, 1.5] does not hold its mean" in w for w in wrong)
+    assert any("no [code.fedcba9]" in w for w in wrong)
 
 
 def test_the_pages_ladder_plays_every_player_on_the_code_it_plays_with():
@@ -106,6 +150,129 @@ def test_a_measurement_of_other_code_is_marked_stale():
     other = {**m, "defaults": {**m["defaults"], "bid_margin": 1.0}}
     assert "defaults" in stale("strong", other)
     assert "(stale: measured with other parameter defaults)" in page({"strong": other})
+
+
+# --- README.md: the front door, its commands and links ----------------------------------------
+README = ROOT / "README.md"
+# the pages written by hand, where no measured figure may live (generated: players.md)
+HAND_WRITTEN = ("README.md", "docs/guide.md", "docs/layout.md", "docs/cli.md", "docs/rules.md",
+                "docs/data.md")  # fmt: skip
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """The fenced code blocks of a Markdown text: ``(language, body)``."""
+    return re.findall(r"^```(\w*)\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def _prose(text: str) -> str:
+    """A Markdown text without its fenced code blocks."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+def _commands(text: str) -> list[str]:
+    """Every ``thousand ...`` command line of the shell blocks (continued lines joined)."""
+    lines = []
+    for lang, body in _blocks(text):
+        if lang == "sh":
+            lines += [
+                c for c in body.replace("\\\n", " ").splitlines() if c.startswith("thousand ")
+            ]
+    return lines
+
+
+def test_the_readme_is_a_short_front_door():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250, "the README is a front door: docs/ holds the rest"
+    first = _blocks(text)[0][1].splitlines()  # the whole setup comes first
+    assert [line.split("#")[0].strip() for line in first] == ["make report", "make test"]
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", text), "no dated figures in the README"
+    for page in ("cli", "data", "rules", "players", "guide", "layout"):
+        assert f"](docs/{page}.md)" in text, f"the README links docs/{page}.md"
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/guide.md"])
+def test_every_command_shown_parses(page):
+    """Each ``thousand`` line parses as the command line would, with real rules and players."""
+    from sim.cli import build_parser
+    from sim.players import PLAYERS
+    from sim.rules import load_rules
+
+    lines = _commands((ROOT / page).read_text(encoding="utf-8"))
+    assert len(lines) >= (20 if page == "README.md" else 5)
+    parser = build_parser()
+    wrong = []
+    for line in lines:
+        argv = shlex.split(line, comments=True)[1:]
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit:
+            wrong.append(f"{line}: does not parse")
+            continue
+        rules = getattr(args, "rules", None)
+        if isinstance(rules, str) and not rules.endswith(".toml"):
+            load_rules(rules)  # a preset that exists
+        for key in ("a", "b", "strategies", "players", "player"):
+            names = getattr(args, key, None)
+            if isinstance(names, str):
+                unknown = set(names.split(",")) - set(PLAYERS) - {"par"}
+                if unknown:
+                    wrong.append(f"{line}: no player {sorted(unknown)}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_quick_readme_commands_run(capsys):
+    lines = _commands(README.read_text(encoding="utf-8"))
+    quick = [line for line in lines if line.startswith("thousand rules ")]
+    assert len(quick) == 2
+    for line in quick:
+        assert main(shlex.split(line, comments=True)[1:]) == 0, line
+        assert "classic" in capsys.readouterr().out or "ukraine_online" in line
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as dashes."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    """Every heading's anchor in a Markdown file (a repeated one numbered, as GitHub does)."""
+    counts: dict[str, int] = {}
+    anchors = set()
+    for heading in re.findall(r"^#+ (.+)$", _prose(path.read_text(encoding="utf-8")), re.M):
+        slug = _slug(heading)
+        n = counts.get(slug, 0)
+        anchors.add(slug if n == 0 else f"{slug}-{n}")
+        counts[slug] = n + 1
+    return anchors
+
+
+def test_every_link_of_the_readme_and_the_docs_resolves():
+    wrong = []
+    pages = [README, *sorted(DOCS.glob("*.md"))]
+    for page in pages:
+        for target in re.findall(r"\]\(([^)\s]+)\)", _prose(page.read_text(encoding="utf-8"))):
+            if re.match(r"[a-z]+:", target):  # https:, mailto:
+                continue
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.exists():
+                wrong.append(f"{page.relative_to(ROOT)}: {target}: no such file")
+            elif anchor and file.suffix == ".md" and anchor not in _anchors(file):
+                wrong.append(f"{page.relative_to(ROOT)}: {target}: no such heading")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_measured_figures_live_only_in_the_generated_pages():
+    """A figure with its interval outside a code block of a page written by hand goes stale
+    unseen: measured duels belong in docs/players.md (docs/player_notes.toml, players.json)."""
+    from sim.jobs.players import INTERVAL
+
+    wrong = []
+    for page in HAND_WRITTEN:
+        for line in _prose((ROOT / page).read_text(encoding="utf-8")).splitlines():
+            if INTERVAL.search(line):
+                wrong.append(f"{page}: {line.strip()[:100]}")
+    assert not wrong, "\n".join(wrong)
 
 
 # --- docs/rules.md: the generated options table -------------------------------------------

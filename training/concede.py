@@ -23,7 +23,8 @@ conceding half the contract each (or 60). What the declarer must guess is the fi
    ``--dry-run``.
 
 The same arguments give the same line. ``make weights`` clears the line first
-(``--clear``: every other fit is made with the concession as before it), fits it once
+(``--clear``: every other fit is made with the unfitted concession, which concedes only
+where conceding costs nothing and the contract is more likely lost than made), fits it once
 the imitating card network is fitted, and again last, on deals played by the final
 player.
 """
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
         "--clear",
         action="store_true",
         help="take the concession's arrays out of the weights file and stop (make weights "
-        "fits everything else without them, as before the line existed)",
+        "fits everything else with the unfitted concession)",
     )
     args = ap.parse_args(argv)
     if args.clear:

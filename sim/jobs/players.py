@@ -1,26 +1,35 @@
 """The players' page, ``docs/players.md``: how every player decides and how strong it plays.
 
-The page is written from two sources, so that it cannot go stale unnoticed:
+The page is written from these sources, so that it cannot go stale unnoticed:
 
 * the players' records (:mod:`sim.players`): what each player is, which decisions it
-  makes itself, its parameters, its speed class, whether it advises, and the duels
-  that decided its settings when they were chosen;
+  makes itself, its parameters, its speed class, whether it advises;
 * the measured strength, ``docs/players.json``: a duplicate duel of every player against
   ``heuristic`` (classic rules, seeds set here and used for no fitting or tuning),
   written by ``python -m sim.jobs.players --measure`` (minutes: the sampling players
   play a few deals a second). Each measurement keeps the engine version
   (:data:`sim.ENGINE_VERSION`, bumped whenever results change for the same seed) and
   the player's parameter defaults it was played with; the page marks a measurement
-  that no longer matches as stale, and ``tests/test_docs.py`` fails on one.
+  that no longer matches as stale, and ``tests/test_docs.py`` fails on one;
+* the ladder, ``docs/ladder.json``: every player against every other
+  (``--ladder``), stamped and marked stale the same way;
+* the notes, ``docs/player_notes.toml`` (written by hand): how each player's settings
+  were chosen, the duels and fits measured when each choice was made. Each note names
+  the commit whose sources it measured, and the file keeps what those sources were as
+  a duel records it (the engine version and the player's parameter defaults); the page
+  marks a note measured on other code than today's with what differs
+  (:func:`note_stale`), so a figure of older code never reads as today's.
 
-``make docs`` rewrites the page from both (:func:`write_page`) without playing.
+``make docs`` rewrites the page from them (:func:`write_page`) without playing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "players.md"
 MEASURED = ROOT / "docs" / "players.json"
 LADDER = ROOT / "docs" / "ladder.json"
+NOTES = ROOT / "docs" / "player_notes.toml"
 AGAINST = "heuristic"  # every player's duel is against it
 
 
@@ -184,6 +194,64 @@ def stale(name: str, m: Mapping[str, Any]) -> str | None:
     return None
 
 
+def note_stale(note: Mapping[str, Any], codes: Mapping[str, Any]) -> str | None:
+    """What differs between the sources a note measured and today's (None: nothing).
+
+    The sources are ``codes[note["code"]]``: the engine version and the noted player's
+    parameter defaults then, compared as a duel's are (:func:`stale`); the words name
+    the engine versions and the first few defaults that differ.
+    """
+    code = codes[note["code"]]
+    why = []
+    if code["engine_version"] != sim.ENGINE_VERSION:
+        why.append(f"engine version {code['engine_version']}, now {sim.ENGINE_VERSION}")
+    then: Mapping[str, float] = code["defaults"][note["player"]]
+    now = defaults(PLAYERS[note["player"]])
+    changed = [
+        f"`{k}` {then[k]:g}, now {now[k]:g}" if k in then else f"no `{k}` (now {now[k]:g})"
+        for k in now
+        if then.get(k) != now[k]
+    ] + [f"`{k}` {then[k]:g} (no longer a parameter)" for k in then if k not in now]
+    if changed:
+        more = f"; and {len(changed) - 4} more" if len(changed) > 4 else ""
+        why.append("other parameter defaults: " + "; ".join(changed[:4]) + more)
+    return "; ".join(why) or None
+
+
+_NUMBER = r"([+-]?\d+(?:\.\d+)?)"
+INTERVAL = re.compile(rf"{_NUMBER} ?%? \[{_NUMBER}, {_NUMBER}\]")
+"""A figure and its 95 % interval as the notes write them: ``+1.23 [0.45, 2.01]``, ``68.2 % [67.7,
+68.7]``."""
+
+
+def check_notes(doc: Mapping[str, Any]) -> list[str]:
+    """What is wrong with the notes of ``docs/player_notes.toml`` (nothing: an empty list).
+
+    Every note names a player and a code the file describes, with that player's
+    defaults; every interval in its text holds its mean; every code is used.
+    """
+    wrong = []
+    codes = doc.get("code", {})
+    for i, note in enumerate(doc.get("note", [])):
+        where = f"note {i + 1} ({note.get('player')}, {note.get('code')})"
+        if set(note) != {"player", "code", "text"}:
+            wrong.append(f"{where}: keys {sorted(note)}, not player, code and text")
+            continue
+        if note["player"] not in PLAYERS:
+            wrong.append(f"{where}: no such player")
+        code = codes.get(note["code"])
+        if code is None or not re.fullmatch(r"[0-9a-f]{7,40}", note["code"]):
+            wrong.append(f"{where}: no [code.{note['code']}] with its engine version")
+        elif note["player"] not in code.get("defaults", {}):
+            wrong.append(f"{where}: [code.{note['code']}.defaults] has no {note['player']}")
+        for mean, low, high in INTERVAL.findall(note["text"]):
+            if not float(low) <= float(mean) <= float(high):
+                wrong.append(f"{where}: {mean} [{low}, {high}] does not hold its mean")
+    used = {n.get("code") for n in doc.get("note", [])}
+    wrong += [f"[code.{c}] is noted by nothing" for c in codes if c not in used]
+    return wrong
+
+
 def _interval(x: Mapping[str, Any]) -> str:
     return f"{x['mean']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}]"
 
@@ -212,13 +280,20 @@ def _kind(p: Any) -> str:
     return f"fixed at {p.fixed:g}" if p.fixed is not None else words
 
 
-def page(measured: Mapping[str, Any], board: Mapping[str, Any] | None = None) -> str:
-    """The text of ``docs/players.md`` from the records, the measurements and the ladder."""
+def page(
+    measured: Mapping[str, Any],
+    board: Mapping[str, Any] | None = None,
+    notes: Mapping[str, Any] | None = None,
+) -> str:
+    """The text of ``docs/players.md``: the records, the measurements, the ladder, the notes."""
+    notes = notes or {}
+    codes = notes.get("code", {})
     lines = [
         "# The players",
         "",
         "<!-- Written by `make docs` (python -m sim.jobs.players) from the players' records",
-        "     (sim/players.py) and docs/players.json; edit those, not this page. -->",
+        "     (sim/players.py), docs/players.json, docs/ladder.json and docs/player_notes.toml;",
+        "     edit those, not this page. -->",
         "",
         "Every player of the toolkit, how it decides and how strong it plays. A player is its",
         "compiled code under `sim/engine/strategies/` plus one record in `sim/players.py`;",
@@ -284,9 +359,19 @@ def page(measured: Mapping[str, Any], board: Mapping[str, Any] | None = None) ->
             lines += ["", "| parameter | default | values | meaning |", "| --- | --- | --- | --- |"]
             for pname, p in player.params.items():
                 lines.append(f"| `{pname}` | {p.default:g} | {_kind(p)} | {p.doc} |")
-        if player.notes:
-            lines += ["", "How its settings were chosen (the duels measured then):", ""]
-            lines += [f"- {note}" for note in player.notes]
+        own = [n for n in notes.get("note", []) if n["player"] == name]
+        if own:
+            lines += [
+                "",
+                "How its settings were chosen (`docs/player_notes.toml`: the duels and fits "
+                "measured then, each on the sources of the commit named; a note measured on "
+                "other code than today's says what differs):",
+                "",
+            ]
+            for note in own:
+                why = note_stale(note, codes)
+                then = f"measured on other code: {why}" if why else "today's engine and defaults"
+                lines.append(f"- {note['text']} *(commit {note['code']}; {then})*")
     lines += [
         "",
         "## Adding a player",
@@ -296,6 +381,9 @@ def page(measured: Mapping[str, Any], board: Mapping[str, Any] | None = None) ->
         "2. One `Player` record in `sim/players.py`: its name and next engine id, its words,",
         "   how it decides, its parameters, its `entry`, which decisions it makes (the rest",
         "   `rest_by` the heuristic), its speed class, whether it advises.",
+        "3. What decided its settings, with the figures measured then: notes in",
+        "   `docs/player_notes.toml`, each naming the commit whose sources it measured (and",
+        "   those sources' engine version and the player's defaults under `[code.COMMIT]`).",
         "",
         "`tests/test_players_api.py` then checks it on every preset (every move legal as the",
         "reference engine judges it, hidden cards ignored, the same bytes from the same seed),",
@@ -314,6 +402,13 @@ def read_measured(path: Path = MEASURED) -> dict[str, Any]:
     return doc
 
 
+def read_notes(path: Path = NOTES) -> dict[str, Any]:
+    """The notes of ``docs/player_notes.toml`` (none when the file is missing)."""
+    if not path.exists():
+        return {}
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
 def read_ladder(path: Path = LADDER) -> dict[str, Any] | None:
     """The page's ladder, ``docs/ladder.json`` (None when the file is missing)."""
     if not path.exists():
@@ -323,10 +418,14 @@ def read_ladder(path: Path = LADDER) -> dict[str, Any] | None:
 
 
 def write_page(
-    path: Path = PAGE, measured_path: Path = MEASURED, ladder_path: Path = LADDER
+    path: Path = PAGE,
+    measured_path: Path = MEASURED,
+    ladder_path: Path = LADDER,
+    notes_path: Path = NOTES,
 ) -> None:
-    """Rewrite ``docs/players.md`` from the records, ``players.json`` and ``ladder.json``."""
-    path.write_text(page(read_measured(measured_path), read_ladder(ladder_path)), encoding="utf-8")
+    """Rewrite ``docs/players.md`` from the records and the three files of ``docs/``."""
+    text = page(read_measured(measured_path), read_ladder(ladder_path), read_notes(notes_path))
+    path.write_text(text, encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -341,6 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--page", type=Path, default=PAGE)
     parser.add_argument("--measured", type=Path, default=MEASURED)
     parser.add_argument("--ladder-file", type=Path, default=LADDER)
+    parser.add_argument("--notes", type=Path, default=NOTES)
     args = parser.parse_args(argv)
     if args.measure is not None:
         names = tuple(args.measure) or tuple(PLAYERS)
@@ -356,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("the ladder: every player against every other", file=sys.stderr)
         board = play_ladder(PageLadderSpec())
         args.ladder_file.write_text(json.dumps(board, indent=2) + "\n", encoding="utf-8")
-    write_page(args.page, args.measured, args.ladder_file)
+    write_page(args.page, args.measured, args.ladder_file, args.notes)
     return 0
 
 

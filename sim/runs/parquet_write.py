@@ -22,8 +22,8 @@ compiled pass per column, the way Parquet lays them out:
 :func:`write_columns` writes the same file from columns given as their present values
 and a validity, without a frame (a ``hands`` run's chunk:
 :func:`sim.runs.hands.hands_part`). Frames of other column types (floats, dates, …) go
-to polars' writer unchanged. The parts join into one file as before
-(:mod:`sim.runs.parquet_concat`). The values read back are the frame's
+to polars' writer unchanged. Either way the parts join into one file by
+:mod:`sim.runs.parquet_concat`. The values read back are the frame's
 (``tests/test_parquet_write.py`` reads every kind of column back with polars and
 pyarrow, and checks the two ways write the same bytes).
 """

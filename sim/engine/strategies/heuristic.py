@@ -308,5 +308,5 @@ def heuristic_choose(
         return cheapest_of_hand(S[S_HAND0 + seat], P)  # the legal gives: the whole hand
     if kind == Decision.CONCEDE:
         return _concede(seat, S, P, params)
-    # reshuffle demands, dark play, the blind talon pick and a named trump: as before
+    # reshuffle demands, dark play, the blind talon pick and a named trump: heuristic_v1's
     return heuristic_v1_choose(kind, seat, S, P, legal, n, params, tiebreak)

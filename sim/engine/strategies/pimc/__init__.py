@@ -14,6 +14,8 @@ action that does best over the same worlds:
   probed from the nearest one known, and with none solved the tie goes to the solver's
   move ordering. With ``pimc.tie_worlds`` below ``worlds`` only the first that many
   worlds are solved exactly for the tie (the counts still come from every world).
+  With ``pimc.tie_net`` 1 (the default) and three hands the tie goes instead to the
+  move ``strong``'s fitted card scores rank first, at no search cost.
 * **contract** (after the discard): the amount with the best expected deal score over
   the worlds' open-card totals (``+c`` made, ``-c`` failed), each world probed at the
   contracts' targets by bisection; with ``pimc.contract`` 1 that expectation comes from
@@ -27,11 +29,12 @@ action that does best over the same worlds:
   sampled worlds that make the contract, recalibrated to how often played deals make
   it (:func:`~sim.engine.strategies.learned.concession_gain`); by the contract network's
   share with ``pimc.contract`` 1;
-* **discard** (:mod:`.discard`; ``pimc.discard`` 1, the default; 0: the heuristic's; 2:
-  ``strong``'s line fitted on these scores; 3: each card's hand left valued by the
-  contract network, :func:`~.discard.net_discard`; 2 and 3 where fitted for the rules):
-  of the ``DISCARD_CANDIDATES`` cards the heuristic would rather give away, the one
-  whose best contract over the sampled worlds has the best expected deal score;
+* **discard** (:mod:`.discard`): with ``pimc.discard`` 1, of the
+  ``DISCARD_CANDIDATES`` cards the heuristic would rather give away, the one whose best
+  contract over the sampled worlds has the best expected deal score; 2 (the default):
+  ``strong``'s line fitted on these scores (three hands; with two or four, as 1); 3:
+  each card's hand left valued by the contract network, :func:`~.discard.net_discard`
+  (as 1 where no network is fitted for the rules); 0: the heuristic's;
 * **bidding** (:mod:`.bidding`), the heuristic's unless ``pimc.bid`` (raise when
   declaring is expected to score ``bid_margin`` over ``bid_worlds`` sampled deals) or
   ``pimc.bid_make`` (raise when the hand makes the next level in that share of them).
