@@ -117,7 +117,7 @@ docs: $(STAMP)  ## regenerate docs/rules.md's options table, docs/data.md's colu
 # network (sim/engine/strategies/strong.npz): pimc's card choices at the card decisions of
 # 33,000 seeded classic deals (runs/strong_fit; the rounds played by strong are played
 # with its line's weights, so the network's file is set aside while they are dealt),
-# fitted by benchmarks/strong_fit.py --model net (about 30 minutes in all on 2 cores).
+# fitted by training/strong_fit.py --model net (about 30 minutes in all on 2 cores).
 # Then the concession's defenders' line and chance to make (training/concede.py), fitted
 # on 100,000 deals strong plays out, three hands and two (about 2 minutes each; cleared
 # at the start, so that everything before is fitted with the unfitted concession).
@@ -145,7 +145,7 @@ weights: $(STAMP)
 	  --labels outcome --net two --hidden 128 --levels-per 8 --seed 1
 	$(BIN)/python -m training.bid --deals 20000 --data-seed 1007 --seed 1
 	rm -f sim/engine/strategies/strong.npz
-	$(BIN)/python -m benchmarks.strong_fit --model net --hidden 8 --net-rows 0,2 --bonus 0 --rounds $(CARD_ROUNDS)
+	$(BIN)/python -m training.strong_fit --model net --hidden 8 --net-rows 0,2 --bonus 0 --rounds $(CARD_ROUNDS)
 	$(CONCEDE) --deals 100000 --data-seed 1009
 	$(CONCEDE) --rules two_players --deals 100000 --data-seed 1011
 	test -f runs/teach/play/play.parquet || $(CARD_TEACH) --deals 100000 --seed 1013 --out runs/teach/play

@@ -19,7 +19,6 @@ from collections import defaultdict
 
 import numpy as np
 
-from sim.engine import decision_snapshots
 from sim.engine.actions import DECLARE, Decision
 from sim.engine.arena import arena_size
 from sim.engine.params import rules_vector
@@ -37,26 +36,7 @@ from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_c
 from sim.engine.strategies.pimc import pimc_concede, pimc_contract, pimc_give, pimc_play
 from sim.engine.strategies.registry import CONTRACT_BY, parse_params
 from sim.rules import load_rules
-
-KINDS = (Decision.PLAY, Decision.DISCARD, Decision.CONTRACT, Decision.CONCEDE)
-
-
-def snapshots(
-    rules,
-    deals: int,
-    seed: int,
-    strategies: tuple[str, ...] = ("heuristic",) * 3,
-    params: tuple[str, ...] = (),
-):
-    """The decision states of ``deals`` deals played by ``strategies``, of the kinds timed here.
-
-    Deal ``k`` plays on the random stream of seed ``seed * 1_000_003 + k``; ``params``:
-    the players' ``STRATEGY.NAME=VALUE`` settings.
-    """
-    for _k, snap in decision_snapshots(
-        rules, deals, seed, strategies, KINDS, seed * 1_000_003, params=params
-    ):
-        yield snap
+from training.snapshots import snapshots
 
 
 def decide(snap, P, params, arena) -> None:

@@ -17,6 +17,8 @@ it lies in (:data:`FOLDERS`), never by a list of modules:
 * **reference**: the plain Python engines that check the compiled one
   (``sim/reference/``); they share the engine's action codes and nothing else of it
   but the reshuffle conditions;
+* **batch**: the generic machinery under the runs (``sim/batch/``): chunked runs on
+  workers or Dask, resumable, and the Parquet writer and joiner; nothing of the game;
 * **runs**: the code that plays and writes Parquet files and ``run.json`` (and
   computes no statistics) (``sim/runs/``);
 * **analysis**: reads run folders (or the result objects of the runs) and computes
@@ -62,6 +64,7 @@ FOLDERS = {
     "sim.engine": "engine",
     "sim.solver": "solver",
     "sim.reference": "reference",
+    "sim.batch": "batch",
     "sim.runs": "runs",
     "sim.jobs": "jobs",
     "sim.cli": "cli",
@@ -76,11 +79,14 @@ ALLOWED = {
     "engine": {"base", "engine"},
     "solver": {"base", "engine", "solver"},
     "reference": {"base", "engine", "reference"},
-    "runs": {"base", "engine", "solver", "reference", "runs"},
+    # chunked runs on workers and their Parquet files: nothing of the game
+    "batch": {"base", "batch"},
+    "runs": {"base", "engine", "solver", "reference", "batch", "runs"},
     "analysis": {"base", "analysis"},
     # the words: on the analysis' numbers, in the languages of the base
     "views": {"base", "analysis", "views"},
-    "jobs": {"base", "engine", "solver", "reference", "runs", "analysis", "views", "jobs"},
+    "jobs": {"base", "engine", "solver", "reference", "batch", "runs"}
+    | {"analysis", "views", "jobs"},
     # the local web page answers requests as the command line answers its arguments:
     # builds a job's spec, calls the job, answers (its page is a view)
     "web": {"base", "analysis", "views", "jobs", "web"},
@@ -274,8 +280,8 @@ def test_the_layers_are_an_order():
         for b in below - {a}:
             assert a not in ALLOWED[b], (a, b)
     assert set(ALLOWED) == {
-        "base", "engine", "solver", "reference", "runs", "analysis", "views", "jobs", "web",
-        "cli",
+        "base", "engine", "solver", "reference", "batch", "runs", "analysis", "views", "jobs",
+        "web", "cli",
     }  # fmt: skip
 
 
@@ -353,12 +359,12 @@ def test_imports_are_read_everywhere(tmp_path):
     src = tmp_path / "mod.py"
     src.write_text(
         "import sim.rules\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-        "    from sim.runs.runner import Backend\ndef f():\n    from analysis import stats\n"
+        "    from sim.batch.runner import Backend\ndef f():\n    from analysis import stats\n"
         "    import sim.engine.api as api\n"
     )
     assert imports_of("sim.x", src) == {
         "sim.rules",
-        "sim.runs.runner",
+        "sim.batch.runner",
         "analysis.stats",
         "sim.engine.api",
     }

@@ -6,7 +6,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from sim.runs.parquet_concat import ParquetJoin, concat_parquet, footer, write_struct
+from sim.batch.parquet_concat import ParquetJoin, concat_parquet, footer, write_struct
 
 
 def _part(path, frame, **kw):

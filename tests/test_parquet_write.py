@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.batch.parquet_concat import concat_parquet
+from sim.batch.parquet_write import Column, hybrid, supported, write_columns, write_frame
+from sim.batch.runner import frame_part
 from sim.engine.api import play_hands
 from sim.rules import load_rules
 from sim.runs.hands import hands_frame, hands_part
-from sim.runs.parquet_concat import concat_parquet
-from sim.runs.parquet_write import Column, hybrid, supported, write_columns, write_frame
-from sim.runs.runner import frame_part
 
 KINDS = {
     "i8": (pl.Int8, st.integers(-128, 127)),

@@ -22,12 +22,7 @@ from runner_helpers import (
     thousand_process,
 )
 
-from sim.output import UsageError
-from sim.rules import load_rules
-from sim.runs.games import GamesJob, run_games
-from sim.runs.hands import HandsJob, hands_chunk, run_hands
-from sim.runs.odds import run_odds_chunks, simulate_odds
-from sim.runs.runner import (
+from sim.batch.runner import (
     Backend,
     Destination,
     Joiner,
@@ -38,6 +33,11 @@ from sim.runs.runner import (
     run_on_workers,
     stop_workers,
 )
+from sim.output import UsageError
+from sim.rules import load_rules
+from sim.runs.games import GamesJob, run_games
+from sim.runs.hands import HandsJob, hands_chunk, run_hands
+from sim.runs.odds import run_odds_chunks, simulate_odds
 
 RULES = load_rules("classic")
 BACKENDS = {

@@ -234,7 +234,7 @@ def test_it_plays_whole_deals_on_every_player_count(preset):
 def _fit(tmp_path: Path, name: str) -> str:
     out = tmp_path / name
     subprocess.run(
-        [sys.executable, "-m", "benchmarks.strong_fit", "--rounds", "heuristic:2:1",
+        [sys.executable, "-m", "training.strong_fit", "--rounds", "heuristic:2:1",
          "--data-dir", str(tmp_path / f"{name}.data"), "--jobs", "1", "--out", str(out)],
         cwd=ROOT, check=True, capture_output=True, text=True,
     )  # fmt: skip
@@ -245,7 +245,7 @@ def test_the_network_fit_is_reproducible_and_writes_the_players_data_file(tmp_pa
     def fit(name: str) -> dict:
         out = tmp_path / f"{name}.npz"
         subprocess.run(
-            [sys.executable, "-m", "benchmarks.strong_fit", "--rounds", "heuristic:2:1",
+            [sys.executable, "-m", "training.strong_fit", "--rounds", "heuristic:2:1",
              "--data-dir", str(tmp_path / "data"), "--jobs", "1", "--model", "net",
              "--hidden", "3", "--net-out", str(out), "--out", str(tmp_path / "unused.py")],
             cwd=ROOT, check=True, capture_output=True, text=True,
@@ -277,7 +277,7 @@ def _discard_fit(tmp_path: Path, name: str) -> tuple[str, str]:
     out = tmp_path / name
     out.write_text((ROOT / "sim/engine/strategies/strong_weights.py").read_text())
     run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.strong_discard_fit", "--deals", "120", "--seed", "3",
+        [sys.executable, "-m", "training.strong_discard_fit", "--deals", "120", "--seed", "3",
          "--worlds", "2", "--data-dir", str(tmp_path / f"{name}.data"), "--jobs", "1",
          "--out", str(out)],
         cwd=ROOT, check=True, capture_output=True, text=True,

@@ -18,6 +18,7 @@ import polars as pl
 import pytest
 from support import decide
 
+from sim.batch.runner import Chunk
 from sim.cards import cards_str
 from sim.cli import main
 from sim.engine import play_hand_text
@@ -31,7 +32,6 @@ from sim.engine.strategies import learned
 from sim.engine.strategies.pimc import pimc_contract, pimc_discard, pimc_play
 from sim.engine.strategies.registry import parse_params
 from sim.rules import load_rules
-from sim.runs.runner import Chunk
 from sim.runs.teach import KINDS, TeachJob, label_chunk
 
 WORLDS = 4

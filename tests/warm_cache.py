@@ -18,10 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def _hands() -> str:
+    from sim.batch.parquet_write import write_frame
     from sim.engine.api import play_hands
     from sim.rules import load_rules
     from sim.runs.hands import hands_frame, hands_part
-    from sim.runs.parquet_write import write_frame
 
     lineup = ("heuristic", "guide", "heuristic_v1")
     batch = play_hands(load_rules("classic"), 8, 0, lineup, trace=True)

@@ -1,6 +1,6 @@
 """Fit ``strong``'s card play on the search's value of every card; write its network's rows.
 
-The first card network imitated ``pimc``'s chosen card (``benchmarks/strong_fit.py``).
+The first card network imitated ``pimc``'s chosen card (``training/strong_fit.py``).
 Here every legal card is valued instead, as the search values it, and the player learns
 which cards are worth most:
 

@@ -52,13 +52,13 @@ BAD_INPUT = (RulesError, CardParseError, UsageError, StrategyError, NotationErro
 
 def saved_chunks(out: str | Path) -> bool:
     """Whether an interrupted run writing ``out`` left finished chunks (``--resume``)."""
-    from sim.runs.runner import saved_chunks as saved
+    from sim.batch.runner import saved_chunks as saved
 
     return saved(Path(out))
 
 
 def stop_workers() -> None:
     """End the local worker processes the jobs started (they are idle between jobs)."""
-    from sim.runs.runner import stop_workers as stop
+    from sim.batch.runner import stop_workers as stop
 
     stop()

@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sim
+from sim.batch.runner import Backend, open_partial, start_workers
 from sim.i18n import N_, _, number
 from sim.output import StagedDir, UsageError, json_safe, now_iso, write_json, write_manifest
 from sim.players import DEFAULT, SKILL_AGAINST, SKILL_PLAYER
 from sim.rules import _FIELD_META, RULE_KEYS, Rules, RulesError
 from sim.runs.compare import Skill
 from sim.runs.folder import QUIET, Feedback, backend_for
-from sim.runs.runner import Backend, open_partial, start_workers
 
 if TYPE_CHECKING:  # loaded when an atlas runs, not for every command
     import polars as pl

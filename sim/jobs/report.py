@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sim
+from sim.batch.runner import Backend, open_partial
 from sim.i18n import N_, _
 from sim.jobs.guide import DUEL_DEALS, Guide, GuideSpec, check_guide
 from sim.jobs.guide import SIZES as GUIDE_SIZES
@@ -41,7 +42,6 @@ from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBids, SafeBidsSpec, saf
 from sim.players import DEFAULT
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback, backend_for
-from sim.runs.runner import Backend, open_partial
 
 ATLAS_GAMES = 400
 """Games under the rules and under each switch of "Which house rules matter" (the report's
@@ -267,13 +267,13 @@ def build_report(
 
 def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedback) -> ReportRuns:
     """The first stage: every run of the report, its chunks kept in ``parts``."""
+    from sim.batch.runner import run_on_workers, start_workers
     from sim.engine.strategies.addresses import entry_names
     from sim.engine.strategies.registry import parse_strategies
     from sim.runs.compare import dealing_comparison, play_rule_sets
     from sim.runs.declarer import declarer_functions, warm_declarer
     from sim.runs.folder import ENGINE_FUNCTIONS, compile_notice, simulate_report, warm_engine
     from sim.runs.odds import count_batch, run_odds
-    from sim.runs.runner import run_on_workers, start_workers
 
     rules = spec.rules
     names = parse_strategies(spec.strategies, rules.players)

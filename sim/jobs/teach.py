@@ -12,7 +12,7 @@ the learned players (``make weights``) read its folder::
 The folder holds one Parquet file per decision kind (``contract.parquet``,
 ``bid.parquet``, ``discard.parquet``, ``play.parquet``; columns in docs/data.md) and
 ``run.json``. Like every run it is chunked, resumable and the same whatever the
-workers (:mod:`sim.runs.runner`).
+workers (:mod:`sim.batch.runner`).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import sim
+from sim.batch.runner import Destination, open_partial, start_workers
 from sim.output import StagedDir, UsageError, now_iso, write_manifest
 from sim.players import PLAYERS
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback, backend_for, warm_up
-from sim.runs.runner import Destination, open_partial, start_workers
 
 MAX_WORLDS = 200  # the engine's most sampled worlds (sim.engine.arena.MAX_WORLDS)
 

@@ -636,7 +636,7 @@ def discard_samples(
     solved on ``workers`` local processes. ``budget`` (seconds, 0: none) stops
     between blocks of :data:`BLOCK` samples as in :func:`bid_samples`.
     """
-    from sim.runs.runner import local_map
+    from sim.batch.runner import local_map
 
     masks = sample_deals(rules, hand, seat, n, seed, talon)
     gives, caps = candidate_gives(rules, hand | talon)

@@ -161,14 +161,14 @@ def bench_writer(
 
     On one chunk of ``chunk`` slots played by ``heuristic``: its rows laid out as a frame
     (:func:`sim.runs.hands.hands_frame`, redealt deals included) and that frame written
-    as the chunk's Parquet part (:func:`sim.runs.runner.frame_part`), each per slot of
+    as the chunk's Parquet part (:func:`sim.batch.runner.frame_part`), each per slot of
     the chunk; and the part the run writes, straight from the rows, the same bytes
     (:func:`sim.runs.hands.hands_part`). In this process, with polars' own threads (a
     run's workers have one each).
     """
+    from sim.batch.runner import frame_part
     from sim.engine import play_hands
     from sim.runs.hands import hands_frame, hands_part
-    from sim.runs.runner import frame_part
 
     batch = play_hands(load_rules(rules_name), chunk, seed=1, strategies=("heuristic",) * 3)
     frame = hands_frame(batch)

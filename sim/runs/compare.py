@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.batch.runner import Backend, PartStore
 from sim.i18n import _, number
 from sim.rules import Rules
 from sim.runs.folder import RunSpec, play_into
-from sim.runs.runner import Backend, PartStore
 
 if TYPE_CHECKING:  # sim.runs.odds loads compiled code: not at import time of a comparison
     from sim.runs.odds import OddsRun
@@ -79,7 +79,7 @@ def play_rule_sets(
 
     The first rule set is the base of the comparison
     (:func:`analysis.compare.compare_folders` takes the returned list as it is). With
-    ``parts`` (a run's partial folder, :func:`sim.runs.runner.open_partial`) each rule set
+    ``parts`` (a run's partial folder, :func:`sim.batch.runner.open_partial`) each rule set
     keeps its finished chunks in ``parts/NAME``, so an interrupted comparison resumes
     where it stopped. With ``skill`` each rule set also plays ``skill.games`` games once
     for every seat of the skilled player (``runs/NAME/skill/seat_S``, chunks in

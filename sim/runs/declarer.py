@@ -181,7 +181,7 @@ def run_items(
     chunk = 3 * 4096 if fast(player) else 64 if player == PAR else 96
     spans = [(i, min(n, i + chunk)) for i in range(0, n, chunk)]
     if player == PAR:
-        from sim.runs.runner import local_map
+        from sim.batch.runner import local_map
 
         par = np.zeros((n, 2), dtype=np.int64)
         jobs = [(rules, masks[a:b], decls[a:b]) for a, b in spans]

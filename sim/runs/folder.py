@@ -30,11 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import sim
-from sim.i18n import N_, _
-from sim.output import StagedDir, UsageError, check_writable, now_iso, write_manifest
-from sim.players import fast
-from sim.rules import Rules
-from sim.runs.runner import (
+from sim.batch.runner import (
     Backend,
     Destination,
     PartStore,
@@ -42,6 +38,10 @@ from sim.runs.runner import (
     run_on_workers,
     start_workers,
 )
+from sim.i18n import N_, _
+from sim.output import StagedDir, UsageError, check_writable, now_iso, write_manifest
+from sim.players import fast
+from sim.rules import Rules
 
 KINDS = ("hands", "games")
 UNITS = {"hands": "deal", "games": "game"}
@@ -493,7 +493,7 @@ def simulate_report(
         strategies: one strategy for every seat, or one per seat comma-separated.
         feedback: progress bars and notices (silent by default).
         backend: where the chunks run (this process by default).
-        parts: a partial folder (:func:`sim.runs.runner.open_partial`) that keeps each
+        parts: a partial folder (:func:`sim.batch.runner.open_partial`) that keeps each
             run's finished chunks, so that an interrupted report resumes; None: none.
         params: ``STRATEGY.NAME=VALUE`` settings of the strategies.
         par: add the open-card par columns to the hands run (``thousand hands --par``).

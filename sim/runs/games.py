@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from sim.engine.game import GamesBatch
-from sim.runs.runner import Chunk, Destination, PlayJob, frame_part, json_part, run_to, traces_part
+from sim.batch.runner import Chunk, Destination, PlayJob, frame_part, json_part, run_to, traces_part
 
 CHUNK = 4096  # games per chunk by default
 
@@ -86,7 +86,7 @@ class GamesJob(PlayJob):
 
 
 def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
-    """Play one chunk of games; its part files as bytes (sim.runs.runner)."""
+    """Play one chunk of games; its part files as bytes (sim.batch.runner)."""
     from sim.engine.game import MAX_STINTS, play_games
 
     batch = play_games(
@@ -111,7 +111,7 @@ def games_chunk(job: GamesJob, chunk: Chunk) -> dict[str, bytes]:
 def run_games(job: GamesJob, games: int, to: Destination) -> dict[str, int]:
     """Play ``games`` games; write ``games.parquet`` and ``barrel.parquet`` into ``to.out_dir``.
 
-    Chunks run as ``to`` says (:class:`sim.runs.runner.Destination`); the job keeps
+    Chunks run as ``to`` says (:class:`sim.batch.runner.Destination`); the job keeps
     traces when ``to.trace`` takes them.
     """
     job = replace(job, trace=to.trace is not None)

@@ -4,7 +4,7 @@ The engine is imported by the functions that play (in the workers), not by this
 module: the process that drives a run on worker processes does not load it.
 
 Each chunk of slots is played by the fast engine (on the backend of
-:mod:`sim.runs.runner`), turned into tidy rows (one per dealt deal: the redealt ones,
+:mod:`sim.batch.runner`), turned into tidy rows (one per dealt deal: the redealt ones,
 then the played one) and kept as a part file; the parts are joined in chunk order,
 so memory stays at a few chunks whatever N is and the file is the same whatever the
 workers. ``--aggregate-only`` keeps only the counts the bid tables need.
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from sim.runs.runner import Chunk, Destination, PlayJob, frame_part, json_part, run_to, traces_part
+from sim.batch.runner import Chunk, Destination, PlayJob, frame_part, json_part, run_to, traces_part
 from sim.schema import BID_KEYS
 
 if TYPE_CHECKING:
@@ -220,15 +220,15 @@ def hands_frame(
 def hands_part(batch: HandsBatch, par: tuple[np.ndarray, np.ndarray] | None = None) -> bytes:
     """The batch's ``hands.parquet`` part: :func:`hands_frame`'s frame as the run writes it.
 
-    The same bytes as :func:`sim.runs.runner.frame_part` of that frame, written without
-    building it (:func:`sim.runs.parquet_write.write_columns`): a played deal's values
+    The same bytes as :func:`sim.batch.runner.frame_part` of that frame, written without
+    building it (:func:`sim.batch.parquet_write.write_columns`): a played deal's values
     are read from the batch's rows as they are, one validity bitmap says which rows
     hold them, and the redealt rows' reasons come from the redeal logs alone.
     """
+    from sim.batch.parquet_write import Column, write_columns
+    from sim.batch.runner import ROW_GROUP
     from sim.engine.columns import spread_columns
     from sim.engine.state import REASONS, ROW, SEAT_BASES, SPECIALS
-    from sim.runs.parquet_write import Column, write_columns
-    from sim.runs.runner import ROW_GROUP
 
     out = batch.out
     n = len(batch)
@@ -399,7 +399,7 @@ class HandsJob(PlayJob):
 
 
 def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
-    """Play one chunk of slots; its part files as bytes (sim.runs.runner)."""
+    """Play one chunk of slots; its part files as bytes (sim.batch.runner)."""
     from sim.engine import play_hands
     from sim.engine.state import ROW
 
@@ -429,7 +429,7 @@ def hands_chunk(job: HandsJob, chunk: Chunk) -> dict[str, bytes]:
 def run_hands(job: HandsJob, deals: int, to: Destination) -> dict[str, Any]:
     """Play ``deals`` slots and write ``hands.parquet`` into ``to.out_dir``; summary counts.
 
-    Chunks run as ``to`` says (:class:`sim.runs.runner.Destination`). With the job's
+    Chunks run as ``to`` says (:class:`sim.batch.runner.Destination`). With the job's
     ``aggregate_only`` the file is ``hands_agg.parquet`` (:func:`aggregate_batch`); with
     its ``par`` each played deal also gets its open-card par (``par_total``,
     ``par_best``). The job keeps traces when ``to.trace`` takes them.

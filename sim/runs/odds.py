@@ -18,6 +18,16 @@ import numpy as np
 from numba import njit, prange
 
 import sim.jit  # noqa: F401  (the compiled-code cache: sim.cache)
+from sim.batch.runner import (
+    Backend,
+    Chunk,
+    PartStore,
+    json_part,
+    parts_in,
+    plan_chunks,
+    read_json_parts,
+    run_chunks,
+)
 from sim.engine.deal import (
     DealBatch,
     DealStream,
@@ -28,16 +38,6 @@ from sim.engine.deal import (
 )
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import Rules
-from sim.runs.runner import (
-    Backend,
-    Chunk,
-    PartStore,
-    json_part,
-    parts_in,
-    plan_chunks,
-    read_json_parts,
-    run_chunks,
-)
 
 _N_KEYS = len(ODDS_KEYS)
 _BLOCK = 4096  # deals per partial count; partial counts are summed in a fixed order
@@ -238,7 +238,7 @@ def run_odds_chunks(
     progress: Callable[[int], None] | None = None,
     strategies: Sequence[str] = ("heuristic",),
 ) -> OddsCounts:
-    """:func:`simulate_odds` on the runner's backend, chunk by chunk (sim.runs.runner)."""
+    """:func:`simulate_odds` on the runner's backend, chunk by chunk (sim.batch.runner)."""
     if dealt_by_play(rules):
         chunk_size = min(chunk_size, PLAYED_CHUNK)
     chunks = plan_chunks(deals, chunk_size)
@@ -314,7 +314,7 @@ def run_odds(
         strategies: one strategy for every seat, or one per seat (a comma-separated
             string or a sequence); they play the deals where the deals are played.
         backend: None counts in this process on compiled threads; a backend counts in
-            chunks on its workers (:mod:`sim.runs.runner`). The counts are the same.
+            chunks on its workers (:mod:`sim.batch.runner`). The counts are the same.
         progress: called with the deals finished after each chunk.
 
     Raises:

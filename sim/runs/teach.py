@@ -17,7 +17,7 @@ worth over the worlds ``pimc`` would sample there (:mod:`sim.engine.strategies.p
 
 Each kind is one Parquet file (columns: :data:`sim.schema.runs.TEACH_TABLES`,
 ``docs/data.md``), rows in deal order; chunks of deals run on the runner's workers or
-Dask cluster (:mod:`sim.runs.runner`), are kept for ``--resume``, and give the same
+Dask cluster (:mod:`sim.batch.runner`), are kept for ``--resume``, and give the same
 files whatever the workers. The learned players are fitted on these files.
 """
 
@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from sim.batch.runner import Chunk, Destination, frame_part, json_part, run_to
 from sim.rules import Rules
-from sim.runs.runner import Chunk, Destination, frame_part, json_part, run_to
 
 KINDS = ("contract", "bid", "discard", "play", "outcome")
 """The decisions the teacher labels, in the order of their files."""

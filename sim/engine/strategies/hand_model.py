@@ -4,7 +4,7 @@ A linear model of the declarer's deal total in features of the hand (aces, tens,
 marriages and the trump length they give, voids, card points), one fit for the
 dealt hand (bids) and one for the hand kept after the discard (contract,
 concession), with a spread that grows with the estimate; fitted by
-``benchmarks/heuristic_fit.py``. In a module of its own so that the sampling player,
+``training/heuristic_fit.py``. In a module of its own so that the sampling player,
 which reads the auction by it (a heuristic bidder's raises and passes), does not
 compile against the rest of the heuristic (:mod:`sim.cache`).
 """
@@ -36,7 +36,7 @@ FEATURE_NAMES = (
     "voids",
     "card_points",
 )
-# Weights and spread (sigma = a + b * mu) measured by benchmarks/heuristic_fit.py.
+# Weights and spread (sigma = a + b * mu) measured by training/heuristic_fit.py.
 # Rows: the dealt hand (bids), the hand kept after the discard (contract, concession);
 # three players, then two.
 WEIGHTS = np.array(

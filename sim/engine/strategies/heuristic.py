@@ -15,7 +15,7 @@ each with and without an entry to declare it; the trump length; lone kings and
 queens; voids; card points) with a normal spread, ``P(total >= L) = 1 - Phi((L -
 0.5 - mu) / sigma)``. Two fits: on the 7 (10 with two players) cards dealt, the
 talon and discard still to come (for bids), and on the 8 (11) cards kept after the
-discard (for the contract and the concession). ``benchmarks/heuristic_fit.py``
+discard (for the contract and the concession). ``training/heuristic_fit.py``
 measured the weights below (classic and two-player rules, this player at every seat,
 every dealt hand played as the declarer's) and prints them again.
 

@@ -14,7 +14,7 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
   fitted for (as shipped, all four) the score is that network's (one hidden layer of
   ReLUs, :func:`_net_score`, plus a bonus on the heuristic's card): the leading rows
   imitate ``pimc``'s chosen card (a softmax over the legal cards,
-  ``benchmarks/strong_fit.py``), the following rows are fitted on the search's value of
+  ``training/strong_fit.py``), the following rows are fitted on the search's value of
   every card (the share of ``pimc``'s worlds where the contract is made after it, for a
   defender set; :mod:`training.cards`). On a row without a network, and without that
   file, the line of :data:`~sim.engine.strategies.strong_weights.CARD_WEIGHTS` (the
@@ -33,7 +33,7 @@ at a few times the heuristic's cost, so that tables at scale can come from bette
   as the heuristic decides it.
 
 The card weights (``strong.npz``, and the line's in
-:mod:`sim.engine.strategies.strong_weights`) are fitted by ``benchmarks/strong_fit.py``
+:mod:`sim.engine.strategies.strong_weights`) are fitted by ``training/strong_fit.py``
 on ``pimc``'s choices at the card decisions of seeded classic deals (``make weights``);
 the same seeds give the same weights. The
 player reads no other seat's cards (``tests/test_players_api.py`` swaps hidden cards).
@@ -98,7 +98,7 @@ from sim.engine.talon import contract_range
 from sim.jit import hot, hot_call, stack_floats
 
 NET_FILE = Path(__file__).with_suffix(".npz")
-"""The card network's weights (``benchmarks/strong_fit.py --model net`` writes them)."""
+"""The card network's weights (``training/strong_fit.py --model net`` writes them)."""
 
 
 def _card_net() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -6,7 +6,7 @@ highest under :data:`~sim.engine.strategies.strong_weights.DISCARD_WEIGHTS` is g
 The weights are a least-squares line of the sampling player's expected deal score of
 each candidate give (:func:`sim.engine.strategies.pimc.discard_scores`, measured
 relative to the decision's mean) on the candidates' features, fitted by
-``benchmarks/strong_discard_fit.py``. Only the declarer's own hand is read (the talon
+``training/strong_discard_fit.py``. Only the declarer's own hand is read (the talon
 it took is in it). Fitted on three hands: with two players the heuristic's card is
 given (``strong_choose``).
 """

@@ -1,7 +1,7 @@
 """The ``strong`` player's fitted weights: its card play and its discard.
 
-Card play written by ``benchmarks/strong_fit.py``, the discard by
-``benchmarks/strong_discard_fit.py``.
+Card play written by ``training/strong_fit.py``, the discard by
+``training/strong_discard_fit.py``.
 
 Card play fitted on ``pimc``'s choices at 93379 decisions of classic deals, rounds
 (positions:deals:seed) ``heuristic:1200:1,strong:3000:3,heuristic:3000:2``, held-out
@@ -43,7 +43,7 @@ CARD_WEIGHTS = np.array(
 # The discard (columns :data:`sim.engine.strategies.strong_discard.DISCARD_FEATURE_NAMES`):
 # least squares on the sampling player's scores of 4618 discard
 # decisions (classic, heuristic at every seat, 4000 deals, seed 6,
-# 20 worlds each): benchmarks/strong_discard_fit.py
+# 20 worlds each): training/strong_discard_fit.py
 # fmt: off
 DISCARD_WEIGHTS = np.array([
     -2.4106, -38.7623, -23.1537, 3.0973, 6.4887, -53.0123, -30.2932, -41.9970,

@@ -595,8 +595,8 @@ class Joiner:
         self._joins: list[Any] = []
 
     def parquet(self, name: str, dest: Path) -> None:
-        """Join the Parquet parts ``name`` into ``dest`` (:mod:`sim.runs.parquet_concat`)."""
-        from sim.runs.parquet_concat import ParquetJoin
+        """Join the Parquet parts ``name`` into ``dest`` (:mod:`sim.batch.parquet_concat`)."""
+        from sim.batch.parquet_concat import ParquetJoin
 
         join = ParquetJoin(dest)
         self._joins.append(join)
@@ -687,10 +687,10 @@ def run_to(
 def frame_part(frame: Any) -> bytes:
     """A polars frame as a part: a Parquet file of its own (zstd), written by the worker.
 
-    By :func:`sim.runs.parquet_write.write_frame`, a third of the time of polars'
+    By :func:`sim.batch.parquet_write.write_frame`, a third of the time of polars'
     writer on a hands chunk.
     """
-    from sim.runs.parquet_write import write_frame
+    from sim.batch.parquet_write import write_frame
 
     return write_frame(frame, ROW_GROUP)
 

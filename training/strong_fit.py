@@ -26,7 +26,7 @@ heuristic card's score, and writes it to the player's data file (``--net-out``,
 line. A round played by ``strong`` is played with the line's weights, so it is
 collected only while that file is absent.
 
-    python -m benchmarks.strong_fit        # the line: 7,200 deals, ~20 min on 2 cores
+    python -m training.strong_fit        # the line: 7,200 deals, ~20 min on 2 cores
     make weights                           # the line's data, then the network's
 
 Strength is measured afterwards by duplicate duels, on seeds not used here.
@@ -44,8 +44,6 @@ from joblib import Parallel, delayed
 from joblib.externals.loky import get_reusable_executor
 from numba import njit
 
-from benchmarks.pimc_decisions import snapshots
-from benchmarks.strong_discard_fit import DISCARD_BLOCK
 from sim.engine.actions import DECLARE, Decision
 from sim.engine.arena import arena_size
 from sim.engine.params import rules_vector
@@ -70,6 +68,8 @@ from sim.engine.strategies.strong import (
 from sim.players import SEARCH_SETTINGS
 from sim.rules import load_rules
 from training.adam import adam
+from training.snapshots import snapshots
+from training.strong_discard_fit import DISCARD_BLOCK
 
 ROUNDS = "heuristic:1200:1,strong:3000:3,heuristic:3000:2"
 BONUS = "0.5"
@@ -154,6 +154,7 @@ def _card_design(snaps, labels, P, X, valid, y, row, heur):
 
 
 def card_design(data, P):
+    """Every card decision of a round's data: features, legal moves, label, row, heuristic's."""
     snaps, labels = data["snaps"], data["labels"]
     N = len(snaps)
     X = np.zeros((N, MAX_MOVES, N_CARD_FEATURES))
@@ -216,6 +217,7 @@ def read_rounds(data_dir: pathlib.Path, rounds: list[tuple[str, int, int]]) -> d
 
 
 def round_file(data_dir: pathlib.Path, positions: str, deals: int, seed: int) -> pathlib.Path:
+    """The file of one round of collected decisions."""
     return data_dir / f"{positions}_{deals}_{seed}.npz"
 
 
@@ -338,6 +340,7 @@ def fit_cards(data: dict, P: np.ndarray, holdout: float, bonus: list[float]) -> 
 
 
 def main() -> None:
+    """Play the rounds, collect the card decisions, fit and write the weights."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--rounds",
@@ -419,8 +422,8 @@ def write(card: np.ndarray, note: str, out: pathlib.Path) -> None:
     discard = "\n" + kept.group(0) if kept else ""
     text = f'''"""The ``strong`` player's fitted weights: its card play and its discard.
 
-Card play written by ``benchmarks/strong_fit.py``, the discard by
-``benchmarks/strong_discard_fit.py``.
+Card play written by ``training/strong_fit.py``, the discard by
+``training/strong_discard_fit.py``.
 
 {textwrap.fill(note, 88)}
 

@@ -13,7 +13,7 @@ fitted and one pass is enough. The script prints the ``WEIGHTS`` and ``SPREAD`` 
 to paste into the module, the fit's R², and how well the normal model's P(total >= L)
 matches the measured rates on a second seed (by level, the mean absolute error).
 
-    python benchmarks/heuristic_fit.py --deals 100000 --seed 11   # the weights in the module
+    python training/heuristic_fit.py --deals 100000 --seed 11   # the weights in the module
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ def check(X: np.ndarray, y: np.ndarray, w: np.ndarray, ab: np.ndarray) -> float:
 
 
 def main() -> None:
+    """Fit the hand model on the dealt hands played as the declarer's; print its weights."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=11)

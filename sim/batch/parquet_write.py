@@ -23,7 +23,7 @@ compiled pass per column, the way Parquet lays them out:
 and a validity, without a frame (a ``hands`` run's chunk:
 :func:`sim.runs.hands.hands_part`). Frames of other column types (floats, dates, …) go
 to polars' writer unchanged. Either way the parts join into one file by
-:mod:`sim.runs.parquet_concat`. The values read back are the frame's
+:mod:`sim.batch.parquet_concat`. The values read back are the frame's
 (``tests/test_parquet_write.py`` reads every kind of column back with polars and
 pyarrow, and checks the two ways write the same bytes).
 """
@@ -38,8 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import polars as pl
 
-from sim.jit import compiled
-from sim.runs.parquet_concat import (
+from sim.batch.parquet_concat import (
     MAGIC,
     T_BINARY,
     T_I16,
@@ -53,6 +52,7 @@ from sim.runs.parquet_concat import (
     varint,
     write_struct,
 )
+from sim.jit import compiled
 
 # Parquet's enums (parquet.thrift)
 _BOOLEAN, _INT64, _BYTE_ARRAY = 0, 2, 6  # physical types (INT32 is 1)

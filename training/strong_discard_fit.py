@@ -29,7 +29,6 @@ import time
 import numpy as np
 from joblib import Parallel, delayed
 
-from benchmarks.pimc_decisions import snapshots
 from sim.engine.actions import Decision
 from sim.engine.arena import arena_size
 from sim.engine.params import rules_vector
@@ -38,6 +37,7 @@ from sim.engine.strategies.pimc import discard_scores
 from sim.engine.strategies.registry import parse_params
 from sim.engine.strategies.strong_discard import N_DISCARD_FEATURES, discard_features
 from sim.rules import load_rules
+from training.snapshots import snapshots
 
 WEIGHTS_FILE = pathlib.Path(__file__).parents[1] / "sim/engine/strategies/strong_weights.py"
 CANDIDATES = 5
@@ -103,8 +103,11 @@ def fit(X: np.ndarray, scores: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
 
 
 def regret(X: np.ndarray, scores: np.ndarray, w: np.ndarray) -> tuple[float, float, float]:
-    """Points per decision the fitted pick loses to the best-scored candidate, its
-    standard error, and the share of decisions where it picks the best."""
+    """What the fitted pick loses to the best-scored candidate.
+
+    Returns the points per decision lost, their standard error, and the share of
+    decisions where it picks the best.
+    """
     pick = np.argmax(X @ w, axis=1)
     got = scores[np.arange(len(scores)), pick]
     loss = scores.max(axis=1) - got
@@ -139,6 +142,7 @@ def write(w: np.ndarray, note: str, out: pathlib.Path) -> None:
 
 
 def main() -> None:
+    """Collect the discard decisions, fit the line and write its weights."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=6)
@@ -181,7 +185,7 @@ def main() -> None:
         note = (
             f"# least squares on the sampling player's scores of {int((~held).sum())} discard\n"
             f"# decisions (classic, {args.positions} at every seat, {args.deals} deals, seed"
-            f" {args.seed},\n# {args.worlds} worlds each): benchmarks/strong_discard_fit.py"
+            f" {args.seed},\n# {args.worlds} worlds each): training/strong_discard_fit.py"
         )
         write(w, note, args.out)
 
