@@ -11,6 +11,7 @@ import polars as pl
 
 from sim.i18n import _
 from sim.output import UsageError
+from sim.reading import TEXT_MOST, read_text
 
 RUN_FILE = "run.json"
 
@@ -25,7 +26,7 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_text(path, TEXT_MOST))
     except (OSError, ValueError):
         raise UsageError(_("{path}: not a readable JSON document").format(path=path)) from None
     if not isinstance(doc, dict):
