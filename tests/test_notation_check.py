@@ -31,7 +31,7 @@ from sim.notation import (
 from sim.reference.choose import Chooser
 from sim.reference.replay import check_replay
 from sim.reference.state import Table
-from sim.rules import load_rules
+from sim.rules import load_rules, rules_from_dict
 
 BASE = """\
 [Rules "classic"]
@@ -71,6 +71,121 @@ CASES = {
         "[Auction] bid 1: middle (seat 2) bids out of turn: it is the turn of forehand (seat 1)",
     ),
 }
+FULL = PLAYED + (
+    '[Play "1:AD 9D QD >1; 1:TD 9C KD >1; 1:JD QS 9S >1; 1:JH AH 9H >2; 2:AS JS KS >2; '
+    '2:AC JC KC >2; 2:TC QC KH >2; 2:QH TS TH >1"]\n'
+)
+AUCTION = BASE + '[Auction "1:100 2:pass 0:pass"]\n'
+REDEALT = """\
+[Rules "classic"]
+[Dealer "0"]
+[Deal "TS KC TC JD TD AD QH / QS KS AC QD KD JH KH / 9S AS 9C JC 9H TH AH / JS QC 9D"]
+[Reshuffle "2 hand_nines"]
+"""
+# A tag the deal's course leaves no room for, or scores that are not the deal's: the
+# text, and the refusal after "deal 1, "
+MISPLACED = {
+    "scores wrong": (
+        FULL + '[Scores "0 -100 66"]\n',
+        "[Scores]: the deal scores 0 -100 65, not 0 -100 66",
+    ),
+    "scores swapped": (
+        FULL + '[Scores "0 65 -100"]\n',
+        "[Scores]: the deal scores 0 -100 65, not 0 65 -100",
+    ),
+    "scores mid-play": (
+        GOOD + '[Scores "0 -100 65"]\n',
+        "[Scores]: recorded after a missing or incomplete [Play]",
+    ),
+    "scores before the play": (
+        PLAYED + '[Scores "0 -100 65"]\n',
+        "[Scores]: recorded after a missing or incomplete [Play]",
+    ),
+    "scores of a redeal": (
+        REDEALT + '[Scores "0 0 0"]\n',
+        "[Scores]: the deal was redealt: it ends there",
+    ),
+    "conceded and played": (
+        FULL.replace("[Play", '[Conceded "yes"]\n[Play'),
+        "[Play]: the declarer conceded: the deal ends there",
+    ),
+    "concession malformed": (
+        PLAYED + '[Conceded "no"]\n',
+        "[Conceded]: 'yes' (or no tag: the declarer did not concede), got 'no'",
+    ),
+    "talon pick of three": (
+        PLAYED + '[TalonPick "0"]\n',
+        "[TalonPick]: only two players take one of two talons",
+    ),
+    "discards, no declarer": (
+        AUCTION + '[Discards "2:9C 0:JS"]\n',
+        "[Discards]: recorded after a missing or incomplete [Declarer]",
+    ),
+    "contract, no discards": (
+        AUCTION + '[Declarer "1"]\n[Contract "100"]\n',
+        "[Contract]: recorded after a missing or incomplete [Discards]",
+    ),
+    "contract, one discard": (
+        AUCTION + '[Declarer "1"]\n[Discards "2:9C"]\n[Contract "100"]\n',
+        "[Contract]: recorded after a missing or incomplete [Discards]",
+    ),
+    "play, no contract": (
+        FULL.replace('[Contract "100"]\n', ""),
+        "[Play]: recorded after a missing or incomplete [Contract]",
+    ),
+    "winner missing mid-play": (
+        PLAYED + '[Play "1:AD 9D QD; 1:TD 9C KD >1"]\n',
+        "[Play] trick 1: a complete trick ends in >WINNER, the seat that won it",
+    ),
+    "last winner missing": (
+        FULL.replace("TH >1", "TH"),
+        "[Play] trick 8: a complete trick ends in >WINNER, the seat that won it",
+    ),
+    "winner of a trick cut short": (
+        PLAYED + '[Play "1:AD 9D >1"]\n',
+        "[Play] trick 1: a trick cut short has no winner yet",
+    ),
+}
+# The replay's other checks that the mutation test reaches seldom or never (a dark
+# deal, an undarkening, a redeal, a bid over the cap, a concession the rules forbid):
+# the text, the refusal, the options of classic it is read under
+RARE = {
+    "dark deal bid on": (
+        BASE + '[Special "dark"]\n[Auction "1:120 2:130"]\n',
+        "[Auction] bid 2: the auction was over: middle (seat 2) 130",
+        {},
+    ),
+    "bid over the cap": (
+        BASE + '[Auction "1:100 2:110 0:120 1:125"]\n',
+        "[Auction] bid 4: forehand (seat 1) cannot raise 120: it must pass",
+        {},
+    ),
+    "bid off the step": (
+        BASE + '[Auction "1:100 2:103"]\n',
+        "[Auction] bid 2: middle (seat 2) cannot bid 103 over 100: allowed 105–120",
+        {},
+    ),
+    "declarer of an auction not over": (
+        BASE + '[Auction "1:100 2:pass"]\n[Declarer "1"]\n',
+        "[Auction]: the auction is not over",
+        {},
+    ),
+    "redeal without its reason": (
+        REDEALT.replace("2 hand_nines", "1 hand_nines"),
+        "[Reshuffle]: forehand (seat 1) cannot demand a redeal for hand_nines",
+        {},
+    ),
+    "undarkened where nobody may": (
+        BASE + '[Undarkened "1"]\n',
+        "[Undarkened]: forehand (seat 1) cannot undarken",
+        {},
+    ),
+    "concession forbidden": (
+        PLAYED + '[Conceded "yes"]\n',
+        "[Conceded]: forehand (seat 1) may not concede under these rules",
+        {"rospis.allowed": False},
+    ),
+}
 WRONG_COUNT = BASE.replace("9H / KS", "9H JS / KS").replace("JS 9C AD", "9C AD")
 
 
@@ -89,8 +204,26 @@ def test_a_deal_that_cannot_have_happened_is_refused_naming_deal_tag_and_move(
 def test_partial_deals_and_a_legal_play_are_accepted(thousand, tmp_path):
     path = tmp_path / "d.tdn"
     auction_only = BASE + '[Auction "1:100 2:110"]\n'
-    path.write_text("\n".join([BASE, auction_only, PLAYED, GOOD]), encoding="utf-8")
+    scored = FULL + '[Scores "0 -100 65"]\n'
+    conceded = PLAYED + '[Conceded "yes"]\n[Scores "50 -100 50"]\n'
+    texts = [BASE, auction_only, PLAYED, GOOD, scored, conceded, REDEALT]
+    path.write_text("\n".join(texts), encoding="utf-8")
     assert thousand("show", str(path)).returncode == 0
+
+
+@pytest.mark.parametrize("case", sorted(MISPLACED) + sorted(RARE))
+def test_a_misplaced_tag_the_wrong_scores_and_rare_moves_are_refused(case):
+    """Scores must be the deal's (at the right seats) and only at its end; a tag may
+    only stand where the deal's course has room for it (nothing after a concession or a
+    redeal, nothing after a tag left out); a complete trick names its winner. And the
+    checks the mutation test seldom reaches (:data:`RARE`)."""
+    text, words, options = (*MISPLACED[case], {}) if case in MISPLACED else RARE[case]
+    rules = rules_from_dict(options, "classic", load_rules("classic"))
+    with pytest.raises(NotationError) as exc:
+        (deal,) = parse_deals(text)
+        check_rules(deal, rules, 1)
+        check_replay(deal, rules, 1)
+    assert str(exc.value) == f"deal 1, {words}"
 
 
 def test_solve_refuses_a_deal_that_cannot_have_happened(thousand, tmp_path):
