@@ -4,7 +4,8 @@ A rules file, a deal file or a run folder's ``run.json`` that is not UTF-8 text,
 holds more than its kind may (:mod:`sim.reading`: 1 MiB, a deal file 64 MiB), is
 one line on stderr naming the file and exit code 2, whichever command reads it:
 never a traceback, never an output folder. At most the bound and one byte more is
-read, so a device that never ends (``/dev/zero``) is refused at once.
+read, so a device that never ends (``/dev/zero``) is refused at once. The plan an
+interrupted run left is refused on ``--resume`` the same way.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from sim.reading import DEALS_MOST, MIB, TEXT_MOST, TooLarge, read_text
+from sim.runs.runner import MANIFEST, PartStore
 
 NOT_UTF8 = b'base = "classic"\n# caf\xe9\n'  # Latin-1, as an old editor saves it
 HAND = "AH TH KH QH AS 9C JD"
@@ -143,3 +145,22 @@ def test_read_text_reads_up_to_its_bound(tmp_path):
     path.write_bytes(b"\xff")
     with pytest.raises(UnicodeDecodeError):
         read_text(path, 16)
+
+
+def test_a_garbled_partial_folder_is_refused_on_resume_or_its_chunks_redone(thousand, tmp_path):
+    """The files an interrupted run leaves (``.OUT.partial/``): a plan that is not
+    UTF-8 is refused in one line saying how to start over; manifest lines that are
+    not UTF-8 or not an entry count as chunks not done."""
+    out, partial = tmp_path / "res", tmp_path / ".res.partial"
+    partial.mkdir()
+    (partial / "plan.json").write_bytes(b'{"seed": "caf\xe9"}')
+    plan = partial / "plan.json"
+    _refused(
+        thousand("hands", "--deals", "10", "--out", str(out), "--resume"),
+        f"thousand hands: error: --resume: the plan of the interrupted run of --out {out} "
+        f"cannot be read ({plan}: not UTF-8 text); --force instead of --resume starts the "
+        "run over",
+    )
+    assert not out.exists()
+    (partial / MANIFEST).write_bytes(b'\xff\xfe{"chunk": 0}\n5\n{"chunk": 1}\n{"parts": 7}\n')
+    assert PartStore(partial).done() == {}
