@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from sim.output import UsageError
+from sim.reading import TEXT_MOST, read_text
 
 RUN_FILE = "run.json"
 
@@ -24,7 +25,7 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_text(path, TEXT_MOST))
     except (OSError, ValueError):
         raise UsageError("{path}: not a readable JSON document", path=path) from None
     if not isinstance(doc, dict):

@@ -45,10 +45,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE_GLOBS = (
     "analysis/*.py", "views/*.py", "views/sections/*.py", "sim/jobs/*.py", "sim/cli/*.py",
     # the modules below the jobs whose messages users meet (bad input, the compile notice)
-    "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/notation.py", "sim/table_text.py",
-    "sim/reference/replay.py",
+    "sim/cards.py", "sim/rules.py", "sim/output.py", "sim/reading.py", "sim/notation.py",
+    "sim/table_text.py", "sim/reference/replay.py",
     "sim/option_words.py",  # the house-rule options in words (names and values)
-    "sim/runs/*.py", "sim/engine/strategies/registry.py", "sim/players.py",
+    "sim/batch/*.py", "sim/runs/*.py", "sim/engine/strategies/registry.py", "sim/players.py",
     "sim/web/*.py",  # the local web page's refusals (thousand serve)
 )  # fmt: skip
 

@@ -29,10 +29,16 @@ Tags (only ``Rules``, ``Dealer`` and ``Deal`` are required):
 * ``Declarer``, ``TalonPick`` (two players), ``Discards`` (``TO:CARD`` in order),
   ``Contract``, ``Conceded`` (``yes``), ``Trump`` (a named trump's suit letter);
 * ``Play``: the tricks, ``;``-separated, each ``LEADER:``, its cards from the leader
-  and (optional) ``>WINNER``; a lead that declares a marriage ends in ``*`` (``*A``
-  for the ace marriage);
-* ``Scores``: the deal's score changes by seat; ``Special`` (``golden``, ``dark``),
-  ``Undarkened``, ``DealId``, ``Attempt``: as in the hand trace.
+  and ``>WINNER`` (a trick cut short, the last of a partial play, has none); a lead
+  that declares a marriage ends in ``*`` (``*A`` for the ace marriage);
+* ``Scores``: the deal's score changes by seat, once it is over (played out or
+  conceded); ``Special`` (``golden``, ``dark``), ``Undarkened``, ``DealId``,
+  ``Attempt``: as in the hand trace.
+
+The tags follow the deal's course: a deal stops at its first tag missing or cut short
+and records nothing after it (no ``Contract`` without the ``Discards``, no ``Scores``
+after two tricks), nothing after a concession or a redeal; the replay refuses the rest
+(:mod:`sim.reference.replay`).
 
 :func:`parse_deals` reads a file's deals, :func:`format_deal` writes one (cards in
 the English letters), :func:`from_trace` makes one of a ``hands --trace`` line and
@@ -398,6 +404,10 @@ def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
     if trump is not None and (len(trump) != 1 or trump.upper() not in SUIT_LETTERS):
         why = _("a suit letter S, C, D or H, got {value}")
         raise fail("Trump", why.format(value=repr(trump)))
+    conceded = tags.get("Conceded")
+    if conceded is not None and conceded.lower() != "yes":
+        why = _("'yes' (or no tag: the declarer did not concede), got {value}")
+        raise fail("Conceded", why.format(value=repr(conceded)))
     scores = None
     if "Scores" in tags:
         try:
@@ -421,7 +431,7 @@ def _parse_block(lines: list[tuple[int, str]], index: int) -> DealRecord:
         talon_pick=number("TalonPick"),
         discards=tuple(discards),
         contract=number("Contract"),
-        conceded=tags.get("Conceded", "").lower() == "yes",
+        conceded=conceded is not None,
         trump=None if trump is None else SUIT_LETTERS.index(trump.upper()),
         tricks=tuple(tricks),
         scores=scores,

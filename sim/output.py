@@ -21,6 +21,7 @@ from typing import Any
 
 import sim
 from sim.i18n import _
+from sim.reading import refusal
 from sim.rules import Rules
 
 
@@ -207,16 +208,18 @@ def os_reason(exc: BaseException) -> str:
     """Why a file could not be read or written, in the current language.
 
     The common causes in words (a missing file, a folder, no permission, not UTF-8
-    text), else the system's own words (``strerror``) without Python's ``[Errno N]``.
+    text, a file larger than it may be: :func:`sim.reading.read_text`), else the
+    system's own words (``strerror``) without Python's ``[Errno N]``.
     """
+    refused = refusal(exc)
+    if refused is not None:
+        return refused
     if isinstance(exc, FileNotFoundError):
         return _("no such file")
     if isinstance(exc, IsADirectoryError):
         return _("a folder, not a file")
     if isinstance(exc, PermissionError):
         return _("permission denied")
-    if isinstance(exc, UnicodeDecodeError):
-        return _("not UTF-8 text")
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return type(exc).__name__

@@ -550,12 +550,21 @@ def _read_preset(name: str) -> tuple[dict[str, Any], str]:
 
 
 def _read_file(path: Path) -> tuple[dict[str, Any], str]:
+    """A rules file's TOML document and its name in messages.
+
+    At most :data:`sim.reading.TEXT_MOST` bytes of UTF-8 text are read.
+    """
+    # imported here: the compiled engine's cache hangs on the top-level imports of
+    # this module (sim/cache.py), and reading files is none of the engine's business
+    from sim.reading import TEXT_MOST, read_text, refusal
+
     source = _("file '{path}'").format(path=path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+        text = read_text(path, TEXT_MOST)
+    except (OSError, UnicodeDecodeError) as exc:
         why = _("rules {source}: cannot read ({reason})")
-        raise RulesError(why.format(source=source, reason=exc.strerror)) from None
+        reason = getattr(exc, "strerror", None) or refusal(exc) or type(exc).__name__
+        raise RulesError(why.format(source=source, reason=reason)) from None
     try:
         return tomllib.loads(text), source
     except tomllib.TOMLDecodeError as exc:

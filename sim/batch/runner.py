@@ -44,7 +44,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from sim.i18n import _
-from sim.output import UsageError
+from sim.output import UsageError, os_reason
+from sim.reading import TEXT_MOST, read_text
 from sim.rules import Rules
 
 Outputs = dict[str, bytes]  # part name (with extension) -> content
@@ -115,13 +116,14 @@ class PartStore:
         if not path.exists():
             return {}
         entries: dict[int, dict[str, Any]] = {}
-        for line in path.read_text(encoding="utf-8").splitlines():
+        # a line cut by a kill (or garbled, not even UTF-8): that chunk is redone
+        for line in path.read_bytes().decode("utf-8", errors="replace").splitlines():
             try:
                 entry = json.loads(line)
-            except json.JSONDecodeError:  # a line cut by a kill: that chunk is redone
+                if all(self._intact(name, meta) for name, meta in entry["parts"].items()):
+                    entries[int(entry["chunk"])] = entry
+            except (ValueError, TypeError, KeyError, AttributeError):
                 continue
-            if all(self._intact(name, meta) for name, meta in entry["parts"].items()):
-                entries[int(entry["chunk"])] = entry
         return entries
 
     def _intact(self, name: str, meta: dict[str, Any]) -> bool:
@@ -231,6 +233,29 @@ def saved_chunks(out: Path) -> bool:
     return folder.is_dir() and any(p.stat().st_size > 0 for p in folder.rglob(MANIFEST))
 
 
+def _read_plan(path: Path, out: Path) -> dict[str, Any]:
+    """The plan an interrupted run left in its partial folder.
+
+    Raises:
+        UsageError: a plan that cannot be read, is not UTF-8 or is not a JSON object
+            (the folder was tampered with): ``--force`` starts the run over.
+    """
+    why = _("--resume: the plan of the interrupted run of --out {out} cannot be read "
+            "({path}: {reason}); --force instead of --resume starts the run over")  # fmt: skip
+    try:
+        plan = json.loads(read_text(path, TEXT_MOST))
+    except json.JSONDecodeError as exc:
+        reason = _("malformed JSON at line {line}, column {column}")
+        reason = reason.format(line=exc.lineno, column=exc.colno)
+        raise UsageError(why.format(out=out, path=path, reason=reason)) from None
+    except (OSError, ValueError) as exc:  # unreadable, larger than it may be, not UTF-8
+        raise UsageError(why.format(out=out, path=path, reason=os_reason(exc))) from None
+    if not isinstance(plan, dict):
+        why_not = _("not a JSON object")
+        raise UsageError(why.format(out=out, path=path, reason=why_not))
+    return plan
+
+
 def open_partial(out: Path, plan: dict[str, Any], resume: bool, force: bool = False) -> PartStore:
     """The part store of the run writing ``out``.
 
@@ -249,7 +274,7 @@ def open_partial(out: Path, plan: dict[str, Any], resume: bool, force: bool = Fa
             raise UsageError(
                 _("--resume: no interrupted run to resume for --out {out}").format(out=out)
             )
-        old = json.loads(plan_path.read_text(encoding="utf-8"))
+        old = _read_plan(plan_path, out)
         if old != plan:
             diff = sorted(k for k in set(old) | set(plan) if old.get(k) != plan.get(k))
             raise UsageError(

@@ -26,15 +26,17 @@ from sim.notation import (
 )
 from sim.notation import roles as _roles
 from sim.output import UsageError, os_reason
+from sim.reading import DEALS_MOST, read_text
 from sim.rules import Rules, load_rules
 
 RANK_ORDER = (5, 4, 3, 2, 1, 0)  # A 10 K Q J 9: the order a player sorts a suit in
 
 
 def _read_text(path: str | Path) -> tuple[Path, str]:
+    """The deal file's text: at most :data:`~sim.reading.DEALS_MOST` bytes of UTF-8."""
     p = Path(path)
     try:
-        return p, p.read_text(encoding="utf-8")
+        return p, read_text(p, DEALS_MOST)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(
             _("{file}: cannot be read ({reason})").format(file=p, reason=os_reason(exc))

@@ -36,6 +36,7 @@ from sim.i18n import _, answer_cards, role
 from sim.jobs.show import played, read_deals, solve_inputs
 from sim.notation import from_trace
 from sim.output import UsageError
+from sim.reading import TEXT_MOST, read_text, refusal
 from sim.rules import Rules, hand_roles, rules_from_dict
 from sim.table_text import seat_choices
 
@@ -323,10 +324,11 @@ def _from_run(folder: Path, deal: int | None) -> tuple[Rules, list[int], list[in
     from sim.engine.api import play_hands
 
     try:
-        meta = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+        meta = json.loads(read_text(folder / "run.json", TEXT_MOST))
     except (OSError, ValueError) as exc:
         why = _("--run {folder}: no readable run.json ({reason})")
-        raise UsageError(why.format(folder=folder, reason=exc)) from None
+        reason = refusal(exc) or exc  # larger than it may be, not UTF-8; else Python's words
+        raise UsageError(why.format(folder=folder, reason=reason)) from None
     if meta.get("command") != "hands":
         why = _("--run {folder}: not a hands run (command {command})")
         raise UsageError(why.format(folder=folder, command=repr(meta.get("command"))))

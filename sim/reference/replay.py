@@ -11,7 +11,11 @@ hold), a trick winner, a declarer or a score the rules do not give is refused wi
 line naming the tag and the move. The rules are written once, in the reference
 engine: this module only asks it.
 
-A partial deal (an auction only, no play, a redealt deal) is checked as far as it goes.
+A partial deal (an auction only, no play, a redealt deal) is checked as far as it goes,
+and records nothing past where it stops: a tag of a later phase (:data:`PHASES`: a
+contract without the discard, a score before the play is over), a play after a
+concession, a contract after a redeal, a talon pick with three or four players are
+refused, and so is a complete trick without its winner or a trick cut short with one.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sim.cards import N_RANKS, SUIT_LETTERS, SUIT_SYMBOLS, Rank
-from sim.i18n import _, card_text, role
+from sim.i18n import N_, _, card_text, role
 from sim.notation import DealRecord, NotationError, seat_labels
 
 if TYPE_CHECKING:
@@ -36,7 +40,60 @@ class Refused(Exception):
 
 
 class _Stop(Exception):
-    """The record ends here (a partial deal): everything before was checked."""
+    """The record ends here (a partial deal): everything before was checked.
+
+    ``tag`` names the phase the record stops at (missing or cut short): nothing of a
+    later phase may be recorded (:func:`_nothing_after`).
+    """
+
+    def __init__(self, tag: str | None = None) -> None:
+        super().__init__(tag)
+        self.tag = tag
+
+
+PHASES = ("Auction", "Declarer", "TalonPick", "Discards", "Contract", "Conceded", "Trump",
+          "Play", "Scores")  # fmt: skip
+"""The tags of a deal's phases, in the order they happen: a record that stops at one
+(missing or cut short) holds none of the later ones."""
+
+
+def _recorded(deal: DealRecord) -> dict[str, bool]:
+    """Which of :data:`PHASES` the record holds."""
+    return {
+        "Auction": bool(deal.auction),
+        "Declarer": deal.declarer is not None,
+        "TalonPick": deal.talon_pick is not None,
+        "Discards": bool(deal.discards),
+        "Contract": deal.contract is not None,
+        "Conceded": deal.conceded,
+        "Trump": deal.trump is not None,
+        "Play": bool(deal.tricks),
+        "Scores": deal.scores is not None,
+    }
+
+
+def _nothing_after(deal: DealRecord, tag: str) -> None:
+    """The record stops at ``tag`` (missing or cut short): refuse a later phase's tag.
+
+    A score after two tricks, a contract with no discard, a play with no contract:
+    the deal went no further than ``tag``, so a later tag has nothing to stand on.
+    """
+    recorded = _recorded(deal)
+    for later in PHASES[PHASES.index(tag) + 1 :]:
+        if recorded[later]:
+            why = _("recorded after a missing or incomplete [{tag}]")
+            raise Refused(later, "", why.format(tag=tag))
+
+
+def _ends_at(deal: DealRecord, tags: tuple[str, ...], why: str) -> None:
+    """The deal ended (redealt, conceded): refuse any of ``tags`` it records, saying ``why``."""
+    recorded = _recorded(deal)
+    for tag in tags:
+        if recorded[tag]:
+            raise Refused(tag, "", why)
+
+
+NO_WINNER = N_("a complete trick ends in >WINNER, the seat that won it")
 
 
 def _trick(number: int) -> str:
@@ -74,7 +131,7 @@ class ReplayChooser:
             return 0  # a redealt deal is checked by _redeal, never replayed
         if kind == Decision.TALON_PICK:
             if d.talon_pick is None:
-                raise _Stop
+                raise _Stop("TalonPick")
             if d.talon_pick not in legal:
                 why = _("a talon 0 or 1, got {value}").format(value=d.talon_pick)
                 raise Refused("TalonPick", "", why)
@@ -83,7 +140,7 @@ class ReplayChooser:
             return self._discard(seat, legal)
         if kind == Decision.CONTRACT:
             if d.contract is None:
-                raise _Stop
+                raise _Stop("Contract")
             if d.contract not in legal:
                 why = _("{seat} cannot name the contract {value}: allowed {allowed}")
                 allowed = ", ".join(str(x) for x in legal)
@@ -97,7 +154,7 @@ class ReplayChooser:
             return int(d.conceded)
         if kind == Decision.NAME_TRUMP:
             if d.trump is None:
-                raise _Stop
+                raise _Stop("Trump")
             return d.trump
         if kind == Decision.PLAY:
             return self._play(seat, legal)
@@ -106,7 +163,7 @@ class ReplayChooser:
     def _discard(self, seat: int, legal: list[int]) -> int:
         d, k = self.deal, self.discards
         if k >= len(d.discards):
-            raise _Stop
+            raise _Stop("Discards")
         self.discards += 1
         to, card = d.discards[k]
         move = _("discard {number}").format(number=k + 1)
@@ -140,12 +197,16 @@ class ReplayChooser:
             if len(last.cards) > width:
                 why = _("cards in a trick: {want}, in this one: {count}")
                 raise Refused("Play", _trick(t), why.format(want=width, count=len(last.cards)))
+            if last.winner is None:
+                raise Refused("Play", _trick(t), _(NO_WINNER))
         if t >= len(d.tricks) or k >= len(d.tricks[t].cards):
             if t + 1 < len(d.tricks):
                 why = _("cards in a trick: {want}, in this one: {count}")
                 count = len(d.tricks[t].cards)
                 raise Refused("Play", _trick(t + 1), why.format(want=width, count=count))
-            raise _Stop
+            if t < len(d.tricks) and d.tricks[t].winner is not None:  # a trick cut short
+                raise Refused("Play", _trick(t + 1), _("a trick cut short has no winner yet"))
+            raise _Stop("Play")
         trick = d.tricks[t]
         move = _trick(t + 1)
         if k == 0 and trick.leader != seat:
@@ -254,8 +315,10 @@ def _auction(deal: DealRecord, rules: Rules, table: Any, hands: list[list[int]],
             raise Refused("Auction", _("bid {number}").format(number=i + 1), text)
     if kind is not None:
         if len(entries) > 1:
+            said, amount = entries[1]
+            extra = f"{names.get(said, said)} {role('pass') if amount is None else amount}"
             why = _("the auction was over: {extra}")
-            raise Refused("Auction", _("bid {number}").format(number=2), why.format(extra=""))
+            raise Refused("Auction", _("bid {number}").format(number=2), why.format(extra=extra))
         return forehand, DARK_CONTRACT
     bid, high = log[-1][1], log[-1][0]
     seat = high
@@ -347,8 +410,13 @@ def replay(deal: DealRecord, rules: Rules) -> None:
 
     names = seat_labels(deal)
     table = Table(deal.players, deal.dealer)
+    if deal.talon_pick is not None and deal.players != 2:
+        raise Refused("TalonPick", "", _("only two players take one of two talons"))
     if deal.reshuffle is not None:
         _redeal(deal, rules, table, names)
+        # a redeal comes before the contract at the latest: nothing of the play follows
+        later = ("Contract", "Conceded", "Trump", "Play", "Scores")
+        _ends_at(deal, later, _("the deal was redealt: it ends there"))
         return
     t = deal.talon
     talons = [list(t)] if deal.players != 2 else [list(t[:2]), list(t[2:])]
@@ -377,10 +445,10 @@ def replay(deal: DealRecord, rules: Rules) -> None:
         if won is None:
             if deal.declarer is not None:
                 raise Refused("Auction", "", _("the auction is not over"))
-            return
+            raise _Stop("Auction")
         w.declarer, w.winning_bid = won
         if deal.declarer is None:
-            return
+            raise _Stop("Declarer")
         if deal.declarer != w.declarer:
             why = _("{seat} wins the auction, not {other}")
             other = names.get(deal.declarer, str(deal.declarer))
@@ -394,6 +462,7 @@ def replay(deal: DealRecord, rules: Rules) -> None:
             why = _("{seat} may not concede under these rules")
             raise Refused("Conceded", "", why.format(seat=names[w.declarer]))
         if conceded is not None:
+            _ends_at(deal, ("Trump", "Play"), _("the declarer conceded: the deal ends there"))
             result = conceded
         else:
             if deal.trump is not None and not rules.trump.named_by_declarer:
@@ -406,6 +475,8 @@ def replay(deal: DealRecord, rules: Rules) -> None:
                 why = _("the deal ends after {count} tricks")
                 move = _trick(len(w.tricks) + 1)
                 raise Refused("Play", move, why.format(count=len(w.tricks)))
+            if last is not None and last.winner is None:
+                raise Refused("Play", _trick(len(w.tricks)), _(NO_WINNER))
             if (
                 last is not None
                 and last.winner is not None
@@ -418,7 +489,9 @@ def replay(deal: DealRecord, rules: Rules) -> None:
                 )
                 raise Refused("Play", _trick(len(w.tricks)), text)
             result = score_played(w)
-    except _Stop:
+    except _Stop as stop:
+        if stop.tag is not None:
+            _nothing_after(deal, stop.tag)
         return
     if deal.scores is not None and list(deal.scores) != list(result["score_deltas"]):
         why = _("the deal scores {want}, not {got}")
