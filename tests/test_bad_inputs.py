@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.reading import DEALS_MOST, MIB, TEXT_MOST, TooLarge, read_text
 from sim.batch.runner import MANIFEST, PartStore
+from sim.reading import DEALS_MOST, MIB, TEXT_MOST, TooLarge, read_text
 
 NOT_UTF8 = b'base = "classic"\n# caf\xe9\n'  # Latin-1, as an old editor saves it
 HAND = "AH TH KH QH AS 9C JD"
