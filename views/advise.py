@@ -22,13 +22,14 @@ from analysis.choices import PASS, TABLE_RISK
 from analysis.safebids import marriage_label, marriage_mask
 from analysis.stats import Z95
 from sim.cards import cards_str
-from sim.i18n import _, answer_cards, interval_separator, number, role
+from sim.i18n import _, answer_cards, number, role
+from views.numbers import interval, numbers, signed, signed_numbers
 from views.tables import to_markdown
 
 
 def _percent(p: float, low: float, high: float) -> str:
     """A share with its interval in whole percent: ``79% [78%, 80%]``."""
-    return f"{p:.0%} [{low:.0%}{interval_separator()}{high:.0%}]"
+    return interval(f"{p:.0%}", f"{low:.0%}", f"{high:.0%}")
 
 
 def opponents_text(o: Opponents | None) -> str:
@@ -42,12 +43,11 @@ def opponents_text(o: Opponents | None) -> str:
         return _("The table assumed: {who}.").format(who=who)
     d, low, high = o.diff
     if d < 0:
-        rel = _("{points} [{low}{sep}{high}] points a deal below `{other}`")
+        rel = _("{points} points a deal below `{other}`")
         d, low, high = -d, -high, -low
     else:
-        rel = _("{points} [{low}{sep}{high}] points a deal above `{other}`")
-    rel = rel.format(points=number(d, 1), low=number(low, 1), high=number(high, 1),
-                     sep=interval_separator(), other=o.compared)  # fmt: skip
+        rel = _("{points} points a deal above `{other}`")
+    rel = rel.format(points=numbers(d, low, high, 1), other=o.compared)
     return _(
         "The table assumed: {who}; in duplicate duels (`{rules}`, {deals} deals) it scores {rel}."
     ).format(who=who, rules=o.rules, deals=number(o.deals), rel=rel)
@@ -85,7 +85,7 @@ def _shown_verdict(a: ShownTalon, table: str) -> Verdict:
         why = _(
             "With this talon; with the talon unknown it would be {plain}, and your hand "
             "scores {score} as a defender."
-        ).format(plain=_percent(*a.plain), score=_signed(a.defence[0]))
+        ).format(plain=_percent(*a.plain), score=signed(a.defence[0]))
     return Verdict("expect", a.bid, None, say, why, table)
 
 
@@ -93,7 +93,7 @@ def _give_verdict(a: SampledAdvice, table: str) -> Verdict:
     assert a.discards is not None
     top = a.discards.row(0, named=True)
     played = _("Played out by `{player}` at every seat it scores a margin of {margin} a deal")
-    margin = _signed_interval(top["margin"], top["margin_low"], top["margin_high"])
+    margin = signed_numbers(top["margin"], top["margin_low"], top["margin_high"])
     played = played.format(player=a.player, margin=margin)
     if top["to_left"] == "—":  # conceding scores most
         gives = a.discards.filter(pl.col("to_left") != "—")
@@ -105,7 +105,7 @@ def _give_verdict(a: SampledAdvice, table: str) -> Verdict:
                       "{contract}: {margin}.")  # fmt: skip
             why = played + "; " + other.format(
                 left=_card(g["to_left"]), right=_card(g["to_right"]), contract=g["contract"],
-                margin=_signed(g["margin"]),
+                margin=signed(g["margin"]),
             )  # fmt: skip
         return Verdict("concede", a.bid, None, say, why, table)
     say = _("Give {left} to the left and {right} to the right, and name {contract}.").format(
@@ -187,10 +187,10 @@ def _played_line(a: SampledAdvice) -> str:
     if p is None or a.best is None or a.best.low <= p.level <= a.best.high:
         return ""
     if p.level == PASS:
-        choice = _("pass ({value})").format(value=_signed(p.value))
+        choice = _("pass ({value})").format(value=signed(p.value))
     else:
         choice = _("bid up to {level} ({value}; passing {passing})").format(
-            level=p.level, value=_signed(p.value), passing=_signed(p.passing)
+            level=p.level, value=signed(p.value), passing=signed(p.passing)
         )
     return " " + _(
         "Against `{player}` as it plays, every contract it goes down in played out ({share} "
@@ -210,7 +210,7 @@ def _worth(a: SampledAdvice, row: Mapping[str, Any], against_pass: bool = False)
         )
     else:
         text = _("scores a margin of {value} a deal").format(
-            value=_signed_interval(row["mean"], row["low"], row["high"])
+            value=signed_numbers(row["mean"], row["low"], row["high"])
         )
     if against_pass:
         diff = _diff_text(a, row["diff"], row["diff_low"], row["diff_high"])
@@ -221,11 +221,10 @@ def _worth(a: SampledAdvice, row: Mapping[str, Any], against_pass: bool = False)
 def _diff_text(a: SampledAdvice, d: float, low: float, high: float) -> str:
     """A difference of two plans with its interval: points, or points of percentage."""
     if a.measure == "win":
-        return _("{diff} [{low}{sep}{high}] points of percentage").format(
-            diff=_signed(100 * d), low=_signed(100 * low), high=_signed(100 * high),
-            sep=interval_separator(),
-        )  # fmt: skip
-    return _signed_interval(d, low, high)
+        return _("{diff} points of percentage").format(
+            diff=signed_numbers(100 * d, 100 * low, 100 * high)
+        )
+    return signed_numbers(d, low, high)
 
 
 def verdict_lines(a: SampledAdvice | ShownTalon) -> list[str]:
@@ -241,18 +240,8 @@ def _mean_interval(mean: float, se: float) -> str:
     return _interval(mean, mean - Z95 * se, mean + Z95 * se, 1)
 
 
-def _signed(v: float, places: int = 1) -> str:
-    """``+12.5`` / ``-3.0`` as the language writes numbers (``+12,5``)."""
-    return ("+" if v >= 0 else "") + number(v, places)
-
-
-def _signed_interval(v: float, low: float, high: float) -> str:
-    return f"{_signed(v)} [{_signed(low)}{interval_separator()}{_signed(high)}]"
-
-
 def _interval(p: float, low: float, high: float, digits: int = 2) -> str:
-    sep = interval_separator()
-    return f"{number(p, digits)} [{number(low, digits)}{sep}{number(high, digits)}]"
+    return numbers(p, low, high, digits)
 
 
 def shown_markdown(a: ShownTalon) -> str:
@@ -301,7 +290,7 @@ def _shown_detail(a: ShownTalon) -> str:
         mean, se = a.defence
         lines.append(
             _("Your hand scores {score} as a defender in this deal.").format(
-                score=f"{_signed(mean)} ± {number(Z95 * se, 1)}"
+                score=f"{signed(mean)} ± {number(Z95 * se, 1)}"
             )
         )
     if a.requested > a.samples:
@@ -487,7 +476,7 @@ def choices_shown(a: SampledAdvice) -> pl.DataFrame:
         value = (
             _percent(r["mean"], r["low"], r["high"])
             if a.measure == "win"
-            else _signed_interval(r["mean"], r["low"], r["high"])
+            else signed_numbers(r["mean"], r["low"], r["high"])
         )
         row = {
             _("choice"): _("pass") if level == PASS else _("up to {level}").format(level=level),
@@ -501,7 +490,7 @@ def choices_shown(a: SampledAdvice) -> pl.DataFrame:
             else _interval(m["p"], m["ci_low"], m["ci_high"]),
         }
         if a.measure == "win":
-            row[_("margin [95 % CI]")] = _signed_interval(
+            row[_("margin [95 % CI]")] = signed_numbers(
                 r["margin"], r["margin_low"], r["margin_high"]
             )
         rows.append(row)
@@ -585,7 +574,7 @@ def _discard_lines(a: SampledAdvice) -> list[str]:
             _("give (left → right)"): [give(r["to_left"], r["to_right"]) for r in rows],
             _("contract"): [r["contract"] for r in rows],
             _("margin [95 % CI]"): [
-                _signed_interval(r["margin"], r["margin_low"], r["margin_high"]) for r in rows
+                signed_numbers(r["margin"], r["margin_low"], r["margin_high"]) for r in rows
             ],
             _("P(make) [95 % CI]"): [
                 "—" if r["to_left"] == "—" else _percent(r["p"], r["ci_low"], r["ci_high"])

@@ -9,6 +9,7 @@ import polars as pl
 
 from analysis.barrel import LENGTH_BIN
 from sim.i18n import _
+from views.numbers import numbers
 from views.tables import tables_markdown, write_tables
 
 MARKDOWN_FILE = "barrel.md"
@@ -102,7 +103,7 @@ def barrel_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
 
 def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
     """What ``thousand barrel`` prints by default: a few lines under 100 columns."""
-    from sim.i18n import interval_separator, number, role
+    from sim.i18n import number, role
     from views.tables import short_rate, short_table
 
     info = tables["summary"].row(0, named=True)
@@ -116,8 +117,7 @@ def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
         ),
         "",
         "- " + _("a game lasts {mean} played deals (median {median})").format(
-            mean=f"{number(length['mean'], 2)} [{number(length['mean'] - half, 2)}"
-            f"{interval_separator()}{number(length['mean'] + half, 2)}]",
+            mean=numbers(length["mean"], length["mean"] - half, length["mean"] + half, 2),
             median=number(length["q50"]),
         ),
     ]  # fmt: skip

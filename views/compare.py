@@ -17,9 +17,10 @@ from analysis.compare import (
     size_word,
     skill_table,
 )
-from sim.i18n import N_, _, interval_separator, number, role
+from sim.i18n import N_, _, number, role
 from sim.option_words import option_name, option_value
 from sim.rules import Rules
+from views.numbers import interval
 
 # The headings of :func:`compare_markdown`'s tables, each a column of ``compare.csv``
 # (or two or three of them) in words.
@@ -179,7 +180,7 @@ def _interval(v: float | None, low: float | None, high: float | None, digits: in
         return "—"
     if is_missing(low) or is_missing(high):
         return sig(v, digits)
-    return f"{sig(v, digits)} [{sig(low, digits)}{interval_separator()}{sig(high, digits)}]"
+    return interval(sig(v, digits), sig(low, digits), sig(high, digits))
 
 
 def change_text(row: Mapping[str, Any]) -> str:
@@ -237,12 +238,10 @@ def interval_text(
     # the numbers alone, as many decimals as the value's, the unit once at the end
     places = _places(v, unit)
     scale = 100.0 if unit == "share" else 1.0
-    ends = interval_separator().join(
-        value_text(x * scale, "points", signed, places) for x in (low, high)
-    )
+    low_text, high_text = (value_text(x * scale, "points", signed, places) for x in (low, high))
     middle = value_text(v * scale, "points", signed, places)
     tail = (" " + (_("pp") if signed else "%")) if unit == "share" else ""
-    return f"{middle} [{ends}]{tail}"
+    return interval(middle, low_text, high_text) + tail
 
 
 def off_note(row: Mapping[str, Any]) -> str:

@@ -8,8 +8,9 @@ from typing import Any
 import polars as pl
 
 from analysis.duel import DuelResult, duel_json
-from sim.i18n import N_, _, interval_separator, number
+from sim.i18n import N_, _, number
 from sim.output import write_json
+from views.numbers import interval
 from views.tables import to_markdown
 
 DECISION_WORDS = {
@@ -40,10 +41,7 @@ def _interval(
     """``v [low, high]`` (``[low; high]`` where the decimal mark is a comma)."""
     if low is None or high is None:
         return _fixed(v, places, sign)
-    sep = interval_separator()
-    return (
-        f"{_fixed(v, places, sign)} [{_fixed(low, places, sign)}{sep}{_fixed(high, places, sign)}]"
-    )
+    return interval(_fixed(v, places, sign), _fixed(low, places, sign), _fixed(high, places, sign))
 
 
 def _places(measure: str) -> int:

@@ -19,8 +19,9 @@ from analysis.guide import (
     choice_levels,
 )
 from analysis.safebids import RISKS
-from sim.i18n import N_, _, interval_separator, n_, number, role
+from sim.i18n import N_, _, n_, number, role
 from sim.rules import hand_roles
+from views.numbers import interval, numbers, signed, signed_numbers
 
 MARRIAGE_SUITS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
 
@@ -57,23 +58,11 @@ def seat_words(k: int) -> str:
     return _("{k} to the first dealer's left").format(k=k)
 
 
-def _signed(v: float, places: int = 2) -> str:
-    """``v`` with its sign (``+0.50``, ``-1.83``) as the language writes numbers."""
-    text = number(v, places)
-    return text if text.startswith("-") else "+" + text
-
-
-def _signed_interval(v: float, lo: float, hi: float) -> str:
-    """``+0.50 [+0.25, +0.75]`` with two decimals."""
-    return f"{_signed(v)} [{_signed(lo)}{interval_separator()}{_signed(hi)}]"
-
-
 def _rate(p: float | None, lo: float | None, hi: float | None, places: int = 3) -> str:
     """A rate with its interval, ``0.572 [0.565, 0.579]`` (three decimals), ``—`` if none."""
     if p is None or p != p or lo is None or hi is None:
         return "—"
-    sep = interval_separator()
-    return f"{number(p, places)} [{number(lo, places)}{sep}{number(hi, places)}]"
+    return numbers(p, lo, hi, places)
 
 
 def _chart_display(guide: GuideTables) -> pl.DataFrame:
@@ -192,8 +181,8 @@ def _concede_display(c: pl.DataFrame) -> pl.DataFrame:
             N_("contract"): c["contract"],
             N_("hands"): c["n"],
             make: c[make],
-            N_("if played"): [_signed(v, 1) for v in c["play"]],
-            N_("if conceded"): [_signed(v, 1) for v in c["concede"]],
+            N_("if played"): [signed(v, 1) for v in c["play"]],
+            N_("if conceded"): [signed(v, 1) for v in c["concede"]],
             N_("better"): [_(BETTER_WORDS[b]) for b in c["better"]],
         },
         schema={
@@ -251,10 +240,9 @@ def share_text(p: float | None, low: float | None, high: float | None) -> str:
     """
     if p is None or low is None or high is None or p != p:
         return "—"
-    sep = interval_separator()
     down = math.floor(100 * low + 1e-9)  # 1e-9: 0.29 * 100 is 28.999999999999996
     up = math.ceil(100 * high - 1e-9)
-    return keep(f"{number(100 * p)} % [{number(down)}{sep}{number(up)}]")
+    return keep(interval(f"{number(100 * p)} %", number(down), number(up)))
 
 
 def points_text(
@@ -264,11 +252,9 @@ def points_text(
     if v is None or low is None or high is None or v != v:
         return "—"
 
-    def one(x: float) -> str:
-        text = number(x, places)
-        return "+" + text if signed and not text.startswith("-") else text
-
-    return keep(f"{one(v)} [{one(low)}{interval_separator()}{one(high)}]")
+    if signed:
+        return keep(signed_numbers(v, low, high, places))
+    return keep(numbers(v, low, high, places))
 
 
 def tight(text: str) -> str:
@@ -384,7 +370,7 @@ def duel_sentence(summary: pl.DataFrame, deals: int, seed: int) -> str:
         player=GUIDE_PLAYER,
         deals=number(deals),
         seed=seed,
-        diff=_signed_interval(d, lo, hi),
+        diff=signed_numbers(d, lo, hi, 2),
         verdict=verdict.format(player=GUIDE_PLAYER),
     )
 
@@ -428,7 +414,7 @@ def guide_answer(guide: GuideTables, duel: pl.DataFrame | None = None) -> str:
         text += _(
             "; played by these tables alone it scores {diff} points per deal against `{player}`"
         ).format(
-            diff=_signed_interval(row["value"], row["ci_low"], row["ci_high"]),
+            diff=signed_numbers(row["value"], row["ci_low"], row["ci_high"], 2),
             player=GUIDE_PLAYER,
         )
     return text + "."

@@ -25,7 +25,8 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analysis.stats import Z95
-from sim.i18n import _, interval_separator, language, number
+from sim.i18n import _, language, number
+from views.numbers import interval
 from views.tables import to_markdown
 
 DPI = 90  # figure resolution; with a 256-colour palette a figure is some 30-60 kB
@@ -346,8 +347,7 @@ def fmt_interval(est: float | None, low: float | None, high: float | None) -> st
     if est is None or is_missing(est):
         return "—"
     places = max(_decimals(v) for v in (est, low, high) if v is not None and not is_missing(v))
-    sep = interval_separator()
-    return f"{fmt_number(est, places)} [{fmt_number(low, places)}{sep}{fmt_number(high, places)}]"
+    return interval(fmt_number(est, places), fmt_number(low, places), fmt_number(high, places))
 
 
 def interval_column(df: pl.DataFrame, est: str, low: str, high: str, name: str) -> pl.Series:
@@ -391,8 +391,7 @@ def wilson_column(df: pl.DataFrame, hits: str, n: str, name: str) -> pl.Series:
 
 def pct(p: float, lo: float, hi: float) -> str:
     """A share as percent with its interval: ``28.6 % [28.4, 28.8]``."""
-    sep = interval_separator()
-    return f"{number(100 * p, 1)} % [{number(100 * lo, 1)}{sep}{number(100 * hi, 1)}]"
+    return interval(f"{number(100 * p, 1)} %", number(100 * lo, 1), number(100 * hi, 1))
 
 
 APPENDIX = "appendix"

@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 
 from sim.output import StagedDir
+from views.numbers import numbers
 
 
 def to_markdown(df: pl.DataFrame, floats: str = "{:.6f}") -> str:
@@ -68,10 +69,9 @@ def short_rate(p: float | None, lo: float | None, hi: float | None) -> str:
     """A rate for a terminal: ``0.572 [0.565, 0.579]`` (three decimals), ``—`` if none."""
     if p is None or p != p:
         return "—"
-    from sim.i18n import interval_separator, number
 
     low, high = float("nan") if lo is None else lo, float("nan") if hi is None else hi
-    return f"{number(p, 3)} [{number(low, 3)}{interval_separator()}{number(high, 3)}]"
+    return numbers(p, low, high, 3)
 
 
 def short_table(frame: pl.DataFrame) -> str:

@@ -10,9 +10,10 @@ import polars as pl
 
 from analysis.compare import compare_rates
 from analysis.odds import OddsCounts
-from sim.i18n import N_, _, interval_separator, number
+from sim.i18n import N_, _, number
 from sim.odds_keys import ODDS_KEYS
 from views import plots
+from views.numbers import interval
 from views.pages import Section, Text, interval_column, is_missing
 from views.sections.compare import measure_words
 
@@ -53,7 +54,7 @@ def _gap(row: Mapping[str, Any], percent: bool = False) -> str:
         text = one(est, signed) + unit
         if low is None or high is None or is_missing(low) or is_missing(high):
             return text
-        return f"{text} [{one(low, signed)}{interval_separator()}{one(high, signed)}]"
+        return interval(text, one(low, signed), one(high, signed))
 
     other = value(row["other"], row["other_ci_low"], row["other_ci_high"], unit)
     base = value(row["base"], row["base_ci_low"], row["base_ci_high"], unit)

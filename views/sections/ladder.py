@@ -7,17 +7,17 @@ import math
 import polars as pl
 
 from analysis.ladder import LadderResult
-from sim.i18n import N_, _, interval_separator, number
+from sim.i18n import N_, _, number
+from views.numbers import interval
 from views.pages import Section, Text
 
 
 def _interval(df: pl.DataFrame, est: str, low: str, high: str, name: str) -> pl.Series:
     """``estimate [low, high]`` with two decimals, as the language writes numbers."""
-    sep = interval_separator()
     return pl.Series(
         name,
         [
-            f"{_signed(e)} [{_signed(lo)}{sep}{_signed(hi)}]"
+            interval(_signed(e), _signed(lo), _signed(hi))
             for e, lo, hi in zip(df[est], df[low], df[high], strict=True)
         ],
         dtype=pl.String,

@@ -9,11 +9,12 @@ import polars as pl
 from analysis.advise import SampledAdvice
 from analysis.safebids import CLASS_KEYS, SafeBidResult
 from sim.cards import cards_of
-from sim.i18n import N_, _, cards_text, interval_separator, n_, number, role
+from sim.i18n import N_, _, cards_text, n_, number, role
 from sim.players import PAR, PLAYERS
 from sim.players import words as player_words
 from views import plots
 from views.advise import examples_table
+from views.numbers import numbers
 from views.pages import Section, Text, fmt_number, mean_interval_column, wilson_column
 from views.safebids import bid_chart, defence_caveat
 
@@ -35,8 +36,7 @@ def _who(player: str) -> str:
 
 
 def _interval(p: float, low: float, high: float, places: int) -> str:
-    sep = interval_separator()
-    return f"{number(p, places)} [{number(low, places)}{sep}{number(high, places)}]"
+    return numbers(p, low, high, places)
 
 
 def examples_shown(examples: Sequence[SampledAdvice]) -> pl.DataFrame:

@@ -11,7 +11,8 @@ import polars as pl
 from analysis.odds import OddsResult
 from analysis.safebids import SafeBidResult
 from analysis.stats import Z95
-from sim.i18n import N_, _, interval_separator, n_, number, role
+from sim.i18n import N_, _, n_, number, role
+from views.numbers import numbers
 from views.pages import Section, Text, pct
 
 
@@ -20,8 +21,7 @@ def _mean_ci(row: Mapping[str, Any]) -> str:
     mean, se = row["mean"], row.get("se")
     if se is None or not math.isfinite(se):
         return _("{mean} (one game: no interval)").format(mean=number(mean, 1))
-    low, high = number(mean - Z95 * se, 1), number(mean + Z95 * se, 1)
-    return f"{number(mean, 1)} [{low}{interval_separator()}{high}]"
+    return numbers(mean, mean - Z95 * se, mean + Z95 * se, 1)
 
 
 def p_value_words(p: float, games: int, gap: float | None = None, fair: float = 0.0) -> str:
