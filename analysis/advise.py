@@ -19,7 +19,7 @@ from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_la
 from analysis.stats import Z95, wilson_interval
 from analysis.tables import to_markdown
 from sim.cards import cards_str
-from sim.i18n import _, answer_cards, interval_separator, number, role
+from sim.i18n import _, answer_cards, interval_separator, number, role, seat_
 from sim.rules import Rules
 
 
@@ -1326,10 +1326,15 @@ def _reading_text(r: AuctionReading) -> str:
     """The auction's reading in one sentence per seat that acted."""
     parts = []
     for seat in r.seats:
+        # the verb agrees with the seat (вторая рука спасовала, сдающий спасовал)
         if seat.passed:
-            did = _("passed") if not seat.highest else _("passed at {bid}").format(bid=seat.highest)
+            did = (
+                seat_(seat.seat, "passed")
+                if not seat.highest
+                else seat_(seat.seat, "passed at {bid}").format(bid=seat.highest)
+            )
         else:
-            did = _("bid {bid}").format(bid=seat.highest)
+            did = seat_(seat.seat, "bid {bid}").format(bid=seat.highest)
         parts.append(
             _(
                 "{seat}, who {did}, holds a marriage in {share} of them "
