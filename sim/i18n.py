@@ -11,7 +11,9 @@ translations live in the standard gettext catalogues
 (``make locale``) extracts the marked strings into ``sim/locale/thousand.pot``, merges
 them into every ``.po`` and compiles the ``.mo`` files. A test fails on a marked
 string without a translation, on a catalogue behind the sources and on a game term
-translated two ways (:data:`TERMS`).
+translated two ways (:data:`TERMS`). The command line's help texts are marked too and
+translated as its parser is built, once the language is known (``thousand --lang ru
+odds --help``).
 
 The language is :func:`set_language`'s (the ``--lang`` flag), else ``$THOUSAND_LANG``,
 else the locale's (``$LC_ALL``, ``$LC_MESSAGES``, ``$LANG``), else English. Cards are
