@@ -207,7 +207,8 @@ def n_(singular: str, plural: str, n: int) -> str:
     5-20 ... as :data:`PLURAL_FORMS` says; Polish three; English two), so that "{n}
     deals" reads "21 раздача", "22 раздачи", "25 раздач". Format ``{n}`` after this call.
     ``n`` is a whole count: a decimal quantity takes no count's form but the genitive
-    singular ("66,4 очка", "34,27 раздачи", "0,50 punktu"), which a plain message writes.
+    singular ("66,4 очка", "34,27 раздачи", "0,50 punktu"), which a plain message writes
+    (tests/test_i18n_outputs.py checks the answers for it).
     """
     return catalogue(language()).ngettext(singular, plural, n)
 
