@@ -2,13 +2,18 @@
 
 Every user-facing string of a translated surface is written in English and marked
 with :func:`_` (``_("Auction so far: {auction}")``, formatted after translation, so
-a translation may reorder its fields). The translations live in the standard
-gettext catalogues ``sim/locale/LANG/LC_MESSAGES/thousand.po`` (Russian ``ru``,
-Ukrainian ``uk``, Polish ``pl``), compiled to ``.mo`` files that ship with the
-package; ``python -m sim.i18n`` (``make locale``) extracts the marked strings into
-``sim/locale/thousand.pot``, merges them into every ``.po`` and compiles the ``.mo``
-files. A test fails on a marked string without a translation, on a catalogue behind
-the sources and on a game term translated two ways (:data:`TERMS`).
+a translation may reorder its fields); a message whose words must agree with the seat
+it is about (a past tense: вторая рука спасовала, сдающий спасовал) is marked with
+:func:`seat_` and translated once per seat (the seat is its ``msgctxt``). The
+translations live in the standard gettext catalogues
+``sim/locale/LANG/LC_MESSAGES/thousand.po`` (Russian ``ru``, Ukrainian ``uk``, Polish
+``pl``), compiled to ``.mo`` files that ship with the package; ``python -m sim.i18n``
+(``make locale``) extracts the marked strings into ``sim/locale/thousand.pot``, merges
+them into every ``.po`` and compiles the ``.mo`` files. A test fails on a marked
+string without a translation, on a catalogue behind the sources and on a game term
+translated two ways (:data:`TERMS`). The command line's help texts are marked too and
+translated as its parser is built, once the language is known (``thousand --lang ru
+odds --help``).
 
 The language is :func:`set_language`'s (the ``--lang`` flag), else ``$THOUSAND_LANG``,
 else the locale's (``$LC_ALL``, ``$LC_MESSAGES``, ``$LANG``), else English. Cards are
@@ -199,6 +204,9 @@ def n_(singular: str, plural: str, n: int) -> str:
     The catalogues hold every form a language has (Russian and Ukrainian three: 1, 2-4,
     5-20 ... as :data:`PLURAL_FORMS` says; Polish three; English two), so that "{n}
     deals" reads "21 раздача", "22 раздачи", "25 раздач". Format ``{n}`` after this call.
+    ``n`` is a whole count: a decimal quantity takes no count's form but the genitive
+    singular ("66,4 очка", "34,27 раздачи", "0,50 punktu"), which a plain message writes
+    (tests/test_i18n_outputs.py checks the answers for it).
     """
     return catalogue(language()).ngettext(singular, plural, n)
 
@@ -226,27 +234,29 @@ def answer_cards(cards: Iterable[int]) -> str:
     return cards_text(ids)
 
 
-# (thousands separator, decimal mark) of each language: 4,084.5 in English; 4 084,5 in
-# Russian, Ukrainian and Polish (a no-break space, and no grouping below 10 000)
+# (thousands separator, decimal mark, the least number grouped) of each language, as
+# the Unicode CLDR writes them (and the browser's toLocaleString, thousand serve's page):
+# 4,084.5 in English; 4 084,5 in Russian and Ukrainian (a no-break space); 4084,5 but
+# 12 345,5 in Polish, which groups from five digits on
 _SEPARATORS = {
-    "en": (",", "."),
-    "ru": ("\u00a0", ","),
-    "uk": ("\u00a0", ","),
-    "pl": ("\u00a0", ","),
+    "en": (",", ".", 1_000),
+    "ru": ("\u00a0", ",", 1_000),
+    "uk": ("\u00a0", ",", 1_000),
+    "pl": ("\u00a0", ",", 10_000),
 }
 
 
 def number(value: float, places: int = 0) -> str:
     """``value`` with ``places`` decimals as the current language writes numbers.
 
-    ``4,084.5`` in English; ``4 084,5`` (a no-break space) in Russian, Ukrainian and
-    Polish, which group only from 10 000 on (``4084,5``).
+    ``4,084.5`` in English; ``4 084,5`` (a no-break space) in Russian and Ukrainian;
+    ``4084,5`` and ``12 345,5`` in Polish, which groups only from 10 000 on.
     """
     text = f"{value:,.{places}f}"
-    group, point = _SEPARATORS[language()]
+    group, point, least = _SEPARATORS[language()]
     if point == ".":
         return text
-    if abs(value) < 10_000:
+    if abs(value) < least:
         text = text.replace(",", "")
     return text.replace(",", "\0").replace(".", point).replace("\0", group)
 
@@ -269,6 +279,17 @@ ROLES = {
 """The seats' roles (and a pass) as the commands name them, to translate."""
 
 
+SEATS = ("forehand", "middle", "rear", "dealer")
+"""The seats' roles: :func:`seat_` has a translation of its message for each."""
+
+# Other names players give a role, besides the catalogues' (any case): the dealer is
+# сдающий or раздающий in Russian, роздаючий, роздавач, здаючий or здавач in Ukrainian,
+# rozdający or rozdawca in Polish, and дилер in both
+ROLE_WORDS = {
+    "dealer": ("раздающий", "сдатчик", "дилер", "роздавач", "здаючий", "здавач", "rozdawca"),
+}
+
+
 def role(word: str) -> str:
     """A seat's role (``forehand`` ...) or ``pass`` in the current language (else as is)."""
     return _(ROLES[word]) if word in ROLES else word
@@ -279,13 +300,33 @@ def role_of(text: str) -> str | None:
 
     What the commands print is what they read: ``сдающий``, ``rozdający``,
     ``первая рука`` and ``pas`` as well as ``dealer``, ``forehand`` and ``pass``
-    (case and spacing aside).
+    (case and spacing aside), and the other names players give a role
+    (:data:`ROLE_WORDS`: ``роздавач``, ``здаючий``, ``дилер`` ...).
     """
     key = " ".join(text.lower().split())
     for word, message in ROLES.items():
         if key == word or any(key == catalogue(lang).gettext(message).lower() for lang in LANGS):
             return word
+        if key in ROLE_WORDS.get(word, ()):
+            return word
     return None
+
+
+def seat_(seat: str, message: str) -> str:
+    """``message`` in the current language, its words agreeing with the seat ``seat``.
+
+    A past tense or a pronoun takes the grammatical gender of the seat it is about in
+    Russian, Ukrainian and Polish: вторая рука спасовала but сдающий спасовал, druga
+    ręka spasowała but rozdający spasował. The catalogues hold a translation of such a
+    message for each role of :data:`SEATS` (the role is its context, ``msgctxt``);
+    ``seat`` is the role (``middle``). Format the fields after this call.
+    """
+    cat = catalogue(language())
+    if seat in SEATS:
+        text = cat.pgettext(seat, message)
+        if text != message:
+            return text
+    return cat.gettext(message)
 
 
 def rank_text(rank: int, lang: str | None = None) -> str:
@@ -302,7 +343,10 @@ def extract(paths: Sequence[str | Path] | None = None) -> list[str]:
     when it is shown).
 
     (Default: :func:`sources`.) A plural message is its two English forms joined by a
-    NUL, ``"{n} deal\0{n} deals"``, as the ``.mo`` format keys it.
+    NUL, ``"{n} deal\0{n} deals"``, as the ``.mo`` format keys it; a message of
+    ``seat_(seat, "...")`` is one message for each role of :data:`SEATS`, keyed by the
+    role, an EOT and the message (``"dealer\x04passed"``), as the ``.mo`` format keys a
+    message with its context.
     """
     found: list[str] = []
     for path in sources() if paths is None else paths:
@@ -316,16 +360,19 @@ def extract(paths: Sequence[str | Path] | None = None) -> list[str]:
                 if not (isinstance(a, ast.Constant) and isinstance(a.value, str)):
                     break
                 texts.append(a.value)
-            key = None
+            keys: list[str] = []
             # a refusal's English template with its fields (sim.output.UsageError),
             # translated when shown
             deferred = node.func.id == "UsageError" and bool(node.keywords)
             if (node.func.id in ("_", "N_") or deferred) and texts:
-                key = texts[0]
+                keys = [texts[0]]
             elif node.func.id == "n_" and len(texts) >= 2:
-                key = f"{texts[0]}\0{texts[1]}"
-            if key is not None and key not in found:
-                found.append(key)
+                keys = [f"{texts[0]}\0{texts[1]}"]
+            elif node.func.id == "seat_" and len(node.args) == 2:
+                said = node.args[1]
+                if isinstance(said, ast.Constant) and isinstance(said.value, str):
+                    keys = [f"{seat}\x04{said.value}" for seat in SEATS]
+            found += [k for k in keys if k not in found]
     return found
 
 
@@ -357,29 +404,36 @@ def read_po(path: Path) -> dict[str, str]:
     r"""``{msgid: msgstr}`` of a ``.po`` file (the header entry, ``""``, included).
 
     A plural message is keyed ``msgid\0msgid_plural``, its forms joined by NULs
-    (empty when any form is missing), as :func:`extract` and the ``.mo`` format key it.
+    (empty when any form is missing), a message with a context (``msgctxt``)
+    ``msgctxt\x04msgid``, as :func:`extract` and the ``.mo`` format key them.
     """
     entries: dict[str, str] = {}
-    parts: dict[str, str] = {}  # "id", "plural", "0", "1", ...: the entry being read
+    parts: dict[str, str] = {}  # "ctx", "id", "plural", "0", "1", ...: the entry being read
     field = ""
 
     def close() -> None:
         if "id" not in parts:
             return
+        context = parts["ctx"] + "\x04" if "ctx" in parts else ""
         if "plural" in parts:
             forms = [parts[k] for k in sorted((k for k in parts if k.isdigit()), key=int)]
-            key = f"{parts['id']}\0{parts['plural']}"
+            key = f"{context}{parts['id']}\0{parts['plural']}"
             entries[key] = "\0".join(forms) if forms and all(forms) else ""
         else:
-            entries[parts["id"]] = parts.get("str", "")
+            entries[context + parts["id"]] = parts.get("str", "")
 
     for raw in path.read_text(encoding="utf-8").splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("msgid "):
+        if line.startswith("msgctxt "):
             close()
-            parts, field = {"id": _unquote(line[6:])}, "id"
+            parts, field = {"ctx": _unquote(line[8:])}, "ctx"
+        elif line.startswith("msgid "):
+            if "id" in parts:
+                close()
+                parts = {}
+            parts["id"], field = _unquote(line[6:]), "id"
         elif line.startswith("msgid_plural "):
             parts["plural"], field = _unquote(line[13:]), "plural"
         elif line.startswith("msgstr["):
@@ -397,12 +451,16 @@ def format_po(entries: dict[str, str], header: str, forms: int = 2) -> str:
     r"""A ``.po`` (or, with empty translations, ``.pot``) file of ``entries``.
 
     A plural message (keyed ``singular\0plural``) gets ``msgid_plural`` and ``forms``
-    ``msgstr[k]`` lines.
+    ``msgstr[k]`` lines, a message with a context (keyed ``context\x04msgid``) its
+    ``msgctxt`` line.
     """
     out = ['msgid ""', f"msgstr {_quote(header)}", ""]
-    for msgid, msgstr in entries.items():
-        if not msgid:
+    for key, msgstr in entries.items():
+        if not key:
             continue
+        context, _eot, msgid = key.rpartition("\x04")
+        if _eot:
+            out.append(f"msgctxt {_quote(context)}")
         if "\0" in msgid:
             one, many = msgid.split("\0", 1)
             have = msgstr.split("\0") if msgstr else []

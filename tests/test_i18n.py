@@ -62,9 +62,11 @@ def test_a_game_term_is_translated_one_way_everywhere(lang):
     po = catalogue(lang)
     wrong = []
     for msgid, msgstr in po.items():
-        # fields, code and file names (`--out DIR`, barrel.md) are no words of the game
-        words = FIELD.sub("", msgid)
-        words = re.sub(r"`[^`]*`|\b\w+\.(?:md|csv|json)\b", "", words).lower()
+        # fields, code and file names (`--out DIR`, barrel.md) are no words of the game,
+        # nor a message's context (the seat it agrees with: "dealer\x04passed")
+        words = FIELD.sub("", msgid.rpartition("\x04")[2])
+        words = re.sub(r"`[^`]*`|\b\w+\.(?:md|csv|json|jsonl|parquet|html|toml)\b", "", words)
+        words = words.lower()
         for term, words_of in TERMS.items():
             if re.search(rf"\b{term}", words) and words_of[lang] not in msgstr.lower():
                 wrong.append(f"{term} -> {words_of[lang]}: {msgid!r} = {msgstr!r}")
@@ -179,3 +181,42 @@ def test_a_translators_file_is_merged_into_a_preview_and_bad_files_refused(tmp_p
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--merge" in err[0] and "bad.json" in err[0]
     assert not (tmp_path / "none").exists()
+
+
+def test_a_seat_is_read_by_any_name_players_give_it():
+    from sim.i18n import role_of
+
+    for word in ("dealer", "сдающий", "раздающий", "роздаючий", "роздавач", "здаючий",
+                 "здавач", "Дилер", "rozdający", "rozdawca"):  # fmt: skip
+        assert role_of(word) == "dealer", word
+    assert role_of("друга  рука") == "middle" and role_of("пас") == "pass"
+    assert role_of("здача") is None
+
+
+def test_a_message_about_a_seat_agrees_with_it_and_keeps_its_context(tmp_path):
+    from sim.i18n import format_po, seat_, speaking
+
+    with speaking("ru"):
+        said = [seat_(s, "passed at {bid}").format(bid=120) for s in ("middle", "dealer")]
+    assert said == ["спасовала на 120", "спасовал на 120"]
+    with speaking("en"):
+        assert seat_("middle", "passed") == "passed"
+    assert "middle\x04passed" in extract() and "passed" not in extract()
+    # the context survives a round trip through a .po file, as msgctxt
+    entries = {"middle\x04passed": "спасовала", "passed": "спасовал"}
+    po = tmp_path / "t.po"
+    po.write_text(format_po(entries, "h"), encoding="utf-8")
+    assert 'msgctxt "middle"\nmsgid "passed"' in po.read_text(encoding="utf-8")
+    assert {k: v for k, v in read_po(po).items() if k} == entries
+
+
+def test_numbers_are_grouped_as_each_language_groups_them():
+    from sim.i18n import number, speaking
+
+    shown = {}
+    for lang in LANGS:
+        with speaking(lang):
+            shown[lang] = [number(v, p) for v, p in ((999, 0), (4084.5, 1), (12345, 0))]
+    assert shown["en"] == ["999", "4,084.5", "12,345"]
+    assert shown["ru"] == shown["uk"] == ["999", "4\u00a0084,5", "12\u00a0345"]
+    assert shown["pl"] == ["999", "4084,5", "12\u00a0345"]

@@ -109,7 +109,7 @@ REFUSED = [
     (["compare", "--vs", "app"], "--games",
      "thousand compare: error: the following arguments are required: --games"),
     (["compare", "--vs", "app", "--games", "5", "--bogus"], "--bogus",
-     "thousand: error: unrecognized arguments: --bogus"),
+     "thousand compare: error: unrecognized arguments: --bogus"),
     (["duel", "--a", "heuristic", "--deals", "5", "--first-dealer", "0"], "--first-dealer",
      "thousand duel: error: --first-dealer: only with --games"),
     (["compare", "--vs", "app", "--games", "5", "--resume"], "--resume",
@@ -125,7 +125,8 @@ def test_bad_input_is_refused_in_one_line_in_the_language(run_main, args, culpri
     assert code == 2 and ru.count("\n") == 1 and culprit in ru, ru
     assert ": ошибка: " in ru and re.search("[а-я]{4}", ru.partition(": ошибка: ")[2]), ru
     # the message's English words are gone (the program, the flags and the values aside)
-    code_words = re.compile(r"\bthousand(?: \w+)?:|--[\w-]+|'[^']*'|\bHAND\b|\bint\b|\.toml\b")
+    # (argparse's "invalid int value" is said in words too: "ожидалось целое число")
+    code_words = re.compile(r"\bthousand(?: \w+)?:|--[\w-]+|'[^']*'|\bHAND\b|\.toml\b")
     left = words(KEPT.sub("", code_words.sub("", en))) & words(KEPT.sub("", code_words.sub("", ru)))
     assert not left, (left, ru)
 
@@ -144,9 +145,101 @@ def test_the_language_of_a_refusal_is_the_commands(run_main, monkeypatch):
     assert code == 2 and err.startswith("thousand compare: error: argument --games:")
 
 
-def test_help_stays_english(main_io):
-    code, out, _ = main_io("duel", "--help", "--lang", "ru")
-    assert code == 0 and out.startswith("usage: thousand duel") and "options:" in out
+# (language, argparse's headings, the --deals help of odds) of every language's --help
+HELP = [
+    ("en", "usage: thousand odds", "options:", "deals to count (default 1,000,000)"),
+    ("ru", "использование: thousand odds", "параметры:", "сколько раздач посчитать"),
+    ("uk", "використання: thousand odds", "параметри:", "скільки роздач порахувати"),
+    ("pl", "użycie: thousand odds", "opcje:", "ile rozdań policzyć"),
+]
+
+
+@pytest.mark.parametrize(("lang", "usage", "options", "deals"), HELP)
+def test_help_is_written_in_the_language(main_io, monkeypatch, lang, usage, options, deals):
+    monkeypatch.setenv("COLUMNS", "80")
+    # --lang before the command (odds answers in English: its help follows the user's)
+    code, out, _ = main_io("--lang", lang, "odds", "--help")
+    assert code == 0 and out.startswith(usage) and f"\n{options}\n" in out, out
+    assert deals in " ".join(out.split()), out
+    assert max(len(line) for line in out.splitlines()) <= 80 or lang == "en", out
+    # --lang after the command and after --help; the environment's language without it
+    code, after, _ = main_io("odds", "--help", "--lang", lang)
+    assert code == 0 and after == out
+    monkeypatch.setenv("THOUSAND_LANG", lang)
+    assert main_io("odds", "--help")[1] == out
+
+
+# what a help keeps as the user types it: names of players, seats and decision kinds given
+# in English, formats and programs (flags, metavars, files and quoted values go first)
+HELP_CODE = {
+    "thousand", "pimc", "par", "cheater", "first", "guide", "none", "cut", "forehand", "middle",
+    "dealer", "rear", "contract", "bid", "discard", "play", "outcome", "dask", "localcluster",
+    "html", "markdown", "png", "csv", "json", "parquet", "toml", "http", "stdout", "stderr",
+    "dealid", "list", "local", "dir", "rules",
+}  # fmt: skip
+HELP_NOT_WORDS = re.compile(
+    r"\[[^\]]*\]|\{[^}]*\}|'[^']*'|\"[^\"]*\"|--?[\w-]+|\$\w+|\S+[./:=]\S+|\w*_\w*"
+    r"|\b[A-Z][A-Z\d]+\b"
+)
+
+
+# Polish words that are English ones too
+POLISH = {"same", "folder", "port"}
+
+
+def help_words(text: str, lang: str = "en") -> set[str]:
+    """The words of a help, less what it keeps as typed (:data:`HELP_CODE`)."""
+    text = re.sub(r"-\n\s+", "-", text)  # a flag wrapped at its hyphen
+    found = words(KEPT.sub(" ", HELP_NOT_WORDS.sub(" ", text))) - HELP_CODE
+    return found - POLISH if lang == "pl" else found
+
+
+def test_every_help_is_translated_and_english_is_as_before(main_io, monkeypatch):
+    from sim.cli import build_parser
+    from sim.i18n import speaking
+
+    monkeypatch.setenv("COLUMNS", "100")
+    names = list(build_parser().commands)
+    english = main_io("--help")[1]
+    assert english.startswith("usage: thousand [-h] [--version] [--lang {en,ru,uk,pl}]")
+    for lang in LANGS[1:]:
+        with speaking(lang):
+            parser = build_parser()
+        for name in [None, *names]:
+            args = ["--lang", lang, "--help"] if name is None else ["--lang", lang, name, "--help"]
+            code, out, err = main_io(*args)
+            # every help text and heading translated (the flags, the metavars and the names
+            # of players and rules aside), wrapped to the terminal
+            en = main_io(*([] if name is None else [name]), "--help")[1]
+            left = help_words(en) & help_words(out, lang) - set(names)  # the commands' names
+            assert code == 0 and not err and not left, (lang, name, left)
+            assert max(len(line) for line in out.splitlines() if " " in line.strip()) <= 100
+        assert parser.format_help() == main_io("--lang", lang, "--help")[1]
+
+
+def test_a_mistyped_command_or_flag_gets_a_suggestion(run_main):
+    code, err = run_main("odd")
+    assert code == 2 and err == "thousand: error: unknown command 'odd' (did you mean 'odds'?)\n"
+    code, err = run_main("odds", "--deal", "5")
+    assert code == 2 and err == (
+        "thousand odds: error: unrecognized arguments: --deal 5 (did you mean --deals?)\n"
+    )
+    code, err = run_main("advise", "AH", "--rules-file", "x.toml")
+    assert code == 2 and err.endswith("(did you mean --rules?)\n") and err.count("\n") == 1
+    code, err = run_main("rules", "shwo")
+    assert code == 2 and "(did you mean 'show'?)" in err
+    # in the language of the command's answer
+    code, err = run_main("--lang", "ru", "odd")
+    assert err == "thousand: ошибка: неизвестная команда 'odd' (может быть, 'odds'?)\n"
+    code, err = run_main("advise", "AH", "--sead", "3", "--lang", "pl")
+    assert code == 2 and err == (
+        "thousand advise: błąd: nierozpoznane argumenty: --sead 3 (czy chodziło o --seed?)\n"
+    )
+    code, err = run_main("duel", "--a", "x", "--deals", "5", "--first-dealer", "x", "--lang", "uk")
+    assert code == 2 and "очікувалося ціле число, отримано 'x'" in err, err
+    # nothing near: no suggestion
+    code, err = run_main("odds", "--bogus")
+    assert code == 2 and err == "thousand odds: error: unrecognized arguments: --bogus\n"
 
 
 def test_ctrl_c_is_answered_in_the_language(main_io, tmp_path, monkeypatch):

@@ -11,7 +11,18 @@ the language; the translated output must hold
 * every count of a plural message in the form the catalogue's own plural rule gives
   that count (the forms and the rule are read from the compiled catalogue, not
   written here), and no count in a plain message written straight before its noun,
-  where the noun's form would depend on the number ("100 873 заходов").
+  where the noun's form would depend on the number ("100 873 заходов");
+* no decimal number before a noun in a count's form: a fraction takes the genitive
+  singular ("66,4 очка", "34,27 раздачи", "0,50 punktu"), never "66,4 очков";
+* every number the English groups (``4,084``) grouped as the language groups it, with
+  a no-break space (``4 084`` in Russian and Ukrainian; from ``12 345`` in Polish);
+* no name of a player or a rule set bare inside a sentence (``strong``, ``classic``):
+  in backticks, as the answers write code;
+* no ASCII arrow (``->``): the words say it, or an arrow (``→``);
+* every past tense and pronoun about a seat in the seat's gender: "вторая рука
+  (спасовала)" but "сдающий (спасовал)"; and no message of the catalogues joins a seat
+  field to a past tense or a pronoun without a translation for each seat
+  (:func:`sim.i18n.seat_`).
 
 Russian runs in ``make test``, Ukrainian and Polish in ``make test-all``.
 """
@@ -33,6 +44,7 @@ FIELD = re.compile(r"\{(\w+)(?:[^}]*)\}")
 COUNTS = {
     "n", "count", "games", "deals", "hands", "climbs", "cells", "cases", "total", "samples",
     "requested", "players", "stints", "falls", "chunks", "items", "unfinished", "finished",
+    "open",
 }  # fmt: skip
 # words that may follow a count without being its noun (conjunctions, prepositions)
 NOT_NOUNS = {
@@ -40,6 +52,68 @@ NOT_NOUNS = {
     "uk": {"і", "й", "з", "за", "в", "у", "на", "до", "від", "або", "по", "—"},
     "pl": {"i", "z", "w", "na", "do", "od", "lub", "po", "—", "×"},
 }
+
+
+# a noun (or an adjective) in a count's form, which a decimal number never takes: a
+# fraction takes the genitive singular (2,5 очка, 2,5 раздачи, 2,5 punktu, 2,5 rozdania)
+COUNT_FORMS = {
+    "ru": r"очк(?:о|ов|и)|раздач|партий|взяток|карт|игроков|\w+[ыи]х",
+    "uk": r"оч(?:ко|ок|ки)|роздач|партій|хабарів|карт|гравців|\w+[иі]х",
+    "pl": r"punkt(?:y|ów)?|rozdań|lew|kart|graczy|\w+ych",
+}
+DECIMAL = r"(?<![\w.,])[-+]?\d+,\d+(?:\s*\[[^\]]*\]|\s*±\s*[\d,]+)?"
+# names a translated sentence writes as code (in backticks), never bare
+CODE_NAMES = re.compile(
+    r"(?<![\w`./-])(?:strong|pimc|heuristic|cheater|classic|par|open-card)(?![\w`/-])"
+)
+# the grammatical gender of each seat's name (рука, ręka; сдающий, rozdający) and a past
+# tense or a third-person pronoun of the other gender, in each language
+SEAT_GENDER = {"forehand": "f", "middle": "f", "rear": "f", "dealer": "m"}
+OTHER_GENDER = {
+    "ru": {"f": r"\w+[аяиеыуё]л(?:ся)?|его|он", "m": r"\w+ла(?:сь)?|её|она"},
+    "uk": {"f": r"\w+[аяиіуе]в(?:ся)?|його|він", "m": r"\w+ла(?:ся)?|її|вона"},
+    "pl": {"f": r"\w+(?:ał|ył|ił|ął|ół|eł)|jego|on", "m": r"\w+(?:ała|yła|iła|ęła)|jej|ona"},
+}
+
+
+def _decimal_counts(text: str, lang: str) -> list[str]:
+    """Decimal numbers followed by a noun in a count's form (``66,4 очков``)."""
+    found = re.finditer(rf"{DECIMAL}\s+(?:{COUNT_FORMS[lang]})\b", text)
+    return [m.group(0) for m in found]
+
+
+def _ungrouped(text: str, english: str, lang: str) -> list[str]:
+    """Numbers the English groups (``4,084``) that ``text`` writes ungrouped (``4084``)."""
+    least = 10_000 if lang == "pl" else 1_000
+    wrong = []
+    for m in re.finditer(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])", english):
+        digits = m.group(0).replace(",", "")
+        if int(digits) >= least and re.search(rf"(?<![\d\u00a0.,]){digits}(?![\d])", text):
+            wrong.append(digits)
+    return wrong
+
+
+def _bare_names(text: str) -> list[str]:
+    """Names of players and rule sets in a sentence outside backticks and paths."""
+    prose = re.sub(r"`[^`]*`|\S*/\S*|--[\w-]+ \S+|\b[\w-]+\.\w+\b", " ", text)
+    return CODE_NAMES.findall(prose)
+
+
+def _seat_genders(text: str, lang: str) -> list[str]:
+    """A seat's name next to a past tense or a pronoun of the other gender."""
+    from sim.i18n import role, speaking
+
+    wrong = []
+    with speaking(lang):
+        names = {seat: role(seat) for seat in SEAT_GENDER}
+    for seat, name in names.items():
+        other = OTHER_GENDER[lang][SEAT_GENDER[seat]]
+        for pattern in (
+            rf"(?i)\b{name}\s*\(?(?:{other})\b",
+            rf"(?i)\b(?:{other})\s+{name}\b",
+        ):
+            wrong += [m.group(0) for m in re.finditer(pattern, text)]
+    return wrong
 
 
 def _words(text: str) -> set[str]:
@@ -113,6 +187,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[list[str
         "ok": [
             ["advise", hand, *quick],
             ["advise", hand, "--seat", "dealer", "--auction", "100 pass", *quick],
+            ["advise", weak, "--seat", "forehand", "--auction", "100 120 pass", *quick],
             ["advise", weak, "--seat", "dealer", "--auction", "100 160", *quick],
             [
                 "advise",
@@ -183,6 +258,15 @@ def test_every_translated_answer_is_in_the_language(outputs, main_io, lang):
             if _points(text):
                 problems.append(f"{args[0]}: decimal points {_points(text)}")
             problems += [f"{args[0]}: {p}" for p in _plural_checks(text, lang)]
+            for what, found in (
+                ("a decimal before a count's form", _decimal_counts(text, lang)),
+                ("not grouped", _ungrouped(text, en, lang)),
+                ("a name outside code", _bare_names(said)),
+                ("a seat's gender", _seat_genders(text, lang)),
+                ("an ASCII arrow, not words or →", re.findall(r".{12}->.{12}", text)),
+            ):
+                if found:
+                    problems.append(f"{args[0]}: {what}: {found}")
     assert not problems, "\n".join(problems)
 
 
@@ -216,3 +300,65 @@ def test_a_plural_message_reads_each_count_in_the_catalogues_form():
     assert not _plural_checks("серий из 21 партии, серий из 25 партий", "ru")
     with speaking("pl"):
         assert n_(*key, 22).format(games=22) == "serii po 22 partie"
+
+
+# the fields that name a seat in a message, and a past tense or a pronoun of any gender
+SEAT_FIELDS = r"\{(?:seat|declarer|turn|leader|winner)\}"
+PAST_OR_PRONOUN = {
+    "ru": r"\w+(?:л|ла|ло|ли)(?:ся|сь)?|его|её|он|она",
+    "uk": r"\w+(?:в|ла|ло|ли)(?:ся)?|його|її|він|вона",
+    "pl": r"\w+(?:ł|ła|ło|li|ły)|jego|jej|on|ona",
+}
+
+
+def seat_words_without_gender(po: dict[str, str], lang: str) -> list[str]:
+    """Messages joining a seat field to a past tense or a pronoun, one form for every seat.
+
+    A seat's name is feminine or masculine (вторая рука, сдающий): such a message needs
+    a translation for each seat (:func:`sim.i18n.seat_`, a message with a context), or
+    words that agree with any seat ("прикуп взял играющий ({declarer})").
+    """
+    words = PAST_OR_PRONOUN[lang]
+    joined = re.compile(rf"{SEAT_FIELDS}\s*\(?(?:{words})\b|\b(?:{words})\s+{SEAT_FIELDS}")
+    return [text for msgid, text in po.items() if "\x04" not in msgid and joined.search(text)]
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_a_seat_is_never_joined_to_words_of_one_gender(lang):
+    po = read_po(Path(__file__).parents[1] / "sim/locale" / lang / "LC_MESSAGES/thousand.po")
+    assert not seat_words_without_gender(po, lang)
+    # each seat's own translation agrees with it
+    from sim.i18n import seat_, speaking
+
+    with speaking(lang):
+        passed = {seat: seat_(seat, "passed") for seat in SEAT_GENDER}
+    for seat, gender in SEAT_GENDER.items():
+        assert not re.fullmatch(OTHER_GENDER[lang][gender], passed[seat]), (seat, passed)
+
+
+def test_the_checks_see_each_kind_of_mistake():
+    # a decimal before a count's form; the genitive singular passes
+    assert _decimal_counts("получит +57,0 ± 0,6 очков, играя", "ru")
+    assert _decimal_counts("отримає +66,4 ± 1,5 очок, граючи", "uk")
+    assert _decimal_counts("partia trwa 34,27 [30,01; 38,54] rozegranych rozdań", "pl")
+    assert not _decimal_counts("+57,0 ± 0,6 очка; 34,27 [30,01; 38,54] сыгранной раздачи", "ru")
+    assert not _decimal_counts("daje +0,50 [+0,25; +0,75] punktu na rozdanie", "pl")
+    # a number the English groups, written without its space
+    assert _ungrouped("(их 2000)", "(2,000 of them)", "ru") == ["2000"]
+    assert not _ungrouped("(их 2\u00a0000), зерно 1000", "(2,000 of them), seed 1000", "uk")
+    assert not _ungrouped("(jest ich 2000)", "(2,000 of them)", "pl")
+    assert _ungrouped("rozdań: 100000", "100,000 deals", "pl") == ["100000"]
+    # a name bare in a sentence; in backticks, a path or a flag's value it is code
+    assert _bare_names("Раздача 7 — правила classic (9dc76ec03af7a856)") == ["classic"]
+    assert not _bare_names("правила `classic`, --player pimc, runs/strong/run.json")
+    # a seat's gender, in a sentence and in a catalogue
+    assert _seat_genders("druga ręka (spasował) ma meldunek", "pl")
+    assert _seat_genders("вторая рука (торговался до 160)", "ru")
+    assert _seat_genders("прикуп взяв друга рука", "uk")
+    assert not _seat_genders("вторая рука (спасовала), сдающий (спасовал)", "ru")
+    old = {
+        "Auction": "Торги: {auction}; прикуп {talon} взяв {declarer}.",
+        "moves": "ходы, {seat} (его ход):",
+    }
+    assert len(seat_words_without_gender(old, "uk")) == 1
+    assert len(seat_words_without_gender(old, "ru")) == 1

@@ -22,7 +22,7 @@ from analysis.choices import PASS, TABLE_RISK
 from analysis.safebids import marriage_label, marriage_mask
 from analysis.stats import Z95
 from sim.cards import cards_str
-from sim.i18n import _, answer_cards, number, role
+from sim.i18n import _, answer_cards, number, role, seat_
 from views.numbers import interval, numbers, signed, signed_numbers
 from views.tables import to_markdown
 
@@ -645,10 +645,15 @@ def _reading_text(r: AuctionReading) -> str:
     """The auction's reading in one sentence per seat that acted."""
     parts = []
     for seat in r.seats:
+        # the verb agrees with the seat (вторая рука спасовала, сдающий спасовал)
         if seat.passed:
-            did = _("passed") if not seat.highest else _("passed at {bid}").format(bid=seat.highest)
+            did = (
+                seat_(seat.seat, "passed")
+                if not seat.highest
+                else seat_(seat.seat, "passed at {bid}").format(bid=seat.highest)
+            )
         else:
-            did = _("bid {bid}").format(bid=seat.highest)
+            did = seat_(seat.seat, "bid {bid}").format(bid=seat.highest)
         parts.append(
             _(
                 "{seat}, who {did}, holds a marriage in {share} of them "

@@ -211,8 +211,8 @@ def cell_text(v: object) -> str:
 def shown_text(df: pl.DataFrame) -> pl.DataFrame:
     """A shown table with every cell as the page writes it (numbers as the language does).
 
-    Integers grouped (``4,084``; ``4084`` and ``12 345`` in Russian, Ukrainian and
-    Polish), other numbers to four decimals, nulls as an em dash: the Markdown page's
+    Integers grouped (``4,084``; ``4 084`` in Russian and Ukrainian, ``4084`` and
+    ``12 345`` in Polish), other numbers to four decimals, nulls as an em dash: the Markdown page's
     cells then read as the HTML page's.
     """
     return pl.DataFrame(

@@ -3,7 +3,10 @@
 Thin by design: parse the arguments, build a job's spec, call the job (:mod:`sim.jobs`),
 print. Bad input exits with code 2 and one line on stderr naming the culprit, in the
 language the command answers in (:func:`parse_language`; argparse's own messages too),
-so a command without ``--lang`` refuses in English as it answers.
+so a command without ``--lang`` refuses in English as it answers; a mistyped command
+or flag is refused naming the nearest one. ``--help`` is written in the language of
+``--lang`` (before the command or after it) or the user's, every command's: the parser
+is built once that language is known, its help texts translated as they are added.
 
 One module per command (:mod:`sim.cli.rules`, :mod:`sim.cli.odds`,
 :mod:`sim.cli.hands`, :mod:`sim.cli.bids`, :mod:`sim.cli.games`,
@@ -44,8 +47,16 @@ from sim.cli import (
     solve,
     teach,
 )
-from sim.cli.common import ERROR, Parser, argparse_speaking
-from sim.i18n import LanguageError, _, check_language, language, set_language, speaking
+from sim.cli.common import ERROR, Parser, argparse_speaking, asked_language, help_language
+from sim.i18n import (
+    LANGS,
+    LanguageError,
+    _,
+    check_language,
+    language,
+    set_language,
+    speaking,
+)
 from sim.jobs import BAD_INPUT, saved_chunks, stop_workers
 from sim.parallel import keep_freed_memory
 
@@ -57,16 +68,37 @@ COMMANDS = (
 
 
 def build_parser() -> Parser:
-    """The ``thousand`` argument parser."""
+    """The ``thousand`` argument parser, its help in the current language.
+
+    Every help text is translated as it is added: :func:`main` builds the parser once
+    it knows the language (:func:`sim.cli.common.help_language`).
+    """
     parser = Parser(
         prog="thousand",
-        description="Simulate and analyse the card game Thousand: deal odds, played hands "
-        "and games, safe bids, a bid advisor, a strategy guide, reports. Every command and "
-        "file: docs/cli.md and docs/data.md.",
+        description=_(
+            "Simulate and analyse the card game Thousand: deal odds, played hands "
+            "and games, safe bids, a bid advisor, a strategy guide, reports. Every command "
+            "and file: docs/cli.md and docs/data.md."
+        ),
     )
     from sim import __version__
 
-    parser.add_argument("--version", action="version", version=f"thousand {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"thousand {__version__}",
+        help=_("show program's version number and exit"),
+    )
+    parser.add_argument(
+        "--lang",
+        dest="main_lang",
+        default=None,
+        choices=LANGS,
+        help=_(
+            "the language of the help and, for a command with --lang, of its answer: en, "
+            "ru, uk or pl (default: $THOUSAND_LANG, then the locale, then en)"
+        ),
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS:
         p = command.add_parser(sub)
@@ -79,19 +111,16 @@ def parse_language(parser: Parser, argv: Sequence[str]) -> str:
     """The language of the error lines of parsing ``argv``, known before it is parsed.
 
     A command that speaks languages (it has ``--lang``) refuses its arguments in the
-    ``--lang`` of ``argv``, else in ``$THOUSAND_LANG``'s or the locale's language, as
-    it would answer; any other command in English, as it answers. Without a known
-    command only a ``--lang`` given says the language. A language the toolkit does
-    not speak counts as none given (the parse or the command refuses it after).
+    ``--lang`` of ``argv`` (before the command or after it), else in ``$THOUSAND_LANG``'s
+    or the locale's language, as it would answer; any other command in English, as it
+    answers. Without a known command only a ``--lang`` given says the language. A
+    language the toolkit does not speak counts as none given (the parse or the command
+    refuses it after).
     """
-    name = next((a for a in argv if not a.startswith("-")), None)
+    words = [a for i, a in enumerate(argv) if i == 0 or argv[i - 1] != "--lang"]
+    name = next((a for a in words if not a.startswith("-")), None)
     command = parser.commands.get(name) if name is not None else None
-    asked = None
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            asked = argv[i + 1]
-        elif arg.startswith("--lang="):
-            asked = arg.partition("=")[2]
+    asked = asked_language(argv)
     if command is not None and not command.speaks:
         return "en"
     try:
@@ -119,13 +148,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    with speaking(help_language(argv)):  # --help in the language asked, or the user's
+        parser = build_parser()
     if not argv:  # `thousand` alone: what it can do, not an error
         parser.print_help()
         return 0
-    # argparse's refusals in the command's language (--help stays English: its texts
-    # and argparse's headings are not marked)
+    # argparse's refusals in the command's language
     set_language(parse_language(parser, argv))
     with argparse_speaking():
         args = parser.parse_args(argv)
@@ -135,7 +164,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         # a command speaks the chosen language only once it is translated (it has
         # --lang); the others stay in English, never half translated
-        set_language(args.lang if hasattr(args, "lang") else "en")
+        set_language((args.lang or args.main_lang) if hasattr(args, "lang") else "en")
         return func(args)
     except LanguageError as exc:  # no language to say it in: English
         set_language("en")

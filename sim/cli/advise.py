@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli.common import Console, common_flags, emit, flag_of, flags_named, lang_flag
+from sim.i18n import _
 from sim.rules import load_rules
 
 
@@ -36,12 +37,12 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``advise`` to the ``thousand`` subparsers; return its parser."""
-    from sim.jobs.advise import QUESTION, AdviseSpec
+    from sim.jobs.advise import DEFAULT_BUDGET, QUESTION, AdviseSpec
 
     p = subparsers.add_parser(
         "advise",
-        help="how far to bid with a hand, or what to give away after the talon",
-        description=(
+        help=_("how far to bid with a hand, or what to give away after the talon"),
+        description=_(
             "Deal the cards the hand cannot see at random and play each deal out once per "
             "choice open to the hand in the auction (pass, or bid up to each level): the "
             "verdict is the choice of the best margin (the hand's deal score minus the "
@@ -53,19 +54,20 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     defaults = {f.name: f.default for f in dataclasses.fields(AdviseSpec)}
     for field in QUESTION:
         default, flag = defaults[field.name], flag_of(field.flag or field.name)
+        said = _(field.help).format(budget=f"{DEFAULT_BUDGET:g}")
         if field.name == "hand":
-            p.add_argument("hand", metavar="HAND", nargs="?", default="", help=field.help)
+            p.add_argument("hand", metavar="HAND", nargs="?", default="", help=said)
         elif field.kind is bool:
-            p.add_argument(flag, dest=field.name, action="store_true", help=field.help)
+            p.add_argument(flag, dest=field.name, action="store_true", help=said)
         elif field.kind is list:
             p.add_argument(flag, dest=field.name, action="append", default=[],
-                           metavar=field.metavar, help=field.help)  # fmt: skip
+                           metavar=field.metavar, help=said)  # fmt: skip
         else:
             kind = str if field.kind is Path else field.kind
             p.add_argument(flag, dest=field.name, type=kind, default=default,
-                           metavar=field.metavar, help=field.help)  # fmt: skip
+                           metavar=field.metavar, help=said)  # fmt: skip
     common_flags(p)
-    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p.add_argument("--json", action="store_true", help=_("one JSON document on stdout"))
     lang_flag(p)
     p.set_defaults(func=cmd_advise)
     return p

@@ -58,8 +58,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``atlas`` to the ``thousand`` subparsers; return its parser."""
     p = subparsers.add_parser(
         "atlas",
-        help="which house rules matter: every option switched alone, ranked",
-        description=(
+        help=_("which house rules matter: every option switched alone, ranked"),
+        description=_(
             "Flip every house-rule option of --rules one at a time, play the same games "
             "under each switch and rank the switches by their effect on the game's length, "
             "its fairness and the skill it rewards, each with its interval."
@@ -67,33 +67,35 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     common_flags(p)
     p.add_argument(
-        "--games", type=positive_int, required=True, help="games per switch, on the same deals"
+        "--games", type=positive_int, required=True, help=_("games per switch, on the same deals")
     )
     p.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
     p.add_argument(
-        "--strategies", default=DEFAULT, help=f"one name for every seat (default {DEFAULT})"
+        "--strategies",
+        default=DEFAULT,
+        help=_("one name for every seat (default {players})").format(players=DEFAULT),
     )
     p.add_argument(
         "--keys",
         default=None,
         metavar="KEY,...",
-        help="switch only these options (default: every one)",
+        help=_("switch only these options (default: every one)"),
     )
     skill_flags(p, "--games")
-    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p.add_argument("--out", default=None, help="folder for the tables and every switch's run")
+    p.add_argument("--json", action="store_true", help=_("one JSON document on stdout"))
+    p.add_argument("--out", default=None, help=_("folder for the tables and every switch's run"))
     p.add_argument(
-        "--full", action="store_true", help="print every switch (default: the largest effects)"
+        "--full", action="store_true", help=_("print every switch (default: the largest effects)")
     )
     p.add_argument(
         "--force",
         action="store_true",
-        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+        help=_("write into a non-empty --out; discard an interrupted run's saved chunks"),
     )
     runner_flags(p)
     lang_flag(p)

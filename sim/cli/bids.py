@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from sim.cli.common import emit, lang_flag, positive_int
+from sim.i18n import _
 from sim.output import check_out_dir
 
 
@@ -21,21 +22,21 @@ def cmd_bids(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``bids`` to the ``thousand`` subparsers; return its parser."""
-    p_bids = subparsers.add_parser("bids", help="bid-success tables and safe bid levels")
-    p_bids.add_argument("dir", help="folder of a hands run")
-    p_bids.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p_bids = subparsers.add_parser("bids", help=_("bid-success tables and safe bid levels"))
+    p_bids.add_argument("dir", help=_("folder of a hands run"))
+    p_bids.add_argument("--json", action="store_true", help=_("one JSON document on stdout"))
     p_bids.add_argument(
-        "--full", action="store_true", help="print every table (default: a short summary)"
+        "--full", action="store_true", help=_("print every table (default: a short summary)")
     )
     p_bids.add_argument(
         "--min-n",
         type=positive_int,
         default=30,
-        help="played contracts a level needs to count as safe (default 30)",
+        help=_("played contracts a level needs to count as safe (default 30)"),
     )
-    p_bids.add_argument("--out", default=None, help="also write CSV tables and bids.md here")
-    p_bids.add_argument("--force", action="store_true", help="write into a non-empty --out")
-    p_bids.add_argument("--quiet", action="store_true", help="no log on stderr")
+    p_bids.add_argument("--out", default=None, help=_("also write CSV tables and bids.md here"))
+    p_bids.add_argument("--force", action="store_true", help=_("write into a non-empty --out"))
+    p_bids.add_argument("--quiet", action="store_true", help=_("no log on stderr"))
     lang_flag(p_bids)
     p_bids.set_defaults(func=cmd_bids)
     return p_bids

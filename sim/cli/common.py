@@ -13,17 +13,26 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn, Protocol
 
-from sim.i18n import N_, _, number
+from sim.i18n import (
+    N_,
+    LanguageError,
+    _,
+    check_language,
+    language,
+    number,
+    set_language,
+    speaking,
+)
 from sim.jobs.runs import Feedback
 from sim.output import FieldError, UsageError, json_safe
 
 ERROR = N_("{prog}: error: {message}")
 """The one line of a refused command (``thousand compare: error: ...``)."""
 
-# argparse's own messages, as Python 3.11's argparse spells them: it looks each up
-# with the ``_`` and ``ngettext`` of its module, which :func:`argparse_speaking`
-# points at the catalogue while a command line is parsed. Its help texts are not
-# marked: ``--help`` stays English.
+# argparse's own messages and headings, as Python 3.11's argparse spells them: it looks
+# each up with the ``_`` and ``ngettext`` of its module, which :func:`argparse_speaking`
+# points at the catalogue while a command line is parsed and while a parser is built
+# or its help written (the headings of ``--help``).
 ARGPARSE_MESSAGES = (
     N_("argument %(argument_name)s: %(message)s"),
     N_("unrecognized arguments: %s"),
@@ -41,7 +50,20 @@ ARGPARSE_MESSAGES = (
     N_("invalid %(type)s value: %(value)r"),
     N_("invalid choice: %(value)r (choose from %(choices)s)"),
     N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
 )
+
+# A value argparse converts with ``int`` or ``float`` that is not one: the line says in
+# words what was expected (argparse's own names the type: "invalid int value").
+TYPE_WORDS = {
+    int: N_("invalid int value: %(value)r"),
+    float: N_("invalid float value: %(value)r"),
+}
+UNKNOWN_COMMAND = N_("unknown command {value} (did you mean {match}?)")
+UNKNOWN_FLAG = N_("unrecognized arguments: {arguments} (did you mean {match}?)")
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
@@ -65,26 +87,142 @@ def argparse_speaking() -> Iterator[None]:
         argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
+def _language_or_english() -> str:
+    """The current language; English where ``$THOUSAND_LANG`` names one it does not speak."""
+    try:
+        return language()
+    except LanguageError:
+        return "en"
+
+
+def asked_language(argv: Sequence[str]) -> str | None:
+    """The value of the last ``--lang X`` (or ``--lang=X``) of ``argv``, if any."""
+    asked = None
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            asked = argv[i + 1]
+        elif arg.startswith("--lang="):
+            asked = arg.partition("=")[2]
+    return asked
+
+
+def help_language(argv: Sequence[str]) -> str:
+    """The language ``--help`` is written in: ``--lang``'s, else the environment's.
+
+    ``--lang`` may stand before the command or after it, before ``--help`` or after
+    it; a language the toolkit does not speak counts as none given (the parse refuses
+    it). Every command's help follows it, whether or not its answers do yet.
+    """
+    asked = asked_language(argv)
+    try:
+        if asked is not None:
+            return check_language(asked)
+    except LanguageError:
+        pass
+    with speaking("en"):  # the environment's language, or English
+        try:
+            return set_language(None)
+        except LanguageError:  # $THOUSAND_LANG names a language it does not speak
+            return "en"
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit code 2.
 
-    A flag must be written whole: ``--deal 5`` is not taken for ``--deals 5``.
+    A flag must be written whole: ``--deal 5`` is not taken for ``--deals 5``, it is
+    refused with a suggestion (``did you mean --deals?``), as a mistyped command is.
+    The help is written in the language the parser was built in (its texts are
+    translated as they are added: build it inside :func:`sim.i18n.speaking`).
 
     Attributes:
         speaks: whether the command answers in the user's language (it has
             ``--lang``, :func:`lang_flag`); its error lines follow that language too.
         commands: ``thousand``'s commands by name (empty for a command's own parser).
+        lang: the language of its help.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
-        super().__init__(*args, **kwargs)
+        self.lang = _language_or_english()
+        with argparse_speaking():  # the headings and -h's help in that language
+            super().__init__(*args, **kwargs)
         self.speaks = False
         self.commands: dict[str, Parser] = {}
+
+    def format_help(self) -> str:
+        """The help, headings and all, in the parser's language."""
+        with speaking(self.lang), argparse_speaking():
+            return super().format_help()
+
+    def format_usage(self) -> str:
+        """The usage line in the parser's language."""
+        with speaking(self.lang), argparse_speaking():
+            return super().format_usage()
 
     def error(self, message: str) -> NoReturn:
         """Print ``PROG: error: MESSAGE`` on stderr and exit with code 2."""
         self.exit(2, _(ERROR).format(prog=self.prog, message=message) + "\n")
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Parse ``args``; an unknown flag is refused naming the flag it is closest to."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = self.commands.get(getattr(parsed, "command", None) or "")
+            (command or self).unrecognized(extras, self)
+        return parsed
+
+    def unrecognized(self, extras: Sequence[str], top: argparse.ArgumentParser) -> NoReturn:
+        """Refuse the arguments ``extras`` nobody took, with the nearest flag if one is near.
+
+        ``top``: the command line's own parser, whose flags count too.
+        """
+        from difflib import get_close_matches
+
+        # by their names: the dashes every flag has would make any two look alike
+        flags = {
+            s.lstrip("-"): s for p in (self, top) for a in p._actions for s in a.option_strings
+        }
+        for arg in extras:
+            if arg.startswith("-"):
+                match = get_close_matches(arg.partition("=")[0].lstrip("-"), list(flags), n=1)
+                if match:
+                    said = _(UNKNOWN_FLAG).format(arguments=" ".join(extras), match=flags[match[0]])
+                    self.error(said)
+        self.error(_("unrecognized arguments: %s") % " ".join(extras))
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """Refuse a value not among ``action``'s choices; a mistyped command gets a suggestion."""
+        from difflib import get_close_matches
+
+        if (
+            isinstance(action, argparse._SubParsersAction)
+            and action.choices is not None
+            and value not in action.choices
+        ):
+            match = get_close_matches(str(value), list(action.choices), n=1)
+            if match:
+                message = _(UNKNOWN_COMMAND).format(value=repr(value), match=repr(match[0]))
+                raise argparse.ArgumentError(None, message)
+        super()._check_value(action, value)
+
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        """``arg_string`` converted by ``action``'s type; a bad number is refused in words."""
+        if action.type in TYPE_WORDS:
+            try:
+                return action.type(arg_string)
+            except ValueError:
+                message = _(TYPE_WORDS[action.type]) % {"value": arg_string}
+                raise argparse.ArgumentError(action, message) from None
+        return super()._get_value(action, arg_string)
+
+
+def help_count(n: int) -> str:
+    """A count in a help text, as the help's language writes it.
+
+    English writes it as its help always did (``50000``); the other languages group its
+    digits as they write numbers (``50 000``, :func:`sim.i18n.number`).
+    """
+    return str(n) if language() == "en" else number(n)
 
 
 def flag_of(field: str, positional: Sequence[str] = ()) -> str:
@@ -158,20 +296,26 @@ def skill_flags(p: argparse.ArgumentParser, games: str) -> None:
         "--skill",
         default=SKILL_PLAYER,
         metavar="PLAYER",
-        help=f"the skill index's player, one seat against --skill-against (default {SKILL_PLAYER})",
+        help=_(
+            "the skill index's player, one seat against --skill-against (default {player})"
+        ).format(player=SKILL_PLAYER),
     )
     p.add_argument(
         "--skill-against",
         default=SKILL_AGAINST,
         metavar="PLAYER",
-        help=f"the players at the skill games' other seats (default {SKILL_AGAINST})",
+        help=_("the players at the skill games' other seats (default {players})").format(
+            players=SKILL_AGAINST
+        ),
     )
     p.add_argument(
         "--skill-games",
         type=int,
         default=None,
         metavar="N",
-        help=f"skill games per seat of --skill (default: {games}; 0: no skill index)",
+        help=_("skill games per seat of --skill (default: {games}; 0: no skill index)").format(
+            games=games
+        ),
     )
 
 
@@ -181,15 +325,15 @@ def common_flags(p: argparse.ArgumentParser, rules: bool = True) -> None:
         p.add_argument(
             "--rules",
             default="classic",
-            help="preset name or path to a TOML rules file (default: classic)",
+            help=_("preset name or path to a TOML rules file (default: classic)"),
         )
     p.add_argument(
         "--workers",
         type=positive_int,
         default=None,
-        help="worker processes (Dask workers with --scheduler local; default: all cores)",
+        help=_("worker processes (Dask workers with --scheduler local; default: all cores)"),
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar or log on stderr")
+    p.add_argument("--quiet", action="store_true", help=_("no progress bar or log on stderr"))
 
 
 def lang_flag(p: argparse.ArgumentParser) -> None:
@@ -200,8 +344,10 @@ def lang_flag(p: argparse.ArgumentParser) -> None:
         "--lang",
         default=None,
         choices=LANGS,
-        help="the language of the answer: en, ru, uk or pl (default: $THOUSAND_LANG, "
-        "then the locale, then en); cards in that language's notation",
+        help=_(
+            "the language of the answer: en, ru, uk or pl (default: $THOUSAND_LANG, "
+            "then the locale, then en); cards in that language's notation"
+        ),
     )
     if isinstance(p, Parser):
         p.speaks = True
@@ -215,18 +361,18 @@ def runner_flags(p: argparse.ArgumentParser, chunk: bool = True) -> None:
             type=positive_int,
             default=None,
             metavar="N",
-            help="items per chunk (memory per worker; changes only the row groups, never a row)",
+            help=_("items per chunk (memory per worker; changes only the row groups, never a row)"),
         )
     p.add_argument(
         "--scheduler",
         default=None,
         metavar="ADDR",
-        help="run the chunks on Dask: 'local' starts a LocalCluster, or tcp://HOST:PORT",
+        help=_("run the chunks on Dask: 'local' starts a LocalCluster, or tcp://HOST:PORT"),
     )
     p.add_argument(
         "--resume",
         action="store_true",
-        help="finish an interrupted run of the same command and --out (chunks kept)",
+        help=_("finish an interrupted run of the same command and --out (chunks kept)"),
     )
 
 

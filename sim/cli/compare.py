@@ -55,43 +55,47 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``compare`` to the ``thousand`` subparsers; return its parser."""
     p = subparsers.add_parser(
         "compare",
-        help="house-rule balance: the same deals under every rule set",
-        description=(
+        help=_("house-rule balance: the same deals under every rule set"),
+        description=_(
             "Play N games under --rules and every --vs rule set on the same deals and "
             "random numbers; print each effect with its interval."
         ),
     )
     common_flags(p)
-    p.add_argument("--vs", required=True, help="rule sets to compare with --rules, comma-separated")
     p.add_argument(
-        "--games", type=positive_int, required=True, help="games per rule set, on the same deals"
+        "--vs", required=True, help=_("rule sets to compare with --rules, comma-separated")
+    )
+    p.add_argument(
+        "--games", type=positive_int, required=True, help=_("games per rule set, on the same deals")
     )
     p.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
     p.add_argument(
-        "--strategies", default=DEFAULT, help=f"one name for every seat (default {DEFAULT})"
+        "--strategies",
+        default=DEFAULT,
+        help=_("one name for every seat (default {players})").format(players=DEFAULT),
     )
     p.add_argument(
         "--param",
         action="append",
         default=[],
         metavar="STRATEGY.NAME=VALUE",
-        help="a strategy parameter, e.g. heuristic.aggression=0.3 (repeatable)",
+        help=_("a strategy parameter, e.g. heuristic.aggression=0.3 (repeatable)"),
     )
     skill_flags(p, "--games")
-    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p.add_argument("--out", default=None, help="folder for the tables and each rule set's run")
+    p.add_argument("--json", action="store_true", help=_("one JSON document on stdout"))
+    p.add_argument("--out", default=None, help=_("folder for the tables and each rule set's run"))
     p.add_argument(
-        "--full", action="store_true", help="print the whole table (default: a short summary)"
+        "--full", action="store_true", help=_("print the whole table (default: a short summary)")
     )
     p.add_argument(
         "--force",
         action="store_true",
-        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+        help=_("write into a non-empty --out; discard an interrupted run's saved chunks"),
     )
     runner_flags(p)
     lang_flag(p)

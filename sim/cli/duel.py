@@ -42,49 +42,49 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``duel`` to the ``thousand`` subparsers; return its parser."""
     p = subparsers.add_parser(
         "duel",
-        help="compare two strategies or settings in duplicate format",
-        description=(
+        help=_("compare two strategies or settings in duplicate format"),
+        description=_(
             "Play the same deals or games with contestant A at each seat in turn and B at "
             "the others; report the score difference per deal and A's game win rate."
         ),
     )
     common_flags(p)
-    p.add_argument("--a", required=True, metavar="STRATEGY", help="contestant A's strategy")
+    p.add_argument("--a", required=True, metavar="STRATEGY", help=_("contestant A's strategy"))
     p.add_argument(
         "--a-param",
         action="append",
         default=[],
         metavar="[STRATEGY.]NAME=VALUE",
-        help="A's parameter, e.g. heuristic.aggression=0.3 (repeatable)",
+        help=_("A's parameter, e.g. heuristic.aggression=0.3 (repeatable)"),
     )
     p.add_argument(
-        "--b", default="heuristic", metavar="STRATEGY", help="contestant B (default: heuristic)"
+        "--b", default="heuristic", metavar="STRATEGY", help=_("contestant B (default: heuristic)")
     )
     p.add_argument(
         "--b-param",
         action="append",
         default=[],
         metavar="[STRATEGY.]NAME=VALUE",
-        help="B's parameter (repeatable)",
+        help=_("B's parameter (repeatable)"),
     )
     size = p.add_mutually_exclusive_group(required=True)
-    size.add_argument("--deals", type=positive_int, help="duel on N single deals")
-    size.add_argument("--games", type=positive_int, help="duel on N whole games")
+    size.add_argument("--deals", type=positive_int, help=_("duel on N single deals"))
+    size.add_argument("--games", type=positive_int, help=_("duel on N whole games"))
     p.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
     p.add_argument(
         "--first-dealer",
         type=int,
         default=None,
-        help="games: fix the first dealer of every game (default: drawn per game)",
+        help=_("games: fix the first dealer of every game (default: drawn per game)"),
     )
-    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p.add_argument("--out", default=None, help="folder for CSV, Markdown, JSON and run.json")
-    p.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p.add_argument("--json", action="store_true", help=_("one JSON document on stdout"))
+    p.add_argument("--out", default=None, help=_("folder for CSV, Markdown, JSON and run.json"))
+    p.add_argument("--force", action="store_true", help=_("write into a non-empty --out"))
     lang_flag(p)
     p.set_defaults(func=cmd_duel)
     return p

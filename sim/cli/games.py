@@ -16,6 +16,7 @@ from sim.cli.common import (
     seed_value,
     speed_text,
 )
+from sim.i18n import _
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
@@ -47,47 +48,49 @@ def cmd_games(args: argparse.Namespace) -> int:
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``games`` to the ``thousand`` subparsers; return its parser."""
     p_games = subparsers.add_parser(
-        "games", help="play N whole games; games.parquet + barrel.parquet"
+        "games", help=_("play N whole games; games.parquet + barrel.parquet")
     )
     common_flags(p_games)
     p_games.add_argument(
-        "--games", type=positive_int, required=True, help="whole games to play to the target"
+        "--games", type=positive_int, required=True, help=_("whole games to play to the target")
     )
     p_games.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
-    p_games.add_argument("--out", required=True, help="folder for the Parquet files and run.json")
+    p_games.add_argument(
+        "--out", required=True, help=_("folder for the Parquet files and run.json")
+    )
     p_games.add_argument(
         "--strategies",
         default="heuristic",
-        help="one name for every seat or one comma-separated name per seat",
+        help=_("one name for every seat or one comma-separated name per seat"),
     )
     p_games.add_argument(
         "--param",
         action="append",
         default=[],
         metavar="STRATEGY.NAME=VALUE",
-        help="a strategy parameter, e.g. heuristic.aggression=0.3 (repeatable)",
+        help=_("a strategy parameter, e.g. heuristic.aggression=0.3 (repeatable)"),
     )
     p_games.add_argument(
         "--first-dealer",
         type=int,
         default=None,
-        help="fix the first dealer of every game (default: drawn per game)",
+        help=_("fix the first dealer of every game (default: drawn per game)"),
     )
     p_games.add_argument(
         "--trace",
         default=None,
         metavar="FILE.jsonl",
-        help="write every game's score history, one JSON object per line",
+        help=_("write every game's score history, one JSON object per line"),
     )
     p_games.add_argument(
         "--force",
         action="store_true",
-        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+        help=_("write into a non-empty --out; discard an interrupted run's saved chunks"),
     )
     runner_flags(p_games)
     p_games.set_defaults(func=cmd_games)

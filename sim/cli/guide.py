@@ -15,11 +15,13 @@ from typing import Any
 from sim.cli.common import (
     Console,
     common_flags,
+    help_count,
     lang_flag,
     positive_int,
     seed_value,
     share_value,
 )
+from sim.i18n import _
 from sim.jobs.guide import DUEL_DEALS, SIZES
 from sim.output import check_out_dir, json_safe
 from sim.rules import load_rules
@@ -49,8 +51,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``guide`` to the ``thousand`` subparsers; return its parser."""
     p = subparsers.add_parser(
         "guide",
-        help="a strategy guide for a rules set: bids, talon, discards, concessions, barrel",
-        description=(
+        help=_("a strategy guide for a rules set: bids, talon, discards, concessions, barrel"),
+        description=_(
             "Play every dealt hand as the declarer's, ordinary hands, whole games and the "
             "odds under one rules set with the fitted player (strong), and write a guide in "
             "player words: "
@@ -61,58 +63,70 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     common_flags(p)
-    p.add_argument("--out", required=True, help="folder for guide.md, index.html, CSVs, run.json")
+    p.add_argument(
+        "--out", required=True, help=_("folder for guide.md, index.html, CSVs, run.json")
+    )
     p.add_argument(
         "--deals",
         type=positive_int,
         default=SIZES["deals"],
-        help=f"deals whose every hand is played as the declarer's (default {SIZES['deals']})",
+        help=_("deals whose every hand is played as the declarer's (default {deals})").format(
+            deals=help_count(SIZES["deals"])
+        ),
     )
     p.add_argument(
         "--hands",
         type=positive_int,
         default=SIZES["hands"],
-        help=f"hands in ordinary auctions (default {SIZES['hands']})",
+        help=_("hands in ordinary auctions (default {hands})").format(
+            hands=help_count(SIZES["hands"])
+        ),
     )
     p.add_argument(
         "--games",
         type=positive_int,
         default=SIZES["games"],
-        help=f"whole games (default {SIZES['games']})",
+        help=_("whole games (default {games})").format(games=help_count(SIZES["games"])),
     )
     p.add_argument(
         "--odds-deals",
         type=positive_int,
         default=SIZES["odds_deals"],
-        help=f"deals for the talon's reshuffle odds (default {SIZES['odds_deals']})",
+        help=_("deals for the talon's reshuffle odds (default {deals})").format(
+            deals=help_count(SIZES["odds_deals"])
+        ),
     )
     p.add_argument(
         "--risk",
         type=share_value,
         default=0.75,
-        help="the make rate of the guide's safe bids: how safe, not how high (default 0.75)",
+        help=_("the make rate of the guide's safe bids: how safe, not how high (default 0.75)"),
     )
     p.add_argument(
         "--duel-deals",
         type=positive_int,
         default=DUEL_DEALS,
-        help=f"deals of the guide player's duel against strong (default {DUEL_DEALS})",
+        help=_("deals of the guide player's duel against strong (default {deals})").format(
+            deals=help_count(DUEL_DEALS)
+        ),
     )
-    p.add_argument("--no-duel", action="store_true", help="skip the guide player's duel")
+    p.add_argument("--no-duel", action="store_true", help=_("skip the guide player's duel"))
     p.add_argument(
         "--player-page",
         action="store_true",
-        help="also write player.html and player.md: the answers for players on one printable "
-        "page (in --lang)",
+        help=_(
+            "also write player.html and player.md: the answers for players on one printable "
+            "page (in --lang)"
+        ),
     )
     lang_flag(p)
     p.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
-    p.add_argument("--json", action="store_true", help="every table as one JSON document")
-    p.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p.add_argument("--json", action="store_true", help=_("every table as one JSON document"))
+    p.add_argument("--force", action="store_true", help=_("write into a non-empty --out"))
     p.set_defaults(func=cmd_guide)
     return p

@@ -16,6 +16,7 @@ from sim.cli.common import (
     seed_value,
     speed_text,
 )
+from sim.i18n import _
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
@@ -48,55 +49,59 @@ def cmd_hands(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``hands`` to the ``thousand`` subparsers; return its parser."""
-    p_hands = subparsers.add_parser("hands", help="play N deals; write hands.parquet + run.json")
+    p_hands = subparsers.add_parser("hands", help=_("play N deals; write hands.parquet + run.json"))
     common_flags(p_hands)
     p_hands.add_argument(
         "--deals",
         type=positive_int,
         required=True,
-        help="deals to play (each redealt until played)",
+        help=_("deals to play (each redealt until played)"),
     )
     p_hands.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
-    p_hands.add_argument("--out", required=True, help="folder for hands.parquet and run.json")
+    p_hands.add_argument("--out", required=True, help=_("folder for hands.parquet and run.json"))
     p_hands.add_argument(
         "--strategies",
         default="heuristic",
-        help="one name for every seat, or one per seat comma-separated "
-        "(random, first, heuristic, pimc)",
+        help=_(
+            "one name for every seat, or one per seat comma-separated "
+            "(random, first, heuristic, pimc)"
+        ),
     )
     p_hands.add_argument(
         "--param",
         action="append",
         default=[],
         metavar="STRATEGY.NAME=VALUE",
-        help="strategy parameter, e.g. heuristic.aggression=0.3",
+        help=_("strategy parameter, e.g. heuristic.aggression=0.3"),
     )
     p_hands.add_argument(
         "--trace",
         default=None,
         metavar="FILE.jsonl",
-        help="write every deal as one JSON object per line",
+        help=_("write every deal as one JSON object per line"),
     )
     p_hands.add_argument(
         "--force",
         action="store_true",
-        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+        help=_("write into a non-empty --out; discard an interrupted run's saved chunks"),
     )
     p_hands.add_argument(
         "--aggregate-only",
         action="store_true",
-        help="keep only the counts the bid tables need (hands_agg.parquet), for huge runs",
+        help=_("keep only the counts the bid tables need (hands_agg.parquet), for huge runs"),
     )
     p_hands.add_argument(
         "--par",
         action="store_true",
-        help="add each deal's open-card par: par_total (the declarer's own discard) and "
-        "par_best (the best discard): what the declarer can force with every card face up",
+        help=_(
+            "add each deal's open-card par: par_total (the declarer's own discard) and "
+            "par_best (the best discard): what the declarer can force with every card face up"
+        ),
     )
     runner_flags(p_hands)
     p_hands.set_defaults(func=cmd_hands)

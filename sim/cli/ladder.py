@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from sim.cli.common import Console, common_flags, emit, positive_int, seed_value
+from sim.i18n import _
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
@@ -40,8 +41,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``ladder`` to the ``thousand`` subparsers; return its parser."""
     p = subparsers.add_parser(
         "ladder",
-        help="every player against every other in duplicate duels; ratings",
-        description=(
+        help=_("every player against every other in duplicate duels; ratings"),
+        description=_(
             "Play a duplicate duel of single deals for every pair of players (the first "
             "at each seat in turn, the second at the others) and fit each player a rating "
             "in points per deal against the heuristic, with intervals."
@@ -52,25 +53,25 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--players",
         default=None,
         metavar="P1,P2,...",
-        help="the players, comma-separated (default: every registered player)",
+        help=_("the players, comma-separated (default: every registered player)"),
     )
     p.add_argument(
-        "--deals", type=positive_int, default=2000, help="deals per duel of two fast players"
+        "--deals", type=positive_int, default=2000, help=_("deals per duel of two fast players")
     )
     p.add_argument(
         "--sampling-deals",
         type=positive_int,
         default=200,
-        help="deals per duel with a sampling player (pimc, cheater) in it",
+        help=_("deals per duel with a sampling player (pimc, cheater) in it"),
     )
     p.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
-    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p.add_argument("--out", default=None, help="folder for the CSV, Markdown, JSON and run.json")
-    p.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p.add_argument("--json", action="store_true", help=_("one JSON document on stdout"))
+    p.add_argument("--out", default=None, help=_("folder for the CSV, Markdown, JSON and run.json"))
+    p.add_argument("--force", action="store_true", help=_("write into a non-empty --out"))
     p.set_defaults(func=cmd_ladder)
     return p

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from sim.cli.common import Console, common_flags, positive_int, seed_value
+from sim.i18n import _
 from sim.output import check_out_dir, json_safe
 from sim.rules import load_rules
 
@@ -45,31 +46,36 @@ def print_odds(doc: dict[str, Any]) -> None:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``odds`` to the ``thousand`` subparsers; return its parser."""
-    p_odds = subparsers.add_parser("odds", help="deal-level odds, exact beside simulated")
+    p_odds = subparsers.add_parser("odds", help=_("deal-level odds, exact beside simulated"))
     common_flags(p_odds)
     p_odds.add_argument(
-        "--deals", type=positive_int, default=1_000_000, help="deals to count (default 1,000,000)"
+        "--deals",
+        type=positive_int,
+        default=1_000_000,
+        help=_("deals to count (default 1,000,000)"),
     )
     p_odds.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
-    p_odds.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p_odds.add_argument("--out", default=None, help="folder for odds.csv, odds.md, run.json")
-    p_odds.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p_odds.add_argument("--json", action="store_true", help=_("one JSON document on stdout"))
+    p_odds.add_argument("--out", default=None, help=_("folder for odds.csv, odds.md, run.json"))
+    p_odds.add_argument("--force", action="store_true", help=_("write into a non-empty --out"))
     p_odds.add_argument(
         "--strategies",
         default="heuristic",
-        help="under deal.method = cut, who plays the deals (their play makes the next deck):"
-        " one name for every seat, or one per seat comma-separated; ignored otherwise",
+        help=_(
+            "under deal.method = cut, who plays the deals (their play makes the next deck):"
+            " one name for every seat, or one per seat comma-separated; ignored otherwise"
+        ),
     )
     p_odds.add_argument(
         "--scheduler",
         default=None,
         metavar="ADDR",
-        help="count the chunks on Dask: 'local' starts a LocalCluster, or tcp://HOST:PORT",
+        help=_("count the chunks on Dask: 'local' starts a LocalCluster, or tcp://HOST:PORT"),
     )
     p_odds.set_defaults(func=cmd_odds)
     return p_odds

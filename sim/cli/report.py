@@ -67,121 +67,138 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``report`` to the ``thousand`` subparsers; return its parser."""
-    p_rep = subparsers.add_parser("report", help="the full report: HTML + Markdown + PNG + CSV")
+    p_rep = subparsers.add_parser("report", help=_("the full report: HTML + Markdown + PNG + CSV"))
     common_flags(p_rep)
-    p_rep.add_argument("--out", required=True, help="the report folder")
+    p_rep.add_argument("--out", required=True, help=_("the report folder"))
     p_rep.add_argument(
         "--deals",
         type=positive_int,
         default=2_000_000,
-        help="simulated deals for the deal odds and marriages (default 2,000,000)",
+        help=_("simulated deals for the deal odds and marriages (default 2,000,000)"),
     )
     p_rep.add_argument(
         "--hands",
         type=positive_int,
         default=1_000_000,
-        help="deals played for the bid tables and declared marriages (default 1,000,000)",
+        help=_("deals played for the bid tables and declared marriages (default 1,000,000)"),
     )
     p_rep.add_argument(
         "--games",
         type=positive_int,
         default=50_000,
-        help="whole games for the barrel, game length and seat tables (default 50,000)",
+        help=_("whole games for the barrel, game length and seat tables (default 50,000)"),
     )
     p_rep.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
     p_rep.add_argument(
         "--force",
         action="store_true",
-        help="write into a non-empty --out; discard an interrupted run's saved chunks",
+        help=_("write into a non-empty --out; discard an interrupted run's saved chunks"),
     )
     p_rep.add_argument(
         "--strategies",
         default=DEFAULT,
-        help="who plays the hands and games runs: one name for every seat, or one per seat "
-        "comma-separated (default strong; random, first, heuristic, strong, pimc, cheater)",
+        help=_(
+            "who plays the hands and games runs: one name for every seat, or one per seat "
+            "comma-separated (default strong; random, first, heuristic, strong, pimc, cheater)"
+        ),
     )
     p_rep.add_argument(
         "--param",
         action="append",
         default=[],
         metavar="STRATEGY.NAME=VALUE",
-        help="strategy parameter, e.g. pimc.worlds=30",
+        help=_("strategy parameter, e.g. pimc.worlds=30"),
     )
     p_rep.add_argument(
         "--par",
         action="store_true",
-        help="play the hands run with the open-card par of every deal (thousand hands --par) "
-        "and show the made rates beside it",
+        help=_(
+            "play the hands run with the open-card par of every deal (thousand hands --par) "
+            "and show the made rates beside it"
+        ),
     )
     p_rep.add_argument(
         "--safe-players",
         default=DEFAULT_PLAYERS,
-        help=f"players of the safe-bid section (thousand safebids; default {DEFAULT_PLAYERS})",
+        help=_("players of the safe-bid section (thousand safebids; default {players})").format(
+            players=DEFAULT_PLAYERS
+        ),
     )
     p_rep.add_argument(
         "--safe-deals",
         type=positive_int,
         default=100_000,
-        help="deals whose hands the fast players (strong, heuristic) play as the declarer's "
-        "(default 100,000)",
+        help=_(
+            "deals whose hands the fast players (strong, heuristic) play as the declarer's "
+            "(default 100,000)"
+        ),
     )
     p_rep.add_argument(
         "--safe-sample",
         type=positive_int,
         default=1_000,
-        help="deals whose hands pimc and the par play as the declarer's (default 1,000: "
-        "3,000 hands with three players)",
+        help=_(
+            "deals whose hands pimc and the par play as the declarer's (default 1,000: "
+            "3,000 hands with three players)"
+        ),
     )
-    p_rep.add_argument("--no-safe-bids", action="store_true", help="leave the safe-bid section out")
     p_rep.add_argument(
-        "--no-guide", action="store_true", help="leave the strategy guide section out"
+        "--no-safe-bids", action="store_true", help=_("leave the safe-bid section out")
+    )
+    p_rep.add_argument(
+        "--no-guide", action="store_true", help=_("leave the strategy guide section out")
     )
     p_rep.add_argument(
         "--guide-duel-deals",
         type=positive_int,
         default=20_000,
-        help="deals of the guide player's duel against strong (default 20,000)",
+        help=_("deals of the guide player's duel against strong (default 20,000)"),
     )
     p_rep.add_argument(
         "--ladder-players",
         default=",".join(LADDER_PLAYERS),
-        help="players of the ladder in the analysts' appendix (thousand ladder; default "
-        f"{','.join(LADDER_PLAYERS)})",
+        help=_(
+            "players of the ladder in the analysts' appendix (thousand ladder; default {players})"
+        ).format(players=",".join(LADDER_PLAYERS)),
     )
     p_rep.add_argument(
         "--ladder-deals",
         type=positive_int,
         default=None,
-        help=f"deals of a ladder duel between fast players (default {LADDER_DEALS:,}, at "
-        "most --hands)",
+        help=_(
+            "deals of a ladder duel between fast players (default {deals}, at most --hands)"
+        ).format(deals=number(LADDER_DEALS)),
     )
     p_rep.add_argument(
         "--ladder-sample",
         type=positive_int,
         default=None,
-        help=f"deals of a ladder duel with pimc (default {LADDER_SAMPLE:,}, at most --hands "
-        "and --safe-sample)",
+        help=_(
+            "deals of a ladder duel with pimc (default {deals}, at most --hands and --safe-sample)"
+        ).format(deals=number(LADDER_SAMPLE)),
     )
-    p_rep.add_argument("--no-ladder", action="store_true", help="leave the ladder out")
+    p_rep.add_argument("--no-ladder", action="store_true", help=_("leave the ladder out"))
     runner_flags(p_rep, chunk=False)
     p_rep.add_argument(
         "--vs",
         default=None,
         metavar="R2[,R3...]",
-        help="add the house-rule comparison with these rule sets (--games each, same deals)",
+        help=_("add the house-rule comparison with these rule sets (--games each, same deals)"),
     )
     p_rep.add_argument(
         "--atlas-games",
         type=int,
         default=ATLAS_GAMES,
         metavar="N",
-        help=f'games under each switch of one option for "Which house rules matter" (default '
-        f"{ATLAS_GAMES}; 0: leave it out)",
+        help=_(
+            'games under each switch of one option for "Which house rules matter" (default '
+            "{games}; 0: leave it out)"
+        ).format(games=ATLAS_GAMES),
     )
     lang_flag(p_rep)
     p_rep.set_defaults(func=cmd_report)

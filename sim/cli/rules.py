@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from sim.cli.common import Parser
+from sim.i18n import _
 from sim.rules import load_rules, preset_names
 
 
@@ -30,11 +31,13 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``rules`` (with ``list`` and ``show``) to the ``thousand`` subparsers."""
-    p_rules = subparsers.add_parser("rules", help="list presets or show resolved rules")
+    p_rules = subparsers.add_parser("rules", help=_("list presets or show resolved rules"))
     rules_sub = p_rules.add_subparsers(dest="rules_command", parser_class=Parser)
     p_rules.set_defaults(func=lambda args: _help(p_rules))  # `thousand rules` alone: its help
-    rules_sub.add_parser("list", help="list the shipped presets").set_defaults(func=cmd_rules_list)
-    p_show = rules_sub.add_parser("show", help="print the fully resolved TOML of R")
-    p_show.add_argument("rules", help="preset name or TOML path")
+    rules_sub.add_parser("list", help=_("list the shipped presets")).set_defaults(
+        func=cmd_rules_list
+    )
+    p_show = rules_sub.add_parser("show", help=_("print the fully resolved TOML of R"))
+    p_show.add_argument("rules", help=_("preset name or TOML path"))
     p_show.set_defaults(func=cmd_rules_show)
     return p_rules

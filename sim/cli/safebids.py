@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from sim.cli.common import Console, common_flags, positive_int, seed_value
+from sim.i18n import _
 from sim.jobs import safebids as jobs
 from sim.output import UsageError, check_out_dir, json_safe
 from sim.rules import load_rules
@@ -51,8 +52,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``safebids`` to the ``thousand`` subparsers; return its parser."""
     p = subparsers.add_parser(
         "safebids",
-        help="safe bid levels of 7-card hands, played out as the declarer's",
-        description=(
+        help=_("safe bid levels of 7-card hands, played out as the declarer's"),
+        description=_(
             "Deal random hands and play every dealt hand as the declarer's (talon, "
             "discard, contract, concession, play) with each player; print the chance "
             "of making every bid level by hand class (marriages by suit, aces, tens, "
@@ -64,46 +65,48 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--players",
         default=jobs.DEFAULT_PLAYERS_TEXT,
-        help=(
+        help=_(
             "comma-separated players: strategies (strong, heuristic, pimc, ...) and par, the "
-            f"open-card upper bound (default: {jobs.DEFAULT_PLAYERS_TEXT})"
-        ),
+            "open-card upper bound (default: {players})"
+        ).format(players=jobs.DEFAULT_PLAYERS_TEXT),
     )
     p.add_argument(
         "--deals",
         type=positive_int,
         default=40000,
-        help="deals for the fast players (strong, heuristic, heuristic_v1, random, first) per "
-        "seed: each deal gives every hand its turn as the declarer's (default 40000)",
+        help=_(
+            "deals for the fast players (strong, heuristic, heuristic_v1, random, first) per "
+            "seed: each deal gives every hand its turn as the declarer's (default 40000)"
+        ),
     )
     p.add_argument(
         "--sample",
         type=positive_int,
         default=100,
-        help="deals for pimc, cheater and par per seed, the first of the same run (default 100)",
+        help=_("deals for pimc, cheater and par per seed, the first of the same run (default 100)"),
     )
     p.add_argument(
         "--param",
         action="append",
         default=[],
         metavar="STRATEGY.NAME=VALUE",
-        help="a strategy parameter, e.g. pimc.worlds=30 (repeatable)",
+        help=_("a strategy parameter, e.g. pimc.worlds=30 (repeatable)"),
     )
     p.add_argument(
         "--seed",
         type=seed_value,
         default=0,
-        help="the run's seed: the same seed and sizes give the same results (default 0)",
+        help=_("the run's seed: the same seed and sizes give the same results (default 0)"),
     )
     p.add_argument(
         "--holdout-seed",
         type=seed_value,
         default=None,
-        help="seed of the held-out hands the tables are checked on (default: --seed + 1)",
+        help=_("seed of the held-out hands the tables are checked on (default: --seed + 1)"),
     )
-    p.add_argument("--no-holdout", action="store_true", help="skip the held-out check")
-    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p.add_argument("--out", default=None, help="folder for CSV, Markdown, Parquet and run.json")
-    p.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    p.add_argument("--no-holdout", action="store_true", help=_("skip the held-out check"))
+    p.add_argument("--json", action="store_true", help=_("one JSON document on stdout"))
+    p.add_argument("--out", default=None, help=_("folder for CSV, Markdown, Parquet and run.json"))
+    p.add_argument("--force", action="store_true", help=_("write into a non-empty --out"))
     p.set_defaults(func=cmd_safebids)
     return p

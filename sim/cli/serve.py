@@ -108,8 +108,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``serve`` to the ``thousand`` subparsers; return its parser."""
     p = subparsers.add_parser(
         "serve",
-        help="a local web page to tap a hand and read the advisor's verdict",
-        description=(
+        help=_("a local web page to tap a hand and read the advisor's verdict"),
+        description=_(
             "Serve a page on this machine (a phone on the same network with --host "
             "0.0.0.0): tap the cards of a hand, pick the seat, enter the auction bid by "
             "bid and read the verdict, at once from the class tables, then from the "
@@ -120,34 +120,36 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--host",
         default="127.0.0.1",
-        help="the address to listen on (default 127.0.0.1: this machine only)",
+        help=_("the address to listen on (default 127.0.0.1: this machine only)"),
     )
     p.add_argument(
-        "--port", type=_port, default=8000, help="the port (default 8000; 0: any free port)"
+        "--port", type=_port, default=8000, help=_("the port (default 8000; 0: any free port)")
     )
     p.add_argument(
         "--player",
         default=DEFAULT,
-        help="the advisor when the page names none: strong (default), heuristic, pimc or par",
+        help=_("the advisor when the page names none: strong (default), heuristic, pimc or par"),
     )
     p.add_argument(
         "--max-samples",
         type=positive_int,
         default=4000,
-        help="the most sampled deals a question may ask for (default 4,000)",
+        help=_("the most sampled deals a question may ask for (default 4,000)"),
     )
     p.add_argument(
         "--max-budget",
         type=_seconds,
         default=DEFAULT_BUDGET,
-        help=f"the most seconds of sampled play a question may ask for (default "
-        f"{DEFAULT_BUDGET:g}, also the budget of a question that names none)",
+        help=_(
+            "the most seconds of sampled play a question may ask for (default {seconds}, also "
+            "the budget of a question that names none)"
+        ).format(seconds=f"{DEFAULT_BUDGET:g}"),
     )
     p.add_argument(
         "--queue",
         type=positive_int,
         default=64,
-        help="the most questions waiting for the advisor at once (default 64; more: HTTP 503)",
+        help=_("the most questions waiting for the advisor at once (default 64; more: HTTP 503)"),
     )
     lang_flag(p)
     p.set_defaults(func=cmd_serve)

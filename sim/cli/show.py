@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from sim.cli.common import lang_flag
+from sim.i18n import _
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -39,34 +40,38 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``show`` to the ``thousand`` subparsers; return its parser."""
     p = subparsers.add_parser(
         "show",
-        help="a deal (deal notation or a hands --trace file) as a player reads it",
-        description=(
+        help=_("a deal (deal notation or a hands --trace file) as a player reads it"),
+        description=_(
             "Print the deals of FILE as a player lays them out: the hands by suit from "
             "forehand, the talon, the auction, the declarer's discard, the tricks and the "
             "score. FILE holds deals in the deal notation (docs/cli.md) or the JSON lines "
             "of hands --trace; --tdn prints the notation instead (a trace converted)."
         ),
     )
-    p.add_argument("file", metavar="FILE", help="a deal-notation file or a hands --trace file")
+    p.add_argument("file", metavar="FILE", help=_("a deal-notation file or a hands --trace file"))
     p.add_argument(
         "--deal",
         type=int,
         default=None,
         metavar="N",
-        help="only deal N (its DealId, a trace's deal_id; else its place from 0): every "
-        "attempt of a redealt deal",
+        help=_(
+            "only deal N (its DealId, a trace's deal_id; else its place from 0): every "
+            "attempt of a redealt deal"
+        ),
     )
     p.add_argument(
         "--rules",
         default="classic",
-        help="the rules of a trace file (a deal in the notation names its own)",
+        help=_("the rules of a trace file (a deal in the notation names its own)"),
     )
-    p.add_argument("--tdn", action="store_true", help="print the deal notation")
+    p.add_argument("--tdn", action="store_true", help=_("print the deal notation"))
     p.add_argument(
         "--check",
         action="store_true",
-        help="replay every deal under its rules and list every problem, one line each "
-        "(exit 2 if any)",
+        help=_(
+            "replay every deal under its rules and list every problem, one line each "
+            "(exit 2 if any)"
+        ),
     )
     lang_flag(p)
     p.set_defaults(func=cmd_show)

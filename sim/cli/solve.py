@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli.common import lang_flag
+from sim.i18n import _
 from sim.jobs import solve as job
 from sim.output import json_safe
 from sim.rules import load_rules
@@ -46,39 +47,41 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``solve`` to the ``thousand`` subparsers."""
     p = subparsers.add_parser(
         "solve",
-        help="open-card value of a deal or a play position (every card face up)",
-        description=__doc__.split("\n\n")[0].replace("``thousand solve``: t", "T"),
+        help=_("open-card value of a deal or a play position (every card face up)"),
+        description=_("The open-card value of a deal or of a play position."),
     )
-    p.add_argument("--rules", default="classic", help="preset name or path to a TOML rules file")
+    p.add_argument("--rules", default="classic", help=_("preset name or path to a TOML rules file"))
     p.add_argument(
         "--hands",
         nargs="+",
         metavar="CARDS",
-        help='each hand seat\'s cards, from forehand, e.g. "AH TH KH QH AS 9C JD"',
+        help=_('each hand seat\'s cards, from forehand, e.g. "AH TH KH QH AS 9C JD"'),
     )
-    p.add_argument("--talon", metavar="CARDS", help="the talon: 3 cards (two players: 4)")
-    p.add_argument("--run", metavar="DIR", help="a hands run folder (with --deal)")
+    p.add_argument("--talon", metavar="CARDS", help=_("the talon: 3 cards (two players: 4)"))
+    p.add_argument("--run", metavar="DIR", help=_("a hands run folder (with --deal)"))
     p.add_argument(
         "--deal-file",
         metavar="FILE",
-        help="a deal in the deal notation, or a hands --trace file (its --rules), with --deal",
+        help=_("a deal in the deal notation, or a hands --trace file (its --rules), with --deal"),
     )
-    p.add_argument("--deal", type=int, metavar="N", help="the deal id in --run or --deal-file")
-    p.add_argument("--declarer", metavar="S", help="the declarer's hand seat (default 0)")
-    p.add_argument("--leader", metavar="S", help="play position: who leads (default: declarer)")
-    p.add_argument("--trump", metavar="SUIT", help="play position: S, C, D, H or none (default)")
+    p.add_argument("--deal", type=int, metavar="N", help=_("the deal id in --run or --deal-file"))
+    p.add_argument("--declarer", metavar="S", help=_("the declarer's hand seat (default 0)"))
+    p.add_argument("--leader", metavar="S", help=_("play position: who leads (default: declarer)"))
+    p.add_argument("--trump", metavar="SUIT", help=_("play position: S, C, D, H or none (default)"))
     p.add_argument(
-        "--trump-setter", metavar="S", help="play position: who set the trump (default: declarer)"
+        "--trump-setter",
+        metavar="S",
+        help=_("play position: who set the trump (default: declarer)"),
     )
     p.add_argument(
         "--marriage-allowed",
         action="store_true",
-        help="play position: marriages may be declared (past the first trick)",
+        help=_("play position: marriages may be declared (past the first trick)"),
     )
     p.add_argument(
-        "--set-aside", metavar="CARDS", help="play position, two players: the talon set aside"
+        "--set-aside", metavar="CARDS", help=_("play position, two players: the talon set aside")
     )
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--json", action="store_true", help=_("print one JSON document"))
     lang_flag(p)
     p.set_defaults(func=cmd_solve)
     return p

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.i18n import _, role
+from sim.i18n import N_, _, role
 from sim.jobs.advice_tables import bidding_policy
 from sim.output import FieldError
 from sim.players import DEFAULT, PAR, advice_samples, fast, tables_player
@@ -85,7 +85,8 @@ class QuestionField:
         name: the :class:`AdviseSpec` field.
         kind: its value's type as a person gives it: ``str``, ``int``, ``float``,
             ``bool`` (a switch), ``list`` (repeatable text) or ``Path`` (a file).
-        help: what it is, in a line.
+        help: what it is, in a line (marked for the catalogues: the command line's help
+            translates it; ``{budget}`` is :data:`DEFAULT_BUDGET`).
         metavar: how the command line's help shows its value (None: the default).
         web: whether a question over the web may carry it (a file, a compiled-code
             setting or a player's parameters may not).
@@ -102,55 +103,59 @@ class QuestionField:
 
 
 QUESTION: tuple[QuestionField, ...] = (
-    QuestionField("hand", str, 'the 7 cards (10 with two players), e.g. "AH TH KH QH AS 9C JD"'),
     QuestionField(
-        "seat", str, "forehand, middle or dealer (four players: rear; any language); default: "
-        "the one whose turn it is after the auction, else forehand",
+        "hand", str, N_('the 7 cards (10 with two players), e.g. "AH TH KH QH AS 9C JD"'),
     ),
     QuestionField(
-        "auction", str, 'the bids so far in turn from forehand, e.g. "100 pass 110": the unseen '
-        "hands are dealt as the auction allows (a bid above 120 shows marriages), the other "
+        "seat", str, N_("forehand, middle or dealer (four players: rear; any language); default: "
+        "the one whose turn it is after the auction, else forehand"),
+    ),
+    QuestionField(
+        "auction", str, N_('the bids so far in turn from forehand, e.g. "100 pass 110": the '
+        "unseen hands are dealt as the auction allows (a bid above 120 shows marriages), the other "
         "seats' passes and raises read as the player bids, and the answer says whether to "
-        "raise; the seat must be the one to bid next", metavar="BIDS",
+        "raise; the seat must be the one to bid next"), metavar="BIDS",
     ),
-    QuestionField("talon", str, "the 3 talon cards, after winning the bid: what to give away"),
-    QuestionField("bid", int, "with the talon: the bid won (default 100)"),
+    QuestionField("talon", str, N_("the 3 talon cards, after winning the bid: what to give away")),
+    QuestionField("bid", int, N_("with the talon: the bid won (default 100)")),
     QuestionField(
-        "talon_shown", str, "the 3 talon cards shown after the whole auction, won by another "
-        "seat: the declarer's chance to make its bid and the hand's score as a defender",
+        "talon_shown", str, N_("the 3 talon cards shown after the whole auction, won by another "
+        "seat: the declarer's chance to make its bid and the hand's score as a defender"),
         metavar="CARDS",
     ),
     QuestionField(
-        "score", int, "the seat's game score: the choice is then made by the chance to win the "
-        "game, and the answer names the contract that takes it onto the barrel (or wins)",
+        "score", int, N_("the seat's game score: the choice is then made by the chance to win "
+        "the game, and the answer names the contract that takes it onto the barrel (or wins)"),
     ),
-    QuestionField("barrel", bool, "the seat sits on the barrel"),
+    QuestionField("barrel", bool, N_("the seat sits on the barrel")),
     QuestionField(
-        "others", str, 'the other seats\' game scores, from the seat on its left on, e.g. '
+        "others", str, N_('the other seats\' game scores, from the seat on its left on, e.g. '
         '"500 300" (default: each at the seat\'s own score; just below the barrel when it '
-        "sits on it)", metavar="SCORES",
+        "sits on it)"), metavar="SCORES",
     ),
     QuestionField(
-        "player", str, "who plays the samples: strong (default, the fitted player, 4,000 "
+        "player", str, N_("who plays the samples: strong (default, the fitted player, 4,000 "
         "samples), pimc (the sampling player, 48 within the budget), heuristic, or par (every "
-        "card face up)",
+        "card face up)"),
     ),
-    QuestionField("risk", float, "the make rate a bid is safe at (default 0.75)"),
-    QuestionField("samples", int, "sampled deals (default 48; 4,000 for heuristic and strong)"),
+    QuestionField("risk", float, N_("the make rate a bid is safe at (default 0.75)")),
     QuestionField(
-        "budget", float, f"seconds of play before the answer, pimc and par only (default "
-        f"{DEFAULT_BUDGET:g}; 0: play every sample); samples are played 8 at a time",
+        "samples", int, N_("sampled deals (default 48; 4,000 for heuristic and strong)"),
     ),
-    QuestionField("seed", int, "the seed: the same seed and sizes give the same answer"),
     QuestionField(
-        "params", list, "a parameter of the player, e.g. pimc.worlds=30 (repeatable)",
+        "budget", float, N_("seconds of play before the answer, pimc and par only (default "
+        "{budget}; 0: play every sample); samples are played 8 at a time"),
+    ),
+    QuestionField("seed", int, N_("the seed: the same seed and sizes give the same answer")),
+    QuestionField(
+        "params", list, N_("a parameter of the player, e.g. pimc.worlds=30 (repeatable)"),
         metavar="STRATEGY.NAME=VALUE", web=False, flag="param",
     ),
     QuestionField(
-        "deal_file", Path, "take the hand of the seat from a deal in the deal notation (or a "
-        "hands --trace file of the rules) instead of the cards", metavar="FILE", web=False,
+        "deal_file", Path, N_("take the hand of the seat from a deal in the deal notation (or a "
+        "hands --trace file of the rules) instead of the cards"), metavar="FILE", web=False,
     ),
-    QuestionField("deal", int, "the deal's number in the deal file", metavar="N", web=False),
+    QuestionField("deal", int, N_("the deal's number in the deal file"), metavar="N", web=False),
 )  # fmt: skip
 """The advisor's question, field by field: what a person may ask (besides the rules)."""
 
