@@ -7,13 +7,21 @@ out). Every rate carries its 95 % Wilson interval; every mean its standard error
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
 
 from analysis.choices import PASS, Best, best_choice, choice_table, gain_of
-from analysis.safebids import PAR, bid_caps, items_frame, levels_of, marriage_label, marriage_mask
+from analysis.safebids import (
+    PAR,
+    bid_caps,
+    count_rank,
+    items_frame,
+    levels_of,
+    marriage_label,
+    marriage_mask,
+)
 from analysis.stats import Z95, wilson_interval
 from sim.cards import cards_str
 from sim.rules import Rules
@@ -299,8 +307,6 @@ class TableAnswer:
 
 def class_of(hand: int) -> tuple[int, int]:
     """The hand's class in the tables: its marriages (suit bitmask) and its aces."""
-    from analysis.safebids import count_rank
-
     dealt = np.array([hand], dtype=np.int64)
     return int(marriage_mask(dealt)[0]), int(count_rank(dealt, 5)[0])
 
@@ -359,8 +365,6 @@ def with_table(a: SampledAdvice, table: TableAnswer) -> SampledAdvice:
     make rate's answer (``recommended``) is the samples' when there are at least
     :func:`minimum_samples` of them, else the tables'.
     """
-    from dataclasses import replace
-
     minimum = minimum_samples(a.risk)
     final = a.recommended if a.samples >= minimum else table.recommended
     best, source = a.best, "samples"

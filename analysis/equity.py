@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+import sim
 from analysis.stats import wilson_interval
 from sim.rules import Rules
 
@@ -389,7 +390,6 @@ class EquityModel:
 
 
 def _engine_version() -> str:
-    import sim
 
     return sim.ENGINE_VERSION
 

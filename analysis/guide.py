@@ -37,10 +37,13 @@ from analysis.safebids import (
     curves,
     frame_of,
     hand_points,
+    marriage_label,
     marriage_mask,
+    marriage_order,
     safe_levels,
 )
 from analysis.stats import Z95, wilson_interval
+from analysis.tables import tables_json
 from sim.players import DEFAULT
 from sim.rules import Rules, hand_roles
 
@@ -184,8 +187,6 @@ def bid_choices_table(runs: GuideRuns) -> pl.DataFrame:
     the auction there, with its Wilson interval (empty for a pass). Ordered as every
     glance shows them (:func:`analysis.safebids.marriage_order`), then aces, seats.
     """
-    from analysis.safebids import marriage_label, marriage_order
-
     seats = hand_roles(runs.rules.players)
     at = runs.choices.select(
         *_CELL, pl.col("level").alias("best"), pl.col("mean").alias("margin"),
@@ -786,8 +787,6 @@ def chart_rows(guide: GuideTables) -> list[dict[str, Any]]:
 
 def guide_json(guide: GuideTables, duel: pl.DataFrame | None = None) -> dict[str, Any]:
     """Every table of the guide as JSON rows."""
-    from analysis.tables import tables_json
-
     runs = guide.runs
     tables = {
         "bid_chart": guide.bid_chart,

@@ -21,8 +21,9 @@ from analysis.advise import (
 from analysis.choices import PASS, TABLE_RISK
 from analysis.safebids import marriage_label, marriage_mask
 from analysis.stats import Z95
-from sim.cards import cards_str
-from sim.i18n import _, answer_cards, number, role, seat_
+from sim.cards import cards_str, parse_card
+from sim.i18n import _, answer_cards, number, role, seat_, speaking
+from sim.players import words
 from views.numbers import interval, numbers, signed, signed_numbers
 from views.tables import to_markdown
 
@@ -34,8 +35,6 @@ def _percent(p: float, low: float, high: float) -> str:
 
 def opponents_text(o: Opponents | None) -> str:
     """The table an answer assumes, in one sentence of the current language ("" unknown)."""
-    from sim.players import words
-
     if o is None:
         return ""
     who = _(words(o.player))
@@ -592,8 +591,6 @@ def _discard_lines(a: SampledAdvice) -> list[str]:
 
 def _card(text: str) -> str:
     """A card of the discard table (``KS``) as the answer writes cards."""
-    from sim.cards import parse_card
-
     return answer_cards([parse_card(text)])
 
 
@@ -602,8 +599,6 @@ def examples_table(answers: Sequence[SampledAdvice]) -> pl.DataFrame:
 
     The data of ``safebids_examples.csv``: the same in every language (English numbers).
     """
-    from sim.i18n import speaking
-
     with speaking("en"):
         return _examples_table(answers)
 

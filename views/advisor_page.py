@@ -26,7 +26,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis.safebids import marriage_order
+from analysis.safebids import marriage_label, marriage_order
 from sim.i18n import LANGS, N_, _, cards_text, interval_separator, language, number, rank_text, role
 from views.advise import table_json
 
@@ -149,7 +149,6 @@ def class_entries(
     p_high], ...]}]}``; passing is level 0 with no P(make); margins to 0.1, shares to
     0.001. The page shows ``best`` (the tables' choice, :func:`analysis.advise.table_answer`).
     """
-    from analysis.safebids import marriage_label
 
     def r1(v: float | None) -> float | None:
         return None if v is None else round(float(v), 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -57,8 +58,6 @@ def _verdict(row: dict[str, Any]) -> str:
 
 def atlas_short(table: pl.DataFrame, header: str, top: int = TOP) -> str:
     """What ``thousand atlas`` prints by default: the largest effects of each measure."""
-    import textwrap
-
     lines = [header, ""]
     for measure, (_metric, words) in MEASURES.items():
         t = table.filter((pl.col("measure") == measure) & pl.col("ranked"))

@@ -8,9 +8,9 @@ from pathlib import Path
 import polars as pl
 
 from analysis.barrel import LENGTH_BIN
-from sim.i18n import _
+from sim.i18n import _, number, role
 from views.numbers import numbers
-from views.tables import tables_markdown, write_tables
+from views.tables import short_rate, short_table, tables_markdown, write_tables
 
 MARKDOWN_FILE = "barrel.md"
 
@@ -103,9 +103,6 @@ def barrel_markdown(tables: Mapping[str, pl.DataFrame]) -> str:
 
 def barrel_short(tables: Mapping[str, pl.DataFrame]) -> str:
     """What ``thousand barrel`` prints by default: a few lines under 100 columns."""
-    from sim.i18n import number, role
-    from views.tables import short_rate, short_table
-
     info = tables["summary"].row(0, named=True)
     length = tables["game_length"].row(0, named=True)
     half = 1.96 * (length["se"] or 0.0)

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 
 from analysis.glossary import CONCEDED_ALL, MADE_ALL, MADE_PLAYED
-from sim.i18n import _
-from views.tables import tables_markdown, write_tables
+from sim.i18n import _, number
+from views.tables import short_rate, short_table, tables_markdown, write_tables
 
 MARKDOWN_FILE = "bids.md"
 
@@ -94,9 +94,6 @@ def bids_short(tables: Mapping[str, pl.DataFrame], levels: int = 12) -> str:
     The overall make and concession rates, then the make rate by contract for the
     ``levels`` contracts named most often; ``--full`` or ``--out`` give every table.
     """
-    from sim.i18n import number
-    from views.tables import short_rate, short_table
-
     s = tables["summary"].row(0, named=True)
     head = _("# Bid success — rules `{rules}`: {deals} deals, {contracts} contracts")
     lines = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -382,8 +383,6 @@ def compare_short(
 
     What differs, a sentence a metric (not those no rule set counts), then the seats.
     """
-    import textwrap
-
     lines = [header, ""]
     diffs = rule_differences(rule_sets)
     names = [n for n, _rules in rule_sets]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -666,8 +667,6 @@ def write_guide(
     ``more``, when given, is called with the staging folder to write further pages
     (the page for players) that land with the rest or not at all.
     """
-    from pathlib import Path
-
     from sim.output import StagedDir, write_manifest
     from views.pages import Section, Text, write_pages
 

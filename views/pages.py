@@ -23,8 +23,9 @@ from pathlib import Path
 
 import polars as pl
 from matplotlib.figure import Figure
+from PIL import Image
 
-from analysis.stats import Z95
+from analysis.stats import Z95, wilson_interval
 from sim.i18n import _, language, number
 from views.numbers import interval
 from views.tables import to_markdown
@@ -254,7 +255,6 @@ def figure_png(fig: Figure) -> bytes:
             would be cut off in the PNG).
     """
     import matplotlib.pyplot as plt
-    from PIL import Image
 
     buf = io.BytesIO()
     fig.set_dpi(DPI)  # laid out at the resolution it is saved at: the check sees the PNG's
@@ -377,8 +377,6 @@ def number_column(df: pl.DataFrame, column: str, name: str | None = None) -> pl.
 
 def wilson_column(df: pl.DataFrame, hits: str, n: str, name: str) -> pl.Series:
     """``hits / n`` with its Wilson interval as an ``estimate [low, high]`` string column."""
-    from analysis.stats import wilson_interval
-
     k = df[hits].cast(pl.Float64).to_numpy()
     m = df[n].cast(pl.Float64).to_numpy()
     low, high = wilson_interval(k, m)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import matplotlib
+from matplotlib.patches import Patch
 
 matplotlib.use("Agg")
 
@@ -660,8 +661,6 @@ def plot_bid_grid(choices: pl.DataFrame, seats: Sequence[str]) -> Figure:
     gives the levels themselves. Small enough for a 390 px phone (about 310 px wide at the
     pages' resolution).
     """
-    from matplotlib.patches import Patch
-
     cell: dict[tuple[str, int], list[int]] = {}
     for r in choices.iter_rows(named=True):
         cell.setdefault((r["marriages"], int(r["aces"])), []).append(int(r["choice"]))

@@ -36,6 +36,7 @@ from typing import Any
 
 import polars as pl
 
+import sim
 from analysis.advise import SampledAdvice
 from analysis.barrel import barrel_tables
 from analysis.compare import compare_folders
@@ -43,7 +44,7 @@ from analysis.odds import OddsResult
 from analysis.runs import read_manifest
 from analysis.safebids import SafeBidResult
 from sim.i18n import _, number
-from sim.output import StagedDir, now_iso, write_manifest
+from sim.output import StagedDir, now_iso, source_date, write_manifest
 from sim.rules import Rules
 from views.pages import Section, Text, write_pages
 from views.sections.barrel import barrel_section
@@ -65,7 +66,6 @@ def _part_manifest(run_dir: Path | None) -> dict[str, Any] | None:
     """The parts of a run's ``run.json`` the report repeats (not the rules again)."""
     if run_dir is None:
         return None
-    from sim.output import source_date
 
     doc = read_manifest(run_dir)
     keep: tuple[str, ...] = (
@@ -140,7 +140,6 @@ def write_report_folder(
     strategies = next((p["strategies"] for p in (hands, games) if p and "strategies" in p), None)
     params: list[str] = next((p["params"] for p in (hands, games) if p and p.get("params")), [])
     built = now_iso()
-    import sim
 
     info: dict[str, Any] = {
         "rules": rules,

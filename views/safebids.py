@@ -10,6 +10,7 @@ import polars as pl
 
 from analysis.safebids import CLASS_KEYS, RISKS, SafeBidResult
 from sim.i18n import N_, _
+from sim.output import StagedDir, write_manifest
 from sim.players import RECORDS
 from views.tables import to_markdown
 
@@ -129,7 +130,6 @@ def write_safebids(result: SafeBidResult, out: Path, extra: Mapping[str, Any]) -
     ``items.parquet`` (and ``holdout_items.parquet``), a CSV per table, the plots,
     ``safebids.md`` and ``run.json``.
     """
-    from sim.output import StagedDir, write_manifest
     from views.plots import plot_calibration, plot_safe_curves
 
     run = result.run

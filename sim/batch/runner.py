@@ -27,6 +27,7 @@ chunk size). A chunk whose worker dies is retried (``retries``).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib
 import json
@@ -387,8 +388,6 @@ def _exit_without_teardown() -> None:  # pragma: no cover - runs in worker proce
     worker has nothing left to write (its parts are renamed into place before it
     reports a chunk done).
     """
-    import atexit
-
     atexit.register(os._exit, 0)  # registered last, so it runs first at exit
 
 

@@ -15,13 +15,12 @@ from typing import Any
 
 from sim.cli.common import Console, common_flags, emit, flag_of, flags_named, lang_flag
 from sim.i18n import _
+from sim.jobs.advise import DEFAULT_BUDGET, QUESTION, AdviseSpec, advise
 from sim.rules import load_rules
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
     """``thousand advise``: the answer as text or JSON on stdout."""
-    from sim.jobs.advise import QUESTION, AdviseSpec, advise
-
     values = {f.name: getattr(args, f.name) for f in QUESTION}
     values["params"] = tuple(values["params"])
     values["deal_file"] = Path(args.deal_file) if args.deal_file else None
@@ -37,8 +36,6 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``advise`` to the ``thousand`` subparsers; return its parser."""
-    from sim.jobs.advise import DEFAULT_BUDGET, QUESTION, AdviseSpec
-
     p = subparsers.add_parser(
         "advise",
         help=_("how far to bid with a hand, or what to give away after the talon"),

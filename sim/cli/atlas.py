@@ -24,12 +24,12 @@ from sim.cli.common import (
 from sim.i18n import _, number
 from sim.output import check_out_dir
 from sim.players import DEFAULT
+from sim.rules import load_rules
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:
     """``thousand atlas``: flip every option of --rules alone and rank the effects."""
     from sim.jobs.atlas import AtlasSpec, atlas
-    from sim.rules import load_rules
 
     if args.out is not None:
         check_out_dir(args.out, args.force)

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn, Protocol
 
 from sim.i18n import (
+    LANGS,
     N_,
     LanguageError,
     _,
@@ -25,6 +26,7 @@ from sim.i18n import (
 )
 from sim.jobs.runs import Feedback
 from sim.output import FieldError, UsageError, json_safe
+from sim.players import SKILL_AGAINST, SKILL_PLAYER
 
 ERROR = N_("{prog}: error: {message}")
 """The one line of a refused command (``thousand compare: error: ...``)."""
@@ -290,8 +292,6 @@ def skill_flags(p: argparse.ArgumentParser, games: str) -> None:
 
     ``games`` names the flag whose count ``--skill-games`` defaults to.
     """
-    from sim.players import SKILL_AGAINST, SKILL_PLAYER
-
     p.add_argument(
         "--skill",
         default=SKILL_PLAYER,
@@ -338,8 +338,6 @@ def common_flags(p: argparse.ArgumentParser, rules: bool = True) -> None:
 
 def lang_flag(p: argparse.ArgumentParser) -> None:
     """Add ``--lang`` (en, ru, uk, pl; default ``$THOUSAND_LANG``, then the locale)."""
-    from sim.i18n import LANGS
-
     p.add_argument(
         "--lang",
         default=None,

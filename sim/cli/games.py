@@ -17,14 +17,13 @@ from sim.cli.common import (
     speed_text,
 )
 from sim.i18n import _
+from sim.jobs.runs import RunSpec, play_into
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
 
 def cmd_games(args: argparse.Namespace) -> int:
     """``thousand games``: play N whole games; games.parquet, barrel.parquet, run.json."""
-    from sim.jobs.runs import RunSpec, play_into
-
     check_out_dir(args.out, args.force)
     spec = RunSpec(
         kind="games", rules=load_rules(args.rules), total=args.games, seed=args.seed,

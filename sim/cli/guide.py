@@ -22,15 +22,13 @@ from sim.cli.common import (
     share_value,
 )
 from sim.i18n import _
-from sim.jobs.guide import DUEL_DEALS, SIZES
+from sim.jobs.guide import DUEL_DEALS, SIZES, GuideSpec, build_guide
 from sim.output import check_out_dir, json_safe
 from sim.rules import load_rules
 
 
 def cmd_guide(args: argparse.Namespace) -> int:
     """``thousand guide``: the guide's pages into ``--out``; a summary on stdout."""
-    from sim.jobs.guide import GuideSpec, build_guide
-
     check_out_dir(args.out, args.force)
     spec = GuideSpec(
         rules=load_rules(args.rules), seed=args.seed, deals=args.deals, hands=args.hands,

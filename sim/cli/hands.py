@@ -17,14 +17,13 @@ from sim.cli.common import (
     speed_text,
 )
 from sim.i18n import _
+from sim.jobs.runs import RunSpec, play_into
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
 
 def cmd_hands(args: argparse.Namespace) -> int:
     """``thousand hands``: play N deals, write hands.parquet + run.json (+ trace)."""
-    from sim.jobs.runs import RunSpec, play_into
-
     check_out_dir(args.out, args.force)
     spec = RunSpec(
         kind="hands", rules=load_rules(args.rules), total=args.deals, seed=args.seed,

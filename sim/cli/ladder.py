@@ -12,14 +12,13 @@ from typing import Any
 
 from sim.cli.common import Console, common_flags, emit, positive_int, seed_value
 from sim.i18n import _
+from sim.jobs.ladder import LadderSpec, every_player, ladder
 from sim.output import check_out_dir
 from sim.rules import load_rules
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
     """``thousand ladder``: the ratings and the duels' table; Markdown or JSON on stdout."""
-    from sim.jobs.ladder import LadderSpec, every_player, ladder
-
     if args.out is not None:
         check_out_dir(args.out, args.force)
     names = tuple(p.strip() for p in args.players.split(",")) if args.players else every_player()

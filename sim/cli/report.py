@@ -14,8 +14,16 @@ from typing import Any
 
 from sim.cli.common import Console, common_flags, lang_flag, positive_int, runner_flags, seed_value
 from sim.i18n import _, number
-from sim.jobs.report import ATLAS_GAMES, LADDER_DEALS, LADDER_PLAYERS, LADDER_SAMPLE
+from sim.jobs.report import (
+    ATLAS_GAMES,
+    LADDER_DEALS,
+    LADDER_PLAYERS,
+    LADDER_SAMPLE,
+    ReportSpec,
+    build_report,
+)
 from sim.jobs.safebids import DEFAULT_PLAYERS_TEXT as DEFAULT_PLAYERS
+from sim.jobs.safebids import parse_players
 from sim.output import check_out_dir
 from sim.players import DEFAULT
 from sim.rules import load_rules
@@ -29,8 +37,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     when everything worked.
     """
     from sim.jobs.compare import rule_sets
-    from sim.jobs.report import ReportSpec, build_report
-    from sim.jobs.safebids import parse_players
 
     out = check_out_dir(args.out, args.force)
     spec = ReportSpec(

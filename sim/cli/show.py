@@ -11,15 +11,13 @@ import argparse
 from typing import Any
 
 from sim.cli.common import lang_flag
-from sim.i18n import _
+from sim.i18n import _, n_
+from sim.jobs.show import check_file, deal_text, pick, read_deals
+from sim.notation import format_deal
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``thousand show``: the deals of ``FILE``, laid out or in the deal notation."""
-    from sim.i18n import n_
-    from sim.jobs.show import check_file, deal_text, pick, read_deals
-    from sim.notation import format_deal
-
     if args.check:
         count, problems = check_file(args.file, args.rules)
         for line in problems:

@@ -18,14 +18,16 @@ rule (:func:`analysis.choices.best_choice`): the first answer of ``thousand serv
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.i18n import _, number
-from sim.players import DEFAULT, check_advisor, tables_player
+from sim.cards import MARRIAGE_MASK
+from sim.i18n import _, number, speaking
+from sim.players import DEFAULT, PLAYERS, check_advisor, tables_player
 from sim.rules import MAX_BID, OPENING_BID, Rules, hand_roles
 from sim.runs.folder import QUIET, Feedback
 
@@ -150,7 +152,6 @@ def _build_tables(rules: Rules, player: str, feedback: Feedback) -> tuple[pl.Dat
     from analysis.choices import TABLE_RISK, best_choice, choice_table, conceding_columns
     from analysis.safebids import items_frame
     from analysis.stats import wilson_interval
-    from sim.cards import MARRIAGE_MASK
     from sim.engine.deal import n_hands, place_sizes
     from sim.runs.advise import hand_cap
     from sim.runs.classes import class_sizes, play_class
@@ -215,12 +216,9 @@ def _code_digest(player: str) -> str:
     player's module and weights) and the statistics that choose (this module and the
     analysis modules it reads): an edit of any builds the tables again.
     """
-    import hashlib
-
     import analysis.choices
     import analysis.safebids
     from sim.cache import module_digest
-    from sim.players import PLAYERS
 
     digest = hashlib.sha256(module_digest("sim.runs.classes").encode())
     entry = PLAYERS[player].entry
@@ -350,7 +348,6 @@ def write_advisor_pages(
     advisor's player (:func:`load_tables`: the same as ``thousand advise``'s) and
     answers from them in the browser, with no server and no network.
     """
-    from sim.i18n import speaking
     from views.advisor_page import write_advisor_page
 
     data = class_data(load_tables(rules, DEFAULT, feedback, workers))

@@ -14,14 +14,17 @@ The samples are dealt and played by :mod:`sim.runs.advise`; the answer is
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.cards import cards_str
+from sim.engine.strategies.registry import parse_params
 from sim.i18n import N_, _, role
-from sim.jobs.advice_tables import bidding_policy
+from sim.jobs.advice_tables import bidding_policy, load_tables, table_of
 from sim.output import FieldError
-from sim.players import DEFAULT, PAR, advice_samples, fast, tables_player
+from sim.players import DEFAULT, PAR, RECORDS, advice_samples, fast, tables_player
 from sim.players import check_advisor as check_player
 from sim.rules import Rules, hand_roles
 from sim.runs.folder import QUIET, Feedback
@@ -53,7 +56,6 @@ def opponents(player: str) -> Opponents:
     """
     from analysis.advise import Opponents
     from sim.jobs.players import read_ladder
-    from sim.players import RECORDS
 
     if player == PAR:
         return Opponents(PAR)
@@ -229,7 +231,6 @@ class AdviseSpec:
             return self.hand
         if self.hand:
             raise FieldError("hand", _("give either {field:hand} or {field:deal_file}, not both"))
-        from sim.cards import cards_str
         from sim.jobs.show import played, read_deals
 
         deal = played(read_deals(self.deal_file, self.rules.name), self.deal)[0]
@@ -645,8 +646,6 @@ def check_values(spec: AdviseSpec) -> None:
         FieldError: a risk that is not a share, samples below 1, a negative or endless
             budget, a seed out of range.
     """
-    import math
-
     if not 0 < spec.risk < 1:
         why = _("{field}: a share between 0 and 1, got {value}")
         raise FieldError("risk", why, value=spec.risk)
@@ -672,7 +671,6 @@ def check(spec: AdviseSpec) -> Question:
         StrategyError: an unknown player or parameter.
     """
     from sim.engine.deal import n_hands, place_sizes
-    from sim.engine.strategies.registry import parse_params
     from sim.runs.advise import hand_cap
 
     check_values(spec)
@@ -775,7 +773,6 @@ def advise(
         StrategyError: an unknown player or parameter.
     """
     from analysis import advise as a
-    from sim.jobs.advice_tables import load_tables, table_of
     from sim.parallel import set_threads
 
     q = check(spec)

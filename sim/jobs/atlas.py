@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import sim
 from sim.batch.runner import Backend, open_partial, start_workers
+from sim.engine.strategies.registry import parse_strategies
 from sim.i18n import N_, _, number
 from sim.output import StagedDir, UsageError, json_safe, now_iso, write_json, write_manifest
 from sim.players import DEFAULT, SKILL_AGAINST, SKILL_PLAYER
-from sim.rules import _FIELD_META, RULE_KEYS, Rules, RulesError
-from sim.runs.compare import Skill
+from sim.rules import _FIELD_META, RULE_KEYS, Rules, RulesError, did_you_mean
+from sim.runs.compare import Skill, play_rule_sets
 from sim.runs.folder import QUIET, Feedback, backend_for
 
 if TYPE_CHECKING:  # loaded when an atlas runs, not for every command
@@ -168,9 +169,7 @@ class AtlasSpec:
             UsageError: an unknown key, a strategy per seat, a bad skill setting.
             StrategyError: an unknown strategy.
         """
-        from sim.engine.strategies.registry import parse_strategies
         from sim.jobs.compare import CompareSpec
-        from sim.rules import did_you_mean
 
         for key in self.keys:
             if key not in RULE_KEYS:
@@ -282,7 +281,6 @@ def play_atlas(
     """
     from analysis.atlas import atlas_table
     from analysis.compare import compare_tables
-    from sim.runs.compare import play_rule_sets
 
     played, refused = spec.switches()
     sets = [("base", spec.base), *((s.name, r) for s, r in played)]

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import sim
 from sim.batch.runner import Backend, open_partial, start_workers
+from sim.engine.strategies.registry import STRATEGIES, parse_params, parse_strategies
 from sim.i18n import N_, _, number
 from sim.output import StagedDir, UsageError, json_safe, now_iso, write_json, write_manifest
 from sim.players import DEFAULT, SKILL_AGAINST, SKILL_PLAYER
 from sim.rules import Rules, did_you_mean, load_rules
-from sim.runs.compare import Skill
+from sim.runs.compare import Skill, play_rule_sets
 from sim.runs.folder import QUIET, Feedback, backend_for
 
 if TYPE_CHECKING:  # loaded when a comparison runs, not for every command
@@ -98,8 +99,6 @@ class CompareSpec:
             UsageError: fewer than two rule sets, or a strategy per seat.
             StrategyError: an unknown strategy or parameter.
         """
-        from sim.engine.strategies.registry import STRATEGIES, parse_params, parse_strategies
-
         if len(self.sets) < 2:
             raise UsageError(_("--vs: name at least one rule set to compare with --rules"))
         if "," in self.strategies:
@@ -206,7 +205,6 @@ def play_rule_sets_into(
     The skill games too, where ``spec`` asks for them (:meth:`CompareSpec.skill`).
     """
     from analysis.compare import compare_tables
-    from sim.runs.compare import play_rule_sets
 
     skill = spec.skill()
     total = spec.games * len(spec.sets) + skill.games * sum(r.players for _n, r in spec.sets)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.engine.strategies.registry import StrategyError
 from sim.i18n import N_, _
 from sim.output import StagedDir, UsageError, now_iso
 from sim.rules import Rules
@@ -34,7 +35,6 @@ def contestant(flag: str, strategy: str, params: Sequence[str] = ()) -> Contesta
     Raises:
         StrategyError: an unknown strategy or parameter, prefixed with ``--FLAG``.
     """
-    from sim.engine.strategies.registry import StrategyError
     from sim.runs.duel import Contestant
 
     c = Contestant(strategy.strip(), tuple(params))

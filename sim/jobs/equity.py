@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import sim
 from sim.players import DEFAULT
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback
@@ -50,7 +51,6 @@ def shipped_path(rules: Rules, player: str = DEFAULT) -> Path:
 
 def cache_path(rules: Rules, player: str = DEFAULT) -> Path:
     """Where the model fitted on demand is kept (:func:`sim.cache.tables_root`)."""
-    import sim
     from sim.cache import tables_root
 
     name = f"{rules.rules_hash}-e{sim.ENGINE_VERSION}-{player}-equity-{FIT_GAMES}-{FIT_SEED}"
@@ -59,8 +59,6 @@ def cache_path(rules: Rules, player: str = DEFAULT) -> Path:
 
 def fits(model: EquityModel, rules: Rules, player: str) -> bool:
     """Whether ``model`` was fitted under ``rules``, for ``player``, by this engine."""
-    import sim
-
     return (
         model.rules_hash == rules.rules_hash
         and model.player == player

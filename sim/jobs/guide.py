@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.i18n import _, number
+from sim.i18n import LANGS, _, number, speaking
 from sim.output import now_iso
 from sim.rules import Rules
 from sim.runs.folder import QUIET, Feedback
@@ -144,7 +144,6 @@ class Guide:
         And the offline page to tap a hand in every language, ``advisor-LANG.html``
         (:func:`sim.jobs.advice_tables.write_advisor_pages`).
         """
-        from sim.i18n import LANGS, speaking
         from sim.jobs.advice_tables import write_advisor_pages
         from views.player import write_player_page
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.engine.strategies.registry import parse_strategies
 from sim.rules import Rules
-from sim.runs.folder import QUIET, Feedback, backend_for
+from sim.runs.folder import QUIET, Feedback, backend_for, compile_notice
 
 if TYPE_CHECKING:  # compiled code, polars and the analysis: loaded when deals are counted
     from analysis.odds import OddsResult
@@ -63,9 +64,7 @@ def count_odds(
 ) -> OddsRun:
     """The spec's odds run, counting compiled before the clock."""
     from sim.engine.deal import deal_batch
-    from sim.engine.strategies.registry import parse_strategies
     from sim.parallel import set_threads
-    from sim.runs.folder import compile_notice
     from sim.runs.odds import count_batch, run_odds
 
     parse_strategies(spec.strategies, spec.rules.players)  # fail before any work

@@ -33,15 +33,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sim
-from sim.batch.runner import Backend, open_partial
+from sim.batch.runner import Backend, open_partial, run_on_workers, start_workers
+from sim.engine.strategies.registry import parse_params, parse_strategies
 from sim.i18n import N_, _
-from sim.jobs.guide import DUEL_DEALS, Guide, GuideSpec, check_guide
+from sim.jobs.guide import DUEL_DEALS, Guide, GuideSpec, check_guide, collect_runs
 from sim.jobs.guide import SIZES as GUIDE_SIZES
 from sim.jobs.ladder import Ladder, LadderSpec, ladder
 from sim.jobs.safebids import DEFAULT_PLAYERS, FAST, SafeBids, SafeBidsSpec, safebids
 from sim.players import DEFAULT
 from sim.rules import Rules
-from sim.runs.folder import QUIET, Feedback, backend_for
+from sim.runs.folder import (
+    ENGINE_FUNCTIONS,
+    QUIET,
+    Feedback,
+    backend_for,
+    compile_notice,
+    simulate_report,
+    warm_engine,
+)
 
 ATLAS_GAMES = 400
 """Games under the rules and under each switch of "Which house rules matter" (the report's
@@ -127,8 +136,6 @@ class ReportSpec:
         Raises:
             StrategyError: an unknown strategy or parameter under any of the rule sets.
         """
-        from sim.engine.strategies.registry import parse_params, parse_strategies
-
         for r in [self.rules] + [r for _name, r in self.vs or ()]:
             parse_params(parse_strategies(self.strategies, r.players), list(self.params))
         if self.ladder_players is not None:
@@ -267,12 +274,9 @@ def build_report(
 
 def play_runs(spec: ReportSpec, parts: Path, backend: Backend, feedback: Feedback) -> ReportRuns:
     """The first stage: every run of the report, its chunks kept in ``parts``."""
-    from sim.batch.runner import run_on_workers, start_workers
     from sim.engine.strategies.addresses import entry_names
-    from sim.engine.strategies.registry import parse_strategies
     from sim.runs.compare import dealing_comparison, play_rule_sets
     from sim.runs.declarer import declarer_functions, warm_declarer
-    from sim.runs.folder import ENGINE_FUNCTIONS, compile_notice, simulate_report, warm_engine
     from sim.runs.odds import count_batch, run_odds
 
     rules = spec.rules
@@ -375,7 +379,6 @@ EQUITY_GAMES = 2_000
 def equity_check(spec: ReportSpec, feedback: Feedback) -> tuple[Any, Any] | None:
     """The equity table of the report's rules and the states of games it was not fitted on."""
     from sim.jobs.equity import equity_model
-    from sim.players import DEFAULT
     from sim.runs.equity import game_states
 
     if not spec.games:
@@ -501,6 +504,4 @@ def _guide_runs(spec: ReportSpec, safe: SafeBids | None, feedback: Feedback) -> 
     Its odds are its own (``odds_deals`` deals played by the guide player, as the guide
     plays them), not the report's larger odds run: the report's guide is the guide.
     """
-    from sim.jobs.guide import collect_runs
-
     return collect_runs(spec.guide_spec(), feedback, guide_items(spec, safe))

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.engine.strategies.registry import STRATEGIES, parse_params
 from sim.output import UsageError, now_iso
 from sim.players import ADVISORS, PLAYERS, fast
 from sim.rules import Rules, did_you_mean
-from sim.runs.folder import QUIET, Feedback
+from sim.runs.folder import QUIET, Feedback, compile_notice
 
 if TYPE_CHECKING:  # polars and the analysis: loaded when the hands are played
     from analysis.safebids import SafeBidResult
@@ -73,8 +74,6 @@ class SafeBidsSpec:
             UsageError: a held-out seed equal to the seed.
             StrategyError: an unknown parameter of the strategies.
         """
-        from sim.engine.strategies.registry import parse_params
-
         strategies = [p for p in self.players if p != "par"]
         if strategies:
             parse_params(strategies, list(self.params))
@@ -113,7 +112,6 @@ def parse_players(text: str) -> list[str]:
     Raises:
         UsageError: an unknown or repeated name.
     """
-    from sim.engine.strategies.registry import STRATEGIES
     from sim.runs.declarer import PAR
 
     names = [t.strip() for t in text.split(",") if t.strip()]
@@ -149,7 +147,6 @@ def safebids(
     from sim.engine.deal import n_hands
     from sim.parallel import max_threads, set_threads
     from sim.runs.declarer import PAR, declarer_functions, run_items, warm_declarer
-    from sim.runs.folder import compile_notice
     from views.safebids import write_safebids
 
     spec.check()

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import sim
 from sim.cards import SUIT_LETTERS, card_str, cards_of, parse_cards
-from sim.i18n import _, answer_cards, role
+from sim.i18n import _, answer_cards, role, role_of
 from sim.jobs.show import played, read_deals, solve_inputs
 from sim.notation import from_trace
 from sim.output import UsageError
@@ -105,8 +106,6 @@ def _mask(text: str, what: str, seen: dict[int, str]) -> int:
 
 def _seat(text: str | None, names: tuple[str, ...], name: str, default: int = 0) -> int:
     """The hand seat ``text`` names: its role in any language, or its number from forehand."""
-    from sim.i18n import role_of
-
     if text is None:
         return default
     word = role_of(text)
@@ -320,7 +319,6 @@ def _deal(
 
 def _from_run(folder: Path, deal: int | None) -> tuple[Rules, list[int], list[int], int, dict]:
     """Replay deal ``deal`` of the hands run in ``folder``: its rules, cards and discard."""
-    import sim
     from sim.engine.api import play_hands
 
     try:

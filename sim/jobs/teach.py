@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import sim
 from sim.batch.runner import Destination, open_partial, start_workers
+from sim.engine.strategies.registry import parse_params
 from sim.output import StagedDir, UsageError, now_iso, write_manifest
 from sim.players import PLAYERS
 from sim.rules import Rules
@@ -70,9 +71,6 @@ class TeachSpec:
             UsageError: an unknown kind or player, or worlds out of range.
             StrategyError: an unknown parameter.
         """
-        from dataclasses import replace
-
-        from sim.engine.strategies.registry import parse_params
         from sim.runs.teach import check_kinds
 
         try:

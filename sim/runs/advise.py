@@ -29,11 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from sim.batch.runner import local_map
 from sim.cards import CARD_POINTS, MARRIAGE_MASK, N_SUITS
 from sim.engine.deal import n_hands, place_sizes
-from sim.i18n import N_, _
+from sim.engine.params import rules_vector
+from sim.i18n import N_, _, role
 from sim.players import DEFAULT, fast
-from sim.rules import Rules
+from sim.rules import Rules, hand_roles
 from sim.runs.declarer import PAR, par_levels, play_as_declarer
 from sim.runs.folder import QUIET, Feedback
 
@@ -53,15 +55,12 @@ BAND_CLASSES = 8  # card points in bands: 0-9 .. 70 and more
 def hand_cap(rules: Rules, mask: int) -> int:
     """The highest bid a hand may make: the engine's own rule (:func:`bid_cap`)."""
     from sim.engine.bidding import bid_cap
-    from sim.engine.params import rules_vector
 
     return int(bid_cap(mask, rules_vector(rules)))
 
 
 def hand_classes(rules: Rules, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each hand's class: its marriages' worth (in 20s) and its card points (in bands)."""
-    from sim.engine.params import rules_vector
-
     worth_of, _caps = _marriage_tables(rules_vector(rules))
     return _classes(np.asarray(masks, dtype=np.int64), worth_of)
 
@@ -227,8 +226,6 @@ def sample_deals(
     Raises:
         ValueError: the bids cannot be made by any deal with this hand.
     """
-    from sim.engine.params import rules_vector
-
     worth_of, cap_of = _marriage_tables(rules_vector(rules))
     sizes = place_sizes(rules.players)
     hands = n_hands(rules.players)
@@ -274,9 +271,6 @@ def sample_deals(
     if not w0.any():  # the reading rules out every deal: the rules alone
         w0, w1 = first_weights(reading=False)
     if not w0.any():
-        from sim.i18n import role
-        from sim.rules import hand_roles
-
         names = hand_roles(rules.players)
         shown = ", ".join(
             _("{seat} bid {bid}").format(seat=role(names[s]), bid=b)
@@ -543,7 +537,6 @@ def discard_candidates(
     ``rules`` (default: the defaults) set the marriage values a lone king or queen
     may complete for an opponent.
     """
-    from sim.engine.params import rules_vector
     from sim.engine.strategies.discard import discard_cost
 
     P = rules_vector(rules if rules is not None else Rules())
@@ -559,7 +552,6 @@ def candidate_gives(rules: Rules, ten: int) -> tuple[list[tuple[int, int]], np.n
     allow after each (``bid_cap``: their marriages).
     """
     from sim.engine.bidding import bid_cap
-    from sim.engine.params import rules_vector
 
     cands = discard_candidates(ten, rules)
     gives = [(a, b) for a in cands for b in cands if a != b]
@@ -636,8 +628,6 @@ def discard_samples(
     solved on ``workers`` local processes. ``budget`` (seconds, 0: none) stops
     between blocks of :data:`BLOCK` samples as in :func:`bid_samples`.
     """
-    from sim.batch.runner import local_map
-
     masks = sample_deals(rules, hand, seat, n, seed, talon)
     gives, caps = candidate_gives(rules, hand | talon)
     t0 = time.perf_counter()

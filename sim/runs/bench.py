@@ -13,6 +13,7 @@ from typing import Any
 
 import numba
 
+from sim.batch.runner import frame_part
 from sim.engine.deal import DealStream
 from sim.parallel import max_threads
 from sim.players import FAST_HANDS_PER_S, PLAYERS, fast
@@ -166,7 +167,6 @@ def bench_writer(
     (:func:`sim.runs.hands.hands_part`). In this process, with polars' own threads (a
     run's workers have one each).
     """
-    from sim.batch.runner import frame_part
     from sim.engine import play_hands
     from sim.runs.hands import hands_frame, hands_part
 

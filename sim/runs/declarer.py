@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from sim.engine.deal import generate_deals, n_hands, place_sizes
+from sim.engine.params import rules_vector
 from sim.parallel import threads_now
 from sim.players import PAR, fast
 from sim.rng import Stream, stream_key
@@ -76,7 +77,6 @@ def play_as_declarer(
     it; the deal must allow a higher one).
     """
     from sim.engine.declarer import N_DCOLS, declarer_kernel
-    from sim.engine.params import rules_vector
     from sim.engine.strategies.addresses import hooks_for
     from sim.engine.strategies.registry import H_PLAY_ITEMS, seat_lineup, strategy_ids
 
@@ -115,7 +115,6 @@ def par_levels(rules: Rules, masks: np.ndarray, decls: np.ndarray) -> np.ndarray
     when none. Both are upper bounds on what any player makes of the item.
     """
     from sim.engine.bidding import bid_cap
-    from sim.engine.params import rules_vector
     from sim.solver.position import OpenCardSolver
     from sim.solver.talon import par_summary
 

@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from sim.batch.runner import Chunk, Destination, PlayJob, frame_part, json_part, run_to, traces_part
+from sim.batch.runner import (
+    ROW_GROUP,
+    Chunk,
+    Destination,
+    PlayJob,
+    frame_part,
+    json_part,
+    run_to,
+    traces_part,
+)
 from sim.schema import BID_KEYS
 
 if TYPE_CHECKING:
@@ -226,7 +235,6 @@ def hands_part(batch: HandsBatch, par: tuple[np.ndarray, np.ndarray] | None = No
     hold them, and the redealt rows' reasons come from the redeal logs alone.
     """
     from sim.batch.parquet_write import Column, write_columns
-    from sim.batch.runner import ROW_GROUP
     from sim.engine.columns import spread_columns
     from sim.engine.state import REASONS, ROW, SEAT_BASES, SPECIALS
 

@@ -37,6 +37,7 @@ from sim.engine.deal import (
     marriages_of,
 )
 from sim.odds_keys import ODDS_KEYS
+from sim.output import now_iso
 from sim.rules import Rules
 
 _N_KEYS = len(ODDS_KEYS)
@@ -321,7 +322,6 @@ def run_odds(
         StrategyError: an unknown strategy or a wrong number of them.
     """
     from sim.engine.strategies.registry import parse_strategies
-    from sim.output import now_iso
 
     names = parse_strategies(strategies, rules.players)
     started = now_iso()

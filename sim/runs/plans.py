@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.engine.deal import n_hands
+from sim.engine.params import rules_vector
+from sim.engine.state import B_BOLT, B_DELTA, MAX_SEATS, N_ROW, R_SEAT0, ROW
 from sim.parallel import threads_now
 from sim.players import fast
 from sim.rng import Stream, stream_key
@@ -124,9 +126,7 @@ def play_plans(
         seat_players: one player per hand seat instead of ``player`` everywhere.
         start: the number of the first deal (its random streams), so blocks line up.
     """
-    from sim.engine.params import rules_vector
     from sim.engine.plans import MAX_TURNS, plans_kernel
-    from sim.engine.state import N_ROW
     from sim.engine.strategies.addresses import hooks_for
     from sim.engine.strategies.registry import H_PLAY_PLANS, seat_lineup, strategy_ids
 
@@ -192,9 +192,7 @@ def play_contracts(
     Returns ``(n, len(gives), max contracts)`` rows of :data:`N_ROW` columns (zeros
     beyond a give's contracts).
     """
-    from sim.engine.params import rules_vector
     from sim.engine.plans import MAX_TURNS, plans_kernel
-    from sim.engine.state import N_ROW
     from sim.engine.strategies.addresses import hooks_for
     from sim.engine.strategies.registry import H_PLAY_PLANS, seat_lineup, strategy_ids
 
@@ -244,8 +242,6 @@ def plan_columns(plays: PlanPlay, levels: Sequence[int]) -> dict[str, np.ndarray
     ``deltas`` (``(len(levels), n, players)``: every seat's deal score) and ``bolts``
     (the same shape: 1 where the seat took a bolt); ``seat``: the seat's game seat.
     """
-    from sim.engine.state import B_BOLT, B_DELTA, MAX_SEATS, R_SEAT0, ROW
-
     seats = plays.players
     out: dict[str, list[np.ndarray]] = {}
     for level in levels:
@@ -270,8 +266,6 @@ def plan_columns(plays: PlanPlay, levels: Sequence[int]) -> dict[str, np.ndarray
 
 def margins(rows: np.ndarray, seat: int, players: int) -> np.ndarray:
     """Per row: game seat ``seat``'s deal score minus the mean of the other seats'."""
-    from sim.engine.state import B_DELTA, MAX_SEATS, R_SEAT0
-
     deltas = rows[:, R_SEAT0 + B_DELTA * MAX_SEATS : R_SEAT0 + B_DELTA * MAX_SEATS + players]
     deltas = deltas.astype(np.float64)
     mine = deltas[:, seat]
