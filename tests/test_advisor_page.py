@@ -146,7 +146,7 @@ def test_the_scripts_tables_answer_and_hand_class_are_the_pythons(script):
     from analysis.advise import table_json
 
     tables = load_tables(CLASSIC, "strong")
-    hands = _hands(150, 11)
+    hands = _hands(60, 11)
     seats = [("forehand", "middle", "dealer")[k % 3] for k in range(len(hands))]
     got = script(
         """(hands, seats) => {
