@@ -116,7 +116,7 @@ def test_a_small_atlas_on_a_dask_cluster_is_the_atlas_played_here():
     here = atlas(spec(**small))
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",  # its HTTP endpoint on a free port, not 8787
     ) as cluster:  # fmt: skip
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         there = atlas(spec(**small, scheduler=cluster.scheduler_address))
