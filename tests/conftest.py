@@ -5,11 +5,19 @@ from pathlib import Path
 
 import pytest
 
+from sim.parallel import max_threads
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # The suite reads the English answers: whatever this machine's locale, every test (and
 # every command it starts) writes English unless it asks for a language itself.
 os.environ["THOUSAND_LANG"] = "en"
+
+# The thread-count checks compare one compiled-code thread with two (test_deal.py,
+# test_engine.py): numba may start two even on a one-core machine. Set before anything
+# imports numba; with two cores or more nothing changes.
+if max_threads() < 2:
+    os.environ["NUMBA_NUM_THREADS"] = "2"
 
 
 def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300):

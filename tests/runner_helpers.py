@@ -2,9 +2,9 @@
 
 import os
 import signal
+import socket
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,18 +39,19 @@ def interrupted_after_two(job, chunk):
     return hands_chunk(job, chunk)
 
 
-def slow_first(job, chunk):
-    """``hands_chunk``, with chunk 0 finishing after chunk 1 is stored."""
-    if chunk.index == 0:
-        import time
+def held_first(job, chunk):
+    """``hands_chunk``, with chunk 0 held until the driving process lets it go.
 
-        manifest = Path(job[1]) / "manifest.jsonl"
-        deadline = time.monotonic() + 60
-        while not manifest.exists() or '"chunk":1,' not in manifest.read_text():
-            if time.monotonic() > deadline:
-                raise TimeoutError("chunk 1 was never stored")
-            time.sleep(0.05)
-    return hands_chunk(job[0], chunk)
+    ``job`` is ``(hands job, port)``: the worker of chunk 0 connects to the driver's
+    socket on 127.0.0.1 and plays only once it reads the driver's one byte (the test
+    sends it when chunk 1 is stored).
+    """
+    hands, port = job
+    if chunk.index == 0:
+        with socket.create_connection(("127.0.0.1", port), timeout=120) as held:
+            if held.recv(1) != b"1":  # (a timeout raises: only a broken run waits that long)
+                raise RuntimeError("the driver closed without letting chunk 0 go")
+    return hands_chunk(hands, chunk)
 
 
 def thousand_process(*args: str, **kw) -> subprocess.Popen:
@@ -65,13 +66,37 @@ def thousand_process(*args: str, **kw) -> subprocess.Popen:
     )
 
 
-def kill_when(proc: subprocess.Popen, manifest: Path, lines: int) -> None:
-    """Kill ``proc`` (and its workers) once ``manifest`` lists ``lines`` chunks."""
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and proc.poll() is None:
-        if manifest.exists() and len(manifest.read_text().splitlines()) >= lines:
-            break
-        time.sleep(0.02)
-    assert proc.poll() is None, "the run ended before it could be killed"
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+# A ``thousand`` command that kills itself (SIGKILL, as a user's ``kill -9`` would) right
+# after the manifest line of its chunk number AFTER in a part folder whose path ends with
+# FOLDER: wherever the scheduler and the machine's load put the run, it stops there.
+_KILLED_AT = """
+import os, signal, sys
+from sim.runs import runner
+folder, after = sys.argv[1], int(sys.argv[2])
+record = runner.PartStore.record
+
+def record_then_die(self, entry):
+    done = record(self, entry)
+    lines = (self.folder / runner.MANIFEST).read_text(encoding="utf-8").count("\\n")
+    if str(self.folder).endswith(folder) and lines >= after:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return done
+
+runner.PartStore.record = record_then_die
+sys.argv = ["thousand", *sys.argv[3:]]
+from sim.cli import run
+sys.exit(run())
+"""
+
+
+def killed_after(folder: str, chunks: int, *args: str) -> subprocess.CompletedProcess:
+    """Run ``thousand ARGS``, killed once the part folder ``...folder`` lists ``chunks``.
+
+    Fails if the run was not killed there (it ended by itself, or failed first).
+    """
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILLED_AT, folder, str(chunks), *args],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stderr[-2000:])
+    return proc

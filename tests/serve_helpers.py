@@ -3,11 +3,13 @@
 :func:`running_server` starts ``python -m sim serve --port 0`` on 127.0.0.1, reads the
 address it prints, yields it and stops the server (SIGTERM: uvicorn's own shutdown).
 :func:`ask` sends one JSON question with the standard library and returns the status
-and the answer.
+and the answer. :func:`asgi_post` asks the app in this process (no server, no
+socket), for the checks that hold its threads themselves.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -80,3 +82,36 @@ def get(url: str, timeout: float = 30) -> tuple[int, dict[str, str], str]:
     """GET ``url``: (status, headers, text)."""
     with urllib.request.urlopen(url, timeout=timeout) as r:
         return r.status, dict(r.headers), r.read().decode("utf-8")
+
+
+async def asgi_post(app: Any, path: str, body: Any) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` as JSON to the ASGI ``app`` in this process: (status, answer).
+
+    The asker stays until the answer is in (no disconnect is ever received).
+    """
+    data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80),
+        "headers": [(b"content-type", b"application/json"),
+                    (b"content-length", str(len(data)).encode())],
+    }  # fmt: skip
+    asked, stays = False, asyncio.Event()
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": data, "more_body": False}
+        await stays.wait()  # never set: the asker does not leave
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    answer = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, json.loads(answer.decode("utf-8"))

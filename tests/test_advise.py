@@ -474,7 +474,7 @@ def test_a_shown_talons_declarer_wins_at_the_auctions_bid_and_names_from_there(m
     # the declarer items of a shown talon are won at the table's bid (120 here), not at
     # the lowest raise: the contract named is never below it
     import sim.runs.advise as runs
-    from sim.engine.declarer import D_CONTRACT, D_WIN_BID
+    from sim.engine.declarer import D_CONCEDE_FROM, D_CONTRACT, D_WIN_BID
     from sim.jobs.advise import AdviseSpec, advise
 
     real = runs.play_blocks
@@ -504,7 +504,10 @@ def test_a_shown_talons_declarer_wins_at_the_auctions_bid_and_names_from_there(m
     doc = answer.json()
     assert doc["bid"] == 120 and doc["makes"].startswith("card points and marriages")
     assert doc["contract_mean"] == pytest.approx(rows[0][:, D_CONTRACT].mean())
-    assert 0 <= doc["conceded"] <= 1 and doc["par_samples"] == 200
+    # the share conceded: the declarer's concessions at the bid it won, counted again
+    concede_from = rows[0][:, D_CONCEDE_FROM]
+    assert doc["conceded"] == ((concede_from > 0) & (concede_from <= 120)).mean()
+    assert doc["par_samples"] == 200
     assert doc["par_ci_low"] <= doc["p_make_par"] <= doc["par_ci_high"]
     text = answer.markdown()
     assert "open-card par" in text and "every bid read as `strong`" in text

@@ -108,6 +108,24 @@ def test_atlas_command_and_its_bad_input(thousand, tmp_path):
         assert not (tmp_path / "o").exists()
 
 
+def test_a_small_atlas_on_a_dask_cluster_is_the_atlas_played_here():
+    """A real cluster on loopback (one worker in this process) plays the same table."""
+    from distributed import LocalCluster
+
+    small = dict(games=100, chunk=50, keys=("bid.jumps",))
+    here = atlas(spec(**small))
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",  # its HTTP endpoint on a free port, not 8787
+    ) as cluster:  # fmt: skip
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        there = atlas(spec(**small, scheduler=cluster.scheduler_address))
+        # the base and the switch, two chunks each, were the cluster's tasks
+        chunks = cluster.scheduler.task_prefixes["chunk"]
+        assert chunks.state_counts["memory"] == 4 and chunks.states["memory"] == 0  # released
+    assert there.table.equals(here.table) and there.table.height > 0
+
+
 @pytest.mark.slow
 def test_the_atlas_on_a_dask_cluster_is_the_atlas_played_here(tmp_path):
     """A real LocalCluster on loopback plays the same switches to the same table."""

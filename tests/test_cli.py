@@ -2,6 +2,7 @@
 subprocess where the process itself is what is checked)."""
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -25,9 +26,18 @@ def test_odds_json_is_the_documented_document(thousand):
     assert doc["rules"] == "classic" and doc["deals"] == 200000 and doc["seed"] == 11
     assert len(doc["rules_hash"]) == 16
     assert set(DOCUMENTED_ODDS_KEYS) <= set(doc["odds"]) and list(doc["odds"]) == list(ODDS_KEYS)
+    from analysis.exact import exact_odds
+    from sim.rules import load_rules
+
+    exact = exact_odds(load_rules("classic"))
     for key, v in doc["odds"].items():
         assert v["ci_low"] <= v["estimate"] <= v["ci_high"], key
-        assert v["exact"] is not None and 0 <= v["exact"] <= 1, key
+        assert v["estimate"] == v["hits"] / 200000, key
+        # the exact value by combinatorics, and the estimate within 6 standard errors of it
+        assert v["exact"] == float(exact[key]), key
+        se = math.sqrt(v["exact"] * (1 - v["exact"]) / 200000)
+        assert v["z"] == pytest.approx((v["estimate"] - v["exact"]) / se), key
+        assert abs(v["z"]) <= 6, key
     m = doc["odds"]["hand.any_marriage"]
     assert abs(m["exact"] - 0.284793) < 1e-6
     # no progress bar when stderr is not a terminal: one line as the phase starts and ends

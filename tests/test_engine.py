@@ -9,7 +9,6 @@ from support import PRESETS_3P, check_deal, sizes
 
 from sim.engine import play_hands
 from sim.engine.state import OUT
-from sim.parallel import max_threads
 from sim.rules import load_rules
 from sim.runs.hands import hands_frame
 
@@ -67,22 +66,23 @@ def test_invariants_under_option_changes(change, size):
 
 def test_same_seed_same_results_whatever_chunks_or_threads():
     rules = load_rules("ukraine_online")
-    whole = play_hands(rules, 3000, seed=8, strategies=("heuristic", "random", "heuristic"))
+    strategies = ("heuristic", "random", "heuristic")
+    whole = play_hands(rules, 3000, seed=8, strategies=strategies)
     parts = [
-        play_hands(
-            rules, 1000, seed=8, strategies=("heuristic", "random", "heuristic"), start=s
-        ).out
-        for s in (0, 1000, 2000)
+        play_hands(rules, 1000, seed=8, strategies=strategies, start=s).out for s in (0, 1000, 2000)
     ]
     assert np.array_equal(whole.out, np.concatenate(parts))
+    # one thread and two (conftest.py lets numba start two on any machine)
     before = numba.get_num_threads()
     try:
-        numba.set_num_threads(1)
-        one = play_hands(rules, 3000, seed=8, strategies=("heuristic", "random", "heuristic"))
+        threads = {}
+        for n in (1, 2):
+            numba.set_num_threads(n)
+            threads[n] = play_hands(rules, 3000, seed=8, strategies=strategies).out
     finally:
         numba.set_num_threads(before)
-    assert max_threads() >= 1 and np.array_equal(one.out, whole.out)
-    other = play_hands(rules, 3000, seed=9, strategies=("heuristic", "random", "heuristic"))
+    assert np.array_equal(threads[1], whole.out) and np.array_equal(threads[2], whole.out)
+    other = play_hands(rules, 3000, seed=9, strategies=strategies)
     assert not np.array_equal(other.out, whole.out)
 
 

@@ -29,6 +29,7 @@ from analysis.exact import (
     rank_points,
 )
 from sim.cards import CARD_POINTS, CARD_RANK, MARRIAGE_MASK, Rank
+from sim.engine.deal import place_sizes
 from sim.odds_keys import ODDS_KEYS
 from sim.rules import Rules
 
@@ -97,9 +98,12 @@ def test_keys_match_odds_keys_in_order() -> None:
     for rules in (CLASSIC, TWO, FOUR):
         got = odds(rules)
         assert list(got) == list(ODDS_KEYS)
+        # every key is an event of one uniformly shuffled deal: a whole number of the
+        # deals (the ways to fill the places) over their number
+        deals = multinomial(24, place_sizes(rules.players))
         for key, value in got.items():
             assert isinstance(value, Fraction), key
-            assert 0 <= value <= 1, key
+            assert 0 <= value <= 1 and (value * deals).denominator == 1, key
 
 
 def test_hand_values_by_hand_3_players() -> None:

@@ -281,11 +281,14 @@ def test_the_kept_hand_model_is_calibrated_on_a_held_out_seed():
     cols = run_items(rules, "heuristic", 10000, 99)
     mus = [hand_model(int(h), P, KEPT) for h in cols["kept"]]
     for level in (100, 120, 140):
-        model = np.mean([p_make(mu, sigma, level) for mu, sigma in mus])
-        measured = (cols["total"] >= level).mean()
-        # the model's promise: within 5 percentage points (3 % mean gap when fitted);
-        # sampling error at n = 30,000 is 0.3 points
-        assert abs(model - measured) < 0.05, (level, model, measured)
+        promised = np.array([p_make(mu, sigma, level) for mu, sigma in mus])
+        made = (cols["total"] >= level).astype(float)
+        gap = promised.mean() - made.mean()
+        se = (made - promised).std(ddof=1) / np.sqrt(len(made))  # of the gap (0.2 points)
+        # the model's promise: its gap from what the hands make is under 5 percentage
+        # points (2.4 at most measured on 300,000 hands); not a sampling tolerance: the
+        # measured gap must lie below it by 6 of its standard errors (seeded)
+        assert abs(gap) + 6 * se < 0.05, (level, gap, se)
 
 
 def test_the_winning_amount_on_the_barrel_follows_the_target_rules():

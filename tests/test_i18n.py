@@ -79,11 +79,47 @@ def test_cards_in_each_notation_read_back(lang):
     assert parse_cards(cards_text(ids, lang)) == ids
 
 
-# make test runs Russian; make test-all Ukrainian and Polish too (the catalogue tests
-# above check every language in make test)
-@pytest.mark.parametrize(
-    "lang", [pytest.param(g, marks=() if g == "ru" else pytest.mark.slow) for g in LANGS[1:]]
-)
+_ENGLISH: dict[tuple[str, ...], str] = {}  # the English answers, asked once per file
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_each_language_answers_a_hand_in_its_words_marks_and_cards(thousand, lang):
+    """One small answer of each kind in every language, in make test (the whole answers
+    in make test-all below; every answer in Russian: test_i18n_outputs.py)."""
+    from sim.i18n import _, speaking
+
+    def both(*args: str) -> tuple[str, str]:
+        if args not in _ENGLISH:
+            en = thousand(*args, "--lang", "en")
+            assert en.returncode == 0, en.stderr
+            _ENGLISH[args] = en.stdout
+        other = thousand(*args, "--lang", lang)
+        assert other.returncode == 0, other.stderr
+        assert not words(other.stdout) & words(_ENGLISH[args]), words(other.stdout)
+        return _ENGLISH[args], other.stdout
+
+    hand = "Т♥ 10♥ К♥ Д♥ Т♠ 9♣ В♦"
+    quick = ("--player", "heuristic", "--samples", "300", "--seed", "2")
+    en, out = both("advise", hand, "--seat", "dealer", "--auction", "100 pass", *quick)
+    with speaking(lang):  # the verdict first, in the catalogue's words
+        raise_to = _("Raise, up to {level}.").split("{level}")[0]
+    assert raise_to != "Raise, up to " and out.startswith(f"**{raise_to}"), out[:80]
+    assert en.startswith("**Raise, up to ")
+    rank = {"ru": "Т♥", "uk": "Т♥", "pl": "A♥"}[lang]
+    head = out.split("\n\n")[1].splitlines()[0]  # the detail's first line, after the verdict
+    assert rank in head  # the hand in the language's notation
+    # the language's decimal comma, never the point: a margin of +12,3
+    assert re.search(r"[+-]\d+,\d", out) and not re.search(r"[+-]\d+\.\d", out), out
+    both("solve", "--hands", "AH TH KH", "KS QS JS", "AD KD QD", "--trump", "H")
+    # JSON stays the contract's, whatever the language
+    doc = json.loads(thousand("advise", hand, *quick, "--lang", lang, "--json").stdout)
+    assert doc["hand"] == "AS 9C JD QH KH TH AH"
+
+
+# make test-all, every language (the small answers of each above run in make test; the
+# Russian answers of every command: test_i18n_outputs.py)
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS[1:])
 def test_the_advisor_and_show_answer_in_the_language(thousand, tmp_path, lang):
     # an English word of the English answer left in the translated one is a string
     # that was not translated (Polish is written in Latin letters too)

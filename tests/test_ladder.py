@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from analysis.ladder import elo, fit_ratings
+from analysis.stats import Z95
 from sim.cli import main
 
 
@@ -44,10 +45,25 @@ def test_the_ratings_fit_the_duels_around_the_anchor(ladder_run):
     assert ratings["player"].to_list() == ["strong", "heuristic", "first"]
     assert (ratings["ci_low"] <= ratings["rating"]).all()
     pairs = pl.read_csv(ladder_run / "ladder_pairs.csv")
-    for a, b, diff, lo, hi in pairs.select("a", "b", "score_diff", "ci_low", "ci_high").rows():
-        # three duels, two free ratings: each fitted difference lies near its duel
+    # the weighted least squares of the three duels, solved here again: two free ratings
+    # (heuristic's is 0), each duel weighted by 1 / se², se from its 95 % interval
+    free = ["first", "strong"]
+    rows = pairs.select("a", "b", "score_diff", "ci_high").rows()
+    A = np.array([[(a == p) - (b == p) for p in free] for a, b, _d, _h in rows], float)
+    y = np.array([d for _a, _b, d, _h in rows])
+    se = np.array([(h - d) / Z95 for _a, _b, d, h in rows])
+    solved = np.linalg.lstsq(A / se[:, None], y / se, rcond=None)[0]
+    assert [by[p] for p in free] == pytest.approx(solved, rel=1e-9, abs=1e-9)
+    cov = np.linalg.inv(A.T @ (A / se[:, None] ** 2))
+    low = dict(ratings.select("player", "ci_low").rows())
+    for j, p in enumerate(free):
+        assert by[p] - low[p] == pytest.approx(Z95 * math.sqrt(cov[j, j]), rel=1e-9)
+    # three duels, two free ratings: each fitted difference lies within 6 standard
+    # errors of its duel (the residual's: se * sqrt(1 - leverage))
+    leverage = np.diag(A @ cov @ A.T) / se**2
+    for (a, b, diff, _h), s, h in zip(rows, se, leverage, strict=True):
         fitted = by[a] - by[b]
-        assert abs(fitted - diff) < 3 * (hi - lo), (a, b, fitted, diff)
+        assert abs(fitted - diff) <= 6 * s * math.sqrt(1 - h), (a, b, fitted, diff, s, h)
     run = json.loads((ladder_run / "run.json").read_text())
     assert run["command"] == "ladder" and run["players"] == ["first", "heuristic", "strong"]
     assert run["sizes"] == {"deals": 300, "sampling_deals": 200, "pairs": 3}

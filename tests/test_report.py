@@ -510,6 +510,34 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
         assert left_out not in page
 
 
+def test_the_par_table_and_a_lone_games_mean_read_as_the_par_report_says():
+    """make test's part of the report played by pimc with the par (the whole: below)."""
+    from analysis.bids import _par_table
+    from analysis.sections.summary import _mean_ci
+
+    # rounded declarer totals: 95 makes 100 and 115 makes 120 (least_total_making)
+    rules = load_rules("classic").replace(score__round_to=10, score__round_declarer=True)
+    hands = pl.LazyFrame(
+        {
+            "reshuffled": [False, False, False, False, False, False, True],
+            "contract": [100, 100, 100, 120, 120, 120, 0],
+            "made": [True, False, True, None, True, False, None],
+            "conceded": [False, False, True, False, False, True, False],
+            "par_total": [95, 94, 130, 115, 114, 200, 0],
+            "par_best": [95, 110, 130, 125, 114, 200, 0],
+        }
+    )
+    par = _par_table(hands, rules.to_dict())
+    rows = par.select("contract", "contracts", "made", "par_made", "par_best_made").rows()
+    # a conceded contract fails as played, and counts at par as any other
+    assert rows == [(100, 3, 1, 2, 3), (120, 3, 1, 2, 2)]
+    assert par["par_best_rate"].to_list() == [1.0, pytest.approx(2 / 3)]
+    # a mean over one game has no interval, and says so
+    assert _mean_ci({"mean": 12.34, "se": None}) == "12.3 (one game: no interval)"
+    assert _mean_ci({"mean": 12.34, "se": float("nan")}) == "12.3 (one game: no interval)"
+    assert _mean_ci({"mean": 12.34, "se": 1.0}) == "12.3 [10.4, 14.3]"
+
+
 @pytest.mark.slow
 def test_cli_report_played_by_pimc_with_the_par(thousand, tmp_path):
     """On one worker with one game: the sentences without an interval still read."""

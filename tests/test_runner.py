@@ -8,6 +8,7 @@ Real parts only: local worker processes (joblib's loky), a real Dask
 import io
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,8 @@ from runner_helpers import (
     DyingJob,
     Interrupt,
     dies_once,
+    held_first,
     interrupted_after_two,
-    slow_first,
     thousand_process,
 )
 
@@ -271,16 +272,29 @@ def test_chunks_finishing_out_of_order_are_joined_in_order(tmp_path):
     job = HandsJob(RULES, 6, ("heuristic",) * 3, (), False, False)
     chunks = plan_chunks(3_000, 1_000)
     store = PartStore(tmp_path / "parts")
-    finished, ready = [], []
+    finished, ready, released = [], [], []
 
     def joined(chunk):
         ready.append(chunk.index)
         joiner(chunk)
 
-    with Joiner(store) as joiner:
-        joiner.parquet("hands.parquet", tmp_path / "joined.parquet")
-        run_chunks(slow_first, (job, str(store.folder)), chunks, store, Backend(2),
-                   progress=lambda n: finished.append(n), on_ready=joined)  # fmt: skip
+    # chunk 0's worker waits on this socket until chunk 1 is stored (held_first)
+    with socket.create_server(("127.0.0.1", 0)) as driver:
+        driver.settimeout(120)  # (only a broken run keeps it waiting that long)
+
+        def on_stored(n: int) -> None:
+            finished.append(n)
+            if not released and 1 in store.done():  # chunk 1 is in: let chunk 0 go
+                held, _ = driver.accept()
+                with held:
+                    held.sendall(b"1")
+                released.append(len(finished))
+
+        with Joiner(store) as joiner:
+            joiner.parquet("hands.parquet", tmp_path / "joined.parquet")
+            run_chunks(held_first, (job, driver.getsockname()[1]), chunks, store, Backend(2),
+                       progress=on_stored, on_ready=joined)  # fmt: skip
+    assert finished == [1_000] * 3 and len(released) == 1
     manifest = (store.folder / "manifest.jsonl").read_text().splitlines()
     stored = [json.loads(line)["chunk"] for line in manifest]
     assert stored.index(1) < stored.index(0)  # chunk 0 was stored after chunk 1 ...

@@ -322,7 +322,8 @@ def test_the_card_fit_reads_values_and_writes_only_its_rows(taught, tmp_path):
     # only the decisions where the cards' values differ, each value a share of the worlds
     assert 0 < len(data["seats"]) < len(frames["play"])
     v = data["value"]
-    assert ((v >= 0) & (v <= 1)).all()
+    made = v * WORLDS  # the worlds made (or, for a defender, not made) of WORLDS
+    assert ((made >= 0) & (made <= WORLDS)).all() and np.allclose(made, np.round(made))
     P = rules_vector(load_rules("classic"))
     cols = cards.design(data, P)
     d = cards.Decisions(cols["X"], v, data["offsets"], data["codes"], cols["heur"], cols["shipped"])
