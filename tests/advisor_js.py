@@ -1,6 +1,6 @@
 """The page's own script (analysis/assets/advisor.js) run in V8 without a browser.
 
-:class:`PageScript` takes a page as :func:`analysis.advisor_page.page_html` writes it, and
+:class:`PageScript` takes a page as :func:`views.advisor_page.page_html` writes it, and
 runs the script it carries, byte for byte, in an embedded V8 (the ``mini-racer``
 package of the ``dev`` extra) over a small stand-in of the page's elements: what the
 script reads (its config, clicks on its buttons) and what it writes (text, attributes,

@@ -513,7 +513,7 @@ def test_cli_report_writes_the_sizes_asked_for(thousand, tmp_path):
 def test_the_par_table_and_a_lone_games_mean_read_as_the_par_report_says():
     """make test's part of the report played by pimc with the par (the whole: below)."""
     from analysis.bids import _par_table
-    from analysis.sections.summary import _mean_ci
+    from views.sections.summary import _mean_ci
 
     # rounded declarer totals: 95 makes 100 and 115 makes 120 (least_total_making)
     rules = load_rules("classic").replace(score__round_to=10, score__round_declarer=True)

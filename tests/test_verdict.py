@@ -424,15 +424,16 @@ def _row(low, high, base=100.0, diff=None):
 )
 def test_a_difference_is_real_only_where_its_interval_excludes_0(low, high, clear):
     from analysis import compare
+    from views import compare as words
 
     row = _row(low, high, diff=1.0)
     assert compare.clear(row) is clear
     if clear:
-        assert compare.difference_word(row) != "none shown"
+        assert words.difference_word(row) != "none shown"
     elif low is None or high is None or np.isnan(low) or np.isnan(high):
-        assert compare.difference_word(row) == "—"
+        assert words.difference_word(row) == "—"
     else:
-        assert compare.difference_word(row) == "none shown"
+        assert words.difference_word(row) == "none shown"
 
 
 @pytest.mark.parametrize(
@@ -454,19 +455,20 @@ def test_a_difference_is_real_only_where_its_interval_excludes_0(low, high, clea
 )
 def test_a_real_differences_size_is_its_share_of_the_base(diff, base, size):
     from analysis import compare
+    from views import compare as words
 
     assert compare.size_word({"base": base, "diff": diff}) == size
     assert compare.NEGLIGIBLE == 0.02 and compare.SMALL == 0.10  # what SIZE_RULE says
-    assert "under 2 %" in compare.size_rule() and "from 10 %" in compare.size_rule()
+    assert "under 2 %" in words.size_rule() and "from 10 %" in words.size_rule()
     real = {**_row(1.0, 2.0, base=base), "diff": diff}
     # a real difference is called by its size, or just real where there is no size
-    assert compare.difference_word(real) == (size or "real")
+    assert words.difference_word(real) == (size or "real")
     held = {**_row(-1.0, 2.0, base=base), "diff": diff}
-    assert compare.difference_word(held) == "none shown"  # whatever its size
+    assert words.difference_word(held) == "none shown"  # whatever its size
 
 
 def test_a_comparisons_sentence_ends_with_its_verdict_in_every_language():
-    from analysis import compare
+    from views import compare
 
     base = {"meaning": "games won by the seat", "unit": None, "rules": "classic", "vs": "app",
             "base": 100.0, "other": 112.0, "diff": 12.0, "diff_ci_low": 8.0,
