@@ -71,7 +71,7 @@ def thousand_process(*args: str, **kw) -> subprocess.Popen:
 # FOLDER: wherever the scheduler and the machine's load put the run, it stops there.
 _KILLED_AT = """
 import os, signal, sys
-from sim.runs import runner
+from sim.batch import runner
 folder, after = sys.argv[1], int(sys.argv[2])
 record = runner.PartStore.record
 
