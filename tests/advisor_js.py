@@ -1,4 +1,4 @@
-"""The page's own script (analysis/assets/advisor.js) run in V8 without a browser.
+"""The page's own script (views/assets/advisor.js) run in V8 without a browser.
 
 :class:`PageScript` takes a page as :func:`views.advisor_page.page_html` writes it, and
 runs the script it carries, byte for byte, in an embedded V8 (the ``mini-racer``

@@ -2,7 +2,7 @@
 
 The embedded numbers against the class tables, the printed table of every class against
 the tables' choice (:func:`sim.jobs.advice_tables.table_of`), and the page's own script
-(analysis/assets/advisor.js, as the page carries it) run in V8 without a browser
+(views/assets/advisor.js, as the page carries it) run in V8 without a browser
 (tests/advisor_js.py): its card reader, tables' answer, auction and shown verdict
 against the Python they mirror, on many inputs. Chromium, where installed, drives the
 same script in the page (tests/test_serve_browser.py).
