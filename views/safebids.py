@@ -40,7 +40,7 @@ def defence_caveat(players: Sequence[str]) -> str | None:
     return _(
         "How far to trust the columns: each player's rates are measured against its own "
         "defenders, and those of {names} defend less well than `pimc`'s, so against "
-        "competent opponents their rates run a few points high (docs/players.md gives the "
+        "competent opponents their rates run a few points high (`docs/players.md` gives the "
         "measurement); `pimc`'s column, on its smaller sample, is the closer one."
     ).format(names=names)
 
