@@ -236,11 +236,8 @@ def verdict_lines(a: SampledAdvice | ShownTalon) -> list[str]:
 
 
 def _mean_interval(mean: float, se: float) -> str:
-    return _interval(mean, mean - Z95 * se, mean + Z95 * se, 1)
-
-
-def _interval(p: float, low: float, high: float, digits: int = 2) -> str:
-    return numbers(p, low, high, digits)
+    """A mean with its normal 95 % interval, one decimal."""
+    return numbers(mean, mean - Z95 * se, mean + Z95 * se, 1)
 
 
 def shown_markdown(a: ShownTalon) -> str:
@@ -486,7 +483,7 @@ def choices_shown(a: SampledAdvice) -> pl.DataFrame:
             else _diff_text(a, r["diff"], r["diff_low"], r["diff_high"]),
             _("P(make) [95 % CI]"): "—"
             if m is None
-            else _interval(m["p"], m["ci_low"], m["ci_high"]),
+            else numbers(m["p"], m["ci_low"], m["ci_high"], 2),
         }
         if a.measure == "win":
             row[_("margin [95 % CI]")] = signed_numbers(
@@ -510,7 +507,7 @@ def _game_line(a: SampledAdvice) -> str:
             what = _("At {score} no contract this hand may bid reaches the barrel.")
         return what.format(score=g.score)
     row = a.levels.filter(pl.col("level") == g.level)
-    made = "—" if row.height == 0 else _interval(row["p"][0], row["ci_low"][0], row["ci_high"][0])
+    made = "—" if row.height == 0 else numbers(row["p"][0], row["ci_low"][0], row["ci_high"][0], 2)
     if g.goal == "win" and g.on_barrel:
         text = _("On the barrel a contract of {level} made wins the game: P(make) {made}.")
     elif g.goal == "win":
@@ -610,7 +607,7 @@ def _examples_table(answers: Sequence[SampledAdvice]) -> pl.DataFrame:
 
         def rate(level: int, at: dict = at) -> str:
             r = at.get(level)
-            return "—" if r is None else _interval(r["p"], r["ci_low"], r["ci_high"])
+            return "—" if r is None else numbers(r["p"], r["ci_low"], r["ci_high"], 2)
 
         rows.append(
             {
@@ -633,7 +630,7 @@ def _choice_margin(a: SampledAdvice) -> str:
     if a.choices is None or a.best is None:
         return "—"
     row = a.choices.filter(pl.col("level") == a.best.level).row(0, named=True)
-    return _interval(row["mean"], row["low"], row["high"], 1)
+    return numbers(row["mean"], row["low"], row["high"], 1)
 
 
 def _reading_text(r: AuctionReading) -> str:

@@ -35,10 +35,6 @@ def _who(player: str) -> str:
     return _("`{player}` at every seat").format(player=player)
 
 
-def _interval(p: float, low: float, high: float, places: int) -> str:
-    return numbers(p, low, high, places)
-
-
 def examples_shown(examples: Sequence[SampledAdvice]) -> pl.DataFrame:
     """The advisor's worked examples as shown (``safebids_examples.csv`` keeps the data).
 
@@ -51,7 +47,7 @@ def examples_shown(examples: Sequence[SampledAdvice]) -> pl.DataFrame:
 
         def rate(level: int, at: dict = at) -> str:
             r = at.get(level)
-            return "—" if r is None else _interval(r["p"], r["ci_low"], r["ci_high"], 2)
+            return "—" if r is None else numbers(r["p"], r["ci_low"], r["ci_high"], 2)
 
         best = a.best.level if a.best is not None else 0
         choice = a.choices.filter(pl.col("level") == best).row(0, named=True)  # type: ignore[union-attr]
@@ -65,7 +61,7 @@ def examples_shown(examples: Sequence[SampledAdvice]) -> pl.DataFrame:
                 N_("bid up to (75 %)"): "—" if a.recommended is None else str(a.recommended),
                 N_("the choice"): role("pass") if best == 0 else _("up to {level}").format(
                     level=best),
-                N_("its margin [95 % CI]"): _interval(choice["mean"], choice["low"],
+                N_("its margin [95 % CI]"): numbers(choice["mean"], choice["low"],
                                                        choice["high"], 1),
             }
         )  # fmt: skip
