@@ -114,6 +114,19 @@ class TalonRules:
 
     hide_at_100: bool = _opt(True, "§5 talon not shown when won at 100 without bidding")
     discard_face_down: bool = _opt(False, "§5 opponents do not see each other's discard")
+    two_players: str = _opt(
+        "give",
+        "§12 two players: take one talon blind and give the opponent a card, 11 tricks, the"
+        " other talon to the last trick (give); or pick a musik, show it, lay two cards"
+        " away, 10 tricks, the other musik unseen (discard: the Polish game)",
+        choices=("give", "discard"),
+    )
+    sitter_scores: str = _opt(
+        "points",
+        "§12 four players: the dealer sitting out scores the talon's card points and"
+        " marriages (points), or 50 for each ace and its marriages (aces: the Polish game)",
+        choices=("points", "aces"),
+    )
 
 
 @dataclass(frozen=True)
@@ -130,6 +143,12 @@ class RospisRules:
     max_per_game: int = _opt(0, "§5 concessions allowed per player per game (0 unlimited)", lo=0)
     third_penalty: int = _opt(0, "§5 points lost on the third concession (0 none)", lo=0)
     on_barrel: bool = _opt(False, "§5 concession allowed while someone sits on the barrel")
+    when: str = _opt(
+        "contract",
+        "§5 the declarer concedes after naming the contract (contract), or right after"
+        " taking the talon, before the discard (talon: the Polish bomb)",
+        choices=("contract", "talon"),
+    )
 
     def each_opponent_gets(self, contract: Any) -> Any:
         """What each opponent scores when ``contract`` is conceded (§5): a float, or an array.
@@ -200,9 +219,20 @@ class ScoreRules:
 
     round_declarer: bool = _opt(False, "§7 round the declarer's total before comparing")
     round_to: int = _opt(5, "§7 opponents' totals rounded to a multiple of this", choices=(5, 10))
+    round_mode: str = _opt(
+        "nearest",
+        "§7 how an opponent's total is rounded: to the nearest multiple, or always up",
+        choices=("nearest", "up"),
+    )
     samosval: bool = _opt(True, "§7 a score of exactly 555 becomes samosval_to")
     samosval_negative: bool = _opt(True, "§7 a score of exactly -555 becomes samosval_to")
     samosval_to: int = _opt(0, "§7 the score a 555 reset lands on", lo=0, hi=554)
+    lock_at: int | None = _opt(
+        None,
+        "§7 from this score a player scores only its own contracts (the Polish 800; off)",
+        optional=True,
+        lo=1,
+    )
 
 
 @dataclass(frozen=True)
@@ -298,6 +328,20 @@ ACE_MARRIAGE_VALUE = 200
 OPENING_BID = 100  # forehand's automatic first bid, the lowest contract
 MAX_BID = 400  # 120 card points + all four marriages: the highest bid there is
 
+LATER_OPTIONS: tuple[str, ...] = (
+    "talon.two_players",
+    "talon.sitter_scores",
+    "rospis.when",
+    "score.round_mode",
+    "score.lock_at",
+)
+"""Options added after rules hashes were first stored (run folders, deal files, tables).
+
+Each enters :attr:`Rules.rules_hash` only when set away from its default, so that a
+hash stored before the option existed still names the same rules. Any option added
+later belongs here too.
+"""
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -342,11 +386,21 @@ class Rules:
     @property
     def rules_hash(self) -> str:
         """Stable 16-hex-digit digest of every option (not of name or description)."""
-        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        options = self.to_dict()
+        for key in LATER_OPTIONS:
+            if options[key] == _FIELD_META[key]["default"]:
+                del options[key]
+        blob = json.dumps(options, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def round_total(self, total: int) -> int:
-        """A deal total rounded by ``score.round_to`` (to 5: 1-2 down, 3-4 up; to 10: 5 up)."""
+        """A deal total rounded by ``score.round_to`` and ``score.round_mode``.
+
+        Nearest: to 5, 1-2 down and 3-4 up; to 10, a 5 goes up. Up: any remainder up.
+        """
+        if self.score.round_mode == "up":
+            m = self.score.round_to
+            return (total + m - 1) // m * m
         if self.score.round_to == 10:
             return (total + 5) // 10 * 10
         return (total + 2) // 5 * 5
@@ -441,7 +495,7 @@ def _all_fields() -> dict[str, dict[str, Any]]:
         for name, f in hints.items():
             default = f.default
             typ = type(default) if default is not None else int
-            meta[f"{sec}.{name}"] = {**f.metadata, "type": typ}
+            meta[f"{sec}.{name}"] = {**f.metadata, "type": typ, "default": default}
     return meta
 
 
@@ -531,6 +585,12 @@ def _validate(r: Rules) -> None:
         raise _Invalid("bid.silence_below", why)
     if r.dark.min_score > r.game.target:
         raise _Invalid("dark.min_score", _("is above {key}").format(key="game.target"))
+    if r.score.lock_at is not None and r.score.lock_at >= r.game.target:
+        why = _("must be below {key} ({limit}), got {value}")
+        raise _Invalid(
+            "score.lock_at",
+            why.format(key="game.target", limit=r.game.target, value=r.score.lock_at),
+        )
     if r.score.samosval_to % 5:
         raise _Invalid("score.samosval_to", _("must be a multiple of {step}").format(step=5))
 

@@ -53,12 +53,15 @@ P_SILENCE_BELOW = slot("bid.silence_below")  # INT64_MIN when off: no score is b
 # §5 talon and concession
 P_HIDE_AT_100 = slot("talon.hide_at_100")
 P_DISCARD_FACE_DOWN = slot("talon.discard_face_down")
+P_TWO_PLAYERS = slot("talon.two_players")  # §12: 0 give (one talon, a card given), 1 discard
+P_SITTER_SCORES = slot("talon.sitter_scores")  # §12: 0 card points, 1 aces at 50
 P_ROSPIS_ALLOWED = slot("rospis.allowed")
 P_ROSPIS_NO_SUBTRACT = slot("rospis.no_subtract")
 P_OPPONENTS_GET = slot("rospis.opponents_get")
 P_ROSPIS_MAX_PER_GAME = slot("rospis.max_per_game")
 P_ROSPIS_THIRD_PENALTY = slot("rospis.third_penalty")
 P_ROSPIS_ON_BARREL = slot("rospis.on_barrel")
+P_ROSPIS_WHEN = slot("rospis.when")  # 0 after the contract, 1 after the talon (the bomb)
 # §6 play, marriages, trump, bonus
 P_MUST_TRUMP = slot("play.must_trump")
 P_MUST_BEAT = slot("play.must_beat")
@@ -79,6 +82,8 @@ P_ROUND_TO = slot("score.round_to")
 P_SAMOSVAL = slot("score.samosval")
 P_SAMOSVAL_NEGATIVE = slot("score.samosval_negative")
 P_SAMOSVAL_TO = slot("score.samosval_to")
+P_ROUND_MODE = slot("score.round_mode")  # 0 nearest, 1 up
+P_LOCK_AT = slot("score.lock_at")  # -1 when off
 P_BOLT_ON = slot("bolt.on")
 P_BOLT_COUNT = slot("bolt.count")
 P_BOLT_PENALTY = slot("bolt.penalty")
@@ -123,6 +128,10 @@ NEXT_TRICK = code("marriage.trump_from", "next_trick")
 ZERO_POINTS = code("bolt.on", "zero_points")
 ALL_FALL = code("barrel.simultaneous", "all_fall")
 ONE_FALLS = code("barrel.simultaneous", "one_falls")
+TWO_DISCARD = code("talon.two_players", "discard")
+SITTER_ACES = code("talon.sitter_scores", "aces")
+CONCEDE_AT_TALON = code("rospis.when", "talon")
+ROUND_UP = code("score.round_mode", "up")
 
 # --- the derived tail ---------------------------------------------------------------------
 _TAIL = len(RULE_KEYS)
