@@ -49,12 +49,15 @@ OPTION_WORDS: dict[str, str] = {
     # §5 talon, discard, concession
     "talon.hide_at_100": N_("the talon stays hidden when taken at 100 unbid"),
     "talon.discard_face_down": N_("the cards given to the opponents stay face down"),
+    "talon.two_players": N_("with two players, the declarer's talon"),
+    "talon.sitter_scores": N_("with four players, the dealer sitting out scores"),
     "rospis.allowed": N_("the declarer may concede"),
     "rospis.no_subtract": N_("a declarer who concedes scores 0, not minus the contract"),
     "rospis.opponents_get": N_("what the opponents get when the declarer concedes"),
     "rospis.max_per_game": N_("concession limit per player and game"),
     "rospis.third_penalty": N_("penalty for a player's third concession"),
     "rospis.on_barrel": N_("a concession is allowed while someone is on the barrel"),
+    "rospis.when": N_("when the declarer may concede"),
     # §6 play
     "play.must_trump": N_("a player out of the suit led must trump"),
     "play.must_beat": N_("a player must head the trick when able"),
@@ -73,9 +76,11 @@ OPTION_WORDS: dict[str, str] = {
     # §7 scoring
     "score.round_declarer": N_("the declarer's points are rounded like the opponents'"),
     "score.round_to": N_("the opponents' points are rounded to a multiple of"),
+    "score.round_mode": N_("the opponents' points are rounded"),
     "score.samosval": N_("a score of exactly 555 is reset"),
     "score.samosval_negative": N_("a score of exactly −555 is reset"),
     "score.samosval_to": N_("the score a 555 reset drops to"),
+    "score.lock_at": N_("from this score only one's own contracts count"),
     "bolt.on": N_("what earns a bolt"),
     "bolt.count": N_("bolts per penalty"),
     "bolt.penalty": N_("bolt penalty"),
@@ -127,6 +132,16 @@ CHOICE_WORDS: dict[tuple[str, str], str] = {
     ("barrel.simultaneous", "one_falls"): N_("the lower score falls"),
     ("barrel.simultaneous", "all_fall"): N_("all of them fall"),
     ("barrel.simultaneous", "both_stay"): N_("all of them stay on"),
+    ("talon.two_players", "give"): N_("one talon taken blind, a card given, 11 tricks"),
+    ("talon.two_players", "discard"): N_(
+        "one musik picked and shown, two cards laid away, 10 tricks"
+    ),
+    ("talon.sitter_scores", "points"): N_("the talon's card points and marriages"),
+    ("talon.sitter_scores", "aces"): N_("50 for each ace in the talon and its marriages"),
+    ("rospis.when", "contract"): N_("after naming the contract"),
+    ("rospis.when", "talon"): N_("right after taking the talon (the bomb)"),
+    ("score.round_mode", "nearest"): N_("to the nearest multiple"),
+    ("score.round_mode", "up"): N_("always up"),
 }
 """``(key, choice) -> words`` for every choice that is a word (``one_falls``), marked.
 

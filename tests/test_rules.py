@@ -1,5 +1,7 @@
 import dataclasses
+import re
 import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,11 +16,22 @@ PRESETS = [
     "five_hundred_one",
     "two_players",
     "four_players",
+    "polish",
+    "polish_two",
+    "polish_four",
 ]
+
+
+def _section_13_presets() -> list[str]:
+    """The presets named in the first column of docs/rules.md §13's table."""
+    text = (Path(__file__).parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text.split("## §13 Presets", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `(\w+)` \|", section, flags=re.M)
 
 
 def test_all_presets_of_rules_md_section_13_are_shipped():
     assert sorted(PRESETS) == preset_names()
+    assert sorted(_section_13_presets()) == preset_names()
 
 
 @pytest.mark.parametrize("name", PRESETS)
