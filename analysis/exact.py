@@ -316,6 +316,36 @@ def prob_marriages_at_least(k: int, n_cards: int) -> Fraction:
     return Fraction(acc, comb(N_CARDS, n_cards))
 
 
+def prob_talon_completes_marriage(hand: int, talon: int) -> Fraction:
+    """Probability that a hand plus the talon hold a marriage the hand alone lacks.
+
+    Every placement of the eight kings and queens (in the hand, in the talon or
+    elsewhere) is counted with the number of ways to fill the hand and the talon
+    from the other 16 cards; a placement counts when some suit's king and queen both
+    lie in hand or talon, at least one of them in the talon.
+
+    Args:
+        hand: cards in the hand.
+        talon: cards in the talon.
+
+    Returns:
+        The exact probability.
+    """
+    others = N_CARDS - 2 * N_SUITS
+    hits = 0
+    for places in product(range(3), repeat=2 * N_SUITS):  # 0 hand, 1 talon, 2 elsewhere
+        in_hand, in_talon = places.count(0), places.count(1)
+        if in_hand > hand or in_talon > talon:
+            continue
+        completes = any(
+            places[2 * s] < 2 and places[2 * s + 1] < 2 and 1 in places[2 * s : 2 * s + 2]
+            for s in range(N_SUITS)
+        )
+        if completes:
+            hits += comb(others, hand - in_hand) * comb(others - hand + in_hand, talon - in_talon)
+    return Fraction(hits, comb(N_CARDS, hand) * comb(N_CARDS - hand, talon))
+
+
 # --- several hands -------------------------------------------------------------------
 def prob_some_hand_has_marriage(hand_sizes: Sequence[int]) -> Fraction:
     """Probability that at least one of several dealt hands holds a marriage.
@@ -515,6 +545,10 @@ def exact_odds(rules: Rules) -> dict[str, Fraction | None]:
         "deal.any_hand_reshuffle": prob_any_hand_reshuffle(rules.players, hand_cond),
         "deal.talon_reshuffle": talon_reshuffle,
         "deal.any_reshuffle": prob_any_reshuffle(rules.players, hand_cond, talon_cond),
+        "talon.aces_ge_1": prob_hand(lambda c: c[_ACE] >= 1, t),
+        "talon.aces_ge_2": prob_hand(lambda c: c[_ACE] >= 2, t),
+        "talon.any_marriage": prob_marriages_at_least(1, t),
+        "talon.completes_marriage": prob_talon_completes_marriage(h, t),
     }
     missing = set(ODDS_KEYS) ^ set(values)
     if missing:  # pragma: no cover - guards against ODDS_KEYS changing under us

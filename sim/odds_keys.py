@@ -7,7 +7,11 @@ the same distribution) and hand_talon is 12 cards. ``hand.*`` is forehand's hand
 (the player left of the dealer). ``deal.*`` looks at every dealt hand and the talon
 under the rules' reshuffle settings (docs/rules.md §3); conditions that depend on the
 bidding (``talon_only_at_100``) or on the discard (``after_discard_*``) are not
-deal-level and are left out of them.
+deal-level and are left out of them. The last four keys are the musik's odds as a
+Polish player asks them (docs/rules.md §12): an ace in it (the four-player sitter
+scores 50 for each under ``talon.sitter_scores = "aces"``), a marriage lying in it,
+and a marriage of the hand plus the talon that the hand alone lacked (with two musiki
+the one taken is either with the same chance, so these are its odds too).
 
 A hand *meets the hand reshuffle condition* of rules R when
 ``(R.reshuffle.hand_points_below > 0 and points < hand_points_below)`` or
@@ -48,5 +52,9 @@ ODDS_KEYS: dict[str, str] = {
     "deal.any_hand_reshuffle": "at least one player's hand meets the hand reshuffle condition",
     "deal.talon_reshuffle": "the talon meets the talon reshuffle condition",
     "deal.any_reshuffle": "some hand or the talon meets a reshuffle condition",
+    "talon.aces_ge_1": "the talon holds an ace",
+    "talon.aces_ge_2": "the talon holds two or more aces",
+    "talon.any_marriage": "a marriage lies in the talon",
+    "talon.completes_marriage": "the talon completes a marriage forehand's hand lacked",
 }
 """Every key of ``odds --json``, in report order, with its meaning."""

@@ -25,6 +25,7 @@ from analysis.exact import (
     prob_some_hand_has_marriage,
     prob_some_place_triggers,
     prob_specific_marriage,
+    prob_talon_completes_marriage,
     rank_count_distribution,
     rank_points,
 )
@@ -283,6 +284,11 @@ def brute_single_keys(rules: Rules) -> dict[str, Fraction]:
         "talon.nines_ge_2": share(ts, lambda p, n9, nj, na, m: n9 >= 2),
         "talon.jacks_eq_3": share(ts, lambda p, n9, nj, na, m: nj == 3),
         "talon.reshuffle": share(ts, lambda p, n9, nj, na, m: talon_trig(rules, p, n9, nj)),
+        "talon.aces_ge_1": share(ts, lambda p, n9, nj, na, m: na >= 1),
+        "talon.aces_ge_2": share(ts, lambda p, n9, nj, na, m: na >= 2),
+        "talon.any_marriage": share(ts, lambda p, n9, nj, na, m: nm(m) >= 1),
+        # the musik's completions are checked by enumeration on small layouts below
+        "talon.completes_marriage": prob_talon_completes_marriage(h, t),
     }
     for s, letter in enumerate("SCDH"):
         out[f"hand.marriage.{letter}"] = share(hs, married(s))
@@ -309,6 +315,24 @@ def test_single_hand_and_talon_keys_match_brute_force(rules: Rules) -> None:
     assert set(expected) == set(SINGLE_KEYS)
     for key in SINGLE_KEYS:
         assert got[key] == expected[key], key
+
+
+def _marriage_bits(mask: int) -> int:
+    return sum(1 << s for s in range(4) if mask & int(MARRIAGE_MASK[s]) == MARRIAGE_MASK[s])
+
+
+@pytest.mark.parametrize(("hand", "talon"), [(2, 2), (3, 2), (4, 1), (2, 3)])
+def test_the_talon_completing_a_marriage_matches_enumeration(hand: int, talon: int) -> None:
+    """Every hand and talon of a small layout enumerated, the event read off the cards."""
+    hits = total = 0
+    for h in itertools.combinations(range(24), hand):
+        hm = sum(1 << c for c in h)
+        own = _marriage_bits(hm)
+        rest = [c for c in range(24) if not hm >> c & 1]
+        for t in itertools.combinations(rest, talon):
+            total += 1
+            hits += (_marriage_bits(hm | sum(1 << c for c in t)) & ~own) != 0
+    assert prob_talon_completes_marriage(hand, talon) == Fraction(hits, total)
 
 
 def test_rank_count_distribution_matches_enumeration() -> None:

@@ -133,6 +133,10 @@ def test_counts_equal_a_plain_count(name):
             "deal.any_hand_reshuffle": any(hand_cond(places[q]) for q in range(nh)),
             "deal.talon_reshuffle": talon_cond(talon),
             "deal.any_reshuffle": any(hand_cond(places[q]) for q in range(nh)) or talon_cond(talon),
+            "talon.aces_ge_1": rank(talon, 5) >= 1,
+            "talon.aces_ge_2": rank(talon, 5) >= 2,
+            "talon.any_marriage": mask_marriages(talon) != 0,
+            "talon.completes_marriage": (mt & ~mh) != 0,
         }
         for key, v in ev.items():
             want[key] += bool(v)

@@ -40,6 +40,10 @@ ODDS_WORDS: dict[str, str] = {
     "deal.any_hand_reshuffle": N_("at least one player's hand meets the hand reshuffle condition"),
     "deal.talon_reshuffle": N_("the talon meets the talon reshuffle condition"),
     "deal.any_reshuffle": N_("some hand or the talon meets a reshuffle condition"),
+    "talon.aces_ge_1": N_("the talon holds an ace"),
+    "talon.aces_ge_2": N_("the talon holds two or more aces"),
+    "talon.any_marriage": N_("a marriage lies in the talon"),
+    "talon.completes_marriage": N_("the talon completes a marriage forehand's hand lacked"),
 }
 
 

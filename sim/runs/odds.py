@@ -111,6 +111,10 @@ def _count_kernel(
             c[25] += hand_any  # deal.any_hand_reshuffle
             c[26] += talon_resh  # deal.talon_reshuffle
             c[27] += hand_any or talon_resh  # deal.any_reshuffle
+            c[28] += aces[k, talon] >= 1  # talon.aces_ge_1
+            c[29] += aces[k, talon] >= 2  # talon.aces_ge_2
+            c[30] += marriages[k, talon] != 0  # talon.any_marriage
+            c[31] += (ht & ~fm) != 0  # talon.completes_marriage
 
 
 def count_batch(batch: DealBatch) -> dict[str, int]:
