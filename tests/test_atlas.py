@@ -6,7 +6,7 @@ from contextlib import contextmanager
 import polars as pl
 import pytest
 
-from sim.jobs.atlas import NUMBER_VALUES, AtlasSpec, atlas, switches
+from sim.jobs.atlas import NUMBER_VALUES, ONLY_WITH_PLAYERS, AtlasSpec, atlas, switches
 from sim.output import UsageError
 from sim.rules import _FIELD_META, RULE_KEYS, load_rules
 from sim.runs.folder import Feedback
@@ -23,10 +23,11 @@ def test_every_option_is_switched_or_said_why_not():
         k for k in RULE_KEYS if _FIELD_META[k]["type"] is int and "choices" not in _FIELD_META[k]
     }
     # every yes/no and choice option is switched; a number only where a table gives values
+    # and an option of another player count not at all
     assert set(RULE_KEYS) - switched == numbers - set(NUMBER_VALUES) - {
         "bid.silence_below",
         "game.bank",
-    }
+    } | set(ONLY_WITH_PLAYERS)
     by_name = {s.name: (s, r) for s, r in played}
     s, r = by_name["rospis.allowed=false"]
     assert r.rospis.allowed is False and r.to_dict() | {"rospis.allowed": True} == CLASSIC.to_dict()
@@ -36,6 +37,18 @@ def test_every_option_is_switched_or_said_why_not():
     assert by_name["game.bank=100"][1].game.bank == 100 and "barrel.at=0" in by_name
     for s, why in refused:  # an option that needs another refuses alone, and says why
         assert why and s.key in RULE_KEYS, (s, why)
+    assert by_name["score.lock_at=800"][1].score.lock_at == 800  # the Polish 800 rule
+
+
+def test_the_polish_tables_switch_their_own_rules():
+    """The 800 rule is switched off from the Polish presets, and each option of a player
+    count is switched only at its own table."""
+    names = {p: {s.name for s, _r in switches(load_rules(p))[0]} for p in ("polish", "polish_two")}
+    assert "score.lock_at=off" in names["polish"] and "rospis.when=contract" in names["polish"]
+    assert "talon.two_players=give" in names["polish_two"]
+    assert not any(n.startswith("talon.") and "players" in n for n in names["polish"])
+    four = {s.name for s, _r in switches(load_rules("polish_four"))[0]}
+    assert "talon.sitter_scores=points" in four and "talon.two_players=give" not in four
 
 
 class Interrupting(Feedback):

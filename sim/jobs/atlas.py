@@ -62,7 +62,11 @@ NUMBER_VALUES: dict[str, tuple[int, ...]] = {
     "barrel.attempts": (1, 5),
     "barrel.fall_penalty": (0, 200),
     "barrel.bid_from": (120,),
+    "score.lock_at": (800,),  # the Polish 800 rule
 }
+
+# Options that act only at one player count (docs/rules.md §12): not switched elsewhere.
+ONLY_WITH_PLAYERS: dict[str, int] = {"talon.two_players": 2, "talon.sitter_scores": 4}
 
 
 @dataclass(frozen=True)
@@ -92,12 +96,15 @@ def switches(base: Rules) -> tuple[list[tuple[Switch, Rules]], list[tuple[Switch
     ``bid.silence_below``) on at its :data:`NUMBER_VALUES` or off; a number to each of its
     :data:`NUMBER_VALUES` other than its own. A switch the rules refuse alone (an
     option that needs another, ``marriage.ace_sets_trump`` without ``marriage.ace``) is
-    listed with the refusal, not played.
+    listed with the refusal, not played. An option of another player count
+    (:data:`ONLY_WITH_PLAYERS`) is not switched at all: it would change nothing.
     """
     current = base.to_dict()
     played: list[tuple[Switch, Rules]] = []
     refused: list[tuple[Switch, str]] = []
     for key in RULE_KEYS:
+        if ONLY_WITH_PLAYERS.get(key, base.players) != base.players:
+            continue
         meta = _FIELD_META[key]
         now = current.get(key)
         if meta["type"] is bool:
