@@ -63,6 +63,18 @@ VARIANTS = {
         "deal__jack_to_middle": True,
     },
     "ritual": {"deal__nine_cut_penalty": 50, "deal__jack_to_middle": True},
+    # the Polish options (docs/rules.md §5, §7, §12)
+    "round_up": {
+        "score__round_mode": "up",
+        "score__round_declarer": True,
+        "bolt__on": "zero_points",
+    },
+    "round_up_to_10": {"score__round_mode": "up", "score__round_to": 10},
+    "four_players_aces_up": {
+        "players": 4,
+        "talon__sitter_scores": "aces",
+        "score__round_mode": "up",
+    },
 }
 # Presets played under the cut deal too (2 and 4 players deal and gather differently).
 CUT_PRESETS = ["classic", "two_players", "four_players", "ukraine_online"]

@@ -539,8 +539,8 @@ def game_row(P: np.ndarray, W: Workspace, row: np.ndarray, dealer: int, players:
             v = row[SEAT_VALUED_AT[j]]
             if v >= 0:
                 row[SEAT_VALUED_AT[j]] = (offset + v) % 4
-        mp, delta = sitter_score(h[O_TALON_POINTS], h[O_TALON_MARR], h[O_SPECIAL], P)
-        row[R_SEAT0 + B_CARD_POINTS * MAX_SEATS + dealer] = h[O_TALON_POINTS]
+        cp, mp, delta = sitter_score(W.S[S_TALON], h[O_SPECIAL], P)
+        row[R_SEAT0 + B_CARD_POINTS * MAX_SEATS + dealer] = cp
         row[R_SEAT0 + B_MARRIAGE_POINTS * MAX_SEATS + dealer] = mp
         row[R_SEAT0 + B_DELTA * MAX_SEATS + dealer] = delta
 

@@ -11,10 +11,19 @@ from sim.reference.bits import ACE_BIT, count_rank, marriage_sum, points, rank
 from sim.reference.state import PlayState, Table
 from sim.rules import ACE_MARRIAGE_VALUE, Rules
 
+SITTER_ACE_POINTS = 50  # talon.sitter_scores = "aces": the 4-player sitter's score per ace
+
 
 def round_points(rules: Rules, x: int) -> int:
-    """Round a total to ``score.round_to``: to 5, remainders 1-2 down and 3-4 up; to 10, 5 up."""
-    if rules.score.round_to == 10:
+    """Round a total to ``score.round_to``.
+
+    ``score.round_mode = "nearest"``: to 5, remainders 1-2 down and 3-4 up; to 10, 5 up.
+    ``"up"``: every remainder goes up (21 -> 25 or 30).
+    """
+    m = rules.score.round_to
+    if rules.score.round_mode == "up":
+        return -(-x // m) * m
+    if m == 10:
         return (x + 5) // 10 * 10
     return (x + 2) // 5 * 5
 
@@ -142,9 +151,15 @@ def sitter_score(rules: Rules, talon: Sequence[int], special: str | None = None)
 
     Card points of the talon, the marriages (K+Q) lying in it, and the delta
     ``round(points + marriages)``, doubled in a golden or dark deal like an
-    opponent's (:func:`opponent_delta`). No tricks, no bolt.
+    opponent's (:func:`opponent_delta`). No tricks, no bolt. With
+    ``talon.sitter_scores = "aces"`` 50 for each ace takes the card points' place
+    (the card points written are 0).
     """
     card_pts = points(talon)
     marriage_pts = marriage_sum(rules, talon)
-    delta = opponent_delta(rules, card_pts + marriage_pts, marriage_pts, special)
+    base = card_pts
+    if rules.talon.sitter_scores == "aces":
+        card_pts = 0
+        base = SITTER_ACE_POINTS * count_rank(talon, Rank.ACE)
+    delta = opponent_delta(rules, base + marriage_pts, marriage_pts, special)
     return {"card_points": card_pts, "marriage_points": marriage_pts, "score_delta": delta}
