@@ -123,6 +123,22 @@ def test_fast_engine_equals_reference_with_silenced_players():
             assert all(b == "pass" for s, b in d["bids"][1:] if s == 0)
 
 
+@pytest.mark.parametrize(
+    "preset, scores", [("classic", (850, 0, 900)), ("four_players", (900, 0, 800, 850))]
+)
+def test_fast_engine_equals_reference_with_locked_players(preset, scores):
+    """``score.lock_at`` in a hands run given game scores: a locked seat scores only its
+    own contract (the four-player sitter nothing from the talon)."""
+    rules = load_rules(preset).replace(score__lock_at=800, bonus__four_nines=120)
+    docs = _compare(rules, 2000, seed=5, scores=scores)
+    played = [d for d in docs if d["reshuffle"] is None]
+    for d in played:
+        for s, score in enumerate(scores):
+            if s != d["declarer"] and score >= 800:
+                assert d["score_deltas"][s] == 0
+    assert any(d["score_deltas"][1] > 0 for d in played if d["declarer"] != 1)
+
+
 @pytest.mark.parametrize("preset", ["ukraine_online", "two_players", "four_players"])
 @pytest.mark.parametrize("special", ["golden", "dark_allowed"])
 def test_fast_engine_equals_reference_in_special_deals(preset, special):

@@ -13,11 +13,24 @@ from typing import Any
 
 import pytest
 from support import ENGINES
-from test_scenarios import CLASSIC, P_ZERO, R_LAYOUT, ZERO_SCRIPT, r_script, rules, run
-from test_special_deals import FOUR
+from test_scenarios import (
+    CLASSIC,
+    NINES_BASE,
+    P1,
+    P_NINES,
+    P_ZERO,
+    R_LAYOUT,
+    ZERO_SCRIPT,
+    G,
+    r_script,
+    rules,
+    run,
+)
+from test_special_deals import F_HANDS, F_TALON, FOUR
 
 from sim.engine.params import rules_vector
 from sim.engine.scoring import least_total
+from sim.reference.game import GameState, apply_deal, hand_result
 
 engines = pytest.mark.parametrize("play", ENGINES.values(), ids=ENGINES.keys())
 UP = rules(score__round_mode="up")
@@ -106,3 +119,63 @@ def test_sitter_scores_aces(play, deal, points, aces, marriages):
     tr = play(golden.replace(golden__double_marriages=False), hands, talon, 0, script=[],
               special="golden", **kw)  # fmt: skip
     assert tr["score_deltas"][0] == 2 * aces - marriages
+
+
+# =================================================================================
+# §7 score.lock_at: from this game score only one's own contracts count
+# =================================================================================
+LOCK = rules(score__lock_at=800)
+
+
+@engines
+def test_lock_a_locked_defender_gains_nothing_and_still_pays_its_bolts(play):
+    # P1 line G: [100, 145, 0], seat 2 takes no trick (a bolt).
+    assert run(play, LOCK, P1, G, scores=(0, 799, 900))["score_deltas"] == [100, 145, 0]
+    tr = run(play, LOCK, P1, G, scores=(0, 800, 900))
+    assert tr["score_deltas"] == [100, 0, 0] and tr["bolts"] == [0, 0, 1]
+    assert tr["card_points"] == [75, 45, 0] and tr["marriage_points"] == [80, 100, 0]
+    # the game charges seat 2's third bolt all the same
+    state = GameState(dealer=2, players=3, bolts=[0, 0, 2])
+    state.scores[:] = [0, 800, 900]
+    entry = apply_deal(state, hand_result(tr), LOCK)
+    assert entry["deal_deltas"] == [100, 0, 0] and state.scores == [100, 800, 780]
+    assert ["bolt_penalty", 2, 120] in entry["events"]
+
+
+@engines
+def test_lock_a_locked_declarer_scores_its_contract(play):
+    assert run(play, LOCK, P1, G, scores=(950, 0, 0))["score_deltas"] == [100, 145, 0]
+    # failed: 103 < 105 costs the contract; the locked seat 1 gets nothing of its 15
+    tr = run(play, LOCK, R_LAYOUT["A"], r_script("KS", "JC", 105), scores=(900, 850, 0))
+    assert tr["score_deltas"] == [-105, 0, 0] and tr["made"] is False
+
+
+@engines
+def test_lock_no_share_of_a_concession(play):
+    script = ["pass", "pass", "9D", "9C", 125, "concede"]
+    assert run(play, LOCK, P1, script, scores=(850, 850, 0))["score_deltas"] == [-125, 0, 65]
+    r = LOCK.replace(rospis__no_subtract=True, rospis__opponents_get="sixty")
+    assert run(play, r, P1, script, scores=(850, 0, 900))["score_deltas"] == [0, 60, 0]
+
+
+@engines
+def test_lock_no_four_nines_bonus(play):
+    r = LOCK.replace(bonus__four_nines=120)
+    assert run(play, r, P_NINES, NINES_BASE)["score_deltas"] == [120, 0, 120]
+    assert run(play, r, P_NINES, NINES_BASE, scores=(0, 0, 800))["score_deltas"] == [120, 0, 0]
+    script = ["keep", "pass", "pass", "KD", "9H", 120, "concede"]
+    tr = run(play, r, P_NINES, script, scores=(0, 0, 800))
+    assert tr["score_deltas"] == [-120, 60, 0]
+
+
+@engines
+def test_lock_the_sitter_scores_no_talon(play):
+    hands, talon = F_HANDS, F_TALON
+    kw: dict[str, Any] = {"strategies": ("first",) * 4}
+    r = FOUR.replace(score__lock_at=800)
+    script = ["pass", "pass", "9H", "9S", 100]
+    tr = play(r, hands, talon, 0, script=script, scores=(799, 0, 0, 0), **kw)
+    assert tr["score_deltas"][0] == 105
+    tr = play(r, hands, talon, 0, script=script, scores=(800, 0, 0, 0), **kw)
+    assert tr["score_deltas"][0] == 0 and tr["card_points"][0] == 7
+    assert tr["marriage_points"][0] == 100

@@ -408,7 +408,7 @@ def play_hand_text(
     )
     S, snap, bids_log, trick_log = W.S, W.snap, W.bids, W.tricks
     row = np.zeros(N_ROW, dtype=np.int64)
-    game_row(P, W, row, dealer, players)
+    game_row(P, W, row, dealer, players, scores[dealer] if players == 4 else 0)
     row[ROW["dealer"]] = dealer
     if gathered is not None:
         deck = np.zeros(DECK_WORK, dtype=np.int64)

@@ -68,7 +68,7 @@ from sim.engine.reshuffle import (
     hand_reshuffle_bits,
     talon_reshuffle_bits,
 )
-from sim.engine.scoring import score_conceded, score_played, sitter_score
+from sim.engine.scoring import locked, score_conceded, score_played, sitter_score
 from sim.engine.state import (
     B_CARD_POINTS,
     B_DELTA,
@@ -516,12 +516,15 @@ def play_one(
 
 
 @hot
-def game_row(P: np.ndarray, W: Workspace, row: np.ndarray, dealer: int, players: int) -> None:
+def game_row(
+    P: np.ndarray, W: Workspace, row: np.ndarray, dealer: int, players: int, sitter_at: int
+) -> None:
     """The deal's row in game seats (:data:`ROW_COLUMNS`) from the hand row ``W.out``.
 
     Hand seats are game seats, except with 4 players: hand seat ``h`` is game seat
     ``dealer + 1 + h``, and the dealer, who sits out, scores the talon here (its card
-    points, the marriages lying in it, an opponent's delta; no tricks, no bolt).
+    points, the marriages lying in it, an opponent's delta; no tricks, no bolt), or
+    nothing when its game score ``sitter_at`` locks it (``score.lock_at``).
     """
     h = W.out
     for j in range(N_SCALAR):
@@ -540,6 +543,8 @@ def game_row(P: np.ndarray, W: Workspace, row: np.ndarray, dealer: int, players:
             if v >= 0:
                 row[SEAT_VALUED_AT[j]] = (offset + v) % 4
         cp, mp, delta = sitter_score(W.S[S_TALON], h[O_SPECIAL], P)
+        if locked(sitter_at, P):
+            delta = 0
         row[R_SEAT0 + B_CARD_POINTS * MAX_SEATS + dealer] = cp
         row[R_SEAT0 + B_MARRIAGE_POINTS * MAX_SEATS + dealer] = mp
         row[R_SEAT0 + B_DELTA * MAX_SEATS + dealer] = delta
@@ -729,7 +734,7 @@ def play_block(
             attempt += 1
         if not keep:
             continue
-        game_row(P, W, out[k], dealer, players)
+        game_row(P, W, out[k], dealer, players, scores[dealer] if players == 4 else 0)
         out[k, R_DEALER] = dealer
         out[k, R_REDEALS] = attempt
         out[k, R_ERROR] = S[S_ERROR]

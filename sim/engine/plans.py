@@ -189,7 +189,7 @@ def play_plans(
                 named_trump(P, W)
                 tricks(P, W)
                 score_played(S, P, W.out)
-        game_row(P, W, rows[k], 3 if players == 4 else NP - 1, players)
+        game_row(P, W, rows[k], 3 if players == 4 else NP - 1, players, 0)  # no sitter's score
 
 
 _I64 = np.zeros(0, np.int64)

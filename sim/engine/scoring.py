@@ -22,6 +22,7 @@ from sim.engine.params import (
     P_CAP_240,
     P_FOUR_NINES,
     P_GOLDEN_DOUBLE_MARR,
+    P_LOCK_AT,
     P_MV_S,
     P_NP,
     P_ONLY_DECLARER,
@@ -53,6 +54,7 @@ from sim.engine.state import (
     S_DECL,
     S_DECLARED0,
     S_MPTS0,
+    S_SCORE0,
     S_SPECIAL,
     S_TRICKS0,
     SPECIAL_DARK,
@@ -64,6 +66,12 @@ from sim.rules import ACE_MARRIAGE_VALUE
 
 SIXTY_POINTS = 60  # rospis.opponents_get = "sixty": what each opponent of a concession gets
 SITTER_ACE_POINTS = 50  # talon.sitter_scores = "aces": the sitter's score for each ace
+
+
+@hot
+def locked(score: int, P: np.ndarray) -> bool:
+    """``score.lock_at`` (§7): a game score this high scores only its own contracts."""
+    return P[P_LOCK_AT] > 0 and score >= P[P_LOCK_AT]
 
 
 @hot
@@ -138,7 +146,8 @@ def concession_share(contract: int, P: np.ndarray) -> int:
 def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
     """Deltas of a concession: declarer -contract (or 0), opponents half or 60.
 
-    Doubled in a golden or dark deal.
+    Doubled in a golden or dark deal. A seat locked by ``score.lock_at`` gets no
+    share and no four-nines bonus.
     """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
@@ -153,7 +162,10 @@ def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
         out[O_DELTA0 + s] = mult * opp
     out[O_DELTA0 + decl] = 0 if P[P_ROSPIS_NO_SUBTRACT] else -mult * contract
     for s in range(P[P_NP]):
-        out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
+        if not locked(S[S_SCORE0 + s], P):
+            out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
+        elif s != decl:
+            out[O_DELTA0 + s] = 0  # locked (score.lock_at): no share of a concession
     out[O_CONCEDED] = 1
     out[O_MADE] = 0
     out[O_DECL_TOTAL] = 0
@@ -198,7 +210,11 @@ def deal_points(S: np.ndarray, P: np.ndarray, s: int) -> tuple[int, int]:
 
 @hot
 def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
-    """Totals, deltas, made flag and bolts of a played deal."""
+    """Totals, deltas, made flag and bolts of a played deal.
+
+    A seat locked by ``score.lock_at`` (its game score ``S_SCORE0``) scores only its
+    own contract: a defender 0, the declarer its contract without the four-nines bonus.
+    """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
     special = S[S_SPECIAL]
@@ -222,7 +238,10 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
                 out[O_DELTA0 + s] = 2 * contract if made else -2 * contract
         else:
             out[O_DELTA0 + s] = opponent_delta(total, mp, special, P)
-        out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
+        if not locked(S[S_SCORE0 + s], P):
+            out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
+        elif s != decl:
+            out[O_DELTA0 + s] = 0  # locked (score.lock_at): only its own contract counts
         if P[P_BOLT_ON] == ZERO_POINTS:
             bolt = round_score(total, P) == 0  # a total that rounds to 0
         else:

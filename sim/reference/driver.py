@@ -29,7 +29,7 @@ from sim.reference.reshuffle import (
     talon_reshuffle_reason,
 )
 from sim.reference.rng import _stream_key, item_state
-from sim.reference.scoring import four_nines_bonus, sitter_score
+from sim.reference.scoring import four_nines_bonus, locked, sitter_score
 from sim.reference.scoring import score_played as score_deal
 from sim.reference.state import SPECIALS, PlayState, Table
 from sim.reference.talon import concession_deltas, contract_options, talon_shown
@@ -68,7 +68,12 @@ def _per_seat(name: str, values: Sequence[Any] | None, players: int, default: An
 
 
 def _sits_out(
-    rules: Rules, table: Table, talon: list[int], result: dict[str, Any], special: str | None
+    rules: Rules,
+    table: Table,
+    talon: list[int],
+    result: dict[str, Any],
+    special: str | None,
+    scores: Sequence[int],
 ) -> None:
     """Score the 4-player dealer's talon into ``result`` (played or conceded alike)."""
     sitter = table.sitter
@@ -77,7 +82,8 @@ def _sits_out(
     score = sitter_score(rules, talon, special)
     result["card_points"][sitter] = score["card_points"]
     result["marriage_points"][sitter] = score["marriage_points"]
-    result["score_deltas"][sitter] = score["score_delta"]
+    # a sitter locked by score.lock_at scores nothing from the talon
+    result["score_deltas"][sitter] = 0 if locked(rules, scores[sitter]) else score["score_delta"]
 
 
 def play_hand(
@@ -375,15 +381,25 @@ def concession(w: Deal) -> dict[str, Any] | None:
         "card_points": table.zeros(),
         "marriage_points": table.zeros(),
         "tricks_taken": table.zeros(),
-        "score_deltas": [
-            d + (four_nines_bonus(rules, w.after[s], w.kind) if s in table.active else 0)
-            for s, d in enumerate(deltas)
-        ],
+        "score_deltas": [_locked_concession(w, s, d) for s, d in enumerate(deltas)],
         "bolts": table.zeros(),
     }
-    _sits_out(rules, table, w.talon, result, w.kind)
+    _sits_out(rules, table, w.talon, result, w.kind, w.game_scores)
     w.gather_into(w.after)
     return w.finish({**w.body(), "conceded": True, **result}, w.tail(False))
+
+
+def _locked_concession(w: Deal, s: int, delta: int) -> int:
+    """Seat ``s``'s delta of a concession: its share (the declarer's loss) and bonus.
+
+    A seat locked by ``score.lock_at`` gets no share and no four-nines bonus (the
+    declarer keeps its loss).
+    """
+    if s not in w.table.active:
+        return delta
+    if locked(w.rules, w.game_scores[s]):
+        return delta if s == w.declarer else 0
+    return delta + four_nines_bonus(w.rules, w.after[s], w.kind)
 
 
 def named_trump(w: Deal) -> None:
@@ -413,9 +429,11 @@ def score_played(w: Deal) -> dict[str, Any]:
     """Phase 10 (§7): the played deal's score; the trace."""
     assert w.play is not None
     taken = [sum(1 for t in w.tricks if t["winner"] == s) for s in range(w.table.players)]
-    scored = score_deal(w.rules, w.table, w.play, w.contract, w.captured, taken, w.after, w.kind)
+    scored = score_deal(
+        w.rules, w.table, w.play, w.contract, w.captured, taken, w.after, w.kind, w.game_scores
+    )
     made = scored.pop("made")
-    _sits_out(w.rules, w.table, w.talon, scored, w.kind)
+    _sits_out(w.rules, w.table, w.talon, scored, w.kind, w.game_scores)
     return w.finish({**w.body(), "tricks": w.tricks, **scored}, w.tail(made))
 
 

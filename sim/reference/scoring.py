@@ -14,6 +14,11 @@ from sim.rules import ACE_MARRIAGE_VALUE, Rules
 SITTER_ACE_POINTS = 50  # talon.sitter_scores = "aces": the 4-player sitter's score per ace
 
 
+def locked(rules: Rules, score: int) -> bool:
+    """``score.lock_at`` (§7): a game score this high scores only its own contracts."""
+    return rules.score.lock_at is not None and score >= rules.score.lock_at
+
+
 def round_points(rules: Rules, x: int) -> int:
     """Round a total to ``score.round_to``.
 
@@ -104,11 +109,14 @@ def score_played(
     tricks_taken: list[int],
     after_discard: list[list[int]],
     special: str | None = None,
+    scores: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Points, deltas, ``made`` and bolts of a played deal (PROTOCOL.md §10, docs/rules.md §7).
 
     Every list has one entry per seat of the game; a seat that sits out gets 0s
-    here (:func:`sitter_score` scores it).
+    here (:func:`sitter_score` scores it). A seat whose game score (``scores``, 0 when
+    None) is locked by ``score.lock_at`` scores only its own contract: a defender 0,
+    the declarer its contract without the four-nines bonus.
     """
     card_pts = table.zeros()
     marriage_pts = table.zeros()
@@ -128,7 +136,10 @@ def score_played(
             deltas[s] = declarer_delta(rules, made, contract, total[s], special)
         else:
             deltas[s] = opponent_delta(rules, total[s], marriage_pts[s], special)
-        deltas[s] += four_nines_bonus(rules, after_discard[s], special)
+        if not locked(rules, scores[s] if scores else 0):
+            deltas[s] += four_nines_bonus(rules, after_discard[s], special)
+        elif s != decl:
+            deltas[s] = 0
         if rules.bolt.on == "no_tricks":
             bolt = tricks_taken[s] == 0
         else:  # "zero_points": a deal total that rounds to 0

@@ -86,7 +86,7 @@ HANDS = make_table(
             "card_points_{s}",
             "Int32",
             "card points the seat won in tricks (four players: the "
-            "dealer's are the talon's points)",
+            "dealer's are the talon's points, 0 under `talon.sitter_scores = \"aces\"`)",
         ),
         (
             "marriage_points_{s}",
@@ -104,7 +104,8 @@ HANDS = make_table(
             "delta_{s}",
             "Int32",
             "the seat's score change from this deal alone (contract, "
-            "rounded points, concession amounts, four-nines bonus), before game effects",
+            "rounded points, concession amounts, four-nines bonus; a seat locked by "
+            "`score.lock_at` only its own contract), before game effects",
         ),
         ("at_100", "Boolean", "the contract was won at 100 with nobody bidding"),
         ("conceded", "Boolean", "the declarer conceded instead of playing (§5)"),
