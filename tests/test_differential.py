@@ -70,6 +70,9 @@ VARIANTS = {
         "bolt__on": "zero_points",
     },
     "round_up_to_10": {"score__round_mode": "up", "score__round_to": 10},
+    "bomb": {"rospis__when": "talon", "bonus__four_nines": 120, "reshuffle__hand_nines": 0},
+    "bomb_cut_two_players": {"players": 2, "rospis__when": "talon", "deal__method": "cut"},
+    "bomb_four_players": {"players": 4, "rospis__when": "talon", "rospis__no_subtract": True},
     "four_players_aces_up": {
         "players": 4,
         "talon__sitter_scores": "aces",

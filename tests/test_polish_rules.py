@@ -22,15 +22,19 @@ from test_scenarios import (
     R_LAYOUT,
     ZERO_SCRIPT,
     G,
+    legal,
     r_script,
     rules,
     run,
+    tricks,
 )
-from test_special_deals import F_HANDS, F_TALON, FOUR
+from test_special_deals import F_HANDS, F_TALON, FOUR, T_HANDS, T_TALON, TWO
 
 from sim.engine.params import rules_vector
 from sim.engine.scoring import least_total
+from sim.reference import ScriptError
 from sim.reference.game import GameState, apply_deal, hand_result
+from sim.rules import load_rules
 
 engines = pytest.mark.parametrize("play", ENGINES.values(), ids=ENGINES.keys())
 UP = rules(score__round_mode="up")
@@ -179,3 +183,70 @@ def test_lock_the_sitter_scores_no_talon(play):
     tr = play(r, hands, talon, 0, script=script, scores=(800, 0, 0, 0), **kw)
     assert tr["score_deltas"][0] == 0 and tr["card_points"][0] == 7
     assert tr["marriage_points"][0] == 100
+
+
+# =================================================================================
+# §5 rospis.when = "talon": the bomb, right after the talon, before the discard
+# =================================================================================
+BOMB = rules(rospis__when="talon")
+POLISH = load_rules("polish")
+
+
+@engines
+def test_bomb_is_offered_before_the_discard_and_not_after_the_contract(play):
+    # P1: seat 0 wins at 100 and takes the talon; the next decision is the bomb.
+    assert legal(play, BOMB, P1, ["pass", "pass"], ["play", "concede", "9D"]) == {
+        "play",
+        "concede",
+    }
+    assert legal(play, CLASSIC, P1, ["pass", "pass"], ["play", "concede", "9D"]) == {"9D"}
+    # declined: discard, contract, then straight to the play (no second offer)
+    with pytest.raises(ScriptError):
+        run(play, BOMB, P1, ["pass", "pass", "play", "9D", "9C", 100, "concede"])
+    tr = run(play, BOMB, P1, ["pass", "pass", "play", *G[2:5], *G[6:]])
+    assert tricks(tr) == tricks(run(play, CLASSIC, P1, G)) and tr["conceded"] is False
+    assert tr["score_deltas"] == [100, 145, 0]
+
+
+@pytest.mark.parametrize(
+    "r, deltas",
+    [
+        (BOMB, [-100, 50, 50]),
+        (BOMB.replace(rospis__no_subtract=True, rospis__opponents_get="sixty"), [0, 60, 60]),
+        (POLISH, [0, 60, 60]),
+    ],
+)
+@engines
+def test_bomb_is_scored_as_a_concession_of_the_winning_bid(play, r, deltas):
+    tr = run(play, r, P1, ["pass", "pass", "concede"])
+    assert tr["conceded"] is True and tr["contract"] == tr["winning_bid"] == 100
+    assert tr["discards"] == [] and "tricks" not in tr and tr["made"] is False
+    assert tr["score_deltas"] == deltas and tr["bolts"] == [0, 0, 0]
+    assert tr["card_points"] == tr["marriage_points"] == tr["tricks_taken"] == [0, 0, 0]
+    # a higher winning bid is the bomb's contract: seat 2 wins at 150
+    tr = run(play, r, P1, [150, "pass", "concede"])
+    assert tr["declarer"] == 1 and tr["contract"] == 150
+
+
+@engines
+def test_bomb_respects_the_concession_limits(play):
+    with pytest.raises(ScriptError):  # a barrel player blocks it as any concession
+        run(play, BOMB, P1, ["pass", "pass", "concede"], barrel=True)
+    with pytest.raises(ScriptError):  # the seat used up its concessions
+        run(play, BOMB, P1, ["pass", "pass", "concede"], no_concede=(True, False, False))
+    with pytest.raises(ScriptError):
+        run(play, BOMB.replace(rospis__allowed=False), P1, ["pass", "pass", "concede"])
+
+
+@engines
+def test_bomb_in_four_and_two_player_deals(play):
+    # four players: the sitter scores its talon all the same
+    r = FOUR.replace(rospis__allowed=True, rospis__when="talon")
+    tr = play(r, F_HANDS, F_TALON, 0, script=["pass", "pass", "concede"],
+              strategies=("first",) * 4)  # fmt: skip
+    assert tr["score_deltas"] == [105, -100, 50, 50] and tr["discards"] == []
+    # two players: after the talon pick, before the give
+    r = TWO.replace(rospis__allowed=True, rospis__when="talon")
+    tr = play(r, T_HANDS, T_TALON, 1, script=["pass", 1, "concede"], strategies=("first",) * 2)
+    assert tr["talon_pick"] == 1 and tr["discards"] == [] and tr["contract"] == 100
+    assert tr["score_deltas"] == [-100, 50] and tr["last_talon_to"] is None

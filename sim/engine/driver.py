@@ -44,6 +44,7 @@ from sim.engine.deal import (
     deal_into,
 )
 from sim.engine.params import (
+    CONCEDE_AT_TALON,
     CUT,
     P_CUT_CHAIN,
     P_DEAL_METHOD,
@@ -51,6 +52,7 @@ from sim.engine.params import (
     P_NAMED_TRUMP,
     P_NINE_PENALTY,
     P_NP,
+    P_ROSPIS_WHEN,
     P_TALON_ONLY_AT_100,
 )
 from sim.engine.play import (
@@ -420,9 +422,37 @@ def contract(P: np.ndarray, W: Workspace) -> None:
 
 
 @hot
-def concession(P: np.ndarray, W: Workspace) -> int:
-    """Phase 7 (§5): the declarer may concede instead of playing; 1 if it did."""
+def bomb(P: np.ndarray, W: Workspace) -> int:
+    """Phase 3b (§5): with ``rospis.when = "talon"`` the declarer, holding the talon,
+    may concede before the discard (the bomb); 1 if it did.
+
+    The contract is the winning bid; the deal is scored as any concession, the hands
+    as they lie standing for the hands after a discard (none is made).
+    """
     S = W.S
+    if P[P_ROSPIS_WHEN] != CONCEDE_AT_TALON:
+        return 0
+    S[S_CONTRACT] = S[S_WIN_BID]  # what a bomb concedes (a strategy may read it)
+    if may_concede(S, P) and choose_yes(Decision.CONCEDE, S[S_DECL], P, W):
+        W.out[O_CONTRACT] = S[S_CONTRACT]
+        W.out[O_DISCARD1] = -1
+        W.out[O_DISCARD1 + 1] = -1
+        close_discard(S, P)
+        S[S_CONCEDED] = 1
+        score_conceded(S, P, W.out)
+        return 1
+    return 0
+
+
+@hot
+def concession(P: np.ndarray, W: Workspace) -> int:
+    """Phase 7 (§5): the declarer may concede instead of playing; 1 if it did.
+
+    Not with ``rospis.when = "talon"`` (the bomb came before the discard).
+    """
+    S = W.S
+    if P[P_ROSPIS_WHEN] == CONCEDE_AT_TALON:
+        return 0
     if may_concede(S, P) and choose_yes(Decision.CONCEDE, S[S_DECL], P, W):
         S[S_CONCEDED] = 1
         score_conceded(S, P, W.out)
@@ -488,6 +518,8 @@ def play_deal(P: np.ndarray, W: Workspace, masks: np.ndarray) -> int:
     bidding(P, W, undark)  # 2.
     if talon(P, W, masks):  # 3.
         return 1
+    if bomb(P, W):  # 3b.
+        return 0
     discard(P, W)  # 4.
     if after_discard_reshuffle(P, W):  # 5.
         return 1

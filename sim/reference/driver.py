@@ -2,7 +2,7 @@
 
 :func:`play_deal` plays a deal phase by phase, each phase a function of the same name
 as the compiled engine's (:func:`sim.engine.driver.play_deal`): ``dark_offer``,
-``hand_reshuffle``, ``undarkening``, ``bidding``, ``talon``, ``discard``,
+``hand_reshuffle``, ``undarkening``, ``bidding``, ``talon``, ``bomb``, ``discard``,
 ``after_discard_reshuffle``, ``contract``, ``concession``, ``named_trump``,
 ``tricks``, ``score_played``; so one rule reads side by side in both. The deal in play
 is a :class:`Deal`, the reference's counterpart of the engine's workspace.
@@ -369,8 +369,33 @@ def contract(w: Deal) -> None:
     w.contract = w.chooser.choose(Decision.CONTRACT, w.declarer, options)
 
 
+def bomb(w: Deal) -> dict[str, Any] | None:
+    """Phase 3b (§5): with ``rospis.when = "talon"`` the declarer, holding the talon,
+    may concede before the discard (the bomb); the trace if it did.
+
+    The contract is the winning bid; the deal is scored as any concession, the hands
+    as they lie standing for the hands after a discard (none is made).
+    """
+    if w.rules.rospis.when != "talon":
+        return None
+    w.contract = w.winning_bid
+    w.after = [list(h) for h in w.hands]
+    w.after[w.declarer] = sorted(w.hands[w.declarer] + w.talon)
+    return _concede(w)
+
+
 def concession(w: Deal) -> dict[str, Any] | None:
-    """Phase 7 (§5): the declarer may concede instead of playing; the trace if it did."""
+    """Phase 7 (§5): the declarer may concede instead of playing; the trace if it did.
+
+    Not with ``rospis.when = "talon"`` (the bomb came before the discard).
+    """
+    if w.rules.rospis.when == "talon":
+        return None
+    return _concede(w)
+
+
+def _concede(w: Deal) -> dict[str, Any] | None:
+    """The CONCEDE decision (when the declarer may concede) and a concession's trace."""
     rules, table = w.rules, w.table
     if not rules.rospis.allowed or w.blocked[w.declarer]:
         return None
@@ -446,6 +471,9 @@ def play_deal(w: Deal) -> dict[str, Any]:
     bidding(w)  # 2.
     if talon(w):  # 3.
         return w.finish({}, {})
+    bombed = bomb(w)  # 3b.
+    if bombed is not None:
+        return bombed
     discard(w)  # 4.
     if after_discard_reshuffle(w):  # 5.
         return w.finish({}, {})
