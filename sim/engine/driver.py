@@ -423,8 +423,9 @@ def contract(P: np.ndarray, W: Workspace) -> None:
 
 @hot
 def bomb(P: np.ndarray, W: Workspace) -> int:
-    """Phase 3b (§5): with ``rospis.when = "talon"`` the declarer, holding the talon,
-    may concede before the discard (the bomb); 1 if it did.
+    """Phase 3b (§5): the bomb, a concession before the discard; 1 if it was thrown.
+
+    With ``rospis.when = "talon"`` the declarer, holding the talon, may concede.
 
     The contract is the winning bid; the deal is scored as any concession, the hands
     as they lie standing for the hands after a discard (none is made).

@@ -370,8 +370,9 @@ def contract(w: Deal) -> None:
 
 
 def bomb(w: Deal) -> dict[str, Any] | None:
-    """Phase 3b (§5): with ``rospis.when = "talon"`` the declarer, holding the talon,
-    may concede before the discard (the bomb); the trace if it did.
+    """Phase 3b (§5): the bomb, a concession before the discard; the trace if thrown.
+
+    With ``rospis.when = "talon"`` the declarer, holding the talon, may concede.
 
     The contract is the winning bid; the deal is scored as any concession, the hands
     as they lie standing for the hands after a discard (none is made).
