@@ -34,8 +34,9 @@ def before_discard(S: np.ndarray, P: np.ndarray, seat: int) -> bool:
 
 @hot
 def keep(S: np.ndarray, saved: np.ndarray) -> None:
-    """Copy into ``saved`` (``SAVED`` floats, exact for these small integers) the part
-    of the state a simulated discard changes, for :func:`put_back`.
+    """Copy into ``saved`` the part of the state a simulated discard changes.
+
+    ``saved``: ``SAVED`` floats (exact for these small integers), for :func:`put_back`.
     """
     for s in range(3):
         saved[s] = S[S_HAND0 + s]
