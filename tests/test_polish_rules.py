@@ -18,6 +18,8 @@ from test_scenarios import (
     NINES_BASE,
     P1,
     P_NINES,
+    P_TOPS,
+    P_WEAK,
     P_ZERO,
     R_LAYOUT,
     ZERO_SCRIPT,
@@ -30,6 +32,7 @@ from test_scenarios import (
 )
 from test_special_deals import F_HANDS, F_TALON, FOUR, T_HANDS, T_TALON, TWO
 
+from sim.engine import play_hands
 from sim.engine.params import rules_vector
 from sim.engine.scoring import least_total
 from sim.reference import ScriptError
@@ -250,3 +253,29 @@ def test_bomb_in_four_and_two_player_deals(play):
     tr = play(r, T_HANDS, T_TALON, 1, script=["pass", 1, "concede"], strategies=("first",) * 2)
     assert tr["talon_pick"] == 1 and tr["discards"] == [] and tr["contract"] == 100
     assert tr["score_deltas"] == [-100, 50] and tr["last_talon_to"] is None
+
+
+# The players at the bomb: the hand their own discard would leave, judged as usual.
+@pytest.mark.parametrize("name", ["heuristic", "strong", "pimc"])
+def test_players_bomb_a_hopeless_hand_and_play_a_strong_one(name):
+    play = ENGINES["fast"]
+    kw: dict[str, Any] = {"script": ["pass", "pass"], "strategies": (name,) * 3}
+    # P_WEAK: seat 0 keeps no trick whatever it gives; P_TOPS: it takes every trick
+    tr = play(POLISH, *P_WEAK, 2, **kw)
+    assert tr["conceded"] is True and tr["discards"] == [] and tr["score_deltas"] == [0, 60, 60]
+    tr = play(POLISH, *P_TOPS, 2, **kw)
+    assert tr["conceded"] is False and tr["score_deltas"][0] >= 100
+
+
+@pytest.mark.parametrize("name, most", [("heuristic", 0), ("strong", 20)])
+def test_players_bomb_where_they_would_concede_after_the_contract(name, most):
+    """The bomb is judged on the hand the player's own discard leaves: the deals it
+    bombs are those it concedes when asked after the contract (the heuristic: all of
+    them; strong may raise the contract before conceding: a few differ)."""
+    conceded = []
+    for when in ("talon", "contract"):
+        r = POLISH.replace(rospis__when=when)
+        traces = play_hands(r, 2000, 3, (name,) * 3, trace=True).traces()
+        conceded.append({t["deal_id"] for t in traces if t["reshuffle"] is None and t["conceded"]})
+    assert len(conceded[0]) > 400  # a free bomb is thrown often in a hands run
+    assert len(conceded[0] ^ conceded[1]) <= most
