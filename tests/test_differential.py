@@ -142,16 +142,22 @@ def test_fast_engine_equals_reference_with_locked_players(preset, scores):
     assert any(d["score_deltas"][1] > 0 for d in played if d["declarer"] != 1)
 
 
-@pytest.mark.parametrize("preset", ["ukraine_online", "two_players", "four_players"])
+@pytest.mark.parametrize("preset", ["ukraine_online", "two_players", "four_players", "bomb"])
 @pytest.mark.parametrize("special", ["golden", "dark_allowed"])
 def test_fast_engine_equals_reference_in_special_deals(preset, special):
     """Golden and dark deals (a hands run never plays them) through both engines'
-    ``play_hand_text``, random strategies, random deals of the stream."""
+    ``play_hand_text``, random strategies, random deals of the stream ("bomb": the
+    Polish game with golden and dark deals, the bomb thrown at 120)."""
     from sim.cards import card_str
     from sim.engine import play_hand_text
     from sim.engine.deal import generate_deals, place_sizes
 
-    rules = load_rules(preset)
+    if preset == "bomb":  # step 5: the undarkening's 125 is a multiple of the step
+        rules = load_rules("polish").replace(
+            golden__enabled=True, dark__enabled=True, score__round_mode="up", bid__step=5
+        )
+    else:
+        rules = load_rules(preset)
     if special == "golden":  # a raisable golden contract somewhere, undoubled marriages
         rules = rules.replace(golden__blind=preset == "two_players")
         rules = rules.replace(golden__double_marriages=preset != "four_players")
