@@ -14,6 +14,9 @@ PRESETS = [
     "five_hundred_one",
     "two_players",
     "four_players",
+    "polish",
+    "polish_two",
+    "polish_four",
 ]
 
 
