@@ -38,7 +38,9 @@ Tags (only ``Rules``, ``Dealer`` and ``Deal`` are required):
 The tags follow the deal's course: a deal stops at its first tag missing or cut short
 and records nothing after it (no ``Contract`` without the ``Discards``, no ``Scores``
 after two tricks), nothing after a concession or a redeal; the replay refuses the rest
-(:mod:`sim.reference.replay`).
+(:mod:`sim.reference.replay`). A bomb (``rospis.when = "talon"``: the declarer
+concedes on seeing the talon) has no ``Discards``: its ``Contract`` is the winning
+bid, then ``Conceded "yes"``.
 
 :func:`parse_deals` reads a file's deals, :func:`format_deal` writes one (cards in
 the English letters), :func:`from_trace` makes one of a ``hands --trace`` line and

@@ -151,7 +151,10 @@ def marriages(rules: Rules, cs) -> int:
 
 
 def rounded(rules: Rules, x: int) -> int:
-    return (x + 5) // 10 * 10 if rules.score.round_to == 10 else (x + 2) // 5 * 5
+    m = rules.score.round_to
+    if rules.score.round_mode == "up":  # any remainder up
+        return x + (-x) % m
+    return (x + 5) // 10 * 10 if m == 10 else (x + 2) // 5 * 5
 
 
 def ids(cards: list[str]) -> list[int]:
@@ -263,6 +266,25 @@ def bonus(rules: Rules, after_discard: list[int]) -> int:
     return rules.bonus.four_nines if four else 0
 
 
+def _discarded(
+    rules: Rules, tr: dict[str, Any], held: list[set[int]], decl: int, bid: int, contract: int
+) -> list[list[int]]:
+    """The discard (one card of the declarer's 10 to each opponent) applied to ``held``
+    and the contract checked against the cards kept; the hands after the discard."""
+    (to1, c1), (to2, c2) = tr["discards"]
+    assert (to1, to2) == ((decl + 1) % 3, (decl + 2) % 3)
+    c1, c2 = parse_card(c1), parse_card(c2)
+    assert c1 != c2 and {c1, c2} <= held[decl]
+    held[decl] -= {c1, c2}
+    held[to1].add(c1)
+    held[to2].add(c2)
+    after = [sorted(h) for h in held]
+    assert [len(h) for h in held] == [8, 8, 8]
+    cap = 120 + marriages(rules, after[decl]) if rules.bid.cap_by_marriages else 400
+    assert contract == bid or (bid < contract <= cap and contract % rules.bid.step == 0)
+    return after
+
+
 def check_deal(rules: Rules, tr: dict[str, Any], seed: int | None = None) -> None:
     """Every invariant of one 3-player deal's trace, from the trace and the rules alone.
 
@@ -317,21 +339,15 @@ def check_deal(rules: Rules, tr: dict[str, Any], seed: int | None = None) -> Non
     check_bids(rules, tr, hands)
     decl, bid, contract = tr["declarer"], tr["winning_bid"], tr["contract"]
     assert tr["talon_shown"] == (not (rules.talon.hide_at_100 and bid == 100))
-    # discards: one card of the declarer's 10 to each opponent
-    (to1, c1), (to2, c2) = tr["discards"]
-    assert (to1, to2) == ((decl + 1) % 3, (decl + 2) % 3)
     held = [set(h) for h in hands]
     held[decl] |= set(talon)
-    c1, c2 = parse_card(c1), parse_card(c2)
-    assert c1 != c2 and {c1, c2} <= held[decl]
-    held[decl] -= {c1, c2}
-    held[to1].add(c1)
-    held[to2].add(c2)
-    after = [sorted(h) for h in held]
-    assert [len(h) for h in held] == [8, 8, 8]
-    # contract
-    cap = 120 + marriages(rules, after[decl]) if rules.bid.cap_by_marriages else 400
-    assert contract == bid or (bid < contract <= cap and contract % rules.bid.step == 0)
+    if tr["discards"] == []:  # the bomb: conceded with the talon, before the discard
+        assert rules.rospis.when == "talon" and tr["conceded"] and contract == bid
+        after = [sorted(h) for h in held]
+        assert [len(h) for h in held] == [10 if s == decl else 7 for s in range(3)]
+    else:
+        assert tr["conceded"] is False or rules.rospis.when == "contract"
+        after = _discarded(rules, tr, held, decl, bid, contract)
     if tr["conceded"]:
         assert rules.rospis.allowed
         half = -(-contract // 10) * 5

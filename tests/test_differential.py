@@ -63,6 +63,21 @@ VARIANTS = {
         "deal__jack_to_middle": True,
     },
     "ritual": {"deal__nine_cut_penalty": 50, "deal__jack_to_middle": True},
+    # the Polish options (docs/rules.md §5, §7, §12)
+    "round_up": {
+        "score__round_mode": "up",
+        "score__round_declarer": True,
+        "bolt__on": "zero_points",
+    },
+    "round_up_to_10": {"score__round_mode": "up", "score__round_to": 10},
+    "bomb": {"rospis__when": "talon", "bonus__four_nines": 120, "reshuffle__hand_nines": 0},
+    "bomb_cut_two_players": {"players": 2, "rospis__when": "talon", "deal__method": "cut"},
+    "bomb_four_players": {"players": 4, "rospis__when": "talon", "rospis__no_subtract": True},
+    "four_players_aces_up": {
+        "players": 4,
+        "talon__sitter_scores": "aces",
+        "score__round_mode": "up",
+    },
 }
 # Presets played under the cut deal too (2 and 4 players deal and gather differently).
 CUT_PRESETS = ["classic", "two_players", "four_players", "ukraine_online"]
@@ -111,16 +126,38 @@ def test_fast_engine_equals_reference_with_silenced_players():
             assert all(b == "pass" for s, b in d["bids"][1:] if s == 0)
 
 
-@pytest.mark.parametrize("preset", ["ukraine_online", "two_players", "four_players"])
+@pytest.mark.parametrize(
+    "preset, scores", [("classic", (850, 0, 900)), ("four_players", (900, 0, 800, 850))]
+)
+def test_fast_engine_equals_reference_with_locked_players(preset, scores):
+    """``score.lock_at`` in a hands run given game scores: a locked seat scores only its
+    own contract (the four-player sitter nothing from the talon)."""
+    rules = load_rules(preset).replace(score__lock_at=800, bonus__four_nines=120)
+    docs = _compare(rules, 2000, seed=5, scores=scores)
+    played = [d for d in docs if d["reshuffle"] is None]
+    for d in played:
+        for s, score in enumerate(scores):
+            if s != d["declarer"] and score >= 800:
+                assert d["score_deltas"][s] == 0
+    assert any(d["score_deltas"][1] > 0 for d in played if d["declarer"] != 1)
+
+
+@pytest.mark.parametrize("preset", ["ukraine_online", "two_players", "four_players", "bomb"])
 @pytest.mark.parametrize("special", ["golden", "dark_allowed"])
 def test_fast_engine_equals_reference_in_special_deals(preset, special):
     """Golden and dark deals (a hands run never plays them) through both engines'
-    ``play_hand_text``, random strategies, random deals of the stream."""
+    ``play_hand_text``, random strategies, random deals of the stream ("bomb": the
+    Polish game with golden and dark deals, the bomb thrown at 120)."""
     from sim.cards import card_str
     from sim.engine import play_hand_text
     from sim.engine.deal import generate_deals, place_sizes
 
-    rules = load_rules(preset)
+    if preset == "bomb":  # step 5: the undarkening's 125 is a multiple of the step
+        rules = load_rules("polish").replace(
+            golden__enabled=True, dark__enabled=True, score__round_mode="up", bid__step=5
+        )
+    else:
+        rules = load_rules(preset)
     if special == "golden":  # a raisable golden contract somewhere, undoubled marriages
         rules = rules.replace(golden__blind=preset == "two_players")
         rules = rules.replace(golden__double_marriages=preset != "four_players")

@@ -74,6 +74,8 @@ PROBES: dict[str, Probe] = {
     "barrel.one_at_a_time": Probe(False, strategy="heuristic", runs=("games",)),
     "barrel.simultaneous": Probe("all_fall", strategy="heuristic", runs=("games",)),
     "barrel.bid_from": Probe(120, strategy="heuristic", runs=("games",)),
+    "talon.sitter_scores": Probe(base="four_players", runs=("hands",)),
+    "score.lock_at": Probe(500, strategy="heuristic", runs=("games",)),
 }
 
 

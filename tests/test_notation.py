@@ -51,6 +51,34 @@ def test_every_traced_deal_converts_to_the_notation_and_back(preset):
     assert played >= 300  # most deals were played out: the tricks went through too
 
 
+def test_a_bomb_is_written_read_and_replayed():
+    """A bomb (``rospis.when = "talon"``): a conceded deal without discards whose
+    contract is the winning bid; written, read back and replayed like any deal."""
+    rules = load_rules("polish")
+    traces = play_hands(rules, 300, 5, ("random",), trace=True).traces()
+    bombs = [t for t in traces if t.get("conceded")]
+    assert len(bombs) > 30  # the random player bombs half the deals it may
+    for trace in traces:
+        deal = from_trace(trace, "polish", rules.rules_hash)
+        text = format_deal(deal)
+        (read,) = parse_deals(text)
+        check_rules(read, rules)
+        check_replay(read, rules)
+        assert read == deal
+        if trace.get("conceded"):
+            assert "[Discards" not in text and '[Conceded "yes"]' in text
+            assert f'[Contract "{trace["winning_bid"]}"]' in text
+            assert read.trace()["discards"] == [] == trace["discards"]
+    text = DEAL.replace("classic", "polish") + (
+        '[Auction "1:100 2:pass 0:pass"]\n[Declarer "1"]\n[Contract "100"]\n'
+        '[Conceded "yes"]\n[Scores "60 0 60"]\n'
+    )
+    (deal,) = parse_deals(text)
+    check_replay(deal, rules)
+    with pytest.raises(NotationError, match=r"\[Scores\]: the deal scores 60 0 60"):
+        check_replay(parse_deals(text.replace("60 0 60", "60 -100 60"))[0], rules)
+
+
 def test_marriages_the_ace_marriage_and_a_named_trump_are_written_and_read():
     deal = DealRecord(
         "ukraine_online", 0, ((0, 1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12, 13),

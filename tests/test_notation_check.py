@@ -194,6 +194,22 @@ RARE = {
         "[Conceded]: forehand (seat 1) may not concede under these rules",
         {"rospis.allowed": False},
     ),
+    # the bomb (rospis.when = "talon"): conceded before the discard, at the winning bid
+    "bomb after a discard": (
+        PLAYED + '[Conceded "yes"]\n',
+        "[Discards]: the declarer conceded: the deal ends there",
+        {"rospis.when": "talon"},
+    ),
+    "bomb above the winning bid": (
+        AUCTION + '[Declarer "1"]\n[Contract "110"]\n[Conceded "yes"]\n',
+        "[Contract]: forehand (seat 1) cannot name the contract 110: allowed 100",
+        {"rospis.when": "talon"},
+    ),
+    "bomb's scores": (
+        AUCTION + '[Declarer "1"]\n[Contract "100"]\n[Conceded "yes"]\n[Scores "0 -100 0"]\n',
+        "[Scores]: the deal scores 50 -100 50, not 0 -100 0",
+        {"rospis.when": "talon"},
+    ),
 }
 WRONG_COUNT = BASE.replace("9H / KS", "9H JS / KS").replace("JS 9C AD", "9C AD")
 
@@ -269,7 +285,9 @@ def test_show_check_lists_every_problem_of_a_file(thousand, tmp_path):
 
 # --- the mutation test --------------------------------------------------------------------
 
-MUTATED_PRESETS = ("classic", "two_players", "four_players", "five_hundred_one", "ukraine_online")
+MUTATED_PRESETS = (
+    "classic", "two_players", "four_players", "five_hundred_one", "ukraine_online", "polish",
+)  # fmt: skip
 # and rules no preset has: a trump led when held, every trick beaten, no concession
 STRICT = {"play.must_lead_trump": True, "play.must_beat": True, "rospis.allowed": False}
 
@@ -587,10 +605,10 @@ def _mutation_run(per_preset: int, seed: int) -> dict[str, int]:
 
 def test_mutated_traced_deals_are_refused_exactly_when_illegal():
     figures = _mutation_run(25, 7)
-    assert figures["mutations"] == 150
+    assert figures["mutations"] == 175
 
 
 @pytest.mark.slow
 def test_mutated_traced_deals_are_refused_exactly_when_illegal_full_size():
     figures = _mutation_run(200, 8)
-    assert figures["mutations"] == 1200
+    assert figures["mutations"] == 1400

@@ -142,3 +142,26 @@ def test_plans_play_with_two_and_four_players(name):
         seats = 4 if rules.players == 4 else rules.players
         total = sum(margins(rows, s, seats) for s in range(seats))
         assert np.allclose(total, 0)
+
+
+def test_plans_throw_the_bomb_as_the_hands_engine_does():
+    """Under ``rospis.when = "talon"`` a plan's deal is conceded (before the discard)
+    exactly where the hands engine's is."""
+    rules = _rules("polish")
+    masks = _deals(rules, 40, seed=13)
+    lineup = ["strong", "strong", "guide"]
+    bombs = 0
+    for level in (PASS_PLAN, 120, 150):
+        params = _limit(level)
+        rows = play_plans(rules, masks, 2, 5, seat_players=lineup, params=params).rows(level)
+        for k in range(len(masks)):
+            tr = play_hand_text(
+                rules, [_text(masks[k, s]) for s in range(3)], _text(masks[k, 3]), 2,
+                seed=5, deal_id=k, strategies=lineup, params=params,
+            )  # fmt: skip
+            row = rows[k]
+            assert bool(row[ROW["conceded"]]) == tr["conceded"], (level, k)
+            assert int(row[ROW["contract"]]) == tr["contract"], (level, k)
+            assert [int(row[ROW[f"delta_{s}"]]) for s in range(3)] == tr["score_deltas"]
+            bombs += tr["conceded"]
+    assert bombs > 5

@@ -18,7 +18,7 @@ from sim import rng
 from sim.cards import card_str, parse_card
 from sim.engine.actions import MAX_REDEALS, REDEAL_STRIDE
 from sim.engine.deal import generate_deals
-from sim.rules import Rules, load_rules
+from sim.rules import RULE_KEYS, Rules, load_rules
 
 SLOTS = 3000
 
@@ -94,9 +94,13 @@ def check_slots(rules: Rules, n: int) -> dict[str, int]:
     ],
 )
 def test_invariants_over_random_slots(preset):
-    stats = check_slots(load_rules(preset), SLOTS)
-    # the random strategy reaches every phase
-    assert stats["redealt"] > 100 and stats["conceded"] > 500 and stats["played"] > 500
+    rules = load_rules(preset)
+    stats = check_slots(rules, SLOTS)
+    # the random strategy reaches every phase (a redeal where the rules have one: the
+    # Polish presets have none)
+    redeals = [rules.to_dict()[k] for k in RULE_KEYS if k.startswith("reshuffle.")]
+    assert stats["redealt"] > 100 or not any(redeals)
+    assert stats["conceded"] > 500 and stats["played"] > 500
     assert stats["marriages"] > 100 and 0 < stats["made"] < stats["played"]
 
 

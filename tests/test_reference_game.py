@@ -105,6 +105,8 @@ CONFIGS: dict[str, tuple[Rules, int, int]] = {
         15,
         200,
     ),
+    # the Polish game: from lock_at only one's own contracts count (docs/rules.md §7)
+    "polish_300": (lowered("polish", score__lock_at=180), 35, 200),
     "no_knock_off": (
         lowered(
             "ukraine_online",
@@ -167,6 +169,7 @@ MORE_CONFIGS: dict[str, tuple[Rules, int, int]] = {
         200,
     ),
     "cut_two_players": (lowered("two_players", deal__method="cut"), 12, 200),
+    "polish_four_300": (lowered("polish_four", score__lock_at=180), 15, 200),
     "cut_four_players_special": (
         lowered(
             "four_players",
@@ -259,6 +262,14 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
                 assert concessions[decl] <= r.rospis.max_per_game
         phases = [PHASE[ev[0]] for ev in e["events"]]
         assert phases == sorted(phases), e["events"]
+        if r.score.lock_at is not None:  # a locked seat scores only its own contract
+            for s in range(3):
+                if scores[s] >= r.score.lock_at:
+                    tally["locked"] += 1
+                    if s != decl:
+                        assert e["deal_deltas"][s] == 0, (i, s, e)
+                    elif not e["conceded"] and e["special"] is None:
+                        assert e["deal_deltas"][s] == (contract if e["made"] else -contract)
         start_on = list(on)
         for s in range(3):
             if start_on[s]:
@@ -401,7 +412,7 @@ def check_game(r: Rules, out: dict[str, Any], max_deals: int) -> collections.Cou
 # make test checks these three configurations (the barrel, its falls, golden and dark
 # rounds, 2 and 4 players are covered game by game against the reference below);
 # make test-all every one.
-QUICK_INVARIANTS = {"classic", "one_falls", "two_players_300"}
+QUICK_INVARIANTS = {"classic", "one_falls", "two_players_300", "polish_300"}
 
 
 @pytest.mark.parametrize(
@@ -415,6 +426,8 @@ def test_random_games_keep_the_invariants(name):
         tally += check_game(r, play_game(r, 2024, g, max_deals=max_deals), max_deals)
     if name.startswith("five_hundred_one") or name.endswith("accumulate"):
         assert tally["finished"] >= n // 2  # most games end
+    if r.score.lock_at is not None:
+        assert tally["locked"] > n  # the lock is reached and checked
     if r.barrel.at and name.endswith("_300"):
         assert tally["barrel_on"] > n and tally["fell_attempts"] > n // 2
 
@@ -594,6 +607,8 @@ def test_strategies_and_rules_are_checked():
         "cut_ritual",
         "cut_two_players",
         "cut_four_players_special",
+        "polish_300",
+        "polish_four_300",
     ],
 )
 @sizes(2, 12)

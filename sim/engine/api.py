@@ -285,7 +285,9 @@ def trace_of(
     doc["winning_bid"] = int(row[ROW["winning_bid"]])
     doc["talon_shown"] = bool(row[ROW["talon_shown"]])
     doc["discards"] = [
-        [seat[(decl_h + j) % nh], card_str(int(row[ROW[f"discard_{j}"]]))] for j in range(1, nh)
+        [seat[(decl_h + j) % nh], card_str(int(row[ROW[f"discard_{j}"]]))]
+        for j in range(1, nh)
+        if row[ROW["discard_1"]] >= 0  # none before a bomb (rospis.when = "talon")
     ]
     doc["contract"] = int(row[ROW["contract"]])
     doc["conceded"] = bool(row[ROW["conceded"]])
@@ -408,7 +410,7 @@ def play_hand_text(
     )
     S, snap, bids_log, trick_log = W.S, W.snap, W.bids, W.tricks
     row = np.zeros(N_ROW, dtype=np.int64)
-    game_row(P, W, row, dealer, players)
+    game_row(P, W, row, dealer, players, scores[dealer] if players == 4 else 0)
     row[ROW["dealer"]] = dealer
     if gathered is not None:
         deck = np.zeros(DECK_WORK, dtype=np.int64)

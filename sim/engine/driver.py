@@ -44,6 +44,7 @@ from sim.engine.deal import (
     deal_into,
 )
 from sim.engine.params import (
+    CONCEDE_AT_TALON,
     CUT,
     P_CUT_CHAIN,
     P_DEAL_METHOD,
@@ -51,6 +52,7 @@ from sim.engine.params import (
     P_NAMED_TRUMP,
     P_NINE_PENALTY,
     P_NP,
+    P_ROSPIS_WHEN,
     P_TALON_ONLY_AT_100,
 )
 from sim.engine.play import (
@@ -68,7 +70,7 @@ from sim.engine.reshuffle import (
     hand_reshuffle_bits,
     talon_reshuffle_bits,
 )
-from sim.engine.scoring import score_conceded, score_played, sitter_score
+from sim.engine.scoring import locked, score_conceded, score_played, sitter_score
 from sim.engine.state import (
     B_CARD_POINTS,
     B_DELTA,
@@ -420,9 +422,38 @@ def contract(P: np.ndarray, W: Workspace) -> None:
 
 
 @hot
-def concession(P: np.ndarray, W: Workspace) -> int:
-    """Phase 7 (§5): the declarer may concede instead of playing; 1 if it did."""
+def bomb(P: np.ndarray, W: Workspace) -> int:
+    """Phase 3b (§5): the bomb, a concession before the discard; 1 if it was thrown.
+
+    With ``rospis.when = "talon"`` the declarer, holding the talon, may concede.
+
+    The contract is the winning bid; the deal is scored as any concession, the hands
+    as they lie standing for the hands after a discard (none is made).
+    """
     S = W.S
+    if P[P_ROSPIS_WHEN] != CONCEDE_AT_TALON:
+        return 0
+    S[S_CONTRACT] = S[S_WIN_BID]  # what a bomb concedes (a strategy may read it)
+    if may_concede(S, P) and choose_yes(Decision.CONCEDE, S[S_DECL], P, W):
+        W.out[O_CONTRACT] = S[S_CONTRACT]
+        W.out[O_DISCARD1] = -1
+        W.out[O_DISCARD1 + 1] = -1
+        close_discard(S, P)
+        S[S_CONCEDED] = 1
+        score_conceded(S, P, W.out)
+        return 1
+    return 0
+
+
+@hot
+def concession(P: np.ndarray, W: Workspace) -> int:
+    """Phase 7 (§5): the declarer may concede instead of playing; 1 if it did.
+
+    Not with ``rospis.when = "talon"`` (the bomb came before the discard).
+    """
+    S = W.S
+    if P[P_ROSPIS_WHEN] == CONCEDE_AT_TALON:
+        return 0
     if may_concede(S, P) and choose_yes(Decision.CONCEDE, S[S_DECL], P, W):
         S[S_CONCEDED] = 1
         score_conceded(S, P, W.out)
@@ -488,6 +519,8 @@ def play_deal(P: np.ndarray, W: Workspace, masks: np.ndarray) -> int:
     bidding(P, W, undark)  # 2.
     if talon(P, W, masks):  # 3.
         return 1
+    if bomb(P, W):  # 3b.
+        return 0
     discard(P, W)  # 4.
     if after_discard_reshuffle(P, W):  # 5.
         return 1
@@ -516,12 +549,15 @@ def play_one(
 
 
 @hot
-def game_row(P: np.ndarray, W: Workspace, row: np.ndarray, dealer: int, players: int) -> None:
+def game_row(
+    P: np.ndarray, W: Workspace, row: np.ndarray, dealer: int, players: int, sitter_at: int
+) -> None:
     """The deal's row in game seats (:data:`ROW_COLUMNS`) from the hand row ``W.out``.
 
     Hand seats are game seats, except with 4 players: hand seat ``h`` is game seat
     ``dealer + 1 + h``, and the dealer, who sits out, scores the talon here (its card
-    points, the marriages lying in it, an opponent's delta; no tricks, no bolt).
+    points, the marriages lying in it, an opponent's delta; no tricks, no bolt), or
+    nothing when its game score ``sitter_at`` locks it (``score.lock_at``).
     """
     h = W.out
     for j in range(N_SCALAR):
@@ -539,8 +575,10 @@ def game_row(P: np.ndarray, W: Workspace, row: np.ndarray, dealer: int, players:
             v = row[SEAT_VALUED_AT[j]]
             if v >= 0:
                 row[SEAT_VALUED_AT[j]] = (offset + v) % 4
-        mp, delta = sitter_score(h[O_TALON_POINTS], h[O_TALON_MARR], h[O_SPECIAL], P)
-        row[R_SEAT0 + B_CARD_POINTS * MAX_SEATS + dealer] = h[O_TALON_POINTS]
+        cp, mp, delta = sitter_score(W.S[S_TALON], h[O_SPECIAL], P)
+        if locked(sitter_at, P):
+            delta = 0
+        row[R_SEAT0 + B_CARD_POINTS * MAX_SEATS + dealer] = cp
         row[R_SEAT0 + B_MARRIAGE_POINTS * MAX_SEATS + dealer] = mp
         row[R_SEAT0 + B_DELTA * MAX_SEATS + dealer] = delta
 
@@ -729,7 +767,7 @@ def play_block(
             attempt += 1
         if not keep:
             continue
-        game_row(P, W, out[k], dealer, players)
+        game_row(P, W, out[k], dealer, players, scores[dealer] if players == 4 else 0)
         out[k, R_DEALER] = dealer
         out[k, R_REDEALS] = attempt
         out[k, R_ERROR] = S[S_ERROR]

@@ -69,7 +69,7 @@ from sim.engine.params import (
     rules_vector,
 )
 from sim.engine.rows import NO_TRACE, Rows
-from sim.engine.scoring import sitter_score
+from sim.engine.scoring import locked, sitter_score
 from sim.engine.state import (
     FLAG_DARK_ALLOWED,
     FLAG_GOLDEN,
@@ -81,10 +81,9 @@ from sim.engine.state import (
     O_DELTA0,
     O_MADE,
     O_SPECIAL,
-    O_TALON_MARR,
-    O_TALON_POINTS,
     REASONS,
     S_REDEAL_REASON,
+    S_TALON,
     SPECIAL_DARK,
     SPECIAL_NONE,
     SPECIALS,
@@ -580,9 +579,13 @@ def _golden_reset(
 
 
 @hot_call
-def _deal_vector(P: np.ndarray, h: np.ndarray, n: int, dealer: int, D: np.ndarray) -> None:
+def _deal_vector(
+    P: np.ndarray, h: np.ndarray, talon: int, sitter_at: int, n: int, dealer: int, D: np.ndarray
+) -> None:
     """The hand engine's row ``h`` (hand seats) as the deal vector ``D`` (game seats).
 
+    ``talon`` is the deal's talon mask (the 4-player sitter scores it, unless its game
+    score ``sitter_at`` locks it: ``score.lock_at``).
     The 4-player dealer's talon score is :func:`sim.engine.scoring.sitter_score`, as in
     the rows of a hands run (:func:`sim.engine.driver.game_row`).
     """
@@ -601,7 +604,8 @@ def _deal_vector(P: np.ndarray, h: np.ndarray, n: int, dealer: int, D: np.ndarra
         D[GD_BOLT0 + s] = h[O_BOLT0 + k]
     if n == 4:
         D[GD_SITTER] = dealer
-        D[GD_DELTA0 + dealer] = sitter_score(h[O_TALON_POINTS], h[O_TALON_MARR], h[O_SPECIAL], P)[1]
+        if not locked(sitter_at, P):
+            D[GD_DELTA0 + dealer] = sitter_score(talon, h[O_SPECIAL], P)[2]
 
 
 @body
@@ -715,7 +719,7 @@ def play_game(
             ndl[0] += 1
             attempt += 1
         r = ndl[0]
-        _deal_vector(P, W.out, n, dealer, D)
+        _deal_vector(P, W.out, W.S[S_TALON], G[dealer, G_SCORE], n, dealer, D)
         for s in range(n):  # the deal scores by role: k places after this deal's dealer
             G[(s - dealer) % n, G_ROLE] += D[GD_DELTA0 + s]
         winner = apply_deal(G, P, n, D, dealer, d, stints, ns, events, ne, trace, r)

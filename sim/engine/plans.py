@@ -34,6 +34,7 @@ from sim.engine.choose import RANGE, choose
 from sim.engine.declarer import forced_auction
 from sim.engine.driver import (
     begin_deal,
+    bomb,
     concession,
     contract,
     discard,
@@ -183,13 +184,14 @@ def play_plans(
         else:
             n_turns[k] = planned_bidding(P, W, prefix, me, pass_turns[k], turns[k])
             talon(P, W, W.masks)  # the deal is not redealt: the talon is taken
-            discard(P, W)
-            contract(P, W)
-            if not concession(P, W):
-                named_trump(P, W)
-                tricks(P, W)
-                score_played(S, P, W.out)
-        game_row(P, W, rows[k], 3 if players == 4 else NP - 1, players)
+            if not bomb(P, W):  # rospis.when = "talon": conceded before the discard
+                discard(P, W)
+                contract(P, W)
+                if not concession(P, W):
+                    named_trump(P, W)
+                    tricks(P, W)
+                    score_played(S, P, W.out)
+        game_row(P, W, rows[k], 3 if players == 4 else NP - 1, players, 0)  # no sitter's score
 
 
 _I64 = np.zeros(0, np.int64)

@@ -9,8 +9,10 @@ import numpy as np
 
 from sim.engine.actions import ACE_BIT
 from sim.engine.bits import (
+    ACE,
     ACES,
     KQ,
+    marriages_of,
     mask_points,
     rank_count,
 )
@@ -20,6 +22,7 @@ from sim.engine.params import (
     P_CAP_240,
     P_FOUR_NINES,
     P_GOLDEN_DOUBLE_MARR,
+    P_LOCK_AT,
     P_MV_S,
     P_NP,
     P_ONLY_DECLARER,
@@ -27,7 +30,11 @@ from sim.engine.params import (
     P_REQUIRES_CAPTURE,
     P_ROSPIS_NO_SUBTRACT,
     P_ROUND_DECLARER,
+    P_ROUND_MODE,
     P_ROUND_TO,
+    P_SITTER_SCORES,
+    ROUND_UP,
+    SITTER_ACES,
     SIXTY,
     ZERO_POINTS,
 )
@@ -47,6 +54,7 @@ from sim.engine.state import (
     S_DECL,
     S_DECLARED0,
     S_MPTS0,
+    S_SCORE0,
     S_SPECIAL,
     S_TRICKS0,
     SPECIAL_DARK,
@@ -57,11 +65,24 @@ from sim.jit import hot
 from sim.rules import ACE_MARRIAGE_VALUE
 
 SIXTY_POINTS = 60  # rospis.opponents_get = "sixty": what each opponent of a concession gets
+SITTER_ACE_POINTS = 50  # talon.sitter_scores = "aces": the sitter's score for each ace
 
 
 @hot
-def round_score(x: int, to: int) -> int:
-    """Round a deal total: to 5 (1, 2 down; 3, 4 up) or to 10 (5 up)."""
+def locked(score: int, P: np.ndarray) -> bool:
+    """``score.lock_at`` (§7): a game score this high scores only its own contracts."""
+    return P[P_LOCK_AT] > 0 and score >= P[P_LOCK_AT]
+
+
+@hot
+def round_score(x: int, P: np.ndarray) -> int:
+    """Round a deal total by ``score.round_to`` and ``score.round_mode`` (§7).
+
+    Nearest: to 5 (1, 2 down; 3, 4 up) or to 10 (5 up). Up: any remainder goes up.
+    """
+    to = P[P_ROUND_TO]
+    if P[P_ROUND_MODE] == ROUND_UP:
+        return ((x + to - 1) // to) * to
     if to == 10:
         return ((x + 5) // 10) * 10
     return ((x + 2) // 5) * 5
@@ -73,7 +94,7 @@ def least_total(contract: int, P: np.ndarray) -> int:
     if not P[P_ROUND_DECLARER]:
         return contract
     x = contract - 10
-    while round_score(x, P[P_ROUND_TO]) < contract:
+    while round_score(x, P) < contract:
         x += 1
     return x
 
@@ -85,7 +106,7 @@ def opponent_delta(total: int, marriages: int, special: int, P: np.ndarray) -> i
     In a golden deal marriages are doubled only with ``golden.double_marriages``; in a
     dark deal never (PROTOCOL.md, special deals).
     """
-    r = round_score(total, P[P_ROUND_TO])
+    r = round_score(total, P)
     if special == SPECIAL_NONE:
         return r
     if special == SPECIAL_GOLDEN and P[P_GOLDEN_DOUBLE_MARR]:
@@ -94,17 +115,25 @@ def opponent_delta(total: int, marriages: int, special: int, P: np.ndarray) -> i
 
 
 @hot
-def sitter_score(talon_points: int, talon_marriages: int, special: int, P: np.ndarray) -> tuple:
-    """The 4-player dealer's marriage points and deal delta from the talon (§12).
+def sitter_score(talon: int, special: int, P: np.ndarray) -> tuple:
+    """The 4-player dealer's card points, marriage points and deal delta from the talon (§12).
 
-    The marriages (K+Q) lying in the talon (suit bits ``talon_marriages``) count with
-    its card points; the delta is an opponent's: rounded, doubled in a special deal.
+    ``talon`` is the talon's card mask. The marriages (K+Q) lying in it count with its
+    card points (``talon.sitter_scores = "points"``), or with 50 for each ace in it and
+    no card points (``"aces"``: the card points written are then 0); the delta is an
+    opponent's: rounded, doubled in a special deal.
     """
+    marriages = marriages_of(talon)
     mp = 0
     for suit in range(4):
-        if talon_marriages >> suit & 1:
+        if marriages >> suit & 1:
             mp += P[P_MV_S + suit]
-    return mp, opponent_delta(talon_points + mp, mp, special, P)
+    cp = mask_points(talon)
+    base = cp
+    if P[P_SITTER_SCORES] == SITTER_ACES:
+        cp = 0
+        base = SITTER_ACE_POINTS * rank_count(talon, ACE)
+    return cp, mp, opponent_delta(base + mp, mp, special, P)
 
 
 @hot
@@ -117,7 +146,8 @@ def concession_share(contract: int, P: np.ndarray) -> int:
 def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
     """Deltas of a concession: declarer -contract (or 0), opponents half or 60.
 
-    Doubled in a golden or dark deal.
+    Doubled in a golden or dark deal. A seat locked by ``score.lock_at`` gets no
+    share and no four-nines bonus.
     """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
@@ -132,7 +162,10 @@ def score_conceded(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
         out[O_DELTA0 + s] = mult * opp
     out[O_DELTA0 + decl] = 0 if P[P_ROSPIS_NO_SUBTRACT] else -mult * contract
     for s in range(P[P_NP]):
-        out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
+        if not locked(S[S_SCORE0 + s], P):
+            out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
+        elif s != decl:
+            out[O_DELTA0 + s] = 0  # locked (score.lock_at): no share of a concession
     out[O_CONCEDED] = 1
     out[O_MADE] = 0
     out[O_DECL_TOTAL] = 0
@@ -177,7 +210,11 @@ def deal_points(S: np.ndarray, P: np.ndarray, s: int) -> tuple[int, int]:
 
 @hot
 def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
-    """Totals, deltas, made flag and bolts of a played deal."""
+    """Totals, deltas, made flag and bolts of a played deal.
+
+    A seat locked by ``score.lock_at`` (its game score ``S_SCORE0``) scores only its
+    own contract: a defender 0, the declarer its contract without the four-nines bonus.
+    """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
     special = S[S_SPECIAL]
@@ -190,20 +227,23 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
         out[O_TRICKS0 + s] = S[S_TRICKS0 + s]
         if s == decl:
             out[O_DECL_TOTAL] = total
-            compared = round_score(total, P[P_ROUND_TO]) if P[P_ROUND_DECLARER] else total
+            compared = round_score(total, P) if P[P_ROUND_DECLARER] else total
             made = compared >= contract
             out[O_MADE] = made
             if special == SPECIAL_NONE:
                 out[O_DELTA0 + s] = contract if made else -contract
             elif special == SPECIAL_DARK and made and not P[P_CAP_240]:
-                out[O_DELTA0 + s] = 2 * round_score(total, P[P_ROUND_TO])
+                out[O_DELTA0 + s] = 2 * round_score(total, P)
             else:
                 out[O_DELTA0 + s] = 2 * contract if made else -2 * contract
         else:
             out[O_DELTA0 + s] = opponent_delta(total, mp, special, P)
-        out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
+        if not locked(S[S_SCORE0 + s], P):
+            out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
+        elif s != decl:
+            out[O_DELTA0 + s] = 0  # locked (score.lock_at): only its own contract counts
         if P[P_BOLT_ON] == ZERO_POINTS:
-            bolt = round_score(total, P[P_ROUND_TO]) == 0  # a total that rounds to 0
+            bolt = round_score(total, P) == 0  # a total that rounds to 0
         else:
             bolt = S[S_TRICKS0 + s] == 0
         if s == decl and P[P_BOLT_DECLARER_EXEMPT]:

@@ -2,7 +2,7 @@
 
 :func:`play_deal` plays a deal phase by phase, each phase a function of the same name
 as the compiled engine's (:func:`sim.engine.driver.play_deal`): ``dark_offer``,
-``hand_reshuffle``, ``undarkening``, ``bidding``, ``talon``, ``discard``,
+``hand_reshuffle``, ``undarkening``, ``bidding``, ``talon``, ``bomb``, ``discard``,
 ``after_discard_reshuffle``, ``contract``, ``concession``, ``named_trump``,
 ``tricks``, ``score_played``; so one rule reads side by side in both. The deal in play
 is a :class:`Deal`, the reference's counterpart of the engine's workspace.
@@ -29,7 +29,7 @@ from sim.reference.reshuffle import (
     talon_reshuffle_reason,
 )
 from sim.reference.rng import _stream_key, item_state
-from sim.reference.scoring import four_nines_bonus, sitter_score
+from sim.reference.scoring import four_nines_bonus, locked, sitter_score
 from sim.reference.scoring import score_played as score_deal
 from sim.reference.state import SPECIALS, PlayState, Table
 from sim.reference.talon import concession_deltas, contract_options, talon_shown
@@ -68,7 +68,12 @@ def _per_seat(name: str, values: Sequence[Any] | None, players: int, default: An
 
 
 def _sits_out(
-    rules: Rules, table: Table, talon: list[int], result: dict[str, Any], special: str | None
+    rules: Rules,
+    table: Table,
+    talon: list[int],
+    result: dict[str, Any],
+    special: str | None,
+    scores: Sequence[int],
 ) -> None:
     """Score the 4-player dealer's talon into ``result`` (played or conceded alike)."""
     sitter = table.sitter
@@ -77,7 +82,8 @@ def _sits_out(
     score = sitter_score(rules, talon, special)
     result["card_points"][sitter] = score["card_points"]
     result["marriage_points"][sitter] = score["marriage_points"]
-    result["score_deltas"][sitter] = score["score_delta"]
+    # a sitter locked by score.lock_at scores nothing from the talon
+    result["score_deltas"][sitter] = 0 if locked(rules, scores[sitter]) else score["score_delta"]
 
 
 def play_hand(
@@ -363,8 +369,34 @@ def contract(w: Deal) -> None:
     w.contract = w.chooser.choose(Decision.CONTRACT, w.declarer, options)
 
 
+def bomb(w: Deal) -> dict[str, Any] | None:
+    """Phase 3b (§5): the bomb, a concession before the discard; the trace if thrown.
+
+    With ``rospis.when = "talon"`` the declarer, holding the talon, may concede.
+
+    The contract is the winning bid; the deal is scored as any concession, the hands
+    as they lie standing for the hands after a discard (none is made).
+    """
+    if w.rules.rospis.when != "talon":
+        return None
+    w.contract = w.winning_bid
+    w.after = [list(h) for h in w.hands]
+    w.after[w.declarer] = sorted(w.hands[w.declarer] + w.talon)
+    return _concede(w)
+
+
 def concession(w: Deal) -> dict[str, Any] | None:
-    """Phase 7 (§5): the declarer may concede instead of playing; the trace if it did."""
+    """Phase 7 (§5): the declarer may concede instead of playing; the trace if it did.
+
+    Not with ``rospis.when = "talon"`` (the bomb came before the discard).
+    """
+    if w.rules.rospis.when == "talon":
+        return None
+    return _concede(w)
+
+
+def _concede(w: Deal) -> dict[str, Any] | None:
+    """The CONCEDE decision (when the declarer may concede) and a concession's trace."""
     rules, table = w.rules, w.table
     if not rules.rospis.allowed or w.blocked[w.declarer]:
         return None
@@ -375,15 +407,25 @@ def concession(w: Deal) -> dict[str, Any] | None:
         "card_points": table.zeros(),
         "marriage_points": table.zeros(),
         "tricks_taken": table.zeros(),
-        "score_deltas": [
-            d + (four_nines_bonus(rules, w.after[s], w.kind) if s in table.active else 0)
-            for s, d in enumerate(deltas)
-        ],
+        "score_deltas": [_locked_concession(w, s, d) for s, d in enumerate(deltas)],
         "bolts": table.zeros(),
     }
-    _sits_out(rules, table, w.talon, result, w.kind)
+    _sits_out(rules, table, w.talon, result, w.kind, w.game_scores)
     w.gather_into(w.after)
     return w.finish({**w.body(), "conceded": True, **result}, w.tail(False))
+
+
+def _locked_concession(w: Deal, s: int, delta: int) -> int:
+    """Seat ``s``'s delta of a concession: its share (the declarer's loss) and bonus.
+
+    A seat locked by ``score.lock_at`` gets no share and no four-nines bonus (the
+    declarer keeps its loss).
+    """
+    if s not in w.table.active:
+        return delta
+    if locked(w.rules, w.game_scores[s]):
+        return delta if s == w.declarer else 0
+    return delta + four_nines_bonus(w.rules, w.after[s], w.kind)
 
 
 def named_trump(w: Deal) -> None:
@@ -413,9 +455,11 @@ def score_played(w: Deal) -> dict[str, Any]:
     """Phase 10 (§7): the played deal's score; the trace."""
     assert w.play is not None
     taken = [sum(1 for t in w.tricks if t["winner"] == s) for s in range(w.table.players)]
-    scored = score_deal(w.rules, w.table, w.play, w.contract, w.captured, taken, w.after, w.kind)
+    scored = score_deal(
+        w.rules, w.table, w.play, w.contract, w.captured, taken, w.after, w.kind, w.game_scores
+    )
     made = scored.pop("made")
-    _sits_out(w.rules, w.table, w.talon, scored, w.kind)
+    _sits_out(w.rules, w.table, w.talon, scored, w.kind, w.game_scores)
     return w.finish({**w.body(), "tricks": w.tricks, **scored}, w.tail(made))
 
 
@@ -428,6 +472,9 @@ def play_deal(w: Deal) -> dict[str, Any]:
     bidding(w)  # 2.
     if talon(w):  # 3.
         return w.finish({}, {})
+    bombed = bomb(w)  # 3b.
+    if bombed is not None:
+        return bombed
     discard(w)  # 4.
     if after_discard_reshuffle(w):  # 5.
         return w.finish({}, {})

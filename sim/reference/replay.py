@@ -11,9 +11,11 @@ hold), a trick winner, a declarer or a score the rules do not give is refused wi
 line naming the tag and the move. The rules are written once, in the reference
 engine: this module only asks it.
 
-A partial deal (an auction only, no play, a redealt deal) is checked as far as it goes,
-and records nothing past where it stops: a tag of a later phase (:data:`PHASES`: a
-contract without the discard, a score before the play is over), a play after a
+A bomb (``rospis.when = "talon"``) is a conceded deal without discards whose contract
+is the winning bid. A partial deal (an auction only, no play, a redealt deal) is
+checked as far as it goes, and records nothing past where it stops: a tag of a later
+phase (:data:`PHASES`: a contract without the discard but for a bomb, a score before
+the play is over), a play after a
 concession, a contract after a redeal, a talon pick with three or four players are
 refused, and so is a complete trick without its winner or a trick cut short with one.
 """
@@ -396,6 +398,7 @@ def replay(deal: DealRecord, rules: Rules) -> None:
     from sim.reference.driver import (
         Deal,
         after_discard_reshuffle,
+        bomb,
         concession,
         contract,
         dark_offer,
@@ -454,10 +457,19 @@ def replay(deal: DealRecord, rules: Rules) -> None:
             other = names.get(deal.declarer, str(deal.declarer))
             raise Refused("Declarer", "", why.format(seat=names[w.declarer], other=other))
         talon(w)
-        discard(w)
-        after_discard_reshuffle(w)
-        contract(w)
-        conceded = concession(w)
+        conceded = bomb(w)  # rospis.when = "talon": before the discard, the winning bid
+        if conceded is not None:
+            ended = _("the declarer conceded: the deal ends there")
+            _ends_at(deal, ("Discards",), ended)
+            if deal.contract is not None and deal.contract != w.contract:
+                why = _("{seat} cannot name the contract {value}: allowed {allowed}")
+                text = why.format(seat=names[w.declarer], value=deal.contract, allowed=w.contract)
+                raise Refused("Contract", "", text)
+        else:
+            discard(w)
+            after_discard_reshuffle(w)
+            contract(w)
+            conceded = concession(w)
         if deal.conceded and conceded is None:
             why = _("{seat} may not concede under these rules")
             raise Refused("Conceded", "", why.format(seat=names[w.declarer]))

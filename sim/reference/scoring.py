@@ -11,10 +11,24 @@ from sim.reference.bits import ACE_BIT, count_rank, marriage_sum, points, rank
 from sim.reference.state import PlayState, Table
 from sim.rules import ACE_MARRIAGE_VALUE, Rules
 
+SITTER_ACE_POINTS = 50  # talon.sitter_scores = "aces": the 4-player sitter's score per ace
+
+
+def locked(rules: Rules, score: int) -> bool:
+    """``score.lock_at`` (§7): a game score this high scores only its own contracts."""
+    return rules.score.lock_at is not None and score >= rules.score.lock_at
+
 
 def round_points(rules: Rules, x: int) -> int:
-    """Round a total to ``score.round_to``: to 5, remainders 1-2 down and 3-4 up; to 10, 5 up."""
-    if rules.score.round_to == 10:
+    """Round a total to ``score.round_to``.
+
+    ``score.round_mode = "nearest"``: to 5, remainders 1-2 down and 3-4 up; to 10, 5 up.
+    ``"up"``: every remainder goes up (21 -> 25 or 30).
+    """
+    m = rules.score.round_to
+    if rules.score.round_mode == "up":
+        return -(-x // m) * m
+    if m == 10:
         return (x + 5) // 10 * 10
     return (x + 2) // 5 * 5
 
@@ -95,11 +109,14 @@ def score_played(
     tricks_taken: list[int],
     after_discard: list[list[int]],
     special: str | None = None,
+    scores: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Points, deltas, ``made`` and bolts of a played deal (PROTOCOL.md §10, docs/rules.md §7).
 
     Every list has one entry per seat of the game; a seat that sits out gets 0s
-    here (:func:`sitter_score` scores it).
+    here (:func:`sitter_score` scores it). A seat whose game score (``scores``, 0 when
+    None) is locked by ``score.lock_at`` scores only its own contract: a defender 0,
+    the declarer its contract without the four-nines bonus.
     """
     card_pts = table.zeros()
     marriage_pts = table.zeros()
@@ -119,7 +136,10 @@ def score_played(
             deltas[s] = declarer_delta(rules, made, contract, total[s], special)
         else:
             deltas[s] = opponent_delta(rules, total[s], marriage_pts[s], special)
-        deltas[s] += four_nines_bonus(rules, after_discard[s], special)
+        if not locked(rules, scores[s] if scores else 0):
+            deltas[s] += four_nines_bonus(rules, after_discard[s], special)
+        elif s != decl:
+            deltas[s] = 0
         if rules.bolt.on == "no_tricks":
             bolt = tricks_taken[s] == 0
         else:  # "zero_points": a deal total that rounds to 0
@@ -142,9 +162,15 @@ def sitter_score(rules: Rules, talon: Sequence[int], special: str | None = None)
 
     Card points of the talon, the marriages (K+Q) lying in it, and the delta
     ``round(points + marriages)``, doubled in a golden or dark deal like an
-    opponent's (:func:`opponent_delta`). No tricks, no bolt.
+    opponent's (:func:`opponent_delta`). No tricks, no bolt. With
+    ``talon.sitter_scores = "aces"`` 50 for each ace takes the card points' place
+    (the card points written are 0).
     """
     card_pts = points(talon)
     marriage_pts = marriage_sum(rules, talon)
-    delta = opponent_delta(rules, card_pts + marriage_pts, marriage_pts, special)
+    base = card_pts
+    if rules.talon.sitter_scores == "aces":
+        card_pts = 0
+        base = SITTER_ACE_POINTS * count_rank(talon, Rank.ACE)
+    delta = opponent_delta(rules, base + marriage_pts, marriage_pts, special)
     return {"card_points": card_pts, "marriage_points": marriage_pts, "score_delta": delta}

@@ -35,7 +35,12 @@ HANDS = make_table(
         ),
         ("declarer", "Int32", "the seat that won the bidding"),
         ("winning_bid", "Int32", "the winning bid"),
-        ("contract", "Int32", "the contract named after the discard (at least the winning bid)"),
+        (
+            "contract",
+            "Int32",
+            "the contract named after the discard (at least the winning bid); a bomb's "
+            '(`rospis.when = "talon"`) is the winning bid',
+        ),
         (
             "declarer_total",
             "Int32",
@@ -52,8 +57,16 @@ HANDS = make_table(
             "Int32",
             "suit bitmask of the marriages in the declarer's cards after the discard",
         ),
-        ("discard_1", "Int32", "card id the declarer gave to the next player clockwise"),
-        ("discard_2", "Int32", "card id given to the player after that; −1 with two players"),
+        (
+            "discard_1",
+            "Int32",
+            "card id the declarer gave to the next player clockwise; −1 after a bomb",
+        ),
+        (
+            "discard_2",
+            "Int32",
+            "card id given to the player after that; −1 with two players and after a bomb",
+        ),
         (
             "trump_named",
             "Int32",
@@ -86,7 +99,7 @@ HANDS = make_table(
             "card_points_{s}",
             "Int32",
             "card points the seat won in tricks (four players: the "
-            "dealer's are the talon's points)",
+            "dealer's are the talon's points, 0 under `talon.sitter_scores = \"aces\"`)",
         ),
         (
             "marriage_points_{s}",
@@ -104,7 +117,8 @@ HANDS = make_table(
             "delta_{s}",
             "Int32",
             "the seat's score change from this deal alone (contract, "
-            "rounded points, concession amounts, four-nines bonus), before game effects",
+            "rounded points, concession amounts, four-nines bonus; a seat locked by "
+            "`score.lock_at` only its own contract), before game effects",
         ),
         ("at_100", "Boolean", "the contract was won at 100 with nobody bidding"),
         ("conceded", "Boolean", "the declarer conceded instead of playing (§5)"),

@@ -94,10 +94,11 @@ from sim.engine.strategies.basics import (
     partner_card,
     sure_winner,
 )
+from sim.engine.strategies.bomb import SAVED, before_discard, give_own, keep, put_back
 from sim.engine.strategies.discard import cheapest_of_hand
 from sim.engine.strategies.hand_model import DEALT, KEPT, declaring_value, hand_model, p_make
 from sim.engine.strategies.heuristic_v1 import heuristic_v1_choose
-from sim.jit import hot, hot_call
+from sim.jit import hot, hot_call, stack_floats
 
 AGGRESSION, CONCEDE_MARGIN, RESHUFFLE_BELOW, TALON_HOPE, DARK_BEHIND, BID_MARGIN = range(6)
 
@@ -246,7 +247,25 @@ def _contract(
 
 @hot
 def _concede(seat: int, S: np.ndarray, P: np.ndarray, params: np.ndarray) -> int:
-    """1 when conceding is expected to score more than playing (see the module)."""
+    """1 when conceding is expected to score more than playing (see the module).
+
+    At the bomb (``rospis.when = "talon"``: the talon still in hand) the hand judged
+    is the one its own discard (the cheapest cards) would leave.
+    """
+    if not before_discard(S, P, seat):
+        return _concede_kept(seat, S, P, params)
+    saved = stack_floats(SAVED)
+    keep(S, saved)
+    for j in range(1, P[P_NP]):
+        give_own(S, P, j, cheapest_of_hand(S[S_HAND0 + seat], P))
+    answer = _concede_kept(seat, S, P, params)
+    put_back(S, saved)
+    return answer
+
+
+@hot
+def _concede_kept(seat: int, S: np.ndarray, P: np.ndarray, params: np.ndarray) -> int:
+    """:func:`_concede` on the hand kept after the discard."""
     if on_barrel(S, seat):
         return 0
     level = S[S_CONTRACT]

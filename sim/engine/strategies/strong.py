@@ -73,7 +73,8 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.barrel import barrel_raise, barrel_rival_bidding
 from sim.engine.strategies.basics import ABOVE, POINTS, partner_card
-from sim.engine.strategies.discard import DISCARD_CANDIDATES, next_cheapest
+from sim.engine.strategies.bomb import SAVED, before_discard, give_own, keep, put_back
+from sim.engine.strategies.discard import DISCARD_CANDIDATES, cheapest_of_hand, next_cheapest
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
 from sim.engine.strategies.learned import (
@@ -452,21 +453,37 @@ def strong_choose(
     if kind == Decision.PLAY:
         plain, declaring = play_masks(legal, n)
         return strong_play(seat, S, P, plain, declaring)
-    if kind == Decision.DISCARD and fitted_for(P):
-        return strong_discard(S, P)
     if kind == Decision.DISCARD:
-        give = net_give(S, P)
-        if give >= 0:
-            return give
+        return _give(S, P)
     if kind == Decision.CONTRACT:  # the amounts listed: lo, lo + step, ...
         contract = learned_contract(S, P, legal[0], n)
         if contract != NOT_FITTED:
             return contract
     if kind == Decision.CONCEDE:
+        bomb = before_discard(S, P, seat)
+        saved = stack_floats(SAVED)
+        keep(S, saved)
+        if bomb:  # judged on the hand its own discard would leave, then put back
+            for j in range(1, P[P_NP]):
+                give_own(S, P, j, _give(S, P))
         concede = learned_concede(S, P, params[CONCEDE_MARGIN])
-        if concede != NOT_FITTED:
-            return concede
+        if concede == NOT_FITTED:
+            concede = heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)
+        if bomb:
+            put_back(S, saved)
+        return concede
     return heuristic_choose(kind, seat, S, P, legal, n, params, tiebreak)
+
+
+@hot
+def _give(S: np.ndarray, P: np.ndarray) -> int:
+    """The card the declarer gives next: the fitted line, the network or the heuristic's."""
+    if fitted_for(P):
+        return strong_discard(S, P)
+    give = net_give(S, P)
+    if give >= 0:
+        return give
+    return cheapest_of_hand(S[S_HAND0 + S[S_DECL]], P)
 
 
 @hot

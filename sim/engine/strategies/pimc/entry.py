@@ -7,10 +7,14 @@ from numba import carray
 from sim.engine.actions import Decision
 from sim.engine.params import (
     N_PARAMS,
+    P_NP,
 )
 from sim.engine.state import (
     N_STATE,
+    S_HAND0,
 )
+from sim.engine.strategies.bomb import SAVED, before_discard, give_own, keep, put_back
+from sim.engine.strategies.discard import cheapest_of_hand
 from sim.engine.strategies.hook import f64_ptr, i64_ptr
 from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_contract
 from sim.engine.strategies.pimc.bidding import pimc_bid, pimc_bid_sampled
@@ -20,8 +24,10 @@ from sim.engine.strategies.registry import (
     BID,
     CONCEDE_MARGIN,
     CONTRACT_BY,
+    DISCARD,
     N_STRATEGY_PARAMS,
 )
+from sim.jit import stack_floats
 
 
 def pimc_entry(  # type: ignore[no-untyped-def]
@@ -51,8 +57,20 @@ def pimc_entry(  # type: ignore[no-untyped-def]
         return pimc_bid(S, P, arena, seat, b, c, params)
     if kind == Decision.DISCARD:
         return pimc_give(S, P, arena, params)
+    bomb = before_discard(S, P, seat)
+    saved = stack_floats(SAVED)
+    keep(S, saved)
+    if bomb:  # the bomb: judged on the hand its own discard would leave, then put back
+        for j in range(1, P[P_NP]):
+            card = cheapest_of_hand(S[S_HAND0 + seat], P)
+            if params[DISCARD] > 0:
+                card = pimc_give(S, P, arena, params)
+            give_own(S, P, j, card)
+    concede = NOT_FITTED
     if params[CONTRACT_BY] > 0:
         concede = learned_concede(S, P, params[CONCEDE_MARGIN])
-        if concede != NOT_FITTED:
-            return concede
-    return pimc_concede(S, P, arena, params)
+    if concede == NOT_FITTED:
+        concede = pimc_concede(S, P, arena, params)
+    if bomb:
+        put_back(S, saved)
+    return concede
