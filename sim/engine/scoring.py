@@ -46,6 +46,8 @@ from sim.engine.state import (
     S_CONTRACT,
     S_DECL,
     S_DECLARED0,
+    S_GIVE1,
+    S_GIVE2,
     S_MPTS0,
     S_SPECIAL,
     S_TRICKS0,
@@ -53,6 +55,7 @@ from sim.engine.state import (
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
 )
+from sim.engine.talon import lays_away
 from sim.jit import hot
 from sim.rules import ACE_MARRIAGE_VALUE
 
@@ -177,7 +180,12 @@ def deal_points(S: np.ndarray, P: np.ndarray, s: int) -> tuple[int, int]:
 
 @hot
 def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
-    """Totals, deltas, made flag and bolts of a played deal."""
+    """Totals, deltas, made flag and bolts of a played deal.
+
+    Two players laying away (§12): the two cards laid away are among the declarer's
+    captured cards (:func:`sim.engine.talon.apply_lay_away`), so they count in its card
+    points; they are no trick, and with ``bolt.on = "zero_points"`` no escape from a bolt.
+    """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
     special = S[S_SPECIAL]
@@ -203,6 +211,8 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
             out[O_DELTA0 + s] = opponent_delta(total, mp, special, P)
         out[O_DELTA0 + s] += four_nines_bonus(S, P, s)
         if P[P_BOLT_ON] == ZERO_POINTS:
+            if s == decl and lays_away(P):  # cards laid away are no trick: no escape (§12)
+                total -= mask_points(np.int64(1) << S[S_GIVE1] | np.int64(1) << S[S_GIVE2])
             bolt = round_score(total, P[P_ROUND_TO]) == 0  # a total that rounds to 0
         else:
             bolt = S[S_TRICKS0 + s] == 0

@@ -95,11 +95,14 @@ def score_played(
     tricks_taken: list[int],
     after_discard: list[list[int]],
     special: str | None = None,
+    laid: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Points, deltas, ``made`` and bolts of a played deal (PROTOCOL.md §10, docs/rules.md §7).
 
     Every list has one entry per seat of the game; a seat that sits out gets 0s
-    here (:func:`sitter_score` scores it).
+    here (:func:`sitter_score` scores it). ``laid``: two players laying away (§12),
+    the cards laid away, already in the declarer's ``captured``: no trick, and no
+    escape from a ``zero_points`` bolt.
     """
     card_pts = table.zeros()
     marriage_pts = table.zeros()
@@ -122,8 +125,9 @@ def score_played(
         deltas[s] += four_nines_bonus(rules, after_discard[s], special)
         if rules.bolt.on == "no_tricks":
             bolt = tricks_taken[s] == 0
-        else:  # "zero_points": a deal total that rounds to 0
-            bolt = round_points(rules, total[s]) == 0
+        else:  # "zero_points": a deal total that rounds to 0 (cards laid away excepted)
+            counted = total[s] - (points(laid) if s == decl else 0)
+            bolt = round_points(rules, counted) == 0
         if s == decl and rules.bolt.declarer_exempt:
             bolt = False
         bolts[s] = int(bolt)
