@@ -40,6 +40,11 @@ player reads no other seat's cards (``tests/test_players_api.py`` swaps hidden c
 With other rules of three hands it plays the same weights (fitted on classic deals);
 with two hands it plays the two-hand rows (4-7, every one fitted on the search's values
 of ``two_players`` deals, :mod:`training.cards`), where fitted, else the heuristic's cards.
+With two players laying two cards away (``talon.two_players = "discard"``, the Polish
+game, preset ``polish_two``) no learned part applies (each was fitted on deals where the
+declarer gives one card and eleven tricks are played): it plays, lays away, names its
+contract and concedes exactly as the heuristic does
+(:func:`~sim.engine.strategies.learned.network_of`).
 
 Parameters: the heuristic's, in the same slots. Why each choice was made, with the
 duels that decided it, and how strong it plays: ``docs/players.md``.
@@ -94,7 +99,7 @@ from sim.engine.strategies.registry import (
 )
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.strategies.strong_weights import CARD_WEIGHTS
-from sim.engine.talon import contract_range
+from sim.engine.talon import contract_range, lays_away
 from sim.jit import hot, hot_call, stack_floats
 
 NET_FILE = Path(__file__).with_suffix(".npz")
@@ -411,7 +416,7 @@ def strong_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: 
     heuristic = heuristic_play(seat, S, P, plain, declaring)
     row = card_row(seat, S)
     if P[P_NP] != 3:  # two hands: by the two-hand network where fitted, else the heuristic
-        if not CARD_NET_ROWS[TWO_HANDS + row]:
+        if lays_away(P) or not CARD_NET_ROWS[TWO_HANDS + row]:  # fitted on ten-card tricks
             return heuristic
         row += TWO_HANDS
     unseen, trumps_out, voids, points = card_view(seat, S, P)
