@@ -1,0 +1,148 @@
+"""Two players laying two cards away (docs/rules.md §12, ``talon.two_players = "discard"``).
+
+The Polish game for two (preset ``polish_two``): the declarer picks one musik blind,
+adds it (12 cards), lays two cards away face down (their points its own, no trick),
+plays 10 tricks; the unchosen musik counts for nobody. Scripted hands through both
+engines, outcomes computed by hand; then random deals through both and the preset.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support import ENGINES
+
+from sim.cards import RANK_POINTS, parse_card
+from sim.engine import play_hands
+from sim.engine.actions import ScriptError
+from sim.rules import Rules, load_rules
+
+QUIET = Rules().replace(
+    reshuffle__hand_points_below=0,
+    reshuffle__hand_nines=0,
+    reshuffle__hand_four_jacks=False,
+    reshuffle__talon_points_below=0,
+    reshuffle__talon_two_nines=False,
+    reshuffle__talon_three_jacks=False,
+    rospis__allowed=False,
+)
+GIVE = QUIET.replace(players=2)
+LAY = GIVE.replace(talon__two_players="discard")
+# dealer 1, forehand 0; the musiki: KH QH (place 2), 9H JH (place 3)
+HANDS = ["AS TS KS QS JS 9S AC TC KC QC", "JC 9C AD TD KD QD JD 9D AH TH"]
+TALON = "KH QH 9H JH"
+engines = pytest.mark.parametrize("play", list(ENGINES.values()), ids=list(ENGINES))
+
+
+def run(play: Any, r: Rules, script: list, **kw: Any) -> dict:
+    """The scripted hand on an engine; both seats play "first" after the script."""
+    kw.setdefault("strategies", ("first", "first"))
+    return play(r, HANDS, TALON, 1, script=script, **kw)
+
+
+def pts(cards: list[str]) -> int:
+    return sum(RANK_POINTS[parse_card(c) % 6] for c in cards)
+
+
+@engines
+def test_twelve_cards_two_laid_away_ten_tricks_laid_points_to_the_declarer(play):
+    # seat 1 passes; seat 0 takes the first musik (KH QH: 12 cards), lays TS and AS
+    # away, plays 100. "first" leads 9S JS QS KS (seat 1 throws 9C JC 9D JD), then QC
+    # KC TC AC (seat 1 throws QD KD TD AD), then QH: seat 1's TH wins and its AH takes
+    # the KH. Seat 1: QH TH AH KH = 28. Seat 0: the other 16 cards played (69) and the
+    # two laid away (21): 90 < 100. The other musik (9H JH, 2) counts for nobody.
+    tr = run(play, LAY, ["pass", 0, "TS", "AS", 100])
+    assert tr["talon_pick"] == 0 and tr["discards"] == [[0, "TS"], [0, "AS"]]
+    assert len(tr["tricks"]) == 10 and all(len(t["cards"]) == 2 for t in tr["tricks"])
+    played = [c for t in tr["tricks"] for c in t["cards"]]
+    assert not {"TS", "AS", "9H", "JH"} & set(played)  # laid away, never seen: not played
+    assert tr["tricks"][-2:] == [
+        {"leader": 0, "cards": ["QH", "TH"], "marriage": None, "winner": 1},
+        {"leader": 1, "cards": ["AH", "KH"], "marriage": None, "winner": 1},
+    ]
+    assert tr["tricks_taken"] == [8, 2]
+    assert tr["card_points"] == [69 + pts(["TS", "AS"]), 28] == [90, 28]
+    assert sum(tr["card_points"]) == 120 - pts(["9H", "JH"])
+    assert tr["made"] is False and tr["score_deltas"] == [-100, 30]
+    assert tr["last_talon_to"] is None and tr["bolts"] == [0, 0]
+
+
+@engines
+def test_the_laid_away_cards_are_no_trick(play):
+    # seat 0 lays away the nines 9H JH of the second musik and wins all 10 tricks;
+    # seat 1 takes none and gets the bolt; the first musik (KH QH, 7) is nobody's
+    tr = run(play, LAY, ["pass", 1, "9H", "JH", 100])
+    assert tr["tricks_taken"] == [10, 0] and tr["bolts"] == [0, 1]
+    assert tr["card_points"] == [120 - pts(["KH", "QH"]), 0]
+    assert tr["made"] is True and tr["score_deltas"] == [100, 0]
+    # the declarer lays away only its own cards, and only after taking the musik
+    with pytest.raises(ScriptError, match="KH"):
+        run(play, LAY, ["pass", 1, "KH"])
+
+
+@engines
+def test_give_mode_is_unchanged(play):
+    tr = run(play, GIVE, ["pass", 1, "9H", 100])
+    assert tr["discards"] == [[1, "9H"]] and len(tr["tricks"]) == 11
+    assert tr["last_talon_to"] == 1 and sum(tr["card_points"]) == 120
+
+
+@engines
+def test_the_contract_ceiling_reads_the_ten_cards_kept(play):
+    # with KH QH taken seat 0 holds the ♠, ♣ and ♥ marriages (cap 320); laying the KS
+    # away leaves ♣ and ♥: 280
+    tr = run(play, LAY, ["pass", 0, "KS", "9S", 280])
+    assert tr["contract"] == 280
+    with pytest.raises(ScriptError):
+        run(play, LAY, ["pass", 0, "KS", "9S", 285])
+    assert run(play, LAY, ["pass", 0, "JS", "9S", 320])["contract"] == 320
+
+
+@engines
+def test_the_talon_reshuffle_reads_the_musik_taken(play):
+    r = LAY.replace(reshuffle__talon_points_below=5)
+    # 9H JH (2 points) may be sent back; KH QH (7) may not (no decision is asked)
+    tr = run(play, r, ["pass", 1, "demand"])
+    assert tr["reshuffle"] == {"seat": 0, "reason": "talon_points_below"}
+    tr = run(play, r, ["pass", 0, "TS", "AS", 100])
+    assert tr["reshuffle"] is None and tr["talon_pick"] == 0
+
+
+@engines
+def test_the_after_discard_reshuffle_reads_the_ten_cards_kept(play):
+    r = LAY.replace(reshuffle__after_discard_points_below=45)
+    # seat 0's 12 cards hold 65 points; laying TS AS away keeps 44 < 45: it may demand
+    tr = run(play, r, ["pass", 0, "TS", "AS", "demand"])
+    assert tr["reshuffle"] == {"seat": 0, "reason": "after_discard_points_below"}
+    # laying 9S JS away keeps 63: no decision; seat 1 holds 53
+    tr = run(play, r, ["pass", 0, "9S", "JS", 100])
+    assert tr["reshuffle"] is None and tr["contract"] == 100
+
+
+@engines
+def test_the_cut_gathers_tricks_then_the_laid_away_then_the_other_musik(play):
+    gathered: list[int] = []
+    tr = run(play, LAY.replace(deal__method="cut"), ["pass", 0, "TS", "AS", 100],
+             gathered=gathered)  # fmt: skip
+    pile = [parse_card(c) for t in tr["tricks"] for c in t["cards"]]
+    bottom_up = [*pile, parse_card("TS"), parse_card("AS"), parse_card("9H"), parse_card("JH")]
+    assert gathered == bottom_up[::-1]
+
+
+def test_polish_two_plays_ten_tricks_and_lays_two_away():
+    """The preset by the heuristic: every played deal has 10 tricks, two cards laid away by
+    the declarer, no last-trick talon, and card points 120 less the unchosen musik."""
+    rules = load_rules("polish_two")
+    assert rules.players == 2 and rules.talon.two_players == "discard"
+    docs = play_hands(rules, 200, 5, ("heuristic",), trace=True).traces()
+    played = [d for d in docs if d["reshuffle"] is None and not d["conceded"]]
+    assert len(played) > 150
+    for d in played:
+        decl = d["declarer"]
+        assert len(d["tricks"]) == 10 and d["last_talon_to"] is None
+        laid = [c for to, c in d["discards"] if to == decl]
+        assert len(laid) == 2 == len(d["discards"])
+        other = d["talon"][2:] if d["talon_pick"] == 0 else d["talon"][:2]
+        assert sum(d["card_points"]) == 120 - pts(other)
+        assert d["tricks_taken"][decl] + d["tricks_taken"][1 - decl] == 10
