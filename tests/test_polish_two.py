@@ -146,3 +146,34 @@ def test_polish_two_plays_ten_tricks_and_lays_two_away():
         other = d["talon"][2:] if d["talon_pick"] == 0 else d["talon"][:2]
         assert sum(d["card_points"]) == 120 - pts(other)
         assert d["tricks_taken"][decl] + d["tricks_taken"][1 - decl] == 10
+
+
+def test_the_odds_talon_figures_are_about_the_one_musik_taken():
+    """``thousand odds --rules polish_two``: exact values beside the simulated ones; the
+    talon keys are about one musik of two cards (the one taken, chosen blind, is any of
+    the two), as with two players giving a card: 60 of the 276 pairs hold under 5 points."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from analysis.exact import exact_odds
+    from sim.odds_keys import ODDS_KEYS
+    from sim.runs.odds import simulate_odds
+
+    rules = load_rules("polish_two").replace(reshuffle__talon_points_below=5)
+    exact = exact_odds(rules)
+    assert exact["talon.points_below_5"] == exact["talon.reshuffle"] == Fraction(60, 276)
+    assert exact == exact_odds(rules.replace(talon__two_players="give"))
+    n = 100_000
+    hits = simulate_odds(rules, n, seed=13).hits
+    for key in ODDS_KEYS:
+        p = float(exact[key])
+        se = np.sqrt(max(p * (1 - p), 1e-12) / n)
+        assert abs(hits[key] / n - p) <= 4.5 * se, key
+    # the engine offers the talon reshuffle on the musik taken at that rate too: random
+    # demands half the offers, so p / 2 of the dealt deals (each reaches the talon:
+    # polish_two has no hand condition) are redealt for it
+    docs = play_hands(rules, 4000, 13, ("random",), trace=True).traces()
+    demanded = sum(1 for d in docs if (d["reshuffle"] or {}).get("reason") == "talon_points_below")
+    p = float(exact["talon.reshuffle"]) / 2
+    assert abs(demanded / len(docs) - p) <= 4.5 * np.sqrt(p * (1 - p) / len(docs))
