@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from support import ENGINES
 
-from sim.cards import RANK_POINTS, parse_card
+from sim.cards import RANK_POINTS, card_str, parse_card
 from sim.engine import play_hands
 from sim.engine.actions import ScriptError
 from sim.rules import Rules, load_rules
@@ -177,3 +177,47 @@ def test_the_odds_talon_figures_are_about_the_one_musik_taken():
     demanded = sum(1 for d in docs if (d["reshuffle"] or {}).get("reason") == "talon_points_below")
     p = float(exact["talon.reshuffle"]) / 2
     assert abs(demanded / len(docs) - p) <= 4.5 * np.sqrt(p * (1 - p) / len(docs))
+
+
+def test_the_open_card_solver_adds_no_talon_and_banks_the_laid_away_cards():
+    """The solver of ``pimc`` and the par: from a position laying two cards away it
+    adds what the plain minimax adds with no talon to the last trick, and the deal's
+    total starts from the laid-away points (``Position.banked``)."""
+    import numpy as np
+
+    from sim.engine.search import declarer_total
+    from sim.reference.solver import minimax
+    from sim.solver.deals import deal_cards, par_columns
+    from sim.solver.position import OpenCardSolver, Position, play_state
+
+    rules = load_rules("polish_two").replace(marriage__requires_capture=True)
+    rng = np.random.default_rng(7)
+    solver = OpenCardSolver(tt_bits=12)
+    for _ in range(40):
+        deck = [int(c) for c in rng.permutation(24)]
+        k = int(rng.integers(1, 4))
+        hands = [sorted(deck[i * k : (i + 1) * k]) for i in range(2)]
+        laid = deck[2 * k : 2 * k + 2]
+        trump = int(rng.integers(-1, 4))
+        kw = dict(
+            declarer=int(rng.integers(2)),
+            leader=int(rng.integers(2)),
+            trump=trump,
+            trump_setter=int(rng.integers(2)) if trump >= 0 else -1,
+            marriage_allowed=True,
+        )
+        pos = Position(
+            tuple(sum(1 << c for c in h) for h in hands), laid=sum(1 << c for c in laid), **kw
+        )
+        S, P = play_state(pos, rules)
+        assert pos.banked == pts([card_str(c) for c in laid])
+        assert declarer_total(S, P) == pos.banked
+        assert solver.value(S, P) == minimax(rules, hands, set_aside=[], **kw), pos
+    # the par of played deals: the declarer's own discard, and the best one, bank them too
+    batch = play_hands(load_rules("polish_two"), 6, 3, ("heuristic",), trace=True)
+    cards = deal_cards(batch)
+    assert all(len(d.gives) == 2 and d.lay for d in cards)
+    total, best = par_columns(load_rules("polish_two"), cards)
+    for d, t, b in zip(cards, total, best, strict=True):
+        banked = d.played_position().banked
+        assert banked <= t <= b  # (marriages may take a total past 120)
