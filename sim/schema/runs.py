@@ -52,8 +52,18 @@ HANDS = make_table(
             "Int32",
             "suit bitmask of the marriages in the declarer's cards after the discard",
         ),
-        ("discard_1", "Int32", "card id the declarer gave to the next player clockwise"),
-        ("discard_2", "Int32", "card id given to the player after that; −1 with two players"),
+        (
+            "discard_1",
+            "Int32",
+            "card id the declarer gave to the next player clockwise (two players with "
+            '`talon.two_players = "discard"`: the first card it laid away)',
+        ),
+        (
+            "discard_2",
+            "Int32",
+            "card id given to the player after that; −1 with two players (laying two "
+            "cards away: the second card laid away)",
+        ),
         (
             "trump_named",
             "Int32",
@@ -68,7 +78,8 @@ HANDS = make_table(
             "last_talon_to",
             "Int32",
             "two players only: the seat that got the other talon with "
-            "the last trick, −1 when conceded",
+            "the last trick, −1 when conceded (and always when laying two cards away: "
+            "the other musik is nobody's)",
         ),
         (
             "hand_points_{s}",
@@ -86,7 +97,8 @@ HANDS = make_table(
             "card_points_{s}",
             "Int32",
             "card points the seat won in tricks (four players: the "
-            "dealer's are the talon's points)",
+            "dealer's are the talon's points; two players laying two cards away: the "
+            "declarer's include the cards laid away)",
         ),
         (
             "marriage_points_{s}",
