@@ -82,6 +82,19 @@ def test_the_laid_away_cards_are_no_trick(play):
 
 
 @engines
+def test_the_laid_away_points_save_no_declarer_from_a_bolt(play):
+    # seat 1 declares at 105, takes 9H JH, lays AH TH away (21) and leads 9C: seat 0's
+    # QC wins, then its spades and clubs take every trick. Seat 1 took no trick: a bolt
+    # on no tricks, and on zero points too (its 21 points are the cards laid away)
+    for bolt_on in ("no_tricks", "zero_points"):
+        r = LAY.replace(bolt__on=bolt_on)
+        tr = run(play, r, [105, "pass", 1, "AH", "TH", 105])
+        assert tr["declarer"] == 1 and tr["tricks_taken"] == [10, 0]
+        assert tr["card_points"] == [120 - pts(["AH", "TH", "KH", "QH"]), 21]
+        assert tr["bolts"] == [0, 1] and tr["made"] is False
+
+
+@engines
 def test_give_mode_is_unchanged(play):
     tr = run(play, GIVE, ["pass", 1, "9H", 100])
     assert tr["discards"] == [[1, "9H"]] and len(tr["tricks"]) == 11
