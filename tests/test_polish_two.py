@@ -234,3 +234,51 @@ def test_the_open_card_solver_adds_no_talon_and_banks_the_laid_away_cards():
     for d, t, b in zip(cards, total, best, strict=True):
         banked = d.played_position().banked
         assert banked <= t <= b  # (marriages may take a total past 120)
+
+
+def test_a_defenders_worlds_deal_the_laid_away_cards_and_the_musik_anew():
+    """``pimc``'s worlds for the declarer's opponent laying two cards away: whatever the
+    hidden cards are (the declarer's hand, the two laid away, the musik nobody took), the
+    same worlds come out; each has 2 cards laid away of the cards it cannot see, and
+    every card once. The declarer's worlds keep its laid-away cards, no talon set aside."""
+    import numpy as np
+    from support import redistribute
+
+    from sim.engine.actions import Decision
+    from sim.engine.api import decision_snapshots
+    from sim.engine.params import rules_vector
+    from sim.engine.state import (
+        N_STATE,
+        S_CAPT0,
+        S_DECL,
+        S_HAND0,
+        S_PLAYED,
+        S_TALON_OTHER,
+        SNAP_SEAT,
+    )
+    from sim.engine.strategies.pimc.worlds import sample_world
+
+    rules = load_rules("polish_two")
+    P = rules_vector(rules)
+    rng = np.random.default_rng(4)
+    scratch = np.zeros(8, dtype=np.int64)
+    A = np.zeros(N_STATE, dtype=np.int64)
+    B = np.zeros(N_STATE, dtype=np.int64)
+    checked = {0: 0, 1: 0}
+    for _k, snap in decision_snapshots(rules, 40, 9, kinds=(Decision.PLAY,)):
+        S = snap[:N_STATE].copy()
+        me, decl = int(snap[SNAP_SEAT]), int(S[S_DECL])
+        T = redistribute(S, me, P, rng)
+        if T is None:
+            continue
+        sample_world(S.copy(), P, me, A, scratch)
+        sample_world(T.copy(), P, me, B, scratch)
+        for slot in (S_HAND0, S_HAND0 + 1, S_CAPT0, S_CAPT0 + 1):
+            assert A[slot] == B[slot], (me == decl, slot)
+        laid = int(A[S_CAPT0 + decl]) & ~int(S[S_PLAYED])
+        assert bin(laid).count("1") == 2 and A[S_TALON_OTHER] == 0
+        assert int(A[S_HAND0]) & int(A[S_HAND0 + 1]) == 0 and not laid & int(A[S_HAND0 + decl])
+        if me == decl:
+            assert A[S_CAPT0 + decl] == S[S_CAPT0 + decl]
+        checked[me == decl] += 1
+    assert checked[0] > 50 and checked[1] > 50
