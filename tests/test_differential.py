@@ -145,8 +145,17 @@ def test_fast_engine_equals_reference_with_silenced_players():
             assert all(b == "pass" for s, b in d["bids"][1:] if s == 0)
 
 
-@pytest.mark.parametrize("preset", ["ukraine_online", "two_players", "four_players"])
-@pytest.mark.parametrize("special", ["golden", "dark_allowed"])
+# polish_two (two cards laid away) golden only: after an undarkening's 125 the engines
+# differ on raises in tens (a known difference of bid.step 10 with dark.undarken)
+@pytest.mark.parametrize(
+    ("preset", "special"),
+    [
+        *itertools.product(
+            ["ukraine_online", "two_players", "four_players"], ["golden", "dark_allowed"]
+        ),
+        ("polish_two", "golden"),
+    ],
+)
 def test_fast_engine_equals_reference_in_special_deals(preset, special):
     """Golden and dark deals (a hands run never plays them) through both engines'
     ``play_hand_text``, random strategies, random deals of the stream."""
