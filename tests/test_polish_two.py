@@ -282,3 +282,30 @@ def test_a_defenders_worlds_deal_the_laid_away_cards_and_the_musik_anew():
             assert A[S_CAPT0 + decl] == S[S_CAPT0 + decl]
         checked[me == decl] += 1
     assert checked[0] > 50 and checked[1] > 50
+
+
+def test_the_heuristic_lays_away_its_cheapest_cards_by_the_lay_away_cost():
+    """Laying away (``give_cost``): a lone king or queen costs no half marriage, a ten
+    without its ace 10 less; the heuristic lays away the cheapest, ties the lowest card."""
+    import numpy as np
+
+    from sim.cards import mask_of, parse_cards
+    from sim.engine.params import rules_vector
+    from sim.engine.strategies.discard import cheapest_of_hand, discard_cost, give_cost
+
+    P = rules_vector(load_rules("polish_two"))
+    G = rules_vector(load_rules("polish_two").replace(talon__two_players="give"))
+    hand = mask_of(parse_cards("AS TS KS QS JS 9S AC TC KC QC KH QH"))
+    assert cheapest_of_hand(hand, P) == parse_card("9S")  # 0 points + 3 a spade
+    assert cheapest_of_hand(hand & ~(1 << parse_card("9S")), P) == parse_card("JS")
+    mixed = mask_of(parse_cards("TH KD 9D JD AC TC 9C JC QS AS"))
+    th, kd = parse_card("TH"), parse_card("KD")
+    assert give_cost(mixed, th, P) == discard_cost(mixed, th, G) - 10 == 3
+    assert give_cost(mixed, kd, P) == discard_cost(mixed, kd, G) - 80 // 2 == 4 + 3 * 3
+    assert cheapest_of_hand(mixed, P) == th
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        cards = [int(c) for c in rng.choice(24, int(rng.integers(1, 13)), replace=False)]
+        m = sum(1 << c for c in cards)
+        assert cheapest_of_hand(m, P) == min(cards, key=lambda c: (give_cost(m, c, P), c))
+        assert cheapest_of_hand(m, G) == min(cards, key=lambda c: (discard_cost(m, c, G), c))
