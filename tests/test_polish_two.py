@@ -309,3 +309,19 @@ def test_the_heuristic_lays_away_its_cheapest_cards_by_the_lay_away_cost():
         m = sum(1 << c for c in cards)
         assert cheapest_of_hand(m, P) == min(cards, key=lambda c: (give_cost(m, c, P), c))
         assert cheapest_of_hand(m, G) == min(cards, key=lambda c: (discard_cost(m, c, G), c))
+
+
+def test_strong_plays_as_the_heuristic_laying_two_cards_away():
+    """``strong``'s learned parts were fitted on deals giving one card: laying two cards
+    away it decides by the heuristic's rules (its docstring), with its own parameters
+    (its ``concede_margin`` 10, the heuristic's 0); it does not with two players giving
+    a card."""
+    import numpy as np
+
+    def out(preset, name, params=()):
+        return play_hands(load_rules(preset), 400, 8, (name,), params=params).out
+
+    same = ["strong.concede_margin=0"]
+    assert np.array_equal(out("polish_two", "strong", same), out("polish_two", "heuristic"))
+    assert not np.array_equal(out("polish_two", "strong"), out("polish_two", "heuristic"))
+    assert not np.array_equal(out("two_players", "strong", same), out("two_players", "heuristic"))

@@ -42,9 +42,11 @@ with two hands it plays the two-hand rows (4-7, every one fitted on the search's
 of ``two_players`` deals, :mod:`training.cards`), where fitted, else the heuristic's cards.
 With two players laying two cards away (``talon.two_players = "discard"``, the Polish
 game, preset ``polish_two``) no learned part applies (each was fitted on deals where the
-declarer gives one card and eleven tricks are played): it plays, lays away, names its
-contract and concedes exactly as the heuristic does
-(:func:`~sim.engine.strategies.learned.network_of`).
+declarer gives one card and eleven tricks are played): it bids, plays, lays away, names
+its contract and concedes by the heuristic's rules, with its own parameters (its
+``concede_margin``, 10, against the heuristic's 0; set to 0 it plays the heuristic's
+every move: ``tests/test_polish_two.py``;
+:func:`~sim.engine.strategies.learned.network_of`).
 
 Parameters: the heuristic's, in the same slots. Why each choice was made, with the
 duels that decided it, and how strong it plays: ``docs/players.md``.
