@@ -282,11 +282,11 @@ def _deal(
         }
     names = hand_roles(rules.players)
     gives = ", ".join(
-        _("{card} to {seat}").format(
-            card=_card(x), seat=role(names[declarer if lay else (declarer + j) % len(hands)])
-        )
+        _("{card} to {seat}").format(card=_card(x), seat=role(names[(declarer + j) % len(hands)]))
         for j, x in enumerate(best.gives, start=1)
     )
+    if lay:
+        gives = _("{cards} laid away").format(cards=", ".join(_card(x) for x in best.gives))
     extra = _(", talon {number}").format(number=best.talon) if len(talons) == 2 else ""
     if best.trump >= 0:
         extra += _(", trump {suit}").format(suit=SUIT_LETTERS[best.trump])
