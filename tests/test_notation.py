@@ -85,6 +85,9 @@ def test_a_deal_laying_two_cards_away_is_written_read_and_replayed():
     (back,) = parse_deals(text)
     assert back == full
     check_replay(back, rules)
+    from sim.jobs.show import deal_text
+
+    assert "takes talon 1, lays away 10♠ and A♠; contract 100." in deal_text(deal, rules)
     # a card laid away is the declarer's own: "given" to the other seat it is refused
     with pytest.raises(NotationError, match="Discards"):
         check_replay(parse_deals(POLISH_TWO.replace("0:TS 0:AS", "1:TS 0:AS"))[0], rules)
