@@ -242,8 +242,8 @@ def deal_text(deal: DealRecord, rules: Rules) -> str:
     if deal.talon_pick is not None:
         parts.append(_("takes talon {number}").format(number=deal.talon_pick + 1))
     if laid:
-        cards = _(" and ").join(card_text(c) for _to, c in deal.discards)
-        parts.append(_("lays away {cards}").format(cards=cards))
+        laid_cards = _(" and ").join(card_text(c) for _to, c in deal.discards)
+        parts.append(_("lays away {cards}").format(cards=laid_cards))
     else:
         parts.append(_("gives {cards}").format(cards=gives) if gives else _("gives nothing"))
     if deal.trump is not None:
