@@ -30,19 +30,22 @@ from sim.engine import play_hand_text as fast_play_hand_text
 from sim.engine.actions import DECLARE, MAX_REDEALS, PASS, REDEAL_STRIDE, Decision
 from sim.engine.choose import own_decision
 from sim.engine.deal import ritual_on
-from sim.engine.params import P_DISCARD_FACE_DOWN, P_NP
+from sim.engine.params import P_DISCARD_FACE_DOWN, P_NP, P_TWO_PLAYERS, TWO_DISCARD
 from sim.engine.reshuffle import AFTER_REASONS, HAND_REASONS, TALON_REASONS
 from sim.engine.state import (
     S_AFTER0,
+    S_CAPT0,
     S_DEALT0,
     S_DECL,
     S_GIVE1,
     S_GIVE2,
     S_HAND0,
+    S_PLAYED,
     S_RNG,
     S_RNG_CTR,
     S_TALON,
     S_TALON_OTHER,
+    S_TALON_PICK,
     S_TIEBREAK,
     S_VOID0,
 )
@@ -477,11 +480,14 @@ def redistribute(S: np.ndarray, seat: int, P: np.ndarray, rng: np.random.Generat
 
     The places are the other hands (the hand's seats 0, 1, 2; with two players seat 1 -
     ``seat``) and, with two players, the talon set aside for the last trick, which nobody
-    has seen. Only hidden cards move: not the talon (it may have been shown), not the
-    discards when they lie face up or ``seat`` gave them, and never into a hand that has
-    shown out of the card's suit. Returns None when no different valid deal was found.
+    has seen (laying two cards away: :func:`_redistribute_laying_away`). Only hidden
+    cards move: not the talon (it may have been shown), not the discards when they lie
+    face up or ``seat`` gave them, and never into a hand that has shown out of the
+    card's suit. Returns None when no different valid deal was found.
     """
     two = P[P_NP] == 2
+    if two and P[P_TWO_PLAYERS] == TWO_DISCARD and S[S_TALON_PICK] >= 0:
+        return _redistribute_laying_away(S, seat, rng)
     others = [1 - seat] if two else [s for s in range(3) if s != seat]
     fixed = int(S[S_TALON])
     face_up = not P[P_DISCARD_FACE_DOWN]
@@ -521,6 +527,44 @@ def redistribute(S: np.ndarray, seat: int, P: np.ndarray, rng: np.random.Generat
                 a, b = int(T[base + o1]), int(T[base + o2])
                 T[base + o1] = (a & ~gone) | (m1 & (a | b))
                 T[base + o2] = (b & ~gone) | (m2 & (a | b))
+        return T
+    return None
+
+
+def _redistribute_laying_away(S: np.ndarray, seat: int, rng: np.random.Generator) -> Any:
+    """:func:`redistribute` with two players laying two cards away (docs/rules.md §12).
+
+    Hidden from ``seat``: the other hand, the unchosen musik (in no slot of S: the cards
+    in no hand, not played, not laid away, not the musik taken) and, from the defender,
+    the cards the declarer laid away (its captures not played). The musik taken stays.
+    """
+    decl = int(S[S_DECL])
+    other = 1 - seat
+    hands = int(S[S_HAND0]) | int(S[S_HAND0 + 1])
+    played = int(S[S_PLAYED])
+    laid = int(S[S_CAPT0 + decl]) & ~played
+    talon = int(S[S_TALON])
+    musik = ((1 << 24) - 1) & ~hands & ~played & ~laid & ~talon
+    hidden = [int(S[S_HAND0 + other]) & ~talon, musik]
+    if seat != decl:
+        hidden.append(laid)
+    held = [[c for c in range(24) if m >> c & 1] for m in hidden]
+    pool = np.array([c for h in held for c in h])
+    for _ in range(50):
+        rng.shuffle(pool)
+        new, k = [], 0
+        for h in held:
+            new.append(sorted(pool[k : k + len(h)].tolist()))
+            k += len(h)
+        if new == held or any(S[S_VOID0 + other] >> (c // 6) & 1 for c in new[0]):
+            continue
+        T = S.copy()
+        masks = [sum(1 << c for c in h) for h in new]
+        T[S_HAND0 + other] = (int(S[S_HAND0 + other]) & talon) | masks[0]
+        if seat != decl:  # the cards laid away, in order of their ids
+            T[S_CAPT0 + decl] = (int(S[S_CAPT0 + decl]) & played) | masks[2]
+            for g, c in zip((S_GIVE1, S_GIVE2), [c for c in new[2]], strict=False):
+                T[g] = c
         return T
     return None
 

@@ -80,7 +80,30 @@ VARIANTS = {
     },
 }
 # Presets played under the cut deal too (2 and 4 players deal and gather differently).
-CUT_PRESETS = ["classic", "two_players", "four_players", "ukraine_online"]
+CUT_PRESETS = ["classic", "two_players", "four_players", "ukraine_online", "polish_two"]
+# Two players laying two cards away (docs/rules.md §12, talon.two_players = "discard")
+# with the options its laid-away cards meet: the talon and after-discard reshuffles,
+# the bolt on zero points, marriages counted on capture, the contract's ceiling.
+VARIANTS_2P = {
+    "discard": {"talon__two_players": "discard"},
+    "discard_scoring": {
+        "talon__two_players": "discard",
+        "bolt__on": "zero_points",
+        "marriage__requires_capture": True,
+        "score__round_declarer": True,
+        "bonus__four_nines": 120,
+        "reshuffle__hand_nines": 0,
+    },
+    "discard_reshuffles": {
+        "talon__two_players": "discard",
+        "reshuffle__talon_points_below": 10,
+        "reshuffle__talon_two_nines": True,
+        "reshuffle__after_discard_four_nines": True,
+        "reshuffle__after_discard_points_below": 40,
+        "bid__cap_by_marriages": True,
+        "rospis__allowed": True,
+    },
+}
 
 
 def _compare(rules, n, seed, strategies=None, scores=None):
@@ -108,6 +131,17 @@ def test_fast_engine_equals_reference_on_every_preset(preset, size):
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_fast_engine_equals_reference_under_option_variants(name, size):
     _compare(load_rules("classic").replace(**VARIANTS[name]), size, seed=7)
+
+
+@sizes(500, 3000)
+@pytest.mark.parametrize("name", list(VARIANTS_2P))
+def test_fast_engine_equals_reference_laying_two_cards_away(name, size):
+    docs = _compare(load_rules("two_players").replace(**VARIANTS_2P[name]), size, seed=17)
+    played = [d for d in docs if d["reshuffle"] is None and not d["conceded"]]
+    assert len(played) > size // 4
+    for d in played:  # ten tricks, two cards laid away by the declarer, no last talon
+        assert len(d["tricks"]) == 10 and d["last_talon_to"] is None
+        assert [to for to, _ in d["discards"]] == [d["declarer"]] * 2
 
 
 @sizes(600, 3000)
@@ -142,8 +176,17 @@ def test_fast_engine_equals_reference_with_locked_players(preset, scores):
     assert any(d["score_deltas"][1] > 0 for d in played if d["declarer"] != 1)
 
 
-@pytest.mark.parametrize("preset", ["ukraine_online", "two_players", "four_players", "bomb"])
-@pytest.mark.parametrize("special", ["golden", "dark_allowed"])
+# polish_two (two cards laid away) golden only: after an undarkening's 125 the engines
+# differ on raises in tens (a known difference of bid.step 10 with dark.undarken)
+@pytest.mark.parametrize(
+    ("preset", "special"),
+    [
+        *itertools.product(
+            ["ukraine_online", "two_players", "four_players", "bomb"], ["golden", "dark_allowed"]
+        ),
+        ("polish_two", "golden"),
+    ],
+)
 def test_fast_engine_equals_reference_in_special_deals(preset, special):
     """Golden and dark deals (a hands run never plays them) through both engines'
     ``play_hand_text``, random strategies, random deals of the stream ("bomb": the

@@ -54,6 +54,7 @@ PROBES: dict[str, Probe] = {
     "deal.cut_chain": Probe(7, overrides={"deal__method": "cut"}, runs=("hands",)),
     "reshuffle.after_discard_points_below": Probe(30),
     "talon.discard_face_down": Probe(True, strategy="heuristic"),
+    "talon.two_players": Probe("discard", base="two_players"),  # §12: two players only
     "marriage.ace_sets_trump": Probe(True, overrides={"marriage__ace": True}),
     "bolt.double_in_special": Probe(False, base="ukraine_online", runs=("games",)),
     "golden.repeat_if_none": Probe(

@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from sim.cards import parse_card
 from sim.engine.api import play_hands
 from sim.notation import (
     DealRecord,
@@ -25,7 +26,9 @@ from sim.notation import (
 from sim.reference.replay import check_replay
 from sim.rules import load_rules
 
-PRESETS = ("classic", "two_players", "four_players", "five_hundred_one", "ukraine_online")
+PRESETS = (
+    "classic", "two_players", "four_players", "five_hundred_one", "ukraine_online", "polish_two",
+)  # fmt: skip
 DEAL = """\
 [Rules "classic"]
 [Dealer "0"]
@@ -39,7 +42,7 @@ def test_every_traced_deal_converts_to_the_notation_and_back(preset):
     traces = play_hands(rules, 400, 11, ("strong",), trace=True).traces()
     text = "\n".join(format_deal(from_trace(t, preset, rules.rules_hash)) for t in traces)
     deals = parse_deals(text)
-    assert len(deals) == len(traces) > 400  # redeals are deals of their own
+    assert len(deals) == len(traces) >= 400  # redeals are deals of their own (polish: none)
     played = 0
     for trace, deal in zip(traces, deals, strict=True):
         check_rules(deal, rules)
@@ -77,6 +80,45 @@ def test_a_bomb_is_written_read_and_replayed():
     check_replay(deal, rules)
     with pytest.raises(NotationError, match=r"\[Scores\]: the deal scores 60 0 60"):
         check_replay(parse_deals(text.replace("60 0 60", "60 -100 60"))[0], rules)
+
+
+POLISH_TWO = """\
+[Rules "polish_two"]
+[Dealer "1"]
+[Deal "AS TS KS QS JS 9S AC TC KC QC / JC 9C AD TD KD QD JD 9D AH TH / KH QH 9H JH"]
+[Auction "0:100 1:pass"]
+[Declarer "0"]
+[TalonPick "0"]
+[Discards "0:TS 0:AS"]
+[Contract "100"]
+"""
+
+
+def test_a_deal_laying_two_cards_away_is_written_read_and_replayed():
+    """docs/cli.md: with ``talon.two_players = "discard"`` the two cards laid away are
+    ``Discards`` to the declarer itself; 10 tricks; the replay checks both."""
+    from sim.engine import play_hand_text
+
+    rules = load_rules("polish_two")
+    (deal,) = parse_deals(POLISH_TWO)
+    assert deal.talon_pick == 0 and deal.discards == ((0, parse_card("TS")), (0, parse_card("AS")))
+    check_replay(deal, rules)  # a deal cut short after the contract
+    hands = ["AS TS KS QS JS 9S AC TC KC QC", "JC 9C AD TD KD QD JD 9D AH TH"]
+    trace = play_hand_text(rules, hands, "KH QH 9H JH", 1, script=["pass", 0, "TS", "AS", 100],
+                           strategies=("heuristic", "heuristic"))  # fmt: skip
+    full = from_trace(trace, "polish_two", rules.rules_hash)
+    text = format_deal(full)
+    assert '[TalonPick "0"]' in text and '[Discards "0:TS 0:AS"]' in text
+    assert text.count(">") == 10  # ten tricks
+    (back,) = parse_deals(text)
+    assert back == full
+    check_replay(back, rules)
+    from sim.jobs.show import deal_text
+
+    assert "takes talon 1, lays away 10♠ and A♠; contract 100." in deal_text(deal, rules)
+    # a card laid away is the declarer's own: "given" to the other seat it is refused
+    with pytest.raises(NotationError, match="Discards"):
+        check_replay(parse_deals(POLISH_TWO.replace("0:TS 0:AS", "1:TS 0:AS"))[0], rules)
 
 
 def test_marriages_the_ace_marriage_and_a_named_trump_are_written_and_read():

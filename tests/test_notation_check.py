@@ -287,6 +287,7 @@ def test_show_check_lists_every_problem_of_a_file(thousand, tmp_path):
 
 MUTATED_PRESETS = (
     "classic", "two_players", "four_players", "five_hundred_one", "ukraine_online", "polish",
+    "polish_two",
 )  # fmt: skip
 # and rules no preset has: a trump led when held, every trick beaten, no concession
 STRICT = {"play.must_lead_trump": True, "play.must_beat": True, "rospis.allowed": False}

@@ -170,6 +170,21 @@ MORE_CONFIGS: dict[str, tuple[Rules, int, int]] = {
     ),
     "cut_two_players": (lowered("two_players", deal__method="cut"), 12, 200),
     "polish_four_300": (lowered("polish_four", score__lock_at=180), 15, 200),
+    # two players laying two cards away (docs/rules.md §12): the preset, and with the cut,
+    # golden and dark deals
+    "polish_two_300": (lowered("polish_two", score__lock_at=200), 15, 200),
+    "cut_two_players_discard_special": (
+        lowered(
+            "two_players",
+            talon__two_players="discard",
+            deal__method="cut",
+            golden__enabled=True,
+            dark__enabled=True,
+            dark__min_score=-500,
+        ),
+        12,
+        200,
+    ),
     "cut_four_players_special": (
         lowered(
             "four_players",
@@ -609,6 +624,8 @@ def test_strategies_and_rules_are_checked():
         "cut_four_players_special",
         "polish_300",
         "polish_four_300",
+        "polish_two_300",
+        "cut_two_players_discard_special",
     ],
 )
 @sizes(2, 12)

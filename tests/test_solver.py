@@ -410,18 +410,22 @@ def test_least_total_making_agrees_with_the_engines_rounding(round_declarer, rou
 
 
 @pytest.mark.parametrize(
-    ("preset", "deals"), [("classic", 3), ("two_players", 2), ("five_hundred_one", 1)]
+    ("preset", "deals"),
+    [("classic", 3), ("two_players", 2), ("five_hundred_one", 1), ("polish_two", 2)],
 )
 def test_the_par_is_the_best_of_every_discard_solved_alone(preset: str, deals: int) -> None:
     """:func:`solve_par` (probes against the best so far, one table per pick) equals
     solving every pick, discard and trump exactly on its own: the best value of each
     bid cap, and which discard holds it (ties: the first found); and
-    :func:`best_value` equals the best of them."""
+    :func:`best_value` equals the best of them. (``polish_two``: every pair laid away,
+    its points banked before the play.)"""
     from sim.engine.bidding import bid_cap
     from sim.engine.params import rules_vector
+    from sim.solver.position import lays_away
     from sim.solver.talon import _gives, after_discard, best_value, solve_par
 
     rules = load_rules(preset)
+    lay = lays_away(rules)
     P = rules_vector(rules)
     rng = np.random.default_rng(31)
     n = rules.players
@@ -441,11 +445,11 @@ def test_the_par_is_the_best_of_every_discard_solved_alone(preset: str, deals: i
         for t, talon in enumerate(talons):
             set_aside = talons[1 - t] if n == 2 else 0
             cards = [c for c in range(24) if (hands[0] | talon) >> c & 1]
-            for gives in _gives(cards, n - 1):
+            for gives in _gives(cards, n - 1, lay):
                 for trump in names:
-                    pos = after_discard(hands, talon, 0, gives, trump, set_aside)
+                    pos = after_discard(hands, talon, 0, gives, trump, set_aside, lay)
                     cap = int(bid_cap(pos.hands[0], P))
-                    v = fresh.value(*play_state(pos, rules))
+                    v = pos.banked + fresh.value(*play_state(pos, rules))
                     if cap not in want or v > want[cap][0]:
                         want[cap] = (v, t, gives, trump)
         solver = OpenCardSolver()
@@ -458,7 +462,8 @@ def test_the_par_is_the_best_of_every_discard_solved_alone(preset: str, deals: i
 
 
 @pytest.mark.parametrize(
-    ("preset", "deals"), [("classic", 6), ("two_players", 3), ("five_hundred_one", 1)]
+    ("preset", "deals"),
+    [("classic", 6), ("two_players", 3), ("five_hundred_one", 1), ("polish_two", 3)],
 )
 def test_the_par_summary_equals_the_full_par(preset: str, deals: int) -> None:
     """:func:`par_summary` (each discard probed only at what would change its answer)

@@ -284,15 +284,16 @@ def trace_of(
     doc["declarer"] = decl
     doc["winning_bid"] = int(row[ROW["winning_bid"]])
     doc["talon_shown"] = bool(row[ROW["talon_shown"]])
+    lay = players == 2 and rules.talon.two_players == "discard"  # two laid away (§12)
     doc["discards"] = [
-        [seat[(decl_h + j) % nh], card_str(int(row[ROW[f"discard_{j}"]]))]
-        for j in range(1, nh)
+        [decl if lay else seat[(decl_h + j) % nh], card_str(int(row[ROW[f"discard_{j}"]]))]
+        for j in range(1, 3 if lay else nh)
         if row[ROW["discard_1"]] >= 0  # none before a bomb (rospis.when = "talon")
     ]
     doc["contract"] = int(row[ROW["contract"]])
     doc["conceded"] = bool(row[ROW["conceded"]])
     if not row[ROW["conceded"]]:
-        n_tricks = TRICKS_3 if nh == 3 else TRICKS_2
+        n_tricks = TRICKS_3 if nh == 3 else TRICKS_2 - lay
         doc["tricks"] = [
             {
                 "leader": seat[int(tr[0])],

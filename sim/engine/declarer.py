@@ -58,7 +58,7 @@ from sim.engine.state import (
     Workspace,
 )
 from sim.engine.strategies.registry import H_PLAY_ITEMS
-from sim.engine.talon import close_bidding, may_concede
+from sim.engine.talon import close_bidding, lays_away, may_concede
 from sim.jit import body, call_packed, claim, hot, hot_call, kernel, packed_type, unpacked
 from sim.rng import item_state
 
@@ -144,7 +144,7 @@ def evaluate_one(
     row[D_MARRIAGE_POINTS] = mp
     row[D_CONCEDE_FROM] = concede_from
     row[D_GIVE1] = S[S_GIVE1]
-    row[D_GIVE2] = S[S_GIVE2] if NP == 3 else -1
+    row[D_GIVE2] = S[S_GIVE2] if NP == 3 or lays_away(P) else -1
     row[D_ERROR] = S[S_ERROR]
 
 

@@ -160,17 +160,19 @@ from sim.engine.state import (
     SPECIAL_DARK,
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
-    TRICKS_2,
-    TRICKS_3,
     Workspace,
 )
 from sim.engine.strategies.registry import H_PLAY_BLOCK, SAMPLING
 from sim.engine.talon import (
     apply_discard,
+    apply_lay_away,
     apply_talon_pick,
     close_bidding,
     close_discard,
     contract_range,
+    deal_tricks,
+    discards_made,
+    lays_away,
     legal_discards,
     may_concede,
     take_talon,
@@ -371,7 +373,7 @@ def talon(P: np.ndarray, W: Workspace, masks: np.ndarray) -> int:
     decl = S[S_DECL]
     if P[P_NP] == 2:
         pick = 1 if choose_yes(Decision.TALON_PICK, decl, P, W) else 0
-        apply_talon_pick(S, masks, pick)
+        apply_talon_pick(S, P, masks, pick)
         W.out[O_TALON_PICK] = pick
         W.out[O_TALON_POINTS] = mask_points(S[S_TALON])
         W.out[O_TALON_MARR] = marriages_of(S[S_TALON])
@@ -386,12 +388,20 @@ def talon(P: np.ndarray, W: Workspace, masks: np.ndarray) -> int:
 
 @hot
 def discard(P: np.ndarray, W: Workspace) -> None:
-    """Phase 4 (§5): the declarer gives one card to each opponent, left first."""
+    """Phase 4 (§5): the declarer gives one card to each opponent, left first.
+
+    Two players laying away (§12 ``discard``): two cards of the declarer's 12 laid
+    away face down, its card points at scoring.
+    """
     S = W.S
-    for j in range(1, P[P_NP]):
+    lay = lays_away(P)
+    for j in range(1, discards_made(P) + 1):
         n = legal_discards(S, W.legal)
         card = choose(Decision.DISCARD, S[S_DECL], P, W, LIST, n, 0, 0)
-        apply_discard(S, P, j, card)
+        if lay:
+            apply_lay_away(S, j, card)
+        else:
+            apply_discard(S, P, j, card)
         W.out[O_DISCARD1 + j - 1] = card
     close_discard(S, P)
     W.out[O_DECL_MARR_AFTER] = marriages_of(S[S_HAND0 + S[S_DECL]])
@@ -475,14 +485,14 @@ def named_trump(P: np.ndarray, W: Workspace) -> None:
 
 @hot
 def tricks(P: np.ndarray, W: Workspace) -> None:
-    """Phase 9 (§6): 8 tricks of 3 cards (11 of 2), the declarer leading the first.
+    """Phase 9 (§6): 8 tricks of 3 cards (11 of 2; 10 laying away), the declarer leading.
 
-    With 2 players the last trick's winner also takes the talon set aside.
+    With 2 players giving a card the last trick's winner also takes the talon set aside.
     """
     S = W.S
     NP = P[P_NP]
     leader = S[S_DECL]
-    for t in range(TRICKS_3 if NP == 3 else TRICKS_2):
+    for t in range(deal_tricks(P)):
         start_trick(S, t, leader)
         plain, declaring = legal_leads(S, P, leader)
         apply_lead(S, P, choose(Decision.PLAY, leader, P, W, MASKS, plain, declaring, 0))
@@ -499,7 +509,7 @@ def tricks(P: np.ndarray, W: Workspace) -> None:
             W.tricks[t, 4] = S[S_LEAD_MARRIAGE]
             W.tricks[t, 5] = winner
         leader = winner
-    if NP == 2:
+    if NP == 2 and not lays_away(P):
         S[S_CAPT0 + leader] |= S[S_TALON_OTHER]
         S[S_LAST_TALON_TO] = leader
         W.out[O_LAST_TALON_TO] = leader
@@ -638,7 +648,8 @@ def gather_deck(S: np.ndarray, P: np.ndarray, redealt: bool, deck: np.ndarray) -
     """The next deck (top first): this deal's cards gathered as they lie (docs/rules.md §2).
 
     A played deal: the tricks in the order taken, each in play order, the first trick
-    at the bottom (2 players: the set-aside talon on top). A redealt or conceded deal:
+    at the bottom (2 players: the set-aside talon on top; laying away, the two cards
+    laid away in order, then the unchosen musik on top). A redealt or conceded deal:
     the hands from forehand clockwise, each in ascending order, then the cards in no
     hand (the talon) ascending, the first at the bottom.
     """
@@ -646,12 +657,18 @@ def gather_deck(S: np.ndarray, P: np.ndarray, redealt: bool, deck: np.ndarray) -
     n = 0  # cards laid so far, from the bottom
     rest = ALL_CARDS
     if not redealt and not S[S_CONCEDED]:
-        n_played = NP * (TRICKS_3 if NP == 3 else TRICKS_2)
+        n_played = NP * deal_tricks(P)
         for k in range(n_played):
             c = S[S_PILE0 + k]
             deck[23 - k] = c
             rest ^= np.int64(1) << c
         n = n_played
+        if lays_away(P):
+            for j in range(2):
+                c = S[S_GIVE1 + j]
+                deck[23 - n] = c
+                rest ^= np.int64(1) << c
+                n += 1
     else:
         f = S[S_FOREHAND]
         for k in range(NP):

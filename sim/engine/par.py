@@ -25,7 +25,8 @@ from sim.engine.bidding import bid_cap
 from sim.engine.bits import lowest, mask_points
 from sim.engine.params import P_NP
 from sim.engine.search import Solver, new_position, probe_value, sort_head, sure_points
-from sim.engine.state import NO_SUIT, S_HAND0, S_TRUMP, S_TRUMP_SETTER
+from sim.engine.state import NO_SUIT, S_CAPT0, S_HAND0, S_TRUMP, S_TRUMP_SETTER
+from sim.engine.talon import lays_away
 from sim.jit import hot, hot_call
 
 MAX_GIVES = 24 * 23 * 4  # ordered gives of two cards, each with one of four trumps named
@@ -34,14 +35,29 @@ _CODE_BITS = 16  # a give's code in the low bits of its sort key
 
 @hot
 def _set_give(
-    S: np.ndarray, hands: np.ndarray, talon: int, decl: int, a: int, b: int, trump: int, NP: int
+    S: np.ndarray,
+    hands: np.ndarray,
+    talon: int,
+    decl: int,
+    a: int,
+    b: int,
+    trump: int,
+    NP: int,
+    lay: bool,
 ) -> int:
     """The hands once the declarer took ``talon`` and gave ``a`` (and ``b``) clockwise.
 
-    Into ``S``, with ``trump`` named (``NO_SUIT``: none); the declarer's hand.
+    Into ``S``, with ``trump`` named (``NO_SUIT``: none); the declarer's hand. ``lay``
+    (two players laying two cards away, §12): ``a`` and ``b`` are laid away, among the
+    declarer's captured cards.
     """
     mine = (hands[decl] | talon) & ~(np.int64(1) << a)
-    S[S_HAND0 + (decl + 1) % NP] = hands[(decl + 1) % NP] | np.int64(1) << a
+    if lay:
+        mine &= ~(np.int64(1) << b)
+        S[S_HAND0 + 1 - decl] = hands[1 - decl]
+        S[S_CAPT0 + decl] = np.int64(1) << a | np.int64(1) << b
+    else:
+        S[S_HAND0 + (decl + 1) % NP] = hands[(decl + 1) % NP] | np.int64(1) << a
     if NP == 3:
         mine &= ~(np.int64(1) << b)
         S[S_HAND0 + (decl + 2) % 3] = hands[(decl + 2) % 3] | np.int64(1) << b
@@ -78,21 +94,27 @@ def par_pick(
     one pick share one table, since they share most of their later tricks.
     """
     NP = P[P_NP]
+    lay = lays_away(P)
+    two = NP == 3 or lay  # two cards a give: ordered (three hands), or a pair laid away
     hand = hands[decl] | talon
     n = 0
     m1 = hand
     while m1:
         a = lowest(m1)
         m1 &= m1 - 1
-        m2 = hand & ~(np.int64(1) << a) if NP == 3 else np.int64(1)
+        m2 = np.int64(1)
+        if NP == 3:
+            m2 = hand & ~(np.int64(1) << a)
+        elif lay:
+            m2 = m1  # the cards above a: each pair once
         while m2:
-            b = lowest(m2) if NP == 3 else -1
-            m2 = m2 & (m2 - 1) if NP == 3 else np.int64(0)
+            b = lowest(m2) if two else -1
+            m2 = m2 & (m2 - 1) if two else np.int64(0)
             given = np.int64(1) << a
-            if NP == 3:
+            if two:
                 given |= np.int64(1) << b
             for t in range(names.shape[0]):
-                mine = _set_give(S, hands, talon, decl, a, b, names[t], NP)
+                mine = _set_give(S, hands, talon, decl, a, b, names[t], NP, lay)
                 top = bid_cap(mine, P)
                 lb = sure_points(S, P)[0]
                 code = (a * 32 + (b + 1)) * 8 + t  # the give, as the probe loop reads it
@@ -106,7 +128,8 @@ def par_pick(
         t = code % 8
         b = (code // 8) % 32 - 1
         a = code // 256
-        _set_give(S, hands, talon, decl, a, b, names[t], NP)
+        _set_give(S, hands, talon, decl, a, b, names[t], NP, lay)
+        banked = mask_points(S[S_CAPT0 + decl]) if lay else 0  # laid away: counted already
         top = 4095 - (keys[i] >> 48 & 4095)  # the give's bid cap, as its key holds it
         allowed = 0
         while allowed < levels.shape[0] and levels[allowed] <= top:
@@ -114,9 +137,10 @@ def par_pick(
         target = best + 1
         if made < allowed:
             target = min(target, need[made])
-        v = probe_value(C, P, S, target)
+        v = probe_value(C, P, S, target - banked)
         if v < 0:
             continue  # changes neither answer
+        v += banked
         best = max(best, v)
         while made < allowed and need[made] <= v:
             made += 1

@@ -53,6 +53,8 @@ from sim.engine.state import (
     S_CONTRACT,
     S_DECL,
     S_DECLARED0,
+    S_GIVE1,
+    S_GIVE2,
     S_MPTS0,
     S_SCORE0,
     S_SPECIAL,
@@ -61,6 +63,7 @@ from sim.engine.state import (
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
 )
+from sim.engine.talon import lays_away
 from sim.jit import hot
 from sim.rules import ACE_MARRIAGE_VALUE
 
@@ -214,6 +217,9 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
 
     A seat locked by ``score.lock_at`` (its game score ``S_SCORE0``) scores only its
     own contract: a defender 0, the declarer its contract without the four-nines bonus.
+    Two players laying away (§12): the two cards laid away are among the declarer's
+    captured cards (:func:`sim.engine.talon.apply_lay_away`), so they count in its card
+    points; they are no trick, and with ``bolt.on = "zero_points"`` no escape from a bolt.
     """
     decl = S[S_DECL]
     contract = S[S_CONTRACT]
@@ -243,6 +249,8 @@ def score_played(S: np.ndarray, P: np.ndarray, out: np.ndarray) -> None:
         elif s != decl:
             out[O_DELTA0 + s] = 0  # locked (score.lock_at): only its own contract counts
         if P[P_BOLT_ON] == ZERO_POINTS:
+            if s == decl and lays_away(P):  # cards laid away are no trick: no escape (§12)
+                total -= mask_points(np.int64(1) << S[S_GIVE1] | np.int64(1) << S[S_GIVE2])
             bolt = round_score(total, P) == 0  # a total that rounds to 0
         else:
             bolt = S[S_TRICKS0 + s] == 0

@@ -10,11 +10,20 @@ import numpy as np
 
 from sim.engine.bidding import OPENING_BID, bid_cap
 from sim.engine.bits import mask_to_list, seat_after
-from sim.engine.params import P_GOLDEN_BLIND, P_HIDE_AT_100, P_NP, P_ROSPIS_ALLOWED, P_STEP
+from sim.engine.params import (
+    P_GOLDEN_BLIND,
+    P_HIDE_AT_100,
+    P_NP,
+    P_ROSPIS_ALLOWED,
+    P_STEP,
+    P_TWO_PLAYERS,
+    TWO_DISCARD,
+)
 from sim.engine.state import (
     S_AFTER0,
     S_AT100,
     S_BID,
+    S_CAPT0,
     S_DECL,
     S_FLAGS,
     S_GIVE1,
@@ -29,6 +38,8 @@ from sim.engine.state import (
     SPECIAL_DARK,
     SPECIAL_GOLDEN,
     SPECIAL_NONE,
+    TRICKS_2,
+    TRICKS_3,
 )
 from sim.jit import hot
 
@@ -45,10 +56,34 @@ def close_bidding(S: np.ndarray, P: np.ndarray) -> None:
 
 
 @hot
-def apply_talon_pick(S: np.ndarray, masks: np.ndarray, pick: int) -> None:
-    """Two players: the declarer takes talon ``pick`` (blind); the other is set aside."""
+def lays_away(P: np.ndarray) -> bool:
+    """Two players with ``talon.two_players = "discard"``: two cards laid away (§12)."""
+    return P[P_NP] == 2 and P[P_TWO_PLAYERS] == TWO_DISCARD
+
+
+@hot
+def deal_tricks(P: np.ndarray) -> int:
+    """Tricks in a played deal: 8 of three cards; with two players 11, or 10 laying away."""
+    if P[P_NP] == 3:
+        return TRICKS_3
+    return TRICKS_2 - 1 if lays_away(P) else TRICKS_2
+
+
+@hot
+def discards_made(P: np.ndarray) -> int:
+    """DISCARD decisions of a deal: one card to each opponent, or two laid away (§12)."""
+    return 2 if lays_away(P) else P[P_NP] - 1
+
+
+@hot
+def apply_talon_pick(S: np.ndarray, P: np.ndarray, masks: np.ndarray, pick: int) -> None:
+    """Two players: the declarer takes talon ``pick`` (blind); the other is set aside.
+
+    Laying away (``talon.two_players = "discard"``) the other musik is never seen and
+    counts for nobody: no talon is set aside for the last trick (``S_TALON_OTHER`` 0).
+    """
     S[S_TALON] = np.int64(masks[2 + pick])
-    S[S_TALON_OTHER] = np.int64(masks[3 - pick])
+    S[S_TALON_OTHER] = 0 if lays_away(P) else np.int64(masks[3 - pick])
     S[S_TALON_PICK] = pick
 
 
@@ -71,6 +106,20 @@ def apply_discard(S: np.ndarray, P: np.ndarray, j: int, card: int) -> None:
     bit = np.int64(1) << card
     S[S_HAND0 + decl] ^= bit
     S[S_HAND0 + seat_after(decl, j, P[P_NP])] |= bit
+    S[S_GIVE1 + j - 1] = card
+
+
+@hot
+def apply_lay_away(S: np.ndarray, j: int, card: int) -> None:
+    """The declarer lays ``card`` away face down (its ``j``-th, 1 or 2; §12 discard).
+
+    Its points count with the declarer's captured cards (``S_CAPT``, so every reader
+    of the deal's points sees them) though it is no trick.
+    """
+    decl = S[S_DECL]
+    bit = np.int64(1) << card
+    S[S_HAND0 + decl] ^= bit
+    S[S_CAPT0 + decl] |= bit
     S[S_GIVE1 + j - 1] = card
 
 

@@ -236,10 +236,16 @@ def deal_text(deal: DealRecord, rules: Rules) -> str:
     gives = _(" and ").join(
         _("{card} to {seat}").format(card=card_text(c), seat=who(to)) for to, c in deal.discards
     )
+    # two players laying two cards away (talon.two_players = "discard"): to the declarer
+    laid = bool(deal.discards) and all(to == deal.declarer for to, _c in deal.discards)
     parts = []
     if deal.talon_pick is not None:
         parts.append(_("takes talon {number}").format(number=deal.talon_pick + 1))
-    parts.append(_("gives {cards}").format(cards=gives) if gives else _("gives nothing"))
+    if laid:
+        laid_cards = _(" and ").join(card_text(c) for _to, c in deal.discards)
+        parts.append(_("lays away {cards}").format(cards=laid_cards))
+    else:
+        parts.append(_("gives {cards}").format(cards=gives) if gives else _("gives nothing"))
     if deal.trump is not None:
         parts.append(_("names {suit} trump").format(suit=SUIT_SYMBOLS[deal.trump]))
     lines.append(

@@ -231,7 +231,7 @@ def _deal(
     declarer: int,
     made: dict[str, Any] | None = None,
 ) -> Solution:
-    from sim.solver.position import OpenCardSolver, play_state
+    from sim.solver.position import OpenCardSolver, lays_away, play_state
     from sim.solver.talon import after_discard, solve_par
 
     solver = OpenCardSolver()
@@ -261,6 +261,7 @@ def _deal(
         "contracts": contracts,
         "line": _line_doc(line, hand_roles(rules.players)),
     }
+    lay = lays_away(rules)  # two players laying two cards away: the gives are laid
     if made is not None:
         pos = after_discard(
             hands,
@@ -269,9 +270,10 @@ def _deal(
             made["gives"],
             made["trump"],
             talons[1 - made["talon"]] if len(talons) == 2 else 0,
+            lay,
         )
         S2, P2 = play_state(pos, rules)
-        made_value = solver.value(S2, P2)
+        made_value = pos.banked + solver.value(S2, P2)
         doc["played"] = {
             "gives": [card_str(x) for x in made["gives"]],
             "contract": made["contract"],
@@ -283,6 +285,8 @@ def _deal(
         _("{card} to {seat}").format(card=_card(x), seat=role(names[(declarer + j) % len(hands)]))
         for j, x in enumerate(best.gives, start=1)
     )
+    if lay:
+        gives = _("{cards} laid away").format(cards=", ".join(_card(x) for x in best.gives))
     extra = _(", talon {number}").format(number=best.talon) if len(talons) == 2 else ""
     if best.trump >= 0:
         extra += _(", trump {suit}").format(suit=SUIT_LETTERS[best.trump])

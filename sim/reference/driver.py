@@ -232,6 +232,12 @@ class Deal:
     tricks: list[dict[str, Any]] = field(default_factory=list)
     captured: list[list[int]] = field(default_factory=list)
     last_talon_to: int | None = None
+    laid: list[int] = field(default_factory=list)  # 2 players, "discard": the cards laid away
+
+    @property
+    def lays_away(self) -> bool:
+        """Two players with ``talon.two_players = "discard"`` (§12): two cards laid away."""
+        return self.table.players == 2 and self.rules.talon.two_players == "discard"
 
     def body(self) -> dict[str, Any]:
         """The trace's keys from ``bids`` to ``conceded`` (a deal not redealt)."""
@@ -336,10 +342,18 @@ def talon(w: Deal) -> bool:
 
 
 def discard(w: Deal) -> None:
-    """Phase 4 (§5): the declarer gives one card to each opponent, left first."""
-    w.kept, w.given = give_away(w.hands[w.declarer] + w.talon, w.table, w.declarer, w.chooser)
+    """Phase 4 (§5): the declarer gives one card to each opponent, left first.
+
+    Two players laying away (§12 ``discard``): two of its 12 cards laid away.
+    """
+    lay = w.lays_away
+    hand = w.hands[w.declarer] + w.talon
+    w.kept, w.given = give_away(hand, w.table, w.declarer, w.chooser, lay)
     w.after = [list(h) for h in w.hands]
     w.after[w.declarer] = w.kept
+    if lay:  # laid away face down: the declarer's points at scoring, in no hand
+        w.laid = [card for _, card in w.given]
+        return
     for to, card in w.given:
         w.after[to] = sorted([*w.after[to], card])
 
@@ -440,13 +454,17 @@ def named_trump(w: Deal) -> None:
 def tricks(w: Deal) -> None:
     """Phase 9 (§6): the tricks, the declarer leading the first.
 
-    With 2 players the last trick's winner also takes the talon set aside.
+    With 2 players giving a card the last trick's winner also takes the talon set
+    aside; laying away, nobody takes the other musik.
     """
     assert w.play is not None
     w.tricks, w.captured = play_tricks(w.rules, w.table, [list(h) for h in w.after], w.play,
                                        w.chooser)  # fmt: skip
-    w.gather_into(w.after, [parse_card(c) for t in w.tricks for c in t["cards"]])
-    if w.table.players == 2:
+    pile = [parse_card(c) for t in w.tricks for c in t["cards"]]
+    w.gather_into(w.after, pile + w.laid)  # laid away: on the tricks, under the musik
+    if w.lays_away:  # the cards laid away count for the declarer; the other musik for none
+        w.captured[w.declarer] += w.laid
+    elif w.table.players == 2:
         w.last_talon_to = w.tricks[-1]["winner"]
         w.captured[w.last_talon_to] += w.set_aside
 
@@ -456,7 +474,16 @@ def score_played(w: Deal) -> dict[str, Any]:
     assert w.play is not None
     taken = [sum(1 for t in w.tricks if t["winner"] == s) for s in range(w.table.players)]
     scored = score_deal(
-        w.rules, w.table, w.play, w.contract, w.captured, taken, w.after, w.kind, w.game_scores
+        w.rules,
+        w.table,
+        w.play,
+        w.contract,
+        w.captured,
+        taken,
+        w.after,
+        w.kind,
+        w.game_scores,
+        w.laid,
     )
     made = scored.pop("made")
     _sits_out(w.rules, w.table, w.talon, scored, w.kind, w.game_scores)

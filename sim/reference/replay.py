@@ -169,7 +169,7 @@ class ReplayChooser:
         self.discards += 1
         to, card = d.discards[k]
         move = _("discard {number}").format(number=k + 1)
-        want = self.w.table.after(seat, k + 1)
+        want = seat if self.w.lays_away else self.w.table.after(seat, k + 1)  # §12 laid away
         if to != want:
             why = _("the card goes to {seat}, not to {other}")
             other = self.names.get(to, str(to))

@@ -110,13 +110,16 @@ def score_played(
     after_discard: list[list[int]],
     special: str | None = None,
     scores: Sequence[int] | None = None,
+    laid: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Points, deltas, ``made`` and bolts of a played deal (PROTOCOL.md §10, docs/rules.md §7).
 
     Every list has one entry per seat of the game; a seat that sits out gets 0s
     here (:func:`sitter_score` scores it). A seat whose game score (``scores``, 0 when
     None) is locked by ``score.lock_at`` scores only its own contract: a defender 0,
-    the declarer its contract without the four-nines bonus.
+    the declarer its contract without the four-nines bonus. ``laid``: two players
+    laying away (§12), the cards laid away, already in the declarer's ``captured``: no
+    trick, and no escape from a ``zero_points`` bolt.
     """
     card_pts = table.zeros()
     marriage_pts = table.zeros()
@@ -142,8 +145,9 @@ def score_played(
             deltas[s] = 0
         if rules.bolt.on == "no_tricks":
             bolt = tricks_taken[s] == 0
-        else:  # "zero_points": a deal total that rounds to 0
-            bolt = round_points(rules, total[s]) == 0
+        else:  # "zero_points": a deal total that rounds to 0 (cards laid away excepted)
+            counted = total[s] - (points(laid) if s == decl else 0)
+            bolt = round_points(rules, counted) == 0
         if s == decl and rules.bolt.declarer_exempt:
             bolt = False
         bolts[s] = int(bolt)

@@ -19,24 +19,32 @@ def talon_shown(rules: Rules, at_100: bool, special: str | None = None) -> bool:
 
 
 def discard(
-    hand: list[int], table: Table, declarer: int, chooser: Chooser
+    hand: list[int], table: Table, declarer: int, chooser: Chooser, lay_away: bool = False
 ) -> tuple[list[int], list[list[int]]]:
     """The declarer gives one card to each opponent (PROTOCOL.md §4).
 
     3 active players: to ``decl+1``, then to ``decl+2``; 2 players: one card to
-    ``decl+1``.
+    ``decl+1``, or with ``lay_away`` (``talon.two_players = "discard"``) two cards
+    laid away, logged as given to the declarer itself.
 
     Args:
         hand: the declarer's cards with the talon (10, or 12 with 2 players).
         table: who plays.
         declarer: the declarer's seat.
         chooser: decides the discards.
+        lay_away: two players laying two cards away (§12).
 
     Returns:
         The declarer's remaining cards and the log ``[[recipient, card], ...]``.
     """
     rest = sorted(hand)
     log: list[list[int]] = []
+    if lay_away:  # two players, "discard": two cards laid away face down (§12)
+        for k in (1, 2):
+            card = chooser.choose(Decision.DISCARD, declarer, rest, f" laid away ({k} of 2)")
+            rest.remove(card)
+            log.append([declarer, card])
+        return rest, log
     for k in range(1, len(table.active)):
         to = table.after(declarer, k)
         card = chooser.choose(Decision.DISCARD, declarer, rest, f" to seat {to}")

@@ -60,12 +60,14 @@ HANDS = make_table(
         (
             "discard_1",
             "Int32",
-            "card id the declarer gave to the next player clockwise; −1 after a bomb",
+            "card id the declarer gave to the next player clockwise; −1 after a bomb (two "
+            'players with `talon.two_players = "discard"`: the first card it laid away)',
         ),
         (
             "discard_2",
             "Int32",
-            "card id given to the player after that; −1 with two players and after a bomb",
+            "card id given to the player after that; −1 with two players and after a bomb "
+            "(laying two cards away: the second card laid away)",
         ),
         (
             "trump_named",
@@ -81,7 +83,8 @@ HANDS = make_table(
             "last_talon_to",
             "Int32",
             "two players only: the seat that got the other talon with "
-            "the last trick, −1 when conceded",
+            "the last trick, −1 when conceded (and always when laying two cards away: "
+            "the other musik is nobody's)",
         ),
         (
             "hand_points_{s}",
@@ -99,7 +102,8 @@ HANDS = make_table(
             "card_points_{s}",
             "Int32",
             "card points the seat won in tricks (four players: the "
-            "dealer's are the talon's points, 0 under `talon.sitter_scores = \"aces\"`)",
+            "dealer's are the talon's points, 0 under `talon.sitter_scores = \"aces\"`; two "
+            "players laying two cards away: the declarer's include the cards laid away)",
         ),
         (
             "marriage_points_{s}",

@@ -16,7 +16,7 @@ import numpy as np
 from sim.engine.api import HandsBatch
 from sim.engine.state import ROW
 from sim.rules import Rules
-from sim.solver.position import OpenCardSolver, Position, play_state
+from sim.solver.position import OpenCardSolver, Position, lays_away, play_state
 from sim.solver.talon import after_discard, best_value
 
 
@@ -27,17 +27,24 @@ class DealCards:
     hands: tuple[int, ...]  # the dealt hands
     talons: tuple[int, ...]  # the talon; two players: both talons
     declarer: int
-    gives: tuple[int, ...]  # the cards given, clockwise from the declarer's left
+    gives: tuple[int, ...]  # the cards given, clockwise from the declarer's left (or laid)
     talon: int  # which talon was taken (two players), else 0
     trump: int  # the trump named, -1 none
     contract: int
     conceded: bool
+    lay: bool = False  # two players laying the two ``gives`` away (talon.two_players)
 
     def played_position(self) -> Position:
         """The play position the declarer's own discard left."""
         set_aside = self.talons[1 - self.talon] if len(self.talons) == 2 else 0
         return after_discard(
-            self.hands, self.talons[self.talon], self.declarer, self.gives, self.trump, set_aside
+            self.hands,
+            self.talons[self.talon],
+            self.declarer,
+            self.gives,
+            self.trump,
+            set_aside,
+            self.lay,
         )
 
 
@@ -47,6 +54,7 @@ def deal_cards(batch: HandsBatch) -> list[DealCards]:
         raise ValueError("deal_cards needs a batch played with trace=True")
     players = batch.rules.players
     n = 2 if players == 2 else 3
+    lay = lays_away(batch.rules)
     out = []
     for k in range(len(batch)):
         row = batch.out[k]
@@ -54,7 +62,7 @@ def deal_cards(batch: HandsBatch) -> list[DealCards]:
         dealer = int(row[ROW["dealer"]])
         decl = int(row[ROW["declarer"]])
         hand_decl = (decl - dealer - 1) % 4 if players == 4 else decl
-        gives = tuple(int(row[ROW[f"discard_{j}"]]) for j in range(1, n))
+        gives = tuple(int(row[ROW[f"discard_{j}"]]) for j in range(1, 3 if lay else n))
         out.append(
             DealCards(
                 hands=tuple(places[:n]),
@@ -65,6 +73,7 @@ def deal_cards(batch: HandsBatch) -> list[DealCards]:
                 trump=int(row[ROW["trump_named"]]),
                 contract=int(row[ROW["contract"]]),
                 conceded=bool(row[ROW["conceded"]]),
+                lay=lay,
             )
         )
     return out
@@ -82,8 +91,9 @@ def par_columns(
     total = np.zeros(len(cards), dtype=np.int32)
     top = np.zeros(len(cards), dtype=np.int32)
     for i, d in enumerate(cards):
-        S, P = play_state(d.played_position(), rules)
-        total[i] = solver.value(S, P)
+        pos = d.played_position()
+        S, P = play_state(pos, rules)
+        total[i] = pos.banked + solver.value(S, P)  # laid away: banked before the play
         if best:
             top[i] = best_value(rules, d.hands, d.talons, d.declarer, int(total[i]), solver)
     return total, top

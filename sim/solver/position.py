@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.cards import N_CARDS, cards_of
+from sim.cards import N_CARDS, RANK_POINTS, cards_of
 from sim.engine import search as _search
 from sim.engine.actions import DECLARE
 from sim.engine.params import P_FIRST_LEAD, P_NP, rules_vector
 from sim.engine.state import (
     N_STATE,
     NO_SUIT,
+    S_CAPT0,
     S_DECL,
     S_DECLARED0,
     S_HAND0,
@@ -39,9 +40,19 @@ from sim.engine.state import (
 from sim.rules import Rules
 
 
-def hand_size(players: int) -> int:
-    """Cards in each hand when the play starts: 8 (3 or 4 players) or 11 (2 players)."""
-    return TRICKS_2 if players == 2 else TRICKS_3
+def hand_size(players: int, lay: bool = False) -> int:
+    """Cards in each hand when the play starts: 8 (3 or 4 players) or 11 (2 players).
+
+    ``lay``: two players laying two cards away (``talon.two_players = "discard"``): 10.
+    """
+    if players == 2:
+        return TRICKS_2 - 1 if lay else TRICKS_2
+    return TRICKS_3
+
+
+def lays_away(rules: Rules) -> bool:
+    """Two players laying two cards away (docs/rules.md §12, ``talon.two_players``)."""
+    return rules.players == 2 and rules.talon.two_players == "discard"
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,10 @@ class Position:
         declared: marriages the declarer declared earlier in the deal (suit bits,
             16 for the aces); under ``marriage.requires_capture`` they count once it
             captures a card of them.
+        laid: two players laying two cards away (``talon.two_players = "discard"``):
+            the cards the declarer laid away, its own points though no trick (0
+            otherwise). A value of the solver is what the declarer still adds: the
+            deal's total adds :attr:`banked`.
     """
 
     hands: tuple[int, ...]
@@ -72,6 +87,7 @@ class Position:
     marriage_allowed: bool = False
     set_aside: int = 0
     declared: int = 0
+    laid: int = 0
 
     def check(self) -> None:
         """Raise ``ValueError`` naming what does not fit."""
@@ -85,12 +101,14 @@ class Position:
         if not 1 <= size <= hand_size(n):
             raise ValueError(f"hands must hold 1 to {hand_size(n)} cards, got {size}")
         seen = 0
-        for h in (*self.hands, self.set_aside):
+        for h in (*self.hands, self.set_aside, self.laid):
             if h & seen:
                 raise ValueError(f"card {cards_of(h & seen)[0]} is given twice")
             seen |= h
         if self.set_aside and n != 2:
             raise ValueError("only two players set a talon aside")
+        if self.laid and (n != 2 or self.set_aside):
+            raise ValueError("only two players lay cards away, and then set no talon aside")
         for name, seat in (("declarer", self.declarer), ("leader", self.leader)):
             if seat not in range(n):
                 raise ValueError(f"{name} must be a hand seat 0..{n - 1}, got {seat}")
@@ -101,6 +119,11 @@ class Position:
     def players(self) -> int:
         """Players in the hand (2 or 3)."""
         return len(self.hands)
+
+    @property
+    def banked(self) -> int:
+        """The card points of the cards laid away: the declarer's before any trick."""
+        return int(sum(RANK_POINTS[c % 6] for c in cards_of(self.laid)))
 
     @property
     def cards_left(self) -> int:
@@ -127,7 +150,7 @@ def play_state(position: Position, rules: Rules) -> tuple[np.ndarray, np.ndarray
     for s, h in enumerate(position.hands):
         S[S_HAND0 + s] = h
         held |= h
-    played = hand_size(position.players) - position.cards_left
+    played = hand_size(position.players, lays_away(rules)) - position.cards_left
     S[S_TRICK_NO] = played if position.marriage_allowed else 0
     if position.marriage_allowed and played == 0:
         P[P_FIRST_LEAD] = 1
@@ -142,7 +165,8 @@ def play_state(position: Position, rules: Rules) -> tuple[np.ndarray, np.ndarray
     S[S_PENDING] = -1
     S[S_TALON_OTHER] = position.set_aside
     S[S_DECLARED0 + position.declarer] = position.declared
-    S[S_PLAYED] = ((1 << N_CARDS) - 1) & ~held & ~position.set_aside
+    S[S_CAPT0 + position.declarer] = position.laid  # laid away: counted as captured
+    S[S_PLAYED] = ((1 << N_CARDS) - 1) & ~held & ~position.set_aside & ~position.laid
     assert P[P_NP] == position.players
     return S, P
 

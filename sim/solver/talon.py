@@ -1,7 +1,8 @@
 """Open-card par of a deal: the declarer's best talon pick, discard and trump name.
 
 Every card face up, the declarer takes the talon (two players: the better of the two,
-the other set aside), gives one card to each opponent (two players: one card), names
+the other set aside), gives one card to each opponent (two players: one card; laying
+away, ``talon.two_players = "discard"``: two cards laid away, their points banked), names
 a trump where ``trump.named_by_declarer`` says so, and then the play is solved. The
 *par* of a discard is the open-card value of that position; the deal's par is the
 best over every pick, discard and trump: an upper bound on what any declarer could
@@ -24,7 +25,7 @@ import numpy as np
 from sim.engine.bidding import bid_cap
 from sim.engine.params import rules_vector
 from sim.rules import Rules
-from sim.solver.position import OpenCardSolver, Position, play_state
+from sim.solver.position import OpenCardSolver, Position, lays_away, play_state
 
 
 @dataclass(frozen=True)
@@ -76,17 +77,31 @@ def after_discard(
     gives: Sequence[int],
     trump: int = -1,
     set_aside: int = 0,
+    lay: bool = False,
 ) -> Position:
-    """The play position once the declarer took ``talon`` and gave ``gives`` clockwise."""
+    """The play position once the declarer took ``talon`` and gave ``gives`` clockwise.
+
+    ``lay`` (two players, ``talon.two_players = "discard"``): the two ``gives`` are laid
+    away (:attr:`Position.laid`), and no talon is set aside.
+    """
     n = len(hands)
     out = list(hands)
     out[declarer] |= talon
+    laid = 0
     for j, card in enumerate(gives, start=1):
         bit = 1 << card
         out[declarer] &= ~bit
-        out[(declarer + j) % n] |= bit
+        if lay:
+            laid |= bit
+        else:
+            out[(declarer + j) % n] |= bit
     return Position(
-        tuple(out), declarer=declarer, leader=declarer, trump=trump, set_aside=set_aside
+        tuple(out),
+        declarer=declarer,
+        leader=declarer,
+        trump=trump,
+        set_aside=0 if lay else set_aside,
+        laid=laid,
     )
 
 
@@ -106,6 +121,7 @@ def solve_par(
     solver = solver or OpenCardSolver()
     P = rules_vector(rules)
     n = len(hands)
+    lay = lays_away(rules)
     names = range(4) if rules.trump.named_by_declarer else (-1,)
     by_cap: dict[int, Discard] = {}
     for t, talon in enumerate(talons):
@@ -113,15 +129,17 @@ def solve_par(
         hand = hands[declarer] | talon
         cards = [c for c in range(24) if hand >> c & 1]
         solver.forget()  # one table for the discards of one pick (they share later tricks)
-        for gives in _gives(cards, n - 1):
+        for gives in _gives(cards, n - 1, lay):
             for trump in names:
-                pos = after_discard(hands, talon, declarer, gives, trump, set_aside)
+                pos = after_discard(hands, talon, declarer, gives, trump, set_aside, lay)
                 cap = int(bid_cap(pos.hands[declarer], P))
                 S, P2 = play_state(pos, rules)
                 known = by_cap.get(cap)
-                if known is not None and not solver.probe(S, P2, known.value + 1, keep=True):
+                need = None if known is None else known.value + 1 - pos.banked
+                if need is not None and not solver.probe(S, P2, need, keep=True):
                     continue  # no better than the best of its cap
-                by_cap[cap] = Discard(t, gives, trump, pos, solver.value(S, P2, keep=True))
+                value = pos.banked + solver.value(S, P2, keep=True)
+                by_cap[cap] = Discard(t, gives, trump, pos, value)
     best = max(by_cap.values(), key=lambda d: d.value)
     return Par(declarer, best, by_cap)
 
@@ -156,10 +174,12 @@ def par_summary(
     dealt = np.array(hands, dtype=np.int64)
     keys = np.zeros(MAX_GIVES, dtype=np.int64)
     best, made = -1, 0  # made: how many levels (from the lowest) some discard reaches
+    lay = lays_away(rules)
     for t, talon in enumerate(talons):
         set_aside = talons[1 - t] if len(talons) == 2 else 0
         cards = [c for c in range(24) if (hands[declarer] | talon) >> c & 1]
-        pos = after_discard(hands, talon, declarer, cards[: len(hands) - 1], -1, set_aside)
+        first = cards[: 2 if lay else len(hands) - 1]
+        pos = after_discard(hands, talon, declarer, first, -1, set_aside, lay)
         S, P2 = play_state(pos, rules)  # the pick's state: par_pick sets each give's hands
         best, made = par_pick(
             solver.ws, P2, S, dealt, talon, declarer, names, levels, need, best, made, keys
@@ -182,23 +202,29 @@ def best_value(
     """
     solver = solver or OpenCardSolver()
     best = floor
+    lay = lays_away(rules)
     names = range(4) if rules.trump.named_by_declarer else (-1,)
     for t, talon in enumerate(talons):
         set_aside = talons[1 - t] if len(talons) == 2 else 0
         hand = hands[declarer] | talon
         cards = [c for c in range(24) if hand >> c & 1]
         solver.forget()
-        for gives in _gives(cards, len(hands) - 1):
+        for gives in _gives(cards, len(hands) - 1, lay):
             for trump in names:
-                pos = after_discard(hands, talon, declarer, gives, trump, set_aside)
+                pos = after_discard(hands, talon, declarer, gives, trump, set_aside, lay)
                 S, P = play_state(pos, rules)
-                if solver.probe(S, P, best + 1, keep=True):
-                    best = solver.value(S, P, keep=True)
+                if solver.probe(S, P, best + 1 - pos.banked, keep=True):
+                    best = pos.banked + solver.value(S, P, keep=True)
     return best
 
 
-def _gives(cards: Sequence[int], k: int) -> list[tuple[int, ...]]:
-    """Every ordered choice of ``k`` distinct cards (one per opponent)."""
+def _gives(cards: Sequence[int], k: int, lay: bool = False) -> list[tuple[int, ...]]:
+    """Every ordered choice of ``k`` distinct cards (one per opponent).
+
+    ``lay``: every pair of cards laid away (unordered: both are the declarer's).
+    """
+    if lay:
+        return [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :]]
     if k == 1:
         return [(c,) for c in cards]
     return [(a, b) for a in cards for b in cards if a != b]

@@ -14,11 +14,11 @@ import numpy as np
 
 from sim.engine.bits import popcount, seat_after
 from sim.engine.params import P_NP
-from sim.engine.state import S_AFTER0, S_GIVE1, S_GIVE2, S_HAND0
-from sim.engine.talon import apply_discard, close_discard
+from sim.engine.state import S_AFTER0, S_CAPT0, S_DECL, S_GIVE1, S_GIVE2, S_HAND0
+from sim.engine.talon import apply_discard, apply_lay_away, close_discard, discards_made, lays_away
 from sim.jit import hot
 
-SAVED = 8  # three hands, three hands after the discard, two cards given (floats: exact)
+SAVED = 9  # three hands, three after the discard, two cards given, the declarer's captured
 
 
 @hot
@@ -43,16 +43,23 @@ def keep(S: np.ndarray, saved: np.ndarray) -> None:
         saved[3 + s] = S[S_AFTER0 + s]
     saved[6] = S[S_GIVE1]
     saved[7] = S[S_GIVE2]
+    saved[8] = S[S_CAPT0 + S[S_DECL]]  # two players laying away: the cards laid away
 
 
 @hot
 def give_own(S: np.ndarray, P: np.ndarray, j: int, card: int) -> None:
     """Give ``card`` to the ``j``-th seat on the declarer's left, as the discard does.
 
-    After the last one the hands after the discard are set (:func:`close_discard`).
+    Two players laying away (§12): the card is laid away, the ``j``-th of two.
+
+    After the last one (:func:`sim.engine.talon.discards_made`) the hands after the
+    discard are set (:func:`close_discard`).
     """
-    apply_discard(S, P, j, card)
-    if j == P[P_NP] - 1:
+    if lays_away(P):
+        apply_lay_away(S, j, card)
+    else:
+        apply_discard(S, P, j, card)
+    if j == discards_made(P):
         close_discard(S, P)
 
 
@@ -64,3 +71,4 @@ def put_back(S: np.ndarray, saved: np.ndarray) -> None:
         S[S_AFTER0 + s] = np.int64(saved[3 + s])
     S[S_GIVE1] = np.int64(saved[6])
     S[S_GIVE2] = np.int64(saved[7])
+    S[S_CAPT0 + S[S_DECL]] = np.int64(saved[8])

@@ -94,7 +94,14 @@ from sim.engine.strategies.basics import (
     partner_card,
     sure_winner,
 )
-from sim.engine.strategies.bomb import SAVED, before_discard, give_own, keep, put_back
+from sim.engine.strategies.bomb import (
+    SAVED,
+    before_discard,
+    discards_made,
+    give_own,
+    keep,
+    put_back,
+)
 from sim.engine.strategies.discard import cheapest_of_hand
 from sim.engine.strategies.hand_model import DEALT, KEPT, declaring_value, hand_model, p_make
 from sim.engine.strategies.heuristic_v1 import heuristic_v1_choose
@@ -256,7 +263,7 @@ def _concede(seat: int, S: np.ndarray, P: np.ndarray, params: np.ndarray) -> int
         return _concede_kept(seat, S, P, params)
     saved = stack_floats(SAVED)
     keep(S, saved)
-    for j in range(1, P[P_NP]):
+    for j in range(1, discards_made(P) + 1):
         give_own(S, P, j, cheapest_of_hand(S[S_HAND0 + seat], P))
     answer = _concede_kept(seat, S, P, params)
     put_back(S, saved)

@@ -66,6 +66,7 @@ from sim.engine.state import (
     S_MAXBID0,
 )
 from sim.engine.strategies.basics import POINTS
+from sim.engine.talon import lays_away
 from sim.jit import hot, stack_floats
 
 WEIGHTS_FILE = Path(__file__).with_name("learned.npz")
@@ -162,9 +163,12 @@ def network_of(P: np.ndarray) -> int:
     -1 (none) where the declarer names the trump (``trump.named_by_declarer``): the
     networks were fitted on deals whose trump only marriages set, and under ``five_hundred_one``
     the three-hand one lost 1.0 point per deal to the heuristic's contract (5,000 deals,
-    seed 80011).
+    seed 80011). -1 too with two players laying two cards away (``talon.two_players =
+    "discard"``): the two-hand network was fitted on deals where the declarer gives one.
     """
     if P[P_NAMED_TRUMP]:
+        return -1
+    if lays_away(P):  # two players laying two cards away (§12): fitted on giving one
         return -1
     return TWO if P[P_NP] == 2 else THREE
 

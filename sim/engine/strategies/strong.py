@@ -40,6 +40,13 @@ player reads no other seat's cards (``tests/test_players_api.py`` swaps hidden c
 With other rules of three hands it plays the same weights (fitted on classic deals);
 with two hands it plays the two-hand rows (4-7, every one fitted on the search's values
 of ``two_players`` deals, :mod:`training.cards`), where fitted, else the heuristic's cards.
+With two players laying two cards away (``talon.two_players = "discard"``, the Polish
+game, preset ``polish_two``) no learned part applies (each was fitted on deals where the
+declarer gives one card and eleven tricks are played): it bids, plays, lays away, names
+its contract and concedes by the heuristic's rules, with its own parameters (its
+``concede_margin``, 10, against the heuristic's 0; set to 0 it plays the heuristic's
+every move: ``tests/test_polish_two.py``;
+:func:`~sim.engine.strategies.learned.network_of`).
 
 Parameters: the heuristic's, in the same slots. Why each choice was made, with the
 duels that decided it, and how strong it plays: ``docs/players.md``.
@@ -73,7 +80,14 @@ from sim.engine.state import (
 )
 from sim.engine.strategies.barrel import barrel_raise, barrel_rival_bidding
 from sim.engine.strategies.basics import ABOVE, POINTS, partner_card
-from sim.engine.strategies.bomb import SAVED, before_discard, give_own, keep, put_back
+from sim.engine.strategies.bomb import (
+    SAVED,
+    before_discard,
+    discards_made,
+    give_own,
+    keep,
+    put_back,
+)
 from sim.engine.strategies.discard import DISCARD_CANDIDATES, cheapest_of_hand, next_cheapest
 from sim.engine.strategies.heuristic import heuristic_choose, heuristic_play, heuristic_range
 from sim.engine.strategies.hook import MASKS, N_LEGAL, RANGE, f64_ptr, i64_ptr
@@ -95,7 +109,7 @@ from sim.engine.strategies.registry import (
 )
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
 from sim.engine.strategies.strong_weights import CARD_WEIGHTS
-from sim.engine.talon import contract_range
+from sim.engine.talon import contract_range, lays_away
 from sim.jit import hot, hot_call, stack_floats
 
 NET_FILE = Path(__file__).with_suffix(".npz")
@@ -412,7 +426,7 @@ def strong_play(seat: int, S: np.ndarray, P: np.ndarray, plain: int, declaring: 
     heuristic = heuristic_play(seat, S, P, plain, declaring)
     row = card_row(seat, S)
     if P[P_NP] != 3:  # two hands: by the two-hand network where fitted, else the heuristic
-        if not CARD_NET_ROWS[TWO_HANDS + row]:
+        if lays_away(P) or not CARD_NET_ROWS[TWO_HANDS + row]:  # fitted on ten-card tricks
             return heuristic
         row += TWO_HANDS
     unseen, trumps_out, voids, points = card_view(seat, S, P)
@@ -464,7 +478,7 @@ def strong_choose(
         saved = stack_floats(SAVED)
         keep(S, saved)
         if bomb:  # judged on the hand its own discard would leave, then put back
-            for j in range(1, P[P_NP]):
+            for j in range(1, discards_made(P) + 1):
                 give_own(S, P, j, _give(S, P))
         concede = learned_concede(S, P, params[CONCEDE_MARGIN])
         if concede == NOT_FITTED:

@@ -16,6 +16,7 @@ from sim.engine.search import (
     solver_view,
 )
 from sim.engine.state import (
+    S_CAPT0,
     S_DECL,
     S_GIVE1,
     S_GIVE2,
@@ -32,7 +33,7 @@ from sim.engine.strategies.registry import (
     READ_BIDS,
 )
 from sim.engine.strategies.strong_discard import fitted_for, strong_discard
-from sim.engine.talon import contract_range, may_concede
+from sim.engine.talon import contract_range, discards_made, lays_away, may_concede
 from sim.jit import compiled, hot
 
 
@@ -40,7 +41,8 @@ from sim.jit import compiled, hot
 def _given(S: np.ndarray, P: np.ndarray, T: np.ndarray, card: int) -> tuple[int, int]:
     """``T``: ``S`` once the declarer gives ``card``; the hand kept and any later give.
 
-    A later give (-1: none) is made as the heuristic would make it.
+    A later give (-1: none) is made as the heuristic would make it. Laying two cards
+    away (§12) the cards given are laid away: the caller puts them with the declarer's.
     """
     decl = S[S_DECL]
     j = 1 if S[S_GIVE1] < 0 else 2
@@ -49,7 +51,7 @@ def _given(S: np.ndarray, P: np.ndarray, T: np.ndarray, card: int) -> tuple[int,
     T[S_GIVE1 if j == 1 else S_GIVE2] = card
     kept = S[S_HAND0 + decl] & ~(np.int64(1) << card)
     later = -1
-    if j < P[P_NP] - 1:
+    if j < discards_made(P):
         later = cheapest_of_hand(kept, P)
         kept &= ~(np.int64(1) << later)
         if j == 1:
@@ -96,6 +98,7 @@ def discard_scores(
         kept[i], later[i] = _given(S, P, T, cands[i])
         lo[i], count[i] = contract_range(T, P)
     made = np.zeros((m, max(count.max(), 1)), dtype=np.int64)
+    lay = lays_away(P)
     dealt = np.empty(3, dtype=np.int64)
     for _w in range(worlds):  # the same worlds for every card, one table per world
         draw_world(S, P, decl, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0)
@@ -107,9 +110,14 @@ def discard_scores(
             for s in range(3):
                 T[S_HAND0 + s] = dealt[s]
             T[S_HAND0 + decl] = kept[i]
-            T[S_HAND0 + (decl + j) % NP] |= np.int64(1) << cands[i]
-            if later[i] >= 0:
-                T[S_HAND0 + (decl + j + 1) % NP] |= np.int64(1) << later[i]
+            if lay:  # laid away: the declarer's points, in no hand
+                T[S_CAPT0 + decl] = S[S_CAPT0 + decl] | np.int64(1) << cands[i]
+                if later[i] >= 0:
+                    T[S_CAPT0 + decl] |= np.int64(1) << later[i]
+            else:
+                T[S_HAND0 + (decl + j) % NP] |= np.int64(1) << cands[i]
+                if later[i] >= 0:
+                    T[S_HAND0 + (decl + j + 1) % NP] |= np.int64(1) << later[i]
             guess = -2 if i == 0 else top + (lo[i - 1] - lo[i]) // P[P_STEP]
             top = _highest_reached(C, P, T, lo[i], count[i], declarer_total(T, P), guess)
             for k in range(top + 1):

@@ -7,13 +7,19 @@ from numba import carray
 from sim.engine.actions import Decision
 from sim.engine.params import (
     N_PARAMS,
-    P_NP,
 )
 from sim.engine.state import (
     N_STATE,
     S_HAND0,
 )
-from sim.engine.strategies.bomb import SAVED, before_discard, give_own, keep, put_back
+from sim.engine.strategies.bomb import (
+    SAVED,
+    before_discard,
+    discards_made,
+    give_own,
+    keep,
+    put_back,
+)
 from sim.engine.strategies.discard import cheapest_of_hand
 from sim.engine.strategies.hook import f64_ptr, i64_ptr
 from sim.engine.strategies.learned import NOT_FITTED, learned_concede, learned_contract
@@ -61,7 +67,7 @@ def pimc_entry(  # type: ignore[no-untyped-def]
     saved = stack_floats(SAVED)
     keep(S, saved)
     if bomb:  # the bomb: judged on the hand its own discard would leave, then put back
-        for j in range(1, P[P_NP]):
+        for j in range(1, discards_made(P) + 1):
             card = cheapest_of_hand(S[S_HAND0 + seat], P)
             if params[DISCARD] > 0:
                 card = pimc_give(S, P, arena, params)

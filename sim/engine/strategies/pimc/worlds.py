@@ -33,6 +33,7 @@ from sim.engine.state import (
     S_FLAGS,
     S_FOREHAND,
     S_GIVE1,
+    S_GIVE2,
     S_HAND0,
     S_LEADER,
     S_MAXBID0,
@@ -64,6 +65,7 @@ from sim.engine.strategies.registry import (
     BIDS_BY_HEURISTIC_RULE,
     STRATEGIES,
 )
+from sim.engine.talon import lays_away
 from sim.jit import body, hot, hot_call
 from sim.rng import bounded, mix64
 
@@ -90,7 +92,9 @@ def _draw(S: np.ndarray, n: int) -> int:
 def _facts(S: np.ndarray, P: np.ndarray, me: int, known: np.ndarray, banned: np.ndarray) -> int:
     """What ``me`` knows of the other places: ``known[p]`` held, ``banned[p]`` not held.
 
-    Places are the hand seats, and with two players place 2 is the set-aside talon.
+    Places are the hand seats, and with two players place 2 is the set-aside talon
+    (laying two cards away, §12: the unchosen musik and, to the defender, the cards
+    laid away, which it reads as unseen; a shown musik's cards are read as kept).
     Returns the soft fact's cards: a shown talon's unplayed cards that a defender
     (discards face down) allows the other defender one of (0 when none).
     """
@@ -112,7 +116,8 @@ def _facts(S: np.ndarray, P: np.ndarray, me: int, known: np.ndarray, banned: np.
     # the declarer knows what it gave; so does everyone when the cards lie face up,
     # and with two players the only opponent, who got the only card
     gives_known = me == decl or not P[P_DISCARD_FACE_DOWN] or NP == 2
-    if gives_known:
+    lay = lays_away(P)  # two players laying two cards away (§12): in no hand, face down
+    if gives_known and not lay:
         for j in range(1, NP):
             card = S[S_GIVE1 + j - 1]
             if card >= 0 and not played >> card & 1:
@@ -120,7 +125,9 @@ def _facts(S: np.ndarray, P: np.ndarray, me: int, known: np.ndarray, banned: np.
     soft = np.int64(0)
     if me != decl and S[S_TALON_SHOWN]:
         talon = S[S_TALON] & ~played & ~S[S_HAND0 + me]
-        if gives_known:
+        if lay:  # kept or laid away, unseen: read as kept unless the declarer showed not
+            talon &= ~banned[decl]
+        elif gives_known:
             for j in range(1, NP):
                 card = S[S_GIVE1 + j - 1]
                 if card >= 0:
@@ -320,6 +327,9 @@ def _sample_world(
         place[1] = 2
     size0 = popcount(S[S_HAND0 + place[0]])  # the rest of the pool is place 1's
     pool = ALL_CARDS & ~S[S_HAND0 + me] & ~S[S_PLAYED]
+    lay = lays_away(P)
+    if lay and me == S[S_DECL]:  # the cards it laid away are no one's to deal
+        pool &= ~S[S_CAPT0 + me]
     for i in range(len(T)):
         T[i] = S[i]
     other_defender = place[0] if place[0] != S[S_DECL] else place[1]
@@ -369,7 +379,19 @@ def _sample_world(
             continue
         break
     T[S_HAND0 + place[0]] = a
-    if NP == 2:
+    if lay:  # place 1: the unchosen musik (nobody's), and to a defender the cards laid away
+        decl = S[S_DECL]
+        if me != decl:
+            n_laid = (S[S_GIVE1] >= 0) + (S[S_GIVE2] >= 0)
+            laid = _draw_subset(S, b, n_laid)
+            T[S_CAPT0 + decl] = (S[S_CAPT0 + decl] & S[S_PLAYED]) | laid
+            k = 0
+            m = laid
+            while m:
+                T[S_GIVE1 + k] = lowest(m)
+                m &= m - 1
+                k += 1
+    elif NP == 2:
         T[S_TALON_OTHER] = b
     else:
         T[S_HAND0 + place[1]] = b
@@ -444,12 +466,18 @@ def _bid_world(
             if agree:
                 break
     hand |= talon
-    for j in range(1, NP):
-        card = cheapest_of_hand(hand, P)  # the heuristic's give
+    lay = lays_away(P)
+    laid = np.int64(0)
+    for j in range(1, 3 if lay else NP):
+        card = cheapest_of_hand(hand, P)  # the heuristic's give (laying away: two laid)
         hand &= ~(np.int64(1) << card)
-        T[S_HAND0 + (me + j) % NP] |= np.int64(1) << card
+        if lay:
+            laid |= np.int64(1) << card
+            T[S_GIVE1 + j - 1] = card
+        else:
+            T[S_HAND0 + (me + j) % NP] |= np.int64(1) << card
     T[S_HAND0 + me] = hand
-    T[S_TALON_OTHER] = set_aside
+    T[S_TALON_OTHER] = 0 if lay else set_aside  # laying away: the other musik is nobody's
     T[S_TALON] = talon  # the world's talon: T is a whole deal (the solver does not read it)
     T[S_DECL] = me
     T[S_PLAYED] = 0
@@ -460,6 +488,7 @@ def _bid_world(
         T[S_MPTS0 + s] = 0
         T[S_DECLARED0 + s] = 0
         T[S_NOT0 + s] = 0
+    T[S_CAPT0 + me] = laid  # laying away: the declarer's points from the start
 
 
 # --- the sampler behind a C symbol -------------------------------------------------------
