@@ -425,9 +425,35 @@ def completion_table(runs: GuideRuns) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+TALON_RESHUFFLE_KEYS = (
+    "talon.points_below_5",
+    "talon.nines_ge_2",
+    "talon.jacks_eq_3",
+    "talon.reshuffle",
+)
+"""The odds keys of the talon's reshuffle conditions (:data:`sim.odds_keys.ODDS_KEYS`)."""
+
+MUSIK_KEYS = (
+    "talon.aces_ge_1",
+    "talon.aces_ge_2",
+    "talon.any_marriage",
+    "talon.completes_marriage",
+)
+"""The odds keys of what the talon (the musik) holds."""
+
+
 def talon_reshuffle_table(odds: pl.DataFrame) -> pl.DataFrame:
     """The talon's reshuffle conditions from the odds run, each beside its exact value."""
-    keep = odds.filter(pl.col("key").str.starts_with("talon."))
+    keep = odds.filter(pl.col("key").is_in(TALON_RESHUFFLE_KEYS))
+    return keep.select("key", "meaning", "estimate", "ci_low", "ci_high", "exact")
+
+
+def musik_table(odds: pl.DataFrame) -> pl.DataFrame:
+    """What the talon holds, each beside its exact value, from the odds run.
+
+    An ace, two aces, a marriage lying in it, a marriage it completes (:data:`MUSIK_KEYS`).
+    """
+    keep = odds.filter(pl.col("key").is_in(MUSIK_KEYS))
     return keep.select("key", "meaning", "estimate", "ci_low", "ci_high", "exact")
 
 
@@ -725,6 +751,7 @@ class GuideTables:
     talon_points: pl.DataFrame
     completion: pl.DataFrame
     talon_reshuffle: pl.DataFrame
+    musik: pl.DataFrame
     discards: pl.DataFrame
     concede: pl.DataFrame
     concede_above: dict[str, int]
@@ -764,6 +791,7 @@ def guide_tables(runs: GuideRuns) -> GuideTables:
         talon_points=talon_points_table(frame, runs),
         completion=completion_table(runs),
         talon_reshuffle=talon_reshuffle_table(runs.odds),
+        musik=musik_table(runs.odds),
         discards=discard_table(runs),
         concede=concede,
         concede_above=concede_above(concede),
@@ -793,6 +821,7 @@ def guide_json(guide: GuideTables, duel: pl.DataFrame | None = None) -> dict[str
         "talon_points": guide.talon_points,
         "completion": guide.completion,
         "talon_reshuffle": guide.talon_reshuffle,
+        "musik": guide.musik,
         "discards": guide.discards,
         "concede": guide.concede,
         "barrel": guide.barrel,

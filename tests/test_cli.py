@@ -156,10 +156,16 @@ def test_rules_list_and_show(thousand):
             "five_hundred_one",
             "two_players",
             "four_players",
+            "polish",
+            "polish_two",
+            "polish_four",
         ]
     )
     r = thousand("rules", "show", "ukraine_online")
     assert r.returncode == 0 and "[golden]" in r.stdout and "bid_from = 120" in r.stdout
+    r = thousand("rules", "show", "polish_two")
+    assert r.returncode == 0 and 'two_players = "discard"' in r.stdout
+    assert "lock_at = 800" in r.stdout and 'when = "talon"' in r.stdout
 
 
 @pytest.mark.slow

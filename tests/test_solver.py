@@ -395,17 +395,24 @@ def test_bad_positions_name_the_culprit(hands: tuple[str, ...], error: str) -> N
         Position(tuple(hand_mask(h) for h in hands)).check()
 
 
-@pytest.mark.parametrize(("round_declarer", "round_to"), [(False, 5), (True, 5), (True, 10)])
-def test_least_total_making_agrees_with_the_engines_rounding(round_declarer, round_to) -> None:
+@pytest.mark.parametrize(
+    ("round_declarer", "round_to", "mode"),
+    [(False, 5, "nearest"), (True, 5, "nearest"), (True, 10, "nearest"), (True, 10, "up"),
+     (True, 5, "up")],
+)  # fmt: skip
+def test_least_total_making_agrees_with_the_engines_rounding(round_declarer, round_to, mode):
+    from sim.engine.params import rules_vector
     from sim.engine.scoring import round_score
 
     rules = load_rules("classic").replace(
-        score__round_declarer=round_declarer, score__round_to=round_to
+        score__round_declarer=round_declarer, score__round_to=round_to, score__round_mode=mode
     )
+    P = rules_vector(rules)
     for contract in range(100, 405, 5):
         least = rules.least_total_making(contract)
         for total in range(least - 12, least + 12):
-            compared = round_score(total, round_to) if round_declarer else total
+            assert round_score(total, P) == rules.round_total(total)
+            compared = round_score(total, P) if round_declarer else total
             assert (compared >= contract) == (total >= least), (contract, total)
 
 

@@ -23,6 +23,7 @@ from analysis.safebids import RISKS
 from sim.i18n import N_, _, n_, number, role
 from sim.rules import hand_roles
 from views.numbers import interval, numbers, signed, signed_numbers
+from views.odds import odds_words
 
 MARRIAGE_SUITS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
 
@@ -143,6 +144,19 @@ def _talon_displays(guide: GuideTables) -> list[tuple[str, str, pl.DataFrame, st
         title = _("The talon's reshuffle conditions")
         note = _("From the odds run of the same rules.")
         out.append((title, note, shown, "guide_talon_reshuffle.csv", rs))
+    mk = guide.musik
+    if len(mk):
+        simulated = N_("simulated [95 %]")
+        shown = pl.DataFrame(
+            {
+                N_("the talon"): [odds_words(k) for k in mk["key"]],
+                simulated: interval_column(mk, "estimate", "ci_low", "ci_high", simulated),
+                N_("exact"): _numbers(mk["exact"], 4),
+            }
+        )
+        title = _("What the talon holds")
+        note = _("From the odds run of the same rules; with two talons, the one taken.")
+        out.append((title, note, shown, "guide_musik.csv", mk))
     return out
 
 

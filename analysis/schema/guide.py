@@ -52,6 +52,17 @@ GUIDE_TALON_RESHUFFLE = make_table(
     _RATE_CI,
     cols(("exact", "Float64", "the exact probability")),
 )
+GUIDE_MUSIK = make_table(
+    "guide/guide_musik.csv",
+    "guide",
+    cols(
+        ("key", "String", "the odds key of what the talon holds (`talon.aces_ge_1`, …)"),
+        ("meaning", "String", "the key in words"),
+        ("estimate", "Float64", "simulated share of deals"),
+    ),
+    _RATE_CI,
+    cols(("exact", "Float64", "the exact probability")),
+)
 GUIDE_DISCARDS = make_table(
     "guide/guide_discards.csv",
     "guide",
@@ -200,6 +211,7 @@ GUIDE_TABLES = (
     GUIDE_TALON_POINTS,
     GUIDE_COMPLETION,
     GUIDE_TALON_RESHUFFLE,
+    GUIDE_MUSIK,
     GUIDE_DISCARDS,
     GUIDE_CONCEDE,
     GUIDE_SPECIALS,

@@ -138,7 +138,8 @@ HANDS = make_table(
             "par_total",
             "Int32",
             "only with `--par`: the declarer's open-card total after its own discard "
-            "(every card face up, best play by both sides; `thousand solve`)",
+            "(every card face up, best play by both sides; `thousand solve`); a bomb, "
+            "thrown before any discard: the best discard's, as `par_best`",
         ),
         (
             "par_best",

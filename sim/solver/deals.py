@@ -85,12 +85,16 @@ def par_columns(
     """``(par_total, par_best)`` of each deal (``par_best`` zeros unless ``best``).
 
     ``par_total``: the declarer's open-card total after its own discard (and trump
-    name); ``par_best``: the best over every talon pick, discard and trump name.
+    name); ``par_best``: the best over every talon pick, discard and trump name. A
+    bomb made no discard: both are the best (``par_best`` then even without ``best``).
     """
     solver = solver or OpenCardSolver()
     total = np.zeros(len(cards), dtype=np.int32)
     top = np.zeros(len(cards), dtype=np.int32)
     for i, d in enumerate(cards):
+        if min(d.gives) < 0:  # a bomb (rospis.when = "talon"): thrown before any discard
+            total[i] = top[i] = best_value(rules, d.hands, d.talons, d.declarer, -1, solver)
+            continue
         pos = d.played_position()
         S, P = play_state(pos, rules)
         total[i] = pos.banked + solver.value(S, P)  # laid away: banked before the play
