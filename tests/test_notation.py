@@ -104,7 +104,8 @@ def test_a_deal_laying_two_cards_away_is_written_read_and_replayed():
     assert deal.talon_pick == 0 and deal.discards == ((0, parse_card("TS")), (0, parse_card("AS")))
     check_replay(deal, rules)  # a deal cut short after the contract
     hands = ["AS TS KS QS JS 9S AC TC KC QC", "JC 9C AD TD KD QD JD 9D AH TH"]
-    trace = play_hand_text(rules, hands, "KH QH 9H JH", 1, script=["pass", 0, "play", "TS", "AS", 100],
+    script = ["pass", 0, "play", "TS", "AS", 100]  # "play": no bomb
+    trace = play_hand_text(rules, hands, "KH QH 9H JH", 1, script=script,
                            strategies=("heuristic", "heuristic"))  # fmt: skip
     full = from_trace(trace, "polish_two", rules.rules_hash)
     text = format_deal(full)
