@@ -557,3 +557,21 @@ def test_malformed_run_json_is_a_usage_error(run_dir):
     (folder / "run.json").write_text("{not json")
     with pytest.raises(UsageError, match=r"run\.json"):
         barrel_tables(folder)
+
+
+def test_a_section_without_a_barrel_says_so_and_keeps_its_files(run_dir):
+    """Rules without a barrel (``barrel.at = 0``, the Polish tables): the section says
+    there is none instead of who "sits on the barrel", shows no empty barrel table, and
+    still writes the barrel's CSV files (the run's data contract)."""
+    from sim.rules import load_rules
+    from views.sections.barrel import barrel_section
+
+    rules = load_rules("polish")
+    t = barrel_tables(run_dir([game()], rules=rules.to_dict()))
+    sec = barrel_section(t, rules)
+    text = sec.markdown
+    assert "These rules have no barrel" in text and "sits on the barrel" not in text
+    assert "Barrel falls and wins" not in text and "Game length" in text
+    assert {"games_barrel_summary.csv", "games_climb_back.csv"} <= set(sec.csvs)
+    with_barrel = barrel_section(barrel_tables(run_dir([game()], rules=RULES)))
+    assert "sits on the barrel" in with_barrel.markdown

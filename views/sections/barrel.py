@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 import polars as pl
 
@@ -87,6 +88,29 @@ def barrel_section(tables: Mapping[str, pl.DataFrame], rules: Rules | None = Non
     """
     info = tables["summary"].row(0, named=True)
     sec = Section("barrel", _("Barrel falls and game length"))
+    if info["barrel_at"] == 0:  # no barrel (barrel.at = 0): its tables only as CSV files
+        sec.blocks.append(
+            Text(
+                _(
+                    "From {games} simulated games to {target} ({finished} finished, "
+                    "{unfinished} unfinished; {deals} played deals). These rules have no "
+                    "barrel (docs/rules.md §9)."
+                ).format(
+                    games=number(info["games"]),
+                    target=info["target"],
+                    finished=number(info["finished"]),
+                    unfinished=number(info["unfinished"]),
+                    deals=number(info["deals"]),
+                )
+            )
+        )
+        for name, key in (
+            ("games_barrel_summary.csv", "barrel_summary"),
+            ("games_barrel_outcomes.csv", "barrel_outcomes"),
+            ("games_climb_back.csv", "climb_back"),
+        ):
+            sec.csvs[name] = tables[key]
+        return _game_length_tables(sec, tables, rules, info)
     sec.blocks.append(
         Text(
             _(
@@ -175,6 +199,13 @@ def barrel_section(tables: Mapping[str, pl.DataFrame], rules: Rules | None = Non
         "games_climb_back.csv",
         cb,
     )
+    return _game_length_tables(sec, tables, rules, info)
+
+
+def _game_length_tables(
+    sec: Section, tables: Mapping[str, pl.DataFrame], rules: Rules | None, info: dict[str, Any]
+) -> Section:
+    """The section's game length, events per game and histogram (with or without a barrel)."""
     gl = tables["game_length"]
     unfinished_share = wilson_column(gl, "unfinished", "games", N_("unfinished share [95 % CI]"))
     row = gl.row(0, named=True)
