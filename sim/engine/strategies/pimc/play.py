@@ -49,6 +49,7 @@ from sim.engine.strategies.registry import (
     WORLDS,
 )
 from sim.engine.strategies.strong import strong_play
+from sim.engine.talon import lays_away
 from sim.jit import compiled
 
 TIE_NODES = 100_000  # the solver's nodes for breaking one decision's tie (about 10 ms)
@@ -106,9 +107,11 @@ def move_counts(
 
     The ``n`` legal moves of ``seat`` in ascending code order, every card face up, over
     the ``params[WORLDS]`` worlds ``seat`` samples; all 0 when the contract is already
-    made. With ``prune`` a move whose count can no longer reach the best one's (nor tie
-    it) is not searched again, and once one move is left the rest of the worlds are
-    dealt out unsearched (the choice is the same, with fewer probes: ``pimc_play``);
+    made (an opponent of a declarer laying away judges that world by world: it does
+    not see the two cards laid away). With ``prune`` a move whose count can no longer
+    reach the best one's (nor tie it) is not searched again, and once one move is left
+    the rest of the worlds are dealt out unsearched (the choice is the same, with fewer
+    probes: ``pimc_play``);
     without, every move is counted in every world (the teacher's labels).
     """
     worlds = int(params[WORLDS])
@@ -120,7 +123,10 @@ def move_counts(
         made[i] = 0
         active[i] = 1
     need = least_total(S[S_CONTRACT], P) - declarer_total(S, P)
-    if need <= 0:
+    # laying away (§12), the opponent does not know the declarer's laid-away points:
+    # each world's own cards laid away say what the declarer still needs there
+    hidden = lays_away(P) and seat != S[S_DECL]
+    if need <= 0 and not hidden:
         return
     maxing = seat == S[S_DECL]
     for w in range(worlds):
@@ -141,6 +147,12 @@ def move_counts(
                         S, P, seat, T, scratch, params[OPEN] != 0, params[READ_BIDS] != 0
                     )  # solved
                 break
+        if hidden:
+            need = least_total(S[S_CONTRACT], P) - declarer_total(T, P)
+            if need <= 0:  # made in this world whatever is played: every move counts it
+                for i in range(n):
+                    made[i] += 1
+                continue
         new_position(C)
         root_probes(C, P, T, need, out, active)  # the moves in ascending code order
         for i in range(n):
