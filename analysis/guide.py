@@ -442,18 +442,13 @@ MUSIK_KEYS = (
 """The odds keys of what the talon (the musik) holds."""
 
 
-def talon_reshuffle_table(odds: pl.DataFrame) -> pl.DataFrame:
-    """The talon's reshuffle conditions from the odds run, each beside its exact value."""
-    keep = odds.filter(pl.col("key").is_in(TALON_RESHUFFLE_KEYS))
-    return keep.select("key", "meaning", "estimate", "ci_low", "ci_high", "exact")
+def odds_rows(odds: pl.DataFrame, keys: tuple[str, ...]) -> pl.DataFrame:
+    """The rows of ``keys`` from the odds run, each beside its exact value.
 
-
-def musik_table(odds: pl.DataFrame) -> pl.DataFrame:
-    """What the talon holds, each beside its exact value, from the odds run.
-
-    An ace, two aces, a marriage lying in it, a marriage it completes (:data:`MUSIK_KEYS`).
+    The guide's talon reshuffle conditions (:data:`TALON_RESHUFFLE_KEYS`) and what the
+    talon holds (:data:`MUSIK_KEYS`).
     """
-    keep = odds.filter(pl.col("key").is_in(MUSIK_KEYS))
+    keep = odds.filter(pl.col("key").is_in(keys))
     return keep.select("key", "meaning", "estimate", "ci_low", "ci_high", "exact")
 
 
@@ -790,8 +785,8 @@ def guide_tables(runs: GuideRuns) -> GuideTables:
         guide_bids=guide_bids(pooled),
         talon_points=talon_points_table(frame, runs),
         completion=completion_table(runs),
-        talon_reshuffle=talon_reshuffle_table(runs.odds),
-        musik=musik_table(runs.odds),
+        talon_reshuffle=odds_rows(runs.odds, TALON_RESHUFFLE_KEYS),
+        musik=odds_rows(runs.odds, MUSIK_KEYS),
         discards=discard_table(runs),
         concede=concede,
         concede_above=concede_above(concede),

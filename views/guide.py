@@ -35,14 +35,6 @@ SPECIAL_WORDS = {"golden deals": N_("golden deals"), "dark deals": N_("dark deal
 BETTER_WORDS = {"play": N_("play on"), "concede": N_("concede")}
 
 
-TALON_CONDITIONS = {
-    "talon.points_below_5": N_("the talon has fewer than 5 card points"),
-    "talon.nines_ge_2": N_("the talon holds two or more nines"),
-    "talon.jacks_eq_3": N_("the talon holds three jacks"),
-    "talon.reshuffle": N_("the talon meets the rules' talon reshuffle condition"),
-}
-
-
 # --- the pages ----------------------------------------------------------------------------
 def marriage_words(m: str) -> str:
     """A marriage class of the guide (:data:`MARRIAGE_CLASSES`) in words, translated."""
@@ -128,36 +120,39 @@ def _talon_displays(guide: GuideTables) -> list[tuple[str, str, pl.DataFrame, st
         )
         title = _("Chance the talon completes a half-marriage")
         out.append((title, "", shown, "guide_completion.csv", comp))
-    rs = guide.talon_reshuffle
-    if len(rs):
-        simulated = N_("simulated [95 %]")
-        shown = pl.DataFrame(
-            {
-                N_("condition"): [
-                    _(TALON_CONDITIONS[k]) if k in TALON_CONDITIONS else m
-                    for k, m in zip(rs["key"], rs["meaning"], strict=True)
-                ],
-                simulated: interval_column(rs, "estimate", "ci_low", "ci_high", simulated),
-                N_("exact"): _numbers(rs["exact"], 4),
-            }
-        )
-        title = _("The talon's reshuffle conditions")
-        note = _("From the odds run of the same rules.")
-        out.append((title, note, shown, "guide_talon_reshuffle.csv", rs))
-    mk = guide.musik
-    if len(mk):
-        simulated = N_("simulated [95 %]")
-        shown = pl.DataFrame(
-            {
-                N_("the talon"): [odds_words(k) for k in mk["key"]],
-                simulated: interval_column(mk, "estimate", "ci_low", "ci_high", simulated),
-                N_("exact"): _numbers(mk["exact"], 4),
-            }
-        )
-        title = _("What the talon holds")
-        note = _("From the odds run of the same rules; with two talons, the one taken.")
-        out.append((title, note, shown, "guide_musik.csv", mk))
+    for rows, heading, title, note, csv in (
+        (
+            guide.talon_reshuffle,
+            N_("condition"),
+            _("The talon's reshuffle conditions"),
+            _("From the odds run of the same rules."),
+            "guide_talon_reshuffle.csv",
+        ),
+        (
+            guide.musik,
+            N_("the talon"),
+            _("What the talon holds"),
+            _("From the odds run of the same rules; with two talons, the one taken."),
+            "guide_musik.csv",
+        ),
+    ):
+        if len(rows):
+            out.append((title, note, _odds_display(rows, heading), csv, rows))
     return out
+
+
+def _odds_display(rows: pl.DataFrame, heading: str) -> pl.DataFrame:
+    """Odds rows of the guide as shown: each key in words, simulated and exact."""
+    from views.pages import interval_column
+
+    simulated = N_("simulated [95 %]")
+    return pl.DataFrame(
+        {
+            heading: [odds_words(k) for k in rows["key"]],
+            simulated: interval_column(rows, "estimate", "ci_low", "ci_high", simulated),
+            N_("exact"): _numbers(rows["exact"], 4),
+        }
+    )
 
 
 def _discards_display(d: pl.DataFrame) -> pl.DataFrame:

@@ -41,9 +41,7 @@ GUIDE_COMPLETION = make_table(
     _RATE_CI,
     cols(("exact", "Float64", "1 − C(unseen − h, talon) / C(unseen, talon)")),
 )
-GUIDE_TALON_RESHUFFLE = make_table(
-    "guide/guide_talon_reshuffle.csv",
-    "guide",
+_ODDS_ROWS = (
     cols(
         ("key", "String", "the odds key (`talon.*`, see `odds.csv`)"),
         ("meaning", "String", "the key in words"),
@@ -52,17 +50,8 @@ GUIDE_TALON_RESHUFFLE = make_table(
     _RATE_CI,
     cols(("exact", "Float64", "the exact probability")),
 )
-GUIDE_MUSIK = make_table(
-    "guide/guide_musik.csv",
-    "guide",
-    cols(
-        ("key", "String", "the odds key of what the talon holds (`talon.aces_ge_1`, …)"),
-        ("meaning", "String", "the key in words"),
-        ("estimate", "Float64", "simulated share of deals"),
-    ),
-    _RATE_CI,
-    cols(("exact", "Float64", "the exact probability")),
-)
+GUIDE_TALON_RESHUFFLE = make_table("guide/guide_talon_reshuffle.csv", "guide", *_ODDS_ROWS)
+GUIDE_MUSIK = make_table("guide/guide_musik.csv", "guide", *_ODDS_ROWS)
 GUIDE_DISCARDS = make_table(
     "guide/guide_discards.csv",
     "guide",

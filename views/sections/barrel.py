@@ -88,6 +88,13 @@ def barrel_section(tables: Mapping[str, pl.DataFrame], rules: Rules | None = Non
     """
     info = tables["summary"].row(0, named=True)
     sec = Section("barrel", _("Barrel falls and game length"))
+    counts = {
+        "games": number(info["games"]),
+        "target": info["target"],
+        "finished": number(info["finished"]),
+        "unfinished": number(info["unfinished"]),
+        "deals": number(info["deals"]),
+    }
     if info["barrel_at"] == 0:  # no barrel (barrel.at = 0): its tables only as CSV files
         sec.blocks.append(
             Text(
@@ -95,13 +102,7 @@ def barrel_section(tables: Mapping[str, pl.DataFrame], rules: Rules | None = Non
                     "From {games} simulated games to {target} ({finished} finished, "
                     "{unfinished} unfinished; {deals} played deals). These rules have no "
                     "barrel (docs/rules.md §9)."
-                ).format(
-                    games=number(info["games"]),
-                    target=info["target"],
-                    finished=number(info["finished"]),
-                    unfinished=number(info["unfinished"]),
-                    deals=number(info["deals"]),
-                )
+                ).format(**counts)
             )
         )
         for name, key in (
@@ -120,11 +121,7 @@ def barrel_section(tables: Mapping[str, pl.DataFrame], rules: Rules | None = Non
                 "{attempts} deals to win; stint tables count every stint, game tables "
                 "finished games only."
             ).format(
-                games=number(info["games"]),
-                target=info["target"],
-                finished=number(info["finished"]),
-                unfinished=number(info["unfinished"]),
-                deals=number(info["deals"]),
+                **counts,
                 stints=number(info["stints"]),
                 barrel_at=info["barrel_at"],
                 attempts=info["barrel_attempts"],
